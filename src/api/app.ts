@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { Sql } from '../db/index.js';
+import { ApiError, ErrorNumber, describeError } from '../errors.js';
+import { log } from '../log.js';
+import type { AllowList } from '../webhooks/ssrf.js';
+import { type AuthEnv, requireApiKey } from './auth.js';
+import { openApiDocument } from './openapi.js';
+import { mountRoutes, type Route } from './route.js';
+import { streamRoutes } from './routes/streams.js';
+import { readiness } from './readiness.js';
+
+export interface AppDeps {
+  sql: Sql;
+  allow: AllowList;
+  /** Plain HTTP behind a TLS-terminating proxy: only requests the proxy marks https are served. */
+  trustProxy: boolean;
+  networks: readonly string[];
+  maxLagBlocks: number;
+  maxBodyBytes?: number;
+  version: string;
+}
+
+export const API_BASE = '/v2';
+
+function errorBody(number: number, message: string) {
+  return { code: number, status: number, message };
+}
+
+export function allRoutes(deps: AppDeps): Route[] {
+  return [...streamRoutes(deps.sql, deps.allow)];
+}
+
+export function createApp(deps: AppDeps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const routes = allRoutes(deps);
+  const document = openApiDocument(routes, deps.version);
+
+  app.use('*', async (c, next) => {
+    const given = c.req.header('x-request-id');
+    const requestId = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    c.set('requestId', requestId);
+    c.header('x-request-id', requestId);
+    const started = performance.now();
+    await next();
+    // The path only: the query string may carry an API key.
+    log.info({ request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) }, 'request');
+  });
+
+  if (deps.trustProxy) {
+    app.use('*', async (c, next) => {
+      const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+      if (proto !== 'https') throw new ApiError(403, ErrorNumber.FORBIDDEN, 'HTTPS required: plain HTTP requests are refused.');
+      await next();
+    });
+  }
+
+  app.use('*', bodyLimit({
+    maxSize: deps.maxBodyBytes ?? 1024 * 1024,
+    onError: () => { throw new ApiError(413, ErrorNumber.PAYLOAD_TOO_LARGE, `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`); },
+  }));
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    const ready = await readiness(deps.sql, deps.networks, deps.maxLagBlocks);
+    return c.json(ready, ready.ready ? 200 : 503);
+  });
+
+  app.use(`${API_BASE}/*`, requireApiKey(deps.sql));
+  app.get(`${API_BASE}/openapi.json`, (c) => c.json(document));
+  mountRoutes(app, API_BASE, routes);
+
+  app.notFound((c) => c.json(errorBody(ErrorNumber.ROUTE_NOT_FOUND, `No route ${c.req.method} ${c.req.path}.`), 404));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(errorBody(err.errorNumber, err.message), err.httpStatus);
+    if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Bad request.'), 400);
+    const requestId = c.get('requestId');
+    log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'request failed');
+    return c.json(errorBody(ErrorNumber.INTERNAL, `Internal error (request id ${requestId}).`), 500);
+  });
+  return app;
+}

@@ -1,0 +1,53 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Sql } from '../db/index.js';
+import { ApiError, ErrorNumber } from '../errors.js';
+import { findApiKey, type ApiKey } from '../keys/keys.js';
+import { readJsonBody } from './body.js';
+
+export type AuthEnv = { Variables: { apiKey: ApiKey; requestId: string; body: unknown } };
+
+const MAX_KEY_LENGTH = 200;
+
+function fromBasicAuth(header: string | undefined): string | undefined {
+  if (!header || !/^basic /i.test(header)) return undefined;
+  let decoded: string;
+  try {
+    decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  } catch {
+    return undefined;
+  }
+  const colon = decoded.indexOf(':');
+  return (colon === -1 ? decoded : decoded.slice(0, colon)) || undefined;
+}
+
+/**
+ * The API key, from any one of the spec's four places: query `apikey`, header `apikey`,
+ * HTTP basic-auth username (no password), or an `apikey` field of a JSON body.
+ */
+async function findKeyIn(c: Context): Promise<string | undefined> {
+  const fromQuery = c.req.query('apikey');
+  if (fromQuery) return fromQuery;
+  const fromHeader = c.req.header('apikey');
+  if (fromHeader) return fromHeader;
+  const fromBasic = fromBasicAuth(c.req.header('authorization'));
+  if (fromBasic) return fromBasic;
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const body = await readJsonBody(c);
+    if (body && typeof body === 'object' && !Array.isArray(body)) {
+      const value = (body as Record<string, unknown>).apikey;
+      if (typeof value === 'string' && value) return value;
+    }
+  }
+  return undefined;
+}
+
+export function requireApiKey(sql: Sql): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const key = await findKeyIn(c);
+    if (!key) throw new ApiError(401, ErrorNumber.UNAUTHORIZED, 'API key required: send it as the apikey query parameter, apikey header, JSON body field, or basic-auth username.');
+    const apiKey = key.length <= MAX_KEY_LENGTH ? await findApiKey(sql, key) : undefined;
+    if (!apiKey) throw new ApiError(401, ErrorNumber.UNAUTHORIZED, 'Invalid API key.');
+    c.set('apiKey', apiKey);
+    await next();
+  };
+}

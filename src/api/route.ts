@@ -1,0 +1,58 @@
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import type { AuthEnv } from './auth.js';
+import { readJsonBody } from './body.js';
+import { parseInput } from './schemas.js';
+import type { ApiKey } from '../keys/keys.js';
+
+/**
+ * One /v2 route: its schemas (which validate the request and generate the OpenAPI document)
+ * and its handler. Handlers return the envelope's `data` (and `page_count` for paged lists).
+ */
+export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  query?: Q;
+  body?: B;
+  response: z.ZodType;
+  /** Error number for a validation failure of each field; others get 5000. */
+  fieldErrors?: Record<string, number>;
+  /** Error numbers this route can answer with, for the document. */
+  errors: number[];
+}
+
+export interface HandlerInput<Q, B> {
+  query: Q;
+  body: B;
+  apiKey: ApiKey;
+  c: Context<AuthEnv>;
+}
+
+export type HandlerResult = { data: unknown; page_count?: number };
+
+export interface Route<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  spec: RouteSpec<Q, B>;
+  handler: (input: HandlerInput<z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
+}
+
+export function defineRoute<Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<Q, B>, handler: Route<Q, B>['handler']): Route {
+  return { spec, handler } as unknown as Route;
+}
+
+export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly Route[]): void {
+  for (const { spec, handler } of routes) {
+    app.on(spec.method.toUpperCase(), base + spec.path, async (c) => {
+      const query = spec.query ? parseInput(spec.query, c.req.query(), spec.fieldErrors) : undefined;
+      let body: unknown;
+      if (spec.body) {
+        const raw = await readJsonBody(c);
+        body = parseInput(spec.body, raw ?? {}, spec.fieldErrors);
+      }
+      const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<unknown, unknown>);
+      return c.json({ code: 0, message: 'OK', data: result.data ?? null, ...(result.page_count !== undefined ? { page_count: result.page_count } : {}) });
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { TlsMaterial } from './tls.js';
+
+export interface RunningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the app over HTTPS; plain HTTP to this port never reaches it (the TLS handshake fails).
+ * With trustProxy the server speaks plain HTTP for a TLS-terminating proxy in front, and the app
+ * refuses requests the proxy did not mark as https.
+ */
+export function startServer(app: Hono<any>, opts: { host: string; port: number; tls: TlsMaterial | null }): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      {
+        fetch: app.fetch,
+        hostname: opts.host,
+        port: opts.port,
+        ...(opts.tls
+          ? { createServer: createHttpsServer, serverOptions: { cert: opts.tls.cert, key: opts.tls.key, minVersion: 'TLSv1.2' as const } }
+          : { createServer: createHttpServer }),
+      },
+      (info: AddressInfo) => {
+        resolve({
+          port: info.port,
+          close: () => new Promise<void>((done) => {
+            (server as Server).close(() => done());
+            (server as Server).closeIdleConnections?.();
+            setTimeout(() => (server as Server).closeAllConnections?.(), 5000).unref();
+          }),
+        });
+      },
+    ) as Server;
+    server.once('error', reject);
+    server.headersTimeout = 15_000;
+    server.requestTimeout = 30_000;
+  });
+}

@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generate } from 'selfsigned';
+import { log } from '../log.js';
+
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+  selfSigned: boolean;
+}
+
+/**
+ * The operator's certificate (TOLLGATE_TLS_CERT / TOLLGATE_TLS_KEY), or else a self-signed one
+ * generated once into <data dir>/tls and reused on every start.
+ */
+export async function loadTls(opts: { certFile?: string; keyFile?: string; dataDir: string }): Promise<TlsMaterial> {
+  if (opts.certFile && opts.keyFile) {
+    return { cert: readFileSync(opts.certFile, 'utf8'), key: readFileSync(opts.keyFile, 'utf8'), selfSigned: false };
+  }
+  const dir = join(resolve(opts.dataDir), 'tls');
+  const certPath = join(dir, 'cert.pem');
+  const keyPath = join(dir, 'key.pem');
+  if (existsSync(certPath) && existsSync(keyPath)) {
+    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), selfSigned: true };
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const notAfter = new Date();
+  notAfter.setFullYear(notAfter.getFullYear() + 2);
+  const pems = await generate([{ name: 'commonName', value: 'tollgate.local' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notAfterDate: notAfter,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 2, value: hostname() }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+    ],
+  });
+  writeFileSync(keyPath, pems.private, { mode: 0o600 });
+  writeFileSync(certPath, pems.cert, { mode: 0o644 });
+  log.info({ cert_file: certPath }, 'generated a self-signed TLS certificate');
+  return { cert: pems.cert, key: pems.private, selfSigned: true };
+}

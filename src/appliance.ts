@@ -1,0 +1,129 @@
+import type { Runner } from 'graphile-worker';
+import type { PublicClient } from 'viem';
+import { type Config, type ResolvedNetwork, resolveNetworks, wantsDevChain } from './config/index.js';
+import { openPool, type Sql } from './db/index.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { migrate } from './db/migrate.js';
+import { createApp } from './api/app.js';
+import { startServer, type RunningServer } from './api/server.js';
+import { loadTls } from './api/tls.js';
+import { createEvmClient, EvmBlockSource } from './chains/evm/client.js';
+import { startDevChain, type DevChain } from './devchain/devchain.js';
+import { EvmIndexer } from './indexer/evm/indexer.js';
+import { startWorker } from './jobs/worker.js';
+import { parseAllowList } from './webhooks/ssrf.js';
+import { log, setLogLevel } from './log.js';
+import { VERSION } from './version.js';
+
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+  /** Networks to index: all configured ones, a list, or none. */
+  indexer: 'all' | readonly string[] | false;
+  /** Start the local dev chain when no RPC is configured (the `start` command). */
+  devChain: boolean;
+}
+
+export interface Database {
+  url: string;
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+/** The configured database, or the embedded one in the data dir; migrated. */
+export async function openDatabase(config: Config, opts: { migrate?: boolean; poolMax?: number } = {}): Promise<Database> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.database_url;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.data_dir);
+    url = embedded.url;
+  }
+  const sql = openPool(url, { max: opts.poolMax ?? 10 });
+  if (opts.migrate !== false) await migrate(sql, url);
+  return {
+    url,
+    sql,
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}
+
+export interface Appliance {
+  db: Database;
+  apiPort: number | undefined;
+  networks: ResolvedNetwork[];
+  devChainUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the asked-for roles in this process. `stop()` finishes in-flight work and closes
+ * everything in order: HTTP server, indexers (block in hand), worker (jobs in hand), pools,
+ * the embedded database, the dev chain.
+ */
+export async function startAppliance(config: Config, roles: Roles): Promise<Appliance> {
+  setLogLevel(config.log_level);
+  let devChain: DevChain | undefined;
+  const useDevChain = roles.devChain && wantsDevChain(config);
+  const db = await openDatabase(config);
+  let server: RunningServer | undefined;
+  let runner: Runner | undefined;
+  const indexers: EvmIndexer[] = [];
+  try {
+    if (useDevChain) devChain = await startDevChain();
+    const networks = resolveNetworks(config, devChain?.url);
+    // The dev chain's receivers are on this machine: loopback webhooks are allowed with it.
+    const allowCidrs = useDevChain ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128'] : config.webhook_allow_cidrs;
+    const allow = parseAllowList(allowCidrs);
+    const clients = new Map<string, PublicClient>(networks.map((n) => [n.symbol, createEvmClient(n.rpc)]));
+
+    if (roles.worker) {
+      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow }, config.worker_concurrency);
+    }
+    if (roles.indexer) {
+      const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));
+      for (const n of wanted) {
+        const indexer = new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), {
+          network: n.symbol,
+          confirmations: n.confirmations,
+          startBlock: n.startBlock,
+          pollIntervalMs: n.pollIntervalMs,
+          maxAttempts: config.webhook_max_attempts,
+          maxReorgDepth: 64,
+        });
+        indexer.start();
+        indexers.push(indexer);
+      }
+    }
+    if (roles.api) {
+      const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
+      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION });
+      server = await startServer(app, { host: config.host, port: config.port, tls });
+      log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');
+    }
+    const appliance: Appliance = {
+      db,
+      apiPort: server?.port,
+      networks,
+      devChainUrl: devChain?.url,
+      stop: async () => {
+        await server?.close();
+        await Promise.all(indexers.map((i) => i.stop()));
+        await runner?.stop();
+        await db.close();
+        await devChain?.stop();
+        log.info('stopped');
+      },
+    };
+    return appliance;
+  } catch (err) {
+    await server?.close().catch(() => {});
+    await Promise.all(indexers.map((i) => i.stop().catch(() => {})));
+    await runner?.stop().catch(() => {});
+    await db.close().catch(() => {});
+    await devChain?.stop().catch(() => {});
+    throw err;
+  }
+}

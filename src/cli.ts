@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { openDatabase, startAppliance, type Appliance, type Roles } from './appliance.js';
+import { countActiveApiKeys, createApiKey, ensureApiKey, listApiKeys, revokeApiKey } from './keys/keys.js';
+import { log } from './log.js';
+import type { Sql } from './db/index.js';
+
+const USAGE = `Usage: tollgate <command>
+
+  start                      all roles in one process (API, worker, indexers; dev chain if no RPC)
+  api                        the HTTPS API only
+  worker                     the job worker only (webhook delivery)
+  indexer [--network X]      the indexers only (all configured networks, or X; repeatable)
+  migrate                    apply database migrations and exit
+  keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
+  keys list                  list API keys (never the keys themselves)
+  keys revoke <id|prefix>    revoke an API key
+
+Configuration: config/default.json, the file in TOLLGATE_CONFIG, then TOLLGATE_* variables (see README).`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(message.endsWith('\n') ? message : message + '\n');
+  process.exit(code);
+}
+
+/** Runs until SIGTERM/SIGINT, then stops in order and exits 0. A second signal exits at once. */
+function runUntilSignal(appliance: Appliance): void {
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'stopping: finishing in-flight work');
+    appliance.stop().then(() => process.exit(0), (err) => {
+      log.error({ error: String(err) }, 'error while stopping');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+}
+
+/** The first start prints a key to try the API with; a bootstrap key is made sure of. */
+async function ensureKeys(sql: Sql, config: Config, apiPort: number | undefined): Promise<void> {
+  const base = `https://localhost:${apiPort ?? config.port}/v2`;
+  if (config.bootstrap_api_key) {
+    const { created, webhook_secret } = await ensureApiKey(sql, 'bootstrap', config.bootstrap_api_key);
+    if (created) {
+      process.stdout.write(`\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY).\nWebhook signing secret: ${webhook_secret}\n(shown once; store it now)\n\n`);
+    }
+    return;
+  }
+  if ((await countActiveApiKeys(sql)) > 0) {
+    process.stdout.write(`\nTollgate is running: ${base}  (create a key with: npx tollgate keys create --name NAME)\n\n`);
+    return;
+  }
+  const key = await createApiKey(sql, 'default');
+  process.stdout.write(
+    `\nTollgate is running: ${base}\n\n` +
+      `  API key:                ${key.apikey}\n` +
+      `  Webhook signing secret: ${key.webhook_secret}\n` +
+      `  (shown once: store them now; more keys with: npx tollgate keys create --name NAME)\n\n` +
+      `Try it:\n  curl -k -H "apikey: ${key.apikey}" "${base}/stream/list"\n\n`,
+  );
+}
+
+async function keysCommand(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' } }, allowPositionals: true });
+  const [sub, target] = positionals;
+  const db = await openDatabase(config);
+  try {
+    if (sub === 'create') {
+      if (!values.name) fail('keys create needs --name NAME');
+      const key = await createApiKey(db.sql, values.name);
+      process.stdout.write(`Created API key ${key.id} (${values.name}). Both values are shown once.\n`);
+      process.stdout.write(JSON.stringify({ apikey: key.apikey, webhook_secret: key.webhook_secret }) + '\n');
+    } else if (sub === 'list') {
+      const rows = await listApiKeys(db.sql);
+      for (const r of rows) {
+        process.stdout.write(`${r.id}\t${r.key_prefix}…\t${r.name}\tcreated ${new Date(r.created_at).toISOString()}${r.revoked_at ? `\trevoked ${new Date(r.revoked_at).toISOString()}` : ''}\n`);
+      }
+      if (rows.length === 0) process.stdout.write('No API keys.\n');
+    } else if (sub === 'revoke') {
+      if (!target) fail('keys revoke needs the key id or its 8-character prefix');
+      const n = await revokeApiKey(db.sql, target);
+      if (n === 0) fail(`No active key with id or prefix ${target}.`, 1);
+      process.stdout.write(`Revoked ${n} key(s).\n`);
+    } else {
+      fail(USAGE);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`tollgate: ${err.message}`);
+    throw err;
+  }
+  const serve = async (roles: Roles) => {
+    const appliance = await startAppliance(config, roles);
+    runUntilSignal(appliance);
+    if (roles.api) await ensureKeys(appliance.db.sql, config, appliance.apiPort);
+  };
+  switch (command) {
+    case 'start':
+      return serve({ api: true, worker: true, indexer: 'all', devChain: true });
+    case 'api':
+      return serve({ api: true, worker: false, indexer: false, devChain: false });
+    case 'worker':
+      return serve({ api: false, worker: true, indexer: false, devChain: false });
+    case 'indexer': {
+      const { values } = parseArgs({ args: rest, options: { network: { type: 'string', multiple: true } } });
+      return serve({ api: false, worker: false, indexer: values.network?.length ? values.network : 'all', devChain: false });
+    }
+    case 'migrate': {
+      const db = await openDatabase(config);
+      await db.close();
+      process.stdout.write('Migrations applied.\n');
+      return;
+    }
+    case 'keys':
+      return keysCommand(config, rest);
+    default:
+      fail(`tollgate: unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  log.fatal({ error: err instanceof Error ? err.message : String(err) }, 'tollgate failed');
+  process.exit(1);
+});

@@ -1,0 +1,259 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
+
+/**
+ * The one configuration module. Sources, later ones winning:
+ *   config/default.json → the file named by TOLLGATE_CONFIG → environment variables.
+ * Nothing else in the code reads process.env. A bad value stops start-up with the key's name.
+ */
+
+const rpcUrl = z.string().refine((v) => {
+  try {
+    return ['http:', 'https:', 'ws:', 'wss:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http(s):// or ws(s):// URL');
+
+const cidr = z.string().refine((v) => {
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be a CIDR range such as 10.0.0.0/8');
+
+const NetworkConfigSchema = z.object({
+  /** Without it the network is not indexed (except eth when the dev chain runs). */
+  rpc: rpcUrl.optional(),
+  /** Blocks on top of a transaction's block (its own counts as one) before `confirmed: true`. */
+  confirmations: z.int().min(0).max(100_000).optional(),
+  /** Block to start indexing at on first start: a number, or "head" (the node's head then). */
+  start_block: z.union([z.literal('head'), z.int().min(0)]).default('head'),
+  poll_interval_ms: z.int().min(10).max(60_000).optional(),
+});
+
+const ConfigSchema = z.object({
+  database_url: z.string().min(1).optional(),
+  data_dir: z.string().min(1),
+  host: z.string().min(1),
+  port: z.int().min(0).max(65_535),
+  tls_cert: z.string().min(1).optional(),
+  tls_key: z.string().min(1).optional(),
+  trust_proxy: z.boolean(),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  bootstrap_api_key: z.string().min(24, 'must be at least 24 characters').max(200).optional(),
+  webhook_allow_cidrs: z.array(cidr),
+  webhook_timeout_ms: z.int().min(100).max(120_000),
+  webhook_max_attempts: z.int().min(1).max(100),
+  worker_concurrency: z.int().min(1).max(1000),
+  indexer_poll_interval_ms: z.int().min(10).max(60_000),
+  indexer_max_lag_blocks: z.int().min(1),
+  /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
+  dev_chain: z.boolean().optional(),
+  networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
+    for (const symbol of Object.keys(nets)) {
+      const info = networkInfo(symbol);
+      if (!info) ctx.addIssue({ code: 'custom', path: [symbol], message: `unknown network symbol (known: ${NETWORK_SYMBOLS.join(', ')})` });
+      else if (info.family !== 'evm') ctx.addIssue({ code: 'custom', path: [symbol], message: `no indexer for the ${info.family} family yet` });
+    }
+  }),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type NetworkConfig = z.infer<typeof NetworkConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+type Json = Record<string, unknown>;
+
+/** Where each value came from, so an error names the key the operator actually wrote. */
+type Sources = Map<string, string>;
+
+const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' | 'list' }> = {
+  DATABASE_URL: { path: 'database_url', type: 'string' },
+  TOLLGATE_DATA_DIR: { path: 'data_dir', type: 'string' },
+  TOLLGATE_HOST: { path: 'host', type: 'string' },
+  TOLLGATE_PORT: { path: 'port', type: 'int' },
+  TOLLGATE_TLS_CERT: { path: 'tls_cert', type: 'string' },
+  TOLLGATE_TLS_KEY: { path: 'tls_key', type: 'string' },
+  TOLLGATE_TRUST_PROXY: { path: 'trust_proxy', type: 'bool' },
+  TOLLGATE_LOG_LEVEL: { path: 'log_level', type: 'string' },
+  TOLLGATE_BOOTSTRAP_API_KEY: { path: 'bootstrap_api_key', type: 'string' },
+  TOLLGATE_WEBHOOK_ALLOW_CIDRS: { path: 'webhook_allow_cidrs', type: 'list' },
+  TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
+  TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
+  TOLLGATE_WORKER_CONCURRENCY: { path: 'worker_concurrency', type: 'int' },
+  TOLLGATE_INDEXER_POLL_INTERVAL_MS: { path: 'indexer_poll_interval_ms', type: 'int' },
+  TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
+  TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
+};
+
+/** Per-network variables: TOLLGATE_RPC_ETH, TOLLGATE_CONFIRMATIONS_POLYGON, TOLLGATE_START_BLOCK_BSC. */
+const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' | 'int_or_head' }> = {
+  RPC: { field: 'rpc', type: 'string' },
+  CONFIRMATIONS: { field: 'confirmations', type: 'int' },
+  START_BLOCK: { field: 'start_block', type: 'int_or_head' },
+  POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
+};
+
+function parseEnvValue(name: string, raw: string, type: string): unknown {
+  switch (type) {
+    case 'int':
+      if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
+      return Number(raw.trim());
+    case 'int_or_head':
+      if (raw.trim() === 'head') return 'head';
+      return parseEnvValue(name, raw, 'int');
+    case 'bool': {
+      const v = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+      if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+      throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
+    }
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+function readJsonFile(path: string, what: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${what}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return value as Json;
+  } catch {
+    throw new ConfigError(`${what}: ${path} is not a JSON object`);
+  }
+}
+
+function mergeInto(target: Json, source: Json, sources: Sources, label: string, prefix = ''): void {
+  for (const [key, value] of Object.entries(source)) {
+    if (key.startsWith('$')) continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value && typeof value === 'object' && !Array.isArray(value) && target[key] && typeof target[key] === 'object') {
+      mergeInto(target[key] as Json, value as Json, sources, label, path);
+    } else {
+      target[key] = value;
+      sources.set(path, `${label} "${path}"`);
+    }
+  }
+}
+
+function setPath(target: Json, path: string[], value: unknown): void {
+  let node = target;
+  for (const part of path.slice(0, -1)) {
+    if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+    node = node[part] as Json;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
+const defaultFile = fileURLToPath(new URL('../../config/default.json', import.meta.url));
+const builtDefaultFile = fileURLToPath(new URL('../../../config/default.json', import.meta.url));
+
+/** Builds and validates the configuration. Throws ConfigError naming the offending key. */
+export function loadConfig(env: Env = process.env): Config {
+  const sources: Sources = new Map();
+  const raw: Json = {};
+  let defaults: Json;
+  try {
+    defaults = readJsonFile(defaultFile, 'config/default.json');
+  } catch {
+    defaults = readJsonFile(builtDefaultFile, 'config/default.json');
+  }
+  mergeInto(raw, defaults, sources, 'config/default.json');
+  if (env.TOLLGATE_CONFIG) mergeInto(raw, readJsonFile(env.TOLLGATE_CONFIG, 'TOLLGATE_CONFIG'), sources, env.TOLLGATE_CONFIG);
+
+  for (const [name, spec] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value === undefined || (value === '' && spec.type !== 'list')) continue;
+    setPath(raw, spec.path.split('.'), parseEnvValue(name, value, spec.type));
+    sources.set(spec.path, name);
+  }
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS)_([A-Z0-9]+)$/.exec(name);
+    if (!m || value === undefined || value === '') continue;
+    const spec = NETWORK_ENV_KEYS[m[1]!]!;
+    const symbol = m[2]!.toLowerCase();
+    if (!networkInfo(symbol)) throw new ConfigError(`${name}: unknown network symbol "${symbol}" (known: ${NETWORK_SYMBOLS.join(', ')})`);
+    setPath(raw, ['networks', symbol, spec.field], parseEnvValue(name, value, spec.type));
+    sources.set(`networks.${symbol}.${spec.field}`, name);
+    sources.set(`networks.${symbol}`, name);
+  }
+
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const path = issue.path.map(String).join('.');
+      let name = sources.get(path);
+      for (let i = issue.path.length - 1; !name && i > 0; i--) name = sources.get(issue.path.slice(0, i).map(String).join('.'));
+      return `${name ?? path}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const config = parsed.data;
+  if (Boolean(config.tls_cert) !== Boolean(config.tls_key)) {
+    throw new ConfigError(`${config.tls_cert ? 'TOLLGATE_TLS_KEY' : 'TOLLGATE_TLS_CERT'}: TLS needs both TOLLGATE_TLS_CERT and TOLLGATE_TLS_KEY`);
+  }
+  const devChain = wantsDevChain(config);
+  for (const [symbol, net] of Object.entries(config.networks)) {
+    if (net.rpc || (devChain && symbol === 'eth')) continue;
+    const name = sources.get(`networks.${symbol}`) ?? `networks.${symbol}`;
+    throw new ConfigError(`${name}: network ${symbol} has settings but no RPC URL (set TOLLGATE_RPC_${symbol.toUpperCase()})`);
+  }
+  return config;
+}
+
+/** A network the indexer follows, with every default applied. */
+export interface ResolvedNetwork {
+  symbol: string;
+  rpc: string;
+  confirmations: number;
+  startBlock: 'head' | number;
+  pollIntervalMs: number;
+}
+
+/** Confirmations on the dev chain unless configured: it mines a block a second. */
+export const DEV_CHAIN_CONFIRMATIONS = 3;
+
+/** The networks to index: those with an RPC URL, plus eth on the dev chain when it runs. */
+export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedNetwork[] {
+  const out: ResolvedNetwork[] = [];
+  for (const [symbol, net] of Object.entries(config.networks)) {
+    if (!net.rpc) continue;
+    out.push({ symbol, rpc: net.rpc, confirmations: confirmationsFor(config, symbol), startBlock: net.start_block, pollIntervalMs: net.poll_interval_ms ?? config.indexer_poll_interval_ms });
+  }
+  if (devChainUrl && !out.some((n) => n.symbol === 'eth')) {
+    const eth = config.networks.eth;
+    out.push({ symbol: 'eth', rpc: devChainUrl, confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS, startBlock: eth?.start_block ?? 'head', pollIntervalMs: eth?.poll_interval_ms ?? 200 });
+  }
+  return out;
+}
+
+/** Confirmations for a network: its configured value, else the network table's default. */
+export function confirmationsFor(config: Config, network: string): number {
+  return config.networks[network]?.confirmations ?? networkInfo(network)?.confirmations ?? 12;
+}
+
+/** The dev chain runs when asked for, or by default when no network has an RPC URL. */
+export function wantsDevChain(config: Config): boolean {
+  return config.dev_chain ?? !Object.values(config.networks).some((n) => n.rpc);
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The network table (config/networks.json): every network symbol the API knows, in one place. */
+export type NetworkFamily =
+  | 'evm' | 'utxo' | 'tron' | 'xrp' | 'solana' | 'cardano' | 'stellar' | 'sui' | 'ton'
+  | 'polkadot' | 'aptos' | 'vechain' | 'algorand' | 'cosmos' | 'tezos' | 'eos';
+
+export interface NetworkInfo {
+  symbol: string;
+  name: string;
+  asset: string;
+  family: NetworkFamily;
+  /** Mainnet chain id (EVM only). The indexer reads the node's own id and uses that. */
+  chain_id?: number;
+  decimals: number;
+  /** Default confirmations before a delivery is sent again with `confirmed: true`. */
+  confirmations?: number;
+  block_time_ms?: number;
+}
+
+const tablePath = fileURLToPath(new URL('../../../config/networks.json', import.meta.url));
+const srcTablePath = fileURLToPath(new URL('../../config/networks.json', import.meta.url));
+
+function readTable(): Record<string, NetworkInfo> {
+  let text: string;
+  try {
+    text = readFileSync(srcTablePath, 'utf8');
+  } catch {
+    text = readFileSync(tablePath, 'utf8');
+  }
+  const raw = JSON.parse(text) as Record<string, Omit<NetworkInfo, 'symbol'> | string>;
+  const table: Record<string, NetworkInfo> = {};
+  for (const [symbol, info] of Object.entries(raw)) {
+    if (typeof info === 'string') continue; // "$comment"
+    table[symbol] = { symbol, ...info };
+  }
+  return table;
+}
+
+export const NETWORKS: Readonly<Record<string, NetworkInfo>> = Object.freeze(readTable());
+export const NETWORK_SYMBOLS: readonly string[] = Object.freeze(Object.keys(NETWORKS));
+export const EVM_NETWORKS: readonly string[] = NETWORK_SYMBOLS.filter((s) => NETWORKS[s]!.family === 'evm');
+
+export function networkInfo(symbol: string): NetworkInfo | undefined {
+  return Object.hasOwn(NETWORKS, symbol) ? NETWORKS[symbol] : undefined;
+}

@@ -1,0 +1,45 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Logger, runMigrations } from 'graphile-worker';
+import type { Sql } from './index.js';
+import { log } from '../log.js';
+
+function sqlDir(): string {
+  const fromSrc = fileURLToPath(new URL('../../sql', import.meta.url));
+  return existsSync(fromSrc) ? fromSrc : fileURLToPath(new URL('../../../sql', import.meta.url));
+}
+
+/**
+ * Applies the numbered, forward-only migrations in sql/ (NNNN_name.sql), each in its own
+ * transaction, under an advisory lock so that several processes starting at once are safe;
+ * then graphile-worker's own migrations.
+ */
+export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied: string[] }> {
+  const dir = sqlDir();
+  const files = readdirSync(dir).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort();
+  const applied: string[] = [];
+  await sql`create table if not exists tollgate_migrations (
+    id int primary key, name text not null, applied_at timestamptz not null default now())`;
+  for (const file of files) {
+    const id = Number(file.slice(0, 4));
+    await sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(hashtext('tollgate_migrate'))`;
+      const [done] = await tx`select 1 from tollgate_migrations where id = ${id}`;
+      if (done) return;
+      await tx.unsafe(readFileSync(`${dir}/${file}`, 'utf8'));
+      await tx`insert into tollgate_migrations (id, name) values (${id}, ${file})`;
+      applied.push(file);
+    });
+  }
+  await runMigrations({ connectionString: databaseUrl, logger: quietGraphileLogger });
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  return { applied };
+}
+
+/** graphile-worker's logs routed into pino, at debug below warnings. */
+export const quietGraphileLogger = new Logger(() => (level, message, meta) => {
+  const entry = { graphile_worker: true, ...(meta?.job ? { job_id: String((meta.job as { id?: unknown }).id) } : {}) };
+  if (level === 'error') log.error(entry, message);
+  else if (level === 'warning') log.warn(entry, message);
+  else log.debug(entry, message);
+});

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { log } from '../log.js';
+
+export const DEV_CHAIN_PORT = 8545;
+
+function projectFile(rel: string): string {
+  const fromSrc = fileURLToPath(new URL(`../../${rel}`, import.meta.url));
+  return existsSync(fromSrc) ? fromSrc : fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
+}
+
+export interface DevChain {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function rpcAnswers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the local Hardhat 2 node (a devDependency) on 127.0.0.1 for the quick start and the
+ * tests: chain id 31337, automine plus one block a second. If a node already answers on the
+ * port it is used as it is.
+ */
+export async function startDevChain(port = DEV_CHAIN_PORT): Promise<DevChain> {
+  const url = `http://127.0.0.1:${port}`;
+  if (await rpcAnswers(url)) {
+    log.info({ url }, 'dev chain already running; using it');
+    return { url, stop: async () => {} };
+  }
+  const bin = projectFile('node_modules/hardhat/internal/cli/bootstrap.js');
+  if (!existsSync(bin)) throw new Error('the dev chain needs the hardhat devDependency (run npm ci), or set TOLLGATE_RPC_ETH');
+  const child: ChildProcess = spawn(process.execPath, [bin, '--config', projectFile('config/hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-2000); });
+  const deadline = Date.now() + 60_000;
+  while (!(await rpcAnswers(url))) {
+    if (child.exitCode !== null) throw new Error(`dev chain exited with code ${child.exitCode}: ${stderr.trim().slice(-500)}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('dev chain did not answer within 60 s');
+    }
+    await sleep(200);
+  }
+  log.info({ url, pid: child.pid }, 'dev chain started (Hardhat, chain id 31337)');
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      log.info('dev chain stopped');
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Sql } from '../../db/index.js';
+import type { EvmBlockSource } from '../../chains/evm/client.js';
+import { describeError } from '../../errors.js';
+import { log } from '../../log.js';
+import { type Cursor, CursorMovedError, ensureNetworkPartitions, initCursor, readCursor, recordHead, revertToAncestor, storeBlock, storedBlockHash } from './store.js';
+
+/** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
+export class IndexerHaltError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IndexerHaltError';
+  }
+}
+
+export interface EvmIndexerOptions {
+  network: string;
+  confirmations: number;
+  startBlock: 'head' | number;
+  pollIntervalMs: number;
+  maxAttempts: number;
+  /** How far back a reorg may reach before the indexer stops instead of guessing. */
+  maxReorgDepth: number;
+}
+
+/**
+ * Follows one EVM network: block by block from its cursor to the node's head, then polls.
+ * Only one indexer per network works at a time (a Postgres advisory lock); a second one waits
+ * as a standby and takes over when the first stops.
+ */
+export class EvmIndexer {
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private done: Promise<void> | undefined;
+  readonly log;
+
+  constructor(private readonly sql: Sql, private readonly source: EvmBlockSource, private readonly opts: EvmIndexerOptions) {
+    this.log = log.child({ network: opts.network, role: 'indexer' });
+  }
+
+  start(): void {
+    this.done = this.run().catch((err) => {
+      if (this.stopping) return;
+      this.log.fatal({ error: describeError(err) }, 'indexer halted');
+    });
+  }
+
+  /** Finishes the block in hand, then returns. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.done;
+  }
+
+  private async pause(ms: number): Promise<void> {
+    if (this.stopping) return;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => { clearTimeout(t); resolve(); };
+    });
+    this.wake = undefined;
+  }
+
+  private async run(): Promise<void> {
+    const { network } = this.opts;
+    await ensureNetworkPartitions(this.sql, network);
+    const lockConn = await this.sql.reserve();
+    try {
+      let announced = false;
+      while (!this.stopping) {
+        const [got] = await lockConn`select pg_try_advisory_lock(hashtext(${'tollgate_indexer:' + network})) as ok`;
+        if (got!.ok) break;
+        if (!announced) this.log.info('another indexer holds this network; standing by');
+        announced = true;
+        await this.pause(2000);
+      }
+      if (this.stopping) return;
+      this.log.info('indexer active');
+      await this.follow();
+    } finally {
+      await lockConn`select pg_advisory_unlock_all()`.catch(() => {});
+      lockConn.release();
+      this.log.info('indexer stopped');
+    }
+  }
+
+  private async ensureCursor(): Promise<Cursor> {
+    const { network, startBlock } = this.opts;
+    const existing = await readCursor(this.sql, network);
+    const chainId = await this.source.chainId();
+    if (existing) {
+      if (Number(existing.chain_id) !== chainId) {
+        throw new IndexerHaltError(`node for ${network} reports chain id ${chainId}, but this database indexed chain id ${existing.chain_id}`);
+      }
+      return existing;
+    }
+    const start = startBlock === 'head' ? await this.source.headNumber() : BigInt(startBlock);
+    const below = start - 1n;
+    const hash = below >= 0n ? (await this.source.blockHash(below)) ?? '' : '';
+    this.log.info({ start_block: start.toString(), chain_id: chainId }, 'first start: indexing from block');
+    return initCursor(this.sql, network, chainId, below, hash);
+  }
+
+  private async follow(): Promise<void> {
+    let cursor = await this.retrying(() => this.ensureCursor());
+    while (!this.stopping) {
+      const head = await this.retrying(() => this.source.headNumber());
+      await this.sql`select 1`; // keeps failures of the database visible here, not only at the next block
+      await recordHead(this.sql, this.opts.network, head).catch(() => {});
+      let advanced = false;
+      while (!this.stopping && BigInt(cursor.block_number) < head) {
+        const from = cursor;
+        cursor = await this.retrying(() => this.step(from));
+        advanced = true;
+      }
+      if (!advanced) await this.pause(this.opts.pollIntervalMs);
+    }
+  }
+
+  /** Indexes the block after the cursor, or walks back over a reorg. Returns the new cursor. */
+  private async step(cursor: Cursor): Promise<Cursor> {
+    const next = BigInt(cursor.block_number) + 1n;
+    const block = await this.retrying(() => this.source.fetchBlock(next));
+    if (!block) return cursor; // the head moved back; the next poll sorts it out
+    if (cursor.block_hash !== '' && block.parentHash !== cursor.block_hash) {
+      await this.handleReorg(cursor);
+      return (await readCursor(this.sql, this.opts.network))!;
+    }
+    const started = performance.now();
+    try {
+      const moved = await storeBlock(this.sql, this.opts.network, block, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
+      this.log.debug({ block_number: Number(block.number), hash: block.hash, tx_count: block.transactions.length, duration_ms: Math.round(performance.now() - started) }, 'indexed block');
+      return moved;
+    } catch (err) {
+      if (err instanceof CursorMovedError) {
+        this.log.warn('cursor moved under this indexer; re-reading it');
+        return (await readCursor(this.sql, this.opts.network))!;
+      }
+      throw err;
+    }
+  }
+
+  private async handleReorg(cursor: Cursor): Promise<void> {
+    const { network, maxReorgDepth } = this.opts;
+    let n = BigInt(cursor.block_number);
+    for (let depth = 1; depth <= maxReorgDepth; depth++) {
+      n -= 1n;
+      if (n < 0n) break;
+      const stored = await storedBlockHash(this.sql, network, n);
+      const canonical = await this.retrying(() => this.source.blockHash(n));
+      if (stored === undefined || stored === canonical) {
+        // Common ancestor found (or the start of what we hold, which the node agrees on by construction).
+        const hash = stored ?? canonical ?? '';
+        await revertToAncestor(this.sql, network, n, hash, depth);
+        this.log.warn({ ancestor_block: Number(n), depth_blocks: depth }, 'reorg: reverted to common ancestor');
+        return;
+      }
+    }
+    throw new IndexerHaltError(`reorg on ${network} deeper than ${maxReorgDepth} blocks; refusing to continue`);
+  }
+
+  /** Retries RPC and database failures with backoff until they pass or the indexer stops. */
+  private async retrying<T>(fn: () => Promise<T>): Promise<T> {
+    let delay = 250;
+    for (;;) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (this.stopping || err instanceof IndexerHaltError) throw err;
+        this.log.warn({ error: describeError(err), retry_in_ms: delay }, 'indexer call failed; retrying');
+        await sleep(delay);
+        delay = Math.min(delay * 2, 10_000);
+      }
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import type { Sql, TransactionSql } from '../../db/index.js';
+import type { EvmBlock } from '../../chains/evm/client.js';
+import { touchedAddresses } from '../../chains/evm/decode.js';
+import { networkInfo } from '../../config/networks.js';
+import { enqueueConfirmations, enqueueStreamEvents } from '../../webhooks/events.js';
+
+/** SQL of the EVM indexer: blocks, transactions, logs and touched addresses, and the cursor. */
+
+export interface Cursor {
+  network: string;
+  chain_id: string;
+  block_number: string;
+  block_hash: string;
+}
+
+const CHAIN_TABLES = ['evm_blocks', 'evm_transactions', 'evm_logs', 'evm_tx_addresses'] as const;
+
+/** Creates the network's partition of each chain table (idempotent). */
+export async function ensureNetworkPartitions(sql: Sql, network: string): Promise<void> {
+  if (networkInfo(network)?.family !== 'evm' || !/^[a-z0-9]+$/.test(network)) throw new Error(`not an EVM network: ${network}`);
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext('tollgate_partitions'))`;
+    for (const table of CHAIN_TABLES) {
+      await tx.unsafe(`create table if not exists ${table}_${network} partition of ${table} for values in ('${network}')`);
+    }
+  });
+}
+
+export async function readCursor(sql: Sql, network: string): Promise<Cursor | undefined> {
+  const [row] = await sql<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network}`;
+  return row;
+}
+
+/** First start: the cursor stands just below the start block (as if that block were next). */
+export async function initCursor(sql: Sql, network: string, chainId: number, belowStart: bigint, hash: string): Promise<Cursor> {
+  await sql`insert into indexer_cursors (network, chain_id, block_number, block_hash)
+    values (${network}, ${chainId}, ${belowStart.toString()}, ${hash}) on conflict (network) do nothing`;
+  return (await readCursor(sql, network))!;
+}
+
+export async function recordHead(sql: Sql, network: string, head: bigint): Promise<void> {
+  await sql`update indexer_cursors set head_number = ${head.toString()}, head_seen_at = now() where network = ${network}`;
+}
+
+export async function storedBlockHash(sql: Sql, network: string, number: bigint): Promise<string | undefined> {
+  const [row] = await sql<{ hash: string }[]>`select hash from evm_blocks where network = ${network} and number = ${number.toString()}`;
+  return row?.hash;
+}
+
+export class CursorMovedError extends Error {
+  constructor(network: string) {
+    super(`the ${network} cursor moved under this indexer (another indexer is running?)`);
+    this.name = 'CursorMovedError';
+  }
+}
+
+export interface StoreOptions {
+  confirmations: number;
+  maxAttempts: number;
+}
+
+/**
+ * Stores one block and everything derived from it, moves the cursor and enqueues its webhook
+ * jobs, all in one transaction: after a crash either all of it is there or none of it.
+ */
+export async function storeBlock(sql: Sql, network: string, block: EvmBlock, expected: Cursor, opts: StoreOptions): Promise<Cursor> {
+  return sql.begin(async (tx) => {
+    const [cur] = await tx<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
+    if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
+    await insertBlock(tx, network, block);
+    const [moved] = await tx<Cursor[]>`
+      update indexer_cursors set block_number = ${block.number.toString()}, block_hash = ${block.hash}, updated_at = now()
+      where network = ${network} returning network, chain_id, block_number, block_hash`;
+    await enqueueStreamEvents(tx, network, block.number, block.hash, opts.maxAttempts);
+    await enqueueConfirmations(tx, network, block.number - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
+    return moved!;
+  }) as Promise<Cursor>;
+}
+
+async function insertBlock(tx: TransactionSql, network: string, block: EvmBlock): Promise<void> {
+  const n = block.number.toString();
+  await tx`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count)
+    values (${network}, ${n}, ${block.hash}, ${block.parentHash}, ${block.timestamp.toString()}, ${block.transactions.length})`;
+  const txs = block.transactions;
+  if (txs.length === 0) return;
+  const col = <T>(f: (t: (typeof txs)[number]) => T) => txs.map(f);
+  await tx`insert into evm_transactions (network, hash, block_number, block_hash, tx_index, from_address, to_address,
+      contract_address, value, gas, gas_price, gas_used, nonce, input, status)
+    select ${network}, u.hash, ${n}, ${block.hash}, u.idx, u.from_a, u.to_a, u.contract, u.value, u.gas, u.gas_price, u.gas_used, u.nonce, u.input, u.status
+    from unnest(${col((t) => t.hash)}::text[], ${col((t) => t.index)}::int[], ${col((t) => t.from)}::text[], ${col((t) => t.to)}::text[],
+      ${col((t) => t.contractAddress)}::text[], ${col((t) => t.value.toString())}::numeric[], ${col((t) => t.gas.toString())}::numeric[],
+      ${col((t) => t.gasPrice?.toString() ?? null)}::numeric[], ${col((t) => t.gasUsed?.toString() ?? null)}::numeric[],
+      ${col((t) => t.nonce.toString())}::bigint[], ${col((t) => t.input)}::text[], ${col((t) => t.status)}::smallint[])
+      as u(hash, idx, from_a, to_a, contract, value, gas, gas_price, gas_used, nonce, input, status)`;
+
+  const logs = txs.flatMap((t) => t.logs.map((l) => ({ t, l })));
+  if (logs.length) {
+    await tx`insert into evm_logs (network, block_number, log_index, block_hash, tx_hash, tx_index, address, topics, data)
+      select ${network}, ${n}, u.log_index, ${block.hash}, u.tx_hash, u.tx_index, u.address, string_to_array(u.topics, ','), u.data
+      from unnest(${logs.map((x) => x.l.logIndex)}::int[], ${logs.map((x) => x.t.hash)}::text[], ${logs.map((x) => x.t.index)}::int[],
+        ${logs.map((x) => x.l.address)}::text[], ${logs.map((x) => x.l.topics.join(','))}::text[], ${logs.map((x) => x.l.data)}::text[])
+        as u(log_index, tx_hash, tx_index, address, topics, data)`;
+  }
+
+  const touched = txs.flatMap((t) => touchedAddresses(t, t.logs).map((address) => ({ address, hash: t.hash })));
+  await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash)
+    select ${network}, u.address, ${n}, u.tx_hash
+    from unnest(${touched.map((x) => x.address)}::text[], ${touched.map((x) => x.hash)}::text[]) as u(address, tx_hash)
+    on conflict do nothing`;
+}
+
+/**
+ * Reorg: removes every row above the common ancestor and moves the cursor back to it, in one
+ * transaction. Unconfirmed events of orphaned blocks are marked so that no confirmed delivery
+ * ever follows them, and those not yet delivered are cancelled.
+ */
+export async function revertToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number): Promise<void> {
+  const a = ancestor.toString();
+  await sql.begin(async (tx) => {
+    await tx`select 1 from indexer_cursors where network = ${network} for update`;
+    for (const table of ['evm_tx_addresses', 'evm_logs', 'evm_transactions'] as const) {
+      await tx`delete from ${tx(table)} where network = ${network} and block_number > ${a}`;
+    }
+    await tx`delete from evm_blocks where network = ${network} and number > ${a}`;
+    await tx`update webhook_events set orphaned = true, confirmation_done = true,
+        status = case when status = 'pending' then 'cancelled' else status end
+      where network = ${network} and block_number > ${a} and not confirmed`;
+    await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
+        last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
+  });
+}

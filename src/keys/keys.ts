@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Sql } from '../db/index.js';
+
+/** API keys. Only a SHA-256 of the key is stored; the key itself is shown once, at creation. */
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  webhook_secret: string;
+}
+
+export interface ApiKeyListing {
+  id: string;
+  name: string;
+  key_prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function generateApiKey(): string {
+  return 'tg_' + randomBytes(32).toString('base64url');
+}
+
+/** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
+export function generateWebhookSecret(): string {
+  return 'whsec_' + randomBytes(32).toString('base64');
+}
+
+export async function createApiKey(sql: Sql, name: string, key = generateApiKey()): Promise<{ id: string; apikey: string; webhook_secret: string }> {
+  const webhook_secret = generateWebhookSecret();
+  const [row] = await sql<{ id: string }[]>`
+    insert into api_keys (name, key_prefix, key_hash, webhook_secret)
+    values (${name}, ${key.slice(0, 8)}, ${hashApiKey(key)}, ${webhook_secret})
+    returning id`;
+  return { id: row!.id, apikey: key, webhook_secret };
+}
+
+/**
+ * Makes sure the key exists (TOLLGATE_BOOTSTRAP_API_KEY). Returns its webhook secret when it
+ * was created now, null when it already existed.
+ */
+export async function ensureApiKey(sql: Sql, name: string, key: string): Promise<{ created: boolean; webhook_secret: string }> {
+  const [existing] = await sql<{ webhook_secret: string; revoked_at: Date | null }[]>`
+    select webhook_secret, revoked_at from api_keys where key_hash = ${hashApiKey(key)}`;
+  if (existing) return { created: false, webhook_secret: existing.webhook_secret };
+  const created = await createApiKey(sql, name, key);
+  return { created: true, webhook_secret: created.webhook_secret };
+}
+
+export async function findApiKey(sql: Sql, key: string): Promise<ApiKey | undefined> {
+  const [row] = await sql<ApiKey[]>`
+    select id, name, webhook_secret from api_keys
+    where key_hash = ${hashApiKey(key)} and revoked_at is null`;
+  return row;
+}
+
+export async function listApiKeys(sql: Sql): Promise<ApiKeyListing[]> {
+  return sql<ApiKeyListing[]>`
+    select id, name, key_prefix, created_at, revoked_at from api_keys order by id`;
+}
+
+export async function countActiveApiKeys(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from api_keys where revoked_at is null`;
+  return row!.n;
+}
+
+/** Revokes by id or by the key's 8-character prefix. Returns how many keys were revoked. */
+export async function revokeApiKey(sql: Sql, idOrPrefix: string): Promise<number> {
+  const byId = /^\d+$/.test(idOrPrefix);
+  const rows = byId
+    ? await sql`update api_keys set revoked_at = now() where id = ${idOrPrefix} and revoked_at is null returning id`
+    : await sql`update api_keys set revoked_at = now() where key_prefix = ${idOrPrefix} and revoked_at is null returning id`;
+  return rows.length;
+}

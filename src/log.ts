@@ -1,0 +1,22 @@
+import pino from 'pino';
+
+/**
+ * One pino logger for the process: JSON, one line per event, snake_case keys.
+ * Personal data (IVMS101 fields, e-mail bodies, API keys, webhook secrets) is never passed in;
+ * the redact list is a second line of defence, not the first.
+ */
+export const log = pino({
+  level: 'info',
+  base: { service: 'tollgate' },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  redact: {
+    paths: ['apikey', '*.apikey', 'webhook_secret', '*.webhook_secret', 'headers.authorization', 'headers.apikey', 'req.headers.authorization', 'req.headers.apikey'],
+    censor: '[redacted]',
+  },
+});
+
+export function setLogLevel(level: string): void {
+  log.level = level;
+}
+
+export type Logger = pino.Logger;

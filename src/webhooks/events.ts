@@ -1,0 +1,112 @@
+import type { Sql, TransactionSql } from '../db/index.js';
+
+/**
+ * Webhook events: one row per (tracked address, transaction, block, confirmed), created by the
+ * indexer in the same transaction as the block, each with one graphile-worker job that delivers
+ * it. The unique key and the job_key make a replayed block enqueue nothing twice.
+ */
+
+export const DELIVER_TASK = 'deliver_webhook';
+
+/** Unconfirmed events for every streamed address that a transaction of this block touches. */
+export async function enqueueStreamEvents(tx: TransactionSql, network: string, blockNumber: bigint, blockHash: string, maxAttempts: number): Promise<number> {
+  const rows = await tx`
+    with ins as (
+      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
+      select 'stream', t.api_key_id, t.id, ${network}, t.address, a.tx_hash, a.block_number, ${blockHash}, false
+      from evm_tx_addresses a
+      join tracked_addresses t on t.address = a.address and t.family = 'evm' and t.stream_webhook is not null
+      join api_keys k on k.id = t.api_key_id and k.revoked_at is null
+      where a.network = ${network} and a.block_number = ${blockNumber.toString()}
+      on conflict do nothing
+      returning id
+    )
+    select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
+      max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
+    from ins`;
+  return rows.length;
+}
+
+/**
+ * Confirmed events for the unconfirmed ones at or below `upTo` (the highest block that now has
+ * enough confirmations). Each unconfirmed event is confirmed once; an orphaned one never is.
+ */
+export async function enqueueConfirmations(tx: TransactionSql, network: string, upTo: bigint, maxAttempts: number): Promise<number> {
+  const rows = await tx`
+    with due as (
+      update webhook_events set confirmation_done = true
+      where network = ${network} and not confirmed and not confirmation_done and not orphaned
+        and block_number <= ${upTo.toString()}
+      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash
+    ), ins as (
+      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, true
+      from due where tracked_id is not null
+      on conflict do nothing
+      returning id
+    )
+    select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
+      max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
+    from ins`;
+  return rows.length;
+}
+
+export interface EventForDelivery {
+  id: string;
+  kind: string;
+  network: string;
+  address: string;
+  tx_hash: string;
+  block_hash: string;
+  confirmed: boolean;
+  orphaned: boolean;
+  status: string;
+  attempts: number;
+  body: string | null;
+  url: string | null;
+  webhook_secret: string;
+  key_revoked: boolean;
+}
+
+export async function loadEvent(sql: Sql, id: string): Promise<EventForDelivery | undefined> {
+  const [row] = await sql<EventForDelivery[]>`
+    select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.orphaned, e.status, e.attempts, e.body,
+      case e.kind when 'stream' then t.stream_webhook end as url,
+      k.webhook_secret, (k.revoked_at is not null) as key_revoked
+    from webhook_events e
+    join api_keys k on k.id = e.api_key_id
+    left join tracked_addresses t on t.id = e.tracked_id
+    where e.id = ${id}`;
+  return row;
+}
+
+/** Freezes the body at the first attempt; a concurrent writer's body wins, so all retries agree. */
+export async function freezeBody(sql: Sql, id: string, body: string): Promise<string> {
+  const [row] = await sql<{ body: string }[]>`
+    update webhook_events set body = coalesce(body, ${body}) where id = ${id} returning body`;
+  return row!.body;
+}
+
+export interface AttemptRecord {
+  url: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** Records one attempt and moves the event's status; returns the attempt number. */
+export async function recordAttempt(sql: Sql, id: string, attempt: AttemptRecord, outcome: 'delivered' | 'pending' | 'failed'): Promise<number> {
+  return sql.begin(async (tx) => {
+    const [ev] = await tx<{ attempts: number }[]>`
+      update webhook_events set attempts = attempts + 1, status = ${outcome},
+        delivered_at = case when ${outcome} = 'delivered' then now() else delivered_at end
+      where id = ${id} returning attempts`;
+    await tx`insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
+      values (${id}, ${ev!.attempts}, ${attempt.url}, ${attempt.status_code}, ${attempt.duration_ms}, ${attempt.error})`;
+    return ev!.attempts;
+  }) as Promise<number>;
+}
+
+export async function setEventStatus(sql: Sql, id: string, status: 'cancelled' | 'failed'): Promise<void> {
+  await sql`update webhook_events set status = ${status} where id = ${id}`;
+}

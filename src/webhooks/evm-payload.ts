@@ -1,0 +1,108 @@
+import type { PublicClient } from 'viem';
+import type { Sql } from '../db/index.js';
+import { decodeApprovals, decodeTransfers, type RawLog, type TokenTransfer } from '../chains/evm/decode.js';
+import { tokenMetadata, type TokenMeta } from '../chains/evm/tokens.js';
+import { networkInfo } from '../config/networks.js';
+import { PermanentError } from '../errors.js';
+
+/**
+ * The stream webhook body for an EVM transaction, in the spec's EVM shape. Chain integers are
+ * bigints (written as exact JSON numbers); `formattedValue` is the float the spec shows.
+ * `method` is "transfer" for token transfers and "approval" for approvals.
+ */
+
+interface TxRow {
+  hash: string; block_number: string; block_hash: string; tx_index: number; from_address: string; to_address: string | null;
+  contract_address: string | null; value: string; gas: string; gas_price: string | null; input: string; status: number | null;
+  timestamp: string;
+}
+interface LogRow { log_index: number; address: string; topics: string[]; data: string }
+
+/** value / 10^decimals as a float; precision is the float's (the exact integer is in `value`). */
+export function formatUnits(value: bigint, decimals: number): number {
+  if (decimals <= 0) return Number(value);
+  const s = value.toString().padStart(decimals + 1, '0');
+  return Number(`${s.slice(0, -decimals)}.${s.slice(-decimals)}`);
+}
+
+export async function buildEvmPayload(sql: Sql, client: PublicClient, event: { network: string; address: string; tx_hash: string; block_hash: string; confirmed: boolean }, chainId: number) {
+  const [tx] = await sql<TxRow[]>`
+    select t.hash, t.block_number, t.block_hash, t.tx_index, t.from_address, t.to_address, t.contract_address, t.value, t.gas,
+      t.gas_price, t.input, t.status, b.timestamp
+    from evm_transactions t join evm_blocks b on b.network = t.network and b.number = t.block_number
+    where t.network = ${event.network} and t.hash = ${event.tx_hash} and t.block_hash = ${event.block_hash}`;
+  if (!tx) throw new PermanentError(`transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`);
+  const logs = await sql<LogRow[]>`
+    select log_index, address, topics, data from evm_logs
+    where network = ${event.network} and block_number = ${tx.block_number} and tx_hash = ${tx.hash} order by log_index`;
+
+  const raw: RawLog[] = logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: l.log_index }));
+  const transfers = decodeTransfers(raw);
+  const approvals = decodeApprovals(raw);
+  const meta = await tokenMetadata(sql, client, event.network, transfers.map((t) => t.address));
+  const blockNumber = BigInt(tx.block_number);
+  const createdAt = new Date(Number(tx.timestamp) * 1000).toISOString();
+  const nativeDecimals = networkInfo(event.network)?.decimals ?? 18;
+  const value = BigInt(tx.value);
+
+  const transferItem = (t: TokenTransfer) => {
+    const m: TokenMeta = meta.get(t.address) ?? { name: null, symbol: null, decimals: null };
+    const decimals = t.type === 'ERC20' ? (m.decimals ?? 0) : 0;
+    return {
+      address: t.address,
+      topic: t.topic,
+      from: t.from,
+      to: t.to,
+      method: 'transfer',
+      type: t.type,
+      name: m.name ?? '',
+      symbol: m.symbol ?? '',
+      created_at: createdAt,
+      index: t.logIndex,
+      decimals,
+      value: t.value,
+      formattedValue: formatUnits(t.value, decimals),
+      ...(t.type !== 'ERC20' ? { tokenID: t.tokenId! } : {}),
+      ...(t.type === 'ERC1155' ? { tokenValue: t.value } : {}),
+    };
+  };
+  const erc20 = transfers.filter((t) => t.type === 'ERC20').map(transferItem);
+  const erc721 = transfers.filter((t) => t.type === 'ERC721').map(transferItem);
+  const erc1155 = transfers.filter((t) => t.type === 'ERC1155').map(transferItem);
+
+  return {
+    blockNumber,
+    chainId,
+    tx: {
+      from: tx.from_address,
+      to: tx.to_address ?? tx.contract_address ?? '',
+      hash: tx.hash,
+      input: tx.input,
+      address: event.address,
+      network: event.network,
+      value,
+      formattedValue: formatUnits(value, nativeDecimals),
+      status: tx.status ?? 1,
+      gas: BigInt(tx.gas),
+      gasPrice: tx.gas_price === null ? 0n : BigInt(tx.gas_price),
+      blockNumber,
+      logs: logs.map((l) => ({
+        transactionIndex: tx.tx_index,
+        blockNumber,
+        transactionHash: tx.hash,
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        logIndex: l.log_index,
+        blockHash: tx.block_hash,
+      })),
+    },
+    confirmed: event.confirmed,
+    approvals: approvals.map((a) => ({ address: a.address, topic: a.topic, from: a.from, to: a.to, method: 'approval', index: a.logIndex })),
+    erc20Transfers: erc20,
+    erc721Transfers: erc721,
+    erc1155Transfers: erc1155,
+    contract_type: transfers[0]?.type ?? null,
+    network: event.network,
+  };
+}

@@ -1,0 +1,72 @@
+import http from 'node:http';
+import https from 'node:https';
+import pRetry, { AbortError } from 'p-retry';
+import { type AllowList, guardedLookup } from './ssrf.js';
+
+export interface PostResult {
+  status_code: number | null;
+  duration_ms: number;
+  /** Short, log-safe reason when there was no 2xx. */
+  error: string | null;
+  /** True when retrying later can help (5xx, 408, 429, connection failures, timeouts). */
+  retryable: boolean;
+}
+
+/** Errors where the request never reached the receiver: worth a quick retry within one attempt. */
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+function once(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, allow: AllowList): Promise<number> {
+  const mod = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = mod.request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: guardedLookup(allow) as never,
+      timeout: timeoutMs,
+      agent: false,
+    });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+    req.on('response', (res) => {
+      // Drain at most a little of the answer; we keep only the status.
+      res.on('data', () => {});
+      res.on('end', () => { clearTimeout(timer); resolve(res.statusCode ?? 0); });
+      res.on('error', (err) => { clearTimeout(timer); reject(err); });
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.on('error', (err) => { clearTimeout(timer); reject(err); });
+    req.end(body);
+  });
+}
+
+/**
+ * POSTs one webhook body. Never follows redirects. Connection failures are retried briefly
+ * inside this attempt (p-retry); everything else is reported for graphile-worker to back off on.
+ */
+export async function postWebhook(urlString: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; allow: AllowList }): Promise<PostResult> {
+  const started = performance.now();
+  const url = new URL(urlString);
+  try {
+    const status = await pRetry(
+      async () => {
+        try {
+          return await once(url, headers, body, opts.timeoutMs, opts.allow);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code ?? '';
+          if (CONNECT_ERRORS.has(code)) throw err;
+          throw new AbortError(err as Error);
+        }
+      },
+      { retries: 2, minTimeout: 200, maxTimeout: 1000, factor: 2, randomize: true },
+    );
+    const duration_ms = Math.round(performance.now() - started);
+    if (status >= 200 && status < 300) return { status_code: status, duration_ms, error: null, retryable: false };
+    const retryable = status >= 500 || status === 408 || status === 429;
+    const error = status >= 300 && status < 400 ? `redirect ${status} not followed` : `receiver answered ${status}`;
+    return { status_code: status, duration_ms, error, retryable };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const duration_ms = Math.round(performance.now() - started);
+    const reason = e.code === 'EFORBIDDENADDR' ? e.message : `${e.code ?? e.name}: ${e.message}`.slice(0, 300);
+    return { status_code: null, duration_ms, error: reason, retryable: true };
+  }
+}

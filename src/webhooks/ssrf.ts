@@ -1,0 +1,104 @@
+import dns from 'node:dns';
+import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Where a webhook may go. Only public unicast addresses, unless the operator lists a private
+ * range in TOLLGATE_WEBHOOK_ALLOW_CIDRS (an on-premise receiver). Loopback, private (RFC 1918,
+ * IPv6 ULA), link-local (and so cloud metadata at 169.254.169.254), CGNAT, multicast, reserved and
+ * documentation ranges are refused; an IPv4-mapped IPv6 address is judged as the IPv4 it carries.
+ */
+
+export type AllowList = ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
+
+export function parseAllowList(cidrs: readonly string[]): AllowList {
+  return cidrs.map((c) => ipaddr.parseCIDR(c));
+}
+
+function unmap(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) return (addr as ipaddr.IPv6).toIPv4Address();
+  return addr;
+}
+
+/** True when a webhook may be delivered to this IP address. */
+export function isAllowedAddress(ip: string, allow: AllowList): boolean {
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = unmap(ipaddr.parse(ip));
+  } catch {
+    return false;
+  }
+  for (const [range, bits] of allow) {
+    const r = unmap(range);
+    if (r.kind() === addr.kind() && addr.match(r, r.kind() === range.kind() ? bits : bits - 96)) return true;
+  }
+  return addr.range() === 'unicast';
+}
+
+export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+const MAX_URL_LENGTH = 2048;
+
+/** Syntax of a webhook URL: http(s), a host, no credentials, a sane length. */
+export function parseWebhookUrl(value: string): UrlCheck {
+  if (value.length > MAX_URL_LENGTH) return { ok: false, reason: `longer than ${MAX_URL_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: 'not a URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must be http or https' };
+  if (!url.hostname) return { ok: false, reason: 'has no host' };
+  if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
+  return { ok: true, url };
+}
+
+function hostForLookup(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+/** Syntax, then every address the host resolves to now must be allowed. */
+export async function checkWebhookUrl(value: string, allow: AllowList): Promise<UrlCheck> {
+  const parsed = parseWebhookUrl(value);
+  if (!parsed.ok) return parsed;
+  const host = hostForLookup(parsed.url);
+  let addresses: LookupAddress[];
+  try {
+    addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+  } catch {
+    return { ok: false, reason: 'host does not resolve' };
+  }
+  if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
+  const refused = addresses.find((a) => !isAllowedAddress(a.address, allow));
+  if (refused) return { ok: false, reason: 'resolves to a private, loopback, link-local or reserved address' };
+  return parsed;
+}
+
+export class ForbiddenAddressError extends Error {
+  readonly code = 'EFORBIDDENADDR';
+  constructor(host: string) {
+    super(`${host} resolves to an address webhooks may not be sent to`);
+    this.name = 'ForbiddenAddressError';
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http.request that resolves once and refuses any forbidden address, so that the
+ * socket connects to exactly the address that passed the check (no DNS rebinding in between).
+ */
+export function guardedLookup(allow: AllowList) {
+  return (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: LookupCallback): void => {
+    dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      const bad = list.find((a) => !isAllowedAddress(a.address, allow));
+      if (bad || list.length === 0) return callback(new ForbiddenAddressError(hostname), '');
+      const wantAll = typeof options === 'object' && options !== null && (options as LookupAllOptions).all;
+      if (wantAll) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
