@@ -10,6 +10,7 @@ import { loadTls } from './api/tls.js';
 import { createEvmClient, EvmBlockSource } from './chains/evm/client.js';
 import { startDevChain, type DevChain } from './devchain/devchain.js';
 import { EvmIndexer } from './indexer/evm/indexer.js';
+import { forgetNetwork, readCursor } from './indexer/evm/store.js';
 import { startWorker } from './jobs/worker.js';
 import { parseAllowList } from './webhooks/ssrf.js';
 import { log, setLogLevel } from './log.js';
@@ -50,6 +51,19 @@ export async function openDatabase(config: Config, opts: { migrate?: boolean; po
   };
 }
 
+/**
+ * The dev chain keeps no state across restarts: when the block under the stored cursor is not
+ * on it any more, what was indexed belongs to an earlier dev chain and is forgotten.
+ */
+async function forgetStaleDevChain(sql: Sql, source: EvmBlockSource): Promise<void> {
+  const cursor = await readCursor(sql, 'eth');
+  if (!cursor || cursor.block_hash === '') return;
+  const hash = await source.blockHash(BigInt(cursor.block_number));
+  if (hash?.toLowerCase() === cursor.block_hash) return;
+  log.warn({ network: 'eth', indexed_block: Number(cursor.block_number) }, 'dev chain is new: forgetting what was indexed from the previous one');
+  await forgetNetwork(sql, 'eth');
+}
+
 export interface Appliance {
   db: Database;
   apiPort: number | undefined;
@@ -72,7 +86,10 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   let runner: Runner | undefined;
   const indexers: EvmIndexer[] = [];
   try {
-    if (useDevChain) devChain = await startDevChain();
+    if (useDevChain) {
+      devChain = await startDevChain();
+      await forgetStaleDevChain(db.sql, new EvmBlockSource(createEvmClient(devChain.url)));
+    }
     const networks = resolveNetworks(config, devChain?.url);
     // The dev chain's receivers are on this machine: loopback webhooks are allowed with it.
     const allowCidrs = useDevChain ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128'] : config.webhook_allow_cidrs;

@@ -129,3 +129,17 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
         last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
   });
 }
+
+/**
+ * Forgets a network's chain data and cursor (the dev chain starts a new chain on every start).
+ * Events not yet delivered for it are cancelled; delivered ones stay in the log.
+ */
+export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    for (const table of [...CHAIN_TABLES].reverse()) await tx`delete from ${tx(table)} where network = ${network}`;
+    await tx`update webhook_events set orphaned = true, confirmation_done = true,
+        status = case when status = 'pending' then 'cancelled' else status end
+      where network = ${network}`;
+    await tx`delete from indexer_cursors where network = ${network}`;
+  });
+}
