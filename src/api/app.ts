@@ -59,7 +59,8 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
 
   app.use('*', bodyLimit({
     maxSize: deps.maxBodyBytes ?? 1024 * 1024,
-    onError: () => { throw new ApiError(413, ErrorNumber.PAYLOAD_TOO_LARGE, `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`); },
+    // The rest of the body is not read, so the connection cannot be reused: say so.
+    onError: (c) => c.json(errorBody(ErrorNumber.PAYLOAD_TOO_LARGE, `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`), 413, { connection: 'close' }),
   }));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

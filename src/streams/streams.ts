@@ -25,15 +25,18 @@ export async function upsertStream(sql: Sql, apiKeyId: string, address: string, 
 
 /** Stops the stream; the row goes when no live AML tracking remains on it. False when not streamed. */
 export async function deleteStream(sql: Sql, apiKeyId: string, address: string): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const rows = await tx`
+  const [row] = await sql`
+    with gone as (
+      delete from tracked_addresses
+      where api_key_id = ${apiKeyId} and address = ${address} and stream_webhook is not null and aml_webhook is null
+      returning id
+    ), kept as (
       update tracked_addresses set stream_webhook = null, stream_created_at = null, updated_at = now()
-      where api_key_id = ${apiKeyId} and address = ${address} and stream_webhook is not null
-      returning id, aml_webhook`;
-    if (rows.length === 0) return false;
-    if (rows[0]!.aml_webhook === null) await tx`delete from tracked_addresses where id = ${rows[0]!.id}`;
-    return true;
-  }) as Promise<boolean>;
+      where api_key_id = ${apiKeyId} and address = ${address} and stream_webhook is not null and aml_webhook is not null
+      returning id
+    )
+    select (select count(*) from gone) + (select count(*) from kept) as n`;
+  return Number(row!.n) > 0;
 }
 
 export async function listStreams(sql: Sql, apiKeyId: string, page: number, limit: number): Promise<{ rows: StreamRecord[]; total: number }> {

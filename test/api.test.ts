@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { createApiKey } from '../src/keys/keys.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { call } from './helpers/http.js';
+import { randomAddress } from './helpers/chain.js';
+
+const API_ONLY = { api: true, worker: false, indexer: false, devChain: false } as const;
+
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>>;
+let keyA: string;
+let keyB: string;
+const hook = 'http://127.0.0.1:9/hook';
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  app = await startTestAppliance(db.url, {}, API_ONLY);
+  keyA = (await createApiKey(db.sql, 'a')).apikey;
+  keyB = (await createApiKey(db.sql, 'b')).apikey;
+});
+afterAll(async () => {
+  await app?.stop();
+  await db?.drop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => call(app.baseUrl, 'GET', path, { headers });
+
+function expectError(res: { status: number; json: any }, httpStatus: number, number: number) {
+  expect(res.status).toBe(httpStatus);
+  expect(res.json).toMatchObject({ code: number, status: number });
+  expect(typeof res.json.message).toBe('string');
+  expect(res.json.message).not.toMatch(/at .*\.ts:|select |insert |postgres/i);
+}
+
+describe('authentication', () => {
+  it('accepts the key as query parameter, header, basic-auth username and JSON body field', async () => {
+    expect((await get(`/v2/stream/list?apikey=${keyA}`)).json).toMatchObject({ code: 0, message: 'OK' });
+    expect((await get('/v2/stream/list', { apikey: keyA })).json).toMatchObject({ code: 0, message: 'OK' });
+    const basic = 'Basic ' + Buffer.from(`${keyA}:`).toString('base64');
+    expect((await get('/v2/stream/list', { authorization: basic })).json).toMatchObject({ code: 0 });
+    const viaBody = await call(app.baseUrl, 'POST', '/v2/stream/create', { body: { apikey: keyA, address: randomAddress(), webhook: hook } });
+    expect(viaBody.json).toEqual({ code: 0, message: 'OK', data: null });
+  });
+
+  it('answers 401 with the error body for no key, a wrong key, and a revoked key', async () => {
+    expectError(await get('/v2/stream/list'), 401, 4010);
+    expectError(await get('/v2/stream/list', { apikey: 'tg_nope' }), 401, 4010);
+    expectError(await get('/v2/openapi.json'), 401, 4010);
+    const { apikey, id } = await createApiKey(db.sql, 'revoked');
+    await db.sql`update api_keys set revoked_at = now() where id = ${id}`;
+    expectError(await get('/v2/stream/list', { apikey }), 401, 4010);
+  });
+
+  it('stores keys only as hashes', async () => {
+    const rows = await db.sql`select key_hash from api_keys`;
+    for (const r of rows) expect([keyA, keyB]).not.toContain(r.key_hash);
+    const [hit] = await db.sql`select count(*)::int as n from api_keys where key_hash = ${keyA}`;
+    expect(hit!.n).toBe(0);
+  });
+});
+
+describe('streams', () => {
+  it('creates, updates on a second create, lists and deletes, per key', async () => {
+    const address = randomAddress();
+    const h = { apikey: keyA };
+    expect((await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h, body: { address, webhook: hook } })).status).toBe(200);
+    expect((await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h, body: { address, webhook: 'http://127.0.0.1:10/other' } })).status).toBe(200);
+    const list = await get('/v2/stream/list?limit=100', h);
+    const mine = list.json.data.filter((r: any) => r.address === address.toLowerCase());
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ stream_webhook: 'http://127.0.0.1:10/other', has_stream: true });
+    expect(new Date(mine[0].created_at).toISOString()).toBe(mine[0].created_at);
+    expect(list.json.page_count).toBeGreaterThanOrEqual(1);
+
+    // Key B neither sees nor deletes key A's stream.
+    const listB = await get('/v2/stream/list', { apikey: keyB });
+    expect(listB.json.data.some((r: any) => r.address === address.toLowerCase())).toBe(false);
+    expectError(await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: { apikey: keyB } }), 400, 5003);
+
+    const del = await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: h });
+    expect(del.json).toEqual({ code: 0, message: 'OK', data: null });
+    expectError(await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: h }), 400, 5003);
+  });
+
+  it('pages with page_count', async () => {
+    const { apikey } = await createApiKey(db.sql, 'pager');
+    for (let i = 0; i < 5; i++) {
+      await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address: randomAddress(), webhook: hook } });
+    }
+    const p1 = await get('/v2/stream/list?page=1&limit=2', { apikey });
+    const p3 = await get('/v2/stream/list?page=3&limit=2', { apikey });
+    const p4 = await get('/v2/stream/list?page=4&limit=2', { apikey });
+    expect(p1.json.page_count).toBe(3);
+    expect(p1.json.data).toHaveLength(2);
+    expect(p3.json.data).toHaveLength(1);
+    expect(p4.json.data).toHaveLength(0);
+    expect((await get('/v2/stream/list', { apikey })).json.data).toHaveLength(5); // default limit 50
+  });
+});
+
+describe('validation', () => {
+  const h = () => ({ apikey: keyA });
+  it('refuses invalid addresses with 5002', async () => {
+    for (const address of ['0x123', 'not-an-address', '0x70997970C51812dc3A010C7d01b50e0d17dc79C9' /* bad checksum */, '']) {
+      expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address, webhook: hook } }), 400, 5002);
+    }
+    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { webhook: hook } }), 400, 5002);
+    expectError(await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', { headers: h() }), 400, 5002);
+    expectError(await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() }), 400, 5002);
+  });
+
+  it('refuses invalid and private webhooks with 5004', async () => {
+    const address = randomAddress();
+    for (const webhook of ['ftp://example.com/x', 'not a url', 'http://user:pw@127.0.0.1/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://192.168.0.10/', 'http://100.64.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://localhost.invalid/']) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address, webhook } });
+      expectError(res, 400, 5004);
+    }
+    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address } }), 400, 5004);
+    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address, webhook: hook, aml_webhook: 'http://10.0.0.1/' } }), 400, 5004);
+  });
+
+  it('refuses out-of-range pages and limits with the error body', async () => {
+    expectError(await get('/v2/stream/list?page=0', h()), 400, 5000);
+    expectError(await get('/v2/stream/list?limit=101', h()), 400, 5000);
+    expectError(await get('/v2/stream/list?limit=0', h()), 400, 5000);
+    expectError(await get('/v2/stream/list?page=abc', h()), 400, 5000);
+    expectError(await get('/v2/stream/list?page=1.5', h()), 400, 5000);
+  });
+
+  it('refuses malformed JSON and wrong types with 400', async () => {
+    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: '{"address": ' }), 400, 5000);
+    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: '[1,2]' }), 400, 5000);
+    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address: 42, webhook: hook } }), 400, 5002);
+  });
+
+  it('answers bodies over the limit with 413 JSON', async () => {
+    const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: JSON.stringify({ address: 'x'.repeat(1024 * 1024 + 10) }) });
+    expectError(res, 413, 4130);
+  });
+});
+
+describe('the HTTP surface', () => {
+  it('answers unknown paths with 404 JSON', async () => {
+    expectError(await get('/v2/nope', { apikey: keyA }), 404, 4040);
+    expectError(await get('/elsewhere'), 404, 4040);
+  });
+
+  it('serves health, readiness and the OpenAPI document', async () => {
+    expect((await get('/healthz')).json).toEqual({ status: 'ok' });
+    const ready = await get('/readyz');
+    expect([200, 503]).toContain(ready.status);
+    expect(ready.json.database).toBe(true);
+    const doc = await get('/v2/openapi.json', { apikey: keyA });
+    expect(doc.json.openapi).toBe('3.0.3');
+    expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(['/stream/create', '/stream/delete', '/stream/list']));
+    expect(doc.json.paths['/stream/list'].get.parameters.map((p: any) => p.name)).toEqual(['page', 'limit']);
+    expect(doc.json.paths['/stream/create'].post.requestBody.content['application/json'].schema.required).toEqual(['address', 'webhook']);
+  });
+
+  it('never gives data over plain HTTP', async () => {
+    const port = app.apiPort!;
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v2/stream/list?apikey=${keyA} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      let data = '';
+      socket.on('data', (d) => (data += d.toString('latin1')));
+      socket.on('close', () => resolve(data));
+      socket.on('error', () => resolve(data));
+      setTimeout(() => socket.destroy(), 3000);
+    });
+    expect(answer).not.toContain('"code":0');
+    expect(answer).not.toContain('stream_webhook');
+  });
+});
+
+describe('behind a TLS-terminating proxy (TOLLGATE_TRUST_PROXY)', () => {
+  it('serves only requests the proxy marks as https', async () => {
+    const proxied = await startTestAppliance(db.url, { TOLLGATE_TRUST_PROXY: 'true' }, API_ONLY);
+    try {
+      const base = `http://127.0.0.1:${proxied.apiPort}`;
+      expectError(await call(base, 'GET', '/v2/stream/list', { headers: { apikey: keyA } }), 403, 4030);
+      const ok = await call(base, 'GET', '/v2/stream/list', { headers: { apikey: keyA, 'x-forwarded-proto': 'https' } });
+      expect(ok.json).toMatchObject({ code: 0 });
+    } finally {
+      await proxied.stop();
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { startAppliance, type Appliance, type Roles } from '../../src/appliance.js';
+
+export const ALL_ROLES: Roles = { api: true, worker: true, indexer: 'all', devChain: false };
+
+/**
+ * The real appliance in this process against the test file's database and the shared Hardhat
+ * node, on a free port, with loopback webhooks allowed (the receivers run here).
+ */
+export async function startTestAppliance(databaseUrl: string, env: Record<string, string> = {}, roles: Roles = ALL_ROLES): Promise<Appliance & { baseUrl: string }> {
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-data-')),
+    TOLLGATE_HOST: '127.0.0.1',
+    TOLLGATE_PORT: '0',
+    TOLLGATE_RPC_ETH: inject('rpcUrl'),
+    TOLLGATE_CONFIRMATIONS_ETH: '3',
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '100',
+    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    TOLLGATE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  const appliance = await startAppliance(config, roles);
+  return Object.assign(appliance, { baseUrl: `https://127.0.0.1:${appliance.apiPort}` });
+}

@@ -1,0 +1,42 @@
+import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Abi, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { hardhat } from 'viem/chains';
+import { inject } from 'vitest';
+
+/**
+ * A fresh funded account on the shared Hardhat node, so test files running side by side never
+ * share a nonce.
+ */
+export async function fundedWallet(ether = '100') {
+  const rpcUrl = inject('rpcUrl');
+  const transport = http(rpcUrl);
+  const account = privateKeyToAccount(generatePrivateKey());
+  const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
+  await test.setBalance({ address: account.address, value: parseEther(ether) });
+  const wallet = createWalletClient({ account, chain: hardhat, transport });
+  const pub = createPublicClient({ chain: hardhat, transport });
+  return {
+    account,
+    address: account.address,
+    wallet,
+    pub,
+    test,
+    async send(to: Hex, value: bigint) {
+      const hash = await wallet.sendTransaction({ to, value });
+      return pub.waitForTransactionReceipt({ hash });
+    },
+    async deploy(c: { abi: unknown[]; bytecode: Hex }) {
+      const hash = await wallet.deployContract({ abi: c.abi as Abi, bytecode: c.bytecode });
+      const receipt = await pub.waitForTransactionReceipt({ hash });
+      return receipt.contractAddress!;
+    },
+    async write(address: Hex, abi: unknown[], functionName: string, args: unknown[]) {
+      const hash = await wallet.writeContract({ address, abi: abi as Abi, functionName, args } as never);
+      return pub.waitForTransactionReceipt({ hash });
+    },
+  };
+}
+
+export function randomAddress(): Hex {
+  return privateKeyToAccount(generatePrivateKey()).address;
+}

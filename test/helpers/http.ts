@@ -1,0 +1,25 @@
+import { Agent, request } from 'undici';
+
+/** The self-signed certificate of a test appliance is accepted; everything else is real HTTPS. */
+const insecure = new Agent({ connect: { rejectUnauthorized: false } });
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+export async function call(baseUrl: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Reply> {
+  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const headers = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  const res = await request(baseUrl + path, { method: method as 'GET', headers, body, dispatcher: insecure });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}

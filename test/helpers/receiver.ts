@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  json: any;
+  at: number;
+}
+
+/**
+ * A real HTTP webhook receiver on loopback. `respond` decides each status (200 by default);
+ * `waitFor` resolves when the received requests satisfy a predicate.
+ */
+export class Receiver {
+  readonly received: Received[] = [];
+  respond: (r: Received, index: number) => number = () => 200;
+  private server: Server | undefined;
+  private waiters: (() => void)[] = [];
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        let json: unknown;
+        try { json = JSON.parse(body); } catch { json = undefined; }
+        const r: Received = { headers: req.headers as Record<string, string>, body, json, at: Date.now() };
+        this.received.push(r);
+        res.writeHead(this.respond(r, this.received.length - 1)).end();
+        for (const w of this.waiters) w();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+    return this;
+  }
+
+  async waitFor(predicate: (all: Received[]) => boolean, timeoutMs = 30_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.received)) {
+      if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 250);
+        this.waiters.push(() => { clearTimeout(t); resolve(); });
+      });
+      this.waiters = [];
+    }
+    return this.received;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}

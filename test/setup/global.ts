@@ -1,0 +1,75 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { openPool } from '../../src/db/index.js';
+import { migrate } from '../../src/db/migrate.js';
+import { startDevChain, type DevChain } from '../../src/devchain/devchain.js';
+import { compileTestContracts, type CompiledContracts } from '../helpers/contracts.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    templateDb: string;
+    rpcUrl: string;
+    contracts: CompiledContracts;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const TEMPLATE_DB = 'tollgate_template';
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = '/' + db;
+  return u.toString();
+}
+
+/**
+ * Once per run: a Postgres (TEST_DATABASE_URL, or an embedded one in a temp dir), a template
+ * database with every migration applied, a Hardhat node on a free port, the test contracts.
+ */
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
+  chmodSync(dir, 0o711); // as root, Postgres runs as the postgres user and must pass through
+  let embedded: EmbeddedDatabase | undefined;
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    embedded = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
+    adminUrl = embedded.url;
+  }
+  const admin = openPool(adminUrl, { max: 1 });
+  await admin.unsafe(`drop database if exists ${TEMPLATE_DB}`);
+  await admin.unsafe(`create database ${TEMPLATE_DB}`);
+  const templateUrl = withDatabase(adminUrl, TEMPLATE_DB);
+  const tpl = openPool(templateUrl, { max: 1 });
+  await migrate(tpl, templateUrl);
+  await tpl.end();
+  await admin.end();
+
+  const chain: DevChain = await startDevChain(await freePort());
+  const contracts = compileTestContracts(readFileSync(new URL('../fixtures/TestTokens.sol', import.meta.url), 'utf8'));
+
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('templateDb', TEMPLATE_DB);
+  project.provide('rpcUrl', chain.url);
+  project.provide('contracts', contracts);
+
+  return async () => {
+    await chain.stop();
+    await embedded?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/setup/global.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: files run two at a time; each gets its own database cloned from a template.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
