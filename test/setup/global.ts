@@ -7,6 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embed
 import { openPool } from '../../src/db/index.js';
 import { migrate } from '../../src/db/migrate.js';
 import { startDevChain, type DevChain } from '../../src/devchain/devchain.js';
+import { setLogLevel } from '../../src/log.js';
 import { compileTestContracts, type CompiledContracts } from '../helpers/contracts.js';
 
 declare module 'vitest' {
@@ -42,6 +43,7 @@ function withDatabase(url: string, db: string): string {
  * database with every migration applied, a Hardhat node on a free port, the test contracts.
  */
 export default async function setup(project: TestProject) {
+  setLogLevel(process.env.TEST_LOG_LEVEL ?? 'warn');
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
   chmodSync(dir, 0o711); // as root, Postgres runs as the postgres user and must pass through
   let embedded: EmbeddedDatabase | undefined;

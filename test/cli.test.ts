@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { call } from './helpers/http.js';
+
+let db: TestDatabase;
+beforeAll(async () => { db = await freshDatabase(); });
+afterAll(async () => { await db?.drop(); });
+
+/** Runs the real CLI (`tollgate …`) from source in a child process. */
+function tollgate(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: db.url, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')), TOLLGATE_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+describe('tollgate CLI', () => {
+  it('keys create prints {apikey, webhook_secret} as its last line; list and revoke work', async () => {
+    const run = tollgate(['keys', 'create', '--name', 'backend']);
+    expect(await run.exited).toBe(0);
+    const last = run.out().trim().split('\n').pop()!;
+    const created = JSON.parse(last);
+    expect(created.apikey).toMatch(/^tg_/);
+    expect(created.webhook_secret).toMatch(/^whsec_/);
+
+    const list = tollgate(['keys', 'list']);
+    expect(await list.exited).toBe(0);
+    expect(list.out()).toContain('backend');
+    expect(list.out()).not.toContain(created.apikey);
+
+    const [row] = await db.sql`select id from api_keys where name = 'backend'`;
+    const revoke = tollgate(['keys', 'revoke', String(row!.id)]);
+    expect(await revoke.exited).toBe(0);
+    const [after] = await db.sql`select revoked_at from api_keys where id = ${row!.id}`;
+    expect(after!.revoked_at).not.toBeNull();
+  });
+
+  it('stops on a bad configuration value, naming the key', async () => {
+    const run = tollgate(['api'], { TOLLGATE_PORT: 'eighty' });
+    expect(await run.exited).toBe(2);
+    expect(run.err()).toContain('TOLLGATE_PORT');
+    const bad = tollgate(['api'], { TOLLGATE_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/33' });
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toContain('TOLLGATE_WEBHOOK_ALLOW_CIDRS');
+    const rpc = tollgate(['api'], { TOLLGATE_RPC_ETH: 'ftp://node' });
+    expect(await rpc.exited).toBe(2);
+    expect(rpc.err()).toContain('TOLLGATE_RPC_ETH');
+  });
+
+  it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {
+    const bootstrap = 'tg_bootstrap_key_for_the_cli_test_0123456789';
+    const run = tollgate(['api'], { TOLLGATE_PORT: '0', TOLLGATE_HOST: '127.0.0.1', TOLLGATE_BOOTSTRAP_API_KEY: bootstrap });
+    let port: number | undefined;
+    for (let i = 0; i < 300 && !port; i++) {
+      const m = /"port":(\d+),"tls"/.exec(run.out());
+      if (m) port = Number(m[1]);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(port).toBeDefined();
+    // The bootstrap key is created at start; wait for the line that says so.
+    for (let i = 0; i < 100 && !run.out().includes('Bootstrap API key created'); i++) await new Promise((r) => setTimeout(r, 100));
+    const res = await call(`https://127.0.0.1:${port}`, 'GET', '/v2/stream/list', { headers: { apikey: bootstrap } });
+    expect(res.json).toMatchObject({ code: 0, data: [] });
+    expect(run.out()).not.toContain(bootstrap); // the key is never printed or logged
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.out()).toContain('"msg":"stopped"');
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveNetworks, wantsDevChain } from '../../src/config/index.js';
+
+describe('loadConfig', () => {
+  it('has working defaults and the dev chain when no RPC is set', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8443);
+    expect(c.data_dir).toBe('./data');
+    expect(wantsDevChain(c)).toBe(true);
+    expect(resolveNetworks(c, 'http://127.0.0.1:8545')).toEqual([expect.objectContaining({ symbol: 'eth', confirmations: 3 })]);
+  });
+
+  it('reads per-network variables and applies the network table defaults', () => {
+    const c = loadConfig({ TOLLGATE_RPC_ETH: 'wss://node:8546', TOLLGATE_RPC_POLYGON: 'http://p', TOLLGATE_CONFIRMATIONS_POLYGON: '200', TOLLGATE_START_BLOCK_ETH: '1000' });
+    expect(wantsDevChain(c)).toBe(false);
+    const nets = resolveNetworks(c);
+    expect(nets.find((n) => n.symbol === 'eth')).toMatchObject({ rpc: 'wss://node:8546', confirmations: 12, startBlock: 1000 });
+    expect(nets.find((n) => n.symbol === 'polygon')).toMatchObject({ confirmations: 200, startBlock: 'head' });
+  });
+
+  it.each([
+    [{ TOLLGATE_PORT: 'abc' }, 'TOLLGATE_PORT'],
+    [{ TOLLGATE_PORT: '70000' }, 'TOLLGATE_PORT'],
+    [{ TOLLGATE_TRUST_PROXY: 'maybe' }, 'TOLLGATE_TRUST_PROXY'],
+    [{ TOLLGATE_RPC_ETH: 'ftp://x' }, 'TOLLGATE_RPC_ETH'],
+    [{ TOLLGATE_RPC_NOPE: 'http://x' }, 'TOLLGATE_RPC_NOPE'],
+    [{ TOLLGATE_RPC_TRX: 'http://x' }, 'TOLLGATE_RPC_TRX'],
+    [{ TOLLGATE_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/8,banana' }, 'TOLLGATE_WEBHOOK_ALLOW_CIDRS'],
+    [{ TOLLGATE_BOOTSTRAP_API_KEY: 'short' }, 'TOLLGATE_BOOTSTRAP_API_KEY'],
+    [{ TOLLGATE_TLS_CERT: '/x.pem' }, 'TOLLGATE_TLS_KEY'],
+    [{ TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_CONFIRMATIONS_BSC: '5' }, 'TOLLGATE_CONFIRMATIONS_BSC'],
+    [{ TOLLGATE_LOG_LEVEL: 'loud' }, 'TOLLGATE_LOG_LEVEL'],
+    [{ TOLLGATE_CONFIG: '/nonexistent/tollgate.json' }, 'TOLLGATE_CONFIG'],
+  ])('refuses %j naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { checkWebhookUrl, isAllowedAddress, parseAllowList, parseWebhookUrl } from '../../src/webhooks/ssrf.js';
+
+const none = parseAllowList([]);
+
+describe('isAllowedAddress', () => {
+  it.each([
+    '127.0.0.1', '127.1.2.3', '0.0.0.0', '10.0.0.1', '172.16.5.5', '172.31.255.255', '192.168.1.1',
+    '169.254.169.254', '100.64.0.1', '100.127.255.254', '224.0.0.1', '255.255.255.255', '192.0.2.1', '198.18.0.1',
+    '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254',
+  ])('refuses %s', (ip) => {
+    expect(isAllowedAddress(ip, none)).toBe(false);
+  });
+
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows public %s', (ip) => {
+    expect(isAllowedAddress(ip, none)).toBe(true);
+  });
+
+  it('allows a private range the operator lists, and nothing more', () => {
+    const allow = parseAllowList(['10.20.0.0/16', 'fd12::/16']);
+    expect(isAllowedAddress('10.20.3.4', allow)).toBe(true);
+    expect(isAllowedAddress('::ffff:10.20.3.4', allow)).toBe(true);
+    expect(isAllowedAddress('10.21.0.1', allow)).toBe(false);
+    expect(isAllowedAddress('fd12::5', allow)).toBe(true);
+    expect(isAllowedAddress('127.0.0.1', allow)).toBe(false);
+  });
+
+  it('refuses what is not an IP address', () => {
+    expect(isAllowedAddress('example.com', none)).toBe(false);
+  });
+});
+
+describe('webhook URLs', () => {
+  it('takes http(s) URLs with a host and no credentials', () => {
+    expect(parseWebhookUrl('https://hooks.example.com/x?y=1').ok).toBe(true);
+    expect(parseWebhookUrl('ftp://example.com').ok).toBe(false);
+    expect(parseWebhookUrl('https://u:p@example.com').ok).toBe(false);
+    expect(parseWebhookUrl('javascript:alert(1)').ok).toBe(false);
+    expect(parseWebhookUrl('https://example.com/' + 'a'.repeat(3000)).ok).toBe(false);
+  });
+
+  it('checks what a name resolves to', async () => {
+    expect(await checkWebhookUrl('http://localhost:9000/hook', none)).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('http://localhost:9000/hook', parseAllowList(['127.0.0.0/8', '::1/128']))).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://[::ffff:7f00:1]/', none)).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('http://0x7f000001/', none)).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('http://2130706433/', none)).toMatchObject({ ok: false });
+  });
+});
