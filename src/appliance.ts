@@ -101,6 +101,11 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     if (roles.indexer) {
       const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));
+      if (roles.indexer !== 'all') {
+        const missing = roles.indexer.filter((symbol) => !networks.some((n) => n.symbol === symbol));
+        if (missing.length) throw new Error(`not configured: ${missing.join(', ')} (set ${missing.map((m) => `TOLLGATE_RPC_${m.toUpperCase()}`).join(', ')})`);
+      }
+      if (wanted.length === 0) log.warn('no network to index: set TOLLGATE_RPC_<NETWORK>');
       for (const n of wanted) {
         const indexer = new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), {
           network: n.symbol,

@@ -54,7 +54,7 @@ async function ensureKeys(sql: Sql, config: Config, apiPort: number | undefined)
     return;
   }
   if ((await countActiveApiKeys(sql)) > 0) {
-    process.stdout.write(`\nTollgate is running: ${base}  (create a key with: npx tollgate keys create --name NAME)\n\n`);
+    process.stdout.write(`\nTollgate is running: ${base}  (create a key with: npm run tollgate -- keys create --name NAME)\n\n`);
     return;
   }
   const key = await createApiKey(sql, 'default');
@@ -62,7 +62,7 @@ async function ensureKeys(sql: Sql, config: Config, apiPort: number | undefined)
     `\nTollgate is running: ${base}\n\n` +
       `  API key:                ${key.apikey}\n` +
       `  Webhook signing secret: ${key.webhook_secret}\n` +
-      `  (shown once: store them now; more keys with: npx tollgate keys create --name NAME)\n\n` +
+      `  (shown once: store them now; more keys with: npm run tollgate -- keys create --name NAME)\n\n` +
       `Try it:\n  curl -k -H "apikey: ${key.apikey}" "${base}/stream/list"\n\n`,
   );
 }

@@ -55,6 +55,9 @@ describe('tollgate CLI', () => {
     const rpc = tollgate(['api'], { TOLLGATE_RPC_ETH: 'ftp://node' });
     expect(await rpc.exited).toBe(2);
     expect(rpc.err()).toContain('TOLLGATE_RPC_ETH');
+    const unconfigured = tollgate(['indexer', '--network', 'polygon'], { TOLLGATE_RPC_ETH: 'http://127.0.0.1:1' });
+    expect(await unconfigured.exited).toBe(1);
+    expect(unconfigured.out()).toContain('TOLLGATE_RPC_POLYGON');
   });
 
   it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {

@@ -79,3 +79,29 @@ it('misses no block and enqueues nothing twice across a stop and start while blo
   const ids = receiver.received.map((r) => r.headers['webhook-id']);
   expect(new Set(ids).size).toBe(ids.length);
 }, 120_000);
+
+it('runs two indexers and two workers on one database: one indexes, the other takes over when it stops', async () => {
+  const db2 = await freshDatabase();
+  const hooks = await new Receiver().start();
+  try {
+    const w = await fundedWallet('10');
+    const to = randomAddress();
+    const key = await createApiKey(db2.sql, 'pair');
+    const first = await startTestAppliance(db2.url);
+    const second = await startTestAppliance(db2.url, {}, { api: false, worker: true, indexer: 'all', devChain: false });
+    await call(first.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: to, webhook: hooks.url } });
+    const sent: string[] = [];
+    for (let i = 0; i < 4; i++) sent.push((await w.send(to as Hex, 1n)).transactionHash);
+    await first.stop(); // the second indexer stands by on the advisory lock and takes over
+    for (let i = 0; i < 4; i++) sent.push((await w.send(to as Hex, 1n)).transactionHash);
+    await hooks.waitFor((all) => sent.every((h) => all.filter((r) => r.json?.tx?.hash === h).length >= 2), 40_000);
+    await second.stop();
+
+    for (const h of sent) expect(hooks.received.filter((r) => r.json?.tx?.hash === h)).toHaveLength(2);
+    const blocks = await db2.sql<{ number: string; hash: string; parent_hash: string }[]>`select number, hash, parent_hash from evm_blocks order by number`;
+    for (let i = 1; i < blocks.length; i++) expect(blocks[i]!.parent_hash).toBe(blocks[i - 1]!.hash);
+  } finally {
+    await hooks.stop();
+    await db2.drop();
+  }
+}, 120_000);

@@ -1,0 +1,30 @@
+# Tollgate appliance image. Build: docker build -t tollgate .
+# Runs `tollgate start` against DATABASE_URL and the networks in TOLLGATE_RPC_<NETWORK>
+# (see compose.yaml). The Hardhat dev chain is a devDependency and is not in this image.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workers ./workers
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    TOLLGATE_DATA_DIR=/var/lib/tollgate
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY sql ./sql
+COPY config ./config
+RUN mkdir -p /var/lib/tollgate && chown node:node /var/lib/tollgate
+USER node
+EXPOSE 8443
+VOLUME ["/var/lib/tollgate"]
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s \
+  CMD node -e "require('https').get({host:'127.0.0.1',port:process.env.TOLLGATE_PORT||8443,path:'/healthz',rejectUnauthorized:false},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
+ENTRYPOINT ["node", "dist/src/cli.js"]
+CMD ["start"]
