@@ -8,6 +8,13 @@ import type { Sql, TransactionSql } from '../db/index.js';
 
 export const DELIVER_TASK = 'deliver_webhook';
 
+/** The tail of an event insert: one delivery job per row of the `ins` CTE, keyed by the event. */
+function deliveryJobsFor(tx: TransactionSql, maxAttempts: number) {
+  return tx`select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
+      max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
+    from ins`;
+}
+
 /** Unconfirmed events for every streamed address that a transaction of this block touches. */
 export async function enqueueStreamEvents(tx: TransactionSql, network: string, blockNumber: bigint, blockHash: string, maxAttempts: number): Promise<number> {
   const rows = await tx`
@@ -21,9 +28,7 @@ export async function enqueueStreamEvents(tx: TransactionSql, network: string, b
       on conflict do nothing
       returning id
     )
-    select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
-      max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
-    from ins`;
+    ${deliveryJobsFor(tx, maxAttempts)}`;
   return rows.length;
 }
 
@@ -45,9 +50,7 @@ export async function enqueueConfirmations(tx: TransactionSql, network: string, 
       on conflict do nothing
       returning id
     )
-    select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
-      max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
-    from ins`;
+    ${deliveryJobsFor(tx, maxAttempts)}`;
   return rows.length;
 }
 

@@ -28,8 +28,12 @@ export interface EvmIndexerOptions {
  * Only one indexer per network works at a time (a Postgres advisory lock); a second one waits
  * as a standby and takes over when the first stops.
  */
+/** How often the indexer logs its progress (blocks/s, tx/s, lag) while it is indexing. */
+const PROGRESS_LOG_INTERVAL_MS = 10_000;
+
 export class EvmIndexer {
   private stopping = false;
+  private progress = { since: performance.now(), blocks: 0, txs: 0, head: 0n };
   private wake: (() => void) | undefined;
   private done: Promise<void> | undefined;
   readonly log;
@@ -107,6 +111,7 @@ export class EvmIndexer {
       const head = await this.retrying(() => this.source.headNumber());
       await this.sql`select 1`; // keeps failures of the database visible here, not only at the next block
       await recordHead(this.sql, this.opts.network, head).catch(() => {});
+      this.progress.head = head;
       let advanced = false;
       while (!this.stopping && BigInt(cursor.block_number) < head) {
         const from = cursor;
@@ -130,6 +135,7 @@ export class EvmIndexer {
     try {
       const moved = await storeBlock(this.sql, this.opts.network, block, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
       this.log.debug({ block_number: Number(block.number), hash: block.hash, tx_count: block.transactions.length, duration_ms: Math.round(performance.now() - started) }, 'indexed block');
+      this.noteProgress(block.number, block.transactions.length);
       return moved;
     } catch (err) {
       if (err instanceof CursorMovedError) {
@@ -138,6 +144,25 @@ export class EvmIndexer {
       }
       throw err;
     }
+  }
+
+  private noteProgress(blockNumber: bigint, txCount: number): void {
+    const p = this.progress;
+    p.blocks += 1;
+    p.txs += txCount;
+    const elapsed = performance.now() - p.since;
+    if (elapsed < PROGRESS_LOG_INTERVAL_MS) return;
+    const lag = p.head > blockNumber ? p.head - blockNumber : 0n;
+    const blocksPerS = p.blocks / (elapsed / 1000);
+    this.log.info({
+      block_number: Number(blockNumber),
+      blocks: p.blocks,
+      blocks_per_s: Math.round(blocksPerS * 10) / 10,
+      tx_per_s: Math.round((p.txs / (elapsed / 1000)) * 10) / 10,
+      lag_blocks: Number(lag),
+      eta_s: lag > 0n && blocksPerS > 0 ? Math.round(Number(lag) / blocksPerS) : 0,
+    }, 'indexer progress');
+    this.progress = { since: performance.now(), blocks: 0, txs: 0, head: p.head };
   }
 
   private async handleReorg(cursor: Cursor): Promise<void> {
