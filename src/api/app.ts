@@ -25,6 +25,14 @@ export interface AppDeps {
 
 export const API_BASE = '/v2';
 
+/** Connection-level failures of Postgres: the request may be retried, nothing was changed by halves. */
+const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03']);
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && DB_DOWN_CODES.has(code);
+}
+
 function errorBody(number: number, message: string) {
   return { code: number, status: number, message };
 }
@@ -78,6 +86,10 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     if (err instanceof ApiError) return c.json(errorBody(err.errorNumber, err.message), err.httpStatus);
     if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Bad request.'), 400);
     const requestId = c.get('requestId');
+    if (isDatabaseUnavailable(err)) {
+      log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'database unavailable');
+      return c.json(errorBody(ErrorNumber.UNAVAILABLE, `Service unavailable: the database cannot be reached; retry later (request id ${requestId}).`), 503, { 'retry-after': '5' });
+    }
     log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'request failed');
     return c.json(errorBody(ErrorNumber.INTERNAL, `Internal error (request id ${requestId}).`), 500);
   });

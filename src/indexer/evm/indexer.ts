@@ -109,8 +109,7 @@ export class EvmIndexer {
     let cursor = await this.retrying(() => this.ensureCursor());
     while (!this.stopping) {
       const head = await this.retrying(() => this.source.headNumber());
-      await this.sql`select 1`; // keeps failures of the database visible here, not only at the next block
-      await recordHead(this.sql, this.opts.network, head).catch(() => {});
+      await this.retrying(() => recordHead(this.sql, this.opts.network, head));
       this.progress.head = head;
       let advanced = false;
       while (!this.stopping && BigInt(cursor.block_number) < head) {
