@@ -1,0 +1,97 @@
+/**
+ * Block-to-webhook latency of address streams, on a local Hardhat node with an embedded Postgres:
+ * N transfers to a streamed address, each mined on send (automine); the time from the send
+ * returning (the block exists) to the unconfirmed webhook arriving at a local receiver.
+ *   npm run bench -- [N]      prints p50/p95/p99 and writes bench/results/stream-latency.json
+ * Figures, not assertions: this machine is shared and noisy.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import net from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createTestClient, createWalletClient, http, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { hardhat } from 'viem/chains';
+import { loadConfig } from '../src/config/index.js';
+import { startAppliance } from '../src/appliance.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { startDevChain } from '../src/devchain/devchain.js';
+import { createApiKey } from '../src/keys/keys.js';
+import { setLogLevel } from '../src/log.js';
+
+const N = Number(process.argv[2] ?? 300);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+setLogLevel('warn');
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
+chmodSync(dir, 0o711);
+const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
+const chain = await startDevChain(await freePort());
+const transport = http(chain.url);
+await createTestClient({ chain: hardhat, mode: 'hardhat', transport }).request({ method: 'evm_setIntervalMining', params: [0] } as never);
+
+const arrivals = new Map<string, number>();
+const receiver = createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    const p = JSON.parse(body) as { confirmed: boolean; tx: { hash: string } };
+    if (!p.confirmed) arrivals.set(p.tx.hash, performance.now());
+    res.writeHead(200).end();
+  });
+}).listen(0, '127.0.0.1');
+await new Promise((r) => receiver.once('listening', r));
+const hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+
+const config = loadConfig({ DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0', TOLLGATE_RPC_ETH: chain.url, TOLLGATE_POLL_INTERVAL_MS_ETH: '50', TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_LOG_LEVEL: 'warn' });
+const app = await startAppliance(config, { api: false, worker: true, indexer: 'all', devChain: false });
+const key = await createApiKey(app.db.sql, 'bench');
+const to = privateKeyToAccount(generatePrivateKey()).address;
+await app.db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at) values (${key.id}, ${to.toLowerCase()}, 'evm', ${hook}, now())`;
+
+const account = privateKeyToAccount(generatePrivateKey());
+await createTestClient({ chain: hardhat, mode: 'hardhat', transport }).setBalance({ address: account.address, value: parseEther('1000') });
+const wallet = createWalletClient({ account, chain: hardhat, transport });
+
+const sent = new Map<string, number>();
+for (let i = 0; i < N; i++) {
+  const hash = await wallet.sendTransaction({ to, value: 1n });
+  sent.set(hash, performance.now());
+  while (!arrivals.has(hash)) await new Promise((r) => setTimeout(r, 2));
+}
+const latencies = [...sent].map(([h, t]) => arrivals.get(h)! - t).sort((a, b) => a - b);
+const result = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  transactions: N,
+  poll_interval_ms: 50,
+  block_to_webhook_ms: {
+    p50: Math.round(percentile(latencies, 50) * 10) / 10,
+    p95: Math.round(percentile(latencies, 95) * 10) / 10,
+    p99: Math.round(percentile(latencies, 99) * 10) / 10,
+    max: Math.round(latencies[latencies.length - 1]! * 10) / 10,
+  },
+};
+console.log(`block-to-webhook latency over ${N} transactions (unconfirmed delivery, poll ${result.poll_interval_ms} ms):`);
+console.log(`  p50 ${result.block_to_webhook_ms.p50} ms   p95 ${result.block_to_webhook_ms.p95} ms   p99 ${result.block_to_webhook_ms.p99} ms   max ${result.block_to_webhook_ms.max} ms`);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/stream-latency.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+
+await app.stop();
+receiver.close();
+await chain.stop();
+await pg.stop();
+rmSync(dir, { recursive: true, force: true });
