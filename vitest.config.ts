@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/global.ts'],
+    setupFiles: ['test/setup/worker.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: files run two at a time; each gets its own database cloned from a template.

@@ -148,7 +148,9 @@ function mergeInto(target: Json, source: Json, sources: Sources, label: string, 
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith('$')) continue;
     const path = prefix ? `${prefix}.${key}` : key;
-    if (value && typeof value === 'object' && !Array.isArray(value) && target[key] && typeof target[key] === 'object') {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (!target[key] || typeof target[key] !== 'object' || Array.isArray(target[key])) target[key] = {};
+      sources.set(path, `${label} "${path}"`);
       mergeInto(target[key] as Json, value as Json, sources, label, path);
     } else {
       target[key] = value;

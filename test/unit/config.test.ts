@@ -36,3 +36,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 });
+
+describe('TOLLGATE_CONFIG', () => {
+  it('reads a JSON file over the defaults, and the environment over the file', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-config-')), 'tollgate.json');
+    writeFileSync(file, JSON.stringify({ port: 9443, webhook_allow_cidrs: ['10.9.0.0/16'], networks: { polygon: { rpc: 'https://polygon.internal', confirmations: 64 } } }));
+    const c = loadConfig({ TOLLGATE_CONFIG: file, TOLLGATE_PORT: '10443' });
+    expect(c.port).toBe(10443);
+    expect(c.webhook_allow_cidrs).toEqual(['10.9.0.0/16']);
+    expect(resolveNetworks(c)).toEqual([expect.objectContaining({ symbol: 'polygon', rpc: 'https://polygon.internal', confirmations: 64 })]);
+
+    writeFileSync(file, JSON.stringify({ networks: { polygon: { rpc: 'https://p', confirmations: -1 } } }));
+    expect(() => loadConfig({ TOLLGATE_CONFIG: file })).toThrow(/networks\.polygon\.confirmations/);
+  });
+});

@@ -47,3 +47,47 @@ describe('webhook URLs', () => {
     expect(await checkWebhookUrl('http://2130706433/', none)).toMatchObject({ ok: false });
   });
 });
+
+describe('delivery connects only to an allowed address', () => {
+  it('refuses at connect time a name that resolves to loopback, and allows it when listed', async () => {
+    const { createServer } = await import('node:http');
+    const { postWebhook } = await import('../../src/webhooks/post.js');
+    let hits = 0;
+    const srv = createServer((_req, res) => { hits++; res.writeHead(200).end(); });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    try {
+      const refused = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: none });
+      expect(refused).toMatchObject({ status_code: null, retryable: true });
+      expect(refused.error).toContain('may not be sent to');
+      expect(hits).toBe(0);
+      const allowed = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: parseAllowList(['127.0.0.0/8', '::1/128']) });
+      expect(allowed).toMatchObject({ status_code: 200, error: null });
+      expect(hits).toBe(1);
+    } finally {
+      srv.close();
+    }
+  });
+
+  it('gives up on a receiver that does not answer within the timeout, and never follows a redirect', async () => {
+    const { createServer } = await import('node:http');
+    const { postWebhook } = await import('../../src/webhooks/post.js');
+    const srv = createServer((req, res) => {
+      if (req.url === '/redirect') res.writeHead(307, { location: 'http://169.254.169.254/' }).end();
+      // otherwise: never answer
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    const allow = parseAllowList(['127.0.0.0/8']);
+    try {
+      const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, {}, '{}', { timeoutMs: 300, allow });
+      expect(slow).toMatchObject({ status_code: null, retryable: true });
+      expect(slow.error).toContain('no response within 300 ms');
+      const redirect = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', { timeoutMs: 2000, allow });
+      expect(redirect).toMatchObject({ status_code: 307, retryable: false, error: 'redirect 307 not followed' });
+    } finally {
+      srv.closeAllConnections();
+      srv.close();
+    }
+  });
+});
