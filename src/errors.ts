@@ -15,25 +15,19 @@ export const ErrorNumber = {
   UNAUTHORIZED: 4010,
   FORBIDDEN: 4030,
   ROUTE_NOT_FOUND: 4040,
-  METHOD_NOT_ALLOWED: 4050,
   PAYLOAD_TOO_LARGE: 4130,
-  UNSUPPORTED_MEDIA_TYPE: 4150,
   INTERNAL: 5999,
   UNAVAILABLE: 5030,
 } as const;
 
 export class ApiError extends Error {
   constructor(
-    readonly httpStatus: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503,
+    readonly httpStatus: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503,
     readonly errorNumber: number,
     message: string,
   ) {
     super(message);
     this.name = 'ApiError';
-  }
-
-  static badRequest(message: string, errorNumber: number = ErrorNumber.BAD_REQUEST): ApiError {
-    return new ApiError(400, errorNumber, message);
   }
 }
 

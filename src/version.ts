@@ -1,14 +1,4 @@
 import { readFileSync } from 'node:fs';
+import { projectPath } from './paths.js';
 
-function readVersion(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
-    try {
-      return (JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { version: string }).version;
-    } catch {
-      // try the next location (source tree or dist/)
-    }
-  }
-  return '0.0.0';
-}
-
-export const VERSION = readVersion();
+export const VERSION: string = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;

@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem';
+import { isAddress } from 'viem';
 import type { NetworkFamily } from '../config/networks.js';
 
 /**
@@ -25,8 +25,4 @@ export function normalizeStreamAddress(input: string): NormalizedAddress | null 
   const evm = normalizeEvmAddress(input);
   if (evm) return { address: evm, family: 'evm' };
   return null;
-}
-
-export function checksumEvmAddress(address: string): string {
-  return getAddress(address);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { projectPath } from '../paths.js';
 import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
 
 /**
@@ -168,20 +168,12 @@ function setPath(target: Json, path: string[], value: unknown): void {
   node[path[path.length - 1]!] = value;
 }
 
-const defaultFile = fileURLToPath(new URL('../../config/default.json', import.meta.url));
-const builtDefaultFile = fileURLToPath(new URL('../../../config/default.json', import.meta.url));
 
 /** Builds and validates the configuration. Throws ConfigError naming the offending key. */
 export function loadConfig(env: Env = process.env): Config {
   const sources: Sources = new Map();
   const raw: Json = {};
-  let defaults: Json;
-  try {
-    defaults = readJsonFile(defaultFile, 'config/default.json');
-  } catch {
-    defaults = readJsonFile(builtDefaultFile, 'config/default.json');
-  }
-  mergeInto(raw, defaults, sources, 'config/default.json');
+  mergeInto(raw, readJsonFile(projectPath('config', 'default.json'), 'config/default.json'), sources, 'config/default.json');
   if (env.TOLLGATE_CONFIG) mergeInto(raw, readJsonFile(env.TOLLGATE_CONFIG, 'TOLLGATE_CONFIG'), sources, env.TOLLGATE_CONFIG);
 
   for (const [name, spec] of Object.entries(ENV_KEYS)) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../paths.js';
 
 /** The network table (config/networks.json): every network symbol the API knows, in one place. */
 export type NetworkFamily =
@@ -19,17 +19,8 @@ export interface NetworkInfo {
   block_time_ms?: number;
 }
 
-const tablePath = fileURLToPath(new URL('../../../config/networks.json', import.meta.url));
-const srcTablePath = fileURLToPath(new URL('../../config/networks.json', import.meta.url));
-
 function readTable(): Record<string, NetworkInfo> {
-  let text: string;
-  try {
-    text = readFileSync(srcTablePath, 'utf8');
-  } catch {
-    text = readFileSync(tablePath, 'utf8');
-  }
-  const raw = JSON.parse(text) as Record<string, Omit<NetworkInfo, 'symbol'> | string>;
+  const raw = JSON.parse(readFileSync(projectPath('config', 'networks.json'), 'utf8')) as Record<string, Omit<NetworkInfo, 'symbol'> | string>;
   const table: Record<string, NetworkInfo> = {};
   for (const [symbol, info] of Object.entries(raw)) {
     if (typeof info === 'string') continue; // "$comment"

@@ -1,13 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
 import type { Sql } from './index.js';
 import { log } from '../log.js';
-
-function sqlDir(): string {
-  const fromSrc = fileURLToPath(new URL('../../sql', import.meta.url));
-  return existsSync(fromSrc) ? fromSrc : fileURLToPath(new URL('../../../sql', import.meta.url));
-}
 
 /**
  * Applies the numbered, forward-only migrations in sql/ (NNNN_name.sql), each in its own
@@ -15,7 +10,7 @@ function sqlDir(): string {
  * then graphile-worker's own migrations.
  */
 export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied: string[] }> {
-  const dir = sqlDir();
+  const dir = projectPath('sql');
   const files = readdirSync(dir).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort();
   const applied: string[] = [];
   await sql`create table if not exists tollgate_migrations (

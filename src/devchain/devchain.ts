@@ -1,15 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from '../log.js';
+import { projectPath } from '../paths.js';
 
 export const DEV_CHAIN_PORT = 8545;
-
-function projectFile(rel: string): string {
-  const fromSrc = fileURLToPath(new URL(`../../${rel}`, import.meta.url));
-  return existsSync(fromSrc) ? fromSrc : fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
-}
 
 export interface DevChain {
   url: string;
@@ -36,9 +31,9 @@ export async function startDevChain(port = DEV_CHAIN_PORT): Promise<DevChain> {
     log.info({ url }, 'dev chain already running; using it');
     return { url, stop: async () => {} };
   }
-  const bin = projectFile('node_modules/hardhat/internal/cli/bootstrap.js');
+  const bin = projectPath('node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js');
   if (!existsSync(bin)) throw new Error('the dev chain needs the hardhat devDependency (run npm ci), or set TOLLGATE_RPC_ETH');
-  const child: ChildProcess = spawn(process.execPath, [bin, '--config', projectFile('config/hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [bin, '--config', projectPath('config', 'hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
   });

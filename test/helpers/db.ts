@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { openPool, type Sql } from '../../src/db/index.js';
+import { withDatabase } from './urls.js';
 
 export interface TestDatabase {
   url: string;
@@ -8,11 +9,6 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function withDatabase(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = '/' + db;
-  return u.toString();
-}
 
 /** A fresh database cloned from the migrated template: each test file gets its own. */
 export async function freshDatabase(): Promise<TestDatabase> {

@@ -9,6 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { startDevChain, type DevChain } from '../../src/devchain/devchain.js';
 import { setLogLevel } from '../../src/log.js';
 import { compileTestContracts, type CompiledContracts } from '../helpers/contracts.js';
+import { withDatabase } from '../helpers/urls.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,12 +32,6 @@ export function freePort(): Promise<number> {
 }
 
 export const TEMPLATE_DB = 'tollgate_template';
-
-function withDatabase(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = '/' + db;
-  return u.toString();
-}
 
 /**
  * Once per run: a Postgres (TEST_DATABASE_URL, or an embedded one in a temp dir), a template
