@@ -113,7 +113,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           startBlock: n.startBlock,
           pollIntervalMs: n.pollIntervalMs,
           maxAttempts: config.webhook_max_attempts,
-          maxReorgDepth: 64,
+          maxReorgDepth: n.maxReorgDepth,
         });
         indexer.start();
         indexers.push(indexer);

@@ -12,9 +12,9 @@ const HEAD_STALE_S = 60;
 /** Ready: the database answers and every configured network's indexer is within its lag bound. */
 export async function readiness(sql: Sql, networks: readonly string[], maxLagBlocks: number): Promise<Readiness> {
   const out: Readiness = { ready: true, database: true, networks: {} };
-  let rows: { network: string; block_number: string; head_number: string | null; stale: boolean }[];
+  let rows: { network: string; block_number: string; head_number: string | null; stale: boolean; halted_reason: string | null }[];
   try {
-    rows = await sql`select network, block_number, head_number,
+    rows = await sql`select network, block_number, head_number, halted_reason,
         coalesce(head_seen_at < now() - make_interval(secs => ${HEAD_STALE_S}), true) as stale
       from indexer_cursors where network = any(${networks as string[]})`;
   } catch {
@@ -28,7 +28,7 @@ export async function readiness(sql: Sql, networks: readonly string[], maxLagBlo
       continue;
     }
     const lag = row.head_number === null ? null : Number(BigInt(row.head_number) - BigInt(row.block_number));
-    const reason = row.stale ? 'indexer has not reached its node recently' : lag !== null && lag > maxLagBlocks ? `lag above ${maxLagBlocks} blocks` : undefined;
+    const reason = row.halted_reason ? `indexer halted: ${row.halted_reason}` : row.stale ? 'indexer has not reached its node recently' : lag !== null && lag > maxLagBlocks ? `lag above ${maxLagBlocks} blocks` : undefined;
     out.networks[network] = { ready: !reason, indexed_block: row.block_number, head_block: row.head_number, lag_blocks: lag, ...(reason ? { reason } : {}) };
     if (reason) out.ready = false;
   }

@@ -35,6 +35,8 @@ const NetworkConfigSchema = z.object({
   /** Block to start indexing at on first start: a number, or "head" (the node's head then). */
   start_block: z.union([z.literal('head'), z.int().min(0)]).default('head'),
   poll_interval_ms: z.int().min(10).max(60_000).optional(),
+  /** Deepest reorg the indexer follows; a deeper one stops it loudly (and /readyz fails). */
+  max_reorg_depth: z.int().min(1).max(10_000).optional(),
 });
 
 const ConfigSchema = z.object({
@@ -59,7 +61,7 @@ const ConfigSchema = z.object({
     for (const symbol of Object.keys(nets)) {
       const info = networkInfo(symbol);
       if (!info) ctx.addIssue({ code: 'custom', path: [symbol], message: `unknown network symbol (known: ${NETWORK_SYMBOLS.join(', ')})` });
-      else if (info.family !== 'evm') ctx.addIssue({ code: 'custom', path: [symbol], message: `no indexer for the ${info.family} family yet` });
+      else if (info.family !== 'evm' && info.family !== 'utxo') ctx.addIssue({ code: 'custom', path: [symbol], message: `no indexer for the ${info.family} family (Tollgate indexes EVM and Bitcoin-family networks)` });
     }
   }),
 });
@@ -105,6 +107,7 @@ const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' |
   CONFIRMATIONS: { field: 'confirmations', type: 'int' },
   START_BLOCK: { field: 'start_block', type: 'int_or_head' },
   POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
+  MAX_REORG_DEPTH: { field: 'max_reorg_depth', type: 'int' },
 };
 
 function parseEnvValue(name: string, raw: string, type: string): unknown {
@@ -183,7 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     sources.set(spec.path, name);
   }
   for (const [name, value] of Object.entries(env)) {
-    const m = /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS)_([A-Z0-9]+)$/.exec(name);
+    const m = /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH)_([A-Z0-9]+)$/.exec(name);
     if (!m || value === undefined || value === '') continue;
     const spec = NETWORK_ENV_KEYS[m[1]!]!;
     const symbol = m[2]!.toLowerCase();
@@ -219,7 +222,9 @@ export function loadConfig(env: Env = process.env): Config {
 /** A network the indexer follows, with every default applied. */
 export interface ResolvedNetwork {
   symbol: string;
+  family: 'evm' | 'utxo';
   rpc: string;
+  maxReorgDepth: number;
   confirmations: number;
   startBlock: 'head' | number;
   pollIntervalMs: number;
@@ -233,11 +238,20 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
   const out: ResolvedNetwork[] = [];
   for (const [symbol, net] of Object.entries(config.networks)) {
     if (!net.rpc) continue;
-    out.push({ symbol, rpc: net.rpc, confirmations: confirmationsFor(config, symbol), startBlock: net.start_block, pollIntervalMs: net.poll_interval_ms ?? config.indexer_poll_interval_ms });
+    const info = networkInfo(symbol)!;
+    out.push({
+      symbol,
+      family: info.family as 'evm' | 'utxo',
+      rpc: net.rpc,
+      confirmations: confirmationsFor(config, symbol),
+      startBlock: net.start_block,
+      pollIntervalMs: net.poll_interval_ms ?? config.indexer_poll_interval_ms,
+      maxReorgDepth: net.max_reorg_depth ?? info.max_reorg_depth ?? 64,
+    });
   }
   if (devChainUrl && !out.some((n) => n.symbol === 'eth')) {
     const eth = config.networks.eth;
-    out.push({ symbol: 'eth', rpc: devChainUrl, confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS, startBlock: eth?.start_block ?? 'head', pollIntervalMs: eth?.poll_interval_ms ?? 200 });
+    out.push({ symbol: 'eth', family: 'evm', rpc: devChainUrl, confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS, startBlock: eth?.start_block ?? 'head', pollIntervalMs: eth?.poll_interval_ms ?? 200, maxReorgDepth: eth?.max_reorg_depth ?? 64 });
   }
   return out;
 }

@@ -16,6 +16,8 @@ export interface NetworkInfo {
   decimals: number;
   /** Default confirmations before a delivery is sent again with `confirmed: true`. */
   confirmations?: number;
+  /** Default deepest reorg followed before the indexer stops (64 when not set). */
+  max_reorg_depth?: number;
   block_time_ms?: number;
 }
 

@@ -15,16 +15,53 @@ function deliveryJobsFor(tx: TransactionSql, maxAttempts: number) {
     from ins`;
 }
 
-/** Unconfirmed events for every streamed address that a transaction of this block touches. */
-export async function enqueueStreamEvents(tx: TransactionSql, network: string, blockNumber: bigint, blockHash: string, maxAttempts: number): Promise<number> {
+/** Tables that list, per block, every (address, transaction) a chain's indexer saw. */
+export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
+
+/**
+ * Unconfirmed events for every streamed address that a transaction of this block touches.
+ * `table` is the chain family's address table (columns network, address, block_number, tx_hash);
+ * `family` matches tracked_addresses.family.
+ */
+export async function enqueueStreamEvents(
+  tx: TransactionSql,
+  opts: { table: AddressTable; family: 'evm' | 'utxo'; network: string; blockNumber: bigint; blockHash: string; maxAttempts: number },
+): Promise<number> {
   const rows = await tx`
     with ins as (
       insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
-      select 'stream', t.api_key_id, t.id, ${network}, t.address, a.tx_hash, a.block_number, ${blockHash}, false
-      from evm_tx_addresses a
-      join tracked_addresses t on t.address = a.address and t.family = 'evm' and t.stream_webhook is not null
+      select distinct 'stream', t.api_key_id, t.id, ${opts.network}, t.address, a.tx_hash, a.block_number, ${opts.blockHash}, false
+      from ${tx(opts.table)} a
+      join tracked_addresses t on t.address = a.address and t.family = ${opts.family} and t.stream_webhook is not null
       join api_keys k on k.id = t.api_key_id and k.revoked_at is null
-      where a.network = ${network} and a.block_number = ${blockNumber.toString()}
+      where a.network = ${opts.network} and a.block_number = ${opts.blockNumber.toString()}
+      on conflict do nothing
+      returning id
+    )
+    ${deliveryJobsFor(tx, opts.maxAttempts)}`;
+  return rows.length;
+}
+
+/**
+ * After a reorg removed every block above `ancestor`: events of orphaned transactions that were
+ * not delivered yet are cancelled, none of them will ever be confirmed, and each one already
+ * delivered gets a retraction: the same body with `"removed": true` first and `confirmed` false,
+ * under a webhook-id of its own. Returns how many retractions were enqueued.
+ */
+export async function retractOrphanedEvents(tx: TransactionSql, network: string, ancestor: bigint, maxAttempts: number): Promise<number> {
+  const rows = await tx`
+    with orphaned as (
+      update webhook_events set orphaned = true, confirmation_done = true,
+        status = case when status = 'pending' then 'cancelled' else status end
+      where network = ${network} and block_number > ${ancestor.toString()} and not removed and not orphaned
+      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body
+    ), ins as (
+      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
+          confirmed, removed, confirmation_done, orphaned, body)
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, false, true, true, true,
+        '{"removed":true,' || replace(substr(body, 2), '"confirmed":true', '"confirmed":false')
+      from orphaned
+      where status = 'delivered' and body is not null and tracked_id is not null
       on conflict do nothing
       returning id
     )

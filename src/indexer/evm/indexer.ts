@@ -3,7 +3,7 @@ import type { Sql } from '../../db/index.js';
 import type { EvmBlockSource } from '../../chains/evm/client.js';
 import { describeError } from '../../errors.js';
 import { log } from '../../log.js';
-import { type Cursor, CursorMovedError, ensureNetworkPartitions, initCursor, readCursor, recordHead, revertToAncestor, storeBlock, storedBlockHash } from './store.js';
+import { type Cursor, CursorMovedError, clearHalt, ensureNetworkPartitions, recordHalt, initCursor, readCursor, recordHead, revertToAncestor, storeBlock, storedBlockHash } from './store.js';
 
 /** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
 export class IndexerHaltError extends Error {
@@ -46,6 +46,9 @@ export class EvmIndexer {
     this.done = this.run().catch((err) => {
       if (this.stopping) return;
       this.log.fatal({ error: describeError(err) }, 'indexer halted');
+      if (err instanceof IndexerHaltError) {
+        recordHalt(this.sql, this.opts.network, err.message).catch((e) => this.log.error({ error: describeError(e) }, 'could not record the halt'));
+      }
     });
   }
 
@@ -96,6 +99,7 @@ export class EvmIndexer {
       if (Number(existing.chain_id) !== chainId) {
         throw new IndexerHaltError(`node for ${network} reports chain id ${chainId}, but this database indexed chain id ${existing.chain_id}`);
       }
+      await clearHalt(this.sql, network);
       return existing;
     }
     const start = startBlock === 'head' ? await this.source.headNumber() : BigInt(startBlock);
@@ -175,8 +179,8 @@ export class EvmIndexer {
       if (stored === undefined || stored === canonical) {
         // Common ancestor found (or the start of what we hold, which the node agrees on by construction).
         const hash = stored ?? canonical ?? '';
-        await revertToAncestor(this.sql, network, n, hash, depth);
-        this.log.warn({ ancestor_block: Number(n), depth_blocks: depth }, 'reorg: reverted to common ancestor');
+        const retractions = await revertToAncestor(this.sql, network, n, hash, depth, this.opts.maxAttempts);
+        this.log.warn({ ancestor_block: Number(n), depth_blocks: depth, retractions }, 'reorg: reverted to common ancestor');
         return;
       }
     }

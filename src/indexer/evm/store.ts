@@ -1,8 +1,8 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import type { EvmBlock } from '../../chains/evm/client.js';
-import { touchedAddresses } from '../../chains/evm/decode.js';
+import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { networkInfo } from '../../config/networks.js';
-import { enqueueConfirmations, enqueueStreamEvents } from '../../webhooks/events.js';
+import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
 
 /** SQL of the EVM indexer: blocks, transactions, logs and touched addresses, and the cursor. */
 
@@ -13,7 +13,7 @@ export interface Cursor {
   block_hash: string;
 }
 
-const CHAIN_TABLES = ['evm_blocks', 'evm_transactions', 'evm_logs', 'evm_tx_addresses'] as const;
+const CHAIN_TABLES = ['evm_blocks', 'evm_transactions', 'evm_logs', 'evm_tx_addresses', 'evm_token_transfers'] as const;
 
 /** Creates the network's partition of each chain table (idempotent). */
 export async function ensureNetworkPartitions(sql: Sql, network: string): Promise<void> {
@@ -71,7 +71,7 @@ export async function storeBlock(sql: Sql, network: string, block: EvmBlock, exp
     const [moved] = await tx<Cursor[]>`
       update indexer_cursors set block_number = ${block.number.toString()}, block_hash = ${block.hash}, updated_at = now()
       where network = ${network} returning network, chain_id, block_number, block_hash`;
-    await enqueueStreamEvents(tx, network, block.number, block.hash, opts.maxAttempts);
+    await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash, maxAttempts: opts.maxAttempts });
     await enqueueConfirmations(tx, network, block.number - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
     return moved!;
   }) as Promise<Cursor>;
@@ -102,11 +102,31 @@ async function insertBlock(tx: TransactionSql, network: string, block: EvmBlock)
         as u(log_index, tx_hash, tx_index, address, topics, data)`;
   }
 
+  const ts = block.timestamp.toString();
   const touched = txs.flatMap((t) => touchedAddresses(t, t.logs).map((address) => ({ address, hash: t.hash })));
-  await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash)
-    select ${network}, u.address, ${n}, u.tx_hash
+  await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
+    select ${network}, u.address, ${n}, u.tx_hash, ${ts}
     from unnest(${touched.map((x) => x.address)}::text[], ${touched.map((x) => x.hash)}::text[]) as u(address, tx_hash)
     on conflict do nothing`;
+
+  const transfers = txs.flatMap((t) => {
+    const batchIndex = new Map<number, number>();
+    return decodeTransfers(t.logs).map((x) => {
+      const i = batchIndex.get(x.logIndex) ?? 0;
+      batchIndex.set(x.logIndex, i + 1);
+      return { ...x, tx: t.hash, batch: i };
+    });
+  });
+  if (transfers.length) {
+    await tx`insert into evm_token_transfers (network, block_number, log_index, batch_index, tx_hash, token, standard,
+        from_address, to_address, token_id, value, timestamp)
+      select ${network}, ${n}, u.log_index, u.batch, u.tx_hash, u.token, u.standard, u.from_a, u.to_a, u.token_id, u.value, ${ts}
+      from unnest(${transfers.map((x) => x.logIndex)}::int[], ${transfers.map((x) => x.batch)}::int[], ${transfers.map((x) => x.tx)}::text[],
+        ${transfers.map((x) => x.address)}::text[], ${transfers.map((x) => x.type)}::text[], ${transfers.map((x) => x.from)}::text[],
+        ${transfers.map((x) => x.to)}::text[], ${transfers.map((x) => x.tokenId?.toString() ?? null)}::numeric[],
+        ${transfers.map((x) => x.value.toString())}::numeric[])
+        as u(log_index, batch, tx_hash, token, standard, from_a, to_a, token_id, value)`;
+  }
 }
 
 /**
@@ -114,20 +134,19 @@ async function insertBlock(tx: TransactionSql, network: string, block: EvmBlock)
  * transaction. Unconfirmed events of orphaned blocks are marked so that no confirmed delivery
  * ever follows them, and those not yet delivered are cancelled.
  */
-export async function revertToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number): Promise<void> {
+export async function revertToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, maxAttempts: number): Promise<number> {
   const a = ancestor.toString();
-  await sql.begin(async (tx) => {
+  return sql.begin(async (tx) => {
     await tx`select 1 from indexer_cursors where network = ${network} for update`;
-    for (const table of ['evm_tx_addresses', 'evm_logs', 'evm_transactions'] as const) {
+    for (const table of ['evm_token_transfers', 'evm_tx_addresses', 'evm_logs', 'evm_transactions'] as const) {
       await tx`delete from ${tx(table)} where network = ${network} and block_number > ${a}`;
     }
     await tx`delete from evm_blocks where network = ${network} and number > ${a}`;
-    await tx`update webhook_events set orphaned = true, confirmation_done = true,
-        status = case when status = 'pending' then 'cancelled' else status end
-      where network = ${network} and block_number > ${a} and not confirmed`;
+    const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
         last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
-  });
+    return retractions;
+  }) as Promise<number>;
 }
 
 /**
@@ -136,10 +155,19 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
  */
 export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
   await sql.begin(async (tx) => {
-    for (const table of [...CHAIN_TABLES].reverse()) await tx`delete from ${tx(table)} where network = ${network}`;
+    for (const table of CHAIN_TABLES) await tx`delete from ${tx(table)} where network = ${network}`;
     await tx`update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' then 'cancelled' else status end
       where network = ${network}`;
     await tx`delete from indexer_cursors where network = ${network}`;
   });
+}
+
+/** Records why a network's indexer stopped on purpose; /readyz fails while it is set. */
+export async function recordHalt(sql: Sql, network: string, reason: string): Promise<void> {
+  await sql`update indexer_cursors set halted_reason = ${reason}, halted_at = now() where network = ${network}`;
+}
+
+export async function clearHalt(sql: Sql, network: string): Promise<void> {
+  await sql`update indexer_cursors set halted_reason = null, halted_at = null where network = ${network} and halted_reason is not null`;
 }
