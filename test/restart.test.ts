@@ -53,7 +53,7 @@ it('misses no block and enqueues nothing twice across a stop and start while blo
   // Wait until the indexer passed the last transaction's block and its confirmations.
   await eventually(() => db.sql`select block_number from indexer_cursors where network = 'eth'`, (r) => BigInt(r[0]!.block_number) >= last + 4n, 30_000);
   const tracked = sent.slice(firstTracked);
-  await receiver.waitFor((all) => tracked.every((t) => all.filter((r) => r.json?.tx?.hash === t.hash).length >= 2), 30_000);
+  await receiver.waitFor((all) => tracked.every((t) => all.filter((r) => r.json?.tx?.hash === t.hash).length >= 2), 60_000);
   await app.stop();
 
   // No block missed: every height from the first indexed one to the cursor, each the chain's block.

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from '../../db/index.js';
-import type { EvmBlockSource } from '../../chains/evm/client.js';
+import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
 import { describeError } from '../../errors.js';
+import { mapWithConcurrency } from '../../concurrency.js';
 import { log } from '../../log.js';
-import { type Cursor, CursorMovedError, clearHalt, ensureNetworkPartitions, recordHalt, initCursor, readCursor, recordHead, revertToAncestor, storeBlock, storedBlockHash } from './store.js';
+import { type Cursor, CursorMovedError, clearHalt, ensureNetworkPartitions, recordHalt, initCursor, readCursor, recordHead, revertToAncestor, storeBlocks, storedBlockHash } from './store.js';
 
 /** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
 export class IndexerHaltError extends Error {
@@ -21,6 +22,10 @@ export interface EvmIndexerOptions {
   maxAttempts: number;
   /** How far back a reorg may reach before the indexer stops instead of guessing. */
   maxReorgDepth: number;
+  /** Blocks fetched in parallel and stored in one transaction while catching up (1 at the head). */
+  batchBlocks?: number;
+  /** Block fetches in flight at once (each is a block and its receipts). */
+  fetchConcurrency?: number;
 }
 
 /**
@@ -28,6 +33,8 @@ export interface EvmIndexerOptions {
  * Only one indexer per network works at a time (a Postgres advisory lock); a second one waits
  * as a standby and takes over when the first stops.
  */
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
 /** How often the indexer logs its progress (blocks/s, tx/s, lag) while it is indexing. */
 const PROGRESS_LOG_INTERVAL_MS = 10_000;
 
@@ -109,8 +116,32 @@ export class EvmIndexer {
     return initCursor(this.sql, network, chainId, below, hash);
   }
 
+  /**
+   * With a ws(s):// node, a newHeads subscription wakes the loop the moment a block arrives;
+   * polling goes on beside it as the fallback (and is all there is over http).
+   */
+  private subscribeHeads(): () => void {
+    if (this.source.client.transport.type !== 'webSocket') return () => {};
+    this.log.info('following newHeads over WebSocket');
+    return this.source.client.watchBlockNumber({
+      emitOnBegin: false,
+      onBlockNumber: () => this.wake?.(),
+      onError: (err) => this.log.warn({ error: describeError(err) }, 'newHeads subscription error; polling meanwhile'),
+    });
+  }
+
   private async follow(): Promise<void> {
-    let cursor = await this.retrying(() => this.ensureCursor());
+    const cursor = await this.retrying(() => this.ensureCursor());
+    const unsubscribe = this.subscribeHeads();
+    try {
+      await this.followFrom(cursor);
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  private async followFrom(start: Cursor): Promise<void> {
+    let cursor = start;
     while (!this.stopping) {
       const head = await this.retrying(() => this.source.headNumber());
       await this.retrying(() => recordHead(this.sql, this.opts.network, head));
@@ -118,27 +149,41 @@ export class EvmIndexer {
       let advanced = false;
       while (!this.stopping && BigInt(cursor.block_number) < head) {
         const from = cursor;
-        cursor = await this.retrying(() => this.step(from));
+        cursor = await this.retrying(() => this.step(from, head));
         advanced = true;
       }
       if (!advanced) await this.pause(this.opts.pollIntervalMs);
     }
   }
 
-  /** Indexes the block after the cursor, or walks back over a reorg. Returns the new cursor. */
-  private async step(cursor: Cursor): Promise<Cursor> {
+  /**
+   * Indexes the blocks after the cursor, up to `batchBlocks` of them (fetched in parallel, stored
+   * in one transaction), or walks back over a reorg. Returns the new cursor.
+   */
+  private async step(cursor: Cursor, head: bigint): Promise<Cursor> {
     const next = BigInt(cursor.block_number) + 1n;
-    const block = await this.retrying(() => this.source.fetchBlock(next));
-    if (!block) return cursor; // the head moved back; the next poll sorts it out
-    if (cursor.block_hash !== '' && block.parentHash !== cursor.block_hash) {
+    const count = Number(min(head - next + 1n, BigInt(this.opts.batchBlocks ?? 50)));
+    const numbers = Array.from({ length: count }, (_, i) => next + BigInt(i));
+    const fetched = await this.retrying(() => mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) => this.source.fetchBlock(n)));
+    const first = fetched[0];
+    if (!first) return cursor; // the head moved back; the next poll sorts it out
+    if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash) {
       await this.handleReorg(cursor);
       return (await readCursor(this.sql, this.opts.network))!;
     }
+    // Keep the linked run: a block missing or not on its predecessor (a reorg during the fetch)
+    // ends it, and the next step starts there.
+    const blocks: EvmBlock[] = [first];
+    for (const b of fetched.slice(1)) {
+      if (!b || b.parentHash !== blocks[blocks.length - 1]!.hash) break;
+      blocks.push(b);
+    }
     const started = performance.now();
     try {
-      const moved = await storeBlock(this.sql, this.opts.network, block, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
-      this.log.debug({ block_number: Number(block.number), hash: block.hash, tx_count: block.transactions.length, duration_ms: Math.round(performance.now() - started) }, 'indexed block');
-      this.noteProgress(block.number, block.transactions.length);
+      const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
+      const txCount = blocks.reduce((n, b) => n + b.transactions.length, 0);
+      this.log.debug({ block_number: Number(blocks[blocks.length - 1]!.number), blocks: blocks.length, tx_count: txCount, duration_ms: Math.round(performance.now() - started) }, 'indexed blocks');
+      this.noteProgress(blocks[blocks.length - 1]!.number, blocks.length, txCount);
       return moved;
     } catch (err) {
       if (err instanceof CursorMovedError) {
@@ -149,9 +194,9 @@ export class EvmIndexer {
     }
   }
 
-  private noteProgress(blockNumber: bigint, txCount: number): void {
+  private noteProgress(blockNumber: bigint, blockCount: number, txCount: number): void {
     const p = this.progress;
-    p.blocks += 1;
+    p.blocks += blockCount;
     p.txs += txCount;
     const elapsed = performance.now() - p.since;
     if (elapsed < PROGRESS_LOG_INTERVAL_MS) return;

@@ -60,72 +60,82 @@ export interface StoreOptions {
 }
 
 /**
- * Stores one block and everything derived from it, moves the cursor and enqueues its webhook
- * jobs, all in one transaction: after a crash either all of it is there or none of it.
+ * Stores consecutive blocks (the first one's parent is the cursor's block) and everything derived
+ * from them, moves the cursor to the last one and enqueues their webhook jobs, all in one
+ * transaction: after a crash either all of it is there or none of it.
  */
-export async function storeBlock(sql: Sql, network: string, block: EvmBlock, expected: Cursor, opts: StoreOptions): Promise<Cursor> {
+export async function storeBlocks(sql: Sql, network: string, blocks: readonly EvmBlock[], expected: Cursor, opts: StoreOptions): Promise<Cursor> {
+  const last = blocks[blocks.length - 1]!;
   return sql.begin(async (tx) => {
     const [cur] = await tx<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
     if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
-    await insertBlock(tx, network, block);
+    await insertBlocks(tx, network, blocks);
     const [moved] = await tx<Cursor[]>`
-      update indexer_cursors set block_number = ${block.number.toString()}, block_hash = ${block.hash}, updated_at = now()
+      update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now()
       where network = ${network} returning network, chain_id, block_number, block_hash`;
-    await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash, maxAttempts: opts.maxAttempts });
-    await enqueueConfirmations(tx, network, block.number - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
+    for (const block of blocks) {
+      await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash, maxAttempts: opts.maxAttempts });
+    }
+    await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
     return moved!;
   }) as Promise<Cursor>;
 }
 
-async function insertBlock(tx: TransactionSql, network: string, block: EvmBlock): Promise<void> {
-  const n = block.number.toString();
+/** Column arrays for unnest: one statement per table for the whole batch of blocks. */
+async function insertBlocks(tx: TransactionSql, network: string, blocks: readonly EvmBlock[]): Promise<void> {
   await tx`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count)
-    values (${network}, ${n}, ${block.hash}, ${block.parentHash}, ${block.timestamp.toString()}, ${block.transactions.length})`;
-  const txs = block.transactions;
+    select ${network}, u.number, u.hash, u.parent_hash, u.ts, u.tx_count
+    from unnest(${blocks.map((b) => b.number.toString())}::bigint[], ${blocks.map((b) => b.hash)}::text[], ${blocks.map((b) => b.parentHash)}::text[],
+      ${blocks.map((b) => b.timestamp.toString())}::bigint[], ${blocks.map((b) => b.transactions.length)}::int[])
+      as u(number, hash, parent_hash, ts, tx_count)`;
+
+  const txs = blocks.flatMap((b) => b.transactions.map((t) => ({ b, t })));
   if (txs.length === 0) return;
-  const col = <T>(f: (t: (typeof txs)[number]) => T) => txs.map(f);
+  const col = <T>(f: (x: (typeof txs)[number]) => T) => txs.map(f);
   await tx`insert into evm_transactions (network, hash, block_number, block_hash, tx_index, from_address, to_address,
       contract_address, value, gas, gas_price, gas_used, nonce, input, status)
-    select ${network}, u.hash, ${n}, ${block.hash}, u.idx, u.from_a, u.to_a, u.contract, u.value, u.gas, u.gas_price, u.gas_used, u.nonce, u.input, u.status
-    from unnest(${col((t) => t.hash)}::text[], ${col((t) => t.index)}::int[], ${col((t) => t.from)}::text[], ${col((t) => t.to)}::text[],
-      ${col((t) => t.contractAddress)}::text[], ${col((t) => t.value.toString())}::numeric[], ${col((t) => t.gas.toString())}::numeric[],
-      ${col((t) => t.gasPrice?.toString() ?? null)}::numeric[], ${col((t) => t.gasUsed?.toString() ?? null)}::numeric[],
-      ${col((t) => t.nonce.toString())}::bigint[], ${col((t) => t.input)}::text[], ${col((t) => t.status)}::smallint[])
-      as u(hash, idx, from_a, to_a, contract, value, gas, gas_price, gas_used, nonce, input, status)`;
+    select ${network}, u.hash, u.block_number, u.block_hash, u.idx, u.from_a, u.to_a, u.contract, u.value, u.gas, u.gas_price, u.gas_used, u.nonce, u.input, u.status
+    from unnest(${col((x) => x.t.hash)}::text[], ${col((x) => x.b.number.toString())}::bigint[], ${col((x) => x.b.hash)}::text[],
+      ${col((x) => x.t.index)}::int[], ${col((x) => x.t.from)}::text[], ${col((x) => x.t.to)}::text[],
+      ${col((x) => x.t.contractAddress)}::text[], ${col((x) => x.t.value.toString())}::numeric[], ${col((x) => x.t.gas.toString())}::numeric[],
+      ${col((x) => x.t.gasPrice?.toString() ?? null)}::numeric[], ${col((x) => x.t.gasUsed?.toString() ?? null)}::numeric[],
+      ${col((x) => x.t.nonce.toString())}::bigint[], ${col((x) => x.t.input)}::text[], ${col((x) => x.t.status)}::smallint[])
+      as u(hash, block_number, block_hash, idx, from_a, to_a, contract, value, gas, gas_price, gas_used, nonce, input, status)`;
 
-  const logs = txs.flatMap((t) => t.logs.map((l) => ({ t, l })));
+  const logs = txs.flatMap(({ b, t }) => t.logs.map((l) => ({ b, t, l })));
   if (logs.length) {
     await tx`insert into evm_logs (network, block_number, log_index, block_hash, tx_hash, tx_index, address, topics, data)
-      select ${network}, ${n}, u.log_index, ${block.hash}, u.tx_hash, u.tx_index, u.address, string_to_array(u.topics, ','), u.data
-      from unnest(${logs.map((x) => x.l.logIndex)}::int[], ${logs.map((x) => x.t.hash)}::text[], ${logs.map((x) => x.t.index)}::int[],
-        ${logs.map((x) => x.l.address)}::text[], ${logs.map((x) => x.l.topics.join(','))}::text[], ${logs.map((x) => x.l.data)}::text[])
-        as u(log_index, tx_hash, tx_index, address, topics, data)`;
+      select ${network}, u.block_number, u.log_index, u.block_hash, u.tx_hash, u.tx_index, u.address, string_to_array(u.topics, ','), u.data
+      from unnest(${logs.map((x) => x.b.number.toString())}::bigint[], ${logs.map((x) => x.l.logIndex)}::int[], ${logs.map((x) => x.b.hash)}::text[],
+        ${logs.map((x) => x.t.hash)}::text[], ${logs.map((x) => x.t.index)}::int[], ${logs.map((x) => x.l.address)}::text[],
+        ${logs.map((x) => x.l.topics.join(','))}::text[], ${logs.map((x) => x.l.data)}::text[])
+        as u(block_number, log_index, block_hash, tx_hash, tx_index, address, topics, data)`;
   }
 
-  const ts = block.timestamp.toString();
-  const touched = txs.flatMap((t) => touchedAddresses(t, t.logs).map((address) => ({ address, hash: t.hash })));
+  const touched = txs.flatMap(({ b, t }) => touchedAddresses(t, t.logs).map((address) => ({ b, address, hash: t.hash })));
   await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
-    select ${network}, u.address, ${n}, u.tx_hash, ${ts}
-    from unnest(${touched.map((x) => x.address)}::text[], ${touched.map((x) => x.hash)}::text[]) as u(address, tx_hash)
+    select ${network}, u.address, u.block_number, u.tx_hash, u.ts
+    from unnest(${touched.map((x) => x.address)}::text[], ${touched.map((x) => x.b.number.toString())}::bigint[],
+      ${touched.map((x) => x.hash)}::text[], ${touched.map((x) => x.b.timestamp.toString())}::bigint[]) as u(address, block_number, tx_hash, ts)
     on conflict do nothing`;
 
-  const transfers = txs.flatMap((t) => {
+  const transfers = txs.flatMap(({ b, t }) => {
     const batchIndex = new Map<number, number>();
     return decodeTransfers(t.logs).map((x) => {
       const i = batchIndex.get(x.logIndex) ?? 0;
       batchIndex.set(x.logIndex, i + 1);
-      return { ...x, tx: t.hash, batch: i };
+      return { ...x, b, tx: t.hash, batch: i };
     });
   });
   if (transfers.length) {
     await tx`insert into evm_token_transfers (network, block_number, log_index, batch_index, tx_hash, token, standard,
         from_address, to_address, token_id, value, timestamp)
-      select ${network}, ${n}, u.log_index, u.batch, u.tx_hash, u.token, u.standard, u.from_a, u.to_a, u.token_id, u.value, ${ts}
-      from unnest(${transfers.map((x) => x.logIndex)}::int[], ${transfers.map((x) => x.batch)}::int[], ${transfers.map((x) => x.tx)}::text[],
-        ${transfers.map((x) => x.address)}::text[], ${transfers.map((x) => x.type)}::text[], ${transfers.map((x) => x.from)}::text[],
-        ${transfers.map((x) => x.to)}::text[], ${transfers.map((x) => x.tokenId?.toString() ?? null)}::numeric[],
-        ${transfers.map((x) => x.value.toString())}::numeric[])
-        as u(log_index, batch, tx_hash, token, standard, from_a, to_a, token_id, value)`;
+      select ${network}, u.block_number, u.log_index, u.batch, u.tx_hash, u.token, u.standard, u.from_a, u.to_a, u.token_id, u.value, u.ts
+      from unnest(${transfers.map((x) => x.b.number.toString())}::bigint[], ${transfers.map((x) => x.logIndex)}::int[], ${transfers.map((x) => x.batch)}::int[],
+        ${transfers.map((x) => x.tx)}::text[], ${transfers.map((x) => x.address)}::text[], ${transfers.map((x) => x.type)}::text[],
+        ${transfers.map((x) => x.from)}::text[], ${transfers.map((x) => x.to)}::text[], ${transfers.map((x) => x.tokenId?.toString() ?? null)}::numeric[],
+        ${transfers.map((x) => x.value.toString())}::numeric[], ${transfers.map((x) => x.b.timestamp.toString())}::bigint[])
+        as u(block_number, log_index, batch, tx_hash, token, standard, from_a, to_a, token_id, value, ts)`;
   }
 }
 
