@@ -5,6 +5,7 @@ import { openDatabase, startAppliance, type Appliance, type Roles } from './appl
 import { countActiveApiKeys, createApiKey, ensureApiKey, listApiKeys, revokeApiKey } from './keys/keys.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
+import { formatStatusTable, indexerStatus } from './indexer/status.js';
 
 const USAGE = `Usage: tollgate <command>
 
@@ -12,6 +13,7 @@ const USAGE = `Usage: tollgate <command>
   api                        the HTTPS API only
   worker                     the job worker only (webhook delivery)
   indexer [--network X]      the indexers only (all configured networks, or X; repeatable)
+  indexer status [--json]    per network: head, indexed block, lag, last reorg, halted or running
   migrate                    apply database migrations and exit
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list                  list API keys (never the keys themselves)
@@ -96,6 +98,17 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
   }
 }
 
+async function statusCommand(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+  const db = await openDatabase(config);
+  try {
+    const rows = await indexerStatus(db.sql);
+    process.stdout.write(values.json ? JSON.stringify(rows) + '\n' : formatStatusTable(rows));
+  } finally {
+    await db.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -122,6 +135,7 @@ async function main(argv: string[]): Promise<void> {
     case 'worker':
       return serve({ api: false, worker: true, indexer: false, devChain: false });
     case 'indexer': {
+      if (rest[0] === 'status') return statusCommand(config, rest.slice(1));
       const { values } = parseArgs({ args: rest, options: { network: { type: 'string', multiple: true } } });
       return serve({ api: false, worker: false, indexer: values.network?.length ? values.network : 'all', devChain: false });
     }

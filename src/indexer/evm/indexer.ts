@@ -168,7 +168,9 @@ export class EvmIndexer {
     const first = fetched[0];
     if (!first) return cursor; // the head moved back; the next poll sorts it out
     if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash) {
+      this.log.warn({ block_number: Number(first.number), parent_hash: first.parentHash, cursor_hash: cursor.block_hash }, 'parent hash mismatch: reorg');
       await this.handleReorg(cursor);
+      await this.pause(this.opts.pollIntervalMs); // a node that keeps contradicting itself must not make us spin
       return (await readCursor(this.sql, this.opts.network))!;
     }
     // Keep the linked run: a block missing or not on its predecessor (a reorg during the fetch)
@@ -221,6 +223,7 @@ export class EvmIndexer {
       if (n < 0n) break;
       const stored = await storedBlockHash(this.sql, network, n);
       const canonical = await this.retrying(() => this.source.blockHash(n));
+      this.log.debug({ block_number: Number(n), stored_hash: stored ?? null, canonical_hash: canonical }, 'reorg walk-back');
       if (stored === undefined || stored === canonical) {
         // Common ancestor found (or the start of what we hold, which the node agrees on by construction).
         const hash = stored ?? canonical ?? '';

@@ -1,0 +1,16 @@
+/**
+ * What every address validator answers: the address in its stored (normalised) form, or a
+ * short reason fit for an API error message. Reasons never repeat the input itself.
+ */
+export type AddressResult = { ok: true; address: string } | { ok: false; reason: string };
+
+/** A validator of one address family; `network` is the symbol, for families whose rules differ per network. */
+export type FamilyValidator = (input: string, network: string) => AddressResult;
+
+export function accept(address: string): AddressResult {
+  return { ok: true, address };
+}
+
+export function refuse(reason: string): AddressResult {
+  return { ok: false, reason };
+}

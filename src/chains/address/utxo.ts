@@ -1,0 +1,55 @@
+import { decodeBase58Check } from './base58check.js';
+import { accept, refuse, type AddressResult } from './result.js';
+import { decodeSegwit } from './segwit.js';
+
+interface UtxoParams {
+  /** Version bytes of base58check P2PKH and P2SH addresses, mainnet and test networks together. */
+  versions: readonly number[];
+  /** Bech32 HRPs of mainnet, testnet and regtest; empty where segwit is not deployed. */
+  hrps: readonly string[];
+}
+
+/**
+ * Address versions per network, from each project's chainparams:
+ * - bitcoin: P2PKH 0x00 (`1`), P2SH 0x05 (`3`); testnet, signet and regtest 0x6f (`m`/`n`), 0xc4 (`2`);
+ *   HRPs `bc`, `tb`, `bcrt`.
+ * - litecoin: P2PKH 0x30 (`L`), P2SH 0x32 (`M`) and the legacy 0x05 (`3`); test networks 0x6f
+ *   (`m`/`n`), 0x3a (`Q`) and 0xc4 (`2`); HRPs `ltc`, `tltc`, `rltc`. MWEB (`ltcmweb1…`) is not accepted.
+ * - doge: P2PKH 0x1e (`D`), P2SH 0x16 (`9`/`A`); testnet 0x71 (`n`), 0xc4 (`2`); regtest of
+ *   Dogecoin Core 1.14 uses 0x6f (`m`/`n`; the 1.21 development branch moves it to 0x71).
+ *   Dogecoin has no segwit deployed, so no bech32.
+ */
+const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
+  bitcoin: { versions: [0x00, 0x05, 0x6f, 0xc4], hrps: ['bc', 'tb', 'bcrt'] },
+  litecoin: { versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4], hrps: ['ltc', 'tltc', 'rltc'] },
+  doge: { versions: [0x1e, 0x16, 0x71, 0x6f, 0xc4], hrps: [] },
+};
+
+/**
+ * Bitcoin-family address: base58check (double-SHA-256 checksum) of a version byte and a 20-byte
+ * hash, stored as typed; or segwit bech32/bech32m with the network's HRP, stored lower-case.
+ * Mainnet and test-network forms are both accepted (the appliance's tests run regtest nodes).
+ * Base58check is tried first, since a legacy address may begin like an HRP (a Litecoin `Ltc1…`).
+ */
+export function validateUtxo(input: string, network: string): AddressResult {
+  const params = UTXO_PARAMS[network];
+  if (!params) return refuse(`no UTXO address rules for network ${network}`);
+  const decoded = decodeBase58Check(input);
+  if (decoded.ok) return checkVersion(input, decoded.payload, network, params);
+  const segwit = decodeSegwit(input);
+  if (segwit.ok) {
+    if (params.hrps.includes(segwit.hrp)) return accept(input.toLowerCase());
+    return refuse(`bech32 prefix is not one of ${network}'s (${params.hrps.join(', ') || 'none: no segwit'})`);
+  }
+  const lower = input.toLowerCase();
+  return params.hrps.some((prefix) => lower.startsWith(`${prefix}1`)) ? segwit : decoded;
+}
+
+function checkVersion(input: string, payload: Uint8Array, network: string, params: UtxoParams): AddressResult {
+  const version = payload[0] ?? 0;
+  if (payload.length !== 21) return refuse('base58check payload must be a version byte and a 20-byte hash');
+  if (!params.versions.includes(version)) {
+    return refuse(`version byte 0x${version.toString(16).padStart(2, '0')} is not a ${network} address version`);
+  }
+  return accept(input);
+}

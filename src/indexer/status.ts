@@ -1,0 +1,42 @@
+import type { Sql } from '../db/index.js';
+
+export interface IndexerStatus {
+  network: string;
+  head_block: string | null;
+  indexed_block: string;
+  lag_blocks: string | null;
+  head_seen_at: string | null;
+  last_reorg_at: string | null;
+  last_reorg_depth: number | null;
+  halted_reason: string | null;
+}
+
+/** Per network: the node's head as last seen, the indexed block, the lag, the last reorg, a halt. */
+export async function indexerStatus(sql: Sql): Promise<IndexerStatus[]> {
+  const rows = await sql<IndexerStatus[]>`
+    select network, head_number as head_block, block_number as indexed_block,
+      case when head_number is null then null else greatest(head_number - block_number, 0) end as lag_blocks,
+      head_seen_at, last_reorg_at, last_reorg_depth, halted_reason
+    from indexer_cursors order by network`;
+  return rows.map((r) => ({
+    ...r,
+    head_seen_at: r.head_seen_at ? new Date(r.head_seen_at).toISOString() : null,
+    last_reorg_at: r.last_reorg_at ? new Date(r.last_reorg_at).toISOString() : null,
+  }));
+}
+
+export function formatStatusTable(rows: readonly IndexerStatus[]): string {
+  if (rows.length === 0) return 'No network indexed yet.\n';
+  const header = ['network', 'head', 'indexed', 'lag', 'last reorg', 'state'];
+  const lines = rows.map((r) => [
+    r.network,
+    r.head_block ?? '-',
+    r.indexed_block,
+    r.lag_blocks ?? '-',
+    r.last_reorg_at ? `${r.last_reorg_at} (${r.last_reorg_depth} blocks)` : 'none',
+    r.halted_reason ? `HALTED: ${r.halted_reason}` : 'running',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [fmt(header), ...lines.map(fmt)].join('\n') + '\n';
+}

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { hardhat } from 'viem/chains';
+import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
+import { createApiKey } from '../src/keys/keys.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { call } from './helpers/http.js';
+import { Receiver } from './helpers/receiver.js';
+import { eventually } from './helpers/eventually.js';
+import { freePort } from './setup/global.js';
+import { compareChainTables } from './helpers/compare.js';
+
+// A node of this file's own: evm_revert would rewind every other test file's chain.
+let chain: DevChain;
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>>;
+let receiver: Receiver;
+let test: ReturnType<typeof createTestClient>;
+let pub: ReturnType<typeof createPublicClient>;
+let wallet: ReturnType<typeof createWalletClient>;
+const streamed = privateKeyToAccount(generatePrivateKey()).address;
+const env = () => ({ TOLLGATE_RPC_ETH: chain.url, TOLLGATE_CONFIRMATIONS_ETH: '8', TOLLGATE_MAX_REORG_DEPTH_ETH: '6', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' });
+
+beforeAll(async () => {
+  chain = await startDevChain(await freePort());
+  const transport = http(chain.url);
+  test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
+  pub = createPublicClient({ chain: hardhat, transport });
+  await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
+  const account = privateKeyToAccount(generatePrivateKey());
+  await test.setBalance({ address: account.address, value: parseEther('100') });
+  wallet = createWalletClient({ account, chain: hardhat, transport });
+  db = await freshDatabase();
+  receiver = await new Receiver().start();
+  app = await startTestAppliance(db.url, env());
+  const key = await createApiKey(db.sql, 'reorg');
+  await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: streamed, webhook: receiver.url } });
+});
+afterAll(async () => {
+  await app?.stop();
+  await receiver?.stop();
+  await db?.drop();
+  await chain?.stop();
+});
+
+/** Real blocks, one by one: hardhat_mine with a count makes reserved blocks whose parentHash is zero. */
+async function mine(blocks: number): Promise<void> {
+  for (let i = 0; i < blocks; i++) await test.request({ method: 'evm_mine', params: [] } as never);
+}
+
+async function send(): Promise<Hex> {
+  const hash = await wallet.sendTransaction({ account: wallet.account!, chain: hardhat, to: streamed, value: 1n });
+  await pub.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+async function indexedHead(): Promise<void> {
+  const head = await pub.getBlock();
+  await eventually(() => db.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
+}
+
+const forTx = (hash: string) => receiver.received.filter((r) => r.json?.tx?.hash === hash);
+
+describe('EVM reorgs', () => {
+  const orphaned: string[] = [];
+
+  it.each([1, 2, 3, 4, 5])('reverts a reorg of depth %i and retracts what was delivered', async (depth) => {
+    await indexedHead();
+    const snapshot = await test.snapshot();
+    const txs: string[] = [];
+    for (let i = 0; i < depth; i++) txs.push(await send());
+    // Every unconfirmed delivery arrived before the reorg.
+    await eventually(() => db.sql`select count(*)::int as n from webhook_events where tx_hash = any(${txs}) and status = 'delivered'`, (r) => r[0]!.n === depth);
+    await test.revert({ id: snapshot });
+    await mine(depth + 1);
+    await indexedHead();
+
+    for (const hash of txs) {
+      await receiver.waitFor(() => forTx(hash).some((r) => r.json.removed === true));
+      const got = forTx(hash);
+      expect(got.filter((r) => r.json.removed === true)).toHaveLength(1);
+      const retraction = got.find((r) => r.json.removed === true)!;
+      const original = got.find((r) => r.json.removed === undefined)!;
+      expect(retraction.json.confirmed).toBe(false);
+      expect(retraction.headers['webhook-id']).not.toBe(original.headers['webhook-id']);
+      expect({ ...retraction.json, removed: undefined }).toEqual({ ...original.json, removed: undefined });
+    }
+    const left = await db.sql`select hash from evm_transactions where hash = any(${txs})`;
+    expect(left).toHaveLength(0);
+    const [cursor] = await db.sql`select last_reorg_depth from indexer_cursors where network = 'eth'`;
+    expect(cursor!.last_reorg_depth).toBe(depth);
+    orphaned.push(...txs);
+  });
+
+  it('never confirms an orphaned transaction, keeps delivering, and equals a clean index of the chain', async () => {
+    const fresh = await send();
+    await mine(10);
+    await indexedHead();
+    await receiver.waitFor(() => forTx(fresh).some((r) => r.json.confirmed === true));
+    for (const hash of orphaned) expect(forTx(hash).some((r) => r.json.confirmed === true)).toBe(false);
+
+    // A second database indexed from the same first block, with no reorg in its history.
+    const [first] = await db.sql`select min(number)::text as n from evm_blocks where network = 'eth'`;
+    const clean = await freshDatabase();
+    const other = await startTestAppliance(clean.url, { ...env(), TOLLGATE_START_BLOCK_ETH: first!.n }, { api: false, worker: false, indexer: 'all', devChain: false });
+    try {
+      const head = await pub.getBlock();
+      await eventually(() => clean.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
+      await compareChainTables(db.sql, clean.sql);
+    } finally {
+      await other.stop();
+      await clean.drop();
+    }
+  });
+
+  it('stops loudly on a reorg deeper than the maximum, and /readyz fails', async () => {
+    await indexedHead();
+    const snapshot = await test.snapshot();
+    for (let i = 0; i < 7; i++) await send();
+    await indexedHead();
+    await test.revert({ id: snapshot });
+    await mine(9);
+    const [row] = await eventually(() => db.sql`select halted_reason from indexer_cursors where network = 'eth'`, (r) => r[0]?.halted_reason !== null, 30_000);
+    expect(row!.halted_reason).toMatch(/deeper than 6 blocks/);
+    const ready = await call(app.baseUrl, 'GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.json.networks.eth.reason).toMatch(/halted/);
+  });
+});
