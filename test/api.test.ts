@@ -111,6 +111,20 @@ describe('validation', () => {
     expectError(await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() }), 400, 5002);
   });
 
+  it('streams Bitcoin-family addresses and refuses addresses of networks it cannot stream', async () => {
+    const { apikey } = await createApiKey(db.sql, 'families');
+    for (const address of ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', 'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8']) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address, webhook: hook } });
+      expect(res.json).toEqual({ code: 0, message: 'OK', data: null });
+    }
+    const [row] = await db.sql`select family, address from tracked_addresses t join api_keys k on k.id = t.api_key_id
+      where k.name = 'families' and t.address like 'bc1%'`;
+    expect(row).toEqual({ family: 'utxo', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
+    const tron = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', webhook: hook } });
+    expectError(tron, 400, 5002);
+    expect(tron.json.message).toMatch(/streams cover EVM and Bitcoin-family addresses; this is a trx address/);
+  });
+
   it('refuses invalid and private webhooks with 5004', async () => {
     const address = randomAddress();
     for (const webhook of ['ftp://example.com/x', 'not a url', 'http://user:pw@127.0.0.1/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://192.168.0.10/', 'http://100.64.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://localhost.invalid/']) {

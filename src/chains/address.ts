@@ -1,28 +1,29 @@
-import { isAddress } from 'viem';
-import type { NetworkFamily } from '../config/networks.js';
+import { inferFamily, validateAddress } from './address/index.js';
 
 /**
- * Address validation and normalisation at the edge. EVM addresses are stored lower-case; a
- * mixed-case address must carry a valid EIP-55 checksum (a typo is caught, not stored).
- * Other families join here with the chain-data work.
+ * Addresses at the API's edge. Validation of every network's format lives in ./address/;
+ * these are the two questions the stream and wallet routes ask of it.
  */
-export interface NormalizedAddress {
-  address: string;
-  family: NetworkFamily;
+
+export type StreamFamily = 'evm' | 'utxo';
+
+export type StreamAddress =
+  | { ok: true; address: string; family: StreamFamily }
+  | { ok: false; reason: string };
+
+/**
+ * The stored form and family of an address a stream may watch: EVM (every indexed EVM network)
+ * or Bitcoin-family. An address of another network is refused with a reason that says so.
+ */
+export function normalizeStreamAddress(input: string): StreamAddress {
+  const inferred = inferFamily(input);
+  if (!inferred) return { ok: false, reason: 'Invalid Address.' };
+  if (inferred.family === 'evm' || inferred.family === 'utxo') return { ok: true, address: inferred.address, family: inferred.family };
+  return { ok: false, reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.` };
 }
 
+/** An EVM address in its stored form (lower-case), or null; a mixed-case one must pass EIP-55. */
 export function normalizeEvmAddress(input: string): string | null {
-  const value = input.trim();
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return null;
-  const hex = value.slice(2);
-  const mixed = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
-  if (mixed && !isAddress(value, { strict: true })) return null;
-  return value.toLowerCase();
-}
-
-/** The address in its stored form and its family, or null when no supported family accepts it. */
-export function normalizeStreamAddress(input: string): NormalizedAddress | null {
-  const evm = normalizeEvmAddress(input);
-  if (evm) return { address: evm, family: 'evm' };
-  return null;
+  const result = validateAddress('eth', input);
+  return result.ok ? result.address : null;
 }

@@ -22,7 +22,7 @@ const CreateBody = z.object({
 
 function addressOrThrow(value: string) {
   const normalized = normalizeStreamAddress(value);
-  if (!normalized) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
+  if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
   return normalized;
 }
 
