@@ -45,6 +45,25 @@ describe('tollgate CLI', () => {
     expect(after!.revoked_at).not.toBeNull();
   });
 
+  it('indexer status reports head, indexed block, lag, last reorg and a halt', async () => {
+    await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, head_seen_at, last_reorg_at, last_reorg_depth)
+      values ('eth', 1, 100, '0xabc', 112, now(), '2026-01-02T03:04:05Z', 3), ('polygon', 137, 50, '0xdef', 50, now(), null, null)`;
+    await db.sql`update indexer_cursors set halted_reason = 'reorg on polygon deeper than 256 blocks' where network = 'polygon'`;
+    const json = tollgate(['indexer', 'status', '--json']);
+    expect(await json.exited).toBe(0);
+    const rows = JSON.parse(json.out().trim().split('\n').pop()!);
+    expect(rows).toEqual([
+      expect.objectContaining({ network: 'eth', head_block: '112', indexed_block: '100', lag_blocks: '12', last_reorg_at: '2026-01-02T03:04:05.000Z', last_reorg_depth: 3, halted_reason: null }),
+      expect.objectContaining({ network: 'polygon', lag_blocks: '0', halted_reason: 'reorg on polygon deeper than 256 blocks' }),
+    ]);
+    const table = tollgate(['indexer', 'status']);
+    expect(await table.exited).toBe(0);
+    expect(table.out()).toMatch(/network\s+head\s+indexed\s+lag\s+last reorg\s+state/);
+    expect(table.out()).toMatch(/eth\s+112\s+100\s+12\s+2026-01-02T03:04:05.000Z \(3 blocks\)\s+running/);
+    expect(table.out()).toMatch(/polygon.*HALTED: reorg on polygon deeper than 256 blocks/);
+    await db.sql`delete from indexer_cursors`;
+  });
+
   it('stops on a bad configuration value, naming the key', async () => {
     const run = tollgate(['api'], { TOLLGATE_PORT: 'eighty' });
     expect(await run.exited).toBe(2);
