@@ -97,7 +97,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     const clients = new Map<string, PublicClient>(networks.map((n) => [n.symbol, createEvmClient(n.rpc)]));
 
     if (roles.worker) {
-      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow }, config.worker_concurrency);
+      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway }, config.worker_concurrency);
     }
     if (roles.indexer) {
       const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));
@@ -121,7 +121,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     if (roles.api) {
       const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
-      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION });
+      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');
     }

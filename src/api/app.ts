@@ -10,6 +10,8 @@ import { type AuthEnv, requireApiKey } from './auth.js';
 import { openApiDocument } from './openapi.js';
 import { mountRoutes, type Route } from './route.js';
 import { streamRoutes } from './routes/streams.js';
+import { walletTransactionRoutes } from './routes/wallet-transactions.js';
+import { walletNftRoutes } from './routes/wallet-nfts.js';
 import { readiness } from './readiness.js';
 
 export interface AppDeps {
@@ -21,6 +23,8 @@ export interface AppDeps {
   maxLagBlocks: number;
   maxBodyBytes?: number;
   version: string;
+  /** Base URL that ipfs:// media links are rewritten to (TOLLGATE_NFT_IPFS_GATEWAY). */
+  nftIpfsGateway: string;
 }
 
 export const API_BASE = '/v2';
@@ -38,7 +42,7 @@ function errorBody(number: number, message: string) {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
-  return [...streamRoutes(deps.sql, deps.allow)];
+  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway)];
 }
 
 export function createApp(deps: AppDeps): Hono<AuthEnv> {

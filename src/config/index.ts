@@ -55,6 +55,14 @@ const ConfigSchema = z.object({
   worker_concurrency: z.int().min(1).max(1000),
   indexer_poll_interval_ms: z.int().min(10).max(60_000),
   indexer_max_lag_blocks: z.int().min(1),
+  /** Base URL that ipfs://<cid>/<path> NFT metadata is fetched through, and media links point to. */
+  nft_ipfs_gateway: z.string().refine((v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s):// URL'),
   /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
   dev_chain: z.boolean().optional(),
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
@@ -98,6 +106,7 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_WORKER_CONCURRENCY: { path: 'worker_concurrency', type: 'int' },
   TOLLGATE_INDEXER_POLL_INTERVAL_MS: { path: 'indexer_poll_interval_ms', type: 'int' },
   TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
+  TOLLGATE_NFT_IPFS_GATEWAY: { path: 'nft_ipfs_gateway', type: 'string' },
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
 };
 

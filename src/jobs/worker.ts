@@ -1,6 +1,8 @@
 import { run, type Runner } from 'graphile-worker';
 import { quietGraphileLogger } from '../db/migrate.js';
 import { deliverWebhookTask } from '../../workers/deliver_webhook.js';
+import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
+import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
 import { log } from '../log.js';
 
@@ -9,7 +11,7 @@ import { log } from '../log.js';
  * against one Postgres are safe (jobs are claimed with SKIP LOCKED). New jobs wake it through
  * LISTEN/NOTIFY, so a delivery starts within milliseconds of the indexer's commit.
  */
-export async function startWorker(databaseUrl: string, deps: DeliveryDeps, concurrency: number): Promise<Runner> {
+export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps, concurrency: number): Promise<Runner> {
   const runner = await run({
     connectionString: databaseUrl,
     concurrency,
@@ -18,6 +20,7 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps, concu
     logger: quietGraphileLogger,
     taskList: {
       deliver_webhook: deliverWebhookTask(deps),
+      fetch_nft_metadata: fetchNftMetadataTask(deps),
     },
   });
   log.info({ concurrency }, 'worker started');

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import pRetry, { AbortError } from 'p-retry';
-import { type AllowList, guardedLookup } from './ssrf.js';
+import { type AllowList, ForbiddenAddressError, guardedLookup, literalHostAllowed } from './ssrf.js';
 
 export interface PostResult {
   status_code: number | null;
@@ -17,6 +17,7 @@ const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAI
 
 function once(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, allow: AllowList): Promise<number> {
   const mod = url.protocol === 'https:' ? https : http;
+  if (!literalHostAllowed(url, allow)) return Promise.reject(new ForbiddenAddressError(url.hostname));
   return new Promise((resolve, reject) => {
     const req = mod.request(url, {
       method: 'POST',

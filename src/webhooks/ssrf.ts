@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import net from 'node:net';
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 
@@ -73,6 +74,15 @@ export async function checkWebhookUrl(value: string, allow: AllowList): Promise<
   const refused = addresses.find((a) => !isAllowedAddress(a.address, allow));
   if (refused) return { ok: false, reason: 'resolves to a private, loopback, link-local or reserved address' };
   return parsed;
+}
+
+/**
+ * An IP-literal host must be checked here: Node never calls a custom `lookup` for one, so the
+ * connect-time guard below does not see it. A host name is left to guardedLookup.
+ */
+export function literalHostAllowed(url: URL, allow: AllowList): boolean {
+  const host = hostForLookup(url);
+  return net.isIP(host) === 0 || isAllowedAddress(host, allow);
 }
 
 export class ForbiddenAddressError extends Error {

@@ -91,3 +91,26 @@ describe('delivery connects only to an allowed address', () => {
     }
   });
 });
+
+describe('IP-literal webhook hosts', () => {
+  it('are checked at delivery too (Node does not call lookup for them)', async () => {
+    const { createServer } = await import('node:http');
+    const { postWebhook } = await import('../../src/webhooks/post.js');
+    let hits = 0;
+    const srv = createServer((_req, res) => { hits++; res.writeHead(200).end(); });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    try {
+      for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '0x7f000001', '2130706433']) {
+        const refused = await postWebhook(`http://${host}:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: none });
+        expect(refused.error, host).toContain('may not be sent to');
+      }
+      expect(hits).toBe(0);
+      const allowed = await postWebhook(`http://127.0.0.1:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: parseAllowList(['127.0.0.0/8']) });
+      expect(allowed.status_code).toBe(200);
+      expect(hits).toBe(1);
+    } finally {
+      srv.close();
+    }
+  });
+});

@@ -1,13 +1,8 @@
 import { erc20Abi, type PublicClient } from 'viem';
 import type { Sql } from '../../db/index.js';
 import { RetryableError } from '../../errors.js';
+import { isTransportError } from './transport.js';
 
-function isTransportError(err: unknown): boolean {
-  for (let e = err as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.name === 'HttpRequestError' || e.name === 'TimeoutError' || e.name === 'WebSocketRequestError' || e.name === 'SocketClosedError') return true;
-  }
-  return false;
-}
 
 export interface TokenMeta {
   name: string | null;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { browserUrl } from './nft-uri.js';
+import { EMPTY_METADATA, type NftMetadata } from './nft-metadata.js';
+import { reportedNetwork } from './network-name.js';
+
+/**
+ * The spec's NFT item and how a holding becomes one. Types never change with what is known:
+ * strings are '' when unknown (no metadata yet, a contract without name()), `media` is [] without
+ * an image, `metadata` always has name, image, description and attributes or properties.
+ */
+
+const Attribute = z.object({ trait_type: z.string(), value: z.string() });
+
+export const NftMetadataSchema = z.object({
+  name: z.string(),
+  image: z.string().meta({ description: 'URI as the token gives it (may be ipfs:// or data:); "" when unknown.' }),
+  description: z.string(),
+  attributes: z.array(Attribute).optional().meta({ description: 'Present when the token has attributes, or has neither attributes nor properties ([]). Values as strings.' }),
+  properties: z.record(z.string(), z.unknown()).optional().meta({ description: 'Present when the token has a properties object.' }),
+  external_url: z.string().optional(),
+  animation_url: z.string().optional(),
+}).meta({ id: 'NftMetadata' });
+
+export const NftItem = z.object({
+  name: z.string().meta({ description: 'metadata.name; "" until the metadata is fetched, or when it cannot be.' }),
+  image: z.string().meta({ description: 'metadata.image (may be ipfs:// or data:); "" when unknown.' }),
+  media: z.array(z.object({
+    raw: z.string().meta({ description: 'The image URI as the metadata gives it.' }),
+    gateway: z.string().meta({ description: 'http(s) URL a browser can load (ipfs:// through the configured gateway; data: passed through); "" for other schemes.' }),
+  })).meta({ description: 'One entry for the image; [] when there is none.' }),
+  chainId: z.int(),
+  network: z.string().meta({ description: 'Network symbol; Polygon items say "matic" as the spec shows.' }),
+  metadata: NftMetadataSchema,
+  token_id: z.string().meta({ description: 'Decimal digits.' }),
+  token_type: z.enum(['ERC721', 'ERC1155']),
+  description: z.string(),
+  contract_name: z.string().meta({ description: 'name() of the contract; "" when it has none or it was not read yet.' }),
+  contract_symbol: z.string(),
+  contract_address: z.string().meta({ description: 'Lower-case 0x address.' }),
+}).meta({ id: 'NftItem' });
+
+export type NftItem = z.infer<typeof NftItem>;
+
+/** One NFT the wallet holds, with what is stored about it. */
+export interface Holding {
+  network: string;
+  chain_id: string;
+  token: string;
+  token_id: string;
+  standard: 'ERC721' | 'ERC1155';
+  contract_name: string | null;
+  contract_symbol: string | null;
+  metadata: NftMetadata | null;
+  /** No fetch yet, or the last one failed (or never finished) long enough ago. */
+  fetch_due: boolean;
+}
+
+
+export function toNftItem(h: Holding, ipfsGateway: string): NftItem {
+  const metadata: NftMetadata = h.metadata ?? { ...EMPTY_METADATA, attributes: [] };
+  return {
+    name: metadata.name,
+    image: metadata.image,
+    media: metadata.image ? [{ raw: metadata.image, gateway: browserUrl(metadata.image, ipfsGateway) }] : [],
+    chainId: Number(h.chain_id),
+    network: reportedNetwork(h.network),
+    metadata,
+    token_id: h.token_id,
+    token_type: h.standard,
+    description: metadata.description,
+    contract_name: h.contract_name ?? '',
+    contract_symbol: h.contract_symbol ?? '',
+    contract_address: h.token,
+  };
+}
