@@ -15,6 +15,7 @@ import { startWorker } from './jobs/worker.js';
 import { parseAllowList } from './webhooks/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { VERSION } from './version.js';
+import { importShippedLabels } from './aml/labels/shipped.js';
 
 export interface Roles {
   api: boolean;
@@ -86,6 +87,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   let runner: Runner | undefined;
   const indexers: EvmIndexer[] = [];
   try {
+    await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
       devChain = await startDevChain();
       await forgetStaleDevChain(db.sql, new EvmBlockSource(createEvmClient(devChain.url)));

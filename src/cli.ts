@@ -6,6 +6,7 @@ import { countActiveApiKeys, createApiKey, ensureApiKey, listApiKeys, revokeApiK
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { formatStatusTable, indexerStatus } from './indexer/status.js';
+import { labelsCommand } from './aml/labels/cli.js';
 
 const USAGE = `Usage: tollgate <command>
 
@@ -18,6 +19,9 @@ const USAGE = `Usage: tollgate <command>
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list                  list API keys (never the keys themselves)
   keys revoke <id|prefix>    revoke an API key
+  labels import FILE [--format ofac|csv] [--source NAME] [--replace]
+                             import AML labels (OFAC list or CSV); prints the counts as JSON last
+  labels stats [--json]      labels per source and category, and the last import
 
 Configuration: config/default.json, the file in TOLLGATE_CONFIG, then TOLLGATE_* variables (see README).`;
 
@@ -147,6 +151,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys':
       return keysCommand(config, rest);
+    case 'labels':
+      return labelsCommand(config, rest);
     default:
       fail(`tollgate: unknown command "${command}"\n\n${USAGE}`);
   }

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { LabelFileError, parseCsvLabels } from './csv-labels.js';
+import { ofacAssetOfFile } from './ofac-assets.js';
+import { parseOfac } from './ofac.js';
+import type { LabelFormat, ParsedLabels } from './types.js';
+
+export const LABEL_FORMATS: readonly LabelFormat[] = ['ofac', 'csv'];
+export const DEFAULT_OFAC_SOURCE = 'ofac';
+
+/** A label file read and parsed, not stored yet. */
+export interface LoadedLabelFile {
+  /** How the file is named in label_imports: the path as given, or relative to the project. */
+  file: string;
+  format: LabelFormat;
+  /** The source of an OFAC file; for CSV, the default of rows without one (may be null). */
+  source: string | null;
+  /** OFAC: the asset of the file, whose labels the import replaces. */
+  list: string | null;
+  contentSha256: string;
+  parsed: ParsedLabels;
+}
+
+/** `sanctioned_addresses_<ASSET>.txt` is an OFAC list, `*.csv` a CSV file; anything else: null. */
+export function inferLabelFormat(path: string): LabelFormat | null {
+  const name = basename(path);
+  if (ofacAssetOfFile(name)) return 'ofac';
+  if (name.toLowerCase().endsWith('.csv')) return 'csv';
+  return null;
+}
+
+export interface LoadOptions {
+  format?: LabelFormat | undefined;
+  source?: string | undefined;
+  /** Recorded name of the file (default: the path). */
+  file?: string | undefined;
+}
+
+/** Reads and parses a label file. LabelFileError when it cannot be read or is not of its format. */
+export async function loadLabelFile(path: string, options: LoadOptions = {}): Promise<LoadedLabelFile> {
+  const format = options.format ?? inferLabelFormat(path);
+  if (!format) throw new LabelFileError(`cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt or *.csv, or pass --format ofac|csv`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw new LabelFileError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new LabelFileError(`${path} is not UTF-8 text`);
+  }
+  const contentSha256 = createHash('sha256').update(bytes).digest('hex');
+  const file = options.file ?? path;
+  if (format === 'ofac') {
+    const list = ofacAssetOfFile(basename(path));
+    if (!list) throw new LabelFileError(`an OFAC list is named sanctioned_addresses_<ASSET>.txt (the asset decides its networks): ${basename(path)}`);
+    const source = options.source ?? DEFAULT_OFAC_SOURCE;
+    return { file, format, source, list, contentSha256, parsed: parseOfac(text, list, source) };
+  }
+  return { file, format, source: options.source ?? null, list: null, contentSha256, parsed: parseCsvLabels(text, options.source) };
+}
