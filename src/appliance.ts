@@ -10,6 +10,8 @@ import { loadTls } from './api/tls.js';
 import { createEvmClient, EvmBlockSource } from './chains/evm/client.js';
 import { startDevChain, type DevChain } from './devchain/devchain.js';
 import { EvmIndexer } from './indexer/evm/indexer.js';
+import { UtxoIndexer } from './indexer/utxo/indexer.js';
+import { UtxoRpc } from './chains/utxo/client.js';
 import { forgetNetwork, readCursor } from './indexer/evm/store.js';
 import { startWorker } from './jobs/worker.js';
 import { parseAllowList } from './webhooks/ssrf.js';
@@ -85,7 +87,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
   let runner: Runner | undefined;
-  const indexers: EvmIndexer[] = [];
+  const indexers: (EvmIndexer | UtxoIndexer)[] = [];
   try {
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
@@ -96,7 +98,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     // The dev chain's receivers are on this machine: loopback webhooks are allowed with it.
     const allowCidrs = useDevChain ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128'] : config.webhook_allow_cidrs;
     const allow = parseAllowList(allowCidrs);
-    const clients = new Map<string, PublicClient>(networks.map((n) => [n.symbol, createEvmClient(n.rpc)]));
+    const clients = new Map<string, PublicClient>(networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]));
 
     if (roles.worker) {
       runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway }, config.worker_concurrency);
@@ -109,14 +111,17 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       }
       if (wanted.length === 0) log.warn('no network to index: set TOLLGATE_RPC_<NETWORK>');
       for (const n of wanted) {
-        const indexer = new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), {
+        const options = {
           network: n.symbol,
           confirmations: n.confirmations,
           startBlock: n.startBlock,
           pollIntervalMs: n.pollIntervalMs,
           maxAttempts: config.webhook_max_attempts,
           maxReorgDepth: n.maxReorgDepth,
-        });
+        };
+        const indexer = n.family === 'utxo'
+          ? new UtxoIndexer(db.sql, new UtxoRpc(n.rpc), options)
+          : new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), options);
         indexer.start();
         indexers.push(indexer);
       }

@@ -94,6 +94,19 @@ describe('EVM reorgs', () => {
     orphaned.push(...txs);
   });
 
+  it('notices a reorg onto a branch of the same length while idle at the head', async () => {
+    await indexedHead();
+    const snapshot = await test.snapshot();
+    const tx = await send();
+    await eventually(() => db.sql`select status from webhook_events where tx_hash = ${tx}`, (r) => r[0]?.status === 'delivered');
+    await test.revert({ id: snapshot });
+    await mine(1); // same height as the orphaned tip, nothing above it
+    await receiver.waitFor(() => forTx(tx).some((r) => r.json.removed === true));
+    await indexedHead();
+    expect(await db.sql`select 1 from evm_transactions where hash = ${tx}`).toHaveLength(0);
+    orphaned.push(tx);
+  });
+
   it('never confirms an orphaned transaction, keeps delivering, and equals a clean index of the chain', async () => {
     const fresh = await send();
     await mine(10);

@@ -3,7 +3,9 @@ import type { Sql } from '../db/index.js';
 import { PermanentError, RetryableError } from '../errors.js';
 import { log } from '../log.js';
 import { stringifyWithBigInts } from '../json.js';
+import { networkInfo } from '../config/networks.js';
 import { buildEvmPayload } from './evm-payload.js';
+import { buildUtxoPayload } from './utxo-payload.js';
 import { freezeBody, loadEvent, recordAttempt, setEventStatus } from './events.js';
 import { postWebhook } from './post.js';
 import { webhookHeaders } from './sign.js';
@@ -41,10 +43,12 @@ export async function deliverEvent(deps: DeliveryDeps, eventId: string, job: { a
 
   let body = ev.body;
   if (body === null) {
+    // Bitcoin-family bodies come from the database alone; EVM ones also read token metadata.
+    const utxo = networkInfo(ev.network)?.family === 'utxo';
     const client = deps.evmClients.get(ev.network);
-    if (!client) throw new RetryableError(`no RPC client for ${ev.network} in this worker`);
+    if (!utxo && !client) throw new RetryableError(`no RPC client for ${ev.network} in this worker`);
     try {
-      const payload = await buildEvmPayload(sql, client, ev, await chainIdOf(sql, ev.network));
+      const payload = utxo ? await buildUtxoPayload(sql, ev) : await buildEvmPayload(sql, client!, ev, await chainIdOf(sql, ev.network));
       body = await freezeBody(sql, ev.id, stringifyWithBigInts(payload));
     } catch (err) {
       if (err instanceof PermanentError) {
@@ -62,16 +66,16 @@ export async function deliverEvent(deps: DeliveryDeps, eventId: string, job: { a
   const fields = { ...ctx, network: ev.network, tx_hash: ev.tx_hash, confirmed: ev.confirmed, host, status_code: result.status_code, duration_ms: result.duration_ms };
 
   if (result.error === null) {
-    await recordAttempt(sql, ev.id, attempt, 'delivered');
+    await recordAttempt(sql, ev.id, attempt, 'delivered', job.max_attempts);
     return void log.info(fields, 'webhook delivered');
   }
   const lastTry = job.attempts >= job.max_attempts;
   if (result.retryable) {
-    await recordAttempt(sql, ev.id, attempt, lastTry ? 'failed' : 'pending');
+    await recordAttempt(sql, ev.id, attempt, lastTry ? 'failed' : 'pending', job.max_attempts);
     log.warn({ ...fields, error: result.error, attempt: job.attempts, max_attempts: job.max_attempts }, 'webhook attempt failed; will retry');
     throw new RetryableError(`webhook to ${host} failed: ${result.error}`);
   }
-  await recordAttempt(sql, ev.id, attempt, 'failed');
+  await recordAttempt(sql, ev.id, attempt, 'failed', job.max_attempts);
   log.warn({ ...fields, error: result.error }, 'webhook refused by receiver; not retried');
 }
 

@@ -55,7 +55,17 @@ export async function retractOrphanedEvents(tx: TransactionSql, network: string,
         status = case when status = 'pending' then 'cancelled' else status end
       where network = ${network} and block_number > ${ancestor.toString()} and not removed and not orphaned
       returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body
-    ), ins as (
+    ), ${retractionsOf(tx)}
+    ${deliveryJobsFor(tx, maxAttempts)}`;
+  return rows.length;
+}
+
+/**
+ * The CTE `ins`: a retraction for each row of the CTE `orphaned` that was delivered — its body
+ * with `"removed": true` first and `confirmed` false, under an id of its own.
+ */
+function retractionsOf(tx: TransactionSql) {
+  return tx`ins as (
       insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
           confirmed, removed, confirmation_done, orphaned, body)
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, false, true, true, true,
@@ -64,9 +74,7 @@ export async function retractOrphanedEvents(tx: TransactionSql, network: string,
       where status = 'delivered' and body is not null and tracked_id is not null
       on conflict do nothing
       returning id
-    )
-    ${deliveryJobsFor(tx, maxAttempts)}`;
-  return rows.length;
+    )`;
 }
 
 /**
@@ -134,15 +142,28 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-/** Records one attempt and moves the event's status; returns the attempt number. */
-export async function recordAttempt(sql: Sql, id: string, attempt: AttemptRecord, outcome: 'delivered' | 'pending' | 'failed'): Promise<number> {
+/**
+ * Records one attempt and moves the event's status; returns the attempt number. A reorg may have
+ * orphaned the event while the attempt was in flight: then a failed attempt leaves it cancelled,
+ * and one the receiver took is retracted at once, as the reorg would have done.
+ */
+export async function recordAttempt(sql: Sql, id: string, attempt: AttemptRecord, outcome: 'delivered' | 'pending' | 'failed', maxAttempts: number): Promise<number> {
   return sql.begin(async (tx) => {
-    const [ev] = await tx<{ attempts: number }[]>`
-      update webhook_events set attempts = attempts + 1, status = ${outcome},
+    const [ev] = await tx<{ attempts: number; orphaned: boolean; removed: boolean }[]>`
+      update webhook_events set attempts = attempts + 1,
+        status = case when orphaned and ${outcome} <> 'delivered' then 'cancelled' else ${outcome} end,
         delivered_at = case when ${outcome} = 'delivered' then now() else delivered_at end
-      where id = ${id} returning attempts`;
+      where id = ${id} returning attempts, orphaned, removed`;
     await tx`insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
       values (${id}, ${ev!.attempts}, ${attempt.url}, ${attempt.status_code}, ${attempt.duration_ms}, ${attempt.error})`;
+    if (ev!.orphaned && !ev!.removed && outcome === 'delivered') {
+      await tx`
+        with orphaned as (
+          select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body
+          from webhook_events where id = ${id}
+        ), ${retractionsOf(tx)}
+        ${deliveryJobsFor(tx, maxAttempts)}`;
+    }
     return ev!.attempts;
   }) as Promise<number>;
 }

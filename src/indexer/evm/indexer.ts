@@ -152,8 +152,22 @@ export class EvmIndexer {
         cursor = await this.retrying(() => this.step(from, head));
         advanced = true;
       }
+      if (!advanced && BigInt(cursor.block_number) === head) cursor = await this.retrying(() => this.checkTip(cursor));
       if (!advanced) await this.pause(this.opts.pollIntervalMs);
     }
+  }
+
+  /**
+   * At the head, the node's block at our tip must still be ours: a reorg onto a branch of the
+   * same length shows nowhere else until the next block. (A node behind us is waited for.)
+   */
+  private async checkTip(cursor: Cursor): Promise<Cursor> {
+    if (cursor.block_hash === '') return cursor;
+    const hash = await this.source.blockHash(BigInt(cursor.block_number));
+    if (hash === null || hash === cursor.block_hash) return cursor;
+    this.log.warn({ block_number: Number(cursor.block_number), node_hash: hash, cursor_hash: cursor.block_hash }, 'tip replaced at the same height: reorg');
+    await this.handleReorg(cursor);
+    return (await readCursor(this.sql, this.opts.network))!;
   }
 
   /**
