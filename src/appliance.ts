@@ -1,4 +1,3 @@
-import type { Runner } from 'graphile-worker';
 import type { PublicClient } from 'viem';
 import { type Config, type ResolvedNetwork, resolveNetworks, wantsDevChain } from './config/index.js';
 import { openPool, type Sql } from './db/index.js';
@@ -13,7 +12,7 @@ import { EvmIndexer } from './indexer/evm/indexer.js';
 import { UtxoIndexer } from './indexer/utxo/indexer.js';
 import { UtxoRpc } from './chains/utxo/client.js';
 import { forgetNetwork, readCursor } from './indexer/evm/store.js';
-import { startWorker } from './jobs/worker.js';
+import { startWorker, type Worker } from './jobs/worker.js';
 import { parseAllowList } from './webhooks/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { VERSION } from './version.js';
@@ -86,7 +85,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const useDevChain = roles.devChain && wantsDevChain(config);
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
-  let runner: Runner | undefined;
+  let runner: Worker | undefined;
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
   try {
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged

@@ -152,6 +152,11 @@ describe.skipIf(skipWithoutLitecoind)(`Bitcoin-family reorgs on litecoind -regte
       expect(mine.length).toBeGreaterThan(0);
       expect([...mine], table).toEqual([...theirs]);
     }
+    // Counterparty edges: counts exact after the reorgs (first/last seen may be wider).
+    const edges = (sql: Sql) => sql`select network, address, counterparty, tx_count from address_edges order by 1, 2, 3`;
+    const [myEdges, theirEdges] = await Promise.all([edges(db.sql), edges(clean.sql)]);
+    expect(myEdges.length).toBeGreaterThan(0);
+    expect([...myEdges], 'address_edges').toEqual([...theirEdges]);
     // And the node's own view: every stored block and its transactions are on the best chain.
     for (const b of await db.sql`select height, hash from utxo_blocks order by height`) {
       const block = await node.rpc('getblock', await node.rpc('getblockhash', Number(b.height)), 1);

@@ -11,6 +11,7 @@ import { openApiDocument } from './openapi.js';
 import { mountRoutes, type Route } from './route.js';
 import { streamRoutes } from './routes/streams.js';
 import { walletTransactionRoutes } from './routes/wallet-transactions.js';
+import { liveAmlRoutes } from './routes/liveaml.js';
 import { walletNftRoutes } from './routes/wallet-nfts.js';
 import { readiness } from './readiness.js';
 
@@ -42,7 +43,7 @@ function errorBody(number: number, message: string) {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
-  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway)];
+  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...liveAmlRoutes(deps.sql, deps.allow)];
 }
 
 export function createApp(deps: AppDeps): Hono<AuthEnv> {

@@ -1,4 +1,6 @@
 import { run, type Runner } from 'graphile-worker';
+import pg from 'pg';
+import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
 import { deliverWebhookTask } from '../../workers/deliver_webhook.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
@@ -6,23 +8,43 @@ import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
 import { log } from '../log.js';
 
+export interface Worker {
+  /** Finishes the jobs in hand, then closes the worker's pool. */
+  stop(): Promise<void>;
+}
+
 /**
  * The worker role: graphile-worker running the task files of workers/. Several worker processes
  * against one Postgres are safe (jobs are claimed with SKIP LOCKED). New jobs wake it through
  * LISTEN/NOTIFY, so a delivery starts within milliseconds of the indexer's commit.
+ * The pg pool is ours, with an error listener: a connection the server drops while idle (a
+ * restart, a failover) is logged and replaced instead of crashing the process.
  */
-export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps, concurrency: number): Promise<Runner> {
-  const runner = await run({
-    connectionString: databaseUrl,
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    logger: quietGraphileLogger,
-    taskList: {
-      deliver_webhook: deliverWebhookTask(deps),
-      fetch_nft_metadata: fetchNftMetadataTask(deps),
-    },
-  });
+export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps, concurrency: number): Promise<Worker> {
+  const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
+  pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      logger: quietGraphileLogger,
+      taskList: {
+        deliver_webhook: deliverWebhookTask(deps),
+        fetch_nft_metadata: fetchNftMetadataTask(deps),
+      },
+    });
+  } catch (err) {
+    await pgPool.end();
+    throw err;
+  }
   log.info({ concurrency }, 'worker started');
-  return runner;
+  return {
+    stop: async () => {
+      await runner.stop();
+      await pgPool.end();
+    },
+  };
 }

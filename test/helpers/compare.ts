@@ -9,6 +9,8 @@ export async function compareChainTables(a: Sql, b: Sql): Promise<void> {
     ['evm_logs', (sql) => sql`select * from evm_logs order by network, block_number, log_index`],
     ['evm_tx_addresses', (sql) => sql`select * from evm_tx_addresses order by network, block_number, tx_hash, address`],
     ['evm_token_transfers', (sql) => sql`select * from evm_token_transfers order by network, block_number, log_index, batch_index`],
+    // Counts are exact after reorgs; first/last seen may be wider than what remains (documented).
+    ['address_edges', (sql) => sql`select network, address, counterparty, tx_count from address_edges order by network, address, counterparty`],
   ];
   for (const [table, q] of queries) {
     const [left, right] = await Promise.all([q(a), q(b)]);

@@ -1,5 +1,7 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
-import type { EvmBlock } from '../../chains/evm/client.js';
+import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
+import { addEdges, subtractEdges } from '../edges.js';
+import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { networkInfo } from '../../config/networks.js';
 import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
@@ -20,7 +22,7 @@ export async function ensureNetworkPartitions(sql: Sql, network: string): Promis
   if (networkInfo(network)?.family !== 'evm' || !/^[a-z0-9]+$/.test(network)) throw new Error(`not an EVM network: ${network}`);
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tollgate_partitions'))`;
-    for (const table of CHAIN_TABLES) {
+    for (const table of [...CHAIN_TABLES, 'address_edges']) {
       await tx.unsafe(`create table if not exists ${table}_${network} partition of ${table} for values in ('${network}')`);
     }
   });
@@ -112,6 +114,8 @@ async function insertBlocks(tx: TransactionSql, network: string, blocks: readonl
         as u(block_number, log_index, block_hash, tx_hash, tx_index, address, topics, data)`;
   }
 
+  await addEdges(tx, network, txs.map(({ b, t }) => ({ timestamp: b.timestamp, pairs: evmPairs(t) })));
+
   const touched = txs.flatMap(({ b, t }) => touchedAddresses(t, t.logs).map((address) => ({ b, address, hash: t.hash })));
   await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
     select ${network}, u.address, u.block_number, u.tx_hash, u.ts
@@ -140,6 +144,27 @@ async function insertBlocks(tx: TransactionSql, network: string, blocks: readonl
 }
 
 /**
+ * The counterparties of a transaction: sender and recipient (or the contract it created), and
+ * the parties of each token transfer. Kept in step with `evmPairsAbove` below.
+ */
+function evmPairs(t: EvmTransaction): [string, string][] {
+  const pairs: [string, string][] = [];
+  const to = t.to ?? t.contractAddress;
+  if (to) pairs.push([t.from, to]);
+  for (const x of decodeTransfers(t.logs)) pairs.push([x.from, x.to]);
+  return pairs;
+}
+
+/** The same pairs, in SQL, for the transactions above a block (what a reorg is about to delete). */
+function evmPairsAbove(tx: TransactionSql, network: string, above: string) {
+  return tx`
+    select hash as tx, from_address as a, coalesce(to_address, contract_address) as b from evm_transactions
+    where network = ${network} and block_number > ${above} and coalesce(to_address, contract_address) is not null
+    union all
+    select tx_hash, from_address, to_address from evm_token_transfers where network = ${network} and block_number > ${above}`;
+}
+
+/**
  * Reorg: removes every row above the common ancestor and moves the cursor back to it, in one
  * transaction. Unconfirmed events of orphaned blocks are marked so that no confirmed delivery
  * ever follows them, and those not yet delivered are cancelled.
@@ -148,11 +173,13 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
   const a = ancestor.toString();
   return sql.begin(async (tx) => {
     await tx`select 1 from indexer_cursors where network = ${network} for update`;
+    await subtractEdges(tx, network, evmPairsAbove(tx, network, a));
     for (const table of ['evm_token_transfers', 'evm_tx_addresses', 'evm_logs', 'evm_transactions'] as const) {
       await tx`delete from ${tx(table)} where network = ${network} and block_number > ${a}`;
     }
     await tx`delete from evm_blocks where network = ${network} and number > ${a}`;
     const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
+    await orphanEventsAbove(tx, network, ancestor);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
         last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
     return retractions;
@@ -165,7 +192,7 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
  */
 export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
   await sql.begin(async (tx) => {
-    for (const table of CHAIN_TABLES) await tx`delete from ${tx(table)} where network = ${network}`;
+    for (const table of [...CHAIN_TABLES, 'address_edges'] as const) await tx`delete from ${tx(table)} where network = ${network}`;
     await tx`update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' then 'cancelled' else status end
       where network = ${network}`;

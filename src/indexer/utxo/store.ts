@@ -4,6 +4,8 @@ import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from
 import { type Cursor, CursorMovedError, type StoreOptions } from '../evm/store.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './prevouts.js';
+import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
+import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 
 /** SQL of the Bitcoin-family indexer: blocks, transactions, inputs with their coins, outputs, touched addresses. */
 
@@ -14,7 +16,7 @@ export async function ensureUtxoPartitions(sql: Sql, network: string): Promise<v
   if (networkInfo(network)?.family !== 'utxo' || !/^[a-z0-9]+$/.test(network)) throw new Error(`not a Bitcoin-family network: ${network}`);
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tollgate_partitions'))`;
-    for (const table of UTXO_TABLES) {
+    for (const table of [...UTXO_TABLES, 'address_edges']) {
       await tx.unsafe(`create table if not exists ${table}_${network} partition of ${table} for values in ('${network}')`);
     }
   });
@@ -105,6 +107,8 @@ async function insertBlock(tx: TransactionSql, network: string, block: ResolvedB
         as u(txid, vout, value, script, address, type, req_sigs)`;
   }
 
+  await addEdges(tx, network, txs.map((t) => ({ timestamp: block.time, pairs: utxoPairs(t) })));
+
   const touched = txs.flatMap((t) => [...new Set([...t.inputs.map((i) => i.coin?.address), ...t.outputs.map((o) => o.address)])]
     .filter((a): a is string => Boolean(a)).map((address) => ({ address, txid: t.txid })));
   if (touched.length) {
@@ -116,6 +120,34 @@ async function insertBlock(tx: TransactionSql, network: string, block: ResolvedB
 }
 
 /**
+ * Counterparties of a transaction: each address it spends from with each address it pays,
+ * unless that makes more than MAX_UTXO_PAIRS_PER_TX pairs. Kept in step with utxoPairsAbove.
+ */
+function utxoPairs(t: ResolvedBlock['transactions'][number]): [string, string][] {
+  const from = [...new Set(t.inputs.map((i) => i.coin?.address).filter((a): a is string => Boolean(a)))];
+  const to = [...new Set(t.outputs.map((o) => o.address).filter((a): a is string => Boolean(a)))];
+  if (from.length * to.length > MAX_UTXO_PAIRS_PER_TX) return [];
+  return from.flatMap((a) => to.map((b): [string, string] => [a, b]));
+}
+
+/** The same pairs, in SQL, for the transactions above a height (what a reorg is about to delete). */
+function utxoPairsAbove(tx: TransactionSql, network: string, above: string) {
+  return tx`
+    with ins as (
+      select distinct txid, prev_address as a from utxo_inputs
+      where network = ${network} and block_height > ${above} and prev_address is not null
+    ), outs as (
+      select distinct txid, address as b from utxo_outputs
+      where network = ${network} and block_height > ${above} and address is not null
+    ), sizes as (
+      select i.txid from (select txid, count(*) as n from ins group by txid) i
+      join (select txid, count(*) as n from outs group by txid) o using (txid)
+      where i.n * o.n <= ${MAX_UTXO_PAIRS_PER_TX}
+    )
+    select ins.txid as tx, ins.a, outs.b from ins join outs using (txid) join sizes using (txid)`;
+}
+
+/**
  * Reorg: removes every row above the common ancestor, retracts or cancels the orphaned blocks'
  * webhook events and moves the cursor back to the ancestor, in one transaction.
  */
@@ -123,12 +155,14 @@ export async function revertUtxoToAncestor(sql: Sql, network: string, ancestor: 
   const a = ancestor.toString();
   return sql.begin(async (tx) => {
     await tx`select 1 from indexer_cursors where network = ${network} for update`;
+    await subtractEdges(tx, network, utxoPairsAbove(tx, network, a));
     await tx`delete from utxo_tx_addresses where network = ${network} and block_number > ${a}`;
     for (const table of ['utxo_inputs', 'utxo_outputs', 'utxo_transactions'] as const) {
       await tx`delete from ${tx(table)} where network = ${network} and block_height > ${a}`;
     }
     await tx`delete from utxo_blocks where network = ${network} and height > ${a}`;
     const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
+    await orphanEventsAbove(tx, network, ancestor);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
         last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
     return retractions;

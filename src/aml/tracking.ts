@@ -1,0 +1,69 @@
+import type { Sql } from '../db/index.js';
+
+/**
+ * Live AML tracking: a key's "call my AML webhook when this address does something risky"
+ * subscriptions. They share the tracked_addresses row of (key, address) with the stream
+ * (src/streams/streams.ts): aml_webhook and stream_webhook are two optional subscriptions on it,
+ * and a row with neither is deleted. Tracking belongs to the key that created it.
+ */
+
+export interface TrackingRecord {
+  address: string;
+  aml_webhook: string;
+  created_at: string;
+  /** The same key also streams this address. */
+  has_stream: boolean;
+}
+
+/**
+ * Starts tracking, or updates the AML webhook when the key already tracks the address (its
+ * created_at stays). `streamWebhook`, when given, also creates or updates the stream on the same
+ * row; when not given, an existing stream is left as it is.
+ */
+export async function startTracking(sql: Sql, apiKeyId: string, address: string, family: string, amlWebhook: string, streamWebhook?: string): Promise<void> {
+  await sql`
+    insert into tracked_addresses (api_key_id, address, family, aml_webhook, aml_created_at, stream_webhook, stream_created_at)
+    values (${apiKeyId}, ${address}, ${family}, ${amlWebhook}, now(), ${streamWebhook ?? null}, ${streamWebhook ? sql`now()` : null})
+    on conflict (api_key_id, address) do update set
+      aml_webhook = excluded.aml_webhook,
+      aml_created_at = coalesce(tracked_addresses.aml_created_at, now()),
+      stream_webhook = coalesce(excluded.stream_webhook, tracked_addresses.stream_webhook),
+      stream_created_at = case when excluded.stream_webhook is null then tracked_addresses.stream_created_at
+                               else coalesce(tracked_addresses.stream_created_at, now()) end,
+      updated_at = now()`;
+}
+
+/**
+ * Stops tracking; the row goes when no stream remains on it. False when this key does not
+ * track the address (another key's tracking is never touched). Recorded events stay listed.
+ */
+export async function stopTracking(sql: Sql, apiKeyId: string, address: string): Promise<boolean> {
+  const [row] = await sql<{ n: number }[]>`
+    with gone as (
+      delete from tracked_addresses
+      where api_key_id = ${apiKeyId} and address = ${address} and aml_webhook is not null and stream_webhook is null
+      returning id
+    ), kept as (
+      update tracked_addresses set aml_webhook = null, aml_created_at = null, updated_at = now()
+      where api_key_id = ${apiKeyId} and address = ${address} and aml_webhook is not null and stream_webhook is not null
+      returning id
+    )
+    select ((select count(*) from gone) + (select count(*) from kept))::int as n`;
+  return row!.n > 0;
+}
+
+/** This key's tracked addresses, oldest tracking first (the order of /stream/list). */
+export async function listTracking(sql: Sql, apiKeyId: string, page: number, limit: number): Promise<{ rows: TrackingRecord[]; total: number }> {
+  const [count] = await sql<{ n: number }[]>`
+    select count(*)::int as n from tracked_addresses where api_key_id = ${apiKeyId} and aml_webhook is not null`;
+  const rows = await sql<{ address: string; aml_webhook: string; created_at: Date; has_stream: boolean }[]>`
+    select address, aml_webhook, aml_created_at as created_at, stream_webhook is not null as has_stream
+    from tracked_addresses
+    where api_key_id = ${apiKeyId} and aml_webhook is not null
+    order by aml_created_at, id
+    limit ${limit} offset ${(page - 1) * limit}`;
+  return {
+    total: count!.n,
+    rows: rows.map((r) => ({ address: r.address, aml_webhook: r.aml_webhook, created_at: r.created_at.toISOString(), has_stream: r.has_stream })),
+  };
+}
