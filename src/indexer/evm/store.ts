@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
+import { type Cursor, CursorMovedError, type StoreOptions } from '../cursor.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
@@ -6,14 +7,7 @@ import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { networkInfo } from '../../config/networks.js';
 import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
 
-/** SQL of the EVM indexer: blocks, transactions, logs and touched addresses, and the cursor. */
-
-export interface Cursor {
-  network: string;
-  chain_id: string;
-  block_number: string;
-  block_hash: string;
-}
+/** SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers. */
 
 const CHAIN_TABLES = ['evm_blocks', 'evm_transactions', 'evm_logs', 'evm_tx_addresses', 'evm_token_transfers'] as const;
 
@@ -28,37 +22,9 @@ export async function ensureNetworkPartitions(sql: Sql, network: string): Promis
   });
 }
 
-export async function readCursor(sql: Sql, network: string): Promise<Cursor | undefined> {
-  const [row] = await sql<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network}`;
-  return row;
-}
-
-/** First start: the cursor stands just below the start block (as if that block were next). */
-export async function initCursor(sql: Sql, network: string, chainId: number, belowStart: bigint, hash: string): Promise<Cursor> {
-  await sql`insert into indexer_cursors (network, chain_id, block_number, block_hash)
-    values (${network}, ${chainId}, ${belowStart.toString()}, ${hash}) on conflict (network) do nothing`;
-  return (await readCursor(sql, network))!;
-}
-
-export async function recordHead(sql: Sql, network: string, head: bigint): Promise<void> {
-  await sql`update indexer_cursors set head_number = ${head.toString()}, head_seen_at = now() where network = ${network}`;
-}
-
 export async function storedBlockHash(sql: Sql, network: string, number: bigint): Promise<string | undefined> {
   const [row] = await sql<{ hash: string }[]>`select hash from evm_blocks where network = ${network} and number = ${number.toString()}`;
   return row?.hash;
-}
-
-export class CursorMovedError extends Error {
-  constructor(network: string) {
-    super(`the ${network} cursor moved under this indexer (another indexer is running?)`);
-    this.name = 'CursorMovedError';
-  }
-}
-
-export interface StoreOptions {
-  confirmations: number;
-  maxAttempts: number;
 }
 
 /**
@@ -198,13 +164,4 @@ export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
       where network = ${network}`;
     await tx`delete from indexer_cursors where network = ${network}`;
   });
-}
-
-/** Records why a network's indexer stopped on purpose; /readyz fails while it is set. */
-export async function recordHalt(sql: Sql, network: string, reason: string): Promise<void> {
-  await sql`update indexer_cursors set halted_reason = ${reason}, halted_at = now() where network = ${network}`;
-}
-
-export async function clearHalt(sql: Sql, network: string): Promise<void> {
-  await sql`update indexer_cursors set halted_reason = null, halted_at = null where network = ${network} and halted_reason is not null`;
 }

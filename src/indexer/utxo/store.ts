@@ -1,7 +1,7 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { networkInfo } from '../../config/networks.js';
 import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
-import { type Cursor, CursorMovedError, type StoreOptions } from '../evm/store.js';
+import { type Cursor, CursorMovedError, type StoreOptions } from '../cursor.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './prevouts.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';

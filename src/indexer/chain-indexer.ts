@@ -1,0 +1,194 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Sql } from '../db/index.js';
+import { describeError } from '../errors.js';
+import { log } from '../log.js';
+import { type Cursor, readCursor, recordHalt } from './cursor.js';
+
+/** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
+export class IndexerHaltError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IndexerHaltError';
+  }
+}
+
+export interface ChainIndexerOptions {
+  network: string;
+  confirmations: number;
+  startBlock: 'head' | number;
+  pollIntervalMs: number;
+  maxAttempts: number;
+  /** How far back a reorg may reach before the indexer stops instead of guessing. */
+  maxReorgDepth: number;
+}
+
+/** How often an indexer logs its progress (blocks/s, tx/s, lag, ETA) while it is indexing. */
+const PROGRESS_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * What every chain's indexer shares: one active indexer per network (a Postgres advisory lock;
+ * a second one stands by and takes over), an orderly stop that finishes the block in hand,
+ * retries with backoff, the reorg walk-back to the common ancestor, the tip check at the head,
+ * progress logs, and a loud halt that /readyz reports. A chain family supplies its partitions,
+ * its follow loop, and how to read and revert blocks.
+ */
+export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerOptions> {
+  protected stopping = false;
+  private wake: (() => void) | undefined;
+  private done: Promise<void> | undefined;
+  private progress = { since: performance.now(), blocks: 0, txs: 0, head: 0n };
+  readonly log;
+
+  constructor(protected readonly sql: Sql, protected readonly opts: O) {
+    this.log = log.child({ network: opts.network, role: 'indexer' });
+  }
+
+  /** Creates the network's table partitions. */
+  protected abstract prepare(): Promise<void>;
+  /** Indexes from the cursor to the head and on, until `stopping`. */
+  protected abstract follow(): Promise<void>;
+  /** Our stored block hash at a height (undefined below what we hold). */
+  protected abstract storedHash(height: bigint): Promise<string | undefined>;
+  /** The node's block hash at a height (null when it has none). */
+  protected abstract nodeHash(height: bigint): Promise<string | null>;
+  /** Deletes everything above the ancestor and moves the cursor there; returns retractions enqueued. */
+  protected abstract revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number>;
+
+  start(): void {
+    this.done = this.run().catch((err) => {
+      if (this.stopping) return;
+      this.log.fatal({ error: describeError(err) }, 'indexer halted');
+      if (err instanceof IndexerHaltError) {
+        recordHalt(this.sql, this.opts.network, err.message).catch((e) => this.log.error({ error: describeError(e) }, 'could not record the halt'));
+      }
+    });
+  }
+
+  /** Finishes the block (or batch) in hand, then returns. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.done;
+  }
+
+  /** Sleeps, unless stopped or woken (a new head arrived) first. */
+  protected async pause(ms: number): Promise<void> {
+    if (this.stopping) return;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => { clearTimeout(t); resolve(); };
+    });
+    this.wake = undefined;
+  }
+
+  protected wakeUp(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const { network } = this.opts;
+    await this.prepare();
+    const lockConn = await this.sql.reserve();
+    try {
+      let announced = false;
+      while (!this.stopping) {
+        const [got] = await lockConn`select pg_try_advisory_lock(hashtext(${'tollgate_indexer:' + network})) as ok`;
+        if (got!.ok) break;
+        if (!announced) this.log.info('another indexer holds this network; standing by');
+        announced = true;
+        await this.pause(2000);
+      }
+      if (this.stopping) return;
+      this.log.info('indexer active');
+      await this.follow();
+    } finally {
+      await lockConn`select pg_advisory_unlock_all()`.catch(() => {});
+      lockConn.release();
+      this.log.info('indexer stopped');
+    }
+  }
+
+  protected async currentCursor(): Promise<Cursor> {
+    return (await readCursor(this.sql, this.opts.network))!;
+  }
+
+  /**
+   * Reverts to the common ancestor, then waits one poll interval (a node that keeps contradicting
+   * itself must not make us spin). Returns the cursor now stored.
+   */
+  protected async reorg(cursor: Cursor): Promise<Cursor> {
+    await this.walkBack(cursor);
+    await this.pause(this.opts.pollIntervalMs);
+    return this.currentCursor();
+  }
+
+  /** The cursor's block is not on the node's chain: walk back to the highest block that is. */
+  private async walkBack(cursor: Cursor): Promise<void> {
+    const { network, maxReorgDepth } = this.opts;
+    let n = BigInt(cursor.block_number);
+    for (let depth = 1; depth <= maxReorgDepth; depth++) {
+      n -= 1n;
+      if (n < 0n) break;
+      const stored = await this.storedHash(n);
+      const canonical = await this.retrying(() => this.nodeHash(n));
+      this.log.debug({ block_number: Number(n), stored_hash: stored ?? null, canonical_hash: canonical }, 'reorg walk-back');
+      if (stored === undefined || stored === canonical) {
+        // Common ancestor found (or the start of what we hold, which the node agrees on by construction).
+        const retractions = await this.revert(n, stored ?? canonical ?? '', depth);
+        this.log.warn({ ancestor_block: Number(n), depth_blocks: depth, retractions }, 'reorg: reverted to common ancestor');
+        return;
+      }
+    }
+    throw new IndexerHaltError(`reorg on ${network} deeper than ${maxReorgDepth} blocks; refusing to continue`);
+  }
+
+  /**
+   * At the head, the node's block at our tip must still be ours: a reorg onto a branch of the
+   * same length shows nowhere else until the next block. (A node behind us is waited for.)
+   */
+  protected async checkTip(cursor: Cursor): Promise<Cursor> {
+    if (cursor.block_hash === '' || BigInt(cursor.block_number) < 0n) return cursor;
+    const hash = await this.nodeHash(BigInt(cursor.block_number));
+    if (hash === null || hash === cursor.block_hash) return cursor;
+    this.log.warn({ block_number: Number(cursor.block_number), node_hash: hash, cursor_hash: cursor.block_hash }, 'tip replaced at the same height: reorg');
+    return this.reorg(cursor);
+  }
+
+  protected noteHead(head: bigint): void {
+    this.progress.head = head;
+  }
+
+  protected noteProgress(blockNumber: bigint, blockCount: number, txCount: number): void {
+    const p = this.progress;
+    p.blocks += blockCount;
+    p.txs += txCount;
+    const elapsed = performance.now() - p.since;
+    if (elapsed < PROGRESS_LOG_INTERVAL_MS) return;
+    const lag = p.head > blockNumber ? p.head - blockNumber : 0n;
+    const blocksPerS = p.blocks / (elapsed / 1000);
+    this.log.info({
+      block_number: Number(blockNumber),
+      blocks: p.blocks,
+      blocks_per_s: Math.round(blocksPerS * 10) / 10,
+      tx_per_s: Math.round((p.txs / (elapsed / 1000)) * 10) / 10,
+      lag_blocks: Number(lag),
+      eta_s: lag > 0n && blocksPerS > 0 ? Math.round(Number(lag) / blocksPerS) : 0,
+    }, 'indexer progress');
+    this.progress = { since: performance.now(), blocks: 0, txs: 0, head: p.head };
+  }
+
+  /** Retries RPC and database failures with backoff until they pass or the indexer stops. */
+  protected async retrying<T>(fn: () => Promise<T>): Promise<T> {
+    let delay = 250;
+    for (;;) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (this.stopping || err instanceof IndexerHaltError) throw err;
+        this.log.warn({ error: describeError(err), retry_in_ms: delay }, 'indexer call failed; retrying');
+        await sleep(delay);
+        delay = Math.min(delay * 2, 10_000);
+      }
+    }
+  }
+}

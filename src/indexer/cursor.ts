@@ -1,0 +1,49 @@
+import type { Sql } from '../db/index.js';
+
+/**
+ * The indexer_cursors row of a network: the last block whose rows are stored. It moves in the
+ * same transaction as the rows it covers. Shared by the EVM and the Bitcoin-family indexers.
+ */
+export interface Cursor {
+  network: string;
+  chain_id: string;
+  block_number: string;
+  block_hash: string;
+}
+
+export async function readCursor(sql: Sql, network: string): Promise<Cursor | undefined> {
+  const [row] = await sql<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network}`;
+  return row;
+}
+
+/** First start: the cursor stands just below the start block (as if that block were next). */
+export async function initCursor(sql: Sql, network: string, chainId: number, belowStart: bigint, hash: string): Promise<Cursor> {
+  await sql`insert into indexer_cursors (network, chain_id, block_number, block_hash)
+    values (${network}, ${chainId}, ${belowStart.toString()}, ${hash}) on conflict (network) do nothing`;
+  return (await readCursor(sql, network))!;
+}
+
+export async function recordHead(sql: Sql, network: string, head: bigint): Promise<void> {
+  await sql`update indexer_cursors set head_number = ${head.toString()}, head_seen_at = now() where network = ${network}`;
+}
+
+export class CursorMovedError extends Error {
+  constructor(network: string) {
+    super(`the ${network} cursor moved under this indexer (another indexer is running?)`);
+    this.name = 'CursorMovedError';
+  }
+}
+
+export interface StoreOptions {
+  confirmations: number;
+  maxAttempts: number;
+}
+
+/** Records why a network's indexer stopped on purpose; /readyz fails while it is set. */
+export async function recordHalt(sql: Sql, network: string, reason: string): Promise<void> {
+  await sql`update indexer_cursors set halted_reason = ${reason}, halted_at = now() where network = ${network}`;
+}
+
+export async function clearHalt(sql: Sql, network: string): Promise<void> {
+  await sql`update indexer_cursors set halted_reason = null, halted_at = null where network = ${network} and halted_reason is not null`;
+}
