@@ -1,4 +1,5 @@
 import type { Sql } from '../db/index.js';
+import { subscribe, unsubscribe } from '../streams/streams.js';
 
 /**
  * Live AML tracking: a key's "call my AML webhook when this address does something risky"
@@ -20,36 +21,16 @@ export interface TrackingRecord {
  * created_at stays). `streamWebhook`, when given, also creates or updates the stream on the same
  * row; when not given, an existing stream is left as it is.
  */
-export async function startTracking(sql: Sql, apiKeyId: string, address: string, family: string, amlWebhook: string, streamWebhook?: string): Promise<void> {
-  await sql`
-    insert into tracked_addresses (api_key_id, address, family, aml_webhook, aml_created_at, stream_webhook, stream_created_at)
-    values (${apiKeyId}, ${address}, ${family}, ${amlWebhook}, now(), ${streamWebhook ?? null}, ${streamWebhook ? sql`now()` : null})
-    on conflict (api_key_id, address) do update set
-      aml_webhook = excluded.aml_webhook,
-      aml_created_at = coalesce(tracked_addresses.aml_created_at, now()),
-      stream_webhook = coalesce(excluded.stream_webhook, tracked_addresses.stream_webhook),
-      stream_created_at = case when excluded.stream_webhook is null then tracked_addresses.stream_created_at
-                               else coalesce(tracked_addresses.stream_created_at, now()) end,
-      updated_at = now()`;
+export function startTracking(sql: Sql, apiKeyId: string, address: string, family: string, amlWebhook: string, streamWebhook?: string): Promise<void> {
+  return subscribe(sql, apiKeyId, address, family, { aml: amlWebhook, ...(streamWebhook ? { stream: streamWebhook } : {}) });
 }
 
 /**
  * Stops tracking; the row goes when no stream remains on it. False when this key does not
  * track the address (another key's tracking is never touched). Recorded events stay listed.
  */
-export async function stopTracking(sql: Sql, apiKeyId: string, address: string): Promise<boolean> {
-  const [row] = await sql<{ n: number }[]>`
-    with gone as (
-      delete from tracked_addresses
-      where api_key_id = ${apiKeyId} and address = ${address} and aml_webhook is not null and stream_webhook is null
-      returning id
-    ), kept as (
-      update tracked_addresses set aml_webhook = null, aml_created_at = null, updated_at = now()
-      where api_key_id = ${apiKeyId} and address = ${address} and aml_webhook is not null and stream_webhook is not null
-      returning id
-    )
-    select ((select count(*) from gone) + (select count(*) from kept))::int as n`;
-  return row!.n > 0;
+export function stopTracking(sql: Sql, apiKeyId: string, address: string): Promise<boolean> {
+  return unsubscribe(sql, apiKeyId, address, 'aml');
 }
 
 /** This key's tracked addresses, oldest tracking first (the order of /stream/list). */

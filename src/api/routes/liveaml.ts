@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
-import { normalizeStreamAddress } from '../../chains/address.js';
 import { listEvents } from '../../aml/liveaml-events.js';
 import { listTracking, startTracking, stopTracking } from '../../aml/tracking.js';
 import type { AllowList } from '../../webhooks/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
-import { webhookOrThrow } from './streams.js';
+import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
 
 /**
  * Live AML tracking. Error numbers: the spec lists 5004 for "liveaml create, delete, list,
@@ -45,11 +44,6 @@ const CreateBody = z.object({
   stream_webhook: WebhookUrl.optional().meta({ description: 'Also creates (or updates) the stream for the address, with this webhook.' }),
 });
 
-function addressOrThrow(value: string) {
-  const normalized = normalizeStreamAddress(value);
-  if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
-  return normalized;
-}
 
 export function liveAmlRoutes(sql: Sql, allow: AllowList): Route[] {
   return [
@@ -62,7 +56,7 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList): Route[] {
       fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK, stream_webhook: ErrorNumber.INVALID_WEBHOOK },
       errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
     }, async ({ body, apiKey }) => {
-      const { address, family } = addressOrThrow(body.address);
+      const { address, family } = streamAddressOrThrow(body.address);
       const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
       const streamWebhook = body.stream_webhook ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook') : undefined;
       await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook);
@@ -78,7 +72,7 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList): Route[] {
       fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
       errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
     }, async ({ query, apiKey }) => {
-      const { address } = addressOrThrow(query.address);
+      const { address } = streamAddressOrThrow(query.address);
       if (!(await stopTracking(sql, apiKey.id, address))) {
         throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, 'This key does not track that address.');
       }

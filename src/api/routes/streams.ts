@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeStreamAddress } from '../../chains/address.js';
-import { deleteStream, listStreams, upsertStream } from '../../streams/streams.js';
+import { listStreams, subscribe, unsubscribe } from '../../streams/streams.js';
 import { checkWebhookUrl, type AllowList } from '../../webhooks/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
@@ -20,7 +20,8 @@ const CreateBody = z.object({
   aml_webhook: WebhookUrl.optional().meta({ description: 'Also sets the live AML webhook for the address.' }),
 });
 
-function addressOrThrow(value: string) {
+/** The stored form and family of an address a stream or live AML tracking may watch, or 5002. */
+export function streamAddressOrThrow(value: string) {
   const normalized = normalizeStreamAddress(value);
   if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
   return normalized;
@@ -43,10 +44,10 @@ export function streamRoutes(sql: Sql, allow: AllowList): Route[] {
       fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK, aml_webhook: ErrorNumber.INVALID_WEBHOOK },
       errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
     }, async ({ body, apiKey }) => {
-      const { address, family } = addressOrThrow(body.address);
+      const { address, family } = streamAddressOrThrow(body.address);
       const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
       const amlWebhook = body.aml_webhook ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook') : undefined;
-      await upsertStream(sql, apiKey.id, address, family, webhook, amlWebhook);
+      await subscribe(sql, apiKey.id, address, family, { stream: webhook, ...(amlWebhook ? { aml: amlWebhook } : {}) });
       return { data: null };
     }),
 
@@ -59,8 +60,8 @@ export function streamRoutes(sql: Sql, allow: AllowList): Route[] {
       fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
       errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
     }, async ({ query, apiKey }) => {
-      const { address } = addressOrThrow(query.address);
-      if (!(await deleteStream(sql, apiKey.id, address))) {
+      const { address } = streamAddressOrThrow(query.address);
+      if (!(await unsubscribe(sql, apiKey.id, address, 'stream'))) {
         throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, 'This key has no stream for that address.');
       }
       return { data: null };
