@@ -8,7 +8,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { Receiver } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
-import { freePort } from './setup/global.js';
+import { freePort } from './helpers/ports.js';
 
 const BLOCKS = 2000;
 let chain: DevChain;

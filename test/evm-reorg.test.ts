@@ -9,7 +9,7 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
-import { freePort } from './setup/global.js';
+import { freePort } from './helpers/ports.js';
 import { compareChainTables } from './helpers/compare.js';
 
 // A node of this file's own: evm_revert would rewind every other test file's chain.

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../db/index.js';
+import { trueTags, type AmlTags } from './tags.js';
 
 /**
  * Live AML events (table liveaml_events): what the risk worker found about a transaction of a
@@ -6,7 +7,6 @@ import type { Sql, TransactionSql } from '../db/index.js';
  */
 
 /** AML tags: tag name → boolean (see the spec's "AML tags object"). */
-export type AmlTags = Record<string, boolean>;
 
 /** The spec's live AML event record. */
 export interface LiveAmlEventRecord {
@@ -69,14 +69,6 @@ export function indirectTagsOnly(tags: AmlTags): AmlTags {
   return Object.fromEntries(Object.entries(tags).filter(([name]) => name.startsWith('indirect_')));
 }
 
-/**
- * `hash_tags`: the tags true for this transaction, whatever their prefix: it says why the event
- * was raised, which may well be a direct_ tag.
- */
-export function trueTagsOnly(tags: AmlTags): AmlTags {
-  return Object.fromEntries(Object.entries(tags).filter(([, value]) => value === true));
-}
-
 /** This key's events, newest first; orphaned ones are left out. */
 export async function listEvents(sql: Sql, apiKeyId: string, page: number, limit: number): Promise<{ rows: LiveAmlEventRecord[]; total: number }> {
   const [count] = await sql<{ n: number }[]>`
@@ -92,7 +84,7 @@ export async function listEvents(sql: Sql, apiKeyId: string, page: number, limit
     rows: rows.map((r) => ({
       id: String(r.id),
       address: r.address,
-      event: { hash: r.tx_hash, tags: indirectTagsOnly(r.tags), score: r.score, hash_tags: trueTagsOnly(r.hash_tags), block_number: Number(r.block_number) },
+      event: { hash: r.tx_hash, tags: indirectTagsOnly(r.tags), score: r.score, hash_tags: trueTags(r.hash_tags), block_number: Number(r.block_number) },
       created_at: r.created_at.toISOString(),
     })),
   };

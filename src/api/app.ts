@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import type { PublicClient } from 'viem';
+import type { AmlConfig } from '../aml/config.js';
 import type { Sql } from '../db/index.js';
 import { ApiError, ErrorNumber, describeError } from '../errors.js';
 import { log } from '../log.js';
@@ -11,8 +13,9 @@ import { openApiDocument } from './openapi.js';
 import { mountRoutes, type Route } from './route.js';
 import { streamRoutes } from './routes/streams.js';
 import { walletTransactionRoutes } from './routes/wallet-transactions.js';
-import { liveAmlRoutes } from './routes/liveaml.js';
 import { walletNftRoutes } from './routes/wallet-nfts.js';
+import { liveAmlRoutes } from './routes/liveaml.js';
+import { analyzeRoutes } from './routes/analyze.js';
 import { readiness } from './readiness.js';
 
 export interface AppDeps {
@@ -26,6 +29,10 @@ export interface AppDeps {
   version: string;
   /** Base URL that ipfs:// media links are rewritten to (TOLLGATE_NFT_IPFS_GATEWAY). */
   nftIpfsGateway: string;
+  /** AML score weights, thresholds and exposure limits (config key `aml`). */
+  aml: AmlConfig;
+  /** viem clients of the indexed EVM networks: tx_detail asks the node for what the index lacks. */
+  evmClients?: ReadonlyMap<string, PublicClient>;
 }
 
 export const API_BASE = '/v2';
@@ -43,7 +50,7 @@ function errorBody(number: number, message: string) {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
-  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...liveAmlRoutes(deps.sql, deps.allow)];
+  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...analyzeRoutes({ sql: deps.sql, allow: deps.allow, aml: deps.aml, networks: deps.networks, evmClients: deps.evmClients ?? new Map() }), ...liveAmlRoutes(deps.sql, deps.allow)];
 }
 
 export function createApp(deps: AppDeps): Hono<AuthEnv> {

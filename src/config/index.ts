@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectPath } from '../paths.js';
 import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
+import { AmlConfigSchema } from '../aml/config.js';
 
 /**
  * The one configuration module. Sources, later ones winning:
@@ -63,6 +64,8 @@ const ConfigSchema = z.object({
       return false;
     }
   }, 'must be an http(s):// URL'),
+  /** AML score weights, thresholds and exposure limits (src/aml/config.ts). */
+  aml: AmlConfigSchema,
   /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
   dev_chain: z.boolean().optional(),
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import Client from 'bitcoin-core';
+import { freePort } from './ports.js';
 
 /**
  * A real `litecoind -regtest` for one test file: its own data dir and free RPC port on
@@ -28,16 +29,6 @@ export function findLitecoind(): string | undefined {
 export const skipWithoutLitecoind = !findLitecoind() && process.env.CI !== 'true';
 export const SKIP_MESSAGE = 'litecoind not installed (apt-get install litecoind); Bitcoin-family tests skipped';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Litecoind {
   /** `http://user:password@127.0.0.1:port`, as TOLLGATE_RPC_LITECOIN takes it. */

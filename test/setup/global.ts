@@ -1,7 +1,6 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import net from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { openPool } from '../../src/db/index.js';
@@ -10,6 +9,7 @@ import { startDevChain, type DevChain } from '../../src/devchain/devchain.js';
 import { setLogLevel } from '../../src/log.js';
 import { compileTestContracts, type CompiledContracts } from '../helpers/contracts.js';
 import { withDatabase } from '../helpers/urls.js';
+import { freePort } from '../helpers/ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,16 +20,6 @@ declare module 'vitest' {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export const TEMPLATE_DB = 'tollgate_template';
 

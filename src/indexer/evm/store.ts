@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { type Cursor, CursorMovedError, type StoreOptions } from '../cursor.js';
+import { ensurePartitions } from '../partitions.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
@@ -12,14 +13,8 @@ import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from
 const CHAIN_TABLES = ['evm_blocks', 'evm_transactions', 'evm_logs', 'evm_tx_addresses', 'evm_token_transfers'] as const;
 
 /** Creates the network's partition of each chain table (idempotent). */
-export async function ensureNetworkPartitions(sql: Sql, network: string): Promise<void> {
-  if (networkInfo(network)?.family !== 'evm' || !/^[a-z0-9]+$/.test(network)) throw new Error(`not an EVM network: ${network}`);
-  await sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext('tollgate_partitions'))`;
-    for (const table of [...CHAIN_TABLES, 'address_edges']) {
-      await tx.unsafe(`create table if not exists ${table}_${network} partition of ${table} for values in ('${network}')`);
-    }
-  });
+export function ensureNetworkPartitions(sql: Sql, network: string): Promise<void> {
+  return ensurePartitions(sql, 'evm', network, CHAIN_TABLES);
 }
 
 export async function storedBlockHash(sql: Sql, network: string, number: bigint): Promise<string | undefined> {

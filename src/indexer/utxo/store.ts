@@ -2,6 +2,7 @@ import type { Sql, TransactionSql } from '../../db/index.js';
 import { networkInfo } from '../../config/networks.js';
 import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
 import { type Cursor, CursorMovedError, type StoreOptions } from '../cursor.js';
+import { ensurePartitions } from '../partitions.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './prevouts.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
@@ -12,14 +13,8 @@ import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 const UTXO_TABLES = ['utxo_blocks', 'utxo_transactions', 'utxo_inputs', 'utxo_outputs', 'utxo_tx_addresses'] as const;
 
 /** Creates the network's partition of each UTXO table (idempotent). */
-export async function ensureUtxoPartitions(sql: Sql, network: string): Promise<void> {
-  if (networkInfo(network)?.family !== 'utxo' || !/^[a-z0-9]+$/.test(network)) throw new Error(`not a Bitcoin-family network: ${network}`);
-  await sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext('tollgate_partitions'))`;
-    for (const table of [...UTXO_TABLES, 'address_edges']) {
-      await tx.unsafe(`create table if not exists ${table}_${network} partition of ${table} for values in ('${network}')`);
-    }
-  });
+export function ensureUtxoPartitions(sql: Sql, network: string): Promise<void> {
+  return ensurePartitions(sql, 'utxo', network, UTXO_TABLES);
 }
 
 export async function storedUtxoBlockHash(sql: Sql, network: string, height: bigint): Promise<string | undefined> {
