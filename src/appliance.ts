@@ -101,7 +101,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     const clients = new Map<string, PublicClient>(networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]));
 
     if (roles.worker) {
-      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway }, config.worker_concurrency);
+      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts }, config.worker_concurrency);
     }
     if (roles.indexer) {
       const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));

@@ -4,6 +4,8 @@ import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
 import { deliverWebhookTask } from '../../workers/deliver_webhook.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
+import { liveAmlCheckTask } from '../../workers/liveaml_check.js';
+import type { LiveAmlDeps } from '../aml/live-check.js';
 import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
 import { log } from '../log.js';
@@ -20,7 +22,7 @@ export interface Worker {
  * The pg pool is ours, with an error listener: a connection the server drops while idle (a
  * restart, a failover) is logged and replaced instead of crashing the process.
  */
-export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps, concurrency: number): Promise<Worker> {
+export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps, concurrency: number): Promise<Worker> {
   const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
   pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
   let runner: Runner;
@@ -34,6 +36,7 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
       taskList: {
         deliver_webhook: deliverWebhookTask(deps),
         fetch_nft_metadata: fetchNftMetadataTask(deps),
+        liveaml_check: liveAmlCheckTask(deps),
       },
     });
   } catch (err) {

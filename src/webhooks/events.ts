@@ -9,7 +9,7 @@ import type { Sql, TransactionSql } from '../db/index.js';
 export const DELIVER_TASK = 'deliver_webhook';
 
 /** The tail of an event insert: one delivery job per row of the `ins` CTE, keyed by the event. */
-function deliveryJobsFor(tx: TransactionSql, maxAttempts: number) {
+export function deliveryJobsFor(tx: TransactionSql, maxAttempts: number) {
   return tx`select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
       max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
     from ins`;
@@ -119,7 +119,7 @@ export interface EventForDelivery {
 export async function loadEvent(sql: Sql, id: string): Promise<EventForDelivery | undefined> {
   const [row] = await sql<EventForDelivery[]>`
     select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.orphaned, e.status, e.attempts, e.body,
-      case e.kind when 'stream' then t.stream_webhook end as url,
+      case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook end as url,
       k.webhook_secret, (k.revoked_at is not null) as key_revoked
     from webhook_events e
     join api_keys k on k.id = e.api_key_id

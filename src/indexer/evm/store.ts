@@ -4,6 +4,7 @@ import { ensurePartitions } from '../partitions.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
+import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { networkInfo } from '../../config/networks.js';
 import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
@@ -38,6 +39,7 @@ export async function storeBlocks(sql: Sql, network: string, blocks: readonly Ev
       where network = ${network} returning network, chain_id, block_number, block_hash`;
     for (const block of blocks) {
       await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash, maxAttempts: opts.maxAttempts });
+      await enqueueLiveAmlChecks(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash });
     }
     await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
     return moved!;

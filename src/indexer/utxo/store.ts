@@ -7,6 +7,7 @@ import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './prevouts.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
+import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
 
 /** SQL of the Bitcoin-family indexer: blocks, transactions, inputs with their coins, outputs, touched addresses. */
 
@@ -52,6 +53,7 @@ export async function storeUtxoBlock(sql: Sql, network: string, block: ResolvedB
       update indexer_cursors set block_number = ${block.height.toString()}, block_hash = ${block.hash}, updated_at = now()
       where network = ${network} returning network, chain_id, block_number, block_hash`;
     await enqueueStreamEvents(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash, maxAttempts: opts.maxAttempts });
+    await enqueueLiveAmlChecks(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash });
     await enqueueConfirmations(tx, network, block.height - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
     return moved!;
   }) as Promise<Cursor>;

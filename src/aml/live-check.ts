@@ -1,0 +1,141 @@
+import { networkInfo } from '../config/networks.js';
+import type { Sql, TransactionSql } from '../db/index.js';
+import { log } from '../log.js';
+import { deliveryJobsFor } from '../webhooks/events.js';
+import { analyzeAddress } from './analyze.js';
+import type { AmlConfig } from './config.js';
+import { EVM_SCOPE } from './labels/types.js';
+import { recordEvent } from './liveaml-events.js';
+import { buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';
+
+/**
+ * The live AML risk worker (task `liveaml_check`, enqueued by src/aml/live-checks.ts): one
+ * transaction of one tracked address. When the transaction brings a risk tag, it records a
+ * live AML event and enqueues the live AML webhook, both in one database transaction.
+ */
+
+export interface LiveAmlDeps {
+  sql: Sql;
+  aml: AmlConfig;
+  /** max_attempts of the webhook's delivery job (as for streams). */
+  webhookMaxAttempts: number;
+}
+
+export interface LiveAmlCheck {
+  trackedId: string;
+  network: string;
+  txHash: string;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+/** The spec's live AML webhook. `score` is analyzeAddress's (100 = highest risk). */
+export interface LiveAmlWebhook {
+  address: string;
+  score: number;
+  /** Every AML tag of the address now (base, direct_, indirect_). */
+  tags: AmlTags;
+  hash: string;
+  block_number: number;
+  /** Only the tags true for this transaction. */
+  hash_tags: AmlTags;
+  created_at: string;
+}
+
+export type CheckOutcome = 'skipped' | 'clean' | 'recorded' | 'duplicate';
+
+const labelNetworks = (network: string) => (networkInfo(network)?.family === 'evm' ? [network, EVM_SCOPE] : [network]);
+
+/**
+ * The tags a transaction brings to `address`, set-based. Its counterparties in this transaction
+ * are the other addresses the transaction touched (the family's address table) that are also
+ * counterparties of `address` in address_edges (so, as for exposure: sender/recipient and
+ * token-transfer parties on EVM, spender/payee pairs on Bitcoin-family chains). A counterparty
+ * labelled X gives direct_X; a counterparty with a counterparty labelled X (not `address`, not
+ * itself) gives indirect_X. Only true tags are returned.
+ */
+export async function hashTagsOf(sql: Sql, check: Omit<LiveAmlCheck, 'trackedId' | 'blockHash'> & { address: string; family: 'evm' | 'utxo' }): Promise<AmlTags> {
+  const table = check.family === 'evm' ? sql`evm_tx_addresses` : sql`utxo_tx_addresses`;
+  const nets = labelNetworks(check.network);
+  const rows = await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
+    with cp as materialized (
+      select distinct a.address from ${table} a
+      join address_edges e on e.network = ${check.network} and e.address = ${check.address} and e.counterparty = a.address
+      where a.network = ${check.network} and a.block_number = ${check.blockNumber.toString()} and a.tx_hash = ${check.txHash}
+        and a.address <> ${check.address}
+    )
+    select distinct 'direct' as level, l.category from cp
+      join labels l on l.address = cp.address and l.network = any(${nets}::text[])
+    union
+    select distinct 'indirect', l.category from cp
+      join address_edges e on e.network = ${check.network} and e.address = cp.address
+      join labels l on l.address = e.counterparty and l.network = any(${nets}::text[])
+      where e.counterparty <> ${check.address} and e.counterparty <> cp.address`;
+  const of = (level: string) => rows.filter((r) => r.level === level).map((r) => r.category).filter(isBaseTag);
+  return trueTags(buildTags({ base: [], direct: of('direct'), indirect: of('indirect') }));
+}
+
+/** Any true tag but new_wallet (a property of the address, never of a transaction). */
+export const isRisky = (tags: AmlTags) => Object.entries(tags).some(([name, v]) => v && name !== 'new_wallet');
+
+/**
+ * Runs one check. Skipped when the tracking (or its key) is gone or the block is no longer
+ * canonical. The block row is read FOR KEY SHARE in the writing transaction, so a reorg either
+ * deletes it first (nothing is recorded) or waits and then orphans and retracts what was
+ * recorded. Running twice records nothing twice.
+ */
+export async function runLiveAmlCheck(deps: LiveAmlDeps, check: LiveAmlCheck): Promise<CheckOutcome> {
+  const { sql } = deps;
+  const family = networkInfo(check.network)?.family;
+  if (family !== 'evm' && family !== 'utxo') return 'skipped';
+  const [target] = await sql<{ address: string }[]>`
+    select t.address from tracked_addresses t join api_keys k on k.id = t.api_key_id and k.revoked_at is null
+    where t.id = ${check.trackedId} and t.aml_webhook is not null`;
+  if (!target) return 'skipped';
+
+  const hashTags = await hashTagsOf(sql, { ...check, address: target.address, family });
+  if (!isRisky(hashTags)) return 'clean';
+  const analysis = await analyzeAddress(sql, deps.aml, { network: check.network, address: target.address, indexed: true });
+
+  const outcome = await sql.begin(async (tx) => {
+    if (!(await isCanonical(tx, family, check))) return 'skipped' as const;
+    // now() is the transaction's start: the event row's created_at and the webhook's agree.
+    const [clock] = await tx<{ now: Date }[]>`select now() as now`;
+    const id = await recordEvent(tx, { ...check, score: analysis.score, tags: analysis.tags, hashTags });
+    if (id === null) return 'duplicate' as const;
+    const body: LiveAmlWebhook = {
+      address: target.address, score: analysis.score, tags: analysis.tags, hash: check.txHash,
+      block_number: Number(check.blockNumber), hash_tags: hashTags, created_at: clock!.now.toISOString(),
+    };
+    await insertLiveAmlWebhook(tx, check, JSON.stringify(body), deps.webhookMaxAttempts);
+    return 'recorded' as const;
+  });
+  log.info({ network: check.network, tx_hash: check.txHash, block_number: Number(check.blockNumber), outcome, score: analysis.score }, 'live AML check');
+  return outcome;
+}
+
+async function isCanonical(tx: TransactionSql, family: 'evm' | 'utxo', c: LiveAmlCheck): Promise<boolean> {
+  const rows = family === 'evm'
+    ? await tx`select 1 from evm_blocks where network = ${c.network} and number = ${c.blockNumber.toString()} and hash = ${c.blockHash} for key share`
+    : await tx`select 1 from utxo_blocks where network = ${c.network} and height = ${c.blockNumber.toString()} and hash = ${c.blockHash} for key share`;
+  return rows.length > 0;
+}
+
+/**
+ * The webhook_events row of kind 'liveaml', its body frozen now, and its delivery job. It is
+ * sent once: confirmation_done from the start, so no confirmed copy ever follows; a reorg
+ * retracts it like a stream delivery.
+ */
+async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, body: string, maxAttempts: number): Promise<void> {
+  await tx`
+    with ins as (
+      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
+          confirmed, confirmation_done, body)
+      select 'liveaml', t.api_key_id, t.id, ${c.network}, t.address, ${c.txHash}, ${c.blockNumber.toString()}, ${c.blockHash},
+        false, true, ${body}
+      from tracked_addresses t where t.id = ${c.trackedId}
+      on conflict do nothing
+      returning id
+    )
+    ${deliveryJobsFor(tx, maxAttempts)}`;
+}

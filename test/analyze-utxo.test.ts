@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/keys/keys.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { call } from './helpers/http.js';
+import { eventually } from './helpers/eventually.js';
+import { SKIP_MESSAGE, skipWithoutLitecoind, startLitecoind, type Litecoind } from './helpers/litecoind.js';
+
+let node: Litecoind;
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>>;
+let apikey: string;
+
+describe.skipIf(skipWithoutLitecoind)(`tx_detail and AML on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`, () => {
+  beforeAll(async () => {
+    node = await startLitecoind();
+    await node.mine(110);
+    db = await freshDatabase();
+    apikey = (await createApiKey(db.sql, 'utxo-aml')).apikey;
+    app = await startTestAppliance(db.url, { TOLLGATE_RPC_LITECOIN: node.rpcUrl, TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '100' },
+      { api: true, worker: false, indexer: 'all', devChain: false });
+    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'litecoin'`, (r) => r[0]?.block_number === '110');
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await db?.drop();
+    await node?.stop();
+  });
+
+  it('details an indexed litecoin transaction with its transfers and the parties’ AML data', async () => {
+    const to = await node.rpc<string>('getnewaddress', '', 'bech32');
+    const txid = await node.rpc<string>('sendtoaddress', to, 1.25);
+    const [block] = await node.mine(1);
+    const height = (await node.rpc('getblockheader', block)).height;
+    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'litecoin'`, (r) => Number(r[0]!.block_number) >= height);
+    // The recipient is labeled mixer: the transaction's AML data says so.
+    await db.sql`insert into labels (network, address, category, source, name) values ('litecoin', ${to}, 'mixer', 'test', 'test mixer')`;
+
+    const res = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${txid}&network=litecoin`, { headers: { apikey } });
+    expect(res.json).toMatchObject({ code: 0, message: 'OK' });
+    const d = res.json.data;
+    const raw = await node.rpc('getrawtransaction', txid, true);
+    const header = await node.rpc('getblockheader', block);
+    expect(d).toMatchObject({ hash: txid, network: 'litecoin', status: 'Success', timestamp: header.time });
+    // `to` is the first output not paying back to an input: the recipient or the wallet's fresh change.
+    expect(raw.vout.map((o: any) => o.scriptPubKey.addresses?.[0])).toContain(d.to);
+    expect(typeof d.from).toBe('string');
+    expect(d.from).not.toBe(to);
+    expect(d.transfers).toHaveLength(raw.vout.length);
+    expect(d.transfers).toContainEqual(expect.objectContaining({ to, value: 1.25, token_symbol: 'LTC' }));
+    expect(d.aml_data.tags).toMatchObject({ mixer: true });
+    expect(d.aml_data.score).toBeGreaterThan(0);
+    expect(d.aml_data.threshold).toEqual({ low: 25, modarate: 50, high: 75 });
+
+    // The sender dealt with a labeled mixer: direct exposure over the indexed edges.
+    const sender = await call(app.baseUrl, 'GET', `/v2/analyze/aml?address=${d.from}&network=litecoin`, { headers: { apikey } });
+    expect(sender.json.data.tags.direct_mixer).toBe(true);
+
+    const missing = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${'ab'.repeat(32)}&network=litecoin`, { headers: { apikey } });
+    expect(missing.json).toMatchObject({ code: 5002 });
+  });
+});
