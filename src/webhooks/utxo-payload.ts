@@ -12,7 +12,8 @@ import { PermanentError } from '../errors.js';
  * - `addresses`: every address of the coins spent and the outputs, once each, inputs first.
  * - `mapped`: per address, the sum it spent (inputs) and received (outputs), in order of first
  *   appearance; scripts without an address are left out there.
- * - Extras at the top level: `confirmed`, `network`, `blockNumber`, `blockHash`.
+ * - Extras at the top level: `address` (the streamed address this delivery is for, as EVM's
+ *   `tx.address`), `confirmed`, `network`, `blockNumber`, `blockHash`.
  */
 
 interface TxRow { txid: string; hex: string; version: string; size: number; vsize: number; weight: number; locktime: string; fee: string; block_height: string; block_hash: string; time: string }
@@ -85,6 +86,7 @@ export async function buildUtxoPayload(sql: Sql, event: { network: string; addre
     outputs,
     addresses,
     mapped: { inputs: mapByAddress(spent), outputs: mapByAddress(paid) },
+    address: event.address,
     confirmed: event.confirmed,
     network: event.network,
     blockNumber: BigInt(tx.block_height),
