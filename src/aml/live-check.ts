@@ -6,6 +6,7 @@ import { analyzeAddress } from './analyze.js';
 import type { AmlConfig } from './config.js';
 import { EVM_SCOPE } from './labels/types.js';
 import { recordEvent } from './liveaml-events.js';
+import { rememberRiskTags } from './rescan.js';
 import { buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';
 
 /**
@@ -108,6 +109,7 @@ export async function runLiveAmlCheck(deps: LiveAmlDeps, check: LiveAmlCheck): P
       block_number: Number(check.blockNumber), hash_tags: hashTags, created_at: clock!.now.toISOString(),
     };
     await insertLiveAmlWebhook(tx, check, JSON.stringify(body), deps.webhookMaxAttempts);
+    await rememberRiskTags(tx, check.trackedId, analysis.tags);
     return 'recorded' as const;
   });
   log.info({ network: check.network, tx_hash: check.txHash, block_number: Number(check.blockNumber), outcome, score: analysis.score }, 'live AML check');
@@ -126,7 +128,7 @@ async function isCanonical(tx: TransactionSql, family: 'evm' | 'utxo', c: LiveAm
  * sent once: confirmation_done from the start, so no confirmed copy ever follows; a reorg
  * retracts it like a stream delivery.
  */
-async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, body: string, maxAttempts: number): Promise<void> {
+export async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, body: string, maxAttempts: number): Promise<void> {
   await tx`
     with ins as (
       insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,

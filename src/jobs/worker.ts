@@ -5,6 +5,7 @@ import { quietGraphileLogger } from '../db/migrate.js';
 import { deliverWebhookTask } from '../../workers/deliver_webhook.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
 import { liveAmlCheckTask } from '../../workers/liveaml_check.js';
+import { liveAmlRescanTask } from '../../workers/liveaml_rescan.js';
 import type { LiveAmlDeps } from '../aml/live-check.js';
 import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
@@ -37,6 +38,7 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
         deliver_webhook: deliverWebhookTask(deps),
         fetch_nft_metadata: fetchNftMetadataTask(deps),
         liveaml_check: liveAmlCheckTask(deps),
+        liveaml_rescan: liveAmlRescanTask(deps),
       },
     });
   } catch (err) {

@@ -6,6 +6,7 @@ import { ofacAssetRule } from './ofac-assets.js';
 import { OFAC_NAME_PREFIX } from './ofac.js';
 import { removeAbsentFromSources, removeDelisted, upsertLabels } from './store.js';
 import type { ImportCounts, LineProblem } from './types.js';
+import { enqueueLiveAmlRescan } from '../rescan.js';
 
 export interface ImportReport {
   import_id: string;
@@ -51,6 +52,8 @@ export async function storeLabelFile(sql: Sql, loaded: LoadedLabelFile, options:
         refused: parsed.refused.length, skipped: parsed.skipped.length,
       };
       await finishImportRecord(tx, id, result, parsed.refused, parsed.skipped);
+      // Labels changed: tracked addresses they make risky raise live AML events (src/aml/rescan.ts).
+      if (result.inserted + result.updated + result.removed > 0) await enqueueLiveAmlRescan(tx);
       return result;
     });
     const skipped = new Map<string, number>();

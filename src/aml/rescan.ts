@@ -1,0 +1,85 @@
+import { networkInfo } from '../config/networks.js';
+import type { Sql, TransactionSql } from '../db/index.js';
+import { log } from '../log.js';
+import { analyzeAddress } from './analyze.js';
+import { insertLiveAmlWebhook, isRisky, type LiveAmlDeps, type LiveAmlWebhook } from './live-check.js';
+import { recordEvent } from './liveaml-events.js';
+import type { AmlTags } from './tags.js';
+
+/**
+ * After a label import changed labels: every address tracked for live AML is analysed again, and
+ * one whose risk tags now include a tag not in its last known state (liveaml_state) raises a live
+ * AML event and webhook, as a transaction would. Such an event names no transaction: `hash` is ""
+ * and `block_number` 0; `hash_tags` holds the newly true tags. The state is then updated, so an
+ * import that changes nothing for an address says nothing about it.
+ */
+
+export const RESCAN_TASK = 'liveaml_rescan';
+
+/** Enqueues one rescan (coalesced: imports in a row make one job). */
+export async function enqueueLiveAmlRescan(sql: Sql | TransactionSql): Promise<void> {
+  await sql`select graphile_worker.add_job(${RESCAN_TASK}, json_build_object(), job_key => ${RESCAN_TASK}, job_key_mode => 'replace')`;
+}
+
+const riskTagsOf = (tags: AmlTags) => Object.entries(tags).filter(([name, v]) => v && name !== 'new_wallet').map(([name]) => name).sort();
+
+/** Records the risk tags now known for a tracked address (merged with what was known). */
+export async function rememberRiskTags(sql: Sql | TransactionSql, trackedId: string, tags: AmlTags): Promise<void> {
+  await sql`
+    insert into liveaml_state (tracked_id, risk_tags) values (${trackedId}, ${riskTagsOf(tags)})
+    on conflict (tracked_id) do update set
+      risk_tags = (select array_agg(distinct t order by t) from unnest(liveaml_state.risk_tags || excluded.risk_tags) t),
+      updated_at = now()`;
+}
+
+interface Tracked { id: string; address: string; family: 'evm' | 'utxo'; risk_tags: string[] | null }
+
+/** The networks an address is analysed on: the indexed ones of its family, else the family's first. */
+async function networksFor(sql: Sql, family: 'evm' | 'utxo'): Promise<string[]> {
+  const rows = await sql<{ network: string }[]>`select network from indexer_cursors order by network`;
+  const indexed = rows.map((r) => r.network).filter((n) => networkInfo(n)?.family === family);
+  return indexed.length ? indexed : [family === 'evm' ? 'eth' : 'bitcoin'];
+}
+
+export async function runLiveAmlRescan(deps: LiveAmlDeps): Promise<{ checked: number; events: number }> {
+  const { sql } = deps;
+  const tracked = await sql<Tracked[]>`
+    select t.id, t.address, t.family, s.risk_tags
+    from tracked_addresses t
+    join api_keys k on k.id = t.api_key_id and k.revoked_at is null
+    left join liveaml_state s on s.tracked_id = t.id
+    where t.aml_webhook is not null`;
+  const networks = { evm: await networksFor(sql, 'evm'), utxo: await networksFor(sql, 'utxo') };
+  let events = 0;
+  for (const t of tracked) {
+    // The riskiest view of the address over the networks it is analysed on.
+    let best: { network: string; score: number; tags: AmlTags } | undefined;
+    const risky = new Set<string>();
+    for (const network of networks[t.family]) {
+      const a = await analyzeAddress(sql, deps.aml, { network, address: t.address, indexed: true });
+      riskTagsOf(a.tags).forEach((tag) => risky.add(tag));
+      if (!best || a.score > best.score) best = { network, ...a };
+    }
+    const known = new Set(t.risk_tags ?? []);
+    const fresh = [...risky].filter((tag) => !known.has(tag));
+    const hashTags: AmlTags = Object.fromEntries(fresh.map((tag) => [tag, true]));
+    await sql.begin(async (tx) => {
+      if (best && isRisky(hashTags)) {
+        const [clock] = await tx<{ now: Date }[]>`select now() as now`;
+        // Events of a rescan name no block; a block hash of their own keeps them apart.
+        const check = { trackedId: t.id, network: best.network, txHash: '', blockNumber: 0n, blockHash: `labels:${clock!.now.toISOString()}` };
+        const id = await recordEvent(tx, { ...check, score: best.score, tags: best.tags, hashTags });
+        if (id !== null) {
+          const body: LiveAmlWebhook = { address: t.address, score: best.score, tags: best.tags, hash: '', block_number: 0, hash_tags: hashTags, created_at: clock!.now.toISOString() };
+          await insertLiveAmlWebhook(tx, check, JSON.stringify(body), deps.webhookMaxAttempts);
+          events += 1;
+        }
+      }
+      await tx`
+        insert into liveaml_state (tracked_id, risk_tags) values (${t.id}, ${[...risky].sort()})
+        on conflict (tracked_id) do update set risk_tags = excluded.risk_tags, updated_at = now()`;
+    });
+  }
+  log.info({ checked: tracked.length, events }, 'live AML rescan after a label import');
+  return { checked: tracked.length, events };
+}
