@@ -99,6 +99,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     const allowCidrs = useDevChain ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128'] : config.webhook_allow_cidrs;
     const allow = parseAllowList(allowCidrs);
     const clients = new Map<string, PublicClient>(networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]));
+    const utxoClients = new Map(networks.filter((n) => n.family === 'utxo').map((n) => [n.symbol, new UtxoRpc(n.rpc)]));
 
     if (roles.worker) {
       runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts }, config.worker_concurrency);
@@ -120,7 +121,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           maxReorgDepth: n.maxReorgDepth,
         };
         const indexer = n.family === 'utxo'
-          ? new UtxoIndexer(db.sql, new UtxoRpc(n.rpc), options)
+          ? new UtxoIndexer(db.sql, utxoClients.get(n.symbol)!, options)
           : new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), options);
         indexer.start();
         indexers.push(indexer);
@@ -128,7 +129,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     if (roles.api) {
       const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
-      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients });
+      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');
     }

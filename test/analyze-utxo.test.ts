@@ -10,16 +10,20 @@ let node: Litecoind;
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let apikey: string;
+let early: string;
 
 describe.skipIf(skipWithoutLitecoind)(`tx_detail and AML on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`, () => {
   beforeAll(async () => {
     node = await startLitecoind();
     await node.mine(110);
+    // A transaction mined before the index starts (it starts at the head): tx_detail asks the node.
+    early = await node.rpc<string>('sendtoaddress', await node.rpc<string>('getnewaddress', '', 'legacy'), 0.75);
+    await node.mine(2); // the index starts at the head, one block above the early transaction's
     db = await freshDatabase();
     apikey = (await createApiKey(db.sql, 'utxo-aml')).apikey;
     app = await startTestAppliance(db.url, { TOLLGATE_RPC_LITECOIN: node.rpcUrl, TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '100' },
       { api: true, worker: false, indexer: 'all', devChain: false });
-    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'litecoin'`, (r) => r[0]?.block_number === '110');
+    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'litecoin'`, (r) => r[0]?.block_number === '112');
   });
   afterAll(async () => {
     await app?.stop();
@@ -55,6 +59,16 @@ describe.skipIf(skipWithoutLitecoind)(`tx_detail and AML on litecoind -regtest${
     // The sender dealt with a labeled mixer: direct exposure over the indexed edges.
     const sender = await call(app.baseUrl, 'GET', `/v2/analyze/aml?address=${d.from}&network=litecoin`, { headers: { apikey } });
     expect(sender.json.data.tags.direct_mixer).toBe(true);
+
+    // Older than the index: from the node, the same shape.
+    const old = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${early}&network=litecoin`, { headers: { apikey } });
+    expect(old.json).toMatchObject({ code: 0 });
+    const rawEarly = await node.rpc('getrawtransaction', early, true);
+    expect(old.json.data).toMatchObject({ hash: early, network: 'litecoin', status: 'Success', timestamp: rawEarly.blocktime });
+    expect(old.json.data.transfers).toHaveLength(rawEarly.vout.length);
+    expect(old.json.data.transfers).toContainEqual(expect.objectContaining({ value: 0.75, token_symbol: 'LTC' }));
+    expect(old.json.data.from).toMatch(/^rltc1|^[mn2Q]/);
+    expect(await db.sql`select 1 from utxo_transactions where txid = ${early}`).toHaveLength(0);
 
     const missing = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${'ab'.repeat(32)}&network=litecoin`, { headers: { apikey } });
     expect(missing.json).toMatchObject({ code: 5002 });

@@ -7,7 +7,8 @@ import type { AmlConfig } from './config.js';
 import { trueTags, type AmlTags } from './tags.js';
 import { evmTxFromIndex, evmTxFromNode } from './tx-evm.js';
 import type { TxCore } from './tx-types.js';
-import { utxoTxFromIndex } from './tx-utxo.js';
+import { utxoTxFromIndex, utxoTxFromNode } from './tx-utxo.js';
+import type { UtxoRpc } from '../chains/utxo/client.js';
 
 /**
  * GET /analyze/tx_detail. The transaction's AML data is that of its parties (sender, recipient,
@@ -29,6 +30,8 @@ export interface TxLookup {
   /** Networks this appliance indexes. */
   indexed: readonly string[];
   evmClients: ReadonlyMap<string, PublicClient>;
+  /** Bitcoin-family nodes, for transactions older than the index. */
+  utxoClients: ReadonlyMap<string, UtxoRpc>;
 }
 
 /** The hash in stored form, or null when it is not a transaction hash of the network's family. */
@@ -39,10 +42,13 @@ export function normalizeTxHash(network: string, hash: string): string | null {
   return null;
 }
 
-/** Index first, then (EVM) the node; null when neither has it. */
+/** Index first, then the node; null when neither has it. */
 export async function findTransaction(deps: TxLookup, network: string, hash: string): Promise<TxCore | null> {
+  if (networkInfo(network)?.family === 'utxo') {
+    const rpc = deps.utxoClients.get(network);
+    return (await utxoTxFromIndex(deps.sql, network, hash)) ?? (rpc ? utxoTxFromNode(rpc, network, hash) : null);
+  }
   const client = deps.evmClients.get(network);
-  if (networkInfo(network)?.family === 'utxo') return utxoTxFromIndex(deps.sql, network, hash);
   return (await evmTxFromIndex(deps.sql, client, network, hash)) ?? (client ? evmTxFromNode(deps.sql, client, network, hash) : null);
 }
 

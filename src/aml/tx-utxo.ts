@@ -1,11 +1,13 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql } from '../db/index.js';
+import { parseOutput, parseTransaction } from '../chains/utxo/block.js';
+import type { UtxoRpc } from '../chains/utxo/client.js';
 import { formatUnits } from '../webhooks/evm-payload.js';
 import { uniqueParties, type TxCore } from './tx-types.js';
 
 /**
- * A Bitcoin-family transaction for tx_detail, from the index (utxo_* tables). The spec's shape
- * has one `from` and one `to`; a Bitcoin transaction has many of each, so:
+ * A Bitcoin-family transaction for tx_detail. The spec's shape has one `from` and one `to`; a
+ * Bitcoin transaction has many of each, so:
  * - from: the address of the coin spent by the first input ('' for a coinbase);
  * - to: the first output address that is not an input address (the payment, not the change),
  *   else the first output address;
@@ -14,9 +16,28 @@ import { uniqueParties, type TxCore } from './tx-types.js';
  * - transfers: one per output with an address, from `from`, in coins, token_name/token_symbol
  *   the network's name and asset (e.g. "Litecoin", "LTC");
  * - status: always 'Success' (a mined Bitcoin transaction cannot fail).
- * A txid that occurs twice (BIP 30) gives the later one. Not in the index: null (the node is
- * not asked; Bitcoin-family history starts at the start block).
  */
+function utxoTxCore(network: string, txid: string, time: number, spentFrom: readonly (string | null)[], outputs: readonly { address: string | null; value: bigint }[]): TxCore {
+  const info = networkInfo(network)!;
+  const senders = new Set(spentFrom.filter((a): a is string => !!a));
+  const from = spentFrom[0] ?? '';
+  const paid = outputs.filter((o) => o.address && !senders.has(o.address));
+  const counted = paid.length ? paid : outputs;
+  const coins = (v: bigint) => formatUnits(v, info.decimals);
+  return {
+    from,
+    to: paid[0]?.address ?? outputs.find((o) => o.address)?.address ?? '',
+    status: 'Success',
+    timestamp: time,
+    network,
+    hash: txid,
+    value: coins(counted.reduce((sum, o) => sum + o.value, 0n)),
+    transfers: outputs.filter((o) => o.address).map((o) => ({ from, to: o.address!, value: coins(o.value), token_name: info.name, token_symbol: info.asset })),
+    parties: uniqueParties([...spentFrom, ...outputs.map((o) => o.address)]),
+  };
+}
+
+/** From the index (utxo_* tables); a txid that occurs twice (BIP 30) gives the later one. */
 export async function utxoTxFromIndex(sql: Sql, network: string, txid: string): Promise<TxCore | null> {
   const [tx] = await sql<{ txid: string; block_height: string; time: string }[]>`
     select t.txid, t.block_height, b.time from utxo_transactions t
@@ -29,21 +50,24 @@ export async function utxoTxFromIndex(sql: Sql, network: string, txid: string): 
     sql<{ address: string | null; value: string }[]>`select address, value::text from utxo_outputs
       where network = ${network} and txid = ${txid} and block_height = ${tx.block_height} order by vout`,
   ]);
-  const info = networkInfo(network)!;
-  const senders = new Set(inputs.map((i) => i.prev_address).filter((a): a is string => !!a));
-  const from = inputs[0]?.prev_address ?? '';
-  const paid = outputs.filter((o) => o.address && !senders.has(o.address));
-  const counted = paid.length ? paid : outputs;
-  const coins = (v: bigint) => formatUnits(v, info.decimals);
-  return {
-    from,
-    to: paid[0]?.address ?? outputs.find((o) => o.address)?.address ?? '',
-    status: 'Success',
-    timestamp: Number(tx.time),
-    network,
-    hash: tx.txid,
-    value: coins(counted.reduce((sum, o) => sum + BigInt(o.value), 0n)),
-    transfers: outputs.filter((o) => o.address).map((o) => ({ from, to: o.address!, value: coins(BigInt(o.value)), token_name: info.name, token_symbol: info.asset })),
-    parties: uniqueParties([...inputs.map((i) => i.prev_address), ...outputs.map((o) => o.address)]),
-  };
+  return utxoTxCore(network, tx.txid, Number(tx.time), inputs.map((i) => i.prev_address), outputs.map((o) => ({ address: o.address, value: BigInt(o.value) })));
+}
+
+/**
+ * From the node, for a transaction older than the index (getrawtransaction, which needs the
+ * node's -txindex; the spent coins' addresses from their own transactions). Null when the node
+ * has no such transaction, or has it only in its mempool (not mined: nothing to detail yet).
+ */
+export async function utxoTxFromNode(rpc: UtxoRpc, network: string, txid: string): Promise<TxCore | null> {
+  const raw = await rpc.transaction(txid);
+  if (!raw || raw.blocktime === undefined) return null;
+  const decimals = networkInfo(network)!.decimals;
+  const tx = parseTransaction(raw, 0, decimals);
+  const prevIds = [...new Set(tx.inputs.flatMap((i) => (i.prevTxid ? [i.prevTxid] : [])))];
+  const prevs = new Map((await rpc.transactions(prevIds)).map((p) => [p.txid, p]));
+  const spentFrom = tx.inputs.map((i) => {
+    const out = i.prevTxid === null ? undefined : prevs.get(i.prevTxid)?.vout.find((v) => v.n === i.prevVout);
+    return out ? parseOutput(out, decimals).address : null;
+  });
+  return utxoTxCore(network, tx.txid, raw.blocktime, spentFrom, tx.outputs);
 }

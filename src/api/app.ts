@@ -17,6 +17,7 @@ import { walletNftRoutes } from './routes/wallet-nfts.js';
 import { liveAmlRoutes } from './routes/liveaml.js';
 import { analyzeRoutes } from './routes/analyze.js';
 import { readiness } from './readiness.js';
+import type { UtxoRpc } from '../chains/utxo/client.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -33,6 +34,8 @@ export interface AppDeps {
   aml: AmlConfig;
   /** viem clients of the indexed EVM networks: tx_detail asks the node for what the index lacks. */
   evmClients?: ReadonlyMap<string, PublicClient>;
+  /** Bitcoin-family nodes: tx_detail asks them for what the index lacks. */
+  utxoClients?: ReadonlyMap<string, UtxoRpc>;
 }
 
 export const API_BASE = '/v2';
@@ -50,7 +53,7 @@ function errorBody(number: number, message: string) {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
-  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...analyzeRoutes({ sql: deps.sql, allow: deps.allow, aml: deps.aml, networks: deps.networks, evmClients: deps.evmClients ?? new Map() }), ...liveAmlRoutes(deps.sql, deps.allow)];
+  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...analyzeRoutes({ sql: deps.sql, allow: deps.allow, aml: deps.aml, networks: deps.networks, evmClients: deps.evmClients ?? new Map(), utxoClients: deps.utxoClients ?? new Map() }), ...liveAmlRoutes(deps.sql, deps.allow)];
 }
 
 export function createApp(deps: AppDeps): Hono<AuthEnv> {

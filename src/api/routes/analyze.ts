@@ -13,6 +13,7 @@ import type { AllowList } from '../../webhooks/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
+import type { UtxoRpc } from '../../chains/utxo/client.js';
 
 export interface AnalyzeDeps {
   sql: Sql;
@@ -21,6 +22,7 @@ export interface AnalyzeDeps {
   /** Networks this appliance indexes. */
   networks: readonly string[];
   evmClients: ReadonlyMap<string, PublicClient>;
+  utxoClients: ReadonlyMap<string, UtxoRpc>;
 }
 
 const Network = z.enum(NETWORK_SYMBOLS as [string, ...string[]], { error: (issue) => (issue.input === undefined ? 'is required' : 'unknown network symbol') }).meta({ description: 'Network symbol (the spec\'s table of 23). An unknown symbol gets error 5000.' });
@@ -72,7 +74,7 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
     defineRoute({
       method: 'get', path: '/analyze/tx_detail', tag: 'Security',
       summary: 'A transaction with its token transfers and AML data',
-      description: `EVM: from the index, else from the network's node (for transactions older than the start block). Bitcoin-family: from the index; \`from\` is the first input's address, \`to\` the first output not paying back to an input, \`value\` what left the senders, one transfer per output. aml_data is that of the transaction's parties: the union of their true tags and the highest of their scores. ${SCORE_TEXT} A malformed hash, or a transaction neither the index nor the node has, gets 5002; a network this appliance does not index, 5000.`,
+      description: `EVM: from the index, else from the network's node (for transactions older than the start block). Bitcoin-family: from the index, else from the node (it needs -txindex); \`from\` is the first input's address, \`to\` the first output not paying back to an input, \`value\` what left the senders, one transfer per output. aml_data is that of the transaction's parties: the union of their true tags and the highest of their scores. ${SCORE_TEXT} A malformed hash, or a transaction neither the index nor the node has, gets 5002; a network this appliance does not index, 5000.`,
       query: z.object({ hash: z.string().min(1).max(100), network: Network }),
       response: envelope(TxDetailSchema),
       fieldErrors: { hash: ErrorNumber.INVALID_ADDRESS },
@@ -83,7 +85,7 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
       if ((family !== 'evm' && family !== 'utxo') || !canLook) throw new ApiError(400, ErrorNumber.BAD_REQUEST, `Network ${query.network} is not indexed by this appliance.`);
       const hash = normalizeTxHash(query.network, query.hash);
       if (!hash) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid transaction hash for ${query.network}.`);
-      const detail = await txDetail({ sql: deps.sql, aml: deps.aml, indexed: deps.networks, evmClients: deps.evmClients }, query.network, hash);
+      const detail = await txDetail({ sql: deps.sql, aml: deps.aml, indexed: deps.networks, evmClients: deps.evmClients, utxoClients: deps.utxoClients }, query.network, hash);
       if (!detail) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Transaction not found.');
       return { data: detail };
     }),

@@ -13,6 +13,8 @@ export interface RawVin { txid?: string; vout?: number; coinbase?: string; scrip
 export interface RawTransaction {
   txid: string; version: number; size: number; vsize?: number; weight?: number; locktime: number; hex: string;
   vin: RawVin[]; vout: RawVout[]; blockhash?: string;
+  /** Block time, when the transaction is in a block (getrawtransaction verbose). */
+  blocktime?: number;
 }
 export interface RawBlock { hash: string; height: number; previousblockhash?: string; time: number; tx: RawTransaction[] }
 
@@ -86,6 +88,11 @@ export class UtxoRpc {
   /** Transactions by txid (getrawtransaction, verbose, batched). Needs the node's -txindex. */
   async transactions(txids: readonly string[]): Promise<RawTransaction[]> {
     return this.batch<RawTransaction>('getrawtransaction', txids.map((txid) => [txid, true]), 'the node needs -txindex=1 to find transactions by id');
+  }
+
+  /** One transaction by txid, or null when the node has none by that id (needs -txindex). */
+  async transaction(txid: string): Promise<RawTransaction | null> {
+    return this.orNull(this.call<RawTransaction>('getrawtransaction', txid, true), RPC_INVALID_ADDRESS_OR_KEY);
   }
 
   /** Heights of blocks by hash (getblockheader, batched). */
