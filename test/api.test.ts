@@ -168,6 +168,7 @@ describe('the HTTP surface', () => {
     expect(ready.json.database).toBe(true);
     const doc = await get('/v2/openapi.json', { apikey: keyA });
     expect(doc.json.openapi).toBe('3.0.3');
+    expect(doc.json.info.description).toContain('100 the highest risk in every output');
     expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(['/stream/create', '/stream/delete', '/stream/list']));
     expect(doc.json.paths['/stream/list'].get.parameters.map((p: any) => p.name)).toEqual(['page', 'limit']);
     expect(doc.json.paths['/stream/create'].post.requestBody.content['application/json'].schema.required).toEqual(['address', 'webhook']);
