@@ -46,7 +46,7 @@ it('raises a live AML event when a label import alone makes a tracked address ri
   // A counterparty pays the tracked address while nobody is labelled: the check finds nothing.
   const payer = await fundedWallet('1');
   const paid = await payer.send(tracked as `0x${string}`, 5n);
-  await eventually(() => db.sql`select block_number from indexer_cursors where network = 'eth'`, (r) => BigInt(r[0]!.block_number) >= paid.blockNumber);
+  await eventually(() => db.sql`select block_number from indexer_cursors where network = 'eth'`, (r) => r.length > 0 && BigInt(r[0]!.block_number) >= paid.blockNumber);
   await eventually(() => db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'liveaml_check'`, (r) => r[0]!.n === 0);
   expect(receiver.received).toHaveLength(0);
 

@@ -25,5 +25,17 @@ export async function startTestAppliance(databaseUrl: string, env: Record<string
     ...env,
   });
   const appliance = await startAppliance(config, roles);
+  // An indexer starts at the head it first sees: wait until each has its cursor, so that a
+  // transaction a test sends next is above the start block.
+  if (roles.indexer) {
+    const wanted = roles.indexer === 'all' ? appliance.networks.map((n) => n.symbol) : roles.indexer;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const rows = await appliance.db.sql<{ network: string }[]>`select network from indexer_cursors`;
+      if (wanted.every((n) => rows.some((r) => r.network === n))) break;
+      if (Date.now() > deadline) throw new Error(`indexers did not start within 30 s: ${wanted.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   return Object.assign(appliance, { baseUrl: `https://127.0.0.1:${appliance.apiPort}` });
 }
