@@ -10,7 +10,7 @@ export const log = pino({
   base: { service: 'tollgate' },
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: {
-    paths: ['apikey', '*.apikey', 'webhook_secret', '*.webhook_secret', 'headers.authorization', 'headers.apikey', 'req.headers.authorization', 'req.headers.apikey'],
+    paths: ['apikey', '*.apikey', 'webhook_secret', '*.webhook_secret', 'data_key', '*.data_key', 'data_keys_old', '*.data_keys_old', 'headers.authorization', 'headers.apikey', 'req.headers.authorization', 'req.headers.apikey'],
     censor: '[redacted]',
   },
 });

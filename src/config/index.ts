@@ -28,6 +28,9 @@ const cidr = z.string().refine((v) => {
   }
 }, 'must be a CIDR range such as 10.0.0.0/8');
 
+/** A data key: the base64 of 32 bytes (`openssl rand -base64 32`). The message never shows the value. */
+const dataKey = z.string().trim().refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 random bytes (e.g. openssl rand -base64 32)');
+
 const NetworkConfigSchema = z.object({
   /** Without it the network is not indexed (except eth when the dev chain runs). */
   rpc: rpcUrl.optional(),
@@ -66,6 +69,10 @@ const ConfigSchema = z.object({
   }, 'must be an http(s):// URL'),
   /** AML score weights, thresholds and exposure limits (src/aml/config.ts). */
   aml: AmlConfigSchema,
+  /** Encrypts travel rule personal data at rest; without it, `<data_dir>/data.key` (generated once). */
+  data_key: dataKey.optional(),
+  /** Earlier data keys, kept to decrypt rows they sealed (src/travelrule/crypto.ts). */
+  data_keys_old: z.array(dataKey).default([]),
   /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
   dev_chain: z.boolean().optional(),
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
@@ -111,6 +118,8 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
   TOLLGATE_NFT_IPFS_GATEWAY: { path: 'nft_ipfs_gateway', type: 'string' },
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
+  TOLLGATE_DATA_KEY: { path: 'data_key', type: 'string' },
+  TOLLGATE_DATA_KEYS_OLD: { path: 'data_keys_old', type: 'list' },
 };
 
 /** Per-network variables: TOLLGATE_RPC_ETH, TOLLGATE_CONFIRMATIONS_POLYGON, TOLLGATE_START_BLOCK_BSC. */
