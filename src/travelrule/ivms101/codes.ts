@@ -1,0 +1,23 @@
+/**
+ * The IVMS101 code lists used by the travel rule input (interVASP Messaging Standard IVMS101,
+ * issue 1, 2020: NaturalPersonNameTypeCode, AddressTypeCode, NationalIdentifierTypeCode).
+ * The spec leaves the allowed values "not shown"; these are the standard's. Input is matched
+ * case-insensitively and stored in upper case, as the standard writes them.
+ */
+
+/** LEGL legal name, ALIA alias, BIRT name at birth, MAID maiden name, MISC unspecified. */
+export const NAME_IDENTIFIER_TYPES = ['LEGL', 'ALIA', 'BIRT', 'MAID', 'MISC'] as const;
+
+/** HOME residential, BIZZ business, GEOG unspecified physical address. */
+export const ADDRESS_TYPES = ['HOME', 'BIZZ', 'GEOG'] as const;
+
+/**
+ * ARNU alien registration number, CCPT passport, RAID registration authority identifier,
+ * DRLC driver's licence, FIIN foreign investment identity number, TXID tax number,
+ * SOCS social security number, IDCD identity card, LEIX legal entity identifier, MISC other.
+ */
+export const NATIONAL_IDENTIFIER_TYPES = ['ARNU', 'CCPT', 'RAID', 'DRLC', 'FIIN', 'TXID', 'SOCS', 'IDCD', 'LEIX', 'MISC'] as const;
+
+export type NameIdentifierType = (typeof NAME_IDENTIFIER_TYPES)[number];
+export type AddressType = (typeof ADDRESS_TYPES)[number];
+export type NationalIdentifierType = (typeof NATIONAL_IDENTIFIER_TYPES)[number];
