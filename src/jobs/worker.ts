@@ -26,6 +26,9 @@ export interface Worker {
 export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps, concurrency: number): Promise<Worker> {
   const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
   pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
+  // A client checked out when its connection fails raises the error at its next query; this
+  // listener only keeps the event from going unhandled.
+  pgPool.on('connect', (client) => client.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection failed')));
   let runner: Runner;
   try {
     runner = await run({
