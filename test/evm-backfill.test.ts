@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { hardhat } from 'viem/chains';
-import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { Receiver } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
-import { freePort } from './helpers/ports.js';
+import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 
 const BLOCKS = 2000;
-let chain: DevChain;
+let chain: OwnChain;
 let db: TestDatabase;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  chain = await startDevChain(await freePort());
+  chain = await startOwnChain();
   db = await freshDatabase();
   receiver = await new Receiver().start();
 });
@@ -27,13 +25,7 @@ afterAll(async () => {
 });
 
 it(`backfills ${BLOCKS} blocks, stopped and restarted midway, with nothing missing or doubled`, async () => {
-  const transport = http(chain.url);
-  const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
-  const pub = createPublicClient({ chain: hardhat, transport });
-  await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
-  const account = privateKeyToAccount(generatePrivateKey());
-  await test.setBalance({ address: account.address, value: parseEther('10') });
-  const wallet = createWalletClient({ account, chain: hardhat, transport });
+  const { pub, wallet } = chain;
   const streamed = privateKeyToAccount(generatePrivateKey()).address;
 
   // The chain first: a transfer to the streamed address every 100 blocks, empty blocks between.
@@ -42,7 +34,7 @@ it(`backfills ${BLOCKS} blocks, stopped and restarted midway, with nothing missi
   while ((await pub.getBlockNumber()) < start + BigInt(BLOCKS) - 1n) {
     const n = await pub.getBlockNumber();
     if ((n - start) % 100n === 50n) sent.push(await wallet.sendTransaction({ to: streamed, value: 1n }));
-    else await test.request({ method: 'evm_mine', params: [] } as never);
+    else await chain.mine(1);
   }
   const head = await pub.getBlockNumber();
 

@@ -1,37 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
-import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
-import { freePort } from './helpers/ports.js';
+import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { compareChainTables } from './helpers/compare.js';
 
 // A node of this file's own: evm_revert would rewind every other test file's chain.
-let chain: DevChain;
+let chain: OwnChain;
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let receiver: Receiver;
-let test: ReturnType<typeof createTestClient>;
-let pub: ReturnType<typeof createPublicClient>;
-let wallet: ReturnType<typeof createWalletClient>;
 const streamed = privateKeyToAccount(generatePrivateKey()).address;
 const env = () => ({ TOLLGATE_RPC_ETH: chain.url, TOLLGATE_CONFIRMATIONS_ETH: '8', TOLLGATE_MAX_REORG_DEPTH_ETH: '6', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' });
 
 beforeAll(async () => {
-  chain = await startDevChain(await freePort());
-  const transport = http(chain.url);
-  test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
-  pub = createPublicClient({ chain: hardhat, transport });
-  await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
-  const account = privateKeyToAccount(generatePrivateKey());
-  await test.setBalance({ address: account.address, value: parseEther('100') });
-  wallet = createWalletClient({ account, chain: hardhat, transport });
+  chain = await startOwnChain();
   db = await freshDatabase();
   receiver = await new Receiver().start();
   app = await startTestAppliance(db.url, env());
@@ -45,21 +34,14 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-/** Real blocks, one by one: hardhat_mine with a count makes reserved blocks whose parentHash is zero. */
-async function mine(blocks: number): Promise<void> {
-  for (let i = 0; i < blocks; i++) await test.request({ method: 'evm_mine', params: [] } as never);
-}
-
 async function send(): Promise<Hex> {
-  const hash = await wallet.sendTransaction({ account: wallet.account!, chain: hardhat, to: streamed, value: 1n });
-  await pub.waitForTransactionReceipt({ hash });
+  const hash = await chain.wallet.sendTransaction({ account: chain.wallet.account!, chain: hardhat, to: streamed, value: 1n });
+  await chain.pub.waitForTransactionReceipt({ hash });
   return hash;
 }
 
-async function indexedHead(): Promise<void> {
-  const head = await pub.getBlock();
-  await eventually(() => db.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
-}
+const indexedHead = () => chain.indexedHead(db.sql);
+const mine = (blocks: number) => chain.mine(blocks);
 
 const forTx = (hash: string) => receiver.received.filter((r) => r.json?.tx?.hash === hash);
 
@@ -68,12 +50,12 @@ describe('EVM reorgs', () => {
 
   it.each([1, 2, 3, 4, 5])('reverts a reorg of depth %i and retracts what was delivered', async (depth) => {
     await indexedHead();
-    const snapshot = await test.snapshot();
+    const snapshot = await chain.test.snapshot();
     const txs: string[] = [];
     for (let i = 0; i < depth; i++) txs.push(await send());
     // Every unconfirmed delivery arrived before the reorg.
     await eventually(() => db.sql`select count(*)::int as n from webhook_events where tx_hash = any(${txs}) and status = 'delivered'`, (r) => r[0]!.n === depth);
-    await test.revert({ id: snapshot });
+    await chain.test.revert({ id: snapshot });
     await mine(depth + 1);
     await indexedHead();
 
@@ -96,10 +78,10 @@ describe('EVM reorgs', () => {
 
   it('notices a reorg onto a branch of the same length while idle at the head', async () => {
     await indexedHead();
-    const snapshot = await test.snapshot();
+    const snapshot = await chain.test.snapshot();
     const tx = await send();
     await eventually(() => db.sql`select status from webhook_events where tx_hash = ${tx}`, (r) => r[0]?.status === 'delivered');
-    await test.revert({ id: snapshot });
+    await chain.test.revert({ id: snapshot });
     await mine(1); // same height as the orphaned tip, nothing above it
     await receiver.waitFor(() => forTx(tx).some((r) => r.json.removed === true));
     await indexedHead();
@@ -119,7 +101,7 @@ describe('EVM reorgs', () => {
     const clean = await freshDatabase();
     const other = await startTestAppliance(clean.url, { ...env(), TOLLGATE_START_BLOCK_ETH: first!.n }, { api: false, worker: false, indexer: 'all', devChain: false });
     try {
-      const head = await pub.getBlock();
+      const head = await chain.pub.getBlock();
       await eventually(() => clean.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
       await compareChainTables(db.sql, clean.sql);
     } finally {
@@ -130,10 +112,10 @@ describe('EVM reorgs', () => {
 
   it('stops loudly on a reorg deeper than the maximum, and /readyz fails', async () => {
     await indexedHead();
-    const snapshot = await test.snapshot();
+    const snapshot = await chain.test.snapshot();
     for (let i = 0; i < 7; i++) await send();
     await indexedHead();
-    await test.revert({ id: snapshot });
+    await chain.test.revert({ id: snapshot });
     await mine(9);
     const [row] = await eventually(() => db.sql`select halted_reason from indexer_cursors where network = 'eth'`, (r) => r[0]?.halted_reason !== null, 30_000);
     expect(row!.halted_reason).toMatch(/deeper than 6 blocks/);

@@ -1,38 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
-import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
-import { freePort } from './helpers/ports.js';
+import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 
 // A node of this file's own: evm_revert would rewind every other test file's chain.
-let chain: DevChain;
+let chain: OwnChain;
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let receiver: Receiver;
-let test: ReturnType<typeof createTestClient>;
-let pub: ReturnType<typeof createPublicClient>;
-let mixer: ReturnType<typeof createWalletClient>;
 let apikey: string;
 const tracked = privateKeyToAccount(generatePrivateKey()).address;
 
 beforeAll(async () => {
-  chain = await startDevChain(await freePort());
-  const transport = http(chain.url);
-  test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
-  pub = createPublicClient({ chain: hardhat, transport });
-  await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
-  const account = privateKeyToAccount(generatePrivateKey());
-  await test.setBalance({ address: account.address, value: parseEther('100') });
-  mixer = createWalletClient({ account, chain: hardhat, transport });
+  chain = await startOwnChain();
   db = await freshDatabase();
-  await db.sql`insert into labels (network, address, category, source) values ('evm', ${account.address.toLowerCase()}, 'mixer', 'test')`;
+  // The chain's funded wallet is the labelled mixer that pays the tracked address.
+  await db.sql`insert into labels (network, address, category, source) values ('evm', ${chain.wallet.account.address.toLowerCase()}, 'mixer', 'test')`;
   receiver = await new Receiver().start();
   app = await startTestAppliance(db.url, { TOLLGATE_RPC_ETH: chain.url, TOLLGATE_CONFIRMATIONS_ETH: '8', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' });
   apikey = (await createApiKey(db.sql, 'liveaml-reorg')).apikey;
@@ -45,27 +35,23 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-async function indexedHead(): Promise<void> {
-  const head = await pub.getBlock();
-  await eventually(() => db.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
-}
+const indexedHead = () => chain.indexedHead(db.sql);
 
 const forTx = (hash: string) => receiver.received.filter((r) => r.json?.hash === hash);
 
 describe('live AML webhooks and reorgs', () => {
   it('retracts a delivered live AML webhook of an orphaned transaction and stops listing its event', async () => {
     await indexedHead();
-    const snapshot = await test.snapshot();
-    const hash: Hex = await mixer.sendTransaction({ account: mixer.account!, chain: hardhat, to: tracked, value: 1n });
-    await pub.waitForTransactionReceipt({ hash });
+    const snapshot = await chain.test.snapshot();
+    const hash: Hex = await chain.wallet.sendTransaction({ account: chain.wallet.account, chain: hardhat, to: tracked, value: 1n });
+    await chain.pub.waitForTransactionReceipt({ hash });
     await receiver.waitFor(() => forTx(hash).length > 0);
     await eventually(() => db.sql`select status from webhook_events where kind = 'liveaml' and tx_hash = ${hash}`, (r) => r[0]?.status === 'delivered');
     const listed = async () => (await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', { headers: { apikey } })).json.data;
     expect(await listed()).toHaveLength(1);
 
-    await test.revert({ id: snapshot });
-    await test.request({ method: 'evm_mine', params: [] } as never);
-    await test.request({ method: 'evm_mine', params: [] } as never);
+    await chain.test.revert({ id: snapshot });
+    await chain.mine(2);
     await receiver.waitFor(() => forTx(hash).some((r) => r.json.removed === true));
     await indexedHead();
 

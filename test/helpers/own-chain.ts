@@ -1,0 +1,41 @@
+import { createPublicClient, createTestClient, createWalletClient, http, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { hardhat } from 'viem/chains';
+import { startDevChain } from '../../src/devchain/devchain.js';
+import type { Sql } from '../../src/db/index.js';
+import { eventually } from './eventually.js';
+import { freePort } from './ports.js';
+
+/**
+ * A Hardhat node of one test file's own, for tests that rewind or mine the chain (evm_revert on
+ * the shared node would rewind every other file's). Interval mining is off: blocks come from
+ * transactions (automine) and from `mine`. `wallet` is a fresh account holding 100 ETH.
+ */
+export async function startOwnChain() {
+  const chain = await startDevChain(await freePort());
+  const transport = http(chain.url);
+  const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
+  const pub = createPublicClient({ chain: hardhat, transport });
+  await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
+  const account = privateKeyToAccount(generatePrivateKey());
+  await test.setBalance({ address: account.address, value: parseEther('100') });
+  const wallet = createWalletClient({ account, chain: hardhat, transport });
+  return {
+    url: chain.url,
+    test,
+    pub,
+    wallet,
+    /** Real blocks, one by one: hardhat_mine with a count makes reserved blocks whose parentHash is zero. */
+    async mine(blocks: number): Promise<void> {
+      for (let i = 0; i < blocks; i++) await test.request({ method: 'evm_mine', params: [] } as never);
+    },
+    /** Waits until the database's eth cursor is the node's head block. */
+    async indexedHead(sql: Sql): Promise<void> {
+      const head = await pub.getBlock();
+      await eventually(() => sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
+    },
+    stop: () => chain.stop(),
+  };
+}
+
+export type OwnChain = Awaited<ReturnType<typeof startOwnChain>>;
