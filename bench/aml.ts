@@ -16,7 +16,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const REQUESTS = Number(process.argv[2] ?? 300);
 const COUNTERPARTIES = 10_000;

@@ -18,7 +18,7 @@ import { mapWithConcurrency } from '../src/concurrency.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { startDevChain } from '../src/devchain/devchain.js';
 import { setLogLevel } from '../src/log.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const BLOCKS = Number(process.argv[2] ?? 200);
 const TX_PER_BLOCK = Number(process.argv[3] ?? 60);

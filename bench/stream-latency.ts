@@ -19,7 +19,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { startDevChain } from '../src/devchain/devchain.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const N = Number(process.argv[2] ?? 300);
 
