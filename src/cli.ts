@@ -7,6 +7,8 @@ import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { formatStatusTable, indexerStatus } from './indexer/status.js';
 import { labelsCommand } from './aml/labels/cli.js';
+import { vaspsCommand } from './travelrule/vasps-cli.js';
+import { operatorsCommand } from './operators/cli.js';
 
 const USAGE = `Usage: tollgate <command>
 
@@ -22,6 +24,14 @@ const USAGE = `Usage: tollgate <command>
   labels import FILE [--format ofac|csv] [--source NAME] [--replace]
                              import AML labels (OFAC list or CSV); prints the counts as JSON last
   labels stats [--json]      labels per source and category, and the last import
+  vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--email E]
+                             add a VASP to the directory; prints it with its inbound_url as JSON last
+  vasps list [--json] | show <uid> | remove <uid> | rotate-token <uid> | import FILE
+                             the Travel Rule VASP directory
+  operators create --login L --role viewer|reviewer|admin [--password-stdin]
+                             create a dashboard operator; prints {"login","role","password"} last
+  operators list [--json] | disable <login> | reset-password <login> [--password-stdin]
+                             dashboard operator accounts
 
 Configuration: config/default.json, the file in TOLLGATE_CONFIG, then TOLLGATE_* variables (see README).`;
 
@@ -153,6 +163,10 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(config, rest);
     case 'labels':
       return labelsCommand(config, rest);
+    case 'vasps':
+      return vaspsCommand(config, rest);
+    case 'operators':
+      return operatorsCommand(config, rest);
     default:
       fail(`tollgate: unknown command "${command}"\n\n${USAGE}`);
   }

@@ -15,6 +15,8 @@ export const ErrorNumber = {
   UNAUTHORIZED: 4010,
   FORBIDDEN: 4030,
   ROUTE_NOT_FOUND: 4040,
+  /** The resource is in a state the request does not fit (operator API). */
+  CONFLICT: 4090,
   PAYLOAD_TOO_LARGE: 4130,
   INTERNAL: 5999,
   UNAVAILABLE: 5030,
@@ -22,7 +24,7 @@ export const ErrorNumber = {
 
 export class ApiError extends Error {
   constructor(
-    readonly httpStatus: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503,
+    readonly httpStatus: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503,
     readonly errorNumber: number,
     message: string,
   ) {

@@ -31,6 +31,59 @@ const cidr = z.string().refine((v) => {
 /** A data key: the base64 of 32 bytes (`openssl rand -base64 32`). The message never shows the value. */
 const dataKey = z.string().trim().refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 random bytes (e.g. openssl rand -base64 32)');
 
+const httpUrl = z.string().refine((v) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http(s):// URL');
+
+/** A decimal amount as a string: "15000", "0.5". */
+const decimalString = z.string().regex(/^\d{1,30}(\.\d{1,30})?$/, 'must be a decimal number as a string, e.g. "15000"');
+
+/**
+ * Travel Rule settings (src/travelrule/). The threshold is noted on each record, never enforced
+ * (as the spec says). `rates` convert a transaction's asset into the threshold's currency: the
+ * appliance has no price feed, so an asset without a rate is noted as "unknown".
+ */
+const TravelRuleConfigSchema = z.object({
+  /** The base URL other VASPs reach this appliance at: TRP callbacks and e-mailed view links point here. */
+  public_url: httpUrl.optional(),
+  /** This VASP, as other VASPs see it (the TRP originatingVASP / beneficiaryVASP). */
+  vasp_name: z.string().min(1).max(100).default('Tollgate VASP'),
+  vasp_country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
+  /** Travel rule webhook for API keys that registered none (POST /v2/travelrule/webhook). */
+  webhook_url: httpUrl.optional(),
+  /** Name of the API key that receives incoming transfers (inbound TRP inquiries); default: the oldest active key. */
+  incoming_key_name: z.string().min(1).optional(),
+  /** How long an e-mailed transaction view link works. */
+  view_link_ttl_hours: z.int().min(1).max(24 * 90).default(168),
+  /** The directory seeded at start (missing file: nothing seeded). */
+  vasps_file: z.string().min(1).default('config/vasps.json'),
+  /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
+  trp_ca_file: z.string().min(1).optional(),
+  trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
+  /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
+  smtp_url: z.string().refine((v) => {
+    try {
+      return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an smtp:// or smtps:// URL').optional(),
+  smtp_from: z.string().min(3).default('Tollgate Travel Rule <travelrule@localhost>'),
+  /** Accept a relay's self-signed certificate (a relay inside the building). */
+  smtp_tls_insecure: z.boolean().default(false),
+  thresholds: z.array(z.object({
+    jurisdiction: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
+    currency: z.string().min(1).max(10),
+    amount: decimalString,
+    /** Price of one unit of each asset in `currency`, by asset symbol: {"ETH": "120000"}. */
+    rates: z.record(z.string(), decimalString).default({}),
+  })).default([]),
+});
+
 const NetworkConfigSchema = z.object({
   /** Without it the network is not indexed (except eth when the dev chain runs). */
   rpc: rpcUrl.optional(),
@@ -73,6 +126,8 @@ const ConfigSchema = z.object({
   data_key: dataKey.optional(),
   /** Earlier data keys, kept to decrypt rows they sealed (src/travelrule/crypto.ts). */
   data_keys_old: z.array(dataKey).default([]),
+  /** Travel Rule exchange, e-mail fallback and threshold (see TravelRuleConfigSchema). */
+  travel_rule: TravelRuleConfigSchema.default(() => TravelRuleConfigSchema.parse({})),
   /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
   dev_chain: z.boolean().optional(),
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
@@ -86,6 +141,7 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type NetworkConfig = z.infer<typeof NetworkConfigSchema>;
+export type TravelRuleConfig = z.infer<typeof TravelRuleConfigSchema>;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -120,6 +176,17 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
   TOLLGATE_DATA_KEY: { path: 'data_key', type: 'string' },
   TOLLGATE_DATA_KEYS_OLD: { path: 'data_keys_old', type: 'list' },
+  TOLLGATE_TRAVEL_RULE_PUBLIC_URL: { path: 'travel_rule.public_url', type: 'string' },
+  TOLLGATE_TRAVEL_RULE_VASP_NAME: { path: 'travel_rule.vasp_name', type: 'string' },
+  TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: { path: 'travel_rule.webhook_url', type: 'string' },
+  TOLLGATE_TRAVEL_RULE_INCOMING_KEY: { path: 'travel_rule.incoming_key_name', type: 'string' },
+  TOLLGATE_TRAVEL_RULE_VIEW_LINK_TTL_HOURS: { path: 'travel_rule.view_link_ttl_hours', type: 'int' },
+  TOLLGATE_VASPS_FILE: { path: 'travel_rule.vasps_file', type: 'string' },
+  TOLLGATE_TRP_CA_FILE: { path: 'travel_rule.trp_ca_file', type: 'string' },
+  TOLLGATE_TRP_TIMEOUT_MS: { path: 'travel_rule.trp_timeout_ms', type: 'int' },
+  TOLLGATE_SMTP_URL: { path: 'travel_rule.smtp_url', type: 'string' },
+  TOLLGATE_SMTP_FROM: { path: 'travel_rule.smtp_from', type: 'string' },
+  TOLLGATE_SMTP_TLS_INSECURE: { path: 'travel_rule.smtp_tls_insecure', type: 'bool' },
 };
 
 /** Per-network variables: TOLLGATE_RPC_ETH, TOLLGATE_CONFIRMATIONS_POLYGON, TOLLGATE_START_BLOCK_BSC. */

@@ -20,6 +20,8 @@
  * | OTHER_VASP_PENDING       | other_vasp_approve          | counterparty | out | OTHER_VASP_APPROVED      |
  * | OTHER_VASP_PENDING       | other_vasp_reject           | counterparty | out | OTHER_VASP_REJECTED      |
  * | OTHER_VASP_PENDING       | operator_cancel (ours)      | operator     | out | REJECTED                 |
+ * | OTHER_VASP_PENDING       | operator_records_approval (ours) | operator | out | OTHER_VASP_APPROVED   |
+ * | OTHER_VASP_PENDING       | operator_records_rejection (ours) | operator | out | OTHER_VASP_REJECTED  |
  * | OTHER_VASP_APPROVED      | tx_hash_requested           | system       | out | WAITING_TX_HASH          |
  * | WAITING_TX_HASH          | send_tx_hash                | api_key      | out | COMPLETED                |
  * | WAITING_TX_HASH          | operator_cancel (ours)      | operator     | out | REJECTED                 |
@@ -28,6 +30,10 @@
  * | WAITING_ADDRESS_DATA     | counterparty_cancel (ours)  | counterparty | in  | OTHER_VASP_REJECTED      |
  * | WAITING_FOR_CONFIRMATION | counterparty_tx_hash        | counterparty | in  | TRANSACTION_CONFIRMED    |
  * | WAITING_FOR_CONFIRMATION | counterparty_cancel (ours)  | counterparty | in  | OTHER_VASP_REJECTED      |
+ *
+ * The two operator_records_* edges are for a beneficiary VASP reached by e-mail: it answers
+ * outside the protocol (by e-mail or phone), and an operator records its answer, which then
+ * takes the same path (and webhook) as an answer over TRP.
  *
  * Decisions on the statuses the spec maps to no trigger:
  * - CREATED (initial, transient): the record exists, screening has not run. Both protocol flows
@@ -104,6 +110,8 @@ export const TRANSITIONS: Readonly<Record<Status, readonly Edge[]>> = {
     edge('OTHER_VASP_APPROVED', 'other_vasp_approve', 'counterparty', 'outgoing'),
     edge('OTHER_VASP_REJECTED', 'other_vasp_reject', 'counterparty', 'outgoing'),
     edge('REJECTED', 'operator_cancel', 'operator', 'outgoing'),
+    edge('OTHER_VASP_APPROVED', 'operator_records_approval', 'operator', 'outgoing'),
+    edge('OTHER_VASP_REJECTED', 'operator_records_rejection', 'operator', 'outgoing'),
   ],
   OTHER_VASP_APPROVED: [edge('WAITING_TX_HASH', 'tx_hash_requested', 'system', 'outgoing')],
   WAITING_TX_HASH: [

@@ -1,6 +1,8 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { openPayload, type Keyring, type Sealed } from './crypto.js';
 import type { Actor, Direction, Status } from './lifecycle.js';
+import type { ThresholdNote } from './threshold.js';
+import type { Screening } from './screening.js';
 
 /**
  * SQL operations on travelrule_transactions and travelrule_history. Status changes go through
@@ -28,8 +30,15 @@ export interface TravelRuleTransaction {
   tx_hash: string | null;
   originator_score: number | null;
   beneficiary_score: number | null;
-  screening: Record<string, true> | null;
-  threshold_note: string | null;
+  screening: Screening | null;
+  threshold: ThresholdNote[] | null;
+  counterparty_vasp_id: string | null;
+  counterparty_callback: string | null;
+  /** Secret part of our callback URL for this transfer: never shown in an API answer. */
+  callback_token: string | null;
+  counterparty_email: string | null;
+  beneficiary_address: string | null;
+  counterparty_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -64,7 +73,7 @@ export interface TransactionRow {
 
 const COLUMNS = `id, api_key_id, direction, transaction_ref, asset, network, amount::text as amount, decimals,
   beneficiary_vasp_id, counterparty_protocol, counterparty_ref, status, tx_hash, originator_score, beneficiary_score,
-  screening, threshold_note, created_at, updated_at`;
+  screening, threshold, counterparty_vasp_id, counterparty_callback, callback_token, counterparty_email, beneficiary_address, counterparty_reason, created_at, updated_at`;
 
 export async function insertTransaction(tx: Db, r: TransactionRow): Promise<void> {
   await tx`
@@ -98,12 +107,42 @@ export async function updateStatus(tx: Db, id: string, to: Status, txHash?: stri
 }
 
 /** Records the AML screening of the parties' addresses: scores and the tags found true. */
-export async function recordScreening(sql: Db, id: string, s: { originatorScore: number; beneficiaryScore: number; trueTags: Record<string, true> }): Promise<void> {
+export async function recordScreening(sql: Db, id: string, s: Screening): Promise<void> {
   await sql`
     update travelrule_transactions
-    set originator_score = ${s.originatorScore}, beneficiary_score = ${s.beneficiaryScore},
-      screening = ${sql.json(s.trueTags)}, screened_at = now(), updated_at = now()
+    set originator_score = ${s.originator.score}, beneficiary_score = ${s.beneficiary.score},
+      screening = ${sql.json(s as never)}, screened_at = now(), updated_at = now()
     where id = ${id}`;
+}
+
+/** Sets the columns that say how the other VASP is reached and what it said; null leaves a column as it is. */
+export async function updateCounterparty(sql: Db, id: string, f: {
+  vaspId?: string | null; protocol?: 'trp' | 'email' | null; callback?: string | null; callbackToken?: string | null;
+  email?: string | null; beneficiaryAddress?: string | null; reason?: string | null; ref?: string | null;
+}): Promise<void> {
+  await sql`
+    update travelrule_transactions set
+      counterparty_vasp_id = coalesce(${f.vaspId ?? null}, counterparty_vasp_id),
+      counterparty_protocol = coalesce(${f.protocol ?? null}, counterparty_protocol),
+      counterparty_callback = coalesce(${f.callback ?? null}, counterparty_callback),
+      callback_token = coalesce(${f.callbackToken ?? null}, callback_token),
+      counterparty_email = coalesce(${f.email ?? null}, counterparty_email),
+      beneficiary_address = coalesce(${f.beneficiaryAddress ?? null}, beneficiary_address),
+      counterparty_reason = coalesce(${f.reason ?? null}, counterparty_reason),
+      counterparty_ref = coalesce(${f.ref ?? null}, counterparty_ref),
+      updated_at = now()
+    where id = ${id}`;
+}
+
+export async function recordThreshold(sql: Db, id: string, notes: ThresholdNote[]): Promise<void> {
+  await sql`update travelrule_transactions set threshold = ${sql.json(notes as never)} where id = ${id}`;
+}
+
+/** The transaction whose callback URL carries this token (inbound TRP resolutions and confirmations). */
+export async function findByCallbackToken(sql: Db, token: string): Promise<TravelRuleTransaction | undefined> {
+  const [row] = await sql<TravelRuleTransaction[]>`
+    select ${sql.unsafe(COLUMNS)} from travelrule_transactions where callback_token = ${token}`;
+  return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 
 export async function getTransaction(sql: Db, id: string): Promise<TravelRuleTransaction | undefined> {
@@ -116,6 +155,17 @@ export async function findByRef(sql: Db, apiKeyId: string, transactionRef: strin
   const [row] = await sql<TravelRuleTransaction[]>`
     select ${sql.unsafe(COLUMNS)} from travelrule_transactions where api_key_id = ${apiKeyId} and transaction_ref = ${transactionRef}`;
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
+}
+
+/** Transactions, oldest first, optionally of one status and direction (the operators' queues). */
+export async function listTransactions(sql: Db, f: { status?: Status; direction?: Direction; page: number; limit: number }): Promise<{ rows: TravelRuleTransaction[]; total: number }> {
+  const where = sql`where (${f.status ?? null}::text is null or status = ${f.status ?? null})
+    and (${f.direction ?? null}::text is null or direction = ${f.direction ?? null})`;
+  const [count] = await sql<{ total: number }[]>`select count(*)::int as total from travelrule_transactions ${where}`;
+  const rows = await sql<TravelRuleTransaction[]>`
+    select ${sql.unsafe(COLUMNS)} from travelrule_transactions ${where}
+    order by created_at, id limit ${f.limit} offset ${(f.page - 1) * f.limit}`;
+  return { rows: rows.map((r) => ({ ...r, api_key_id: String(r.api_key_id) })), total: count!.total };
 }
 
 /** Every status the transaction took, oldest first. */

@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../appliance.js';
+import type { Config } from '../config/index.js';
+import type { Sql } from '../db/index.js';
+import {
+  OPERATOR_ROLES, OperatorInputError, createOperator, disableOperator, isOperatorRole, listOperators, resetOperatorPassword, type OperatorListing,
+} from './operators.js';
+
+export const OPERATORS_USAGE = `Usage:
+  tollgate operators create --login L --role viewer|reviewer|admin [--password-stdin]
+      create a dashboard operator; a generated password is printed once, as the JSON last line
+      {"login","role","password"}. TOLLGATE_OPERATOR_PASSWORD or --password-stdin gives one instead.
+  tollgate operators list [--json]             operators, their roles, and whether disabled or locked
+  tollgate operators disable <login>           disable an operator for good
+  tollgate operators reset-password <login> [--password-stdin]
+      set a new password (generated and printed once, unless given as for create); clears a lockout`;
+
+/** Names the environment variable that supplies a password instead of a generated one. */
+const PASSWORD_ENV = 'TOLLGATE_OPERATOR_PASSWORD';
+
+function failWith(message: string, code: number): void {
+  process.stderr.write(`tollgate operators: ${message}\n`);
+  process.exitCode = code;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/**
+ * The password the operator supplied, if any: --password-stdin, else TOLLGATE_OPERATOR_PASSWORD
+ * (a one-off input of this command, read here rather than by the configuration module).
+ */
+async function suppliedPassword(fromStdin: boolean | undefined): Promise<string | undefined> {
+  if (fromStdin) return readStdin();
+  const fromEnv = process.env[PASSWORD_ENV];
+  return fromEnv ? fromEnv : undefined;
+}
+
+function printTable(rows: OperatorListing[]): void {
+  if (rows.length === 0) {
+    process.stdout.write('No operators.\n');
+    return;
+  }
+  const width = Math.max(5, ...rows.map((r) => r.login.length)) + 2;
+  process.stdout.write(`${'login'.padEnd(width)}${'role'.padEnd(10)}${'created'.padEnd(26)}state\n`);
+  for (const r of rows) {
+    const state = r.disabled_at ? `disabled ${r.disabled_at.toISOString()}` : r.locked_until ? `locked until ${r.locked_until.toISOString()}` : 'active';
+    process.stdout.write(`${r.login.padEnd(width)}${r.role.padEnd(10)}${r.created_at.toISOString().padEnd(26)}${state}\n`);
+  }
+}
+
+async function withDatabase(config: Config, run: (sql: Sql) => Promise<void>): Promise<void> {
+  const db = await openDatabase(config);
+  try {
+    await run(db.sql);
+  } finally {
+    await db.close();
+  }
+}
+
+function oneLogin(sub: string, positionals: string[]): string | undefined {
+  if (positionals.length === 1) return positionals[0];
+  failWith(`operators ${sub} needs exactly one <login>\n\n${OPERATORS_USAGE}`, 2);
+  return undefined;
+}
+
+async function run(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
+  switch (sub) {
+    case 'create': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { login: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } } });
+      if (positionals.length || !values.login || !values.role) return failWith(`operators create needs --login and --role\n\n${OPERATORS_USAGE}`, 2);
+      if (!isOperatorRole(values.role)) return failWith(`--role must be one of ${OPERATOR_ROLES.join(', ')}`, 2);
+      const role = values.role;
+      const login = values.login;
+      const password = await suppliedPassword(values['password-stdin']);
+      return withDatabase(config, async (sql) => {
+        const created = await createOperator(sql, login, role, password);
+        process.stdout.write(`Created operator ${created.login} (${created.role}).${password === undefined ? ' The password is shown once.' : ''}\n`);
+        process.stdout.write(JSON.stringify(password === undefined ? { login: created.login, role: created.role, password: created.password } : { login: created.login, role: created.role }) + '\n');
+      });
+    }
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      return withDatabase(config, async (sql) => {
+        const rows = await listOperators(sql);
+        if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
+        else printTable(rows);
+      });
+    }
+    case 'disable': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const login = oneLogin(sub, positionals);
+      if (!login) return;
+      return withDatabase(config, async (sql) => {
+        if (!(await disableOperator(sql, login))) return failWith(`no active operator with login ${login}`, 1);
+        process.stdout.write(`Disabled operator ${login.toLowerCase()}.\n`);
+      });
+    }
+    case 'reset-password': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { 'password-stdin': { type: 'boolean' } } });
+      const login = oneLogin(sub, positionals);
+      if (!login) return;
+      const password = await suppliedPassword(values['password-stdin']);
+      return withDatabase(config, async (sql) => {
+        const secret = await resetOperatorPassword(sql, login, password);
+        if (secret === undefined) return failWith(`no operator with login ${login}`, 1);
+        process.stdout.write(`New password set for ${login.toLowerCase()}; a lockout is cleared.${password === undefined ? ' The password is shown once.' : ''}\n`);
+        process.stdout.write(JSON.stringify(password === undefined ? { login: login.toLowerCase(), password: secret } : { login: login.toLowerCase() }) + '\n');
+      });
+    }
+    default:
+      return failWith(OPERATORS_USAGE, 2);
+  }
+}
+
+/** `tollgate operators …`: the dashboard's operator accounts. */
+export async function operatorsCommand(config: Config, args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  try {
+    await run(config, sub, rest);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) return failWith(`${(err as Error).message}\n\n${OPERATORS_USAGE}`, 2);
+    if (err instanceof OperatorInputError) return failWith(err.message, 1);
+    throw err;
+  }
+}

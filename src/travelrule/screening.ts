@@ -1,0 +1,49 @@
+import type { AmlConfig } from '../aml/config.js';
+import { analyzeAddress } from '../aml/analyze.js';
+import type { Sql, TransactionSql } from '../db/index.js';
+import type { NormalisedParty } from './ivms101/index.js';
+
+/**
+ * AML screening of a travel rule transaction's parties: every wallet address of the originator
+ * and of the beneficiary through the AML engine (the same as GET /analyze/aml). Screening
+ * informs the operator; it never decides. A party's score is the highest of its addresses'; its
+ * tags, the union of those found true. Wallet addresses and tags are not personal data in the
+ * sense of the log rules, but the result is stored on the row, not logged.
+ */
+
+export interface PartyScreening {
+  score: number;
+  /** Tags found true on any of the party's addresses. */
+  tags: Record<string, true>;
+}
+
+export interface Screening {
+  network: string;
+  originator: PartyScreening;
+  beneficiary: PartyScreening;
+}
+
+async function screenParty(sql: Sql | TransactionSql, aml: AmlConfig, network: string, indexed: boolean, party: NormalisedParty): Promise<PartyScreening> {
+  let score = 0;
+  const tags: Record<string, true> = {};
+  for (const address of party.accountNumber) {
+    const analysis = await analyzeAddress(sql as Sql, aml, { network, address, indexed });
+    score = Math.max(score, analysis.score);
+    for (const [tag, on] of Object.entries(analysis.tags)) if (on) tags[tag] = true;
+  }
+  return { score, tags };
+}
+
+export async function screenParties(
+  sql: Sql | TransactionSql,
+  aml: AmlConfig,
+  indexedNetworks: readonly string[],
+  t: { network: string; originator: NormalisedParty; beneficiary: NormalisedParty },
+): Promise<Screening> {
+  const indexed = indexedNetworks.includes(t.network);
+  return {
+    network: t.network,
+    originator: await screenParty(sql, aml, t.network, indexed, t.originator),
+    beneficiary: await screenParty(sql, aml, t.network, indexed, t.beneficiary),
+  };
+}

@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../appliance.js';
+import { ConfigError, type Config } from '../config/index.js';
+import type { Sql } from '../db/index.js';
+import {
+  VaspConflictError, VaspInput, getVasp, inboundUrl, listAllVasps, loadVaspsFile, removeVasp, rotateInboundToken, storeVasps, upsertVasp,
+  type Vasp, type VaspWithToken,
+} from './vasps.js';
+
+export const VASPS_USAGE = `Usage:
+  tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--email E]
+      add a VASP to the directory (or replace the fields of the one with that uid); prints it as JSON last,
+      with the inbound_url to hand to that VASP
+  tollgate vasps list [--json]          the directory (never the inbound tokens)
+  tollgate vasps show <uid>             one VASP as JSON, with its inbound_url
+  tollgate vasps remove <uid>           remove a VASP no travel rule transaction names
+  tollgate vasps rotate-token <uid>     a new inbound URL for the VASP (the old one stops working)
+  tollgate vasps import FILE            add or update the entries of a JSON file (as config/vasps.json)`;
+
+function failWith(message: string, code: number): void {
+  process.stderr.write(`tollgate vasps: ${message}\n`);
+  process.exitCode = code;
+}
+
+/** Where other VASPs reach this appliance: travel_rule.public_url, else the local HTTPS port. */
+function publicBase(config: Config): string {
+  return config.travel_rule.public_url ?? `https://localhost:${config.port}`;
+}
+
+/** A VASP as printed: every field but the token, which is shown inside inbound_url. */
+function printable(vasp: VaspWithToken, config: Config) {
+  const { inbound_token, ...rest } = vasp;
+  return { ...rest, inbound_url: inboundUrl(publicBase(config), inbound_token) };
+}
+
+function printTable(rows: Vasp[]): void {
+  if (rows.length === 0) {
+    process.stdout.write('No VASPs.\n');
+    return;
+  }
+  const width = Math.min(40, Math.max(4, ...rows.map((r) => r.name.length))) + 2;
+  process.stdout.write(`${'uid'.padEnd(38)}${'name'.padEnd(width)}${'country'.padEnd(9)}${'reached by'.padEnd(12)}website\n`);
+  for (const r of rows) {
+    const reached = r.trp_endpoint ? 'trp' : r.email ? 'e-mail' : 'nothing';
+    process.stdout.write(`${r.uid.padEnd(38)}${r.name.padEnd(width)}${(r.country ?? '-').padEnd(9)}${reached.padEnd(12)}${r.website}\n`);
+  }
+}
+
+const ADD_OPTIONS = {
+  name: { type: 'string' }, website: { type: 'string' }, uid: { type: 'string' }, 'legal-name': { type: 'string' },
+  country: { type: 'string' }, 'trp-endpoint': { type: 'string' }, email: { type: 'string' },
+} as const;
+
+async function withDatabase(config: Config, run: (sql: Sql) => Promise<void>): Promise<void> {
+  const db = await openDatabase(config);
+  try {
+    await run(db.sql);
+  } finally {
+    await db.close();
+  }
+}
+
+async function add(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true });
+  if (positionals.length) return failWith(`unexpected argument ${positionals[0]}\n\n${VASPS_USAGE}`, 2);
+  if (!values.name || !values.website) return failWith(`vasps add needs --name and --website\n\n${VASPS_USAGE}`, 2);
+  const parsed = VaspInput.safeParse({
+    uid: values.uid, name: values.name, website: values.website, legal_name: values['legal-name'],
+    country: values.country, trp_endpoint: values['trp-endpoint'], email: values.email,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return failWith(`--${String(issue.path[0] ?? 'name').replace(/_/g, '-')}: ${issue.message}`, 2);
+  }
+  await withDatabase(config, async (sql) => {
+    const existed = parsed.data.uid ? (await getVasp(sql, parsed.data.uid)) !== undefined : false;
+    const vasp = await upsertVasp(sql, parsed.data, 'cli');
+    process.stdout.write(`${existed ? 'Updated' : 'Added'} VASP ${vasp.uid} (${vasp.name}). Hand it the inbound_url: its TRP inquiries go there.\n`);
+    process.stdout.write(JSON.stringify(printable(vasp, config)) + '\n');
+  });
+}
+
+function oneUid(sub: string, args: string[]): string | undefined {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  if (positionals.length !== 1) {
+    failWith(`vasps ${sub} needs exactly one <uid>\n\n${VASPS_USAGE}`, 2);
+    return undefined;
+  }
+  return positionals[0];
+}
+
+async function run(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
+  switch (sub) {
+    case 'add':
+      return add(config, rest);
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      return withDatabase(config, async (sql) => {
+        const rows = await listAllVasps(sql);
+        if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
+        else printTable(rows);
+      });
+    }
+    case 'show': {
+      const uid = oneUid(sub, rest);
+      if (!uid) return;
+      return withDatabase(config, async (sql) => {
+        const vasp = await getVasp(sql, uid);
+        if (!vasp) return failWith(`no VASP with uid ${uid}`, 1);
+        process.stdout.write(JSON.stringify(printable(vasp, config)) + '\n');
+      });
+    }
+    case 'remove': {
+      const uid = oneUid(sub, rest);
+      if (!uid) return;
+      return withDatabase(config, async (sql) => {
+        const outcome = await removeVasp(sql, uid);
+        if (outcome === 'not_found') return failWith(`no VASP with uid ${uid}`, 1);
+        if (outcome === 'in_use') return failWith(`VASP ${uid} is named by travel rule transactions and stays in the directory`, 1);
+        process.stdout.write(`Removed VASP ${uid}.\n`);
+      });
+    }
+    case 'rotate-token': {
+      const uid = oneUid(sub, rest);
+      if (!uid) return;
+      return withDatabase(config, async (sql) => {
+        const token = await rotateInboundToken(sql, uid);
+        if (!token) return failWith(`no VASP with uid ${uid}`, 1);
+        process.stdout.write(`New inbound URL of VASP ${uid} (the old one no longer works; hand this one to the VASP):\n`);
+        process.stdout.write(inboundUrl(publicBase(config), token) + '\n');
+      });
+    }
+    case 'import': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) return failWith(`vasps import needs exactly one FILE\n\n${VASPS_USAGE}`, 2);
+      const file = resolve(positionals[0]!);
+      if (!existsSync(file)) return failWith(`no such file: ${positionals[0]}`, 1);
+      const entries = loadVaspsFile(file); // checked before the database is opened
+      return withDatabase(config, async (sql) => {
+        const counts = await storeVasps(sql, entries, 'cli');
+        process.stdout.write(JSON.stringify({ file: positionals[0], entries: entries.length, ...counts }) + '\n');
+      });
+    }
+    default:
+      return failWith(VASPS_USAGE, 2);
+  }
+}
+
+/** `tollgate vasps …`: the VASP directory. */
+export async function vaspsCommand(config: Config, args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  try {
+    await run(config, sub, rest);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
+      return failWith(`${(err as Error).message}\n\n${VASPS_USAGE}`, 2);
+    }
+    if (err instanceof ConfigError || err instanceof VaspConflictError) return failWith(err.message, 1);
+    throw err;
+  }
+}
