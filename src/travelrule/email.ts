@@ -1,0 +1,196 @@
+import nodemailer from 'nodemailer';
+import type { TravelRuleConfig } from '../config/index.js';
+import { PermanentError, RetryableError } from '../errors.js';
+import { escapeHtml } from './view-page.js';
+
+/**
+ * The e-mail fallback: a VASP without the travel rule protocol is told about a transaction by
+ * e-mail, through the SMTP relay of config travel_rule.smtp_url.
+ *
+ * Privacy: an e-mail crosses relays and sits in mailboxes, so it carries no personal data (no
+ * names, dates of birth, identity numbers, addresses, customer numbers or wallet addresses);
+ * those are only behind the HMAC view link. The mail says who sends it, the reference, the
+ * asset and amount, the link and its expiry, and what to do.
+ */
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(m: MailMessage): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
+const SMTP_GREETING_TIMEOUT_MS = 10_000;
+const SMTP_SOCKET_TIMEOUT_MS = 10_000;
+/** How much of a relay's reply goes into an error message. */
+const SMTP_REPLY_MAX_CHARS = 200;
+
+/** Undefined when no relay is configured (no e-mail is sent). */
+export function createMailer(cfg: Pick<TravelRuleConfig, 'smtp_url' | 'smtp_from' | 'smtp_tls_insecure'>): Mailer | undefined {
+  if (!cfg.smtp_url) return undefined;
+  const transport = nodemailer.createTransport({
+    url: cfg.smtp_url,
+    connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
+    greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
+    socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
+    ...(cfg.smtp_tls_insecure ? { tls: { rejectUnauthorized: false } } : {}),
+    // Never let nodemailer log the conversation (it would hold the message).
+    logger: false,
+    debug: false,
+  });
+  return {
+    async send(m) {
+      try {
+        const info = await transport.sendMail({ from: cfg.smtp_from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        return { messageId: info.messageId };
+      } catch (err) {
+        throw classifySendError(err);
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+interface NodemailerError {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+  message?: string;
+}
+
+/** Local errors of the message or envelope itself: sending it again cannot help. */
+const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'ENOAUTH', 'EREQUIRETLS']);
+
+/**
+ * 5xx replies are refusals (PermanentError), 4xx replies and connection failures are for now
+ * (RetryableError). The message names the code, the command and the relay's reply, never the
+ * mail; the nodemailer error is not kept as the cause, so nothing of the mail can leak through it.
+ */
+function classifySendError(err: unknown): Error {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
+  const reply = oneLine(e.response ?? e.message ?? String(err));
+  const what = [e.code, e.command && `at ${e.command}`].filter(Boolean).join(' ');
+  const message = `SMTP send failed${what ? ` (${what})` : ''}: ${reply}`;
+  const status = e.responseCode;
+  if (typeof status === 'number' && status >= 500 && status < 600) return new PermanentError(message);
+  if (typeof status === 'number' && status >= 400 && status < 500) return new RetryableError(message);
+  if (e.code !== undefined && PERMANENT_CODES.has(e.code)) return new PermanentError(message);
+  return new RetryableError(message);
+}
+
+function oneLine(s: string): string {
+  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length > SMTP_REPLY_MAX_CHARS ? `${flat.slice(0, SMTP_REPLY_MAX_CHARS)}…` : flat;
+}
+
+/** A header value on one line: no CR/LF or other control characters. */
+function headerText(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+function utc(d: Date): string {
+  const iso = d.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+interface MailCommon {
+  to: string;
+  fromVasp: string;
+  toVasp: string;
+  transactionRef: string;
+  asset: string;
+  network: string | null;
+  amount: string;
+  link: string;
+  expiresAt: Date;
+}
+
+type Fact = [label: string, value: string];
+
+function facts(d: MailCommon, extra: Fact[] = []): Fact[] {
+  return [
+    ['Sending VASP', d.fromVasp],
+    ['Reference', d.transactionRef],
+    ['Asset', d.asset],
+    ...(d.network !== null ? [['Network', d.network] as Fact] : []),
+    ['Amount', `${d.amount} ${d.asset}`],
+    ...extra,
+    ['Link valid until', utc(d.expiresAt)],
+  ];
+}
+
+/** Plain text and HTML from the same paragraphs; `link` is shown on a line of its own. */
+function compose(d: MailCommon, subject: string, intro: string, list: Fact[], steps: string[]): MailMessage {
+  const width = Math.max(...list.map(([l]) => l.length)) + 2;
+  const text = [
+    `Dear ${d.toVasp} compliance team,`,
+    '',
+    intro,
+    '',
+    ...list.map(([l, v]) => `${`${l}:`.padEnd(width)}${v}`),
+    '',
+    'Transaction information (opens over HTTPS):',
+    d.link,
+    '',
+    ...steps,
+    '',
+    'The link shows personal data: please do not forward it.',
+    '',
+    `${d.fromVasp} (sent by Tollgate)`,
+    '',
+  ].join('\n');
+  const html = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family: sans-serif; color: #1a1a1a; background: #ffffff; line-height: 1.5">
+<p>Dear ${escapeHtml(d.toVasp)} compliance team,</p>
+<p>${escapeHtml(intro)}</p>
+<table role="presentation" style="border-collapse: collapse">
+${list.map(([l, v]) => `<tr><th scope="row" style="text-align: left; padding: 2px 16px 2px 0">${escapeHtml(l)}</th><td style="font-family: monospace">${escapeHtml(v)}</td></tr>`).join('\n')}
+</table>
+<p><a href="${escapeHtml(d.link)}">Open the transaction information</a> (HTTPS)<br><span style="font-family: monospace; word-break: break-all">${escapeHtml(d.link)}</span></p>
+${steps.map((s) => `<p>${escapeHtml(s)}</p>`).join('\n')}
+<p>The link shows personal data: please do not forward it.</p>
+<p>${escapeHtml(d.fromVasp)} (sent by Tollgate)</p>
+</body>
+</html>
+`;
+  return { to: d.to, subject: headerText(subject), text, html };
+}
+
+/** A VASP without the protocol is asked to review a transfer to or from one of its customers. */
+export function composeInquiryEmail(d: MailCommon): MailMessage {
+  return compose(
+    d,
+    `Travel rule information from ${d.fromVasp}: transaction ${d.transactionRef}`,
+    `${d.fromVasp} shares the travel rule information (originator and beneficiary, IVMS101) of a virtual asset transfer that involves a customer of ${d.toVasp}.`,
+    facts(d),
+    [
+      'Open the link over HTTPS to see the originator and beneficiary information.',
+      `Please answer the compliance team of ${d.fromVasp}, quoting the reference above: confirm that the beneficiary is your customer, or tell us why the transfer cannot be accepted.`,
+    ],
+  );
+}
+
+/** The transfer went on chain: the VASP gets its transaction hash. */
+export function composeTxHashEmail(d: MailCommon & { txHash: string }): MailMessage {
+  return compose(
+    d,
+    `Travel rule transaction ${d.transactionRef} sent on chain by ${d.fromVasp}`,
+    `${d.fromVasp} has sent the virtual asset transfer below on chain. Its travel rule information (originator and beneficiary, IVMS101) is behind the link.`,
+    facts(d, [['Transaction hash', d.txHash]]),
+    [
+      'Use the transaction hash to match the transfer with the deposit you receive, and open the link over HTTPS to see the originator and beneficiary information.',
+      `For questions, answer the compliance team of ${d.fromVasp}, quoting the reference above.`,
+    ],
+  );
+}

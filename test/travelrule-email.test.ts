@@ -1,0 +1,257 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PermanentError, RetryableError } from '../src/errors.js';
+import { composeInquiryEmail, composeTxHashEmail, createMailer, type Mailer } from '../src/travelrule/email.js';
+import { freePort } from './helpers/ports.js';
+
+/**
+ * The e-mail fallback against a real SMTP server (smtp-server on 127.0.0.1): what arrives, and
+ * how refusals and an unreachable relay are classified.
+ */
+
+interface Received {
+  from: string | undefined;
+  to: string[];
+  raw: string;
+}
+
+const REJECT_550 = 'nobody@reject.example';
+const TEMPFAIL_451 = 'busy@tempfail.example';
+
+let server: SMTPServer;
+let port: number;
+const received: Received[] = [];
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      if (address.address === REJECT_550) return callback(Object.assign(new Error('5.1.1 mailbox unavailable'), { responseCode: 550 }));
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((a) => a.address);
+        if (to.includes(TEMPFAIL_451)) return callback(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 }));
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined;
+        received.push({ from, to, raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+// ---- a minimal MIME reader (mailparser is not a dependency) ----
+
+interface MimePart {
+  headers: Map<string, string>;
+  body: string;
+  parts: MimePart[];
+}
+
+/** RFC 2047 encoded words (=?utf-8?Q?…?= / =?utf-8?B?…?=) in a header value. */
+function decodeWords(value: string): string {
+  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
+    enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')));
+}
+
+function decodeQuotedPrintable(s: string): string {
+  const soft = s.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < soft.length; i++) {
+    if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(soft.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(soft.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(soft[i]!, 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function parseMime(raw: string): MimePart {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const rest = raw.slice(split + 4);
+  const headers = new Map<string, string>();
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':');
+    headers.set(line.slice(0, colon).trim().toLowerCase(), decodeWords(line.slice(colon + 1).trim()));
+  }
+  const type = headers.get('content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (type.toLowerCase().startsWith('multipart/') && boundary) {
+    const sections = rest.split(`--${boundary}`).slice(1, -1);
+    return { headers, body: '', parts: sections.map((s) => parseMime(s.replace(/^\r\n/, ''))) };
+  }
+  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
+  const body = encoding === 'base64' ? Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8')
+    : encoding === 'quoted-printable' ? decodeQuotedPrintable(rest)
+      : rest;
+  return { headers, body, parts: [] };
+}
+
+function partOfType(m: MimePart, type: string): string {
+  if (m.parts.length === 0) return (m.headers.get('content-type') ?? '').toLowerCase().startsWith(type) ? m.body : '';
+  return m.parts.map((p) => partOfType(p, type)).join('');
+}
+
+// ---- a sample transaction, personal data included ----
+
+const LINK = 'https://tollgate.vasp.example/v2/travelrule/transaction/3f0c2a4e-8d7b-4b8e-9a57-1c2d3e4f5a6b?q=1781352000.0123456789abcdef.Q2hhcmxlcyBCYWJiYWdlIGRpZmZlcmVuY2UgZW5naW5lXy0';
+const sample = {
+  to: 'compliance@beneficiary-vasp.example',
+  fromVasp: 'Acme Exchange <Istanbul> & Co',
+  toVasp: 'Beneficiary VASP Ltd',
+  transactionRef: 'WD-2025-000123',
+  asset: 'USDT',
+  network: 'eth',
+  amount: '15250.75',
+  link: LINK,
+  expiresAt: new Date('2026-06-13T12:00:00Z'),
+  txHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+  // What the caller also holds: none of it may reach the mail.
+  originator: {
+    persons: [{ naturalPerson: {
+      name: { nameIdentifier: [{ primaryIdentifier: 'Lovelace', secondaryIdentifier: 'Augusta Ada', nameIdentifierType: 'LEGL' }] },
+      dateAndPlaceOfBirth: { dateOfBirth: '1815-12-10', placeOfBirth: 'Marylebone' },
+      nationalIdentification: { nationalIdentifier: 'X99887766', nationalIdentifierType: 'CCPT', countryOfIssue: 'GB' },
+      geographicAddress: [{ addressType: 'HOME', streetName: 'Great Cumberland Place', buildingNumber: '24', postCode: 'W1H 7DP', townName: 'Westminster', country: 'GB' }],
+      customerIdentification: 'CUST-77-31415',
+    } }],
+    accountNumber: ['0x52908400098527886E0F7030069857D2E4169EE7'],
+  },
+  beneficiary: {
+    persons: [{ naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: 'Somerville', secondaryIdentifier: 'Mary Fairfax', nameIdentifierType: 'LEGL' }] } } }],
+    accountNumber: ['0x8617E340B3D01FA5F11F306F4090FD50E238070D'],
+  },
+};
+const PERSONAL = ['Lovelace', 'Augusta', '1815-12-10', 'Marylebone', 'X99887766', 'Cumberland', 'W1H 7DP', 'Westminster', 'CUST-77-31415',
+  '0x52908400098527886E0F7030069857D2E4169EE7', '52908400098527886e0f7030069857d2e4169ee7', 'Somerville', 'Fairfax',
+  '0x8617E340B3D01FA5F11F306F4090FD50E238070D', '8617e340b3d01fa5f11f306f4090fd50e238070d'];
+
+function mailer(): Mailer {
+  return createMailer({ smtp_url: `smtp://127.0.0.1:${port}`, smtp_from: 'Acme Travel Rule <travelrule@acme.example>', smtp_tls_insecure: false })!;
+}
+
+function assertNoPersonalData(text: string) {
+  for (const s of PERSONAL) expect(text.toLowerCase(), `must not contain ${s}`).not.toContain(s.toLowerCase());
+}
+
+describe('createMailer', () => {
+  it('is undefined without an SMTP URL', () => {
+    expect(createMailer({ smtp_url: undefined, smtp_from: 'x <x@example.com>', smtp_tls_insecure: false })).toBeUndefined();
+  });
+});
+
+describe('e-mail fallback over SMTP', () => {
+  it('delivers the inquiry: headers, the link intact, no personal data', async () => {
+    const m = mailer();
+    try {
+      const { messageId } = await m.send(composeInquiryEmail(sample));
+      expect(messageId).toMatch(/^<.+@.+>$/);
+    } finally {
+      m.close();
+    }
+    const mail = received.at(-1)!;
+    expect(mail.from).toBe('travelrule@acme.example');
+    expect(mail.to).toEqual(['compliance@beneficiary-vasp.example']);
+    const parsed = parseMime(mail.raw);
+    expect(parsed.headers.get('to')).toBe('compliance@beneficiary-vasp.example');
+    expect(parsed.headers.get('from')).toBe('Acme Travel Rule <travelrule@acme.example>');
+    expect(parsed.headers.get('subject')).toBe('Travel rule information from Acme Exchange <Istanbul> & Co: transaction WD-2025-000123');
+    expect(parsed.headers.get('content-type')).toMatch(/^multipart\/alternative/);
+
+    const text = partOfType(parsed, 'text/plain').replace(/\r\n/g, '\n');
+    const html = partOfType(parsed, 'text/html');
+    expect(text).toContain(`\n${LINK}\n`);
+    expect(html).toContain(`<a href="${LINK}">`);
+    for (const body of [text, html]) {
+      expect(body).toContain('WD-2025-000123');
+      expect(body).toContain('15250.75 USDT');
+      expect(body).toContain('eth');
+      expect(body).toContain('2026-06-13 12:00:00 UTC');
+      expect(body).toContain('HTTPS');
+    }
+    expect(text).toContain('Acme Exchange <Istanbul> & Co');
+    expect(html).toContain('Acme Exchange &lt;Istanbul&gt; &amp; Co');
+    expect(html).not.toContain('<Istanbul>');
+    assertNoPersonalData(mail.raw);
+    assertNoPersonalData(text + html);
+  });
+
+  it('delivers the transaction hash mail with the hash and no personal data', async () => {
+    const m = mailer();
+    try {
+      await m.send(composeTxHashEmail(sample));
+    } finally {
+      m.close();
+    }
+    const parsed = parseMime(received.at(-1)!.raw);
+    expect(parsed.headers.get('subject')).toBe('Travel rule transaction WD-2025-000123 sent on chain by Acme Exchange <Istanbul> & Co');
+    const text = partOfType(parsed, 'text/plain').replace(/\r\n/g, '\n');
+    const html = partOfType(parsed, 'text/html');
+    for (const body of [text, html]) {
+      expect(body).toContain(sample.txHash);
+      expect(body).toContain(LINK);
+    }
+    assertNoPersonalData(received.at(-1)!.raw);
+    assertNoPersonalData(text + html);
+  });
+
+  it('keeps header injection out of the subject', () => {
+    const mail = composeInquiryEmail({ ...sample, transactionRef: 'REF\r\nBcc: victim@example.com' });
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('throws PermanentError on a 5xx refusal, without the mail in the message', async () => {
+    const m = mailer();
+    try {
+      const err = await m.send(composeInquiryEmail({ ...sample, to: REJECT_550 })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PermanentError);
+      expect((err as Error).message).toMatch(/550/);
+      expect((err as Error).message).not.toContain(LINK);
+      expect((err as Error).message).not.toContain('WD-2025-000123');
+    } finally {
+      m.close();
+    }
+  });
+
+  it('throws RetryableError on a 4xx reply', async () => {
+    const m = mailer();
+    try {
+      const err = await m.send(composeInquiryEmail({ ...sample, to: TEMPFAIL_451 })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as Error).message).toMatch(/451/);
+      expect((err as Error).message).not.toContain(LINK);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('throws RetryableError when the relay is unreachable', async () => {
+    const closed = await freePort();
+    const m = createMailer({ smtp_url: `smtp://127.0.0.1:${closed}`, smtp_from: 'x <x@acme.example>', smtp_tls_insecure: false })!;
+    try {
+      const err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as Error).message).toMatch(/ECONNREFUSED|ECONNECTION/);
+      expect((err as Error).message).not.toContain(LINK);
+    } finally {
+      m.close();
+    }
+  });
+});
