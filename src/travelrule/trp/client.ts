@@ -1,0 +1,141 @@
+import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
+import { log } from '../../log.js';
+import { type AllowList, guardedLookup, literalHostAllowed } from '../../webhooks/ssrf.js';
+import { TRP_VERSION } from './messages.js';
+
+/**
+ * The outbound side of TRP: one POST of one message to another VASP. No retries here: the
+ * caller's job decides when to try again, from `TrpError.retryable`. The same SSRF guard as
+ * webhooks (the peer's URLs come from the other VASP: an inquiry's callback, an approval's
+ * callback), never a redirect, at most 1 MiB of answer read.
+ *
+ * No error message ever carries the request body: it holds IVMS101 personal data.
+ */
+
+export class TrpError extends Error {
+  constructor(message: string, readonly retryable: boolean, readonly status?: number) {
+    super(message);
+    this.name = 'TrpError';
+  }
+}
+
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Of a refusing peer's message, this much goes into the error. */
+const MAX_PEER_MESSAGE_CHARS = 200;
+
+interface RawResponse {
+  status: number;
+  requestId: string | undefined;
+  text: string;
+  truncated: boolean;
+}
+
+function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string }): Promise<RawResponse> {
+  const https_ = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const req = (https_ ? https : http).request(url, {
+      method: 'POST',
+      headers: {
+        'api-version': TRP_VERSION,
+        'request-identifier': opts.requestId,
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      lookup: guardedLookup(opts.allow) as never,
+      agent: false,
+      ...(https_ && opts.ca ? { ca: [...tls.rootCertificates, opts.ca] } : {}),
+    });
+    const timeout = () => req.destroy(Object.assign(new Error(`no response within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    // One deadline for connecting, sending and reading the whole answer.
+    const timer = setTimeout(timeout, opts.timeoutMs);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      const header = res.headers['request-identifier'];
+      const finish = () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, requestId: Array.isArray(header) ? header[0] : header, text: Buffer.concat(chunks).toString('utf8'), truncated });
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        const room = MAX_RESPONSE_BYTES - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          truncated = true;
+          res.destroy();
+          finish();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('end', finish);
+      res.on('error', (err) => { clearTimeout(timer); if (!truncated) reject(err); });
+    });
+    req.on('error', (err) => { clearTimeout(timer); reject(err); });
+    req.end(body);
+  });
+}
+
+/** The peer's own words on a refusal: its JSON `message`, else the start of its text, one line. */
+function peerMessage(text: string): string {
+  let message = text;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string') message = (parsed as { message: string }).message;
+  } catch {
+    // not JSON: the text itself
+  }
+  return message.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MAX_PEER_MESSAGE_CHARS);
+}
+
+function describeFailure(err: NodeJS.ErrnoException, url: URL): string {
+  if (err.code === 'EFORBIDDENADDR') return `${url.hostname} resolves to an address TRP messages may not be sent to`;
+  return `${err.code ?? err.name}: ${err.message}`.slice(0, 300);
+}
+
+/**
+ * POSTs one TRP message. 2xx → the parsed JSON answer (null when empty); anything else is a
+ * TrpError: retryable for 5xx, 408, 429, connection failures and timeouts; not for other 4xx,
+ * redirects, a URL the SSRF guard refuses, or an answer that is not JSON or not ours.
+ */
+export async function trpPost(url: string, body: unknown, opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string }): Promise<{ status: number; body: unknown }> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new TrpError('TRP URL is not a URL', false);
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new TrpError('TRP URL must be http or https', false);
+  if (!literalHostAllowed(target, opts.allow)) throw new TrpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
+
+  let res: RawResponse;
+  try {
+    res = await send(target, JSON.stringify(body), opts);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    // A host that resolves to a forbidden address is refused for good, like a literal one.
+    throw new TrpError(describeFailure(e, target), e.code !== 'EFORBIDDENADDR');
+  }
+
+  const { status } = res;
+  if (status >= 200 && status < 300) {
+    if (res.requestId === undefined) log.debug({ host: target.host, status }, 'TRP peer did not echo request-identifier');
+    else if (res.requestId !== opts.requestId) throw new TrpError('request-identifier not echoed', false, status);
+    if (res.truncated) throw new TrpError(`answer larger than ${MAX_RESPONSE_BYTES} bytes`, false, status);
+    if (res.text.trim() === '') return { status, body: null };
+    try {
+      return { status, body: JSON.parse(res.text) as unknown };
+    } catch {
+      throw new TrpError(`peer answered ${status} with a body that is not JSON`, false, status);
+    }
+  }
+  if (status >= 300 && status < 400) throw new TrpError(`redirect ${status} not followed`, false, status);
+  const retryable = status >= 500 || status === 408 || status === 429;
+  const message = peerMessage(res.text);
+  throw new TrpError(message ? `peer answered ${status}: ${message}` : `peer answered ${status}`, retryable, status);
+}

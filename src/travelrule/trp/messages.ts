@@ -1,0 +1,374 @@
+import { NETWORK_SYMBOLS, networkInfo, type NetworkFamily } from '../../config/networks.js';
+import { parseWebhookUrl } from '../../webhooks/ssrf.js';
+import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js';
+
+/**
+ * OpenVASP Travel Rule Protocol (TRP) v3.1 messages as this product speaks them: the transfer
+ * inquiry (originator VASP → beneficiary VASP), its resolution (synchronous in the inquiry's
+ * response, or POSTed later to the inquiry's `callback`) and the transfer confirmation
+ * (originator → `approved.callback`). Pure: no database, no network I/O.
+ *
+ * Our choices where TRP leaves room:
+ * - `asset` is `{ slip0044?, network?, symbol?, decimals?, dti? }`. TRP names `slip0044` (and
+ *   `dti`); `network`, `symbol` and `decimals` are our documented extensions. Outbound we send
+ *   `network` (our symbol) always; for the network's native coin also its SLIP-0044 coin type
+ *   when we know it; for any other asset (a token) `symbol` and `decimals` and NO slip0044: a
+ *   peer that reads only slip0044 would otherwise take "60" as ETH and misread a USDT amount as
+ *   wei. Inbound any subset is accepted: the network comes from `network` (our symbol or the
+ *   network's name, any letter case) or else from `slip0044`; when neither names a network we
+ *   know, it is left undefined and derived from the wallet addresses (as for create_tx). A
+ *   `slip0044` whose family contradicts `network` is refused. `dti` is accepted and ignored.
+ * - The asset symbol is `symbol`, else the network's native coin (config/networks.json), else
+ *   the upper-cased `network` string. `decimals` may be left out for a native coin (the network
+ *   table's decimals); otherwise it is required.
+ * - `amount` is an integer string in the asset's smallest unit; inbound a JSON integer is also
+ *   accepted while it is a safe integer (beyond 2^53 a JSON number has already lost digits).
+ * - IVMS101 is the standard JSON shape; persons are natural persons with the same fields as the
+ *   create_tx input, validated by parseTravelRuleInput. `name` may also come as an array of
+ *   name objects (IVMS101 NaturalPerson.name [1..n]); their identifiers are joined. Legal
+ *   persons as originator or beneficiary are refused (not supported by this product).
+ *
+ * Every message names a TRP path and a rule, never a value: values are personal data.
+ */
+
+export const TRP_VERSION = '3.1.0';
+
+export type Resolution = { version: string } | { approved: { address: string; callback: string } } | { rejected: string };
+export type Confirmation = { txid: string } | { canceled: string };
+
+export interface InboundInquiry {
+  /** Asset symbol as sent, or the native coin's symbol when only slip0044/network was given. */
+  asset: string;
+  /** The network named by asset.network / asset.slip0044; undefined when they name none we know. */
+  network: string | undefined;
+  decimals: number;
+  /** Canonical decimal in whole units (NormalisedInput.transaction_amount). */
+  amount: string;
+  amountBaseUnits: string;
+  /** Syntax-checked http(s) URL; whether it may be reached is decided when posting (SSRF guard). */
+  callback: string;
+  originator: NormalisedParty;
+  beneficiary: NormalisedParty;
+  /** NormalisedInput.transaction_network: the network above, or derived from the wallet addresses. */
+  network_resolved: string;
+  originatingVaspName: string | undefined;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * SLIP-0044 coin types of the networks' native coins, only where the registry entry is certain.
+ * arb and op (ETH on a layer 2) and bsc (BNB; 714 is Binance's own chain) have none on purpose:
+ * a peer that reads only slip0044 would take 60 for ETH on Ethereum. Inbound, 60 alone means eth;
+ * 60 with `network: "arb"` is ETH on Arbitrum.
+ */
+export const SLIP0044_COIN_TYPES: Readonly<Record<string, number>> = {
+  bitcoin: 0, litecoin: 2, doge: 3, eth: 60, atom: 118, xrp: 144, stellar: 148, eos: 194, trx: 195, algo: 283,
+  dot: 354, solana: 501, ton: 607, apt: 637, sui: 784, vet: 818, polygon: 966, xtz: 1729, ada: 1815, avalanche: 9000,
+};
+
+/** Coin type → network: the first network of the table with that native coin type. */
+const NETWORK_OF_COIN_TYPE = new Map<number, string>();
+for (const symbol of NETWORK_SYMBOLS) {
+  const coin = SLIP0044_COIN_TYPES[symbol];
+  if (coin !== undefined && !NETWORK_OF_COIN_TYPE.has(coin)) NETWORK_OF_COIN_TYPE.set(coin, symbol);
+}
+
+const MAX_REASON_CHARS = 1000;
+const MAX_ADDRESS_CHARS = 200;
+const MAX_TXID_CHARS = 200;
+const MAX_VERSION_CHARS = 64;
+/** 78 integer digits (AMOUNT_PATTERN) plus the most decimals an asset may have (36). */
+const MAX_AMOUNT_DIGITS = 114;
+const MAX_DECIMALS = 36;
+const MAX_VASP_NAME_CHARS = 100;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+
+function isNative(asset: string, network: string): boolean {
+  return networkInfo(network)?.asset === asset.toUpperCase();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbound
+
+/** The transfer inquiry body for the beneficiary VASP's inquiry URL. */
+export function buildInquiry(d: {
+  asset: string; network: string; decimals: number; amountBaseUnits: string; callback: string;
+  originator: NormalisedParty; beneficiary: NormalisedParty; vaspName: string; vaspCountry?: string;
+}): Record<string, unknown> {
+  const coin = SLIP0044_COIN_TYPES[d.network];
+  const native = isNative(d.asset, d.network);
+  const asset = native && coin !== undefined
+    ? { slip0044: coin, network: d.network }
+    : { network: d.network, symbol: d.asset, decimals: d.decimals };
+  return {
+    asset,
+    amount: d.amountBaseUnits,
+    callback: d.callback,
+    IVMS101: {
+      originator: { originatorPersons: d.originator.persons, accountNumber: d.originator.accountNumber },
+      beneficiary: { beneficiaryPersons: d.beneficiary.persons, accountNumber: d.beneficiary.accountNumber },
+      originatingVASP: {
+        originatingVASP: {
+          legalPerson: {
+            name: { nameIdentifier: [{ legalPersonName: d.vaspName, legalPersonNameIdentifierType: 'LEGL' }] },
+            ...(d.vaspCountry ? { countryOfRegistration: d.vaspCountry } : {}),
+          },
+        },
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inbound: asset and amount
+
+interface AssetFields {
+  symbol: string;
+  network: string | undefined;
+  decimals: number;
+}
+
+function networkFromString(value: string): string | undefined {
+  const lower = value.trim().toLowerCase();
+  if (networkInfo(lower)) return lower;
+  return NETWORK_SYMBOLS.find((s) => networkInfo(s)!.name.toLowerCase() === lower);
+}
+
+function family(network: string): NetworkFamily {
+  return networkInfo(network)!.family;
+}
+
+/** Decimals of a native coin named by symbol alone: known when every network paying in it agrees. */
+function nativeDecimals(symbol: string): number | undefined {
+  const upper = symbol.toUpperCase();
+  const found = new Set(NETWORK_SYMBOLS.filter((s) => networkInfo(s)!.asset === upper).map((s) => networkInfo(s)!.decimals));
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+function parseAsset(asset: unknown): Parsed<AssetFields> {
+  if (asset === undefined || asset === null) return fail('asset: is required');
+  if (!isObject(asset)) return fail('asset: must be an object');
+  const { slip0044, network: networkValue, symbol, decimals: decimalsValue } = asset;
+
+  let fromCoin: string | undefined;
+  if (slip0044 !== undefined && slip0044 !== null) {
+    if (typeof slip0044 !== 'number' || !Number.isSafeInteger(slip0044) || slip0044 < 0) return fail('asset.slip0044: must be a non-negative integer');
+    fromCoin = NETWORK_OF_COIN_TYPE.get(slip0044);
+  }
+  let named: string | undefined;
+  let networkText: string | undefined;
+  if (networkValue !== undefined && networkValue !== null) {
+    if (typeof networkValue !== 'string' || networkValue.trim() === '') return fail('asset.network: must be a non-empty string');
+    networkText = networkValue.trim();
+    named = networkFromString(networkText);
+  }
+  if (named !== undefined && fromCoin !== undefined && family(named) !== family(fromCoin)) {
+    return fail('asset.slip0044: contradicts asset.network');
+  }
+  const network = named ?? fromCoin;
+
+  if (symbol !== undefined && symbol !== null && typeof symbol !== 'string') return fail('asset.symbol: must be a string');
+  let assetSymbol = typeof symbol === 'string' ? symbol : undefined;
+  if (assetSymbol === undefined) {
+    if (network !== undefined) assetSymbol = networkInfo(network)!.asset;
+    else if (networkText !== undefined) assetSymbol = networkText.toUpperCase();
+    else if (slip0044 !== undefined && slip0044 !== null) return fail('asset.slip0044: is not a coin type this service knows; name asset.network or asset.symbol');
+    else return fail('asset: must name the asset by slip0044, network or symbol (dti alone is not supported)');
+  }
+
+  let decimals: number | undefined;
+  if (decimalsValue !== undefined && decimalsValue !== null) {
+    const n = typeof decimalsValue === 'string' && /^\d{1,2}$/.test(decimalsValue) ? Number(decimalsValue) : decimalsValue;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_DECIMALS) return fail(`asset.decimals: must be an integer from 0 to ${MAX_DECIMALS}`);
+    decimals = n;
+  } else {
+    decimals = network !== undefined
+      ? (isNative(assetSymbol, network) ? networkInfo(network)!.decimals : undefined)
+      : nativeDecimals(assetSymbol);
+  }
+  if (decimals === undefined) return fail('asset.decimals: required');
+  return { ok: true, value: { symbol: assetSymbol, network, decimals } };
+}
+
+function parseAmount(amount: unknown): Parsed<string> {
+  if (amount === undefined || amount === null) return fail('amount: is required');
+  if (typeof amount === 'number') {
+    if (!Number.isSafeInteger(amount) || amount < 0) return fail('amount: must be a non-negative integer in the smallest unit (as a string when above 2^53)');
+    return { ok: true, value: String(amount) };
+  }
+  if (typeof amount !== 'string' || !/^(0|[1-9]\d*)$/.test(amount)) return fail('amount: must be a non-negative integer string in the smallest unit, such as "1500000"');
+  if (amount.length > MAX_AMOUNT_DIGITS) return fail('amount: is too large');
+  return { ok: true, value: amount };
+}
+
+/** Base units → whole units as a decimal string ("1500000", 6 → "1.5"). */
+export function fromBaseUnits(units: string, decimals: number): string {
+  if (decimals === 0) return units;
+  const padded = units.padStart(decimals + 1, '0');
+  const whole = padded.slice(0, -decimals);
+  const fraction = padded.slice(-decimals).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inbound: IVMS101
+
+/** IVMS101 NaturalPerson.name is [1..n]: an array of name objects becomes one with all identifiers. */
+function joinNames(person: unknown): unknown {
+  if (!isObject(person) || !isObject(person.naturalPerson)) return person;
+  const name = person.naturalPerson.name;
+  if (!Array.isArray(name) || name.length === 0 || !name.every((n) => isObject(n) && Array.isArray(n.nameIdentifier))) return person;
+  const nameIdentifier = name.flatMap((n) => (n as { nameIdentifier: unknown[] }).nameIdentifier);
+  return { ...person, naturalPerson: { ...person.naturalPerson, name: { nameIdentifier } } };
+}
+
+type Side = 'originator' | 'beneficiary';
+
+function partyInput(ivms: Record<string, unknown>, side: Side): Parsed<{ persons: unknown; accountNumber: unknown }> {
+  const party = ivms[side];
+  if (party === undefined || party === null) return fail(`IVMS101.${side}: is required`);
+  if (!isObject(party)) return fail(`IVMS101.${side}: must be an object`);
+  const personsKey = `${side}Persons`;
+  const persons = party[personsKey];
+  if (Array.isArray(persons)) {
+    const legal = persons.findIndex((p) => isObject(p) && p.naturalPerson === undefined && p.legalPerson !== undefined);
+    if (legal >= 0) return fail(`IVMS101.${side}.${personsKey}[${legal}]: legal persons are not supported, only naturalPerson`);
+  }
+  return { ok: true, value: { persons: Array.isArray(persons) ? persons.map(joinNames) : persons, accountNumber: party.accountNumber } };
+}
+
+/** A parseTravelRuleInput path (create_tx terms) in TRP terms. */
+export function trpPath(path: string): string {
+  const fields: Record<string, string> = {
+    transaction_asset: 'asset.symbol',
+    transaction_network: 'asset.network',
+    transaction_amount: 'amount',
+    transaction_asset_decimals: 'asset.decimals',
+  };
+  if (fields[path]) return fields[path];
+  const match = /^(originator|beneficiary)(?:\.(persons|accountNumber))?(.*)$/.exec(path);
+  if (!match) return path;
+  const [, side, key, rest] = match;
+  if (key === undefined) return `IVMS101.${side}${rest}`;
+  return `IVMS101.${side}.${key === 'persons' ? `${side}Persons` : key}${rest}`;
+}
+
+/** legalPersonName of the originating VASP (the LEGL one, else the first); undefined when absent or malformed. */
+function originatingVaspName(ivms: Record<string, unknown>): string | undefined {
+  const outer = ivms.originatingVASP;
+  const vasp = isObject(outer) && isObject(outer.originatingVASP) ? outer.originatingVASP : outer;
+  const legal = isObject(vasp) ? vasp.legalPerson : undefined;
+  let names = isObject(legal) ? legal.name : undefined;
+  if (Array.isArray(names)) names = names[0];
+  const ids = isObject(names) && Array.isArray(names.nameIdentifier) ? names.nameIdentifier.filter(isObject) : [];
+  const chosen = ids.find((n) => n.legalPersonNameIdentifierType === 'LEGL') ?? ids[0];
+  const name = chosen?.legalPersonName;
+  if (typeof name !== 'string') return undefined;
+  const trimmed = name.trim();
+  return trimmed && trimmed.length <= MAX_VASP_NAME_CHARS && !/[\u0000-\u001f\u007f]/.test(trimmed) ? trimmed : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inbound: the three messages
+
+export function parseInquiry(body: unknown): Parsed<InboundInquiry> {
+  if (!isObject(body)) return fail('the body must be a JSON object');
+  const asset = parseAsset(body.asset);
+  if (!asset.ok) return asset;
+  const amount = parseAmount(body.amount);
+  if (!amount.ok) return amount;
+  if (typeof body.callback !== 'string') return fail(body.callback === undefined || body.callback === null ? 'callback: is required' : 'callback: must be a string');
+  const callback = parseWebhookUrl(body.callback);
+  if (!callback.ok) return fail(`callback: ${callback.reason === 'not a URL' ? 'must be an http(s) URL' : callback.reason}`);
+  const ivms = body.IVMS101;
+  if (ivms === undefined || ivms === null) return fail('IVMS101: is required');
+  if (!isObject(ivms)) return fail('IVMS101: must be an object');
+  const originator = partyInput(ivms, 'originator');
+  if (!originator.ok) return originator;
+  const beneficiary = partyInput(ivms, 'beneficiary');
+  if (!beneficiary.ok) return beneficiary;
+
+  const parsed = parseTravelRuleInput({
+    transaction_ref: 'trp-inquiry',
+    transaction_asset: asset.value.symbol,
+    ...(asset.value.network !== undefined ? { transaction_network: asset.value.network } : {}),
+    transaction_amount: fromBaseUnits(amount.value, asset.value.decimals),
+    transaction_asset_decimals: String(asset.value.decimals),
+    originator: originator.value,
+    beneficiary: beneficiary.value,
+  }, 'create_tx');
+  if (!parsed.ok) {
+    const path = trpPath(parsed.path);
+    const reason = parsed.issues[0]!.reason;
+    return fail(path ? `${path}: ${reason}` : reason);
+  }
+  const v = parsed.value;
+  return {
+    ok: true,
+    value: {
+      asset: v.transaction_asset,
+      network: asset.value.network,
+      decimals: v.transaction_asset_decimals,
+      amount: v.transaction_amount,
+      amountBaseUnits: v.transaction_amount_base_units,
+      callback: callback.url.href,
+      originator: v.originator,
+      beneficiary: v.beneficiary,
+      network_resolved: v.transaction_network,
+      originatingVaspName: originatingVaspName(ivms),
+    },
+  };
+}
+
+/** A reason string: null means none given (""); at most `max` characters. */
+function reason(value: unknown, path: string): Parsed<string> {
+  if (value === null) return { ok: true, value: '' };
+  if (typeof value !== 'string') return fail(`${path}: must be a string`);
+  if (value.length > MAX_REASON_CHARS) return fail(`${path}: must be at most ${MAX_REASON_CHARS} characters`);
+  return { ok: true, value };
+}
+
+/** The one TRP key of `keys` the body holds. Keys outside `keys` (extensions) are ignored. */
+function exactlyOne<K extends string>(body: unknown, keys: readonly K[]): Parsed<K> {
+  if (!isObject(body)) return fail('the body must be a JSON object');
+  const present = keys.filter((k) => Object.hasOwn(body, k) && body[k] !== undefined);
+  if (present.length !== 1) return fail(`the body must hold exactly one of ${keys.join(', ')}`);
+  return { ok: true, value: present[0]! };
+}
+
+export function parseResolution(body: unknown): Parsed<Resolution> {
+  const key = exactlyOne(body, ['version', 'approved', 'rejected'] as const);
+  if (!key.ok) return key;
+  const value = (body as Record<string, unknown>)[key.value];
+  if (key.value === 'version') {
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_VERSION_CHARS) return fail(`version: must be a non-empty string of at most ${MAX_VERSION_CHARS} characters`);
+    return { ok: true, value: { version: value } };
+  }
+  if (key.value === 'rejected') {
+    const r = reason(value, 'rejected');
+    return r.ok ? { ok: true, value: { rejected: r.value } } : r;
+  }
+  if (!isObject(value)) return fail('approved: must be an object');
+  const { address, callback } = value;
+  if (typeof address !== 'string' || address.trim() === '') return fail('approved.address: must be a non-empty string');
+  if (address.length > MAX_ADDRESS_CHARS) return fail(`approved.address: must be at most ${MAX_ADDRESS_CHARS} characters`);
+  if (typeof callback !== 'string') return fail('approved.callback: is required');
+  const url = parseWebhookUrl(callback);
+  if (!url.ok) return fail(`approved.callback: ${url.reason === 'not a URL' ? 'must be an http(s) URL' : url.reason}`);
+  return { ok: true, value: { approved: { address: address.trim(), callback: url.url.href } } };
+}
+
+export function parseConfirmation(body: unknown): Parsed<Confirmation> {
+  const key = exactlyOne(body, ['txid', 'canceled'] as const);
+  if (!key.ok) return key;
+  const value = (body as Record<string, unknown>)[key.value];
+  if (key.value === 'canceled') {
+    const r = reason(value, 'canceled');
+    return r.ok ? { ok: true, value: { canceled: r.value } } : r;
+  }
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TXID_CHARS) return fail(`txid: must be a string of 1 to ${MAX_TXID_CHARS} characters`);
+  return { ok: true, value: { txid: value } };
+}

@@ -1,0 +1,133 @@
+import { Hono, type Context } from 'hono';
+import { describeError } from '../../errors.js';
+import { log } from '../../log.js';
+import { TRP_VERSION, parseConfirmation, parseInquiry, parseResolution, type Confirmation, type InboundInquiry, type Resolution } from './messages.js';
+
+/**
+ * The inbound side of TRP: three POST endpoints, each addressed by a token we handed out (the
+ * inquiry URL of a counterpart, or the callback URLs of one transfer). This module checks the
+ * protocol (headers, size, JSON, message shape); the handlers own state and storage.
+ *
+ * Order of checks: api-version, request-identifier, token shape, body size, JSON, message.
+ * Every answer, errors included, carries `api-version` and echoes a valid `request-identifier`.
+ * Error body: `{ code, status, message }` with our error numbers (as the main API). Neither the
+ * body nor the token is ever logged.
+ */
+
+export interface TrpInboundHandlers {
+  inquiry(token: string, inquiry: InboundInquiry, meta: { requestId: string; extensions: string[] }): Promise<Resolution>;
+  resolution(token: string, resolution: Resolution, meta: { requestId: string }): Promise<void>;
+  confirmation(token: string, confirmation: Confirmation, meta: { requestId: string }): Promise<void>;
+}
+
+/** Thrown by handlers: unknown token → 404, the transfer is not in a state for this message → 409. */
+export class TrpHttpError extends Error {
+  constructor(readonly status: 400 | 403 | 404 | 409 | 503, message: string) {
+    super(message);
+    this.name = 'TrpHttpError';
+  }
+}
+
+export const TRP_MAX_BODY_BYTES = 1024 * 1024;
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_EXTENSIONS = 32;
+
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 500 | 503;
+const ERROR_NUMBERS: Record<ErrorStatus, number> = { 400: 5000, 403: 4030, 404: 4040, 409: 4090, 413: 4130, 500: 5999, 503: 5030 };
+
+class Refusal extends Error {
+  constructor(readonly status: ErrorStatus, message: string) {
+    super(message);
+  }
+}
+
+/** True for any 3.x version ("3", "3.1", "3.1.0"). */
+function supportedVersion(value: string): boolean {
+  const match = /^(\d+)(?:\.\d+){0,2}$/.exec(value.trim());
+  return match !== null && match[1] === '3';
+}
+
+/** The body as text, refusing (413) once it passes the limit without reading the rest. */
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > TRP_MAX_BODY_BYTES) throw new Refusal(413, `request body larger than ${TRP_MAX_BODY_BYTES} bytes`);
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > TRP_MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new Refusal(413, `request body larger than ${TRP_MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+type Endpoint = 'inquiry' | 'resolution' | 'confirmation';
+
+/** Runs one endpoint: the protocol checks, then `run`, whose result is the 200 body. */
+async function serve(c: Context, endpoint: Endpoint, run: (token: string, body: unknown, meta: { requestId: string; extensions: string[] }) => Promise<unknown>): Promise<Response> {
+  c.header('api-version', TRP_VERSION);
+  let requestId: string | undefined;
+  try {
+    const version = c.req.header('api-version');
+    if (version === undefined || version.trim() === '') throw new Refusal(400, 'api-version header is required');
+    if (!supportedVersion(version)) throw new Refusal(400, `api-version is not supported: this endpoint speaks TRP ${TRP_VERSION} (any 3.x)`);
+    const given = c.req.header('request-identifier');
+    if (given === undefined || given.trim() === '') throw new Refusal(400, 'request-identifier header is required');
+    if (!UUID.test(given.trim())) throw new Refusal(400, 'request-identifier must be a UUID');
+    requestId = given.trim();
+    c.header('request-identifier', requestId);
+    const extensions = (c.req.header('api-extensions') ?? '').split(',').map((e) => e.trim()).filter(Boolean).slice(0, MAX_EXTENSIONS);
+
+    const token = c.req.param('token') ?? '';
+    if (!TOKEN.test(token)) throw new Refusal(404, 'unknown TRP endpoint');
+
+    const text = await readBody(c.req.raw);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Refusal(400, 'body is not JSON');
+    }
+    const result = await run(token, body, { requestId, extensions });
+    return c.json(result ?? {}, 200);
+  } catch (err) {
+    const status = err instanceof Refusal || err instanceof TrpHttpError ? err.status : 500;
+    const number = ERROR_NUMBERS[status];
+    if (status === 500) {
+      log.error({ endpoint, request_id: requestId, error: describeError(err) }, 'TRP request failed');
+      return c.json({ code: number, status: number, message: `internal error${requestId ? ` (request-identifier ${requestId})` : ''}` }, 500);
+    }
+    log.info({ endpoint, request_id: requestId, status, reason: (err as Error).message }, 'TRP request refused');
+    if (status === 503) c.header('retry-after', '5');
+    if (status === 413) c.header('connection', 'close');
+    return c.json({ code: number, status: number, message: (err as Error).message }, status);
+  }
+}
+
+function validated<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!result.ok) throw new Refusal(400, result.message);
+  return result.value;
+}
+
+/** The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`. */
+export function trpRoutes(handlers: TrpInboundHandlers): Hono {
+  const app = new Hono();
+  app.post('/trp/v3/inquiries/:token', (c) => serve(c, 'inquiry', (token, body, meta) => handlers.inquiry(token, validated(parseInquiry(body)), meta)));
+  app.post('/trp/v3/resolutions/:token', (c) => serve(c, 'resolution', async (token, body, meta) => {
+    await handlers.resolution(token, validated(parseResolution(body)), { requestId: meta.requestId });
+    return {};
+  }));
+  app.post('/trp/v3/confirmations/:token', (c) => serve(c, 'confirmation', async (token, body, meta) => {
+    await handlers.confirmation(token, validated(parseConfirmation(body)), { requestId: meta.requestId });
+    return {};
+  }));
+  return app;
+}
