@@ -18,6 +18,11 @@ import { parseAllowList } from './webhooks/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { VERSION } from './version.js';
 import { importShippedLabels } from './aml/labels/shipped.js';
+import { readFileSync } from 'node:fs';
+import { loadKeyring } from './travelrule/crypto.js';
+import { createMailer } from './travelrule/email.js';
+import type { SenderDeps } from './travelrule/messages.js';
+import { seedVaspsFromFile } from './travelrule/vasps.js';
 
 export interface Roles {
   api: boolean;
@@ -87,6 +92,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
   let runner: Worker | undefined;
+  let mailer: ReturnType<typeof createMailer>;
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
   try {
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
@@ -101,8 +107,25 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     const clients = new Map<string, PublicClient>(networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]));
     const utxoClients = new Map(networks.filter((n) => n.family === 'utxo').map((n) => [n.symbol, new UtxoRpc(n.rpc)]));
 
+    // Travel Rule: the data keyring (read or generated now, so a bad key stops the start), the
+    // directory from config/vasps.json, the SMTP relay, and where other VASPs reach us.
+    const tr = config.travel_rule;
+    const keyring = loadKeyring({ dataKey: config.data_key, dataKeysOld: config.data_keys_old, dataDir: config.data_dir });
+    const seeded = await seedVaspsFromFile(db.sql, tr.vasps_file);
+    if (seeded.added || seeded.updated) log.info(seeded, 'VASP directory seeded from the configured file');
+    mailer = roles.worker ? createMailer(tr) : undefined;
+    const travelRule: SenderDeps = {
+      sql: db.sql, keyring, config: tr, aml: config.aml, indexedNetworks: networks.map((n) => n.symbol),
+      publicUrl: '', maxAttempts: config.webhook_max_attempts, allow, mailer,
+      trpCa: tr.trp_ca_file ? readFileSync(tr.trp_ca_file, 'utf8') : undefined,
+    };
+    const setPublicUrl = (port: number | undefined) => {
+      travelRule.publicUrl = (tr.public_url ?? `https://localhost:${port ?? config.port}`).replace(/\/+$/, '');
+    };
+    setPublicUrl(config.port || undefined);
+
     if (roles.worker) {
-      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts }, config.worker_concurrency);
+      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts, keyring, travelRuleWebhookUrl: tr.webhook_url, travelRule }, config.worker_concurrency);
     }
     if (roles.indexer) {
       const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));
@@ -129,8 +152,9 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     if (roles.api) {
       const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
-      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients });
+      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients, travelRule });
       server = await startServer(app, { host: config.host, port: config.port, tls });
+      setPublicUrl(server.port);
       log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');
     }
     const appliance: Appliance = {
@@ -142,6 +166,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         await server?.close();
         await Promise.all(indexers.map((i) => i.stop()));
         await runner?.stop();
+        mailer?.close();
         await db.close();
         await devChain?.stop();
         log.info('stopped');

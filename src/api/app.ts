@@ -18,6 +18,10 @@ import { liveAmlRoutes } from './routes/liveaml.js';
 import { analyzeRoutes } from './routes/analyze.js';
 import { readiness } from './readiness.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
+import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
+import { opsRoutes } from './ops.js';
+import { trpInbound } from './trp.js';
+import type { TravelRuleDeps } from '../travelrule/service.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -36,6 +40,8 @@ export interface AppDeps {
   evmClients?: ReadonlyMap<string, PublicClient>;
   /** Bitcoin-family nodes: tx_detail asks them for what the index lacks. */
   utxoClients?: ReadonlyMap<string, UtxoRpc>;
+  /** The Travel Rule (its /v2 routes, the operator API under /ops, TRP under /trp). */
+  travelRule?: TravelRuleDeps;
 }
 
 export const API_BASE = '/v2';
@@ -53,7 +59,7 @@ function errorBody(number: number, message: string) {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
-  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...analyzeRoutes({ sql: deps.sql, allow: deps.allow, aml: deps.aml, networks: deps.networks, evmClients: deps.evmClients ?? new Map(), utxoClients: deps.utxoClients ?? new Map() }), ...liveAmlRoutes(deps.sql, deps.allow)];
+  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...analyzeRoutes({ sql: deps.sql, allow: deps.allow, aml: deps.aml, networks: deps.networks, evmClients: deps.evmClients ?? new Map(), utxoClients: deps.utxoClients ?? new Map() }), ...liveAmlRoutes(deps.sql, deps.allow), ...(deps.travelRule ? travelRuleRoutes(deps.travelRule, deps.allow) : [])];
 }
 
 export function createApp(deps: AppDeps): Hono<AuthEnv> {
@@ -68,8 +74,10 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     c.header('x-request-id', requestId);
     const started = performance.now();
     await next();
-    // The path only: the query string may carry an API key.
-    log.info({ request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) }, 'request');
+    // The path only: the query string may carry an API key (or a view link's token). A TRP
+    // path ends in a token that is a credential: it is not logged.
+    const path = c.req.path.startsWith('/trp/') ? c.req.path.replace(/[^/]+$/, ':token') : c.req.path;
+    log.info({ request_id: requestId, method: c.req.method, path, status: c.res.status, duration_ms: Math.round(performance.now() - started) }, 'request');
   });
 
   if (deps.trustProxy) {
@@ -92,6 +100,13 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     return c.json(ready, ready.ready ? 200 : 503);
   });
 
+  if (deps.travelRule) {
+    // Registered before the API key check and answering itself: the e-mailed view link's token
+    // is its credential (the other VASP has no API key).
+    app.get(`${API_BASE}/travelrule/transaction/:id`, viewPageHandler(deps.travelRule));
+    app.route('/ops', opsRoutes(deps.travelRule) as never);
+    app.route('/', trpInbound(deps.travelRule));
+  }
   app.use(`${API_BASE}/*`, requireApiKey(deps.sql));
   app.get(`${API_BASE}/openapi.json`, (c) => c.json(document));
   mountRoutes(app, API_BASE, routes);

@@ -18,6 +18,8 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   query?: Q;
   body?: B;
   response: z.ZodType;
+  /** Validates the body instead of `body` (which then only documents it): the travel rule input keeps its IVMS101 paths. */
+  parseBody?: (raw: unknown) => unknown;
   /** Error number for a validation failure of each field; others get 5000. */
   fieldErrors?: Record<string, number>;
   /** Error numbers this route can answer with, for the document. */
@@ -49,7 +51,7 @@ export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly R
       let body: unknown;
       if (spec.body) {
         const raw = await readJsonBody(c);
-        body = parseInput(spec.body, raw ?? {}, spec.fieldErrors);
+        body = spec.parseBody ? spec.parseBody(raw ?? {}) : parseInput(spec.body, raw ?? {}, spec.fieldErrors);
       }
       const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<unknown, unknown>);
       return c.json({ code: 0, message: 'OK', data: result.data ?? null, ...(result.page_count !== undefined ? { page_count: result.page_count } : {}) });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,14 +28,19 @@ export async function loadTls(opts: { certFile?: string; keyFile?: string; dataD
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const notAfter = new Date();
   notAfter.setFullYear(notAfter.getFullYear() + 2);
-  const pems = await generate([{ name: 'commonName', value: 'tollgate.local' }], {
+  // A subject of its own: certificates are looked up by subject in a trust store, so two
+  // appliances trusting each other's self-signed certificates need different ones.
+  const pems = await generate([{ name: 'commonName', value: `tollgate-${randomBytes(6).toString('hex')}.local` }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
     notAfterDate: notAfter,
     extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      // Its own trust anchor: a peer appliance can trust exactly this certificate by listing it
+      // in its TOLLGATE_TRP_CA_FILE (OpenSSL accepts a self-signed certificate as an anchor only
+      // when it may sign certificates). It signs nothing else; its key never leaves the data dir.
+      { name: 'basicConstraints', cA: true, pathLenConstraint: 0 },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 2, value: hostname() }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
     ],

@@ -6,6 +6,8 @@ import { deliverWebhookTask } from '../../workers/deliver_webhook.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
 import { liveAmlCheckTask } from '../../workers/liveaml_check.js';
 import { liveAmlRescanTask } from '../../workers/liveaml_rescan.js';
+import { travelRuleSendTask } from '../../workers/travelrule_send.js';
+import type { SenderDeps } from '../travelrule/messages.js';
 import type { LiveAmlDeps } from '../aml/live-check.js';
 import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
@@ -23,7 +25,7 @@ export interface Worker {
  * The pg pool is ours, with an error listener: a connection the server drops while idle (a
  * restart, a failover) is logged and replaced instead of crashing the process.
  */
-export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps, concurrency: number): Promise<Worker> {
+export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps }, concurrency: number): Promise<Worker> {
   const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
   pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
   // A client checked out when its connection fails raises the error at its next query; this
@@ -42,6 +44,7 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
         fetch_nft_metadata: fetchNftMetadataTask(deps),
         liveaml_check: liveAmlCheckTask(deps),
         liveaml_rescan: liveAmlRescanTask(deps),
+        ...(deps.travelRule ? { travelrule_send: travelRuleSendTask(deps.travelRule) } : {}),
       },
     });
   } catch (err) {

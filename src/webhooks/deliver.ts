@@ -10,6 +10,8 @@ import { freezeBody, loadEvent, recordAttempt, setEventStatus } from './events.j
 import { postWebhook } from './post.js';
 import { webhookHeaders } from './sign.js';
 import type { AllowList } from './ssrf.js';
+import type { Keyring } from '../travelrule/crypto.js';
+import { buildTravelRuleBody } from '../travelrule/webhooks.js';
 
 export interface DeliveryDeps {
   sql: Sql;
@@ -17,6 +19,10 @@ export interface DeliveryDeps {
   evmClients: ReadonlyMap<string, PublicClient>;
   timeoutMs: number;
   allow: AllowList;
+  /** Decrypts travel rule payloads: their webhook bodies are built from them at each attempt. */
+  keyring?: Keyring;
+  /** Travel rule webhook of keys that registered none (config travel_rule.webhook_url). */
+  travelRuleWebhookUrl?: string;
 }
 
 async function chainIdOf(sql: Sql, network: string): Promise<number> {
@@ -36,13 +42,26 @@ export async function deliverEvent(deps: DeliveryDeps, eventId: string, job: { a
   const ctx = { job_id: job.id, event_id: eventId };
   if (!ev) return void log.warn(ctx, 'webhook event not found; nothing to deliver');
   if (ev.status !== 'pending') return void log.debug({ ...ctx, status: ev.status }, 'webhook event already settled');
+  if (ev.kind === 'travelrule') {
+    ev.url ??= deps.travelRuleWebhookUrl ?? null;
+    // No travel rule webhook registered yet: the event waits (with backoff) rather than being lost.
+    if (!ev.url && !ev.key_revoked) throw new RetryableError('no travel rule webhook registered for the key (POST /v2/travelrule/webhook) and no travel_rule.webhook_url');
+  }
   if (ev.key_revoked || !ev.url) {
     await setEventStatus(sql, ev.id, 'cancelled');
     return void log.info(ctx, 'webhook cancelled: subscription or key removed');
   }
 
   let body = ev.body;
-  if (body === null) {
+  if (ev.kind === 'travelrule') {
+    if (!deps.keyring) throw new RetryableError('this worker has no data keyring');
+    const built = await buildTravelRuleBody(sql, deps.keyring, ev.id);
+    if (built === undefined) {
+      await setEventStatus(sql, ev.id, 'cancelled');
+      return void log.warn(ctx, 'travel rule webhook cancelled: transaction not found');
+    }
+    body = built;
+  } else if (body === null) {
     // Bitcoin-family bodies come from the database alone; EVM ones also read token metadata.
     const utxo = networkInfo(ev.network)?.family === 'utxo';
     const client = deps.evmClients.get(ev.network);

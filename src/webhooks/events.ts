@@ -119,11 +119,12 @@ export interface EventForDelivery {
 export async function loadEvent(sql: Sql, id: string): Promise<EventForDelivery | undefined> {
   const [row] = await sql<EventForDelivery[]>`
     select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.orphaned, e.status, e.attempts, e.body,
-      case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook end as url,
+      case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook when 'travelrule' then w.url end as url,
       k.webhook_secret, (k.revoked_at is not null) as key_revoked
     from webhook_events e
     join api_keys k on k.id = e.api_key_id
     left join tracked_addresses t on t.id = e.tracked_id
+    left join travelrule_webhooks w on w.api_key_id = e.api_key_id and e.kind = 'travelrule'
     where e.id = ${id}`;
   return row;
 }

@@ -58,7 +58,7 @@ export function fractionDigits(amount: string): number {
 }
 
 /** Transaction hash formats where the spec's networks fix one; other families: any non-blank string without whitespace. */
-function hashReason(network: string, hash: string): string | null {
+export function hashReason(network: string, hash: string): string | null {
   const family = networkInfo(network)?.family;
   if (family === 'evm') return /^0x[0-9a-fA-F]{64}$/.test(hash) ? null : 'must be 0x and 64 hex digits';
   if (family === 'utxo') return /^[0-9a-fA-F]{64}$/.test(hash) ? null : 'must be 64 hex digits';

@@ -32,6 +32,8 @@ interface RawResponse {
   truncated: boolean;
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
 function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string }): Promise<RawResponse> {
   const https_ = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
@@ -46,7 +48,8 @@ function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowLis
       },
       lookup: guardedLookup(opts.allow) as never,
       agent: false,
-      ...(https_ && opts.ca ? { ca: [...tls.rootCertificates, opts.ca] } : {}),
+      // One array element per certificate: Node reads only the first of several PEM blocks in one element.
+      ...(https_ && opts.ca ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] } : {}),
     });
     const timeout = () => req.destroy(Object.assign(new Error(`no response within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
     // One deadline for connecting, sending and reading the whole answer.

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { Sql, TransactionSql } from '../db/index.js';
+import { PermanentError, RetryableError, describeError } from '../errors.js';
+import { log } from '../log.js';
+import type { AllowList } from '../webhooks/ssrf.js';
+import type { Keyring } from './crypto.js';
+import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
+import { baseUnits } from './ivms101/normalise.js';
+import { readPayload, getTransaction, type TravelRuleTransaction } from './store.js';
+import { TrpError, trpPost } from './trp/client.js';
+import { buildInquiry, parseResolution } from './trp/messages.js';
+import { getVasp } from './vasps.js';
+import { createViewToken, viewLinkUrl } from './view-link.js';
+import type { SealedParties } from './webhooks.js';
+import { TravelRuleError } from './errors.js';
+import type { TravelRuleDeps } from './service.js';
+import { applyResolution } from './service.js';
+
+/**
+ * Messages to the other VASP: TRP inquiry, resolution and confirmation, and the e-mails of the
+ * fallback. Each is a travelrule_messages row written in the same database transaction as the
+ * status change that calls for it, and a graphile-worker job (travelrule_send) that sends it,
+ * retried with backoff. The request-identifier is the row's, the same on every attempt, so the
+ * other side can recognise a retry. The personal data is read from the sealed payload at send
+ * time; the row holds only non-personal parameters.
+ */
+
+export const SEND_TASK = 'travelrule_send';
+
+export type MessageKind = 'trp_inquiry' | 'trp_resolution' | 'trp_confirmation' | 'email_inquiry' | 'email_tx_hash';
+
+export interface MessageParams {
+  approved?: true;
+  rejected?: string;
+  txid?: string;
+  canceled?: string;
+}
+
+export async function enqueueMessage(tx: TransactionSql, m: { transactionId: string; kind: MessageKind; params?: MessageParams; maxAttempts: number }): Promise<string> {
+  const [row] = await tx<{ id: string }[]>`
+    insert into travelrule_messages (transaction_id, kind, params, request_id)
+    values (${m.transactionId}, ${m.kind}, ${tx.json((m.params ?? {}) as never)}, ${randomUUID()})
+    returning id`;
+  const id = String(row!.id);
+  await tx`select graphile_worker.add_job(${SEND_TASK}, json_build_object('message_id', ${id}::bigint),
+    max_attempts => ${m.maxAttempts}::int, job_key => ${'trm:' + id})`;
+  return id;
+}
+
+export interface MessageRow {
+  id: string;
+  transaction_id: string;
+  kind: MessageKind;
+  params: MessageParams;
+  request_id: string;
+  status: 'pending' | 'sent' | 'failed' | 'cancelled';
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+export async function listMessages(sql: Sql, transactionId: string): Promise<MessageRow[]> {
+  const rows = await sql<MessageRow[]>`
+    select id, transaction_id, kind, params, request_id, status, attempts, last_status, last_error, created_at, sent_at
+    from travelrule_messages where transaction_id = ${transactionId} order by id`;
+  return rows.map((r) => ({ ...r, id: String(r.id) }));
+}
+
+async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined> {
+  const [row] = await sql<MessageRow[]>`
+    select id, transaction_id, kind, params, request_id, status, attempts, last_status, last_error, created_at, sent_at
+    from travelrule_messages where id = ${id}`;
+  return row ? { ...row, id: String(row.id) } : undefined;
+}
+
+async function recordAttempt(sql: Sql, id: string, outcome: MessageRow['status'], lastStatus: number | null, error: string | null): Promise<void> {
+  await sql`
+    update travelrule_messages set attempts = attempts + 1, status = ${outcome}, last_status = ${lastStatus},
+      last_error = ${error}, sent_at = case when ${outcome} = 'sent' then now() else sent_at end
+    where id = ${id}`;
+}
+
+export interface SenderDeps extends TravelRuleDeps {
+  allow: AllowList;
+  mailer?: Mailer;
+  /** Extra CA certificates trusted for TRP endpoints (PEM). */
+  trpCa?: string;
+}
+
+function resolutionsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
+  return `${deps.publicUrl}/trp/v3/resolutions/${t.callback_token}`;
+}
+
+function confirmationsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
+  return `${deps.publicUrl}/trp/v3/confirmations/${t.callback_token}`;
+}
+
+/** Which status a message still makes sense in: a message the transaction has moved past is not sent. */
+const SENDS_IN: Record<MessageKind, readonly string[]> = {
+  trp_inquiry: ['OTHER_VASP_PENDING'],
+  email_inquiry: ['OTHER_VASP_PENDING'],
+  trp_resolution: ['WAITING_FOR_CONFIRMATION', 'REJECTED'],
+  trp_confirmation: ['COMPLETED', 'REJECTED'],
+  email_tx_hash: ['COMPLETED'],
+};
+
+/**
+ * Sends one message (one attempt). Throws RetryableError when a later attempt can help, so
+ * graphile-worker backs off; a permanent refusal is recorded as failed and shown to operators.
+ */
+export async function sendMessage(deps: SenderDeps, messageId: string, job: { attempts: number; max_attempts: number }): Promise<void> {
+  const m = await loadMessage(deps.sql, messageId);
+  if (!m || m.status !== 'pending') return;
+  const t = await getTransaction(deps.sql, m.transaction_id);
+  if (!t) return;
+  const ctx = { message_id: m.id, travelrule_id: t.id, kind: m.kind, request_id: m.request_id };
+  if (!SENDS_IN[m.kind].includes(t.status)) {
+    await recordAttempt(deps.sql, m.id, 'cancelled', null, `not sent: the transaction is ${t.status}`);
+    return void log.info({ ...ctx, status: t.status }, 'travel rule message not sent: the transaction moved on');
+  }
+  const lastTry = job.attempts >= job.max_attempts;
+  try {
+    if (m.kind === 'email_inquiry' || m.kind === 'email_tx_hash') await sendEmail(deps, m, t);
+    else await sendTrp(deps, m, t);
+  } catch (err) {
+    const retryable = err instanceof TrpError ? err.retryable : !(err instanceof PermanentError || err instanceof TravelRuleError);
+    const status = err instanceof TrpError ? err.status ?? null : null;
+    const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
+    await recordAttempt(deps.sql, m.id, retryable && !lastTry ? 'pending' : 'failed', status, reason);
+    if (retryable) {
+      log.warn({ ...ctx, error: reason, attempt: job.attempts, max_attempts: job.max_attempts }, 'travel rule message failed; will retry');
+      throw new RetryableError(`travel rule ${m.kind} failed: ${reason}`);
+    }
+    return void log.warn({ ...ctx, error: reason }, 'travel rule message refused; not retried');
+  }
+  log.info(ctx, 'travel rule message sent');
+}
+
+async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {
+  const opts = { timeoutMs: deps.config.trp_timeout_ms, allow: deps.allow, ca: deps.trpCa, requestId: m.request_id };
+  if (m.kind === 'trp_inquiry') {
+    const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
+    if (!vasp?.trp_endpoint) throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');
+    const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
+    const body = buildInquiry({
+      asset: t.asset, network: t.network ?? '', decimals: t.decimals, amountBaseUnits: baseUnits(t.amount, t.decimals),
+      callback: resolutionsUrl(deps, t), originator: parties.originator, beneficiary: parties.beneficiary,
+      vaspName: deps.config.vasp_name, vaspCountry: deps.config.vasp_country,
+    });
+    const res = await trpPost(vasp.trp_endpoint, body, opts);
+    await recordAttempt(deps.sql, m.id, 'sent', res.status, null);
+    // The resolution may come in the response (synchronous) or later to the callback.
+    if (res.body !== null && res.body !== undefined) {
+      const parsed = parseResolution(res.body);
+      if (!parsed.ok) return void log.warn({ message_id: m.id, error: parsed.message }, 'TRP inquiry answered with an unreadable resolution; waiting for the callback');
+      const fresh = await getTransaction(deps.sql, t.id);
+      if (fresh) await applyResolution(deps, fresh, parsed.value).catch((err) => log.warn({ message_id: m.id, error: describeError(err) }, 'synchronous TRP resolution not applied'));
+    }
+    return;
+  }
+  if (!t.counterparty_callback) throw new PermanentError('no callback URL of the other VASP');
+  let body: Record<string, unknown>;
+  if (m.kind === 'trp_resolution') {
+    body = m.params.approved ? { approved: { address: t.beneficiary_address, callback: confirmationsUrl(deps, t) } } : { rejected: m.params.rejected };
+  } else {
+    body = m.params.txid !== undefined ? { txid: m.params.txid } : { canceled: m.params.canceled };
+  }
+  const res = await trpPost(t.counterparty_callback, body, opts);
+  await recordAttempt(deps.sql, m.id, 'sent', res.status, null);
+}
+
+async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {
+  if (!deps.mailer) throw new RetryableError('no SMTP relay configured (travel_rule.smtp_url)');
+  if (!t.counterparty_email) throw new PermanentError('no e-mail address of the other VASP');
+  const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
+  const expiresAt = new Date(Date.now() + deps.config.view_link_ttl_hours * 3_600_000);
+  const link = viewLinkUrl(deps.publicUrl, t.id, createViewToken(deps.keyring, t.id, expiresAt));
+  const common = {
+    to: t.counterparty_email, fromVasp: deps.config.vasp_name, toVasp: vasp?.name ?? t.counterparty_email,
+    transactionRef: t.transaction_ref, asset: t.asset, network: t.network, amount: t.amount, link, expiresAt,
+  };
+  const mail = m.kind === 'email_inquiry' ? composeInquiryEmail(common) : composeTxHashEmail({ ...common, txHash: m.params.txid ?? t.tx_hash ?? '' });
+  await deps.mailer.send(mail);
+  await recordAttempt(deps.sql, m.id, 'sent', null, null);
+}

@@ -1,0 +1,79 @@
+import type { Sql, TransactionSql } from '../db/index.js';
+import { deliveryJobsFor } from '../webhooks/events.js';
+import type { Keyring } from './crypto.js';
+import type { NormalisedParty } from './ivms101/index.js';
+import { readPayload } from './store.js';
+
+/**
+ * Travel rule webhooks to the caller's backend (the spec's Events: OTHER_VASP_APPROVED,
+ * OTHER_VASP_REJECTED, WAITING_ADDRESS_DATA, TRANSACTION_CONFIRMED). Each is a webhook_events
+ * row of kind 'travelrule' delivered by the same job as stream webhooks: Standard Webhooks
+ * signature with the key's secret, the same webhook-id on every retry, every attempt recorded.
+ *
+ * Its body may hold persons (WAITING_ADDRESS_DATA), so it is not frozen in clear like a stream
+ * body: it is built at each attempt from the event's status and txid and the sealed payload,
+ * which do not change, so every attempt sends the same bytes.
+ */
+
+export type TravelRuleWebhookStatus = 'OTHER_VASP_APPROVED' | 'OTHER_VASP_REJECTED' | 'WAITING_ADDRESS_DATA' | 'TRANSACTION_CONFIRMED';
+
+/** Enqueues one travel rule webhook, in the caller's database transaction. */
+export async function enqueueTravelRuleWebhook(
+  tx: TransactionSql,
+  e: { apiKeyId: string; transactionId: string; status: TravelRuleWebhookStatus; txid?: string | null; maxAttempts: number },
+): Promise<void> {
+  // network/address/block columns are the stream's; a travel rule event has none. confirmed and
+  // confirmation_done are true so that no confirmation or reorg step ever looks at it.
+  await tx`
+    with ins as (
+      insert into webhook_events (kind, api_key_id, network, address, tx_hash, block_number, block_hash, confirmed,
+        confirmation_done, travelrule_id, travelrule_status)
+      values ('travelrule', ${e.apiKeyId}, '', '', ${e.txid ?? ''}, 0, '', true, true, ${e.transactionId}, ${e.status})
+      returning id
+    )
+    ${deliveryJobsFor(tx, e.maxAttempts)}`;
+}
+
+/** The payload sealed on a travel rule row: the normalised originator and beneficiary. */
+export interface SealedParties {
+  originator: NormalisedParty;
+  beneficiary: NormalisedParty;
+}
+
+/**
+ * The webhook body: always transaction_ref and status (the spec); WAITING_ADDRESS_DATA adds the
+ * beneficiary's persons and accountNumber (the caller finds the customer's deposit address from
+ * them); TRANSACTION_CONFIRMED adds txid. Undefined when the transaction is gone.
+ */
+export async function buildTravelRuleBody(sql: Sql, keyring: Keyring, eventId: string): Promise<string | undefined> {
+  const [ev] = await sql<{ travelrule_id: string; travelrule_status: TravelRuleWebhookStatus; tx_hash: string; transaction_ref: string }[]>`
+    select e.travelrule_id, e.travelrule_status, e.tx_hash, t.transaction_ref
+    from webhook_events e join travelrule_transactions t on t.id = e.travelrule_id
+    where e.id = ${eventId}`;
+  if (!ev) return undefined;
+  const body: Record<string, unknown> = { transaction_ref: ev.transaction_ref, status: ev.travelrule_status };
+  if (ev.travelrule_status === 'WAITING_ADDRESS_DATA') {
+    const payload = (await readPayload(sql, keyring, ev.travelrule_id)) as SealedParties;
+    body.persons = payload.beneficiary.persons;
+    body.accountNumber = payload.beneficiary.accountNumber;
+  }
+  if (ev.travelrule_status === 'TRANSACTION_CONFIRMED') body.txid = ev.tx_hash;
+  return JSON.stringify(body);
+}
+
+/** The travel rule webhook URL of a key: its own (POST /v2/travelrule/webhook), else the configured default. */
+export async function setTravelRuleWebhook(sql: Sql, apiKeyId: string, url: string): Promise<void> {
+  await sql`
+    insert into travelrule_webhooks (api_key_id, url) values (${apiKeyId}, ${url})
+    on conflict (api_key_id) do update set url = excluded.url, updated_at = now()`;
+}
+
+export async function getTravelRuleWebhook(sql: Sql, apiKeyId: string): Promise<string | undefined> {
+  const [row] = await sql<{ url: string }[]>`select url from travelrule_webhooks where api_key_id = ${apiKeyId}`;
+  return row?.url;
+}
+
+export async function deleteTravelRuleWebhook(sql: Sql, apiKeyId: string): Promise<boolean> {
+  const rows = await sql`delete from travelrule_webhooks where api_key_id = ${apiKeyId} returning api_key_id`;
+  return rows.length > 0;
+}
