@@ -1,6 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +6,7 @@ import { requireOperator, type OperatorEnv } from '../src/operators/auth.js';
 import {
   LOCKOUT_MINUTES, MAX_FAILED_LOGINS, authenticateOperator, createOperator, disableOperator, listOperators, resetOperatorPassword, roleAllows,
 } from '../src/operators/operators.js';
+import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 let db: TestDatabase;
@@ -16,18 +14,7 @@ beforeAll(async () => { db = await freshDatabase(); });
 afterAll(async () => { await db?.drop(); });
 
 /** Runs the real CLI (`tollgate …`) from source in a child process. */
-function tollgate(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: db.url, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')), TOLLGATE_LOG_LEVEL: 'warn', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr, lastJson: () => JSON.parse(stdout.trim().split('\n').pop()!) };
-}
+const tollgate = (args: string[], env: Record<string, string> = {}) => runCli(db.url, args, env, 'warn');
 
 describe('operators', () => {
   it('creates an operator whose password authenticates; the stored hash is not the password', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../src/errors.js';
 import { composeInquiryEmail, composeTxHashEmail, createMailer, type Mailer } from '../src/travelrule/email.js';
 import { freePort } from './helpers/ports.js';
+import { decodeQuotedPrintable } from './helpers/mail.js';
 
 /**
  * The e-mail fallback against a real SMTP server (smtp-server on 127.0.0.1): what arrives, and
@@ -68,19 +69,6 @@ function decodeWords(value: string): string {
     enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')));
 }
 
-function decodeQuotedPrintable(s: string): string {
-  const soft = s.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < soft.length; i++) {
-    if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(soft.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(soft.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(soft[i]!, 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
 
 function parseMime(raw: string): MimePart {
   const split = raw.indexOf('\r\n\r\n');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { createApiKey } from '../src/keys/keys.js';
 import {
   VaspInput, findVaspByInboundToken, getVasp, inboundUrl, listVasps, removeVasp, rotateInboundToken, seedVaspsFromFile, upsertVasp,
 } from '../src/travelrule/vasps.js';
+import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 let db: TestDatabase;
@@ -22,18 +22,7 @@ beforeAll(async () => {
 afterAll(async () => { await db?.drop(); });
 
 /** Runs the real CLI (`tollgate …`) from source in a child process. */
-function tollgate(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: db.url, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')), TOLLGATE_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { exited, out: () => stdout, err: () => stderr, lastLine: () => stdout.trim().split('\n').pop()! };
-}
+const tollgate = (args: string[], env: Record<string, string> = {}) => runCli(db.url, args, env, 'warn');
 
 const parse = (v: unknown) => VaspInput.parse(v);
 

@@ -10,7 +10,8 @@ export interface CapturedMail {
   text: string;
 }
 
-function decodeQuotedPrintable(s: string): string {
+/** Quoted-printable (RFC 2045) to UTF-8 text. */
+export function decodeQuotedPrintable(s: string): string {
   const soft = s.replace(/=\r?\n/g, '');
   const bytes: number[] = [];
   for (let i = 0; i < soft.length; i++) {

@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CliRun {
+  child: ChildProcess & { stdin: NonNullable<ChildProcess['stdin']> };
+  exited: Promise<number | null>;
+  out(): string;
+  err(): string;
+  /** The last line of stdout (commands print their result there). */
+  lastLine(): string;
+  lastJson(): any;
+}
+
+/**
+ * Runs the real CLI (`tollgate …`) from source in a child process against `databaseUrl`, with a
+ * data dir of its own. stdin is a pipe (commands that read a password from it).
+ */
+export function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}, logLevel = 'warn'): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: databaseUrl, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')), TOLLGATE_LOG_LEVEL: logLevel, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const lastLine = () => stdout.trim().split('\n').pop()!;
+  return { child: child as CliRun['child'], exited, out: () => stdout, err: () => stderr, lastLine, lastJson: () => JSON.parse(lastLine()) };
+}
