@@ -23,6 +23,11 @@ create table audit_log (
   details     jsonb not null default '{}'::jsonb
 );
 create index audit_log_at on audit_log (at desc, id desc);
+create index audit_log_actor on audit_log (actor, at desc);
+create index audit_log_action on audit_log (action, at desc);
+
+-- The dashboard's queue across all statuses, newest first (one status: travelrule_transactions_status).
+create index travelrule_transactions_created on travelrule_transactions (created_at, id);
 
 -- Counters for /metrics, kept where the indexer already writes in the same transaction, so that
 -- any API process can report them whichever process indexes.

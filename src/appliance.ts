@@ -59,6 +59,16 @@ export async function openDatabase(config: Config, opts: { migrate?: boolean; po
   };
 }
 
+/** Runs `fn` with the database open (a CLI command), closing it afterwards whatever happens. */
+export async function withDatabase<T>(config: Config, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const db = await openDatabase(config);
+  try {
+    return await fn(db.sql);
+  } finally {
+    await db.close();
+  }
+}
+
 /**
  * The dev chain keeps no state across restarts: when the block under the stored cursor is not
  * on it any more, what was indexed belongs to an earlier dev chain and is forgotten.
@@ -152,7 +162,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     if (roles.api) {
       const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
-      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients, travelRule });
+      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients, travelRule, metricsToken: config.metrics_token, metricsAllowCidrs: config.metrics_allow_cidrs });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       setPublicUrl(server.port);
       log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');

@@ -22,6 +22,9 @@ import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
 import { opsRoutes } from './ops.js';
 import { trpInbound } from './trp.js';
 import type { TravelRuleDeps } from '../travelrule/service.js';
+import { createMetrics } from '../ops/metrics.js';
+import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../ops/metrics-access.js';
+import { dashboardRoutes } from '../dashboard/app.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -42,6 +45,10 @@ export interface AppDeps {
   utxoClients?: ReadonlyMap<string, UtxoRpc>;
   /** The Travel Rule (its /v2 routes, the operator API under /ops, TRP under /trp). */
   travelRule?: TravelRuleDeps;
+  /** Bearer token of GET /metrics (config metrics_token); none: allowed addresses only. */
+  metricsToken?: string;
+  /** Addresses that may read GET /metrics without the token (config metrics_allow_cidrs; default loopback). */
+  metricsAllowCidrs?: readonly string[];
 }
 
 export const API_BASE = '/v2';
@@ -66,7 +73,9 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const routes = allRoutes(deps);
   const document = openApiDocument(routes, deps.version);
+  const metrics = createMetrics(deps.sql);
 
+  app.use('*', metrics.httpMiddleware);
   app.use('*', async (c, next) => {
     const given = c.req.header('x-request-id');
     const requestId = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -99,12 +108,16 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     const ready = await readiness(deps.sql, deps.networks, deps.maxLagBlocks);
     return c.json(ready, ready.ready ? 200 : 503);
   });
+  // Outside /v2 (no API key): its own token or an allowed address (src/ops/metrics-access.ts).
+  app.get('/metrics', metricsAccess({ token: deps.metricsToken, allowCidrs: deps.metricsAllowCidrs ?? DEFAULT_METRICS_CIDRS, trustProxy: deps.trustProxy }), metrics.handler);
 
   if (deps.travelRule) {
     // Registered before the API key check and answering itself: the e-mailed view link's token
     // is its credential (the other VASP has no API key).
     app.get(`${API_BASE}/travelrule/transaction/:id`, viewPageHandler(deps.travelRule));
     app.route('/ops', opsRoutes(deps.travelRule) as never);
+    // The operator dashboard: its own sessions, CSRF tokens and HTML error pages.
+    app.route('/dashboard', dashboardRoutes({ travelRule: deps.travelRule, trustProxy: deps.trustProxy }) as never);
     app.route('/', trpInbound(deps.travelRule));
   }
   app.use(`${API_BASE}/*`, requireApiKey(deps.sql));

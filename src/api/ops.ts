@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { recordAudit } from '../audit/audit.js';
 import { ApiError, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
 import { requireOperator, type OperatorEnv } from '../operators/auth.js';
@@ -14,11 +15,12 @@ import { readJsonBody } from './body.js';
 import { parseInput, intParam } from './schemas.js';
 
 /**
- * The operator API (/ops/travelrule/…): the compliance team's decisions until the dashboard
- * lands, and what the dashboard will call. HTTP basic auth with operator credentials (not API
+ * The operator API (/ops/travelrule/…): the compliance team's decisions for scripts and tools
+ * (the web dashboard at /dashboard makes the same through the same service). HTTP basic auth with operator credentials (not API
  * keys; `tollgate operators create`); viewers read, reviewers decide. Answers use the API's
  * envelope and error body; a status the decision does not fit is 409, an unknown id 404.
- * Reading a transaction's personal data is logged with the operator's login (never the data).
+ * Reading a transaction's personal data, and every decision, is written to the audit log with
+ * the operator's login (never the data).
  */
 
 function opsError(err: unknown): never {
@@ -88,6 +90,7 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
     if (!t) throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, 'no travel rule transaction with this id');
     const ivms101 = await readPayload(deps.sql, deps.keyring, id);
     log.info({ request_id: c.get('requestId'), login: c.get('operator').login, travelrule_id: id }, 'operator read travel rule personal data');
+    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_view', target: id, details: { via: 'api' } });
     const history = (await listHistory(deps.sql, id)).map((h) => ({ ...h, at: h.at.toISOString() }));
     const messages = (await listMessages(deps.sql, id)).map((m) => ({
       id: m.id, kind: m.kind, status: m.status, attempts: m.attempts, last_status: m.last_status, last_error: m.last_error,
@@ -100,6 +103,7 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
     const id = idParam(c);
     const b = parseInput(AcceptBody, await body(c));
     const status = await acceptByOperator(deps, c.get('operator').login, id, b.email ? { email: b.email } : {}).catch(opsError);
+    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_accept', target: id, details: { status, via: 'api' } });
     return ok(c, { status });
   });
 
@@ -107,6 +111,7 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
     const id = idParam(c);
     const b = parseInput(ReasonBody, await body(c));
     const status = await rejectByOperator(deps, c.get('operator').login, id, b.reason).catch(opsError);
+    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_reject', target: id, details: { status, via: 'api' } });
     return ok(c, { status });
   });
 
@@ -114,6 +119,7 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
     const id = idParam(c);
     const b = parseInput(ReasonBody, await body(c));
     const status = await cancelByOperator(deps, c.get('operator').login, id, b.reason).catch(opsError);
+    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_cancel', target: id, details: { status, via: 'api' } });
     return ok(c, { status });
   });
 
@@ -121,6 +127,7 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
     const id = idParam(c);
     const b = parseInput(AnswerBody, await body(c));
     const status = await recordAnswerByOperator(deps, c.get('operator').login, id, b).catch(opsError);
+    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_answer', target: id, details: { status, via: 'api' } });
     return ok(c, { status });
   });
 

@@ -130,6 +130,10 @@ const ConfigSchema = z.object({
   travel_rule: TravelRuleConfigSchema.default(() => TravelRuleConfigSchema.parse({})),
   /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
   dev_chain: z.boolean().optional(),
+  /** Bearer token that opens GET /metrics from any address (src/ops/metrics-access.ts); none: CIDRs only. */
+  metrics_token: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  /** Client addresses that may read GET /metrics without the token; an empty list: token only. */
+  metrics_allow_cidrs: z.array(cidr).default(['127.0.0.0/8', '::1/128']),
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
     for (const symbol of Object.keys(nets)) {
       const info = networkInfo(symbol);
@@ -174,6 +178,8 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
   TOLLGATE_NFT_IPFS_GATEWAY: { path: 'nft_ipfs_gateway', type: 'string' },
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
+  TOLLGATE_METRICS_TOKEN: { path: 'metrics_token', type: 'string' },
+  TOLLGATE_METRICS_ALLOW_CIDRS: { path: 'metrics_allow_cidrs', type: 'list' },
   TOLLGATE_DATA_KEY: { path: 'data_key', type: 'string' },
   TOLLGATE_DATA_KEYS_OLD: { path: 'data_keys_old', type: 'list' },
   TOLLGATE_TRAVEL_RULE_PUBLIC_URL: { path: 'travel_rule.public_url', type: 'string' },

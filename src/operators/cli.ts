@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../appliance.js';
+import { withDatabase } from '../appliance.js';
 import type { Config } from '../config/index.js';
-import type { Sql } from '../db/index.js';
 import {
   OPERATOR_ROLES, OperatorInputError, createOperator, disableOperator, isOperatorRole, listOperators, resetOperatorPassword, type OperatorListing,
 } from './operators.js';
@@ -52,14 +51,6 @@ function printTable(rows: OperatorListing[]): void {
   }
 }
 
-async function withDatabase(config: Config, run: (sql: Sql) => Promise<void>): Promise<void> {
-  const db = await openDatabase(config);
-  try {
-    await run(db.sql);
-  } finally {
-    await db.close();
-  }
-}
 
 function oneLogin(sub: string, positionals: string[]): string | undefined {
   if (positionals.length === 1) return positionals[0];

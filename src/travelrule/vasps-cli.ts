@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../appliance.js';
+import { withDatabase } from '../appliance.js';
 import { ConfigError, type Config } from '../config/index.js';
-import type { Sql } from '../db/index.js';
 import {
   VaspConflictError, VaspInput, getVasp, inboundUrl, listAllVasps, loadVaspsFile, removeVasp, rotateInboundToken, storeVasps, upsertVasp,
   type Vasp, type VaspWithToken,
@@ -53,14 +52,6 @@ const ADD_OPTIONS = {
   country: { type: 'string' }, 'trp-endpoint': { type: 'string' }, email: { type: 'string' },
 } as const;
 
-async function withDatabase(config: Config, run: (sql: Sql) => Promise<void>): Promise<void> {
-  const db = await openDatabase(config);
-  try {
-    await run(db.sql);
-  } finally {
-    await db.close();
-  }
-}
 
 async function add(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true });

@@ -35,7 +35,8 @@ export async function storeBlocks(sql: Sql, network: string, blocks: readonly Ev
     if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
     await insertBlocks(tx, network, blocks);
     const [moved] = await tx<Cursor[]>`
-      update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now()
+      update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now(),
+        blocks_indexed = blocks_indexed + ${blocks.length}, txs_indexed = txs_indexed + ${blocks.reduce((n, b) => n + b.transactions.length, 0)}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
     for (const block of blocks) {
       await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash, maxAttempts: opts.maxAttempts });
@@ -144,7 +145,7 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
     const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
     await orphanEventsAbove(tx, network, ancestor);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
-        last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
+        last_reorg_depth = ${depth}, reorg_count = reorg_count + 1, updated_at = now() where network = ${network}`;
     return retractions;
   }) as Promise<number>;
 }

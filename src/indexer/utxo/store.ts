@@ -50,7 +50,8 @@ export async function storeUtxoBlock(sql: Sql, network: string, block: ResolvedB
     if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
     await insertBlock(tx, network, block);
     const [moved] = await tx<Cursor[]>`
-      update indexer_cursors set block_number = ${block.height.toString()}, block_hash = ${block.hash}, updated_at = now()
+      update indexer_cursors set block_number = ${block.height.toString()}, block_hash = ${block.hash}, updated_at = now(),
+        blocks_indexed = blocks_indexed + 1, txs_indexed = txs_indexed + ${block.transactions.length}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
     await enqueueStreamEvents(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash, maxAttempts: opts.maxAttempts });
     await enqueueLiveAmlChecks(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash });
@@ -161,7 +162,7 @@ export async function revertUtxoToAncestor(sql: Sql, network: string, ancestor: 
     const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
     await orphanEventsAbove(tx, network, ancestor);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
-        last_reorg_depth = ${depth}, updated_at = now() where network = ${network}`;
+        last_reorg_depth = ${depth}, reorg_count = reorg_count + 1, updated_at = now() where network = ${network}`;
     return retractions;
   }) as Promise<number>;
 }

@@ -1,0 +1,156 @@
+import { Hono } from 'hono';
+import { deleteCookie } from 'hono/cookie';
+import { recordAudit } from '../audit/audit.js';
+import { describeError } from '../errors.js';
+import { log } from '../log.js';
+import { authenticateOperator, MAX_PASSWORD_LENGTH } from '../operators/operators.js';
+import { errorPage, render, type DashboardDeps, type DashEnv } from './context.js';
+import { CSRF_FIELD, LOGIN_CSRF_COOKIE, loginCsrfToken, loginCsrfValid, originAllowed, tokensEqual } from './csrf.js';
+import { CsrfField, Layout } from './layout.js';
+import { auditRoutes } from './routes/audit.js';
+import { keyRoutes } from './routes/keys.js';
+import { operationsRoutes } from './routes/operations.js';
+import { operatorRoutes } from './routes/operators.js';
+import { travelRuleRoutes } from './routes/travelrule.js';
+import { vaspRoutes } from './routes/vasps.js';
+import {
+  clearSessionCookie, COOKIE_OPTIONS, createSession, deleteSession, deleteSessionByToken, sessionCookie, setSessionCookie, touchSession,
+} from './session.js';
+
+export type { DashboardDeps } from './context.js';
+
+/**
+ * The operator dashboard (/dashboard): server-rendered pages for the compliance team and the
+ * people who run the appliance. Sessions by cookie (session.ts), CSRF tokens on every form
+ * (csrf.ts), roles as the operator API's (viewer reads, reviewer decides, admin manages).
+ * Every page is sent with a strict CSP and no-store. Decisions go through the same service
+ * functions as the operator API, and what operators do is written to the audit log.
+ */
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+  'strict-transport-security': 'max-age=31536000',
+};
+
+const LOCKED_MESSAGE = 'Account locked after repeated failed logins. Try again later, or ask an admin to reset the password.';
+const INVALID_MESSAGE = 'Invalid login or password.';
+
+const LoginPage = ({ csrf, login, error }: { csrf: string; login?: string; error?: string }) => (
+  <Layout title="Log in" error={error}>
+    <form method="post" action="/dashboard/login" class="stack">
+      <input type="hidden" name={CSRF_FIELD} value={csrf} />
+      <div>
+        <label for="login">Login</label>
+        <input id="login" name="login" type="text" value={login ?? ''} autocomplete="username" autofocus required maxlength={64} />
+      </div>
+      <div>
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required maxlength={MAX_PASSWORD_LENGTH} />
+      </div>
+      <div><button type="submit">Log in</button></div>
+    </form>
+  </Layout>
+);
+
+async function readForm(c: { req: { parseBody(): Promise<Record<string, unknown>> } }): Promise<Record<string, string>> {
+  const body = await c.req.parseBody().catch(() => ({}));
+  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
+  const sql = deps.travelRule.sql;
+  const dash = new Hono<DashEnv>();
+
+  dash.use('*', async (c, next) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+    await next();
+  });
+
+  // A POST from another origin is refused before anything reads it.
+  dash.use('*', async (c, next) => {
+    if (c.req.method === 'POST' && !originAllowed(c, deps.trustProxy ?? false)) {
+      return errorPage(c, 403, 'Request refused', 'Cross-origin form submission refused (CSRF protection).');
+    }
+    await next();
+  });
+
+  dash.get('/', (c) => c.redirect('/dashboard/travelrule', 303));
+  dash.use('*', async (c, next) => (c.req.path === '/dashboard/' ? c.redirect('/dashboard/travelrule', 303) : next()));
+
+  dash.get('/login', async (c) => {
+    const token = sessionCookie(c);
+    if (token && (await touchSession(sql, token))) return c.redirect('/dashboard/travelrule', 303);
+    return render(c, <LoginPage csrf={loginCsrfToken(c)} />);
+  });
+
+  dash.post('/login', async (c) => {
+    const form = await readForm(c);
+    if (!loginCsrfValid(c, form[CSRF_FIELD])) {
+      return errorPage(c, 403, 'Request refused', 'The form is missing its CSRF token or it is stale. Reload the login page and try again.');
+    }
+    const login = (form.login ?? '').slice(0, 200);
+    const result = await authenticateOperator(sql, login, form.password ?? '');
+    if (!result.ok) {
+      await recordAudit(sql, { actor: login.trim().toLowerCase() || '(empty)', action: 'login_failed', details: { reason: result.reason } });
+      log.info({ request_id: c.get('requestId'), outcome: result.reason }, 'dashboard login refused');
+      const message = result.reason === 'locked' ? LOCKED_MESSAGE : INVALID_MESSAGE;
+      return render(c, <LoginPage csrf={loginCsrfToken(c)} login={login.slice(0, 64)} error={message} />, 401);
+    }
+    const previous = sessionCookie(c);
+    if (previous) await deleteSessionByToken(sql, previous);
+    const token = await createSession(sql, result.operator.id);
+    await recordAudit(sql, { actor: result.operator.login, action: 'login' });
+    log.info({ request_id: c.get('requestId'), login: result.operator.login }, 'dashboard login');
+    deleteCookie(c, LOGIN_CSRF_COOKIE, COOKIE_OPTIONS);
+    setSessionCookie(c, token);
+    return c.redirect('/dashboard/travelrule', 303);
+  });
+
+  // Everything below needs a session; a POST also its CSRF token.
+  dash.use('*', async (c, next) => {
+    const token = sessionCookie(c);
+    const session = token ? await touchSession(sql, token) : undefined;
+    if (!session) {
+      if (token) clearSessionCookie(c);
+      return c.redirect('/dashboard/login', 303);
+    }
+    c.set('session', session);
+    if (c.req.method === 'POST') {
+      const form = await readForm(c);
+      if (!tokensEqual(session.csrfToken, form[CSRF_FIELD])) {
+        log.info({ request_id: c.get('requestId'), login: session.operator.login }, 'dashboard form refused: CSRF token missing or wrong');
+        return errorPage(c, 403, 'Request refused', 'The form is missing its CSRF token or it is wrong. Reload the page and try again.');
+      }
+      c.set('form', form);
+    }
+    await next();
+  });
+
+  dash.post('/logout', async (c) => {
+    const session = c.get('session');
+    await deleteSession(sql, session.tokenHash);
+    await recordAudit(sql, { actor: session.operator.login, action: 'logout' });
+    clearSessionCookie(c);
+    return c.redirect('/dashboard/login', 303);
+  });
+
+  dash.route('/travelrule', travelRuleRoutes(deps));
+  dash.route('/audit', auditRoutes(deps));
+  dash.route('/vasps', vaspRoutes(deps));
+  dash.route('/operations', operationsRoutes(deps));
+  dash.route('/operators', operatorRoutes(deps));
+  dash.route('/keys', keyRoutes(deps));
+
+  dash.all('*', (c) => errorPage(c, 404, 'Not found', 'There is no dashboard page at this address.'));
+
+  dash.onError((err, c) => {
+    const requestId = c.get('requestId');
+    log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'dashboard request failed');
+    return errorPage(c, 500, 'Something went wrong', `The page could not be shown (request id ${requestId}).`);
+  });
+  return dash;
+}

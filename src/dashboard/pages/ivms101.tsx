@@ -1,0 +1,81 @@
+import type { FC } from 'hono/jsx';
+import type { NormalisedParty } from '../../travelrule/ivms101/normalise.js';
+import type { NaturalPersonValue } from '../../travelrule/ivms101/person.js';
+
+/**
+ * A transaction's IVMS101 data (originator and beneficiary) as definition lists. The values were
+ * typed by customers of some VASP: they are only ever text (escaped by hono/jsx).
+ */
+
+const NAME_TYPES: Record<string, string> = { LEGL: 'Legal name', ALIA: 'Alias', BIRT: 'Name at birth', MAID: 'Maiden name', MISC: 'Name' };
+const ADDRESS_TYPES: Record<string, string> = { HOME: 'Residential', BIZZ: 'Business', GEOG: 'Geographic' };
+const ID_TYPES: Record<string, string> = {
+  ARNU: 'Alien registration number', CCPT: 'Passport number', RAID: 'Registration authority identifier',
+  DRLC: "Driver's licence number", FIIN: 'Foreign investment identity number', TXID: 'Tax identification number',
+  SOCS: 'Social security number', IDCD: 'Identity card number', LEIX: 'Legal entity identifier', MISC: 'Other identifier',
+};
+
+const coded = (labels: Record<string, string>, code: string) => (labels[code] ? `${labels[code]} (${code})` : code);
+
+type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
+
+function addressLines(a: Address): string[] {
+  const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join(' ');
+  return [
+    a.department, a.subDepartment, ...(a.addressLine ?? []),
+    join(a.streetName, a.buildingNumber) || undefined, a.buildingName,
+    a.floor !== undefined ? `Floor ${a.floor}` : undefined,
+    a.room !== undefined ? `Room ${a.room}` : undefined,
+    a.postBox !== undefined ? `PO box ${a.postBox}` : undefined,
+    join(a.postCode, a.townName) || undefined, a.townLocationName, a.districtName, a.countrySubDivision, a.country,
+  ].filter((l): l is string => l !== undefined && l !== '');
+}
+
+const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
+  const id = p.nationalIdentification;
+  const birth = p.dateAndPlaceOfBirth;
+  return (
+    <dl>
+      {p.name.nameIdentifier.map((n) => (
+        <>
+          <dt>{coded(NAME_TYPES, n.nameIdentifierType)}</dt>
+          <dd>{n.primaryIdentifier}{n.secondaryIdentifier !== undefined ? `, ${n.secondaryIdentifier}` : ''} <span class="muted">(family name, given names)</span></dd>
+        </>
+      ))}
+      {birth?.dateOfBirth !== undefined ? <><dt>Date of birth</dt><dd>{birth.dateOfBirth}</dd></> : null}
+      {birth?.placeOfBirth !== undefined ? <><dt>Place of birth</dt><dd>{birth.placeOfBirth}</dd></> : null}
+      {id ? (
+        <>
+          <dt>National identification</dt>
+          <dd>{[id.nationalIdentifierType !== undefined ? coded(ID_TYPES, id.nationalIdentifierType) : undefined, id.nationalIdentifier,
+            id.countryOfIssue !== undefined ? `issued in ${id.countryOfIssue}` : undefined].filter((x) => x !== undefined).join(', ')}</dd>
+        </>
+      ) : null}
+      {(p.geographicAddress ?? []).map((a, i, all) => (
+        <>
+          <dt>{`${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${coded(ADDRESS_TYPES, a.addressType)}`}</dt>
+          <dd>{addressLines(a).map((line, j) => <>{j > 0 ? <br /> : null}{line}</>)}</dd>
+        </>
+      ))}
+      {p.customerIdentification !== undefined ? <><dt>Customer identification</dt><dd class="mono">{p.customerIdentification}</dd></> : null}
+    </dl>
+  );
+};
+
+export const Party: FC<{ title: string; slug: string; party: NormalisedParty | undefined }> = ({ title, slug, party }) => (
+  <section aria-labelledby={slug}>
+    <h3 id={slug}>{title}</h3>
+    {!party ? <p>Not given.</p> : (
+      <>
+        {party.persons.length === 0 ? <p>No person given.</p> : party.persons.map((person, i) => (
+          <>
+            {party.persons.length > 1 ? <h4>Person {i + 1}</h4> : null}
+            <Person p={person.naturalPerson} />
+          </>
+        ))}
+        <h4>Wallet addresses (account numbers)</h4>
+        {party.accountNumber.length ? <ul>{party.accountNumber.map((a) => <li><code>{a}</code></li>)}</ul> : <p>None given.</p>}
+      </>
+    )}
+  </section>
+);

@@ -1,0 +1,192 @@
+import type { FC } from 'hono/jsx';
+import type { MessageRow } from '../../travelrule/messages.js';
+import type { HistoryEntry, TravelRuleTransaction } from '../../travelrule/store.js';
+import type { SealedParties } from '../../travelrule/webhooks.js';
+import { CsrfField, Layout, Time, type PageProps } from '../layout.js';
+import { Party } from './ivms101.js';
+import { ScreeningCell } from './transactions.js';
+
+/**
+ * One travel rule transaction: summary and threshold notes, screening, the IVMS101 data,
+ * the decision forms (reviewers and admins, when the status has a decision), the messages to
+ * the other VASP, and the history.
+ */
+
+const CANCELLABLE = ['OTHER_VASP_PENDING', 'WAITING_TX_HASH', 'WAITING_ADDRESS_DATA'];
+
+export interface TransactionPageProps extends Omit<PageProps, 'title'> {
+  t: TravelRuleTransaction;
+  counterpartyName: string | null;
+  /** undefined when the payload could not be decrypted. */
+  parties: SealedParties | undefined;
+  history: HistoryEntry[];
+  messages: MessageRow[];
+  canDecide: boolean;
+  /** What the operator typed, shown again after an error. */
+  values?: { reason?: string; email?: string; address?: string };
+}
+
+const Row: FC<{ label: string; children?: unknown }> = ({ label, children }) => (
+  <><dt>{label}</dt><dd>{(children ?? <span class="muted">—</span>) as never}</dd></>
+);
+
+const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullable<TransactionPageProps['values']> }> = ({ t, csrf, values }) => {
+  const base = `/dashboard/travelrule/${t.id}`;
+  const forms = [];
+  if (t.status === 'PENDING') {
+    forms.push(
+      <form id="accept" method="post" action={`${base}/accept`}>
+        <h3>Accept</h3>
+        <CsrfField token={csrf} />
+        <div>
+          <label for="accept-email">E-mail of the beneficiary VASP (optional)</label>
+          <input id="accept-email" name="email" type="email" value={values.email ?? ''} maxlength={254} aria-describedby="accept-email-hint" />
+          <span id="accept-email-hint" class="muted">{t.direction === 'outgoing'
+            ? ' Only for a VASP outside the directory, or to send the view link elsewhere than its listed address.'
+            : " Not used for an incoming transfer: your backend is asked for the beneficiary's deposit address (webhook WAITING_ADDRESS_DATA)."}</span>
+        </div>
+        <div><button type="submit">Accept</button></div>
+      </form>,
+      <form id="reject" method="post" action={`${base}/reject`}>
+        <h3>Reject</h3>
+        <CsrfField token={csrf} />
+        <div>
+          <label for="reject-reason">Reason (required; kept in the history, never sent to the other VASP)</label>
+          <textarea id="reject-reason" name="reason" maxlength={1000} aria-required="true">{values.reason ?? ''}</textarea>
+        </div>
+        <div><button type="submit" class="danger">Reject</button></div>
+      </form>,
+    );
+  }
+  if (CANCELLABLE.includes(t.status)) {
+    forms.push(
+      <form id="cancel" method="post" action={`${base}/cancel`}>
+        <h3>Cancel</h3>
+        <CsrfField token={csrf} />
+        <div>
+          <label for="cancel-reason">Reason (required; kept in the history)</label>
+          <textarea id="cancel-reason" name="reason" maxlength={1000} aria-required="true">{values.reason ?? ''}</textarea>
+        </div>
+        <div><button type="submit" class="danger">Cancel transfer</button></div>
+      </form>,
+    );
+  }
+  if (t.status === 'OTHER_VASP_PENDING' && t.counterparty_protocol !== 'trp') {
+    forms.push(
+      <form id="answer-approved" method="post" action={`${base}/answer`}>
+        <h3>Record the beneficiary VASP's approval</h3>
+        <CsrfField token={csrf} />
+        <input type="hidden" name="answer" value="approved" />
+        <div>
+          <label for="answer-address">Beneficiary's wallet address (optional)</label>
+          <input id="answer-address" name="address" type="text" value={values.address ?? ''} maxlength={256} />
+        </div>
+        <div><button type="submit">Record approval</button></div>
+      </form>,
+      <form id="answer-rejected" method="post" action={`${base}/answer`}>
+        <h3>Record the beneficiary VASP's rejection</h3>
+        <CsrfField token={csrf} />
+        <input type="hidden" name="answer" value="rejected" />
+        <div>
+          <label for="answer-reason">Their reason (required)</label>
+          <textarea id="answer-reason" name="reason" maxlength={1000} aria-required="true"></textarea>
+        </div>
+        <div><button type="submit" class="danger">Record rejection</button></div>
+      </form>,
+    );
+  }
+  if (forms.length === 0) return <p>No decision is open in status {t.status}.</p>;
+  return <div class="decisions">{forms}</div>;
+};
+
+export const TransactionPage: FC<TransactionPageProps> = (p) => {
+  const { t } = p;
+  return (
+    <Layout title={`Transaction ${t.transaction_ref}`} session={p.session} current="/dashboard/travelrule" flash={p.flash} error={p.error}>
+      <p><a href="/dashboard/travelrule">Back to the queue</a></p>
+      <section id="summary" aria-labelledby="h-summary">
+        <h2 id="h-summary">Summary</h2>
+        <dl>
+          <Row label="Reference"><code>{t.transaction_ref}</code></Row>
+          <Row label="Id"><code>{t.id}</code></Row>
+          <Row label="Direction">{t.direction}</Row>
+          <Row label="Status"><strong>{t.status}</strong></Row>
+          <Row label="Amount">{`${t.amount} ${t.asset}`}</Row>
+          <Row label="Network">{t.network}</Row>
+          <Row label={t.direction === 'outgoing' ? 'Beneficiary VASP' : 'Originator VASP'}>{p.counterpartyName}</Row>
+          <Row label="Reached by">{t.counterparty_protocol === 'trp' ? 'TRP' : t.counterparty_protocol === 'email' ? 'e-mail' : null}</Row>
+          <Row label="E-mail sent to">{t.counterparty_email}</Row>
+          <Row label="Beneficiary address">{t.beneficiary_address ? <code>{t.beneficiary_address}</code> : null}</Row>
+          <Row label="Transaction hash">{t.tx_hash ? <code>{t.tx_hash}</code> : null}</Row>
+          <Row label="Other VASP's reason">{t.counterparty_reason}</Row>
+          <Row label="Created"><Time at={t.created_at} /></Row>
+          <Row label="Updated"><Time at={t.updated_at} /></Row>
+        </dl>
+        <h3>Travel Rule threshold</h3>
+        {t.threshold?.length ? (
+          <ul>
+            {t.threshold.map((n) => (
+              <li>{`${n.jurisdiction}: ${n.result}`}{n.value !== undefined ? ` (${n.value} ${n.currency} against ${n.threshold} ${n.currency}, rate ${n.rate})` : ` (threshold ${n.threshold} ${n.currency}; no rate for ${t.asset})`}</li>
+            ))}
+          </ul>
+        ) : <p class="muted">No threshold configured (travel_rule.thresholds).</p>}
+      </section>
+      <section id="screening" aria-labelledby="h-screening">
+        <h2 id="h-screening">AML screening</h2>
+        <table>
+          <thead><tr><th scope="col">Party</th><th scope="col">Score and true tags</th></tr></thead>
+          <tbody>
+            <tr><th scope="row">Originator</th><td><ScreeningCell party={t.screening?.originator} score={t.originator_score} /></td></tr>
+            <tr><th scope="row">Beneficiary</th><td><ScreeningCell party={t.screening?.beneficiary} score={t.beneficiary_score} /></td></tr>
+          </tbody>
+        </table>
+        <p class="muted">Screening informs; the decision is yours.</p>
+      </section>
+      <section id="ivms101" aria-labelledby="h-ivms101">
+        <h2 id="h-ivms101">IVMS101 data</h2>
+        <p class="muted">Personal data: your reading of it is recorded in the audit log.</p>
+        {p.parties ? (
+          <>
+            <Party title="Originator" slug="originator" party={p.parties.originator} />
+            <Party title="Beneficiary" slug="beneficiary" party={p.parties.beneficiary} />
+          </>
+        ) : <p role="alert" class="alert">The data could not be decrypted with the configured data keys.</p>}
+      </section>
+      {p.canDecide && p.session ? (
+        <section id="decision" aria-labelledby="h-decision">
+          <h2 id="h-decision">Decision</h2>
+          <Decisions t={t} csrf={p.session.csrfToken} values={p.values ?? {}} />
+        </section>
+      ) : null}
+      <section id="messages" aria-labelledby="h-messages">
+        <h2 id="h-messages">Messages to the other VASP</h2>
+        <table>
+          <thead>
+            <tr><th scope="col">Kind</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Last response</th><th scope="col">Last error</th><th scope="col">Created</th><th scope="col">Sent</th></tr>
+          </thead>
+          <tbody>
+            {p.messages.map((m) => (
+              <tr>
+                <td>{m.kind}</td><td>{m.status}</td><td class="num">{m.attempts}</td><td class="num">{m.last_status ?? '—'}</td>
+                <td>{m.last_error ?? '—'}</td><td><Time at={m.created_at} /></td><td><Time at={m.sent_at} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {p.messages.length === 0 ? <p>None sent.</p> : null}
+      </section>
+      <section id="history" aria-labelledby="h-history">
+        <h2 id="h-history">History</h2>
+        <ol>
+          {p.history.map((h) => (
+            <li>
+              <strong>{h.to_status}</strong>
+              {` from ${h.from_status ?? '(new)'} · ${h.trigger} by ${h.actor_type} ${h.actor_id} · `}<Time at={h.at} />
+              {h.reason ? <div>Reason: {h.reason}</div> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </Layout>
+  );
+};

@@ -1,0 +1,88 @@
+import type { Sql } from '../db/index.js';
+import type { Direction, Status } from '../travelrule/lifecycle.js';
+import type { Screening } from '../travelrule/screening.js';
+import type { Vasp } from '../travelrule/vasps.js';
+
+/**
+ * The dashboard's read queries that the domains do not have: the travel rule search (reference,
+ * status, direction, created date range), and the directory with its inbound tokens for admins.
+ * One query per page of rows (counterparty names joined in, never fetched row by row), LIMIT and
+ * OFFSET on the existing indexes.
+ */
+
+export interface TransactionSearch {
+  status?: Status | undefined;
+  direction?: Direction | undefined;
+  /** Part of the caller's reference, any letter case. */
+  ref?: string | undefined;
+  /** Created on or after this day (UTC, YYYY-MM-DD). */
+  from?: string | undefined;
+  /** Created on or before this day (UTC, YYYY-MM-DD), the whole day. */
+  to?: string | undefined;
+  page: number;
+  limit: number;
+}
+
+/** A row of the queue: no personal data. */
+export interface TransactionListRow {
+  id: string;
+  direction: Direction;
+  transaction_ref: string;
+  status: Status;
+  asset: string;
+  network: string | null;
+  amount: string;
+  originator_score: number | null;
+  beneficiary_score: number | null;
+  screening: Screening | null;
+  counterparty_vasp_id: string | null;
+  counterparty_name: string | null;
+  created_at: Date;
+}
+
+/**
+ * A page of travel rule transactions. The PENDING queue is oldest first (who waited longest is
+ * decided first; index travelrule_transactions_status); any other filter is newest first.
+ */
+export async function searchTransactions(sql: Sql, f: TransactionSearch): Promise<{ rows: TransactionListRow[]; total: number }> {
+  const ref = f.ref?.trim() ? f.ref.trim().toLowerCase() : null;
+  // Only the filters given become conditions: a catch-all form ("$1 is null or …") lets Postgres
+  // settle on a generic plan that reads every row; these keep the index scans
+  // (travelrule_transactions_status, travelrule_transactions_created).
+  const conds = [
+    f.status ? sql`t.status = ${f.status}` : null,
+    f.direction ? sql`t.direction = ${f.direction}` : null,
+    ref ? sql`strpos(lower(t.transaction_ref), ${ref}::text) > 0` : null,
+    f.from ? sql`t.created_at >= (${f.from}::date)::timestamp at time zone 'UTC'` : null,
+    f.to ? sql`t.created_at < (${f.to}::date + 1)::timestamp at time zone 'UTC'` : null,
+  ].filter((c) => c !== null);
+  const where = conds.length ? conds.reduce((acc, c) => sql`${acc} and ${c}`, sql`where true`) : sql``;
+  const order = f.status === 'PENDING' ? sql`order by t.created_at, t.id` : sql`order by t.created_at desc, t.id desc`;
+  const [rows, [count]] = await Promise.all([
+    sql<TransactionListRow[]>`
+      select t.id, t.direction, t.transaction_ref, t.status, t.asset, t.network, t.amount::text as amount,
+        t.originator_score, t.beneficiary_score, t.screening, t.counterparty_vasp_id, v.name as counterparty_name, t.created_at
+      from travelrule_transactions t left join vasps v on v.uid = t.counterparty_vasp_id
+      ${where} ${order}
+      limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
+    sql<{ total: number }[]>`select count(*)::int as total from travelrule_transactions t ${where}`,
+  ]);
+  return { rows, total: count!.total };
+}
+
+export interface VaspListRow extends Vasp {
+  /** Only read for admins (it makes the VASP's inbound URL, a credential). */
+  inbound_token: string | null;
+}
+
+/** A page of the directory by name; the inbound tokens only when asked for. */
+export async function listVaspPage(sql: Sql, f: { page: number; limit: number; withTokens: boolean }): Promise<{ rows: VaspListRow[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    sql<VaspListRow[]>`
+      select uid, name, legal_name, country, website, trp_endpoint, email, source, created_at, updated_at,
+        case when ${f.withTokens}::boolean then inbound_token end as inbound_token
+      from vasps order by lower(name), uid limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
+    sql<{ total: number }[]>`select count(*)::int as total from vasps`,
+  ]);
+  return { rows, total: count!.total };
+}

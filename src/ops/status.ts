@@ -1,0 +1,164 @@
+import type { Sql, TransactionSql } from '../db/index.js';
+import { DELIVER_TASK } from '../webhooks/events.js';
+
+/**
+ * What operators watch and fix besides the indexers (src/indexer/status.ts): graphile-worker's
+ * job queues, webhook delivery failures, and counts of what the appliance serves. Read by the
+ * dashboard's operations pages and by /metrics.
+ */
+
+/** Every task the worker runs (src/jobs/worker.ts): each one is listed, even with no job. */
+export const KNOWN_TASKS = ['deliver_webhook', 'fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send'] as const;
+
+export interface QueueCounts { task: string; queued: number; running: number; failed: number }
+
+/**
+ * Jobs per task: queued (waiting to run, including those backing off before a retry), running
+ * (locked by a worker) and failed (out of attempts, kept by graphile-worker until retried or
+ * deleted). A job running its last attempt counts as running, not failed. Completed jobs are
+ * deleted by graphile-worker, so the table stays small and this count is cheap.
+ */
+export async function jobQueueCounts(sql: Sql | TransactionSql): Promise<QueueCounts[]> {
+  const rows = await sql<{ task: string; queued: string; running: string; failed: string }[]>`
+    select t.identifier as task,
+      count(j.id) filter (where j.locked_at is null and j.attempts < j.max_attempts) as queued,
+      count(j.id) filter (where j.locked_at is not null) as running,
+      count(j.id) filter (where j.locked_at is null and j.attempts >= j.max_attempts) as failed
+    from graphile_worker._private_tasks t
+    left join graphile_worker._private_jobs j on j.task_id = t.id
+    group by t.identifier`;
+  const byTask = new Map(rows.map((r) => [r.task, { task: r.task, queued: Number(r.queued), running: Number(r.running), failed: Number(r.failed) }]));
+  for (const task of KNOWN_TASKS) if (!byTask.has(task)) byTask.set(task, { task, queued: 0, running: 0, failed: 0 });
+  return [...byTask.values()].sort((a, b) => a.task.localeCompare(b.task));
+}
+
+export interface FailedJob { id: string; task: string; attempts: number; max_attempts: number; last_error: string | null; created_at: Date; run_at: Date }
+
+/** Errors shown to operators are cut to this many characters. */
+const MAX_ERROR_CHARS = 300;
+
+/** Jobs out of attempts (not locked), newest first. */
+export async function failedJobs(sql: Sql, limit = 50): Promise<FailedJob[]> {
+  return sql<FailedJob[]>`
+    select id::text as id, task_identifier as task, attempts, max_attempts, left(last_error, ${MAX_ERROR_CHARS}) as last_error, created_at, run_at
+    from graphile_worker.jobs
+    where attempts >= max_attempts and locked_at is null
+    order by created_at desc, id desc
+    limit ${limit}`;
+}
+
+/** A job id as graphile-worker stores it (bigint); anything else matches no job. */
+function jobId(id: string): string | undefined {
+  return /^\d{1,19}$/.test(id) ? id : undefined;
+}
+
+/**
+ * Runs a failed job again now, with its attempts reset. The row it works on goes back to
+ * pending when it had failed (a webhook event, a travel rule message): otherwise the job would
+ * find it settled and do nothing. False when there is no such failed job.
+ */
+export async function retryJob(sql: Sql, id: string): Promise<boolean> {
+  const jid = jobId(id);
+  if (!jid) return false;
+  return sql.begin(async (tx) => {
+    const [job] = await tx<{ task: string; payload: Record<string, unknown> | null }[]>`
+      select t.identifier as task, j.payload
+      from graphile_worker.reschedule_jobs(
+        (select array_agg(id) from graphile_worker._private_jobs
+          where id = ${jid}::bigint and attempts >= max_attempts and locked_at is null),
+        run_at => now(), attempts => 0) j
+      join graphile_worker._private_tasks t on t.id = j.task_id`;
+    if (!job) return false;
+    const eventId = job.payload?.event_id;
+    if (job.task === DELIVER_TASK && typeof eventId === 'string') {
+      await tx`update webhook_events set status = 'pending' where id = ${eventId}::uuid and status = 'failed'`;
+    }
+    const messageId = job.payload?.message_id;
+    if (job.task === 'travelrule_send' && (typeof messageId === 'string' || typeof messageId === 'number')) {
+      await tx`update travelrule_messages set status = 'pending' where id = ${String(messageId)}::bigint and status = 'failed'`;
+    }
+    // reschedule_jobs does not wake idle workers (they poll every few seconds): say there is work.
+    await tx`select pg_notify('jobs:insert', '{"r":0,"count":1}')`;
+    return true;
+  }) as Promise<boolean>;
+}
+
+/** Deletes a failed job (graphile_worker.complete_jobs). False when there is no such failed job. */
+export async function deleteJob(sql: Sql, id: string): Promise<boolean> {
+  const jid = jobId(id);
+  if (!jid) return false;
+  const rows = await sql`
+    select id from graphile_worker.complete_jobs(
+      (select array_agg(id) from graphile_worker._private_jobs
+        where id = ${jid}::bigint and attempts >= max_attempts and locked_at is null))`;
+  return rows.length > 0;
+}
+
+export interface DeliveryFailure { event_id: string; kind: string; url: string; status_code: number | null; error: string | null; attempts: number; event_status: string; at: Date }
+
+/**
+ * The latest failed delivery attempts (no 2xx), newest first, with their event's status. The
+ * URL is shown without userinfo or query string: either may carry a receiver's credential.
+ */
+export async function recentDeliveryFailures(sql: Sql, limit = 50): Promise<DeliveryFailure[]> {
+  const rows = await sql<DeliveryFailure[]>`
+    select d.event_id, e.kind, d.url, d.status_code, left(d.error, ${MAX_ERROR_CHARS}) as error, e.attempts, e.status as event_status, d.created_at as at
+    from webhook_deliveries d
+    join webhook_events e on e.id = d.event_id
+    where d.status_code is null or d.status_code not between 200 and 299
+    order by d.id desc
+    limit ${limit}`;
+  return rows.map((r) => ({ ...r, url: displayUrl(r.url) }));
+}
+
+/** scheme://host[:port]/path: without userinfo, query string and fragment. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
+/**
+ * Puts a failed webhook event back to pending and enqueues a delivery job for it now. The
+ * webhook-id (the event's id) and the body (frozen on the event) stay the same, so a receiver
+ * that deduplicates sees one message. The job key is the event's ('evt:<id>'); a failed job
+ * still holding it is deleted first, so the new one is not a sibling of a dead job.
+ */
+export async function redeliver(sql: Sql, eventId: string, maxAttempts: number): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) return false;
+  return sql.begin(async (tx) => {
+    const [ev] = await tx<{ id: string }[]>`
+      update webhook_events set status = 'pending' where id = ${eventId} and status = 'failed' returning id`;
+    if (!ev) return false;
+    const key = `evt:${ev.id}`;
+    await tx`delete from graphile_worker._private_jobs where key = ${key} and locked_at is null and attempts >= max_attempts`;
+    await tx`select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ${ev.id}::uuid),
+      max_attempts => ${maxAttempts}::int, job_key => ${key}, job_key_mode => 'replace')`;
+    return true;
+  }) as Promise<boolean>;
+}
+
+export interface AppCounts { streams: number; liveaml: number; labels: { source: string; count: number; last_import_at: Date | null }[] }
+
+/** Streams and live AML trackings, and labels per source with their last successful import. */
+export async function appCounts(sql: Sql): Promise<AppCounts> {
+  const [[tracked], labels] = await Promise.all([
+    sql<{ streams: string; liveaml: string }[]>`
+      select count(*) filter (where stream_webhook is not null) as streams, count(*) filter (where aml_webhook is not null) as liveaml
+      from tracked_addresses`,
+    sql<{ source: string; count: string; last_import_at: Date | null }[]>`
+      select coalesce(l.source, i.source) as source, coalesce(l.count, 0) as count, i.last_import_at
+      from (select source, count(*) as count from labels group by source) l
+      full join (select source, max(finished_at) as last_import_at from label_imports where status = 'succeeded' group by source) i
+        on i.source = l.source
+      order by 1`,
+  ]);
+  return {
+    streams: Number(tracked!.streams),
+    liveaml: Number(tracked!.liveaml),
+    labels: labels.map((r) => ({ source: r.source, count: Number(r.count), last_import_at: r.last_import_at })),
+  };
+}
