@@ -162,7 +162,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     if (roles.api) {
       const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
-      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients, travelRule, metricsToken: config.metrics_token, metricsAllowCidrs: config.metrics_allow_cidrs });
+      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients, travelRule, metricsToken: config.metrics_token, metricsAllowCidrs: config.metrics_allow_cidrs, rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst } });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       setPublicUrl(server.port);
       log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');

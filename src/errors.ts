@@ -18,6 +18,8 @@ export const ErrorNumber = {
   /** The resource is in a state the request does not fit (operator API). */
   CONFLICT: 4090,
   PAYLOAD_TOO_LARGE: 4130,
+  /** Too many requests for this API key (src/api/ratelimit.ts); Retry-After says when to come back. */
+  RATE_LIMITED: 4290,
   INTERNAL: 5999,
   UNAVAILABLE: 5030,
 } as const;

@@ -323,6 +323,10 @@ describe('travel rule decisions', () => {
     expect(empty.status).toBe(400);
     expect(empty.text).toMatch(/role="alert">A reason is required to reject/);
     expect(await statusOf(id)).toBe('PENDING');
+    // A NUL character (Postgres refuses it in text) is a 400, never a 500.
+    const nul = await reviewer.post(`/dashboard/travelrule/${id}/reject`, { _csrf: csrfOf(page.text), reason: 'a\u0000b' });
+    expect(nul.status).toBe(400);
+    expect(await statusOf(id)).toBe('PENDING');
     const reason = 'Originator address tied to a <sanctioned> mixer';
     const done = await reviewer.post(`/dashboard/travelrule/${id}/reject`, { _csrf: csrfOf(empty.text), reason });
     expect(done.status).toBe(303);

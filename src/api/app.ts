@@ -9,6 +9,7 @@ import { ApiError, ErrorNumber, describeError } from '../errors.js';
 import { log } from '../log.js';
 import type { AllowList } from '../webhooks/ssrf.js';
 import { type AuthEnv, requireApiKey } from './auth.js';
+import { rateLimit, type RateLimitOptions } from './ratelimit.js';
 import { openApiDocument } from './openapi.js';
 import { mountRoutes, type Route } from './route.js';
 import { streamRoutes } from './routes/streams.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   metricsToken?: string;
   /** Addresses that may read GET /metrics without the token (config metrics_allow_cidrs; default loopback). */
   metricsAllowCidrs?: readonly string[];
+  /** Per API key token bucket on /v2 (config rate_limit_per_minute, rate_limit_burst); none or 0: off. */
+  rateLimit?: RateLimitOptions;
 }
 
 export const API_BASE = '/v2';
@@ -102,6 +105,15 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     // The rest of the body is not read, so the connection cannot be reused: say so.
     onError: (c) => c.json(errorBody(ErrorNumber.PAYLOAD_TOO_LARGE, `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`), 413, { connection: 'close' }),
   }));
+  // A body the route did not read (refused before it: no key, bad token, unknown id) is read to
+  // its end here, within the limit above. Left unread, @hono/node-server destroys the socket after
+  // the response without "Connection: close", and the client's next request on that keep-alive
+  // connection fails ("other side closed"; found by test/fuzz.test.ts).
+  app.use('*', async (c, next) => {
+    await next();
+    const raw = c.req.raw;
+    if (raw.body && !raw.bodyUsed) await raw.arrayBuffer().catch(() => undefined);
+  });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -121,6 +133,8 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     app.route('/', trpInbound(deps.travelRule));
   }
   app.use(`${API_BASE}/*`, requireApiKey(deps.sql));
+  // After the key check: the limit is per key, and a request without a valid one is already refused.
+  if (deps.rateLimit && deps.rateLimit.perMinute > 0) app.use(`${API_BASE}/*`, rateLimit(deps.rateLimit));
   app.get(`${API_BASE}/openapi.json`, (c) => c.json(document));
   mountRoutes(app, API_BASE, routes);
 

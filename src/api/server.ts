@@ -5,6 +5,14 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TlsMaterial } from './tls.js';
 
+/**
+ * TLS of the API: TLS 1.2 and 1.3 only (a client offering TLS 1.1 or older fails the handshake),
+ * stated here rather than left to Node's default, which an operator can lower with
+ * --tls-min-v1.0. Ciphers stay Node's default list (forward-secret AEAD suites first, no RC4,
+ * 3DES or export suites), which follows OpenSSL's security updates.
+ */
+export const TLS_OPTIONS = { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' } as const;
+
 export interface RunningServer {
   port: number;
   close(): Promise<void>;
@@ -23,7 +31,7 @@ export function startServer(app: Hono<any>, opts: { host: string; port: number; 
         hostname: opts.host,
         port: opts.port,
         ...(opts.tls
-          ? { createServer: createHttpsServer, serverOptions: { cert: opts.tls.cert, key: opts.tls.key, minVersion: 'TLSv1.2' as const } }
+          ? { createServer: createHttpsServer, serverOptions: { cert: opts.tls.cert, key: opts.tls.key, ...TLS_OPTIONS } }
           : { createServer: createHttpServer }),
       },
       (info: AddressInfo) => {

@@ -134,6 +134,10 @@ const ConfigSchema = z.object({
   metrics_token: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
   /** Client addresses that may read GET /metrics without the token; an empty list: token only. */
   metrics_allow_cidrs: z.array(cidr).default(['127.0.0.0/8', '::1/128']),
+  /** Sustained /v2 requests per minute per API key, per API process (src/api/ratelimit.ts); 0: no limit. */
+  rate_limit_per_minute: z.int().min(0).max(1_000_000).default(600),
+  /** Requests per API key allowed at once after an idle spell (the token bucket's size). */
+  rate_limit_burst: z.int().min(1).max(1_000_000).default(100),
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
     for (const symbol of Object.keys(nets)) {
       const info = networkInfo(symbol);
@@ -180,6 +184,8 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
   TOLLGATE_METRICS_TOKEN: { path: 'metrics_token', type: 'string' },
   TOLLGATE_METRICS_ALLOW_CIDRS: { path: 'metrics_allow_cidrs', type: 'list' },
+  TOLLGATE_RATE_LIMIT_PER_MINUTE: { path: 'rate_limit_per_minute', type: 'int' },
+  TOLLGATE_RATE_LIMIT_BURST: { path: 'rate_limit_burst', type: 'int' },
   TOLLGATE_DATA_KEY: { path: 'data_key', type: 'string' },
   TOLLGATE_DATA_KEYS_OLD: { path: 'data_keys_old', type: 'list' },
   TOLLGATE_TRAVEL_RULE_PUBLIC_URL: { path: 'travel_rule.public_url', type: 'string' },

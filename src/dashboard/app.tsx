@@ -56,10 +56,15 @@ const LoginPage = ({ csrf, login, error }: { csrf: string; login?: string; error
   </Layout>
 );
 
-async function readForm(c: { req: { parseBody(): Promise<Record<string, unknown>> } }): Promise<Record<string, string>> {
+/** The form's text fields; undefined when one holds a NUL character (Postgres refuses it in text, and no field needs it). */
+async function readForm(c: { req: { parseBody(): Promise<Record<string, unknown>> } }): Promise<Record<string, string> | undefined> {
   const body = await c.req.parseBody().catch(() => ({}));
-  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const fields = Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string');
+  if (fields.some(([k, v]) => k.includes('\0') || v.includes('\0'))) return undefined;
+  return Object.fromEntries(fields);
 }
+
+const NUL_MESSAGE = 'A form field holds a NUL character; nothing was changed.';
 
 export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
@@ -89,6 +94,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   dash.post('/login', async (c) => {
     const form = await readForm(c);
+    if (!form) return errorPage(c, 400, 'Bad request', NUL_MESSAGE);
     if (!loginCsrfValid(c, form[CSRF_FIELD])) {
       return errorPage(c, 403, 'Request refused', 'The form is missing its CSRF token or it is stale. Reload the login page and try again.');
     }
@@ -121,6 +127,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     c.set('session', session);
     if (c.req.method === 'POST') {
       const form = await readForm(c);
+      if (!form) return errorPage(c, 400, 'Bad request', NUL_MESSAGE);
       if (!tokensEqual(session.csrfToken, form[CSRF_FIELD])) {
         log.info({ request_id: c.get('requestId'), login: session.operator.login }, 'dashboard form refused: CSRF token missing or wrong');
         return errorPage(c, 403, 'Request refused', 'The form is missing its CSRF token or it is wrong. Reload the page and try again.');

@@ -51,6 +51,15 @@ export async function ensureApiKey(sql: Sql, name: string, key: string): Promise
   return { created: true, webhook_secret: created.webhook_secret };
 }
 
+/**
+ * The active key, looked up by the SHA-256 of what the caller sent; no comparison of secret
+ * material happens here in JS. The lookup does not leak the key through timing: Postgres compares
+ * (through the unique index) the stored digest with the digest of the caller's guess, and may
+ * stop at the first differing character, but the caller cannot steer that digest character by
+ * character (SHA-256 is preimage-resistant), and even the whole stored digest would not give back
+ * a key of 32 random bytes. Compare a secret in JS only as equal-length digests with
+ * crypto.timingSafeEqual (as metrics-access.ts and csrf.ts do).
+ */
 export async function findApiKey(sql: Sql, key: string): Promise<ApiKey | undefined> {
   const [row] = await sql<ApiKey[]>`
     select id, name, webhook_secret from api_keys

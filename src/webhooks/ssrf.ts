@@ -6,8 +6,11 @@ import ipaddr from 'ipaddr.js';
 /**
  * Where a webhook may go. Only public unicast addresses, unless the operator lists a private
  * range in TOLLGATE_WEBHOOK_ALLOW_CIDRS (an on-premise receiver). Loopback, private (RFC 1918,
- * IPv6 ULA), link-local (and so cloud metadata at 169.254.169.254), CGNAT, multicast, reserved and
- * documentation ranges are refused; an IPv4-mapped IPv6 address is judged as the IPv4 it carries.
+ * IPv6 ULA), link-local (and so cloud metadata at 169.254.169.254), CGNAT, multicast, reserved,
+ * benchmarking and documentation ranges are refused; an IPv4-mapped IPv6 address is judged as the
+ * IPv4 it carries. Other IPv6 forms that embed an IPv4 address (NAT64 64:ff9b::/96 and
+ * 64:ff9b:1::/48, 6to4 2002::/16, Teredo, IPv4-compatible ::/96) are refused whatever they carry,
+ * as is anything outside global unicast 2000::/3.
  */
 
 export type AllowList = ReadonlyArray<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
@@ -21,11 +24,25 @@ function unmap(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
   return addr;
 }
 
+/** IPv6 global unicast, 2000::/3: the only IPv6 space a public receiver can be in. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d` (IPv4-mapped), but a socket given that string
+ * connects to the IPv4-compatible `::a.b.c.d`: the dotted tail is rewritten in hex first.
+ */
+function parseExact(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const tail = /^(.*:)(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(ip);
+  if (!tail || !net.isIPv6(ip)) return ipaddr.parse(ip);
+  const [a, b, c, d] = ipaddr.IPv4.parse(tail[2]!).toByteArray() as [number, number, number, number];
+  return ipaddr.IPv6.parse(`${tail[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`);
+}
+
 /** True when a webhook may be delivered to this IP address. */
 export function isAllowedAddress(ip: string, allow: AllowList): boolean {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    addr = unmap(ipaddr.parse(ip));
+    addr = unmap(parseExact(ip));
   } catch {
     return false;
   }
@@ -33,6 +50,8 @@ export function isAllowedAddress(ip: string, allow: AllowList): boolean {
     const r = unmap(range);
     if (r.kind() === addr.kind() && addr.match(r, r.kind() === range.kind() ? bits : bits - 96)) return true;
   }
+  // ipaddr.js calls IPv4-compatible addresses (::a00:1, ::7f00:1) and unassigned space 'unicast'.
+  if (addr.kind() === 'ipv6' && !addr.match(GLOBAL_UNICAST_V6)) return false;
   return addr.range() === 'unicast';
 }
 
@@ -59,14 +78,20 @@ function hostForLookup(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
+/** Every address a host name resolves to. */
+export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
+
+/** The system's resolver (getaddrinfo: /etc/hosts, then DNS); tests inject one of their own. */
+export const systemResolve: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
 /** Syntax, then every address the host resolves to now must be allowed. */
-export async function checkWebhookUrl(value: string, allow: AllowList): Promise<UrlCheck> {
+export async function checkWebhookUrl(value: string, allow: AllowList, resolve: ResolveAll = systemResolve): Promise<UrlCheck> {
   const parsed = parseWebhookUrl(value);
   if (!parsed.ok) return parsed;
   const host = hostForLookup(parsed.url);
   let addresses: LookupAddress[];
   try {
-    addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+    addresses = await resolve(host);
   } catch {
     return { ok: false, reason: 'host does not resolve' };
   }
@@ -99,16 +124,14 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * A `lookup` for http.request that resolves once and refuses any forbidden address, so that the
  * socket connects to exactly the address that passed the check (no DNS rebinding in between).
  */
-export function guardedLookup(allow: AllowList) {
+export function guardedLookup(allow: AllowList, resolve: ResolveAll = systemResolve) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: LookupCallback): void => {
-    dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
-      if (err) return callback(err, '');
-      const list = addresses as LookupAddress[];
+    resolve(hostname).then((list) => {
       const bad = list.find((a) => !isAllowedAddress(a.address, allow));
       if (bad || list.length === 0) return callback(new ForbiddenAddressError(hostname), '');
       const wantAll = typeof options === 'object' && options !== null && (options as LookupAllOptions).all;
       if (wantAll) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
-    });
+    }, (err: NodeJS.ErrnoException) => callback(err, ''));
   };
 }
