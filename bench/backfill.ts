@@ -2,23 +2,27 @@
  * EVM backfill throughput: a local Hardhat node with B blocks of T transfers each; first the raw
  * fetch rate of those blocks (blocks with transactions and receipts, the indexer's own fetcher,
  * nothing stored: the ceiling), then the indexer backfilling them into an embedded Postgres.
+ * The indexer runs as its own process (`tollgate indexer`), timed from its "indexer active" log
+ * line to the cursor reaching the last block; its peak RSS (VmHWM) is reported.
  *   npm run bench:backfill -- [blocks] [tx-per-block]     writes bench/results/backfill.json
  * Figures, not assertions.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestClient, http, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { loadConfig } from '../src/config/index.js';
-import { startAppliance } from '../src/appliance.js';
+import { openDatabase } from '../src/appliance.js';
 import { createEvmClient, EvmBlockSource } from '../src/chains/evm/client.js';
 import { mapWithConcurrency } from '../src/concurrency.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { startDevChain } from '../src/devchain/devchain.js';
 import { setLogLevel } from '../src/log.js';
 import { freePort } from '../test/helpers/ports.js';
+import { machine, round, writeResult } from './lib/common.js';
+import { startRole } from './lib/role.js';
 
 const BLOCKS = Number(process.argv[2] ?? 200);
 const TX_PER_BLOCK = Number(process.argv[3] ?? 60);
@@ -62,36 +66,40 @@ const txTotal = fetched.reduce((n, b) => n + (b?.transactions.length ?? 0), 0);
 
 // The indexer: backfill the same blocks into Postgres.
 const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
-const config = loadConfig({
+const env = {
   DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0', TOLLGATE_RPC_ETH: chain.url,
-  TOLLGATE_START_BLOCK_ETH: first.toString(), TOLLGATE_POLL_INTERVAL_MS_ETH: '20', TOLLGATE_LOG_LEVEL: 'warn',
-});
-const app = await startAppliance(config, { api: false, worker: false, indexer: 'all', devChain: false });
-const indexStart = performance.now(); // migrations done; the indexer starts now
+  TOLLGATE_START_BLOCK_ETH: first.toString(), TOLLGATE_POLL_INTERVAL_MS_ETH: '20', TOLLGATE_LOG_LEVEL: 'info',
+};
+const db = await openDatabase(loadConfig(env)); // migrated before the indexer starts
+const indexer = startRole('indexer', env);
+await indexer.logged('indexer active');
+const indexStart = performance.now();
 for (;;) {
-  const [row] = await app.db.sql`select block_number from indexer_cursors where network = 'eth'`;
+  const [row] = await db.sql`select block_number from indexer_cursors where network = 'eth'`;
   if (row && BigInt(row.block_number) >= last) break;
-  await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 10));
 }
 const indexS = (performance.now() - indexStart) / 1000;
-const [stored] = await app.db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
-await app.stop();
+const indexerRssMb = await indexer.stop();
+const [stored] = await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
+await db.close();
 
-const round = (x: number) => Math.round(x * 10) / 10;
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: machine(),
   blocks: BLOCKS,
   tx_per_block: TX_PER_BLOCK,
   transactions: txTotal,
   stored_transactions: stored!.n,
   settings: { fetch_concurrency: FETCH_CONCURRENCY, batch_blocks: BATCH_BLOCKS, receipts: 'eth_getTransactionReceipt per transaction (Hardhat has no eth_getBlockReceipts)' },
   backfill: { blocks_per_s: round(BLOCKS / indexS), tx_per_s: round(txTotal / indexS), raw_fetch_blocks_per_s: round(BLOCKS / fetchS), raw_fetch_tx_per_s: round(txTotal / fetchS) },
+  rss_mb: { indexer: indexerRssMb },
 };
 console.log(`raw fetch: ${result.backfill.raw_fetch_blocks_per_s} blocks/s, ${result.backfill.raw_fetch_tx_per_s} tx/s (the ceiling)`);
 console.log(`backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/backfill.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
+if (stored!.n !== txTotal) console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);
+writeResult('backfill', result);
 
 await chain.stop();
 await pg.stop();

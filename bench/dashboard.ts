@@ -10,8 +10,8 @@
  *   node --import tsx bench/dashboard.ts [requests-per-page]      writes bench/results/dashboard.json
  * Figures, not assertions. Target (issue 6): under 200 ms per page.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config/index.js';
@@ -24,6 +24,7 @@ import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { freePort } from '../test/helpers/ports.js';
 import { travelBody } from '../test/helpers/travelrule.js';
+import { machine, writeResult } from './lib/common.js';
 
 const REQUESTS = Number(process.argv[2] ?? 200);
 const WARMUP = 10;
@@ -41,7 +42,7 @@ const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 const config = loadConfig({
   DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0',
   // eth counts as indexed (screening runs); no indexer runs, so the node is never asked.
-  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_LOG_LEVEL: 'warn',
+  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_LOG_LEVEL: 'warn', TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
 });
 const app = await startAppliance(config, { api: true, worker: false, indexer: false, devChain: false });
 const sql = app.db.sql;
@@ -180,14 +181,13 @@ for (const r of results) {
 
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: machine(),
   data: { transactions: counted!.n, pending: counted!.pending, vasps: VASPS, audit_entries: AUDIT_ENTRIES, build_s: Math.round(buildS * 10) / 10 },
   target_ms: 200,
   requests_per_page: REQUESTS,
   latency_ms: results,
 };
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/dashboard.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+writeResult('dashboard', result);
 await insecure.close();
 await app.stop();
 await pg.stop();

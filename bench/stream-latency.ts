@@ -2,13 +2,14 @@
  * Block-to-webhook latency of address streams, on a local Hardhat node with an embedded Postgres:
  * N transfers to a streamed address, each mined on send (automine); the time from the send
  * returning (the block exists) to the unconfirmed webhook arriving at a local receiver.
- *   npm run bench -- [N]      prints p50/p95/p99 and writes bench/results/stream-latency.json
+ *   npm run bench:latency -- [N]   (default 300; the suite runs 1,000) prints p50/p95/p99 and
+ *                                  writes bench/results/stream-latency.json
  * Figures, not assertions: this machine is shared and noisy.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import net from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestClient, createWalletClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -20,12 +21,9 @@ import { startDevChain } from '../src/devchain/devchain.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
 import { freePort } from '../test/helpers/ports.js';
+import { latencySummary, machine, writeResult } from './lib/common.js';
 
 const N = Number(process.argv[2] ?? 300);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 setLogLevel('warn');
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
@@ -64,23 +62,17 @@ for (let i = 0; i < N; i++) {
   sent.set(hash, performance.now());
   while (!arrivals.has(hash)) await new Promise((r) => setTimeout(r, 2));
 }
-const latencies = [...sent].map(([h, t]) => arrivals.get(h)! - t).sort((a, b) => a - b);
+const latencies = [...sent].map(([h, t]) => arrivals.get(h)! - t);
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: machine(),
   transactions: N,
   poll_interval_ms: 50,
-  block_to_webhook_ms: {
-    p50: Math.round(percentile(latencies, 50) * 10) / 10,
-    p95: Math.round(percentile(latencies, 95) * 10) / 10,
-    p99: Math.round(percentile(latencies, 99) * 10) / 10,
-    max: Math.round(latencies[latencies.length - 1]! * 10) / 10,
-  },
+  block_to_webhook_ms: latencySummary(latencies),
 };
 console.log(`block-to-webhook latency over ${N} transactions (unconfirmed delivery, poll ${result.poll_interval_ms} ms):`);
 console.log(`  p50 ${result.block_to_webhook_ms.p50} ms   p95 ${result.block_to_webhook_ms.p95} ms   p99 ${result.block_to_webhook_ms.p99} ms   max ${result.block_to_webhook_ms.max} ms`);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/stream-latency.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
+writeResult('stream-latency', result);
 
 await app.stop();
 receiver.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeAddress } from '../src/aml/analyze.js';
+import { addressFacts } from '../src/aml/exposure.js';
 import { trueTags } from '../src/aml/tags.js';
 import { loadConfig } from '../src/config/index.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
@@ -48,6 +49,16 @@ describe('AML exposure over address_edges', () => {
     expect(m!.score).toBeGreaterThan(a!.score);
     expect(a!.score).toBeGreaterThan(b!.score);
     expect(b!.score).toBeGreaterThan(c!.score);
+  });
+
+  it('finds the same exposure walking from the labels (the default) and from the counterparties', async () => {
+    for (const x of [M, A, B, C, D]) {
+      const fromLabels = await addressFacts(db.sql, 'eth', x, { maxCounterparties: config.max_counterparties, countUpTo: 5 });
+      const fromCounterparties = await addressFacts(db.sql, 'eth', x, { maxCounterparties: config.max_counterparties, countUpTo: 5, inwardBudgetEdges: 0 });
+      expect(fromCounterparties.findings, x).toEqual(fromLabels.findings);
+    }
+    const b = await addressFacts(db.sql, 'eth', B, { maxCounterparties: config.max_counterparties, countUpTo: 5, inwardBudgetEdges: 0 });
+    expect(b.findings.indirect).toContain('mixer');
   });
 
   it('is per network: a family-wide label applies on bsc too, but eth edges do not', async () => {

@@ -17,11 +17,20 @@ export interface EvmIndexerOptions extends ChainIndexerOptions {
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
+/** A batch being fetched ahead: blocks `from`… (a null where the node had none). */
+interface Prefetch {
+  from: bigint;
+  blocks: Promise<(EvmBlock | null)[]>;
+}
+
 /**
  * Follows one EVM network: from its cursor to the node's head in batches, then block by block.
  * With a ws(s):// node a newHeads subscription wakes it; polling stays as the fallback.
  */
 export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
+  /** The next batch, fetched while the current one is stored (catching up only). */
+  private ahead: Prefetch | undefined;
+
   constructor(sql: Sql, private readonly source: EvmBlockSource, opts: EvmIndexerOptions) {
     super(sql, opts);
   }
@@ -95,15 +104,31 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     }
   }
 
+  /** Starts fetching up to `batchBlocks` blocks from `from` (at most to `head`). */
+  private fetchBatch(from: bigint, head: bigint): Prefetch {
+    const count = Number(min(head - from + 1n, BigInt(this.opts.batchBlocks ?? 50)));
+    const numbers = Array.from({ length: count }, (_, i) => from + BigInt(i));
+    const blocks = mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) => this.source.fetchBlock(n));
+    blocks.catch(() => {}); // a prefetch nobody takes (a reorg, a stop) must not go unhandled
+    return { from, blocks };
+  }
+
+  /** The batch from `from`: the one fetched ahead when it starts there, else a fresh fetch. */
+  private takeBatch(from: bigint, head: bigint): Promise<(EvmBlock | null)[]> {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    return (ahead?.from === from ? ahead : this.fetchBatch(from, head)).blocks;
+  }
+
   /**
    * Indexes the blocks after the cursor, up to `batchBlocks` of them (fetched in parallel, stored
    * in one transaction), or walks back over a reorg. Returns the new cursor.
+   * While this batch is stored, the next one is fetched; it is checked like any other (its first
+   * block must sit on the cursor this store leaves), so a reorg in between is caught the same way.
    */
   private async step(cursor: Cursor, head: bigint): Promise<Cursor> {
     const next = BigInt(cursor.block_number) + 1n;
-    const count = Number(min(head - next + 1n, BigInt(this.opts.batchBlocks ?? 50)));
-    const numbers = Array.from({ length: count }, (_, i) => next + BigInt(i));
-    const fetched = await this.retrying(() => mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) => this.source.fetchBlock(n)));
+    const fetched = await this.takeBatch(next, head);
     const first = fetched[0];
     if (!first) return cursor; // the head moved back; the next poll sorts it out
     if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash) {
@@ -117,6 +142,8 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       if (!b || b.parentHash !== blocks[blocks.length - 1]!.hash) break;
       blocks.push(b);
     }
+    const after = blocks[blocks.length - 1]!.number + 1n;
+    if (after <= head && !this.stopping) this.ahead = this.fetchBatch(after, head);
     const started = performance.now();
     try {
       const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
@@ -125,6 +152,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       this.noteProgress(blocks[blocks.length - 1]!.number, blocks.length, txCount);
       return moved;
     } catch (err) {
+      this.ahead = undefined;
       if (err instanceof CursorMovedError) {
         this.log.warn('cursor moved under this indexer; re-reading it');
         return this.currentCursor();
