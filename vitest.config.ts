@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The fault suite runs on its own: npm run test:faults (vitest.faults.config.ts).
+    exclude: [...configDefaults.exclude, 'test/faults/**'],
     globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/worker.ts'],
     testTimeout: 60_000,

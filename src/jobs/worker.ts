@@ -1,4 +1,6 @@
-import { run, type Runner } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type Runner, type WorkerEvents } from 'graphile-worker';
+import { RETRYABLE_ERROR_CODES } from 'graphile-worker/dist/lib.js';
 import pg from 'pg';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
@@ -12,6 +14,17 @@ import type { LiveAmlDeps } from '../aml/live-check.js';
 import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
 import { log } from '../log.js';
+import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
+
+/**
+ * graphile-worker (0.17) records a job's outcome without awaiting it, retrying only the error
+ * codes of this table: any other error there is an unhandled rejection that ends the process. A
+ * Postgres restart (57P01 admin shutdown, 57P02, connections cut or refused while it is down)
+ * must be waited out like the failover (57P03) already in it, not crash the worker.
+ */
+for (const code of ['57P01', '57P02', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']) {
+  RETRYABLE_ERROR_CODES[code] ??= { minDelay: 500, maxDelay: 30_000 };
+}
 
 export interface Worker {
   /** Finishes the jobs in hand, then closes the worker's pool. */
@@ -24,6 +37,7 @@ export interface Worker {
  * LISTEN/NOTIFY, so a delivery starts within milliseconds of the indexer's commit.
  * The pg pool is ours, with an error listener: a connection the server drops while idle (a
  * restart, a failover) is logged and replaced instead of crashing the process.
+ * Jobs a killed worker process had locked are freed by the others within seconds (stale-locks.ts).
  */
 export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps }, concurrency: number): Promise<Worker> {
   const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
@@ -32,9 +46,13 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
   // listener only keeps the event from going unhandled.
   pgPool.on('connect', (client) => client.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection failed')));
   let runner: Runner;
+  let poolId: string | undefined;
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('pool:create', ({ workerPool }) => { poolId = workerPool.id; });
   try {
     runner = await run({
       pgPool,
+      events,
       concurrency,
       noHandleSignals: true,
       pollInterval: 2000,
@@ -51,10 +69,13 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
     await pgPool.end();
     throw err;
   }
-  log.info({ concurrency }, 'worker started');
+  const sweeper: StaleLockSweeper | undefined = poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined;
+  if (!poolId) log.warn('worker pool id unknown: jobs of dead workers are freed only after graphile-worker\'s 4 hours');
+  log.info({ concurrency, pool_id: poolId }, 'worker started');
   return {
     stop: async () => {
       await runner.stop();
+      await sweeper?.stop();
       await pgPool.end();
     },
   };

@@ -1,0 +1,101 @@
+import type { Hex } from 'viem';
+import { createApiKey } from '../../src/keys/keys.js';
+import { subscribe } from '../../src/streams/streams.js';
+import type { Sql } from '../../src/db/index.js';
+import { randomAddress } from '../helpers/chain.js';
+import { freshDatabase } from '../helpers/db.js';
+import { eventually } from '../helpers/eventually.js';
+import { startOwnChain, type OwnChain } from '../helpers/own-chain.js';
+import { assertInvariants, expectedDeliveries, readCanonical, waitForDeliveries, type Endpoint } from './invariants.js';
+import { FaultReceiver } from './receiver.js';
+import { RoleProcess } from './roles.js';
+import { scenarioRng, type Rng } from './seed.js';
+import { Traffic } from './traffic.js';
+
+/** Blocks from which the scenario's database and the clean index both start. */
+const START_BLOCK = 1;
+/** Bounded waits at the end of a scenario: long enough for backoffs after faults, never open-ended. */
+const SETTLE_TIMEOUT_MS = 150_000;
+
+export interface ScenarioOptions {
+  confirmations: number;
+  /** The scenario's database; by default a fresh one on the suite's Postgres. */
+  database?: { url: string; sql: Sql; drop(): Promise<void> };
+  /** The JSON-RPC URL the roles are given (a fault proxy in front of the chain); default the chain's. */
+  rpcUrl?: (chainUrl: string) => Promise<string>;
+  env?: Record<string, string>;
+}
+
+/**
+ * A scenario's world: a Hardhat node of its own with transactions flowing, a database, two API
+ * keys with streams to two receivers (three streamed addresses), and the indexer and worker as
+ * child processes. `finish()` settles (confirmations mined, indexer at the head, deliveries in)
+ * and checks the invariants.
+ */
+export async function startScenario(name: string, opts: ScenarioOptions) {
+  const rng: Rng = scenarioRng(name);
+  const chain: OwnChain = await startOwnChain();
+  const db = opts.database ?? (await freshDatabase());
+  const receivers = [await new FaultReceiver().start(), await new FaultReceiver().start()];
+  const streamed: Hex[] = [randomAddress(), randomAddress(), randomAddress()].map((a) => a.toLowerCase() as Hex);
+  const endpoints: Endpoint[] = [];
+  for (const [i, receiver] of receivers.entries()) {
+    const k = await createApiKey(db.sql, `faults-${i}`);
+    endpoints.push({ receiver, secret: k.webhook_secret });
+    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2)) await subscribe(db.sql, k.id, address, 'evm', { stream: receiver.url });
+  }
+  const rpcUrl = opts.rpcUrl ? await opts.rpcUrl(chain.url) : chain.url;
+  const env = {
+    TOLLGATE_RPC_ETH: rpcUrl,
+    TOLLGATE_CONFIRMATIONS_ETH: String(opts.confirmations),
+    TOLLGATE_START_BLOCK_ETH: String(START_BLOCK),
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    TOLLGATE_WEBHOOK_TIMEOUT_MS: '5000',
+    ...opts.env,
+  };
+  const roles = { indexer: new RoleProcess('indexer', () => db.url, env), worker: new RoleProcess('worker', () => db.url, env) };
+  const traffic = new Traffic(chain, streamed);
+  await traffic.setup();
+
+  return {
+    rng,
+    chain,
+    db,
+    receivers,
+    roles,
+    traffic,
+    /** Waits until the roles are up and working: the first delivery has arrived. */
+    async working(): Promise<void> {
+      await eventually(async () => receivers.some((r) => r.received.length > 0), (up) => up, 60_000);
+    },
+    /**
+     * Mines the confirmations, waits (bounded) for the indexer to reach the head and for every
+     * expected delivery, stops the roles, then checks the invariants and prints a summary.
+     */
+    async finish(): Promise<void> {
+      await chain.mine(opts.confirmations);
+      for (const r of Object.values(roles)) if (!r.running) r.start();
+      const canonical = await readCanonical(chain, START_BLOCK);
+      await eventually(() => db.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === canonical.headHash, SETTLE_TIMEOUT_MS);
+      const expected = expectedDeliveries(canonical, streamed, opts.confirmations);
+      await waitForDeliveries(canonical, expected, endpoints, SETTLE_TIMEOUT_MS);
+      await Promise.all(Object.values(roles).map((r) => r.stop()));
+      const crashes = Object.values(roles).flatMap((r) => r.crashes);
+      if (crashes.length) throw new Error(`a role exited on its own:\n${crashes.join('\n---\n')}`);
+      const restarts = Object.values(roles).flatMap((r) => r.restarts);
+      if (restarts.length) console.log(`[faults] ${name}: supervised restarts:\n  ${restarts.join('\n  ')}`);
+      const summary = await assertInvariants({ chain, canonical, sql: db.sql, streamed, endpoints, confirmations: opts.confirmations, startBlock: START_BLOCK });
+      console.log(`[faults] ${name}: ${canonical.txs.size} transactions in ${canonical.head} blocks, ${summary.expected} expected deliveries, ${summary.deliveries} received (${summary.duplicates} repeated, ${summary.retractions} retractions, ${summary.failedAttempts} failed attempts recorded); starts: indexer ${roles.indexer.starts}, worker ${roles.worker.starts}`);
+    },
+    async close(): Promise<void> {
+      await Promise.all(Object.values(roles).map((r) => r.stop().catch(() => {})));
+      for (const r of receivers) await r.stop();
+      await db.drop().catch(() => {});
+      await chain.stop();
+    },
+  };
+}
+
+export type Scenario = Awaited<ReturnType<typeof startScenario>>;
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,208 @@
+import { expect } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import type { Hex } from 'viem';
+import type { Sql } from '../../src/db/index.js';
+import type { OwnChain } from '../helpers/own-chain.js';
+import { startTestAppliance } from '../helpers/appliance.js';
+import { compareChainTables } from '../helpers/compare.js';
+import { freshDatabase } from '../helpers/db.js';
+import { eventually } from '../helpers/eventually.js';
+import type { Delivery, FaultReceiver } from './receiver.js';
+
+/**
+ * What the receivers and the database should hold after a fault scenario, read from the node's
+ * final canonical chain (not from Tollgate), and the checks that they do:
+ * 1. every expected delivery arrived at least once: for each transaction on the canonical chain
+ *    touching a streamed address, an unconfirmed and a confirmed one (for that address);
+ * 2. no orphaned transaction was delivered as confirmed (tx hash, block number and the event's
+ *    block hash are the canonical chain's), and each orphaned one delivered was retracted;
+ * 3. no two deliveries with the same webhook-id have different bodies (and every one is signed);
+ * 4. the database equals a clean index of the canonical chain, built from scratch into a second
+ *    database and compared table by table.
+ */
+
+const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+
+export interface CanonicalTx {
+  hash: string;
+  blockNumber: number;
+  blockHash: string;
+  /** Every address the transaction touches (sender, recipient, created contract, token parties). */
+  touched: Set<string>;
+}
+
+export interface Canonical {
+  head: number;
+  headHash: string;
+  blocks: Map<number, string>;
+  txs: Map<string, CanonicalTx>;
+}
+
+/** A receiver and the webhook secret of the API key whose streams post to it. */
+export interface Endpoint {
+  receiver: FaultReceiver;
+  secret: string;
+}
+
+const topicAddress = (topic: string) => ('0x' + topic.slice(26)).toLowerCase();
+
+/** Reads blocks `from`..head with their receipts from the node. */
+export async function readCanonical(chain: OwnChain, from: number): Promise<Canonical> {
+  const head = await chain.pub.getBlock();
+  const blocks = new Map<number, string>();
+  const txs = new Map<string, CanonicalTx>();
+  for (let n = from; n <= Number(head.number); n++) {
+    const block = await chain.pub.getBlock({ blockNumber: BigInt(n), includeTransactions: true });
+    blocks.set(n, block.hash.toLowerCase());
+    const receipts = await Promise.all(block.transactions.map((t) => chain.pub.getTransactionReceipt({ hash: t.hash })));
+    block.transactions.forEach((t, i) => {
+      const r = receipts[i]!;
+      const touched = new Set<string>([t.from.toLowerCase()]);
+      if (t.to) touched.add(t.to.toLowerCase());
+      if (r.contractAddress) touched.add(r.contractAddress.toLowerCase());
+      for (const l of r.logs) {
+        const [topic0, a, b] = l.topics;
+        if ((topic0 === TRANSFER || topic0 === APPROVAL) && a && b) {
+          touched.add(topicAddress(a));
+          touched.add(topicAddress(b));
+        }
+      }
+      txs.set(t.hash.toLowerCase(), { hash: t.hash.toLowerCase(), blockNumber: n, blockHash: block.hash.toLowerCase(), touched });
+    });
+  }
+  return { head: Number(head.number), headHash: head.hash.toLowerCase(), blocks, txs };
+}
+
+const key = (address: string, hash: string, confirmed: boolean) => `${address.toLowerCase()}|${hash.toLowerCase()}|${confirmed}`;
+
+/** (address, tx hash, confirmed) of every delivery the canonical chain calls for. */
+export function expectedDeliveries(c: Canonical, streamed: readonly Hex[], confirmations: number): Set<string> {
+  const out = new Set<string>();
+  const confirmedUpTo = c.head - confirmations + 1;
+  for (const tx of c.txs.values()) {
+    for (const address of streamed) {
+      if (!tx.touched.has(address.toLowerCase())) continue;
+      out.add(key(address, tx.hash, false));
+      if (tx.blockNumber <= confirmedUpTo) out.add(key(address, tx.hash, true));
+    }
+  }
+  return out;
+}
+
+const all = (endpoints: readonly Endpoint[]): Delivery[] => endpoints.flatMap((e) => e.receiver.received);
+const isOnCanonical = (c: Canonical, d: Delivery) => c.txs.get(String(d.json?.tx?.hash).toLowerCase())?.blockNumber === Number(d.json?.blockNumber);
+
+/** What is still to arrive: expected deliveries, and retractions of delivered orphaned ones. */
+export function outstanding(c: Canonical, expected: Set<string>, endpoints: readonly Endpoint[]): { missing: string[]; unretracted: string[] } {
+  const got = new Set<string>();
+  const retracted = new Set<string>();
+  const orphanedDelivered = new Set<string>();
+  for (const d of all(endpoints)) {
+    const j = d.json;
+    if (!j?.tx) continue;
+    const id = `${String(j.tx.address).toLowerCase()}|${String(j.tx.hash).toLowerCase()}|${j.blockNumber}`;
+    if (j.removed === true) retracted.add(id);
+    else if (isOnCanonical(c, d)) got.add(key(j.tx.address, j.tx.hash, j.confirmed === true));
+    else orphanedDelivered.add(id);
+  }
+  return {
+    missing: [...expected].filter((k) => !got.has(k)),
+    unretracted: [...orphanedDelivered].filter((id) => !retracted.has(id)),
+  };
+}
+
+/** Waits (bounded) until nothing is outstanding; returns what still is when the time is up. */
+export async function waitForDeliveries(c: Canonical, expected: Set<string>, endpoints: readonly Endpoint[], timeoutMs: number) {
+  return eventually(async () => outstanding(c, expected, endpoints), (o) => o.missing.length === 0 && o.unretracted.length === 0, timeoutMs);
+}
+
+export interface CheckInput {
+  chain: OwnChain;
+  canonical: Canonical;
+  sql: Sql;
+  streamed: readonly Hex[];
+  endpoints: readonly Endpoint[];
+  confirmations: number;
+  startBlock: number;
+}
+
+export async function assertInvariants(input: CheckInput): Promise<{ failedAttempts: number; deliveries: number; expected: number; duplicates: number; retractions: number }> {
+  const { canonical: c, sql, streamed, endpoints, confirmations } = input;
+  const expected = expectedDeliveries(c, streamed, confirmations);
+  const deliveries = all(endpoints);
+  const streamedSet = new Set(streamed.map((a) => a.toLowerCase()));
+
+  // 1. Every expected delivery arrived at least once (and every orphaned one delivered was retracted).
+  const { missing, unretracted } = outstanding(c, expected, endpoints);
+  if (missing.length) await printEvents(sql, missing);
+  expect(missing, 'expected deliveries that never arrived (address|tx|confirmed)').toEqual([]);
+  expect(unretracted, 'orphaned deliveries never retracted (address|tx|block)').toEqual([]);
+
+  // 3. One body per webhook-id; every delivery signed with its key's secret; only streamed addresses.
+  const bodies = new Map<string, string>();
+  const conflicts: string[] = [];
+  for (const e of endpoints) {
+    const wh = new Webhook(e.secret);
+    for (const d of e.receiver.received) {
+      const id = d.headers['webhook-id']!;
+      expect(() => wh.verify(d.body, d.headers), `signature of ${id}`).not.toThrow();
+      const seen = bodies.get(id);
+      if (seen !== undefined && seen !== d.body) conflicts.push(id);
+      bodies.set(id, d.body);
+      expect(streamedSet.has(String(d.json?.tx?.address).toLowerCase()), `delivery ${id} is for a streamed address`).toBe(true);
+    }
+  }
+  expect(conflicts, 'webhook-ids delivered with different bodies').toEqual([]);
+
+  // 2. No orphaned transaction delivered as confirmed: the body's tx and block number, and the
+  //    event's block hash, are the canonical chain's.
+  const confirmedIds = deliveries.filter((d) => d.json?.confirmed === true && d.json?.removed === undefined);
+  const events = await sql<{ id: string; block_hash: string; tx_hash: string }[]>`
+    select id::text, block_hash, tx_hash from webhook_events where id = any(${confirmedIds.map((d) => d.headers['webhook-id']!.replace(/^msg_/, ''))}::uuid[])`;
+  const eventHash = new Map(events.map((e) => [e.id, e.block_hash]));
+  for (const d of confirmedIds) {
+    const id = d.headers['webhook-id']!;
+    const tx = c.txs.get(String(d.json.tx.hash).toLowerCase());
+    expect(tx, `confirmed delivery ${id} of a transaction not on the canonical chain (${d.json.tx.hash})`).toBeDefined();
+    expect(Number(d.json.blockNumber), `block number of confirmed delivery ${id}`).toBe(tx!.blockNumber);
+    expect(eventHash.get(id.replace(/^msg_/, '')), `block hash of confirmed delivery ${id}`).toBe(tx!.blockHash);
+  }
+  // The database agrees: no confirmed event off the canonical chain, every expected one delivered.
+  const dbEvents = await sql<{ address: string; tx_hash: string; block_number: string; block_hash: string; confirmed: boolean; removed: boolean; status: string }[]>`
+    select address, tx_hash, block_number::text, block_hash, confirmed, removed, status from webhook_events where kind = 'stream'`;
+  for (const e of dbEvents.filter((e) => e.confirmed)) {
+    expect(c.blocks.get(Number(e.block_number)), `confirmed event ${e.tx_hash} in block ${e.block_number}`).toBe(e.block_hash);
+  }
+  const delivered = new Set(dbEvents.filter((e) => !e.removed && e.status === 'delivered' && c.blocks.get(Number(e.block_number)) === e.block_hash).map((e) => key(e.address, e.tx_hash, e.confirmed)));
+  expect([...expected].filter((k) => !delivered.has(k)), 'expected events not marked delivered in the database').toEqual([]);
+
+  // 4. The database equals a clean index of the canonical chain.
+  const [cursor] = await sql<{ block_number: string; block_hash: string }[]>`select block_number::text, block_hash from indexer_cursors where network = 'eth'`;
+  expect(cursor, 'the cursor is at the canonical head').toEqual({ block_number: String(c.head), block_hash: c.headHash });
+  const clean = await freshDatabase();
+  const indexer = await startTestAppliance(clean.url, {
+    TOLLGATE_RPC_ETH: input.chain.url, TOLLGATE_CONFIRMATIONS_ETH: String(confirmations), TOLLGATE_START_BLOCK_ETH: String(input.startBlock), TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+  }, { api: false, worker: false, indexer: 'all', devChain: false });
+  try {
+    await eventually(() => clean.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === c.headHash, 60_000);
+    await compareChainTables(sql, clean.sql);
+  } finally {
+    await indexer.stop();
+    await clean.drop();
+  }
+
+  const ids = deliveries.map((d) => d.headers['webhook-id']);
+  const [attempts] = await sql<{ failed: number }[]>`select count(*) filter (where error is not null)::int as failed from webhook_deliveries`;
+  return { failedAttempts: attempts!.failed, deliveries: deliveries.length, expected: expected.size, duplicates: ids.length - new Set(ids).size, retractions: deliveries.filter((d) => d.json?.removed === true).length };
+}
+
+/** For a failing run: what the database says about the events that did not arrive, and their jobs. */
+async function printEvents(sql: Sql, keys: string[]): Promise<void> {
+  const hashes = keys.map((k) => k.split('|')[1]!);
+  const rows = await sql`
+    select e.tx_hash, e.address, e.confirmed, e.status, e.attempts, e.block_number::text, j.locked_by, j.locked_at, j.attempts as job_attempts, j.run_at, j.last_error
+    from webhook_events e left join graphile_worker.jobs j on j.key = 'evt:' || e.id::text
+    where e.tx_hash = any(${hashes}) order by e.block_number limit 20`;
+  console.log(`[faults] ${keys.length} deliveries missing; their events and jobs (first 20):\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
+}
