@@ -29,7 +29,7 @@ import { machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';
 
 const N = Number(process.argv[2] ?? 5000);
-const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 10); // config/default.json worker_concurrency
+const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 20); // config/default.json worker_concurrency
 
 setLogLevel('warn');
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-deliveries-'));

@@ -26,6 +26,19 @@ for (const code of ['57P01', '57P02', '08000', '08001', '08003', '08006', 'ECONN
   RETRYABLE_ERROR_CODES[code] ??= { minDelay: 500, maxDelay: 30_000 };
 }
 
+/**
+ * Jobs the pool fetches (and locks) per query for its workers: one get-jobs round trip serves
+ * many deliveries instead of one each. A killed process's queued jobs are freed by the others
+ * (stale-locks.ts) like its running ones; a stopping one returns them to the database.
+ */
+const LOCAL_QUEUE_SIZE_JOBS = 50;
+/**
+ * Completions recorded together within this delay, one statement for all of them. A crash in
+ * the window runs those jobs again (at least once): their events are no longer pending, so the
+ * next attempt finds them settled and sends nothing.
+ */
+const COMPLETE_JOB_BATCH_DELAY_MS = 10;
+
 export interface Worker {
   /** Finishes the jobs in hand, then closes the worker's pool. */
   stop(): Promise<void>;
@@ -57,6 +70,12 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
       noHandleSignals: true,
       pollInterval: 2000,
       logger: quietGraphileLogger,
+      preset: {
+        worker: {
+          localQueue: { size: LOCAL_QUEUE_SIZE_JOBS },
+          completeJobBatchDelay: COMPLETE_JOB_BATCH_DELAY_MS,
+        },
+      },
       taskList: {
         deliver_webhook: deliverWebhookTask(deps),
         fetch_nft_metadata: fetchNftMetadataTask(deps),

@@ -6,7 +6,7 @@ import { stringifyWithBigInts } from '../json.js';
 import { networkInfo } from '../config/networks.js';
 import { buildEvmPayload } from './evm-payload.js';
 import { buildUtxoPayload } from './utxo-payload.js';
-import { freezeBody, loadEvent, recordAttempt, setEventStatus } from './events.js';
+import { freezeBody, loadEvent, recordAttempt, setEventStatus, type EventForDelivery } from './events.js';
 import { postWebhook } from './post.js';
 import { webhookHeaders } from './sign.js';
 import type { AllowList } from './ssrf.js';
@@ -25,10 +25,9 @@ export interface DeliveryDeps {
   travelRuleWebhookUrl?: string;
 }
 
-async function chainIdOf(sql: Sql, network: string): Promise<number> {
-  const [row] = await sql<{ chain_id: string }[]>`select chain_id from indexer_cursors where network = ${network}`;
-  if (!row) throw new RetryableError(`no cursor for ${network} yet`);
-  return Number(row.chain_id);
+function chainIdOf(ev: EventForDelivery): number {
+  if (ev.chain_id === null) throw new RetryableError(`no cursor for ${ev.network} yet`);
+  return Number(ev.chain_id);
 }
 
 /**
@@ -67,7 +66,7 @@ export async function deliverEvent(deps: DeliveryDeps, eventId: string, job: { a
     const client = deps.evmClients.get(ev.network);
     if (!utxo && !client) throw new RetryableError(`no RPC client for ${ev.network} in this worker`);
     try {
-      const payload = utxo ? await buildUtxoPayload(sql, ev) : await buildEvmPayload(sql, client!, ev, await chainIdOf(sql, ev.network));
+      const payload = utxo ? await buildUtxoPayload(sql, ev) : await buildEvmPayload(sql, client!, ev, chainIdOf(ev));
       body = await freezeBody(sql, ev.id, stringifyWithBigInts(payload));
     } catch (err) {
       if (err instanceof PermanentError) {

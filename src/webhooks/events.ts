@@ -9,7 +9,7 @@ import type { Sql, TransactionSql } from '../db/index.js';
 export const DELIVER_TASK = 'deliver_webhook';
 
 /** The tail of an event insert: one delivery job per row of the `ins` CTE, keyed by the event. */
-export function deliveryJobsFor(tx: TransactionSql, maxAttempts: number) {
+export function deliveryJobsFor(tx: Sql | TransactionSql, maxAttempts: number) {
   return tx`select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ins.id),
       max_attempts => ${maxAttempts}::int, job_key => 'evt:' || ins.id::text, job_key_mode => 'preserve_run_at')
     from ins`;
@@ -64,7 +64,7 @@ export async function retractOrphanedEvents(tx: TransactionSql, network: string,
  * The CTE `ins`: a retraction for each row of the CTE `orphaned` that was delivered — its body
  * with `"removed": true` first and `confirmed` false, under an id of its own.
  */
-function retractionsOf(tx: TransactionSql) {
+function retractionsOf(tx: Sql | TransactionSql) {
   return tx`ins as (
       insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
           confirmed, removed, confirmation_done, orphaned, body)
@@ -114,17 +114,25 @@ export interface EventForDelivery {
   url: string | null;
   webhook_secret: string;
   key_revoked: boolean;
+  /** indexer_cursors.chain_id of the event's network; null before its indexer first ran. */
+  chain_id: string | null;
 }
 
+/**
+ * The event, its webhook and, in the same statement, its network's chain id (null while the
+ * network has no cursor): read fresh at every attempt, so a dev chain re-created under another
+ * id is never signed with the old one, and it costs no round trip of its own.
+ */
 export async function loadEvent(sql: Sql, id: string): Promise<EventForDelivery | undefined> {
   const [row] = await sql<EventForDelivery[]>`
     select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.orphaned, e.status, e.attempts, e.body,
       case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook when 'travelrule' then w.url end as url,
-      k.webhook_secret, (k.revoked_at is not null) as key_revoked
+      k.webhook_secret, (k.revoked_at is not null) as key_revoked, c.chain_id
     from webhook_events e
     join api_keys k on k.id = e.api_key_id
     left join tracked_addresses t on t.id = e.tracked_id
     left join travelrule_webhooks w on w.api_key_id = e.api_key_id and e.kind = 'travelrule'
+    left join indexer_cursors c on c.network = e.network
     where e.id = ${id}`;
   return row;
 }
@@ -147,26 +155,29 @@ export interface AttemptRecord {
  * Records one attempt and moves the event's status; returns the attempt number. A reorg may have
  * orphaned the event while the attempt was in flight: then a failed attempt leaves it cancelled,
  * and one the receiver took is retracted at once, as the reorg would have done.
+ * One statement (one round trip, atomic as the transaction it replaces): the update, the
+ * attempt's row and, only when the orphaned event was delivered, its retraction and job.
  */
 export async function recordAttempt(sql: Sql, id: string, attempt: AttemptRecord, outcome: 'delivered' | 'pending' | 'failed', maxAttempts: number): Promise<number> {
-  return sql.begin(async (tx) => {
-    const [ev] = await tx<{ attempts: number; orphaned: boolean; removed: boolean }[]>`
+  const [row] = await sql<{ attempts: number; retractions: number }[]>`
+    with ev as (
       update webhook_events set attempts = attempts + 1,
         status = case when orphaned and ${outcome} <> 'delivered' then 'cancelled' else ${outcome} end,
         delivered_at = case when ${outcome} = 'delivered' then now() else delivered_at end
-      where id = ${id} returning attempts, orphaned, removed`;
-    await tx`insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
-      values (${id}, ${ev!.attempts}, ${attempt.url}, ${attempt.status_code}, ${attempt.duration_ms}, ${attempt.error})`;
-    if (ev!.orphaned && !ev!.removed && outcome === 'delivered') {
-      await tx`
-        with orphaned as (
-          select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body
-          from webhook_events where id = ${id}
-        ), ${retractionsOf(tx)}
-        ${deliveryJobsFor(tx, maxAttempts)}`;
-    }
-    return ev!.attempts;
-  }) as Promise<number>;
+      where id = ${id}
+      returning id, attempts, orphaned, removed,
+        kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body
+    ), attempt as (
+      insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
+      select id, attempts, ${attempt.url}, ${attempt.status_code}, ${attempt.duration_ms}, ${attempt.error} from ev
+    ), orphaned as (
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body
+      from ev where orphaned and not removed and ${outcome} = 'delivered'
+    ), ${retractionsOf(sql)}, jobs as (
+      ${deliveryJobsFor(sql, maxAttempts)}
+    )
+    select ev.attempts, (select count(*) from jobs)::int as retractions from ev`;
+  return row!.attempts;
 }
 
 export async function setEventStatus(sql: Sql, id: string, status: 'cancelled' | 'failed'): Promise<void> {

@@ -26,15 +26,17 @@ export function formatUnits(value: bigint, decimals: number): number {
 }
 
 export async function buildEvmPayload(sql: Sql, client: PublicClient, event: { network: string; address: string; tx_hash: string; block_hash: string; confirmed: boolean }, chainId: number) {
-  const [tx] = await sql<TxRow[]>`
+  // The transaction, its block's timestamp and its logs (in log order) in one round trip.
+  const [tx] = await sql<(TxRow & { logs: LogRow[] })[]>`
     select t.hash, t.block_number, t.block_hash, t.tx_index, t.from_address, t.to_address, t.contract_address, t.value, t.gas,
-      t.gas_price, t.input, t.status, b.timestamp
+      t.gas_price, t.input, t.status, b.timestamp,
+      coalesce((select json_agg(json_build_object('log_index', l.log_index, 'address', l.address, 'topics', l.topics, 'data', l.data)
+          order by l.log_index)
+        from evm_logs l where l.network = t.network and l.block_number = t.block_number and l.tx_hash = t.hash), '[]') as logs
     from evm_transactions t join evm_blocks b on b.network = t.network and b.number = t.block_number
     where t.network = ${event.network} and t.hash = ${event.tx_hash} and t.block_hash = ${event.block_hash}`;
   if (!tx) throw new PermanentError(`transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`);
-  const logs = await sql<LogRow[]>`
-    select log_index, address, topics, data from evm_logs
-    where network = ${event.network} and block_number = ${tx.block_number} and tx_hash = ${tx.hash} order by log_index`;
+  const logs = tx.logs;
 
   const raw: RawLog[] = logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: l.log_index }));
   const transfers = decodeTransfers(raw);
