@@ -1,5 +1,6 @@
 import type { NormalisedParty } from './ivms101/normalise.js';
 import type { NaturalPersonValue } from './ivms101/person.js';
+import { codeLabel } from './ivms101/codes.js';
 
 /**
  * The page behind an e-mailed transaction view link: the IVMS101 data of one transaction,
@@ -46,13 +47,6 @@ export function htmlTime(d: Date): string {
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(`${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`)}</time>`;
 }
 
-const NAME_TYPES: Record<string, string> = { LEGL: 'Legal name', ALIA: 'Alias', BIRT: 'Name at birth', MAID: 'Maiden name', MISC: 'Name' };
-const ADDRESS_TYPES: Record<string, string> = { HOME: 'Residential', BIZZ: 'Business', GEOG: 'Geographic' };
-const ID_TYPES: Record<string, string> = {
-  ARNU: 'Alien registration number', CCPT: 'Passport number', RAID: 'Registration authority identifier',
-  DRLC: "Driver's licence number", FIIN: 'Foreign investment identity number', TXID: 'Tax identification number',
-  SOCS: 'Social security number', IDCD: 'Identity card number', LEIX: 'Legal entity identifier', MISC: 'Other identifier',
-};
 
 let regionNames: Intl.DisplayNames | undefined;
 function country(code: string): string {
@@ -64,8 +58,6 @@ function country(code: string): string {
     return code;
   }
 }
-
-const coded = (labels: Record<string, string>, code: string) => (labels[code] ? `${labels[code]} (${code})` : code);
 
 type Row = [label: string, html: string];
 
@@ -95,7 +87,7 @@ function addressLines(a: Address): string[] {
 
 function personRows(p: NaturalPersonValue): Row[] {
   const rows: Row[] = p.name.nameIdentifier.map((n) => [
-    coded(NAME_TYPES, n.nameIdentifierType),
+    codeLabel('name', n.nameIdentifierType),
     `<span class="primary">${escapeHtml(n.primaryIdentifier)}</span>`
       + (n.secondaryIdentifier !== undefined ? `, <span class="secondary">${escapeHtml(n.secondaryIdentifier)}</span>` : '')
       + ' <span class="note">(family name, given names)</span>',
@@ -106,14 +98,14 @@ function personRows(p: NaturalPersonValue): Row[] {
   const id = p.nationalIdentification;
   if (id) {
     const parts = [
-      id.nationalIdentifierType !== undefined ? escapeHtml(coded(ID_TYPES, id.nationalIdentifierType)) : undefined,
+      id.nationalIdentifierType !== undefined ? escapeHtml(codeLabel('national', id.nationalIdentifierType)) : undefined,
       id.nationalIdentifier !== undefined ? `<span class="id">${escapeHtml(id.nationalIdentifier)}</span>` : undefined,
       id.countryOfIssue !== undefined ? `issued in ${escapeHtml(country(id.countryOfIssue))}` : undefined,
     ].filter((x) => x !== undefined);
     rows.push(['National identification', parts.join(', ')]);
   }
   (p.geographicAddress ?? []).forEach((a, i, all) => {
-    const label = `${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${coded(ADDRESS_TYPES, a.addressType)}`;
+    const label = `${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${codeLabel('address', a.addressType)}`;
     rows.push([label, addressLines(a).join('<br>')]);
   });
   if (p.customerIdentification !== undefined) rows.push(['Customer identification', `<span class="id">${escapeHtml(p.customerIdentification)}</span>`]);

@@ -1,21 +1,12 @@
 import type { FC } from 'hono/jsx';
 import type { NormalisedParty } from '../../travelrule/ivms101/normalise.js';
 import type { NaturalPersonValue } from '../../travelrule/ivms101/person.js';
+import { codeLabel } from '../../travelrule/ivms101/codes.js';
 
 /**
  * A transaction's IVMS101 data (originator and beneficiary) as definition lists. The values were
  * typed by customers of some VASP: they are only ever text (escaped by hono/jsx).
  */
-
-const NAME_TYPES: Record<string, string> = { LEGL: 'Legal name', ALIA: 'Alias', BIRT: 'Name at birth', MAID: 'Maiden name', MISC: 'Name' };
-const ADDRESS_TYPES: Record<string, string> = { HOME: 'Residential', BIZZ: 'Business', GEOG: 'Geographic' };
-const ID_TYPES: Record<string, string> = {
-  ARNU: 'Alien registration number', CCPT: 'Passport number', RAID: 'Registration authority identifier',
-  DRLC: "Driver's licence number", FIIN: 'Foreign investment identity number', TXID: 'Tax identification number',
-  SOCS: 'Social security number', IDCD: 'Identity card number', LEIX: 'Legal entity identifier', MISC: 'Other identifier',
-};
-
-const coded = (labels: Record<string, string>, code: string) => (labels[code] ? `${labels[code]} (${code})` : code);
 
 type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
 
@@ -38,7 +29,7 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
     <dl>
       {p.name.nameIdentifier.map((n) => (
         <>
-          <dt>{coded(NAME_TYPES, n.nameIdentifierType)}</dt>
+          <dt>{codeLabel('name', n.nameIdentifierType)}</dt>
           <dd>{n.primaryIdentifier}{n.secondaryIdentifier !== undefined ? `, ${n.secondaryIdentifier}` : ''} <span class="muted">(family name, given names)</span></dd>
         </>
       ))}
@@ -47,13 +38,13 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
       {id ? (
         <>
           <dt>National identification</dt>
-          <dd>{[id.nationalIdentifierType !== undefined ? coded(ID_TYPES, id.nationalIdentifierType) : undefined, id.nationalIdentifier,
+          <dd>{[id.nationalIdentifierType !== undefined ? codeLabel('national', id.nationalIdentifierType) : undefined, id.nationalIdentifier,
             id.countryOfIssue !== undefined ? `issued in ${id.countryOfIssue}` : undefined].filter((x) => x !== undefined).join(', ')}</dd>
         </>
       ) : null}
       {(p.geographicAddress ?? []).map((a, i, all) => (
         <>
-          <dt>{`${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${coded(ADDRESS_TYPES, a.addressType)}`}</dt>
+          <dt>{`${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${codeLabel('address', a.addressType)}`}</dt>
           <dd>{addressLines(a).map((line, j) => <>{j > 0 ? <br /> : null}{line}</>)}</dd>
         </>
       ))}

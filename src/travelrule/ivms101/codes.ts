@@ -21,3 +21,19 @@ export const NATIONAL_IDENTIFIER_TYPES = ['ARNU', 'CCPT', 'RAID', 'DRLC', 'FIIN'
 export type NameIdentifierType = (typeof NAME_IDENTIFIER_TYPES)[number];
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 export type NationalIdentifierType = (typeof NATIONAL_IDENTIFIER_TYPES)[number];
+
+/** What each code means, for pages that show IVMS101 data to people. */
+const NAME_TYPE_LABELS: Record<string, string> = { LEGL: 'Legal name', ALIA: 'Alias', BIRT: 'Name at birth', MAID: 'Maiden name', MISC: 'Name' };
+const ADDRESS_TYPE_LABELS: Record<string, string> = { HOME: 'Residential', BIZZ: 'Business', GEOG: 'Geographic' };
+const NATIONAL_IDENTIFIER_TYPE_LABELS: Record<string, string> = {
+  ARNU: 'Alien registration number', CCPT: 'Passport number', RAID: 'Registration authority identifier',
+  DRLC: "Driver's licence number", FIIN: 'Foreign investment identity number', TXID: 'Tax identification number',
+  SOCS: 'Social security number', IDCD: 'Identity card number', LEIX: 'Legal entity identifier', MISC: 'Other identifier',
+};
+const LABELS = { name: NAME_TYPE_LABELS, address: ADDRESS_TYPE_LABELS, national: NATIONAL_IDENTIFIER_TYPE_LABELS };
+
+/** "Passport number (CCPT)"; an unknown code as it is. */
+export function codeLabel(list: keyof typeof LABELS, code: string): string {
+  const label = LABELS[list][code];
+  return label ? `${label} (${code})` : code;
+}
