@@ -1,19 +1,18 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
-import { parseTravelRuleInput } from '../src/travelrule/ivms101/index.js';
-import { TRP_VERSION, buildInquiry } from '../src/travelrule/trp/messages.js';
+import { TRP_VERSION } from '../src/travelrule/trp/messages.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { SKIP_MESSAGE, launchChromium, newContext, saveScreenshot, skipWithoutChromium } from './helpers/browser.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
-import { travelBody } from './helpers/travelrule.js';
+import { sendInquiry } from './helpers/travelrule.js';
 
 /**
  * The operator dashboard in a real Chromium (Debian's, driven by playwright-core) against the
@@ -41,21 +40,11 @@ const pending = {} as Pending; // filled in beforeAll
 
 /** An incoming transfer: the peer's TRP inquiry, which the appliance stores PENDING for the operators. */
 async function inquire(): Promise<{ id: string; ref: string }> {
-  const input = parseTravelRuleInput(travelBody('inquiry'), 'create_tx');
-  if (!input.ok) throw new Error(input.message);
-  const tx = input.value;
-  const body = buildInquiry({
-    asset: tx.transaction_asset, network: tx.transaction_network, decimals: tx.transaction_asset_decimals,
-    amountBaseUnits: tx.transaction_amount_base_units, callback: peer.url, originator: tx.originator, beneficiary: tx.beneficiary,
-    vaspName: 'Peer Exchange GmbH',
-  });
-  const requestId = randomUUID();
-  const res = await call(app.baseUrl, 'POST', `/trp/v3/inquiries/${PEER_TOKEN}`, { headers: { 'api-version': TRP_VERSION, 'request-identifier': requestId }, body });
-  expect(res.json).toEqual({ version: TRP_VERSION });
-  const ref = `trp-${requestId}`;
-  const [row] = await db.sql<{ id: string; status: string }[]>`select id, status from travelrule_transactions where transaction_ref = ${ref}`;
+  const sent = await sendInquiry(app.baseUrl, PEER_TOKEN, { callback: peer.url, vaspName: 'Peer Exchange GmbH' });
+  expect(sent.json).toEqual({ version: TRP_VERSION });
+  const [row] = await db.sql<{ id: string; status: string }[]>`select id, status from travelrule_transactions where transaction_ref = ${sent.ref}`;
   expect(row!.status).toBe('PENDING');
-  return { id: row!.id, ref };
+  return { id: row!.id, ref: sent.ref };
 }
 
 async function statusOf(id: string): Promise<string> {

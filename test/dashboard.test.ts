@@ -2,13 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
-import { parseTravelRuleInput } from '../src/travelrule/ivms101/index.js';
-import { buildInquiry } from '../src/travelrule/trp/messages.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call, type Reply } from './helpers/http.js';
-import { travelBody } from './helpers/travelrule.js';
+import { sendInquiry } from './helpers/travelrule.js';
 
 /**
  * The operator dashboard over real HTTPS against the real appliance (api and worker roles) and
@@ -100,20 +98,11 @@ async function login(name: string, password = PASSWORD): Promise<Client> {
 
 /** An incoming transfer: a TRP inquiry from the directory VASP, PENDING for the operators. */
 async function incoming(): Promise<{ id: string; ref: string }> {
-  const parsed = parseTravelRuleInput(travelBody('ignored'), 'create_tx');
-  if (!parsed.ok) throw new Error(parsed.message);
-  const v = parsed.value;
-  const requestId = randomUUID();
-  const body = buildInquiry({
-    asset: v.transaction_asset, network: v.transaction_network, decimals: v.transaction_asset_decimals, amountBaseUnits: v.transaction_amount_base_units,
-    callback: 'https://127.0.0.1:9/trp/v3/resolutions/cb', originator: v.originator, beneficiary: v.beneficiary, vaspName: PEER.name,
-  });
-  const reply = await call(app.baseUrl, 'POST', `/trp/v3/inquiries/${PEER.token}`, { headers: { 'api-version': '3.1.0', 'request-identifier': requestId }, body });
-  expect(reply.status).toBe(200);
-  const ref = `trp-${requestId}`;
-  const [row] = await db.sql<{ id: string; status: string }[]>`select id, status from travelrule_transactions where transaction_ref = ${ref}`;
+  const sent = await sendInquiry(app.baseUrl, PEER.token, { callback: 'https://127.0.0.1:9/trp/v3/resolutions/cb', vaspName: PEER.name });
+  expect(sent.status).toBe(200);
+  const [row] = await db.sql<{ id: string; status: string }[]>`select id, status from travelrule_transactions where transaction_ref = ${sent.ref}`;
   expect(row!.status).toBe('PENDING');
-  return { id: row!.id, ref };
+  return { id: row!.id, ref: sent.ref };
 }
 
 async function statusOf(id: string): Promise<string> {
