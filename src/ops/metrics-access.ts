@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import ipaddr from 'ipaddr.js';
 import { ErrorNumber } from '../errors.js';
+import { inAllowList, parseAllowList } from '../webhooks/ssrf.js';
 
 /**
  * Who may read GET /metrics (config `metrics_token`, `metrics_allow_cidrs`):
@@ -42,12 +43,8 @@ function clientAddress(c: Context, trustProxy: boolean): string | undefined {
 }
 
 export function metricsAccess(opts: MetricsAccessOptions): MiddlewareHandler {
-  const ranges = opts.allowCidrs.map((cidr) => ipaddr.parseCIDR(cidr));
+  const ranges = parseAllowList(opts.allowCidrs);
   const tokenDigest = opts.token ? digest(opts.token) : undefined;
-  const inRange = (addr: ipaddr.IPv4 | ipaddr.IPv6) => ranges.some(([range, bits]) => {
-    const r = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
-    return r.kind() === addr.kind() && addr.match(r, r === range ? bits : bits - 96);
-  });
   const refuse = (c: Context, status: 401 | 403, message: string) => c.json(
     { code: status === 401 ? ErrorNumber.UNAUTHORIZED : ErrorNumber.FORBIDDEN, status: status === 401 ? ErrorNumber.UNAUTHORIZED : ErrorNumber.FORBIDDEN, message },
     status,
@@ -63,7 +60,7 @@ export function metricsAccess(opts: MetricsAccessOptions): MiddlewareHandler {
       return refuse(c, 401, 'Invalid metrics token.');
     }
     const addr = parseAddress(clientAddress(c, opts.trustProxy));
-    if (addr && inRange(addr)) return next();
+    if (addr && inAllowList(addr, ranges)) return next();
     return refuse(c, 403, 'Metrics are served to the addresses in TOLLGATE_METRICS_ALLOW_CIDRS, or with the bearer token TOLLGATE_METRICS_TOKEN.');
   };
 }

@@ -38,6 +38,17 @@ function parseExact(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
   return ipaddr.IPv6.parse(`${tail[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`);
 }
 
+/**
+ * True when the address (IPv4-mapped IPv6 already unmapped) is in one of the ranges; an
+ * IPv4-mapped range (::ffff:10.0.0.0/104) counts as the IPv4 range it carries.
+ */
+export function inAllowList(addr: ipaddr.IPv4 | ipaddr.IPv6, allow: AllowList): boolean {
+  return allow.some(([range, bits]) => {
+    const r = unmap(range);
+    return r.kind() === addr.kind() && addr.match(r, r.kind() === range.kind() ? bits : bits - 96);
+  });
+}
+
 /** True when a webhook may be delivered to this IP address. */
 export function isAllowedAddress(ip: string, allow: AllowList): boolean {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
@@ -46,10 +57,7 @@ export function isAllowedAddress(ip: string, allow: AllowList): boolean {
   } catch {
     return false;
   }
-  for (const [range, bits] of allow) {
-    const r = unmap(range);
-    if (r.kind() === addr.kind() && addr.match(r, r.kind() === range.kind() ? bits : bits - 96)) return true;
-  }
+  if (inAllowList(addr, allow)) return true;
   // ipaddr.js calls IPv4-compatible addresses (::a00:1, ::7f00:1) and unassigned space 'unicast'.
   if (addr.kind() === 'ipv6' && !addr.match(GLOBAL_UNICAST_V6)) return false;
   return addr.range() === 'unicast';
