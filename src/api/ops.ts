@@ -13,6 +13,7 @@ import {
 import { getTransaction, listHistory, listTransactions, readPayload, type TravelRuleTransaction } from '../travelrule/store.js';
 import { readJsonBody } from './body.js';
 import { parseInput, intParam } from './schemas.js';
+import { UUID_RE } from '../ids.js';
 
 /**
  * The operator API (/ops/travelrule/…): the compliance team's decisions for scripts and tools
@@ -58,8 +59,6 @@ const AnswerBody = z.union([
   z.object({ approved: z.literal(true), address: z.string().min(1).max(256).optional() }).strict(),
   z.object({ rejected: z.string().min(1).max(1000) }).strict(),
 ]);
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function idParam(c: Context): string {
   const id = c.req.param('id') ?? '';

@@ -61,8 +61,6 @@ export function field(c: DashContext, name: string): string {
   return c.get('form')[name] ?? '';
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A query string from the entries with a value. */
 export function queryString(params: Record<string, string | number | undefined>): string {
   const q = new URLSearchParams();

@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { DELIVER_TASK } from '../webhooks/events.js';
+import { UUID_RE } from '../ids.js';
 
 /**
  * What operators watch and fix besides the indexers (src/indexer/status.ts): graphile-worker's
@@ -128,7 +129,7 @@ export function displayUrl(url: string): string {
  * still holding it is deleted first, so the new one is not a sibling of a dead job.
  */
 export async function redeliver(sql: Sql, eventId: string, maxAttempts: number): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) return false;
+  if (!UUID_RE.test(eventId)) return false;
   return sql.begin(async (tx) => {
     const [ev] = await tx<{ id: string }[]>`
       update webhook_events set status = 'pending' where id = ${eventId} and status = 'failed' returning id`;

@@ -6,6 +6,7 @@ import { ConfigError } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
 import { COUNTRY_CODES } from './ivms101/countries.js';
+import { UUID_RE } from '../ids.js';
 
 /**
  * The VASP directory (table `vasps`): the other VASPs this one exchanges Travel Rule data with,
@@ -37,7 +38,6 @@ export interface VaspWithToken extends Vasp {
   inbound_token: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN = /^[A-Za-z0-9_-]{32,200}$/;
 
 const httpUrl = z.string().trim().max(2000, 'must be at most 2000 characters').refine((v) => {
@@ -56,7 +56,7 @@ function optional<T extends z.ZodType>(schema: T) {
 /** A directory entry as written (file, CLI flags, dashboard form). */
 export const VaspInput = z.object({
   /** Generated when absent. */
-  uid: optional(z.string().trim().regex(UUID, 'must be a UUID').transform((v) => v.toLowerCase())),
+  uid: optional(z.string().trim().regex(UUID_RE, 'must be a UUID').transform((v) => v.toLowerCase())),
   name: z.string().trim().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
   legal_name: optional(z.string().trim().max(200, 'must be at most 200 characters')),
   /** ISO 3166-1 alpha-2, any letter case; stored upper case. */
@@ -127,7 +127,7 @@ export async function upsertVasp(sql: Sql, input: VaspInputValue, source: Vasp['
 }
 
 export async function getVasp(sql: Sql, uid: string): Promise<VaspWithToken | undefined> {
-  if (!UUID.test(uid)) return undefined;
+  if (!UUID_RE.test(uid)) return undefined;
   const [row] = await sql<VaspWithToken[]>`select * from vasps where uid = ${uid}`;
   return row;
 }
@@ -162,7 +162,7 @@ export async function listAllVasps(sql: Sql): Promise<Vasp[]> {
  * VASP a caller chose); otherwise nothing is removed and the answer is 'in_use'.
  */
 export async function removeVasp(sql: Sql, uid: string): Promise<'removed' | 'not_found' | 'in_use'> {
-  if (!UUID.test(uid)) return 'not_found';
+  if (!UUID_RE.test(uid)) return 'not_found';
   try {
     const removed = await sql`
       delete from vasps v where uid = ${uid}
@@ -178,7 +178,7 @@ export async function removeVasp(sql: Sql, uid: string): Promise<'removed' | 'no
 
 /** A new inbound token: the old URL stops working at once. */
 export async function rotateInboundToken(sql: Sql, uid: string): Promise<string | undefined> {
-  if (!UUID.test(uid)) return undefined;
+  if (!UUID_RE.test(uid)) return undefined;
   const [row] = await sql<{ inbound_token: string }[]>`
     update vasps set inbound_token = ${generateInboundToken()}, updated_at = now() where uid = ${uid} returning inbound_token`;
   return row?.inbound_token;

@@ -16,6 +16,7 @@ import { deleteTravelRuleWebhook, getTravelRuleWebhook, setTravelRuleWebhook, ty
 import { defineRoute, type Route } from '../route.js';
 import { PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
+import { UUID_RE } from '../../ids.js';
 
 /**
  * The spec's Travel rule endpoints, plus the registration of the caller's travel rule webhook
@@ -160,8 +161,6 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
     }),
   ];
 }
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * GET /v2/travelrule/transaction/<uuid>?q=<token>: the page an e-mailed VASP opens. No API key:

@@ -14,11 +14,12 @@ import { getTransaction, listHistory, readPayload } from '../../travelrule/store
 import { getVasp } from '../../travelrule/vasps.js';
 import type { SealedParties } from '../../travelrule/webhooks.js';
 import {
-  errorPage, field, PAGE_SIZE, pageParam, render, requireRole, UUID_RE, type DashboardDeps, type DashContext, type DashEnv,
+  errorPage, field, PAGE_SIZE, pageParam, render, requireRole, type DashboardDeps, type DashContext, type DashEnv,
 } from '../context.js';
 import { TransactionPage, type TransactionPageProps } from '../pages/transaction.js';
 import { TransactionsPage, type Filters } from '../pages/transactions.js';
 import { searchTransactions } from '../queries.js';
+import { UUID_RE } from '../../ids.js';
 
 /**
  * /dashboard/travelrule: the queue with its search, one transaction's page, and the decisions

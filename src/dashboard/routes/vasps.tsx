@@ -3,10 +3,11 @@ import type { FC } from 'hono/jsx';
 import { recordAudit } from '../../audit/audit.js';
 import { getVasp, inboundUrl, upsertVasp, VaspInput, type VaspInputValue } from '../../travelrule/vasps.js';
 import {
-  errorPage, field, PAGE_SIZE, pageParam, queryString, render, requireRole, UUID_RE, type DashboardDeps, type DashContext, type DashEnv,
+  errorPage, field, PAGE_SIZE, pageParam, queryString, render, requireRole, type DashboardDeps, type DashContext, type DashEnv,
 } from '../context.js';
 import { CsrfField, Field, Layout, Pager, Time } from '../layout.js';
 import { listVaspPage } from '../queries.js';
+import { UUID_RE } from '../../ids.js';
 
 /**
  * /dashboard/vasps: the VASP directory. Every role reads it; admins add and edit entries

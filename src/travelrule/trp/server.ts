@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { describeError } from '../../errors.js';
 import { log } from '../../log.js';
 import { TRP_VERSION, parseConfirmation, parseInquiry, parseResolution, type Confirmation, type InboundInquiry, type Resolution } from './messages.js';
+import { UUID_RE } from '../../ids.js';
 
 /**
  * The inbound side of TRP: three POST endpoints, each addressed by a token we handed out (the
@@ -30,7 +31,6 @@ export class TrpHttpError extends Error {
 
 export const TRP_MAX_BODY_BYTES = 1024 * 1024;
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_EXTENSIONS = 32;
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 500 | 503;
@@ -81,7 +81,7 @@ async function serve(c: Context, endpoint: Endpoint, run: (token: string, body: 
     if (!supportedVersion(version)) throw new Refusal(400, `api-version is not supported: this endpoint speaks TRP ${TRP_VERSION} (any 3.x)`);
     const given = c.req.header('request-identifier');
     if (given === undefined || given.trim() === '') throw new Refusal(400, 'request-identifier header is required');
-    if (!UUID.test(given.trim())) throw new Refusal(400, 'request-identifier must be a UUID');
+    if (!UUID_RE.test(given.trim())) throw new Refusal(400, 'request-identifier must be a UUID');
     requestId = given.trim();
     c.header('request-identifier', requestId);
     const extensions = (c.req.header('api-extensions') ?? '').split(',').map((e) => e.trim()).filter(Boolean).slice(0, MAX_EXTENSIONS);
