@@ -8,16 +8,15 @@ export type AuthEnv = { Variables: { apiKey: ApiKey; requestId: string; body: un
 
 const MAX_KEY_LENGTH = 200;
 
-function fromBasicAuth(header: string | undefined): string | undefined {
+/**
+ * An HTTP basic-auth header decoded: the user, and the password when there is a colon. Undefined
+ * when the header is not basic auth. API keys use the user (no password); operators use both.
+ */
+export function decodeBasicAuth(header: string | undefined): { user: string; password: string | undefined } | undefined {
   if (!header || !/^basic /i.test(header)) return undefined;
-  let decoded: string;
-  try {
-    decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  } catch {
-    return undefined;
-  }
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return (colon === -1 ? decoded : decoded.slice(0, colon)) || undefined;
+  return colon === -1 ? { user: decoded, password: undefined } : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /**
@@ -29,7 +28,7 @@ async function findKeyIn(c: Context): Promise<string | undefined> {
   if (fromQuery) return fromQuery;
   const fromHeader = c.req.header('apikey');
   if (fromHeader) return fromHeader;
-  const fromBasic = fromBasicAuth(c.req.header('authorization'));
+  const fromBasic = decodeBasicAuth(c.req.header('authorization'))?.user;
   if (fromBasic) return fromBasic;
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const body = await readJsonBody(c);

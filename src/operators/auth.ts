@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Sql } from '../db/index.js';
+import { decodeBasicAuth } from '../api/auth.js';
 import { ApiError, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
 import { authenticateOperator, roleAllows, type Operator, type OperatorRole } from './operators.js';
@@ -12,11 +13,10 @@ export const OPERATOR_REALM = 'tollgate-operators';
 const MAX_AUTHORIZATION_LENGTH = 1500;
 
 function basicCredentials(header: string | undefined): { login: string; password: string } | undefined {
-  if (!header || header.length > MAX_AUTHORIZATION_LENGTH || !/^basic /i.test(header)) return undefined;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return undefined;
-  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  if (header && header.length > MAX_AUTHORIZATION_LENGTH) return undefined;
+  const decoded = decodeBasicAuth(header);
+  if (!decoded?.user || decoded.password === undefined) return undefined;
+  return { login: decoded.user, password: decoded.password };
 }
 
 /** A 401 that asks the browser for credentials: the header is set on c and survives app.onError. */
