@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from '../db/index.js';
+import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
 
 /**
  * The audit log (table `audit_log`): what operators did and tried — logins, travel rule
@@ -45,8 +45,7 @@ export async function listAudit(
   f: { page: number; limit: number; actor?: string; action?: string },
 ): Promise<{ rows: AuditEntry[]; total: number }> {
   // Only the filters given: keeps the index scans (audit_log_actor, audit_log_action, audit_log_at).
-  const conds = [f.actor ? sql`actor = ${f.actor}` : null, f.action ? sql`action = ${f.action}` : null].filter((c) => c !== null);
-  const where = conds.length ? conds.reduce((acc, c) => sql`${acc} and ${c}`, sql`where true`) : sql``;
+  const where = whereAll(sql, [f.actor ? sql`actor = ${f.actor}` : null, f.action ? sql`action = ${f.action}` : null]);
   const [rows, [count]] = await Promise.all([
     sql<AuditEntry[]>`
       select id, at, actor, action, target, details from audit_log ${where}

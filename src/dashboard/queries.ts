@@ -1,4 +1,4 @@
-import type { Sql } from '../db/index.js';
+import { whereAll, type Sql } from '../db/index.js';
 import type { Direction, Status } from '../travelrule/lifecycle.js';
 import type { Screening } from '../travelrule/screening.js';
 import type { Vasp } from '../travelrule/vasps.js';
@@ -46,17 +46,15 @@ export interface TransactionListRow {
  */
 export async function searchTransactions(sql: Sql, f: TransactionSearch): Promise<{ rows: TransactionListRow[]; total: number }> {
   const ref = f.ref?.trim() ? f.ref.trim().toLowerCase() : null;
-  // Only the filters given become conditions: a catch-all form ("$1 is null or …") lets Postgres
-  // settle on a generic plan that reads every row; these keep the index scans
-  // (travelrule_transactions_status, travelrule_transactions_created).
-  const conds = [
+  // Only the filters given become conditions (whereAll): index scans on
+  // travelrule_transactions_status and travelrule_transactions_created.
+  const where = whereAll(sql, [
     f.status ? sql`t.status = ${f.status}` : null,
     f.direction ? sql`t.direction = ${f.direction}` : null,
     ref ? sql`strpos(lower(t.transaction_ref), ${ref}::text) > 0` : null,
     f.from ? sql`t.created_at >= (${f.from}::date)::timestamp at time zone 'UTC'` : null,
     f.to ? sql`t.created_at < (${f.to}::date + 1)::timestamp at time zone 'UTC'` : null,
-  ].filter((c) => c !== null);
-  const where = conds.length ? conds.reduce((acc, c) => sql`${acc} and ${c}`, sql`where true`) : sql``;
+  ]);
   const order = f.status === 'PENDING' ? sql`order by t.created_at, t.id` : sql`order by t.created_at desc, t.id desc`;
   const [rows, [count]] = await Promise.all([
     sql<TransactionListRow[]>`

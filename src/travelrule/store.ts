@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from '../db/index.js';
+import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
 import { openPayload, type Keyring, type Sealed } from './crypto.js';
 import type { Actor, Direction, Status } from './lifecycle.js';
 import type { ThresholdNote } from './threshold.js';
@@ -159,8 +159,7 @@ export async function findByRef(sql: Db, apiKeyId: string, transactionRef: strin
 
 /** Transactions, oldest first, optionally of one status and direction (the operators' queues). */
 export async function listTransactions(sql: Db, f: { status?: Status; direction?: Direction; page: number; limit: number }): Promise<{ rows: TravelRuleTransaction[]; total: number }> {
-  const where = sql`where (${f.status ?? null}::text is null or status = ${f.status ?? null})
-    and (${f.direction ?? null}::text is null or direction = ${f.direction ?? null})`;
+  const where = whereAll(sql, [f.status ? sql`status = ${f.status}` : null, f.direction ? sql`direction = ${f.direction}` : null]);
   const [count] = await sql<{ total: number }[]>`select count(*)::int as total from travelrule_transactions ${where}`;
   const rows = await sql<TravelRuleTransaction[]>`
     select ${sql.unsafe(COLUMNS)} from travelrule_transactions ${where}
