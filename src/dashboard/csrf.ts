@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { COOKIE_OPTIONS, randomToken } from './session.js';
+import { randomToken } from '../ids.js';
+import { COOKIE_OPTIONS } from './session.js';
 
 /**
  * CSRF protection of the dashboard's forms, on top of SameSite=Strict cookies:

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Sql } from '../db/index.js';
+import { randomToken } from '../ids.js';
 import type { Operator } from '../operators/operators.js';
 
 /**
@@ -24,10 +25,6 @@ export interface Session {
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-export function randomToken(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { AmlConfig } from '../aml/config.js';
+import { randomToken } from '../ids.js';
 import { validateAddress } from '../chains/address/index.js';
 import type { TravelRuleConfig } from '../config/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
@@ -62,10 +62,6 @@ export const CANCELLATION_SENT = 'canceled by the compliance review of the count
 
 const SYSTEM: Actor = { type: 'system', id: 'tollgate' };
 const MAX_REASON_CHARS = 1000;
-
-function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 /** Runs `fn`, turning the lifecycle's refusals into TravelRuleError('state'). */
 async function moving<T>(fn: () => Promise<T>): Promise<T> {
@@ -165,7 +161,7 @@ export async function acceptByOperator(deps: TravelRuleDeps, operator: string, i
   if (vasp?.trp_endpoint && !opts.email) {
     await moving(() => deps.sql.begin(async (tx) => {
       await transition(tx, { id, from: 'PENDING', to: 'OTHER_VASP_PENDING', actor });
-      await updateCounterparty(tx, id, { protocol: 'trp', callbackToken: newToken() });
+      await updateCounterparty(tx, id, { protocol: 'trp', callbackToken: randomToken() });
       await enqueueMessage(tx, { transactionId: id, kind: 'trp_inquiry', maxAttempts: deps.maxAttempts });
     }));
     return 'OTHER_VASP_PENDING';
@@ -316,7 +312,7 @@ export async function receiveInquiry(deps: TravelRuleDeps, token: string, inquir
       decimals: inquiry.decimals, status: 'CREATED', actor: { type: 'counterparty', id: vasp.uid }, ivms101: parties,
       counterpartyProtocol: 'trp', counterpartyRef: requestId,
     });
-    await updateCounterparty(tx, created.id, { vaspId: vasp.uid, callback: inquiry.callback, callbackToken: newToken() });
+    await updateCounterparty(tx, created.id, { vaspId: vasp.uid, callback: inquiry.callback, callbackToken: randomToken() });
     await screenAndPend(deps, tx, created.id, { network, asset: inquiry.asset, amount: inquiry.amount, ...parties }, screening);
   });
   log.info({ vasp_uid: vasp.uid, request_id: requestId }, 'travel rule inquiry received');

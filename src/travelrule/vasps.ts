@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import { ConfigError } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
 import { COUNTRY_CODES } from './ivms101/countries.js';
-import { UUID_RE } from '../ids.js';
+import { randomToken, UUID_RE } from '../ids.js';
 
 /**
  * The VASP directory (table `vasps`): the other VASPs this one exchanges Travel Rule data with,
@@ -71,10 +71,6 @@ export const VaspInput = z.object({
 
 export type VaspInputValue = z.output<typeof VaspInput>;
 
-export function generateInboundToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
 /** `<public url>/trp/v3/inquiries/<token>`: handed to the VASP the token belongs to. */
 export function inboundUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/trp/v3/inquiries/${token}`;
@@ -93,7 +89,7 @@ async function writeVasp(sql: Sql, input: VaspInputValue, source: Vasp['source']
   try {
     const [row] = await sql<(VaspWithToken & { inserted: boolean })[]>`
       insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, inbound_token, source)
-      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${given ?? generateInboundToken()}, ${source})
+      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${given ?? randomToken()}, ${source})
       on conflict (uid) do update set
         name = excluded.name, legal_name = excluded.legal_name, country = excluded.country, website = excluded.website,
         trp_endpoint = excluded.trp_endpoint, email = excluded.email,
@@ -180,7 +176,7 @@ export async function removeVasp(sql: Sql, uid: string): Promise<'removed' | 'no
 export async function rotateInboundToken(sql: Sql, uid: string): Promise<string | undefined> {
   if (!UUID_RE.test(uid)) return undefined;
   const [row] = await sql<{ inbound_token: string }[]>`
-    update vasps set inbound_token = ${generateInboundToken()}, updated_at = now() where uid = ${uid} returning inbound_token`;
+    update vasps set inbound_token = ${randomToken()}, updated_at = now() where uid = ${uid} returning inbound_token`;
   return row?.inbound_token;
 }
 
