@@ -10,3 +10,25 @@ export function stringifyWithBigInts(value: unknown): string {
   const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${marker}${v.toString()}` : v));
   return text.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
 }
+
+/**
+ * True when a string (or key) anywhere in the value holds U+0000, which Postgres text cannot
+ * store: such a string reaching a query was a 500 (found by test/fuzz.test.ts). The API's body reader
+ * and the TRP endpoints refuse it as they parse. Iterative, so a
+ * body nested thousands of levels deep cannot overflow the stack.
+ */
+export function hasNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
+}

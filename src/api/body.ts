@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError, ErrorNumber } from '../errors.js';
+import { hasNul } from '../json.js';
 
 const NO_BODY = Symbol('no body');
 
@@ -25,25 +26,4 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (text.includes('\\u0000') && hasNul(value)) throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Strings in the body must not contain the NUL character (\\u0000).');
   c.set('body' as never, value as never);
   return value;
-}
-
-/**
- * True when a string (or key) anywhere in the value holds U+0000, which Postgres text cannot
- * store: such a string reaching a query was a 500 (found by test/fuzz.test.ts). Iterative, so a
- * body nested thousands of levels deep cannot overflow the stack.
- */
-export function hasNul(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) return true;
-    } else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
-        if (key.includes('\u0000')) return true;
-        stack.push(item);
-      }
-    }
-  }
-  return false;
 }

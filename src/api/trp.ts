@@ -1,5 +1,4 @@
 import type { Hono } from 'hono';
-import { hasNul } from './body.js';
 import { TravelRuleError } from '../travelrule/errors.js';
 import { receiveConfirmation, receiveInquiry, receiveResolution, type TravelRuleDeps } from '../travelrule/service.js';
 import { TrpHttpError, trpRoutes } from '../travelrule/trp/server.js';
@@ -23,14 +22,8 @@ function trpError(err: unknown): never {
  */
 export function trpInbound(deps: TravelRuleDeps): Hono {
   return trpRoutes({
-    inquiry: async (token, inquiry, meta) => receiveInquiry(deps, token, withoutNul(inquiry), meta.requestId).catch(trpError),
-    resolution: async (token, resolution) => receiveResolution(deps, token, withoutNul(resolution)).catch(trpError),
-    confirmation: async (token, confirmation) => receiveConfirmation(deps, token, withoutNul(confirmation)).catch(trpError),
+    inquiry: (token, inquiry, meta) => receiveInquiry(deps, token, inquiry, meta.requestId).catch(trpError),
+    resolution: (token, resolution) => receiveResolution(deps, token, resolution).catch(trpError),
+    confirmation: (token, confirmation) => receiveConfirmation(deps, token, confirmation).catch(trpError),
   });
-}
-
-/** A message with a NUL character in a string is refused (400): Postgres text cannot store it. */
-function withoutNul<T>(message: T): T {
-  if (hasNul(message)) throw new TrpHttpError(400, 'strings must not contain the NUL character (\\u0000)');
-  return message;
 }

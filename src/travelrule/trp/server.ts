@@ -3,6 +3,7 @@ import { describeError } from '../../errors.js';
 import { log } from '../../log.js';
 import { TRP_VERSION, parseConfirmation, parseInquiry, parseResolution, type Confirmation, type InboundInquiry, type Resolution } from './messages.js';
 import { UUID_RE } from '../../ids.js';
+import { hasNul } from '../../json.js';
 
 /**
  * The inbound side of TRP: three POST endpoints, each addressed by a token we handed out (the
@@ -96,6 +97,8 @@ async function serve(c: Context, endpoint: Endpoint, run: (token: string, body: 
     } catch {
       throw new Refusal(400, 'body is not JSON');
     }
+    // Only an escaped NUL can be in a parsed string (a raw one is not JSON); Postgres text cannot store it.
+    if (text.includes('\\u0000') && hasNul(body)) throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
     const result = await run(token, body, { requestId, extensions });
     return c.json(result ?? {}, 200);
   } catch (err) {
