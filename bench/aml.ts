@@ -8,33 +8,18 @@
  *   node --import tsx bench/aml.ts [requests]          writes bench/results/aml.json
  * Figures, not assertions.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { addressFacts } from '../src/aml/exposure.js';
-import { loadConfig } from '../src/config/index.js';
-import { startAppliance } from '../src/appliance.js';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { createApiKey } from '../src/keys/keys.js';
-import { setLogLevel } from '../src/log.js';
-import { freePort } from '../test/helpers/ports.js';
 import { AML_GRAPH, AML_TARGET, buildAmlGraph } from './lib/aml-graph.js';
+import { startBenchApi } from './lib/api-appliance.js';
 import { machine, writeResult } from './lib/common.js';
 
 const REQUESTS = Number(process.argv[2] ?? 300);
 const { counterparties: COUNTERPARTIES, pool: POOL, labels: LABELS } = AML_GRAPH;
 
-setLogLevel('warn');
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-aml-'));
-chmodSync(dir, 0o711);
-const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
-const config = loadConfig({
-  DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0',
-  // eth counts as indexed (new_wallet is computed); no indexer runs, so the node is never asked.
-  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_LOG_LEVEL: 'warn', TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
-});
-const app = await startAppliance(config, { api: true, worker: false, indexer: false, devChain: false });
+const bench = await startBenchApi('aml');
+const { app, config } = bench;
 const sql = app.db.sql;
 const target = AML_TARGET;
 const built = performance.now();
@@ -73,6 +58,4 @@ const result = {
   latency_ms: { requests: REQUESTS, p50: pct(50), p95: pct(95), p99: pct(99), max: pct(100) },
 };
 writeResult('aml', result);
-await app.stop();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
+await bench.stop();

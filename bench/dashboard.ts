@@ -10,20 +10,13 @@
  *   node --import tsx bench/dashboard.ts [requests-per-page]      writes bench/results/dashboard.json
  * Figures, not assertions. Target (issue 6): under 200 ms per page.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { loadConfig } from '../src/config/index.js';
-import { startAppliance } from '../src/appliance.js';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { createApiKey } from '../src/keys/keys.js';
-import { setLogLevel } from '../src/log.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
-import { freePort } from '../test/helpers/ports.js';
 import { travelBody } from '../test/helpers/travelrule.js';
+import { startBenchApi } from './lib/api-appliance.js';
 import { machine, writeResult } from './lib/common.js';
 
 const REQUESTS = Number(process.argv[2] ?? 200);
@@ -35,16 +28,8 @@ const AUDIT_ENTRIES = 20_000;
 const CLONE_STATUSES = ['PENDING', 'PENDING', 'REJECTED', 'COMPLETED', 'OTHER_VASP_PENDING', 'WAITING_TX_HASH',
   'WAITING_ADDRESS_DATA', 'TRANSACTION_CONFIRMED', 'OTHER_VASP_REJECTED', 'APPROVED'];
 
-setLogLevel('warn');
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-dashboard-'));
-chmodSync(dir, 0o711);
-const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
-const config = loadConfig({
-  DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0',
-  // eth counts as indexed (screening runs); no indexer runs, so the node is never asked.
-  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_LOG_LEVEL: 'warn', TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
-});
-const app = await startAppliance(config, { api: true, worker: false, indexer: false, devChain: false });
+const bench = await startBenchApi('dashboard');
+const { app } = bench;
 const sql = app.db.sql;
 const base = `https://127.0.0.1:${app.apiPort}`;
 const insecure = new Agent({ connect: { rejectUnauthorized: false } });
@@ -189,6 +174,4 @@ const result = {
 };
 writeResult('dashboard', result);
 await insecure.close();
-await app.stop();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
+await bench.stop();
