@@ -80,6 +80,9 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
       await eventually(() => db.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === canonical.headHash, SETTLE_TIMEOUT_MS);
       const expected = expectedDeliveries(canonical, streamed, opts.confirmations);
       await waitForDeliveries(canonical, expected, endpoints, SETTLE_TIMEOUT_MS);
+      // A receiver may have a delivery whose attempt a kill cut off before it was recorded: the
+      // job is freed (stale-locks.ts) and runs again. Wait for the database to settle too.
+      await eventually(() => db.sql<{ n: number }[]>`select count(*)::int as n from webhook_events where status = 'pending'`, (r) => r[0]!.n === 0, SETTLE_TIMEOUT_MS);
       await Promise.all(Object.values(roles).map((r) => r.stop()));
       const crashes = Object.values(roles).flatMap((r) => r.crashes);
       if (crashes.length) throw new Error(`a role exited on its own:\n${crashes.join('\n---\n')}`);
