@@ -23,7 +23,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
-import { DELIVER_TASK } from '../src/webhooks/events.js';
+
 import { freePort } from '../test/helpers/ports.js';
 import { machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';

@@ -135,7 +135,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     setPublicUrl(config.port || undefined);
 
     if (roles.worker) {
-      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts, keyring, travelRuleWebhookUrl: tr.webhook_url, travelRule }, config.worker_concurrency);
+      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts, keyring, travelRuleWebhookUrl: tr.webhook_url, travelRule }, config.worker_concurrency,
+        { concurrency: config.delivery_concurrency, endpointConcurrency: config.delivery_endpoint_concurrency, maxAttempts: config.webhook_max_attempts });
     }
     if (roles.indexer) {
       const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));

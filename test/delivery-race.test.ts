@@ -1,40 +1,169 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { recordAttempt } from '../src/webhooks/events.js';
+import { retractOrphanedEvents } from '../src/webhooks/events.js';
+import { claimDueDeliveries, freezeAndMarkSent, recordAttempts, type AttemptResult } from '../src/webhooks/outbox.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+
+/**
+ * The outbox's operations against a real Postgres, at the edges a fault can leave them in: an
+ * attempt in flight when a reorg orphans its event, a worker killed between the POST and its
+ * record, and the order a subscription's events are handed out in.
+ */
 
 let db: TestDatabase;
 beforeAll(async () => { db = await freshDatabase(); });
 afterAll(async () => { await db?.drop(); });
 
-/** An unconfirmed event whose delivery attempt was in flight when a reorg orphaned it. */
-async function orphanedInFlight(tx: string) {
-  const key = await createApiKey(db.sql, `race-${tx}`);
-  const [t] = await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
-    values (${key.id}, ${'0x' + tx.padStart(40, '0')}, 'evm', 'http://127.0.0.1:9/h', now()) returning id`;
-  const [ev] = await db.sql`insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
-      confirmed, body, orphaned, confirmation_done, status)
-    values ('stream', ${key.id}, ${t!.id}, 'eth', ${'0x' + tx.padStart(40, '0')}, ${'0x' + tx}, 5, '0xb5', false,
-      ${`{"blockNumber":5,"tx":{"hash":"0x${tx}"},"confirmed":false}`}, true, true, 'cancelled')
-    returning id`;
-  return ev!.id as string;
+let n = 0;
+/** A streamed address of a key of its own; returns the ids an event insert needs. */
+async function subscription() {
+  n++;
+  const key = await createApiKey(db.sql, `race-${n}`);
+  const address = '0x' + String(n).padStart(40, '0');
+  const [t] = await db.sql<{ id: string }[]>`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+    values (${key.id}, ${address}, 'evm', 'http://127.0.0.1:9/h', now()) returning id`;
+  return { keyId: key.id, trackedId: t!.id, address };
 }
 
-const attempt = { url: 'http://127.0.0.1:9/h', status_code: 200, duration_ms: 3, error: null };
+async function insertEvent(s: Awaited<ReturnType<typeof subscription>>, tx: string, confirmed: boolean, extra: { body?: string; status?: string } = {}) {
+  const body = extra.body ?? `{"blockNumber":5,"tx":{"hash":"0x${tx}"},"confirmed":${confirmed}}`;
+  const [ev] = await db.sql<{ id: string; sequence: string }[]>`
+    insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body, status)
+    values ('stream', ${s.keyId}, ${s.trackedId}, 'eth', ${s.address}, ${'0x' + tx}, 5, '0xb5', ${confirmed}, ${body}, ${extra.status ?? 'pending'})
+    returning id, sequence::text`;
+  return ev!;
+}
+
+const delivered = (id: string): AttemptResult => ({ id, outcome: 'delivered', url: 'http://127.0.0.1:9/h', status_code: 200, duration_ms: 3, error: null, retry_in_s: 0 });
+
+/** Claims everything due (other tests' events too) and returns the ids. */
+async function claimIds(): Promise<string[]> {
+  return (await claimDueDeliveries(db.sql, 1000, 60)).map((e) => e.id);
+}
+
+async function releaseAll(): Promise<void> {
+  await db.sql`update webhook_events set lease_until = null where status = 'pending'`;
+}
+
+it('numbers a subscription\'s events in the order they are written', async () => {
+  const s = await subscription();
+  const a = await insertEvent(s, 'a1', false);
+  const b = await insertEvent(s, 'a1', true);
+  const c = await insertEvent(s, 'a2', false);
+  expect([a.sequence, b.sequence, c.sequence]).toEqual(['1', '2', '3']);
+  const other = await subscription();
+  expect((await insertEvent(other, 'a1', false)).sequence).toBe('1');
+  await db.sql`update webhook_events set status = 'cancelled' where tracked_id in (${s.trackedId}, ${other.trackedId})`;
+});
+
+it('hands out a transaction\'s confirmed event only once its unconfirmed one is settled', async () => {
+  const s = await subscription();
+  const unconfirmed = await insertEvent(s, 'b1', false);
+  const confirmed = await insertEvent(s, 'b1', true);
+  const otherTx = await insertEvent(s, 'b2', false);
+  let claimed = await claimIds();
+  expect(claimed).toContain(unconfirmed.id);
+  expect(claimed).toContain(otherTx.id);
+  expect(claimed).not.toContain(confirmed.id);
+  // Still leased (in flight): the confirmed one waits.
+  expect(await claimIds()).not.toContain(confirmed.id);
+  await recordAttempts(db.sql, [delivered(unconfirmed.id), delivered(otherTx.id)], 25);
+  claimed = await claimIds();
+  expect(claimed).toEqual([confirmed.id]);
+  await recordAttempts(db.sql, [delivered(confirmed.id)], 25);
+});
 
 it('retracts at once an orphaned event whose in-flight attempt the receiver took', async () => {
-  const id = await orphanedInFlight('aa');
-  await recordAttempt(db.sql, id, attempt, 'delivered', 25);
-  const rows = await db.sql`select id, removed, status, body from webhook_events where tx_hash = '0xaa' order by removed`;
+  const s = await subscription();
+  const ev = await insertEvent(s, 'aa', false);
+  expect(await claimIds()).toContain(ev.id);
+  await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
+  // A reorg while the attempt is in flight: the event stays pending (its outcome is to come) and,
+  // as it may reach the receiver, gets its retraction now.
+  const retractions = await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  expect(retractions).toBeGreaterThanOrEqual(1);
+  const [recorded] = await recordAttempts(db.sql, [delivered(ev.id)], 25);
+  expect(recorded).toMatchObject({ status: 'delivered', retractions: 0 }); // the reorg wrote it already
+  const rows = await db.sql`select removed, status, body, sequence::text from webhook_events where tx_hash = '0xaa' order by removed`;
   expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'delivered'], [true, 'pending']]);
   expect(rows[1]!.body).toBe('{"removed":true,"blockNumber":5,"tx":{"hash":"0xaa"},"confirmed":false}');
-  const jobs = await db.sql`select key from graphile_worker.jobs where key = ${'evt:' + rows[1]!.id}`;
-  expect(jobs).toHaveLength(1);
+  expect(Number(rows[1]!.sequence)).toBeGreaterThan(Number(rows[0]!.sequence));
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xaa' and status = 'pending'`;
+});
+
+it('retracts when a delivered attempt is recorded after the reorg orphaned the event', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'ab', false);
+  // Orphaned by a reorg that ran before this worker marked it sent: no retraction yet.
+  await db.sql`update webhook_events set orphaned = true, confirmation_done = true where id = ${ev.id}`;
+  const [recorded] = await recordAttempts(db.sql, [delivered(ev.id)], 25);
+  expect(recorded).toMatchObject({ status: 'delivered', retractions: 1 });
+  const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xab' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'delivered'], [true, 'pending']]);
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xab' and status = 'pending'`;
 });
 
 it('leaves an orphaned event cancelled when its in-flight attempt failed', async () => {
-  const id = await orphanedInFlight('bb');
-  await recordAttempt(db.sql, id, { ...attempt, status_code: 500, error: 'receiver answered 500' }, 'pending', 25);
+  const s = await subscription();
+  const ev = await insertEvent(s, 'bb', false);
+  await db.sql`update webhook_events set orphaned = true, confirmation_done = true where id = ${ev.id}`;
+  const [recorded] = await recordAttempts(db.sql, [{ ...delivered(ev.id), outcome: 'retry', status_code: 500, error: 'receiver answered 500', retry_in_s: 2 }], 25);
+  expect(recorded).toMatchObject({ status: 'cancelled', gave_up: false });
   const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xbb'`;
   expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled']]);
+});
+
+it('retracts an event sent by a worker killed before it recorded the outcome, when its block is orphaned', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'cc', false);
+  expect(await claimIds()).toContain(ev.id);
+  await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
+  // kill -9 here: the receiver has the body, nothing was recorded, the lease runs out.
+  await db.sql`update webhook_events set lease_until = now() - interval '1 second' where id = ${ev.id}`;
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  const rows = await db.sql`select removed, status, orphaned from webhook_events where tx_hash = '0xcc' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled'], [true, 'pending']]);
+  // Never sent again: it is no longer due, only its retraction is.
+  await releaseAll();
+  const claimed = await claimDueDeliveries(db.sql, 1000, 60);
+  expect(claimed.map((e) => e.id)).not.toContain(ev.id);
+  expect(claimed.filter((e) => e.tx_hash === '0xcc').map((e) => e.removed)).toEqual([true]);
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xcc' and status = 'pending'`;
+});
+
+it('cancels, and never sends, an orphaned event whose lease ran out before its outcome came', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'dd', false);
+  expect(await claimIds()).toContain(ev.id);
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n)); // in flight: stays pending
+  expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe('pending');
+  await db.sql`update webhook_events set lease_until = now() - interval '1 second' where id = ${ev.id}`;
+  expect(await claimIds()).not.toContain(ev.id);
+  expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe('cancelled');
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xdd' and status = 'pending'`;
+});
+
+it('gives up after the allowed attempts, and a redelivery grants new ones', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'ee', false);
+  await db.sql`update webhook_events set max_attempts = 2 where id = ${ev.id}`;
+  const fail: AttemptResult = { ...delivered(ev.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 0 };
+  expect((await recordAttempts(db.sql, [fail], 25))[0]).toMatchObject({ status: 'pending', gave_up: false, attempts: 1 });
+  expect((await recordAttempts(db.sql, [fail], 25))[0]).toMatchObject({ status: 'failed', gave_up: true, attempts: 2 });
+  const { redeliverEvent } = await import('../src/webhooks/outbox.js');
+  expect(await redeliverEvent(db.sql, ev.id, 25)).toBe(true);
+  const [row] = await db.sql`select status, max_attempts, gave_up_at from webhook_events where id = ${ev.id}`;
+  expect(row).toMatchObject({ status: 'pending', max_attempts: 27, gave_up_at: null });
+  await db.sql`update webhook_events set status = 'cancelled' where id = ${ev.id}`;
+});
+
+it('keeps retrying a retraction the receiver failed to take', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'ff', false, { status: 'delivered' });
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  const [retraction] = await db.sql<{ id: string }[]>`select id from webhook_events where tx_hash = '0xff' and removed`;
+  const [recorded] = await recordAttempts(db.sql, [{ ...delivered(retraction!.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 0 }], 25);
+  expect(recorded).toMatchObject({ status: 'pending', attempts: 1 });
+  expect(await claimIds()).toContain(retraction!.id);
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xff' and status = 'pending'`;
 });

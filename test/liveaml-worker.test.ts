@@ -72,7 +72,9 @@ describe('live AML risk worker on the EVM dev chain', () => {
     await aml.waitFor(() => amlFor(hash).length > 0);
     const [r] = amlFor(hash);
     verify(r!);
-    expect(Object.keys(r!.json).sort()).toEqual(['address', 'block_number', 'created_at', 'hash', 'hash_tags', 'score', 'tags']);
+    // The spec's fields, and the subscription's sequence (additive; the first event is 1).
+    expect(Object.keys(r!.json).sort()).toEqual(['address', 'block_number', 'created_at', 'hash', 'hash_tags', 'score', 'sequence', 'tags']);
+    expect(r!.body.startsWith('{"sequence":')).toBe(true);
     expect(r!.json).toMatchObject({ address: target.toLowerCase(), hash, block_number: Number(receipt.blockNumber) });
     expect(r!.json.hash_tags).toEqual({ direct_mixer: true });
     expect(Object.keys(r!.json.tags)).toEqual(ALL_TAGS);

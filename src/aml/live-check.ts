@@ -1,7 +1,6 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
-import { deliveryJobsFor } from '../webhooks/events.js';
 import { analyzeAddress } from './analyze.js';
 import type { AmlConfig } from './config.js';
 import { EVM_SCOPE } from './labels/types.js';
@@ -139,5 +138,5 @@ export async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, 
       on conflict do nothing
       returning id
     )
-    ${deliveryJobsFor(tx, maxAttempts)}`;
+    select id from ins`;
 }

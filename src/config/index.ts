@@ -110,6 +110,10 @@ const ConfigSchema = z.object({
   webhook_timeout_ms: z.int().min(100).max(120_000),
   webhook_max_attempts: z.int().min(1).max(100),
   worker_concurrency: z.int().min(1).max(1000),
+  /** Webhook deliveries a worker process has in hand at once (src/webhooks/dispatcher.ts). */
+  delivery_concurrency: z.int().min(1).max(10_000),
+  /** Of those, POSTs in flight to one receiver at once: a slow or dead one never takes more. */
+  delivery_endpoint_concurrency: z.int().min(1).max(1000),
   indexer_poll_interval_ms: z.int().min(10).max(60_000),
   indexer_max_lag_blocks: z.int().min(1),
   /** Base URL that ipfs://<cid>/<path> NFT metadata is fetched through, and media links point to. */
@@ -178,6 +182,8 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
   TOLLGATE_WORKER_CONCURRENCY: { path: 'worker_concurrency', type: 'int' },
+  TOLLGATE_DELIVERY_CONCURRENCY: { path: 'delivery_concurrency', type: 'int' },
+  TOLLGATE_DELIVERY_ENDPOINT_CONCURRENCY: { path: 'delivery_endpoint_concurrency', type: 'int' },
   TOLLGATE_INDEXER_POLL_INTERVAL_MS: { path: 'indexer_poll_interval_ms', type: 'int' },
   TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
   TOLLGATE_NFT_IPFS_GATEWAY: { path: 'nft_ipfs_gateway', type: 'string' },

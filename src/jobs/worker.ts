@@ -4,7 +4,6 @@ import { RETRYABLE_ERROR_CODES } from 'graphile-worker/dist/lib.js';
 import pg from 'pg';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
-import { deliverWebhookTask } from '../../workers/deliver_webhook.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
 import { liveAmlCheckTask } from '../../workers/liveaml_check.js';
 import { liveAmlRescanTask } from '../../workers/liveaml_rescan.js';
@@ -13,6 +12,7 @@ import type { SenderDeps } from '../travelrule/messages.js';
 import type { LiveAmlDeps } from '../aml/live-check.js';
 import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
+import { DeliveryDispatcher, type DispatcherOptions } from '../webhooks/dispatcher.js';
 import { log } from '../log.js';
 import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
 
@@ -52,7 +52,7 @@ export interface Worker {
  * restart, a failover) is logged and replaced instead of crashing the process.
  * Jobs a killed worker process had locked are freed by the others within seconds (stale-locks.ts).
  */
-export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps }, concurrency: number): Promise<Worker> {
+export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps }, concurrency: number, delivery: DispatcherOptions): Promise<Worker> {
   const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
   pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
   // A client checked out when its connection fails raises the error at its next query; this
@@ -77,7 +77,6 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
         },
       },
       taskList: {
-        deliver_webhook: deliverWebhookTask(deps),
         fetch_nft_metadata: fetchNftMetadataTask(deps),
         liveaml_check: liveAmlCheckTask(deps),
         liveaml_rescan: liveAmlRescanTask(deps),
@@ -90,9 +89,12 @@ export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftM
   }
   const sweeper: StaleLockSweeper | undefined = poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined;
   if (!poolId) log.warn('worker pool id unknown: jobs of dead workers are freed only after graphile-worker\'s 4 hours');
-  log.info({ concurrency, pool_id: poolId }, 'worker started');
+  const dispatcher = new DeliveryDispatcher(deps, delivery);
+  dispatcher.start();
+  log.info({ concurrency, delivery_concurrency: delivery.concurrency, pool_id: poolId }, 'worker started');
   return {
     stop: async () => {
+      await dispatcher.stop();
       await runner.stop();
       await sweeper?.stop();
       await pgPool.end();

@@ -1,15 +1,16 @@
 import type { Sql, TransactionSql } from '../db/index.js';
-import { DELIVER_TASK } from '../webhooks/events.js';
+import { redeliverEvent } from '../webhooks/outbox.js';
 import { UUID_RE } from '../ids.js';
 
 /**
  * What operators watch and fix besides the indexers (src/indexer/status.ts): graphile-worker's
- * job queues, webhook delivery failures, and counts of what the appliance serves. Read by the
+ * job queues (through its public `graphile_worker.jobs` view and admin functions only), webhook
+ * delivery failures and give-ups, and counts of what the appliance serves. Read by the
  * dashboard's operations pages and by /metrics.
  */
 
 /** Every task the worker runs (src/jobs/worker.ts): each one is listed, even with no job. */
-export const KNOWN_TASKS = ['deliver_webhook', 'fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send'] as const;
+export const KNOWN_TASKS = ['fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send'] as const;
 
 export interface QueueCounts { task: string; queued: number; running: number; failed: number }
 
@@ -21,13 +22,12 @@ export interface QueueCounts { task: string; queued: number; running: number; fa
  */
 export async function jobQueueCounts(sql: Sql | TransactionSql): Promise<QueueCounts[]> {
   const rows = await sql<{ task: string; queued: string; running: string; failed: string }[]>`
-    select t.identifier as task,
-      count(j.id) filter (where j.locked_at is null and j.attempts < j.max_attempts) as queued,
-      count(j.id) filter (where j.locked_at is not null) as running,
-      count(j.id) filter (where j.locked_at is null and j.attempts >= j.max_attempts) as failed
-    from graphile_worker._private_tasks t
-    left join graphile_worker._private_jobs j on j.task_id = t.id
-    group by t.identifier`;
+    select task_identifier as task,
+      count(*) filter (where locked_at is null and attempts < max_attempts) as queued,
+      count(*) filter (where locked_at is not null) as running,
+      count(*) filter (where locked_at is null and attempts >= max_attempts) as failed
+    from graphile_worker.jobs
+    group by task_identifier`;
   const byTask = new Map(rows.map((r) => [r.task, { task: r.task, queued: Number(r.queued), running: Number(r.running), failed: Number(r.failed) }]));
   for (const task of KNOWN_TASKS) if (!byTask.has(task)) byTask.set(task, { task, queued: 0, running: 0, failed: 0 });
   return [...byTask.values()].sort((a, b) => a.task.localeCompare(b.task));
@@ -62,20 +62,15 @@ export async function retryJob(sql: Sql, id: string): Promise<boolean> {
   const jid = jobId(id);
   if (!jid) return false;
   return sql.begin(async (tx) => {
-    const [job] = await tx<{ task: string; payload: Record<string, unknown> | null }[]>`
-      select t.identifier as task, j.payload
-      from graphile_worker.reschedule_jobs(
-        (select array_agg(id) from graphile_worker._private_jobs
-          where id = ${jid}::bigint and attempts >= max_attempts and locked_at is null),
-        run_at => now(), attempts => 0) j
-      join graphile_worker._private_tasks t on t.id = j.task_id`;
+    const [failed] = await tx<{ task: string }[]>`
+      select task_identifier as task from graphile_worker.jobs
+      where id = ${jid}::bigint and attempts >= max_attempts and locked_at is null`;
+    if (!failed) return false;
+    const [job] = await tx<{ payload: Record<string, unknown> | null }[]>`
+      select payload from graphile_worker.reschedule_jobs(array[${jid}::bigint], run_at => now(), attempts => 0)`;
     if (!job) return false;
-    const eventId = job.payload?.event_id;
-    if (job.task === DELIVER_TASK && typeof eventId === 'string') {
-      await tx`update webhook_events set status = 'pending' where id = ${eventId}::uuid and status = 'failed'`;
-    }
     const messageId = job.payload?.message_id;
-    if (job.task === 'travelrule_send' && (typeof messageId === 'string' || typeof messageId === 'number')) {
+    if (failed.task === 'travelrule_send' && (typeof messageId === 'string' || typeof messageId === 'number')) {
       await tx`update travelrule_messages set status = 'pending' where id = ${String(messageId)}::bigint and status = 'failed'`;
     }
     // reschedule_jobs does not wake idle workers (they poll every few seconds): say there is work.
@@ -90,7 +85,7 @@ export async function deleteJob(sql: Sql, id: string): Promise<boolean> {
   if (!jid) return false;
   const rows = await sql`
     select id from graphile_worker.complete_jobs(
-      (select array_agg(id) from graphile_worker._private_jobs
+      (select array_agg(id) from graphile_worker.jobs
         where id = ${jid}::bigint and attempts >= max_attempts and locked_at is null))`;
   return rows.length > 0;
 }
@@ -123,23 +118,27 @@ export function displayUrl(url: string): string {
 }
 
 /**
- * Puts a failed webhook event back to pending and enqueues a delivery job for it now. The
+ * Puts a given-up webhook event back to pending, due now, with a new allowance of attempts. The
  * webhook-id (the event's id) and the body (frozen on the event) stay the same, so a receiver
- * that deduplicates sees one message. The job key is the event's ('evt:<id>'); a failed job
- * still holding it is deleted first, so the new one is not a sibling of a dead job.
+ * that deduplicates sees one message.
  */
 export async function redeliver(sql: Sql, eventId: string, maxAttempts: number): Promise<boolean> {
   if (!UUID_RE.test(eventId)) return false;
-  return sql.begin(async (tx) => {
-    const [ev] = await tx<{ id: string }[]>`
-      update webhook_events set status = 'pending' where id = ${eventId} and status = 'failed' returning id`;
-    if (!ev) return false;
-    const key = `evt:${ev.id}`;
-    await tx`delete from graphile_worker._private_jobs where key = ${key} and locked_at is null and attempts >= max_attempts`;
-    await tx`select graphile_worker.add_job(${DELIVER_TASK}, json_build_object('event_id', ${ev.id}::uuid),
-      max_attempts => ${maxAttempts}::int, job_key => ${key}, job_key_mode => 'replace')`;
-    return true;
-  }) as Promise<boolean>;
+  return redeliverEvent(sql, eventId, maxAttempts);
+}
+
+export interface GivenUpDelivery { event_id: string; kind: string; url: string | null; attempts: number; last_error: string | null; gave_up_at: Date }
+
+/** Webhook events given up (retries exhausted or refused by the receiver), newest first. */
+export async function givenUpDeliveries(sql: Sql, limit = 50): Promise<GivenUpDelivery[]> {
+  const rows = await sql<GivenUpDelivery[]>`
+    select e.id as event_id, e.kind, d.url, e.attempts, left(d.error, ${MAX_ERROR_CHARS}) as last_error, e.gave_up_at
+    from webhook_events e
+    left join lateral (select url, error from webhook_deliveries where event_id = e.id order by id desc limit 1) d on true
+    where e.gave_up_at is not null and e.status = 'failed'
+    order by e.gave_up_at desc
+    limit ${limit}`;
+  return rows.map((r) => ({ ...r, url: r.url === null ? null : displayUrl(r.url) }));
 }
 
 export interface AppCounts { streams: number; liveaml: number; labels: { source: string; count: number; last_import_at: Date | null }[] }

@@ -1,5 +1,4 @@
 import type { Sql, TransactionSql } from '../db/index.js';
-import { deliveryJobsFor } from '../webhooks/events.js';
 import type { Keyring } from './crypto.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import { readPayload } from './store.js';
@@ -31,7 +30,7 @@ export async function enqueueTravelRuleWebhook(
       values ('travelrule', ${e.apiKeyId}, '', '', ${e.txid ?? ''}, 0, '', true, true, ${e.transactionId}, ${e.status})
       returning id
     )
-    ${deliveryJobsFor(tx, e.maxAttempts)}`;
+    select id from ins`;
 }
 
 /** The payload sealed on a travel rule row: the normalised originator and beneficiary. */

@@ -15,8 +15,33 @@ export interface PostResult {
 /** Errors where the request never reached the receiver: worth a quick retry within one attempt. */
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
-function once(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, allow: AllowList): Promise<number> {
-  const mod = url.protocol === 'https:' ? https : http;
+/** Keep-alive connection pools for one allow-list's receivers (a dispatcher's). */
+export interface WebhookAgents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/**
+ * Connections kept open between deliveries, at most `socketsPerHost` to one receiver. A pooled
+ * socket was checked by the guard when it connected (the address it reached, not its name);
+ * reusing it cannot reach another address.
+ */
+export function createWebhookAgents(socketsPerHost: number): WebhookAgents {
+  const options = { keepAlive: true, maxSockets: socketsPerHost, maxFreeSockets: socketsPerHost, scheduling: 'lifo' as const };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
+interface PostOptions {
+  timeoutMs: number;
+  allow: AllowList;
+  /** Keep-alive pools; without them each POST opens a connection of its own. */
+  agents?: WebhookAgents;
+}
+
+function once(url: URL, headers: Record<string, string>, body: string, opts: PostOptions): Promise<number> {
+  const { timeoutMs, allow } = opts;
+  const isHttps = url.protocol === 'https:';
+  const mod = isHttps ? https : http;
   if (!literalHostAllowed(url, allow)) return Promise.reject(new ForbiddenAddressError(url.hostname));
   return new Promise((resolve, reject) => {
     const req = mod.request(url, {
@@ -24,7 +49,7 @@ function once(url: URL, headers: Record<string, string>, body: string, timeoutMs
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: guardedLookup(allow) as never,
       timeout: timeoutMs,
-      agent: false,
+      agent: opts.agents ? (isHttps ? opts.agents.https : opts.agents.http) : false,
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
     req.on('response', (res) => {
@@ -43,14 +68,14 @@ function once(url: URL, headers: Record<string, string>, body: string, timeoutMs
  * POSTs one webhook body. Never follows redirects. Connection failures are retried briefly
  * inside this attempt (p-retry); everything else is reported for graphile-worker to back off on.
  */
-export async function postWebhook(urlString: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; allow: AllowList }): Promise<PostResult> {
+export async function postWebhook(urlString: string, headers: Record<string, string>, body: string, opts: PostOptions): Promise<PostResult> {
   const started = performance.now();
   const url = new URL(urlString);
   try {
     const status = await pRetry(
       async () => {
         try {
-          return await once(url, headers, body, opts.timeoutMs, opts.allow);
+          return await once(url, headers, body, opts);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code ?? '';
           if (CONNECT_ERRORS.has(code)) throw err;

@@ -39,10 +39,10 @@ export async function storeBlocks(sql: Sql, network: string, blocks: readonly Ev
         blocks_indexed = blocks_indexed + ${blocks.length}, txs_indexed = txs_indexed + ${blocks.reduce((n, b) => n + b.transactions.length, 0)}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
     for (const block of blocks) {
-      await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash, maxAttempts: opts.maxAttempts });
+      await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash });
       await enqueueLiveAmlChecks(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash });
     }
-    await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
+    await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;
 }
@@ -142,7 +142,7 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
       await tx`delete from ${tx(table)} where network = ${network} and block_number > ${a}`;
     }
     await tx`delete from evm_blocks where network = ${network} and number > ${a}`;
-    const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
+    const retractions = await retractOrphanedEvents(tx, network, ancestor);
     await orphanEventsAbove(tx, network, ancestor);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
         last_reorg_depth = ${depth}, reorg_count = reorg_count + 1, updated_at = now() where network = ${network}`;

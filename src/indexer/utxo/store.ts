@@ -53,9 +53,9 @@ export async function storeUtxoBlock(sql: Sql, network: string, block: ResolvedB
       update indexer_cursors set block_number = ${block.height.toString()}, block_hash = ${block.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + 1, txs_indexed = txs_indexed + ${block.transactions.length}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
-    await enqueueStreamEvents(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash, maxAttempts: opts.maxAttempts });
+    await enqueueStreamEvents(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash });
     await enqueueLiveAmlChecks(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash });
-    await enqueueConfirmations(tx, network, block.height - BigInt(opts.confirmations) + 1n, opts.maxAttempts);
+    await enqueueConfirmations(tx, network, block.height - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;
 }
@@ -159,7 +159,7 @@ export async function revertUtxoToAncestor(sql: Sql, network: string, ancestor: 
       await tx`delete from ${tx(table)} where network = ${network} and block_height > ${a}`;
     }
     await tx`delete from utxo_blocks where network = ${network} and height > ${a}`;
-    const retractions = await retractOrphanedEvents(tx, network, ancestor, maxAttempts);
+    const retractions = await retractOrphanedEvents(tx, network, ancestor);
     await orphanEventsAbove(tx, network, ancestor);
     await tx`update indexer_cursors set block_number = ${a}, block_hash = ${ancestorHash}, last_reorg_at = now(),
         last_reorg_depth = ${depth}, reorg_count = reorg_count + 1, updated_at = now() where network = ${network}`;

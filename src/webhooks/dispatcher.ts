@@ -1,0 +1,369 @@
+import type { Sql } from '../db/index.js';
+import { describeError } from '../errors.js';
+import { log } from '../log.js';
+import { prepareDelivery, withSequence, type DeliveryDeps } from './deliver.js';
+import {
+  claimDueDeliveries,
+  deferDeliveries,
+  freezeAndMarkSent,
+  recordAttempts,
+  type AttemptResult,
+  type ClaimedEvent,
+  type RecordedAttempt,
+} from './outbox.js';
+import { createWebhookAgents, postWebhook, type WebhookAgents } from './post.js';
+import { webhookHeaders } from './sign.js';
+
+/** The channel the outbox's insert trigger notifies (sql/0013_delivery_outbox.sql). */
+const OUTBOX_CHANNEL = 'tollgate_outbox';
+/** Events claimed in one statement at most. */
+const CLAIM_BATCH_MAX = 200;
+/** Outcomes are recorded together within this delay, one statement for a batch. */
+const RECORD_DELAY_MS = 5;
+const RECORD_BATCH_MAX = 500;
+/** Without a notification, due events (retries coming due) are looked for this often. */
+const POLL_INTERVAL_MS = 500;
+/** Backoff while the database is unreachable: from the first to the last value, doubling. */
+const DB_RETRY_MIN_MS = 250;
+const DB_RETRY_MAX_MS = 5_000;
+/** A stopping dispatcher keeps trying to record what it sent for this long. */
+const STOP_RECORD_DEADLINE_MS = 15_000;
+
+export interface DispatcherOptions {
+  /** Events in hand at once (claimed and not yet recorded: being prepared, waiting, in flight). */
+  concurrency: number;
+  /** POSTs in flight to one receiver (scheme, host and port) at once. */
+  endpointConcurrency: number;
+  /** Attempts before an event is given up, where the event carries no allowance of its own. */
+  maxAttempts: number;
+}
+
+/** Seconds before attempt `attempts + 1`: e^attempts, at most e^10 (about 6 hours); 25 attempts span about 3 days. */
+export function retryDelayS(attempts: number): number {
+  return Math.exp(Math.min(Math.max(attempts, 1), 10));
+}
+
+interface Endpoint {
+  /** Events of this process assigned to the receiver and not finished (preparing, waiting, in flight). */
+  assigned: number;
+  active: number;
+  waiting: (() => void)[];
+}
+
+/** What logging an outcome needs beyond what the database returns. */
+interface Pending {
+  result: AttemptResult;
+  host: string | null;
+  ev: ClaimedEvent;
+}
+
+/**
+ * Sends the outbox (webhook_events) to the receivers: claims due events in batches, prepares
+ * and signs each body, POSTs it over kept-alive connections, and records the outcomes in
+ * batches. The order a receiver relies on is kept by the claim (outbox.ts): an event is claimed
+ * only once every earlier event of its subscription and transaction is settled.
+ * A slow or dead receiver gets at most `endpointConcurrency` POSTs in flight and as many waiting;
+ * its further events are handed back for a few seconds, so they never fill the worker's hands.
+ * The database may go away at any point: claims and records are retried with backoff, outcomes
+ * are kept until recorded, and an event whose worker died is claimed again when its lease ends.
+ */
+export class DeliveryDispatcher {
+  private readonly inHand = new Set<string>();
+  private readonly endpoints = new Map<string, Endpoint>();
+  private readonly outcomes: Pending[] = [];
+  private readonly batches = new Set<Promise<void>>();
+  private readonly agents: WebhookAgents;
+  private readonly leaseS: number;
+  private readonly deferS: number;
+  private stopping = false;
+  private woken = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private recording: Promise<void> | undefined;
+  private recordTimer: NodeJS.Timeout | undefined;
+  private dbDownSince: number | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private readonly log = log.child({ role: 'dispatcher' });
+
+  constructor(private readonly deps: DeliveryDeps, private readonly opts: DispatcherOptions) {
+    this.agents = createWebhookAgents(opts.endpointConcurrency);
+    // Longer than any attempt can take (a POST retried twice on connection errors, each within
+    // the timeout), and the record after it: a live worker's lease never runs out under it.
+    this.leaseS = Math.ceil((3 * deps.timeoutMs) / 1000) + 30;
+    this.deferS = Math.min(5, Math.max(1, deps.timeoutMs / 1000));
+  }
+
+  private get sql(): Sql {
+    return this.deps.sql;
+  }
+
+  start(): void {
+    this.listen();
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, finishes the attempts in hand and records them (bounded), then returns. Never throws. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.poke();
+    await this.loop;
+    await Promise.allSettled([...this.batches]);
+    const deadline = Date.now() + STOP_RECORD_DEADLINE_MS;
+    while (this.outcomes.length > 0 && Date.now() < deadline) {
+      await this.flush();
+      if (this.outcomes.length > 0) await new Promise((r) => setTimeout(r, DB_RETRY_MIN_MS));
+    }
+    if (this.outcomes.length > 0) {
+      this.log.warn({ unrecorded: this.outcomes.length }, 'stopping with attempts unrecorded; their events are sent again when their lease ends');
+    }
+    clearTimeout(this.recordTimer);
+    await this.unlisten?.().catch(() => {});
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** LISTEN for new events (postgres.js re-listens after a lost connection); polling covers the gaps. */
+  private listen(): void {
+    this.sql
+      .listen(OUTBOX_CHANNEL, () => this.poke())
+      .then((l) => {
+        if (this.stopping) void l.unlisten().catch(() => {});
+        else this.unlisten = l.unlisten;
+      })
+      .catch((err) => this.log.warn({ error: describeError(err) }, 'could not listen for new webhook events; polling'));
+  }
+
+  private poke(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  private async pause(ms: number): Promise<void> {
+    if (this.woken || this.stopping) {
+      this.woken = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+    this.wake = undefined;
+    this.woken = false;
+  }
+
+  private dbFailed(err: unknown, what: string): number {
+    if (this.dbDownSince === undefined) {
+      this.dbDownSince = Date.now();
+      this.log.warn({ error: describeError(err) }, `${what} failed: database unavailable; deliveries wait for it`);
+    }
+    const down = Date.now() - this.dbDownSince;
+    return Math.min(DB_RETRY_MAX_MS, DB_RETRY_MIN_MS * 2 ** Math.floor(down / 2000));
+  }
+
+  private dbWorks(): void {
+    if (this.dbDownSince === undefined) return;
+    this.log.info({ down_ms: Date.now() - this.dbDownSince }, 'database reachable again; deliveries resume');
+    this.dbDownSince = undefined;
+  }
+
+  private async run(): Promise<void> {
+    const minClaim = Math.max(1, Math.floor(this.opts.concurrency / 4));
+    while (!this.stopping) {
+      const room = this.opts.concurrency - this.inHand.size;
+      let full = false;
+      if (room >= minClaim || (room > 0 && this.inHand.size === 0)) {
+        const limit = Math.min(room, CLAIM_BATCH_MAX);
+        let claimed: ClaimedEvent[];
+        try {
+          claimed = await claimDueDeliveries(this.sql, limit, this.leaseS);
+          this.dbWorks();
+        } catch (err) {
+          await this.pause(this.dbFailed(err, 'claiming webhook events'));
+          continue;
+        }
+        if (claimed.length > 0) this.track(this.dispatch(claimed));
+        full = claimed.length === limit;
+      }
+      if (!full) await this.pause(POLL_INTERVAL_MS);
+    }
+  }
+
+  private track(batch: Promise<void>): void {
+    this.batches.add(batch);
+    void batch.finally(() => this.batches.delete(batch));
+  }
+
+  private endpoint(key: string): Endpoint {
+    let ep = this.endpoints.get(key);
+    if (!ep) this.endpoints.set(key, (ep = { assigned: 0, active: 0, waiting: [] }));
+    return ep;
+  }
+
+  /** Prepares, sends and hands to the recorder one claimed batch. */
+  private async dispatch(claimed: ClaimedEvent[]): Promise<void> {
+    for (const ev of claimed) this.inHand.add(ev.id);
+    const handed = new Set<string>();
+    const settle = (ev: ClaimedEvent, result: Omit<AttemptResult, 'id'>, host: string | null) => {
+      handed.add(ev.id);
+      this.outcomes.push({ result: { id: ev.id, ...result }, host, ev });
+      this.scheduleFlush();
+    };
+    try {
+      // A receiver with as much in hand as it may have: its further events go back for a while.
+      const keep: { ev: ClaimedEvent; key: string | null }[] = [];
+      const deferred: string[] = [];
+      for (const ev of claimed) {
+        const key = endpointKey(ev.url ?? (ev.kind === 'travelrule' ? this.deps.travelRuleWebhookUrl ?? null : null));
+        if (key !== null && this.endpoint(key).assigned >= 2 * this.opts.endpointConcurrency) deferred.push(ev.id);
+        else {
+          if (key !== null) this.endpoint(key).assigned++;
+          keep.push({ ev, key });
+        }
+      }
+      if (deferred.length) {
+        await deferDeliveries(this.sql, deferred, this.deferS).catch((err) => this.log.warn({ error: describeError(err) }, 'could not hand back deferred webhook events; their lease ends in time'));
+        for (const id of deferred) this.inHand.delete(id);
+      }
+      const release = (key: string | null) => {
+        if (key === null) return;
+        const ep = this.endpoint(key);
+        if (--ep.assigned === 0 && ep.active === 0) this.endpoints.delete(key);
+      };
+
+      const prepared = await Promise.all(keep.map(async ({ ev, key }) => {
+        try {
+          return { ev, key, p: await prepareDelivery(this.deps, ev) };
+        } catch (err) {
+          return { ev, key, p: { retry: describeError(err) } as const };
+        }
+      }));
+      const toSend: { ev: ClaimedEvent; key: string; url: string; body: string }[] = [];
+      for (const { ev, key, p } of prepared) {
+        if ('send' in p && key !== null) {
+          toSend.push({ ev, key, url: p.send.url, body: p.send.body });
+          continue;
+        }
+        release(key);
+        if ('cancel' in p) settle(ev, { outcome: 'cancelled', url: null, status_code: null, duration_ms: 0, error: p.cancel, retry_in_s: 0 }, null);
+        else settle(ev, { outcome: 'retry', url: ev.url ?? '', status_code: null, duration_ms: 0, error: 'retry' in p ? p.retry : 'no receiver', retry_in_s: retryDelayS(ev.attempts + 1) }, null);
+      }
+      if (toSend.length === 0) return;
+
+      // Bodies frozen and the events marked sent before anything leaves: a reorg from now on
+      // retracts them. If this fails, nothing is sent; the events are claimed again later.
+      let frozen: Map<string, string | null>;
+      try {
+        frozen = await freezeAndMarkSent(this.sql, toSend.map((s) => ({ id: s.ev.id, body: s.ev.kind === 'travelrule' ? null : s.body })));
+      } catch (err) {
+        this.dbFailed(err, 'marking webhook events sent');
+        for (const s of toSend) {
+          release(s.key);
+          this.inHand.delete(s.ev.id);
+          handed.add(s.ev.id);
+        }
+        return;
+      }
+      await Promise.all(toSend.map(async (s) => {
+        const body = withSequence(s.ev.kind === 'travelrule' ? s.body : (frozen.get(s.ev.id) ?? s.body), s.ev.sequence);
+        try {
+          const result = await this.post(s.key, s.url, s.ev, body);
+          settle(s.ev, result, new URL(s.url).host);
+        } finally {
+          release(s.key);
+        }
+      }));
+    } catch (err) {
+      this.log.error({ error: describeError(err) }, 'webhook batch failed unexpectedly; its events are claimed again when their lease ends');
+    } finally {
+      for (const ev of claimed) if (!handed.has(ev.id)) this.inHand.delete(ev.id);
+      this.poke();
+    }
+  }
+
+  /** One attempt under the receiver's limit of POSTs in flight. */
+  private async post(key: string, url: string, ev: ClaimedEvent, body: string): Promise<Omit<AttemptResult, 'id'>> {
+    const ep = this.endpoint(key);
+    if (ep.active >= this.opts.endpointConcurrency) await new Promise<void>((r) => ep.waiting.push(r));
+    else ep.active++;
+    try {
+      const headers = webhookHeaders(ev.webhook_secret, `msg_${ev.id}`, body);
+      const r = await postWebhook(url, headers, body, { timeoutMs: this.deps.timeoutMs, allow: this.deps.allow, agents: this.agents });
+      const outcome = r.error === null ? 'delivered' : r.retryable ? 'retry' : 'refused';
+      return { outcome, url, status_code: r.status_code, duration_ms: r.duration_ms, error: r.error, retry_in_s: retryDelayS(ev.attempts + 1) };
+    } finally {
+      const next = ep.waiting.shift();
+      if (next) next(); // the slot passes to the next one waiting
+      else ep.active--;
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.outcomes.length >= RECORD_BATCH_MAX) void this.flush();
+    else if (!this.recordTimer) this.recordTimer = setTimeout(() => void this.flush(), RECORD_DELAY_MS);
+  }
+
+  /** Records what is waiting, one batch at a time; on a database error keeps it and tries again. */
+  private flush(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    if (this.recording) return this.recording;
+    this.recording = (async () => {
+      while (this.outcomes.length > 0) {
+        const batch = this.outcomes.slice(0, RECORD_BATCH_MAX);
+        let recorded: RecordedAttempt[];
+        try {
+          recorded = await recordAttempts(this.sql, batch.map((p) => p.result), this.opts.maxAttempts);
+          this.dbWorks();
+        } catch (err) {
+          const wait = this.dbFailed(err, 'recording webhook attempts');
+          if (this.stopping) return;
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
+        }
+        this.outcomes.splice(0, batch.length);
+        const byId = new Map(recorded.map((r) => [r.id, r]));
+        for (const p of batch) {
+          this.inHand.delete(p.result.id);
+          this.logOutcome(p, byId.get(p.result.id));
+        }
+        this.poke();
+      }
+    })().finally(() => {
+      this.recording = undefined;
+    });
+    return this.recording;
+  }
+
+  private logOutcome({ result, host, ev }: Pending, rec: RecordedAttempt | undefined): void {
+    const fields = {
+      event_id: ev.id, kind: ev.kind, network: ev.network || undefined, tx_hash: ev.tx_hash || undefined, confirmed: ev.confirmed,
+      sequence: ev.sequence === null ? undefined : Number(ev.sequence), host: host ?? undefined, status_code: result.status_code ?? undefined,
+      duration_ms: result.duration_ms, attempts: rec?.attempts, max_attempts: rec?.max_attempts,
+    };
+    if (!rec) return void this.log.debug(fields, 'webhook attempt not recorded: the event was settled meanwhile');
+    if (rec.retractions > 0) this.log.warn({ ...fields, retractions: rec.retractions }, 'webhook delivered after a reorg orphaned it; retraction enqueued');
+    if (result.outcome === 'delivered') return void this.log.debug(fields, 'webhook delivered');
+    if (result.outcome === 'cancelled') return void this.log.info({ ...fields, reason: result.error }, 'webhook cancelled');
+    if (rec.gave_up) {
+      const why = result.outcome === 'refused' ? 'refused by the receiver; not retried' : 'retries exhausted';
+      return void this.log.error({ ...fields, error: result.error }, `webhook given up: ${why}`);
+    }
+    if (rec.status === 'pending') {
+      return void this.log.warn({ ...fields, error: result.error, retry_in_s: Math.round(result.retry_in_s) }, 'webhook attempt failed; will retry');
+    }
+    this.log.info({ ...fields, status: rec.status, error: result.error }, 'webhook attempt failed; event settled');
+  }
+}
+
+/** scheme://host:port of a receiver URL: the unit of the per-receiver limit. Null for none or a bad one. */
+function endpointKey(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}

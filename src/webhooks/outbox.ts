@@ -1,0 +1,188 @@
+import type { Sql } from '../db/index.js';
+import { retractionsOf } from './events.js';
+
+/**
+ * The delivery outbox's operations on webhook_events (written by events.ts and the domains):
+ * claim what is due, freeze bodies and mark them sent, record outcomes, defer. Each is one
+ * statement for a whole batch. Invariants they keep together:
+ * - An event is claimed only when no earlier event (lower sequence) of the same subscription
+ *   and transaction is still pending: a transaction's unconfirmed delivery is settled before
+ *   its confirmed one is sent, and both before their retraction.
+ * - A claim is a lease: an event whose worker died is claimed again when the lease runs out.
+ * - `sent_at` is set before a body leaves, so a reorg knows the receiver may have it.
+ */
+
+/** An event claimed for one attempt, with what sending it needs. */
+export interface ClaimedEvent {
+  id: string;
+  kind: string;
+  network: string;
+  address: string;
+  tx_hash: string;
+  block_hash: string;
+  confirmed: boolean;
+  removed: boolean;
+  sequence: string | null;
+  attempts: number;
+  body: string | null;
+  url: string | null;
+  webhook_secret: string;
+  key_revoked: boolean;
+  /** indexer_cursors.chain_id of the event's network; null before its indexer first ran. */
+  chain_id: string | null;
+}
+
+/**
+ * Leases up to `limit` due events for `leaseS` seconds, oldest due first. Orphaned pending
+ * events (not retractions, which are orphaned by nature) whose lease ran out (their attempt was cut off by a crash) are cancelled here instead:
+ * no attempt is ever started for a transaction a reorg removed.
+ */
+export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number): Promise<ClaimedEvent[]> {
+  return sql<ClaimedEvent[]>`
+    with due as (
+      select e.id from webhook_events e
+      where e.status = 'pending' and e.next_attempt_at <= now() and (e.lease_until is null or e.lease_until < now())
+        and not exists (
+          select 1 from webhook_events p
+          where p.status = 'pending' and p.tracked_id = e.tracked_id and p.kind = e.kind and p.tx_hash = e.tx_hash
+            and p.sequence < e.sequence)
+      order by e.next_attempt_at
+      limit ${limit}
+      for update of e skip locked
+    ), claimed as (
+      update webhook_events e
+      set lease_until = case when e.orphaned and not e.removed then null else now() + make_interval(secs => ${leaseS}) end,
+        status = case when e.orphaned and not e.removed then 'cancelled' else e.status end
+      from due where e.id = due.id
+      returning e.*
+    )
+    select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.removed, e.sequence::text,
+      e.attempts, e.body,
+      case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook when 'travelrule' then w.url end as url,
+      k.webhook_secret, (k.revoked_at is not null) as key_revoked, c.chain_id
+    from claimed e
+    join api_keys k on k.id = e.api_key_id
+    left join tracked_addresses t on t.id = e.tracked_id
+    left join travelrule_webhooks w on w.api_key_id = e.api_key_id and e.kind = 'travelrule'
+    left join indexer_cursors c on c.network = e.network
+    where e.status = 'pending'`;
+}
+
+/**
+ * Freezes each body (the first one written wins, so every attempt sends the same bytes) and
+ * marks the events sent, just before their POSTs. A null body (a travel rule event's, rebuilt at
+ * each attempt) stays null. Returns the frozen bodies by event id.
+ */
+export async function freezeAndMarkSent(sql: Sql, items: readonly { id: string; body: string | null }[]): Promise<Map<string, string | null>> {
+  if (items.length === 0) return new Map();
+  const rows = await sql<{ id: string; body: string | null }[]>`
+    update webhook_events e set body = coalesce(e.body, f.body), sent_at = now()
+    from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.body)}::text[]) as f(id, body)
+    where e.id = f.id
+    returning e.id, e.body`;
+  return new Map(rows.map((r) => [r.id, r.body]));
+}
+
+/** How an attempt ended, as the dispatcher saw it. */
+export type AttemptOutcome =
+  /** 2xx */
+  | 'delivered'
+  /** failed in a way a retry can help: pending again, unless the attempts are used up */
+  | 'retry'
+  /** refused by the receiver (4xx, a redirect): not retried */
+  | 'refused'
+  /** nothing to send any more (subscription or key gone, transaction reorged): no attempt made */
+  | 'cancelled';
+
+export interface AttemptResult {
+  id: string;
+  outcome: AttemptOutcome;
+  url: string | null;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  /** Backoff before the next attempt, for 'retry'. */
+  retry_in_s: number;
+}
+
+export interface RecordedAttempt {
+  id: string;
+  attempts: number;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  /** The attempts were used up (or the receiver refused): this event was given up now. */
+  gave_up: boolean;
+  max_attempts: number;
+  /** Retractions written because the event had been orphaned while its attempt was in flight. */
+  retractions: number;
+}
+
+/**
+ * Records a batch of attempts: each event's status, attempt count and next due time, a
+ * webhook_deliveries row per attempt made, and the lease released. An orphaned event (a reorg
+ * while its attempt was in flight) is never tried again; if the receiver took it, it is
+ * retracted at once, as the reorg would have done. `maxAttempts` applies to events that carry no
+ * allowance of their own.
+ */
+export async function recordAttempts(sql: Sql, results: readonly AttemptResult[], maxAttempts: number): Promise<RecordedAttempt[]> {
+  if (results.length === 0) return [];
+  const col = <K extends keyof AttemptResult>(k: K) => results.map((r) => (r[k] === null ? null : String(r[k])));
+  return sql<RecordedAttempt[]>`
+    with o as (
+      select * from unnest(${col('id')}::uuid[], ${col('outcome')}::text[], ${col('url')}::text[], ${col('status_code')}::int[],
+        ${col('duration_ms')}::int[], ${col('error')}::text[], ${col('retry_in_s')}::float8[])
+        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s)
+    ), ev as (
+      update webhook_events e set
+        attempts = e.attempts + case when o.outcome = 'cancelled' then 0 else 1 end,
+        status = case
+          when o.outcome = 'delivered' then 'delivered'
+          when o.outcome = 'cancelled' or (e.orphaned and not e.removed) then 'cancelled'
+          when o.outcome = 'retry' and e.attempts + 1 < coalesce(e.max_attempts, ${maxAttempts}) then 'pending'
+          else 'failed' end,
+        delivered_at = case when o.outcome = 'delivered' then now() else e.delivered_at end,
+        next_attempt_at = case when o.outcome = 'retry' then now() + make_interval(secs => o.retry_in_s) else e.next_attempt_at end,
+        gave_up_at = case when o.outcome in ('retry', 'refused') and not (e.orphaned and not e.removed)
+            and (o.outcome = 'refused' or e.attempts + 1 >= coalesce(e.max_attempts, ${maxAttempts})) then now() else e.gave_up_at end,
+        lease_until = null
+      from o where e.id = o.id and e.status = 'pending'
+      returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
+        e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.sent_at,
+        o.outcome, o.url, o.status_code, o.duration_ms, o.error
+    ), attempt as (
+      insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
+      select id, attempts, url, status_code, duration_ms, error from ev where outcome <> 'cancelled'
+    ), orphaned as (
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, sent_at
+      from ev where orphaned and not removed and outcome = 'delivered'
+    ), ${retractionsOf(sql)}
+    select id, attempts, status, (gave_up_at is not null and status = 'failed') as gave_up, max_attempts,
+      (select count(*) from ins)::int as retractions
+    from ev`;
+}
+
+/**
+ * Hands events back unattempted, due again after `inS` seconds: their receiver already has as
+ * many deliveries in hand as this worker gives one receiver, so they must not take the place of
+ * other receivers' deliveries meanwhile.
+ */
+export async function deferDeliveries(sql: Sql, ids: readonly string[], inS: number): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    update webhook_events set lease_until = null, next_attempt_at = now() + make_interval(secs => ${inS})
+    where id = any(${ids}::uuid[]) and status = 'pending'`;
+}
+
+/**
+ * Puts a given-up event back to pending, due now, with a new allowance of attempts on top of
+ * those made. The webhook-id (the event's id) and the body (frozen on the event) stay the same,
+ * so a receiver that deduplicates sees one message. False when there is no such failed event.
+ */
+export async function redeliverEvent(sql: Sql, eventId: string, maxAttempts: number): Promise<boolean> {
+  const rows = await sql`
+    update webhook_events set status = 'pending', next_attempt_at = now(), lease_until = null, gave_up_at = null,
+      max_attempts = attempts + ${maxAttempts}
+    where id = ${eventId} and status = 'failed'
+    returning id`;
+  if (rows.length) await sql`select pg_notify('tollgate_outbox', '')`;
+  return rows.length > 0;
+}
