@@ -151,8 +151,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           confirmations: n.confirmations,
           startBlock: n.startBlock,
           pollIntervalMs: n.pollIntervalMs,
-          maxAttempts: config.webhook_max_attempts,
           maxReorgDepth: n.maxReorgDepth,
+          databaseUrl: db.url,
         };
         const indexer = n.family === 'utxo'
           ? new UtxoIndexer(db.sql, utxoClients.get(n.symbol)!, options)

@@ -24,9 +24,9 @@ const UTXO_TABLES = {
   utxo_tx_addresses: 'block_number, tx_hash, address',
 } as const;
 
-function startIndexer(sql: Sql, opts: Partial<UtxoIndexerOptions>): UtxoIndexer {
+function startIndexer({ sql, url }: { sql: Sql; url: string }, opts: Partial<UtxoIndexerOptions>): UtxoIndexer {
   const indexer = new UtxoIndexer(sql, new UtxoRpc(node.rpcUrl), {
-    network: 'litecoin', confirmations: 6, startBlock: 'head', pollIntervalMs: 50, maxAttempts: 25, maxReorgDepth: 6, ...opts,
+    network: 'litecoin', confirmations: 6, startBlock: 'head', pollIntervalMs: 50, maxReorgDepth: 6, databaseUrl: url, ...opts,
   });
   indexer.start();
   cleanup.push(() => indexer.stop());
@@ -76,7 +76,7 @@ describe.skipIf(skipWithoutLitecoind)(`Bitcoin-family reorgs on litecoind -regte
       await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook) values (${key.id}, ${address}, 'utxo', ${receiver.url})`;
     }
     const start = await node.rpc<number>('getblockcount');
-    startIndexer(db.sql, { startBlock: start });
+    startIndexer(db, { startBlock: start });
     await synced(db.sql);
 
     const failing = new Set<string>();
@@ -144,7 +144,7 @@ describe.skipIf(skipWithoutLitecoind)(`Bitcoin-family reorgs on litecoind -regte
     // The database equals a clean index of the canonical chain from the same start block.
     const clean = await freshDatabase();
     cleanup.push(() => clean.drop());
-    startIndexer(clean.sql, { startBlock: start });
+    startIndexer(clean, { startBlock: start });
     await synced(clean.sql);
     for (const [table, order] of Object.entries(UTXO_TABLES)) {
       const mine = await db.sql.unsafe(`select * from ${table} order by ${order}`);
@@ -169,7 +169,7 @@ describe.skipIf(skipWithoutLitecoind)(`Bitcoin-family reorgs on litecoind -regte
   it('halts on a reorg deeper than maxReorgDepth, and /readyz reports it', async () => {
     const halted = await freshDatabase();
     cleanup.push(() => halted.drop());
-    startIndexer(halted.sql, { maxReorgDepth: 2 });
+    startIndexer(halted, { maxReorgDepth: 2 });
     await synced(halted.sql); // the cursor stands at the head before the blocks that will be orphaned
     const old = await node.mine(3);
     await synced(halted.sql);

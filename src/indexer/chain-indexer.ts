@@ -3,6 +3,7 @@ import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
 import { type Cursor, readCursor, recordHalt } from './cursor.js';
+import { LockLostError, NetworkLock } from './network-lock.js';
 
 /** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
 export class IndexerHaltError extends Error {
@@ -17,7 +18,8 @@ export interface ChainIndexerOptions {
   confirmations: number;
   startBlock: 'head' | number;
   pollIntervalMs: number;
-  maxAttempts: number;
+  /** The database the network lock's own connection goes to (network-lock.ts). */
+  databaseUrl: string;
   /** How far back a reorg may reach before the indexer stops instead of guessing. */
   maxReorgDepth: number;
 }
@@ -26,8 +28,9 @@ export interface ChainIndexerOptions {
 const PROGRESS_LOG_INTERVAL_MS = 10_000;
 
 /**
- * What every chain's indexer shares: one active indexer per network (a Postgres advisory lock;
- * a second one stands by and takes over), an orderly stop that finishes the block in hand,
+ * What every chain's indexer shares: one active indexer per network (network-lock.ts: a second
+ * one stands by and takes over; one that lost its lock with its connection steps down and stands
+ * by too, and can never commit a block meanwhile), an orderly stop that finishes the block in hand,
  * retries with backoff, the reorg walk-back to the common ancestor, the tip check at the head,
  * progress logs, and a loud halt that /readyz reports. A chain family supplies its partitions,
  * its follow loop, and how to read and revert blocks.
@@ -36,6 +39,9 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected stopping = false;
   private wake: (() => void) | undefined;
   private done: Promise<void> | undefined;
+  private lock: NetworkLock | undefined;
+  /** The backend pid of this indexer's lock session: every write checks it still holds the lock. */
+  protected lockPid: number | undefined;
   private progress = { since: performance.now(), blocks: 0, txs: 0, head: 0n };
   readonly log;
 
@@ -86,26 +92,39 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   }
 
   private async run(): Promise<void> {
-    const { network } = this.opts;
-    await this.prepare();
-    const lockConn = await this.sql.reserve();
-    try {
-      let announced = false;
-      while (!this.stopping) {
-        const [got] = await lockConn`select pg_try_advisory_lock(hashtext(${'tollgate_indexer:' + network})) as ok`;
-        if (got!.ok) break;
-        if (!announced) this.log.info('another indexer holds this network; standing by');
-        announced = true;
-        await this.pause(2000);
-      }
-      if (this.stopping) return;
+    await this.retrying(() => this.prepare());
+    while (!this.stopping) {
+      const lock = await this.acquire();
+      if (!lock) return;
+      this.lock = lock;
+      this.lockPid = lock.pid;
       this.log.info('indexer active');
-      await this.follow();
-    } finally {
-      await lockConn`select pg_advisory_unlock_all()`.catch(() => {});
-      lockConn.release();
-      this.log.info('indexer stopped');
+      try {
+        await this.follow();
+      } catch (err) {
+        if (!(err instanceof LockLostError)) throw err;
+        this.log.warn('indexer lost its network lock with its database session; standing by to take it again');
+      } finally {
+        this.lock = undefined;
+        this.lockPid = undefined;
+        await lock.release();
+      }
     }
+    this.log.info('indexer stopped');
+  }
+
+  /** Waits until this indexer holds the network's lock (undefined when stopped first). */
+  private async acquire(): Promise<NetworkLock | undefined> {
+    let announced = false;
+    while (!this.stopping) {
+      const lock = await this.retrying(() => NetworkLock.tryAcquire(this.opts.databaseUrl, this.opts.network, this.log));
+      if (lock && this.stopping) await lock.release();
+      else if (lock) return lock;
+      if (!announced) this.log.info('another indexer holds this network; standing by');
+      announced = true;
+      await this.pause(2000);
+    }
+    return undefined;
   }
 
   protected async currentCursor(): Promise<Cursor> {
@@ -184,7 +203,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
       try {
         return await fn();
       } catch (err) {
-        if (this.stopping || err instanceof IndexerHaltError) throw err;
+        if (this.stopping || err instanceof IndexerHaltError || err instanceof LockLostError) throw err;
+        if (this.lock?.lost) throw new LockLostError(this.opts.network);
         this.log.warn({ error: describeError(err), retry_in_ms: delay }, 'indexer call failed; retrying');
         await sleep(delay);
         delay = Math.min(delay * 2, 10_000);

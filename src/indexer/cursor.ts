@@ -1,4 +1,5 @@
-import type { Sql } from '../db/index.js';
+import type { Sql, TransactionSql } from '../db/index.js';
+import { assertNetworkLock } from './network-lock.js';
 
 /**
  * The indexer_cursors row of a network: the last block whose rows are stored. It moves in the
@@ -36,7 +37,19 @@ export class CursorMovedError extends Error {
 
 export interface StoreOptions {
   confirmations: number;
-  maxAttempts: number;
+  /** The backend pid of the session holding this indexer's network lock (network-lock.ts). */
+  lockPid?: number;
+}
+
+/**
+ * Locks the network's cursor row for the rest of the transaction and returns it, after checking
+ * that this indexer still holds the network (when `lockPid` is given): every transaction that
+ * writes chain data begins here, so one that lost its network lock never commits.
+ */
+export async function lockCursor(tx: TransactionSql, network: string, lockPid: number | undefined): Promise<Cursor | undefined> {
+  if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
+  const [cur] = await tx<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
+  return cur;
 }
 
 /** Records why a network's indexer stopped on purpose; /readyz fails while it is set. */

@@ -48,7 +48,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   }
 
   protected revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number> {
-    return revertToAncestor(this.sql, this.opts.network, ancestor, ancestorHash, depth, this.opts.maxAttempts);
+    return revertToAncestor(this.sql, this.opts.network, ancestor, ancestorHash, depth, this.lockPid);
   }
 
   private async ensureCursor(): Promise<Cursor> {
@@ -146,7 +146,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     if (after <= head && !this.stopping) this.ahead = this.fetchBatch(after, head);
     const started = performance.now();
     try {
-      const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
+      const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, { confirmations: this.opts.confirmations, lockPid: this.lockPid });
       const txCount = blocks.reduce((n, b) => n + b.transactions.length, 0);
       this.log.debug({ block_number: Number(blocks[blocks.length - 1]!.number), blocks: blocks.length, tx_count: txCount, duration_ms: Math.round(performance.now() - started) }, 'indexed blocks');
       this.noteProgress(blocks[blocks.length - 1]!.number, blocks.length, txCount);

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
-import { type Cursor, CursorMovedError, type StoreOptions } from '../cursor.js';
+import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
@@ -31,7 +31,7 @@ export async function storedBlockHash(sql: Sql, network: string, number: bigint)
 export async function storeBlocks(sql: Sql, network: string, blocks: readonly EvmBlock[], expected: Cursor, opts: StoreOptions): Promise<Cursor> {
   const last = blocks[blocks.length - 1]!;
   return sql.begin(async (tx) => {
-    const [cur] = await tx<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
+    const cur = await lockCursor(tx, network, opts.lockPid);
     if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
     await insertBlocks(tx, network, blocks);
     const [moved] = await tx<Cursor[]>`
@@ -133,10 +133,10 @@ function evmPairsAbove(tx: TransactionSql, network: string, above: string) {
  * transaction. Unconfirmed events of orphaned blocks are marked so that no confirmed delivery
  * ever follows them, and those not yet delivered are cancelled.
  */
-export async function revertToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, maxAttempts: number): Promise<number> {
+export async function revertToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, lockPid?: number): Promise<number> {
   const a = ancestor.toString();
   return sql.begin(async (tx) => {
-    await tx`select 1 from indexer_cursors where network = ${network} for update`;
+    await lockCursor(tx, network, lockPid);
     await subtractEdges(tx, network, evmPairsAbove(tx, network, a));
     for (const table of ['evm_token_transfers', 'evm_tx_addresses', 'evm_logs', 'evm_transactions'] as const) {
       await tx`delete from ${tx(table)} where network = ${network} and block_number > ${a}`;

@@ -38,7 +38,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
   }
 
   protected revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number> {
-    return revertUtxoToAncestor(this.sql, this.opts.network, ancestor, ancestorHash, depth, this.opts.maxAttempts);
+    return revertUtxoToAncestor(this.sql, this.opts.network, ancestor, ancestorHash, depth, this.lockPid);
   }
 
   private async ensureCursor(): Promise<Cursor> {
@@ -91,7 +91,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     const started = performance.now();
     const block = await resolvePrevouts(this.sql, this.rpc, this.opts.network, parseBlock(raw, this.decimals), this.decimals);
     try {
-      const moved = await storeUtxoBlock(this.sql, this.opts.network, block, cursor, { confirmations: this.opts.confirmations, maxAttempts: this.opts.maxAttempts });
+      const moved = await storeUtxoBlock(this.sql, this.opts.network, block, cursor, { confirmations: this.opts.confirmations, lockPid: this.lockPid });
       this.log.debug({ block_number: Number(block.height), hash: block.hash, tx_count: block.transactions.length, duration_ms: Math.round(performance.now() - started) }, 'indexed block');
       this.noteProgress(block.height, 1, block.transactions.length);
       return moved;

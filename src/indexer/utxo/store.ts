@@ -1,7 +1,7 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { networkInfo } from '../../config/networks.js';
 import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
-import { type Cursor, CursorMovedError, type StoreOptions } from '../cursor.js';
+import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './prevouts.js';
@@ -46,7 +46,7 @@ export async function findStoredOutputs(sql: Sql, network: string, outpoints: re
  */
 export async function storeUtxoBlock(sql: Sql, network: string, block: ResolvedBlock, expected: Cursor, opts: StoreOptions): Promise<Cursor> {
   return sql.begin(async (tx) => {
-    const [cur] = await tx<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
+    const cur = await lockCursor(tx, network, opts.lockPid);
     if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
     await insertBlock(tx, network, block);
     const [moved] = await tx<Cursor[]>`
@@ -149,10 +149,10 @@ function utxoPairsAbove(tx: TransactionSql, network: string, above: string) {
  * Reorg: removes every row above the common ancestor, retracts or cancels the orphaned blocks'
  * webhook events and moves the cursor back to the ancestor, in one transaction.
  */
-export async function revertUtxoToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, maxAttempts: number): Promise<number> {
+export async function revertUtxoToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, lockPid?: number): Promise<number> {
   const a = ancestor.toString();
   return sql.begin(async (tx) => {
-    await tx`select 1 from indexer_cursors where network = ${network} for update`;
+    await lockCursor(tx, network, lockPid);
     await subtractEdges(tx, network, utxoPairsAbove(tx, network, a));
     await tx`delete from utxo_tx_addresses where network = ${network} and block_number > ${a}`;
     for (const table of ['utxo_inputs', 'utxo_outputs', 'utxo_transactions'] as const) {

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli, type CliRun } from './helpers/cli.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
+
+/**
+ * One active indexer per network, when the lock's database session ends under it (as in a
+ * Postgres restart, a failover or a cut connection): two indexer processes of one network, the
+ * active one's lock session is terminated; the other takes over, and the first steps down
+ * instead of writing on beside it. Both stop with exit code 0 on SIGTERM afterwards.
+ */
+
+let db: TestDatabase;
+let chain: OwnChain;
+const runs: CliRun[] = [];
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  chain = await startOwnChain();
+});
+afterAll(async () => {
+  for (const r of runs) r.child.kill('SIGKILL');
+  await chain?.stop();
+  await db?.drop();
+});
+
+/** The pino lines a role wrote (stdout), parsed. */
+const lines = (run: CliRun): { msg: string; time: number }[] =>
+  run.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const said = (run: CliRun, msg: string) => lines(run).filter((l) => l.msg === msg);
+
+it('steps down when its lock session ends, lets the standby take over, and never writes beside it', async () => {
+  const env = { TOLLGATE_RPC_ETH: chain.url, TOLLGATE_START_BLOCK_ETH: '1', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' };
+  await chain.mine(3);
+  const a = runCli(db.url, ['indexer'], env, 'info');
+  runs.push(a);
+  await eventually(async () => said(a, 'indexer active').length, (n) => n === 1, 60_000);
+  const b = runCli(db.url, ['indexer'], env, 'info');
+  runs.push(b);
+  await eventually(async () => said(b, 'another indexer holds this network; standing by').length, (n) => n === 1, 60_000);
+  await chain.indexedHead(db.sql);
+
+  // The active indexer's lock session ends (its other connections stay up).
+  const killed = await db.sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'tollgate-indexer-lock-eth'`;
+  expect(killed).toHaveLength(1);
+  await chain.mine(5);
+  // Whichever takes the lock first (the standby, or the first one again) is the only one active.
+  await eventually(async () => said(a, 'indexer active').length + said(b, 'indexer active').length, (n) => n === 2, 30_000);
+  await chain.indexedHead(db.sql);
+  await chain.mine(3);
+  await chain.indexedHead(db.sql);
+
+  // Exactly one lock session (b's), and a is standing by, not writing.
+  const holders = await db.sql`select l.pid from pg_locks l join pg_stat_activity s on s.pid = l.pid
+    where l.locktype = 'advisory' and s.application_name = 'tollgate-indexer-lock-eth'`;
+  expect(holders).toHaveLength(1);
+  const lostA = said(a, 'indexer lost its network lock with its database session; standing by to take it again');
+  expect(lostA, 'a noticed it lost the lock').toHaveLength(1);
+  expect(said(a, 'indexer active').length + said(b, 'indexer active').length).toBe(2);
+  // The cursor never moved under an indexer: no two wrote at once.
+  expect(a.out() + b.out()).not.toContain('cursor moved under this indexer');
+
+  for (const r of [a, b]) r.child.kill('SIGTERM');
+  expect(await a.exited).toBe(0);
+  expect(await b.exited).toBe(0);
+}, 120_000);
