@@ -143,8 +143,14 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     if (err instanceof ApiError) return c.json(errorBody(err.errorNumber, err.message), err.httpStatus);
     if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Bad request.'), 400);
     const requestId = c.get('requestId');
+    // The client went away (closed the connection mid-body, or before the answer): nothing failed
+    // on our side, and nobody reads this answer.
+    if (c.req.raw.signal.aborted) {
+      log.debug({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'client closed the request before its answer');
+      return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Request aborted by the client.'), 400);
+    }
     if (isDatabaseUnavailable(err)) {
-      log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'database unavailable');
+      log.warn({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'database unavailable: answered 503');
       return c.json(errorBody(ErrorNumber.UNAVAILABLE, `Service unavailable: the database cannot be reached; retry later (request id ${requestId}).`), 503, { 'retry-after': '5' });
     }
     log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'request failed');
