@@ -16,6 +16,7 @@ import { readCursor } from './indexer/cursor.js';
 import { startWorker, type Worker } from './jobs/worker.js';
 import { parseAllowList } from './webhooks/ssrf.js';
 import { log, setLogLevel } from './log.js';
+import { describeError } from './errors.js';
 import { VERSION } from './version.js';
 import { importShippedLabels } from './aml/labels/shipped.js';
 import { readFileSync } from 'node:fs';
@@ -173,13 +174,22 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       apiPort: server?.port,
       networks,
       devChainUrl: devChain?.url,
+      // Each step runs whatever the ones before it met (a database gone, a role that failed):
+      // a stop is always carried through, and never throws.
       stop: async () => {
-        await server?.close();
-        await Promise.all(indexers.map((i) => i.stop()));
-        await runner?.stop();
-        mailer?.close();
-        await db.close();
-        await devChain?.stop();
+        const step = async (what: string, fn: () => Promise<unknown> | unknown) => {
+          try {
+            await fn();
+          } catch (err) {
+            log.warn({ error: describeError(err) }, `while stopping: ${what} failed`);
+          }
+        };
+        await step('closing the API server', () => server?.close());
+        await step('stopping the indexers', () => Promise.all(indexers.map((i) => i.stop())));
+        await step('stopping the worker', () => runner?.stop());
+        await step('closing the mailer', () => mailer?.close());
+        await step('closing the database pool', () => db.close());
+        await step('stopping the dev chain', () => devChain?.stop());
         log.info('stopped');
       },
     };

@@ -49,14 +49,15 @@ describe('GET /metrics', () => {
     for (const name of [
       'tollgate_database_up', 'tollgate_indexer_head_block', 'tollgate_indexer_indexed_block', 'tollgate_indexer_lag_blocks', 'tollgate_indexer_halted',
       'tollgate_indexer_reorgs_total', 'tollgate_indexer_blocks_total', 'tollgate_indexer_transactions_total', 'tollgate_jobs',
-      'tollgate_webhook_deliveries_total', 'tollgate_webhook_delivery_duration_seconds', 'tollgate_webhook_events',
+      'tollgate_webhook_deliveries_total', 'tollgate_webhook_delivery_duration_seconds', 'tollgate_webhook_events', 'tollgate_webhook_events_given_up',
       'tollgate_http_request_duration_seconds', 'tollgate_travelrule_transactions', 'tollgate_process_cpu_seconds_total',
     ]) expect(res.text).toContain(`# TYPE ${name} `);
     expect(res.text).toContain('# TYPE tollgate_indexer_blocks_total counter');
     expect(res.text).toContain('# TYPE tollgate_webhook_delivery_duration_seconds histogram');
     const values = samples(res.text);
     expect(values.get('tollgate_database_up')).toBe(1);
-    expect(values.get('tollgate_jobs{task="deliver_webhook",state="failed"}')).toBe(0);
+    expect(values.get('tollgate_jobs{task="liveaml_check",state="failed"}')).toBe(0);
+    expect(values.get('tollgate_webhook_events_given_up{kind="stream"}')).toBe(0);
     expect(values.get('tollgate_indexer_halted{network="eth"}')).toBe(0);
   });
 
@@ -78,9 +79,9 @@ describe('GET /metrics', () => {
     await ensureUtxoPartitions(db.sql, 'doge');
     await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, blocks_indexed, txs_indexed)
       values ('polygon', 137, 100, '0xaa', 130, 7, 21), ('doge', 0, 50, 'bb', null, 3, 4)`;
-    await revertToAncestor(db.sql, 'polygon', 98n, '0x98', 2, 3);
-    await revertToAncestor(db.sql, 'polygon', 97n, '0x97', 1, 3);
-    await revertUtxoToAncestor(db.sql, 'doge', 49n, 'cc', 1, 3);
+    await revertToAncestor(db.sql, 'polygon', 98n, '0x98', 2);
+    await revertToAncestor(db.sql, 'polygon', 97n, '0x97', 1);
+    await revertUtxoToAncestor(db.sql, 'doge', 49n, 'cc', 1);
     const { values, text } = await scrape();
     expect(values.get('tollgate_indexer_reorgs_total{network="polygon"}')).toBe(2);
     expect(values.get('tollgate_indexer_reorgs_total{network="doge"}')).toBe(1);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { appCounts, deleteJob, failedJobs, jobQueueCounts, recentDeliveryFailures, redeliver, retryJob } from '../src/ops/status.js';
+import { appCounts, deleteJob, failedJobs, givenUpDeliveries, jobQueueCounts, recentDeliveryFailures, redeliver, retryJob } from '../src/ops/status.js';
 import type { Sql } from '../src/db/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
@@ -51,7 +51,7 @@ describe('operations status (database)', () => {
     await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'w1', attempts = 1 where id = ${last}`;
 
     const counts = await jobQueueCounts(sql);
-    expect(counts.map((c) => c.task)).toEqual(expect.arrayContaining(['deliver_webhook', 'fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send']));
+    expect(counts.map((c) => c.task)).toEqual(expect.arrayContaining(['fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send']));
     const of = (task: string) => counts.find((c) => c.task === task);
     expect(of('liveaml_check')).toEqual({ task: 'liveaml_check', queued: 2, running: 1, failed: 0 });
     expect(of('fetch_nft_metadata')).toEqual({ task: 'fetch_nft_metadata', queued: 0, running: 1, failed: 1 });
@@ -77,18 +77,15 @@ describe('operations status (database)', () => {
     expect((await failedJobs(sql, 1)).length).toBe(1);
   });
 
-  it('retries a failed job now with its attempts reset, and puts its webhook event back to pending', async () => {
+  it('retries a failed job now with its attempts reset', async () => {
     const sql = db.sql;
-    const eventId = await insertEvent(sql, keyId, 'failed');
-    const id = await addJob(sql, 'deliver_webhook', { event_id: eventId }, { key: `evt:${eventId}` });
+    const id = await addJob(sql, 'liveaml_rescan', { tracked_id: 1 });
     await makeFailed(sql, id);
     await sql`update graphile_worker._private_jobs set run_at = now() + interval '1 day' where id = ${id}`;
 
     expect(await retryJob(sql, id)).toBe(true);
     const [job] = await sql`select attempts, run_at <= now() as due, locked_at from graphile_worker._private_jobs where id = ${id}`;
     expect(job).toMatchObject({ attempts: 0, due: true, locked_at: null });
-    const [ev] = await sql`select status from webhook_events where id = ${eventId}`;
-    expect(ev!.status).toBe('pending');
     expect((await failedJobs(sql)).some((f) => f.id === id)).toBe(false);
 
     expect(await retryJob(sql, id)).toBe(false); // not failed any more
@@ -127,7 +124,7 @@ describe('operations status (database)', () => {
     expect(JSON.stringify(failures)).not.toMatch(/secret|token=abc/);
   });
 
-  it('redelivers only a failed event, replacing its dead job with a runnable one', async () => {
+  it('redelivers only a failed event, due now, with a new allowance of attempts', async () => {
     const sql = db.sql;
     const delivered = await insertEvent(sql, keyId, 'delivered');
     expect(await redeliver(sql, delivered, 3)).toBe(false);
@@ -135,15 +132,12 @@ describe('operations status (database)', () => {
     expect(await redeliver(sql, '00000000-0000-4000-8000-000000000000', 3)).toBe(false);
 
     const failed = await insertEvent(sql, keyId, 'failed');
-    const dead = await addJob(sql, 'deliver_webhook', { event_id: failed }, { key: `evt:${failed}`, maxAttempts: 1 });
-    await makeFailed(sql, dead);
+    await sql`update webhook_events set gave_up_at = now() where id = ${failed}`;
+    expect((await givenUpDeliveries(sql)).map((g) => g.event_id)).toContain(failed);
     expect(await redeliver(sql, failed, 3)).toBe(true);
-    const jobs = await sql<{ id: string; attempts: number; max_attempts: number; payload: { event_id: string }; due: boolean }[]>`
-      select id::text, attempts, max_attempts, payload, run_at <= now() as due from graphile_worker._private_jobs where key = ${`evt:${failed}`} or payload->>'event_id' = ${failed}`;
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ attempts: 0, max_attempts: 3, payload: { event_id: failed }, due: true });
-    const [ev] = await sql`select status from webhook_events where id = ${failed}`;
-    expect(ev!.status).toBe('pending');
+    const [ev] = await sql`select status, attempts, max_attempts, next_attempt_at <= now() as due, gave_up_at from webhook_events where id = ${failed}`;
+    expect(ev).toMatchObject({ status: 'pending', attempts: 2, max_attempts: 5, due: true, gave_up_at: null });
+    expect((await givenUpDeliveries(sql)).map((g) => g.event_id)).not.toContain(failed);
     expect(await redeliver(sql, failed, 3)).toBe(false); // pending now
   });
 
@@ -203,8 +197,7 @@ describe('redeliver with a real worker', () => {
     await vi.waitFor(async () => {
       const [ev] = await db.sql`select status from webhook_events where id = ${eventId}`;
       expect(ev!.status).toBe('failed');
-      const counts = await jobQueueCounts(db.sql);
-      expect(counts.find((c) => c.task === 'deliver_webhook')!.failed).toBeGreaterThanOrEqual(1);
+      expect((await givenUpDeliveries(db.sql)).find((g) => g.event_id === eventId)).toMatchObject({ kind: 'stream', attempts: 1, url: receiver.url });
     }, { timeout: 15_000, interval: 100 });
     const failure = (await recentDeliveryFailures(db.sql)).find((f) => f.event_id === eventId);
     expect(failure).toMatchObject({ status_code: 500, event_status: 'failed', url: receiver.url });
@@ -218,7 +211,6 @@ describe('redeliver with a real worker', () => {
       const [ev] = await db.sql`select status from webhook_events where id = ${eventId}`;
       expect(ev!.status).toBe('delivered');
     }, { timeout: 15_000, interval: 100 });
-    // The dead job was replaced, not left beside the new one.
-    expect((await failedJobs(db.sql)).filter((f) => f.task === 'deliver_webhook')).toHaveLength(0);
+    expect((await givenUpDeliveries(db.sql)).find((g) => g.event_id === eventId)).toBeUndefined();
   });
 });

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
@@ -206,7 +205,7 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
         if (this.stopping || err instanceof IndexerHaltError || err instanceof LockLostError) throw err;
         if (this.lock?.lost) throw new LockLostError(this.opts.network);
         this.log.warn({ error: describeError(err), retry_in_ms: delay }, 'indexer call failed; retrying');
-        await sleep(delay);
+        await this.pause(delay); // a stop cuts the wait short
         delay = Math.min(delay * 2, 10_000);
       }
     }

@@ -34,6 +34,7 @@ interface Snapshot {
   jobs: QueueCounts[];
   deliveries: DeliveryRow[];
   events: { kind: string; status: string; n: string }[];
+  givenUp: { kind: string; n: string }[];
   travelRule: { status: string; direction: string; n: string }[];
 }
 
@@ -59,8 +60,10 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
       from webhook_deliveries d join webhook_events e on e.id = d.event_id
       group by 1, 2, 3`;
     const events = await tx<Snapshot['events']>`select kind, status, count(*) as n from webhook_events group by kind, status`;
+    const givenUp = await tx<Snapshot['givenUp']>`
+      select kind, count(*) as n from webhook_events where gave_up_at is not null and status = 'failed' group by kind`;
     const travelRule = await tx<Snapshot['travelRule']>`select status, direction, count(*) as n from travelrule_transactions group by status, direction`;
-    return { cursors, jobs, deliveries, events, travelRule };
+    return { cursors, jobs, deliveries, events, givenUp, travelRule };
   }) as Promise<Snapshot>;
 }
 
@@ -202,6 +205,16 @@ export function createMetrics(sql: Sql): Metrics {
     labelNames: ['kind', 'status'], registers,
     collect: fromDb<Gauge<'kind' | 'status'>>((g, s) => {
       for (const e of s.events) g.set({ kind: e.kind, status: e.status }, Number(e.n));
+    }),
+  });
+
+  new Gauge({
+    name: `${PREFIX}webhook_events_given_up`,
+    help: 'Webhook events given up (retries exhausted, or refused by the receiver) and not redelivered since, by kind.',
+    labelNames: ['kind'], registers,
+    collect: fromDb<Gauge<'kind'>>((g, s) => {
+      for (const kind of ['stream', 'liveaml', 'travelrule']) g.set({ kind }, 0);
+      for (const e of s.givenUp) g.set({ kind: e.kind }, Number(e.n));
     }),
   });
 

@@ -18,7 +18,10 @@ import type { Delivery, FaultReceiver } from './receiver.js';
  *    block hash are the canonical chain's), and each orphaned one delivered was retracted;
  * 3. no two deliveries with the same webhook-id have different bodies (and every one is signed);
  * 4. the database equals a clean index of the canonical chain, built from scratch into a second
- *    database and compared table by table.
+ *    database and compared table by table;
+ * 5. order: at each receiver, for one address, transaction and block, the unconfirmed delivery
+ *    first arrives before the confirmed one, and the retraction after both; every body carries
+ *    its subscription's sequence, one per webhook-id, and it grows in that same order.
  */
 
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -177,6 +180,9 @@ export async function assertInvariants(input: CheckInput): Promise<{ failedAttem
   const delivered = new Set(dbEvents.filter((e) => !e.removed && e.status === 'delivered' && c.blocks.get(Number(e.block_number)) === e.block_hash).map((e) => key(e.address, e.tx_hash, e.confirmed)));
   expect([...expected].filter((k) => !delivered.has(k)), 'expected events not marked delivered in the database').toEqual([]);
 
+  // 5. Order and sequence.
+  expect(orderViolations(endpoints), 'deliveries out of order (receiver: address|tx|block: what came first)').toEqual([]);
+
   // 4. The database equals a clean index of the canonical chain.
   const [cursor] = await sql<{ block_number: string; block_hash: string }[]>`select block_number::text, block_hash from indexer_cursors where network = 'eth'`;
   expect(cursor, 'the cursor is at the canonical head').toEqual({ block_number: String(c.head), block_hash: c.headHash });
@@ -197,12 +203,50 @@ export async function assertInvariants(input: CheckInput): Promise<{ failedAttem
   return { failedAttempts: attempts!.failed, deliveries: deliveries.length, expected: expected.size, duplicates: ids.length - new Set(ids).size, retractions: deliveries.filter((d) => d.json?.removed === true).length };
 }
 
+/**
+ * What arrived out of order, per receiver (arrival order is the order of `received`): for one
+ * (address, tx, block), the first arrival of each kind must come unconfirmed, then confirmed,
+ * then the retraction; their sequences must grow the same way; a webhook-id has one sequence.
+ */
+export function orderViolations(endpoints: readonly Endpoint[]): string[] {
+  const out: string[] = [];
+  for (const [i, e] of endpoints.entries()) {
+    const first = new Map<string, Map<string, { at: number; sequence: number }>>();
+    const sequenceOf = new Map<string, number>();
+    e.receiver.received.forEach((d, at) => {
+      const j = d.json;
+      if (!j?.tx) return;
+      const id = d.headers['webhook-id']!;
+      const sequence = Number(j.sequence);
+      if (!Number.isSafeInteger(sequence) || sequence < 1) out.push(`${i}: ${id} carries no sequence`);
+      const seen = sequenceOf.get(id);
+      if (seen !== undefined && seen !== sequence) out.push(`${i}: ${id} came with sequences ${seen} and ${sequence}`);
+      sequenceOf.set(id, sequence);
+      const key = `${String(j.tx.address).toLowerCase()}|${String(j.tx.hash).toLowerCase()}|${j.blockNumber}`;
+      const kind = j.removed === true ? 'retraction' : j.confirmed === true ? 'confirmed' : 'unconfirmed';
+      const kinds = first.get(key) ?? new Map();
+      first.set(key, kinds);
+      if (!kinds.has(kind)) kinds.set(kind, { at, sequence });
+    });
+    for (const [key, kinds] of first) {
+      const order = ['unconfirmed', 'confirmed', 'retraction'].filter((k) => kinds.has(k)).map((k) => ({ k, ...kinds.get(k)! }));
+      for (let n = 1; n < order.length; n++) {
+        const [a, b] = [order[n - 1]!, order[n]!];
+        if (a.at > b.at) out.push(`${i}: ${key}: ${b.k} arrived before ${a.k}`);
+        if (a.sequence >= b.sequence) out.push(`${i}: ${key}: ${b.k} has sequence ${b.sequence}, not above ${a.k}'s ${a.sequence}`);
+      }
+    }
+  }
+  return out;
+}
+
 /** For a failing run: what the database says about the events that did not arrive, and their jobs. */
 async function printEvents(sql: Sql, keys: string[]): Promise<void> {
   const hashes = keys.map((k) => k.split('|')[1]!);
   const rows = await sql`
-    select e.tx_hash, e.address, e.confirmed, e.status, e.attempts, e.block_number::text, j.locked_by, j.locked_at, j.attempts as job_attempts, j.run_at, j.last_error
-    from webhook_events e left join graphile_worker.jobs j on j.key = 'evt:' || e.id::text
+    select e.tx_hash, e.address, e.confirmed, e.removed, e.status, e.attempts, e.sequence, e.block_number::text, e.next_attempt_at,
+      e.lease_until, e.sent_at, (select error from webhook_deliveries d where d.event_id = e.id order by d.id desc limit 1) as last_error
+    from webhook_events e
     where e.tx_hash = any(${hashes}) order by e.block_number limit 20`;
-  console.log(`[faults] ${keys.length} deliveries missing; their events and jobs (first 20):\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
+  console.log(`[faults] ${keys.length} deliveries missing; their events (first 20):\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
 }

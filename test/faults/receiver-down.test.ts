@@ -5,7 +5,7 @@ let s: Scenario | undefined;
 afterAll(async () => { await s?.close(); });
 
 it('a webhook receiver down for a while (connection refused), then up: every delivery arrives', async () => {
-  s = await startScenario('receiver-down', { confirmations: 3 });
+  s = await startScenario('receiver-down', { confirmations: 3, file: 'receiver-down' });
   const { rng, roles, receivers } = s;
   roles.indexer.start();
   roles.worker.start();

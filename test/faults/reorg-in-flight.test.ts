@@ -8,7 +8,7 @@ const CONFIRMATIONS = 4;
 const REORGS = 8;
 
 it(`reorgs while deliveries are in flight (slow receivers, ${REORGS} reorgs up to ${CONFIRMATIONS - 1} blocks deep): retracted, never confirmed`, async () => {
-  s = await startScenario('reorg-in-flight', { confirmations: CONFIRMATIONS });
+  s = await startScenario('reorg-in-flight', { confirmations: CONFIRMATIONS, file: 'reorg-in-flight' });
   const { rng, roles, chain, traffic } = s;
   const delays = rng.fork('receiver-delays');
   for (const r of s.receivers) r.delayMs = () => delays.int(100, 700);

@@ -5,17 +5,13 @@ export type RoleName = 'indexer' | 'worker';
 /**
  * One role of the appliance as a real child process (`node --import tsx src/cli.ts <role>`),
  * which can be killed with SIGKILL and started again. A process that exits on its own (a crash)
- * is recorded: the suite fails on it. A supervised role is started again a second later instead,
- * as systemd or compose's restart policy would (the Postgres restart scenario: see its file).
+ * is recorded: the suite fails on it (no scenario relies on a supervisor to start a role again).
  */
 export class RoleProcess {
   private run: CliRun | undefined;
   private expectingExit = false;
   readonly crashes: string[] = [];
-  /** Exits of a supervised role, each followed by a restart: the first line of what it said. */
-  readonly restarts: string[] = [];
   starts = 0;
-  supervised = false;
 
   constructor(readonly role: RoleName, private readonly databaseUrl: () => string, private readonly env: Record<string, string>) {}
 
@@ -28,13 +24,7 @@ export class RoleProcess {
     void run.exited.then((code) => {
       if (this.run === run) this.run = undefined;
       if (this.expectingExit) return;
-      if (!this.supervised) {
-        this.crashes.push(`${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-1500)}`);
-        return;
-      }
-      const said = (run.err() + run.out()).split('\n').find((l) => /error|Error/.test(l)) ?? '';
-      this.restarts.push(`${this.role} exited with code ${code}: ${said.slice(0, 300)}`);
-      setTimeout(() => { if (!this.expectingExit && !this.run) this.start(); }, 1000);
+      this.crashes.push(`${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-1500)}`);
     });
   }
 
@@ -52,15 +42,17 @@ export class RoleProcess {
     this.run = undefined;
   }
 
-  /** SIGTERM: the orderly stop (finishes work in hand); SIGKILL after 20 s. */
+  /** SIGTERM: the orderly stop (finishes work in hand), which must exit 0; SIGKILL after 20 s. */
   async stop(): Promise<void> {
     const run = this.run;
     if (!run) return;
     this.expectingExit = true;
     run.child.kill('SIGTERM');
     const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
-    await run.exited;
+    const code = await run.exited;
     clearTimeout(timer);
+    // Every role stops with exit code 0 on SIGTERM, whatever happened before.
+    if (code !== 0) this.crashes.push(`${this.role} exited with code ${code} on SIGTERM: ${run.err().slice(-1500)}${run.out().slice(-1500)}`);
     this.run = undefined;
   }
 }

@@ -1,7 +1,6 @@
 import { afterAll, it } from 'vitest';
 import { sleep, startScenario, type Scenario } from './harness.js';
 import { startFaultyRpcProxy, type FaultyRpcProxy } from './rpc-proxy.js';
-import { createRng, FAULT_SEED } from './seed.js';
 
 let proxy: FaultyRpcProxy | undefined;
 let s: Scenario | undefined;
@@ -16,8 +15,9 @@ const HANG_MS = 16_000;
 it('RPC errors and timeouts on 5% of calls: nothing lost, nothing wrong', async () => {
   s = await startScenario('rpc-faults', {
     confirmations: 3,
-    rpcUrl: async (chainUrl) => {
-      proxy = await startFaultyRpcProxy(chainUrl, createRng(FAULT_SEED).fork('rpc-faults/proxy'), { rate: 0.05, hangMs: HANG_MS });
+    file: 'rpc-faults',
+    rpcUrl: async (chainUrl, rng) => {
+      proxy = await startFaultyRpcProxy(chainUrl, rng, { rate: 0.05, hangMs: HANG_MS });
       return proxy.url;
     },
   });

@@ -1,19 +1,19 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * The fault suite's one source of randomness. The run's seed is FAULT_SEED (else random) and is
- * printed at the start of each scenario; each scenario draws from a PRNG seeded with the seed and
- * its own name, so that one file replays alone: `FAULT_SEED=1234 npm run test:faults -- kill`.
+ * The fault suite's one source of randomness. Each scenario draws a fresh random seed of its own
+ * (or takes FAULT_SEED when it is set) and prints it at its start; its PRNG is seeded with that
+ * seed and its name, so one file replays alone: `FAULT_SEED=1234 npm run test:faults -- kill`.
  * Replaying gives the same choices (kill points, faults, reorg depths); the timing of processes
  * around them is the machine's.
  */
-export const FAULT_SEED: number = (() => {
+function seedOfRun(): number | undefined {
   const raw = process.env.FAULT_SEED;
-  if (raw === undefined || raw === '') return randomInt(1, 2 ** 31);
+  if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`FAULT_SEED must be a non-negative integer, got ${raw}`);
   return n;
-})();
+}
 
 export interface Rng {
   /** A float in [0, 1). */
@@ -53,8 +53,9 @@ export function createRng(seed: number): Rng {
   return rng;
 }
 
-/** The PRNG of one scenario; prints the seed that replays it. */
-export function scenarioRng(scenario: string): Rng {
-  console.log(`[faults] scenario "${scenario}": FAULT_SEED=${FAULT_SEED} (replay with FAULT_SEED=${FAULT_SEED} npm run test:faults)`);
-  return createRng(hashString(scenario, FAULT_SEED));
+/** The PRNG of one scenario (`file` its test file's name); prints the seed that replays it. */
+export function scenarioRng(scenario: string, file: string): Rng {
+  const seed = seedOfRun() ?? randomInt(1, 2 ** 31);
+  console.log(`[faults] scenario "${scenario}": FAULT_SEED=${seed} (replay: FAULT_SEED=${seed} npm run test:faults -- ${file})`);
+  return createRng(hashString(scenario, seed));
 }

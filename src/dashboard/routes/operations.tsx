@@ -2,14 +2,15 @@ import { Hono } from 'hono';
 import { recordAudit } from '../../audit/audit.js';
 import { indexerStatus } from '../../indexer/status.js';
 import { roleAllows } from '../../operators/operators.js';
-import { appCounts, deleteJob, failedJobs, jobQueueCounts, recentDeliveryFailures, redeliver, retryJob } from '../../ops/status.js';
+import { appCounts, deleteJob, failedJobs, givenUpDeliveries, jobQueueCounts, recentDeliveryFailures, redeliver, retryJob } from '../../ops/status.js';
 import { render, requireRole, type DashboardDeps, type DashContext, type DashEnv } from '../context.js';
 import { CsrfField, Layout, Time } from '../layout.js';
 
 /**
  * /dashboard/operations: per network the head, indexed block, lag and last reorg; the job
  * queues per task and the failed jobs; the latest webhook delivery failures; counts of streams,
- * live AML trackings and labels. Admins retry or delete a failed job and redeliver a webhook.
+ * live AML trackings and labels; the webhook events given up. Admins retry or delete a failed
+ * job and redeliver a webhook.
  */
 
 const SHOWN_ROWS = 50;
@@ -32,8 +33,8 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   ops.get('/', async (c) => {
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
-    const [networks, queues, failed, deliveries, counts] = await Promise.all([
-      indexerStatus(sql), jobQueueCounts(sql), failedJobs(sql, SHOWN_ROWS), recentDeliveryFailures(sql, SHOWN_ROWS), appCounts(sql),
+    const [networks, queues, failed, givenUp, deliveries, counts] = await Promise.all([
+      indexerStatus(sql), jobQueueCounts(sql), failedJobs(sql, SHOWN_ROWS), givenUpDeliveries(sql, SHOWN_ROWS), recentDeliveryFailures(sql, SHOWN_ROWS), appCounts(sql),
     ]);
     const done = c.req.query('done') ?? '';
     const gone = c.req.query('gone') ?? '';
@@ -43,6 +44,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         <button type="submit" class={danger ? 'danger' : 'secondary'} aria-label={label}>{text}</button>
       </form>
     );
+    const Redeliver = ({ id }: { id: string }) => <ActionForm action={`/dashboard/operations/deliveries/${id}/redeliver`} label={`Redeliver event ${id}`} text="Redeliver" />;
     return render(c, (
       <Layout title="Operations" session={session} current="/dashboard/operations" flash={DONE[done]} error={GONE[gone]}>
         <section id="networks" aria-labelledby="h-networks">
@@ -99,6 +101,25 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
           </table>
           {failed.length === 0 ? <p>No failed job.</p> : null}
         </section>
+        <section id="given-up" aria-labelledby="h-given-up">
+          <h2 id="h-given-up">Webhooks given up</h2>
+          <table>
+            <caption>{`Events no receiver took: retries exhausted, or refused (4xx); the latest ${SHOWN_ROWS}, newest first`}</caption>
+            <thead>
+              <tr><th scope="col">Given up</th><th scope="col">Event</th><th scope="col">Kind</th><th scope="col">URL</th><th scope="col" class="num">Attempts</th><th scope="col">Last error</th>{admin ? <th scope="col">Actions</th> : null}</tr>
+            </thead>
+            <tbody>
+              {givenUp.map((g) => (
+                <tr data-event={g.event_id}>
+                  <td><Time at={g.gave_up_at} /></td><td><code>{g.event_id}</code></td><td>{g.kind}</td><td><code>{g.url ?? '—'}</code></td>
+                  <td class="num">{g.attempts}</td><td>{g.last_error ?? '—'}</td>
+                  {admin ? <td><Redeliver id={g.event_id} /></td> : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {givenUp.length === 0 ? <p>No webhook given up.</p> : null}
+        </section>
         <section id="deliveries" aria-labelledby="h-deliveries">
           <h2 id="h-deliveries">Webhook delivery failures</h2>
           <table>
@@ -113,7 +134,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                   <td class="num">{d.status_code ?? '—'}</td><td>{d.error ?? '—'}</td><td>{`${d.event_status} (${d.attempts} attempts)`}</td>
                   {admin ? (
                     <td>{d.event_status === 'failed'
-                      ? <ActionForm action={`/dashboard/operations/deliveries/${d.event_id}/redeliver`} label={`Redeliver event ${d.event_id}`} text="Redeliver" />
+                      ? <Redeliver id={d.event_id} />
                       : <span class="muted">—</span>}</td>
                   ) : null}
                 </tr>

@@ -1,0 +1,37 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { openPool } from '../../src/db/index.js';
+import { migrate } from '../../src/db/migrate.js';
+import { freePort } from '../helpers/ports.js';
+import type { ScenarioOptions } from './harness.js';
+
+/**
+ * A Postgres of one scenario's own, which it can stop and start again on the same port and data
+ * directory (restarting the suite's shared one would disturb the other scenarios).
+ */
+export async function ownPostgres() {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-faults-pg-'));
+  chmodSync(dir, 0o711);
+  const port = await freePort();
+  let pg: EmbeddedDatabase | undefined = await startEmbeddedPostgres(dir, port);
+  const url = pg.url;
+  const sql = openPool(url, { max: 4 });
+  await migrate(sql, url);
+  const database: ScenarioOptions['database'] = { url, sql, drop: () => sql.end({ timeout: 5 }) };
+  return {
+    database,
+    /** Stops the server (a fast shutdown: every session is cut), waits `downMs`, starts it again. */
+    async restart(downMs: number): Promise<void> {
+      await pg?.stop();
+      pg = undefined;
+      await new Promise((r) => setTimeout(r, downMs));
+      pg = await startEmbeddedPostgres(dir, port);
+    },
+    async close(): Promise<void> {
+      await pg?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
