@@ -9,6 +9,7 @@ import { formatStatusTable, indexerStatus } from './indexer/status.js';
 import { labelsCommand } from './aml/labels/cli.js';
 import { vaspsCommand } from './travelrule/vasps-cli.js';
 import { operatorsCommand } from './operators/cli.js';
+import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>
 
@@ -137,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
     throw err;
   }
   const serve = async (roles: Roles) => {
+    guardClosedConnectionWrites();
     const appliance = await startAppliance(config, roles);
     runUntilSignal(appliance);
     if (roles.api) await ensureKeys(appliance.db.sql, config, appliance.apiPort);

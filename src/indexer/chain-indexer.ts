@@ -59,14 +59,30 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   /** Deletes everything above the ancestor and moves the cursor there; returns retractions enqueued. */
   protected abstract revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number>;
 
+  /**
+   * Runs the indexer until stopped. It halts (and /readyz says why) only on an IndexerHaltError;
+   * any other failure is logged and the indexer starts over from its cursor after a pause, in
+   * this process: no outside supervisor is needed to bring it back.
+   */
   start(): void {
-    this.done = this.run().catch((err) => {
-      if (this.stopping) return;
-      this.log.fatal({ error: describeError(err) }, 'indexer halted');
-      if (err instanceof IndexerHaltError) {
-        recordHalt(this.sql, this.opts.network, err.message).catch((e) => this.log.error({ error: describeError(e) }, 'could not record the halt'));
+    this.done = (async () => {
+      for (let restarts = 0; !this.stopping; restarts++) {
+        try {
+          await this.run();
+          return;
+        } catch (err) {
+          if (this.stopping) return;
+          if (err instanceof IndexerHaltError) {
+            this.log.fatal({ error: describeError(err) }, 'indexer halted');
+            await recordHalt(this.sql, this.opts.network, err.message).catch((e) => this.log.error({ error: describeError(e) }, 'could not record the halt'));
+            return;
+          }
+          const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
+          this.log.error({ error: describeError(err), restart_in_ms: delayMs }, 'indexer failed; starting it again');
+          await this.pause(delayMs);
+        }
       }
-    });
+    })();
   }
 
   /** Finishes the block (or batch) in hand, then returns. */
