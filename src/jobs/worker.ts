@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { run, type Runner, type WorkerEvents } from 'graphile-worker';
-import { RETRYABLE_ERROR_CODES } from 'graphile-worker/dist/lib.js';
+import { run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
@@ -17,86 +16,119 @@ import { log } from '../log.js';
 import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
 
 /**
- * graphile-worker (0.17) records a job's outcome without awaiting it, retrying only the error
- * codes of this table: any other error there is an unhandled rejection that ends the process. A
- * Postgres restart (57P01 admin shutdown, 57P02, connections cut or refused while it is down)
- * must be waited out like the failover (57P03) already in it, not crash the worker.
+ * Job outcomes recorded together within this delay. graphile-worker 0.17 records an outcome
+ * without awaiting it: unbatched, a database error there is an unhandled rejection that ends the
+ * process; batched, it is retried (about 20 times over minutes) and, if it still fails, the
+ * worker pool shuts itself down, which startWorker notices and answers with a new pool.
+ * (Its local queue is not used: after a lost connection it could be left holding jobs it never
+ * ran or returned. Webhook deliveries, the volume, are the dispatcher's and not jobs.)
  */
-for (const code of ['57P01', '57P02', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']) {
-  RETRYABLE_ERROR_CODES[code] ??= { minDelay: 500, maxDelay: 30_000 };
-}
-
-/**
- * Jobs the pool fetches (and locks) per query for its workers: one get-jobs round trip serves
- * many deliveries instead of one each. A killed process's queued jobs are freed by the others
- * (stale-locks.ts) like its running ones; a stopping one returns them to the database.
- */
-const LOCAL_QUEUE_SIZE_JOBS = 50;
-/**
- * Completions recorded together within this delay, one statement for all of them. A crash in
- * the window runs those jobs again (at least once): their events are no longer pending, so the
- * next attempt finds them settled and sends nothing.
- */
-const COMPLETE_JOB_BATCH_DELAY_MS = 10;
+const JOB_OUTCOME_BATCH_DELAY_MS = 10;
+/** A worker pool that ended on its own is replaced after this pause, doubling to the maximum. */
+const RESTART_MIN_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
 
 export interface Worker {
   /** Finishes the jobs in hand, then closes the worker's pool. */
   stop(): Promise<void>;
 }
 
+type WorkerDeps = DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps };
+
+/** One graphile-worker pool with the stale-lock sweeper that holds its liveness. */
+interface Pool {
+  runner: Runner;
+  sweeper: StaleLockSweeper | undefined;
+}
+
 /**
- * The worker role: graphile-worker running the task files of workers/. Several worker processes
- * against one Postgres are safe (jobs are claimed with SKIP LOCKED). New jobs wake it through
- * LISTEN/NOTIFY, so a delivery starts within milliseconds of the indexer's commit.
- * The pg pool is ours, with an error listener: a connection the server drops while idle (a
- * restart, a failover) is logged and replaced instead of crashing the process.
- * Jobs a killed worker process had locked are freed by the others within seconds (stale-locks.ts).
+ * The worker role: the webhook dispatcher (src/webhooks/dispatcher.ts) and graphile-worker
+ * running the task files of workers/. Several worker processes against one Postgres are safe
+ * (both claim with SKIP LOCKED). New jobs and events wake them through LISTEN/NOTIFY.
+ * The pg pool is ours, with an error listener: a connection the server drops (a restart, a
+ * failover) is logged and replaced instead of crashing the process. If graphile-worker's pool
+ * ends on its own (it shuts itself down when it cannot record outcomes), a new one is started:
+ * the old one's jobs are freed by the sweeper within seconds, like a killed process's.
  */
-export async function startWorker(databaseUrl: string, deps: DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps }, concurrency: number, delivery: DispatcherOptions): Promise<Worker> {
+export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurrency: number, delivery: DispatcherOptions): Promise<Worker> {
   const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
   pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
   // A client checked out when its connection fails raises the error at its next query; this
   // listener only keeps the event from going unhandled.
   pgPool.on('connect', (client) => client.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection failed')));
-  let runner: Runner;
-  let poolId: string | undefined;
-  const events = new EventEmitter() as WorkerEvents;
-  events.on('pool:create', ({ workerPool }) => { poolId = workerPool.id; });
-  try {
-    runner = await run({
+  const taskList: TaskList = {
+    fetch_nft_metadata: fetchNftMetadataTask(deps),
+    liveaml_check: liveAmlCheckTask(deps),
+    liveaml_rescan: liveAmlRescanTask(deps),
+    ...(deps.travelRule ? { travelrule_send: travelRuleSendTask(deps.travelRule) } : {}),
+  };
+
+  const startPool = async (): Promise<Pool> => {
+    let poolId: string | undefined;
+    const events = new EventEmitter() as WorkerEvents;
+    events.on('pool:create', ({ workerPool }) => { poolId = workerPool.id; });
+    const runner = await run({
       pgPool,
       events,
       concurrency,
       noHandleSignals: true,
       pollInterval: 2000,
       logger: quietGraphileLogger,
-      preset: {
-        worker: {
-          localQueue: { size: LOCAL_QUEUE_SIZE_JOBS },
-          completeJobBatchDelay: COMPLETE_JOB_BATCH_DELAY_MS,
-        },
-      },
-      taskList: {
-        fetch_nft_metadata: fetchNftMetadataTask(deps),
-        liveaml_check: liveAmlCheckTask(deps),
-        liveaml_rescan: liveAmlRescanTask(deps),
-        ...(deps.travelRule ? { travelrule_send: travelRuleSendTask(deps.travelRule) } : {}),
-      },
+      preset: { worker: { completeJobBatchDelay: JOB_OUTCOME_BATCH_DELAY_MS, failJobBatchDelay: JOB_OUTCOME_BATCH_DELAY_MS } },
+      taskList,
     });
+    if (!poolId) log.warn('worker pool id unknown: jobs of dead workers are freed only after graphile-worker\'s 4 hours');
+    return { runner, sweeper: poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined };
+  };
+
+  let stopping = false;
+  let current: Pool;
+  try {
+    current = await startPool();
   } catch (err) {
     await pgPool.end();
     throw err;
   }
-  const sweeper: StaleLockSweeper | undefined = poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined;
-  if (!poolId) log.warn('worker pool id unknown: jobs of dead workers are freed only after graphile-worker\'s 4 hours');
+  let wake: (() => void) | undefined;
+  const supervise = (async () => {
+    for (let failures = 0; !stopping; ) {
+      const ended = await current.runner.promise.then(() => undefined, (err: unknown) => err);
+      if (stopping) return;
+      log.error({ error: ended === undefined ? 'ended' : describeError(ended) }, 'job worker pool ended on its own; starting a new one');
+      await current.sweeper?.stop(); // its liveness lock goes: the new pool's sweeper frees its jobs
+      for (;;) {
+        const delay = Math.min(RESTART_MAX_MS, RESTART_MIN_MS * 2 ** failures++);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, delay);
+          wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        if (stopping) return;
+        try {
+          current = await startPool();
+          failures = 0;
+          log.info('job worker pool started again');
+          break;
+        } catch (err) {
+          log.warn({ error: describeError(err) }, 'could not start a job worker pool yet; trying again');
+        }
+      }
+    }
+  })();
+
   const dispatcher = new DeliveryDispatcher(deps, delivery);
   dispatcher.start();
-  log.info({ concurrency, delivery_concurrency: delivery.concurrency, pool_id: poolId }, 'worker started');
+  log.info({ concurrency, delivery_concurrency: delivery.concurrency }, 'worker started');
   return {
     stop: async () => {
+      stopping = true;
+      wake?.();
       await dispatcher.stop();
-      await runner.stop();
-      await sweeper?.stop();
+      await current.runner.stop().catch((err) => log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'));
+      await supervise;
+      await current.sweeper?.stop();
       await pgPool.end();
     },
   };
