@@ -42,7 +42,7 @@ async function claimIds(): Promise<string[]> {
 }
 
 async function releaseAll(): Promise<void> {
-  await db.sql`update webhook_events set lease_until = null where status = 'pending'`;
+  await db.sql`update webhook_events set lease_until = null, next_attempt_at = least(next_attempt_at, now()) where status = 'pending'`;
 }
 
 it('numbers a subscription\'s events in the order they are written', async () => {
@@ -71,6 +71,42 @@ it('hands out a transaction\'s confirmed event only once its unconfirmed one is 
   claimed = await claimIds();
   expect(claimed).toEqual([confirmed.id]);
   await recordAttempts(db.sql, [delivered(confirmed.id)], 25);
+});
+
+it('moves an event waiting for one in backoff behind it, and brings it back when that one is settled', async () => {
+  const s = await subscription();
+  const unconfirmed = await insertEvent(s, 'f1', false);
+  const confirmed = await insertEvent(s, 'f1', true);
+  expect(await claimIds()).toContain(unconfirmed.id);
+  await recordAttempts(db.sql, [{ ...delivered(unconfirmed.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 600 }], 25);
+  // The claim that finds the confirmed one waiting moves it to when the unconfirmed one is due.
+  expect(await claimIds()).not.toContain(confirmed.id);
+  const due = async (id: string) => (await db.sql<{ at: Date }[]>`select next_attempt_at as at from webhook_events where id = ${id}`)[0]!.at.getTime();
+  expect(await due(confirmed.id)).toBe(await due(unconfirmed.id));
+  // Given up (or delivered): the confirmed one is due at once, not in ten minutes.
+  await db.sql`update webhook_events set next_attempt_at = now(), max_attempts = 2 where id = ${unconfirmed.id}`;
+  expect(await claimIds()).toEqual([unconfirmed.id]);
+  await recordAttempts(db.sql, [{ ...delivered(unconfirmed.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 600 }], 25);
+  expect(await due(confirmed.id)).toBeLessThanOrEqual(Date.now());
+  expect(await claimIds()).toEqual([confirmed.id]);
+  await recordAttempts(db.sql, [delivered(confirmed.id)], 25);
+});
+
+it('looks past the events that wait for ones in flight at the head of the queue', async () => {
+  const s = await subscription();
+  const firsts: string[] = [];
+  const seconds: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    firsts.push((await insertEvent(s, `c${i}`, false)).id);
+    seconds.push((await insertEvent(s, `c${i}`, true)).id);
+  }
+  const later = await insertEvent(s, 'c99', false);
+  expect((await claimDueDeliveries(db.sql, 30, 60, 60)).map((e) => e.id).sort()).toEqual([...firsts].sort());
+  // 30 waiting events at the head, each behind one in flight; the claimable one is past them.
+  expect((await claimDueDeliveries(db.sql, 1, 60, 31)).map((e) => e.id)).toEqual([later.id]);
+  await recordAttempts(db.sql, [...firsts, later.id].map(delivered), 25);
+  expect((await claimIds()).sort()).toEqual([...seconds].sort());
+  await recordAttempts(db.sql, seconds.map(delivered), 25);
 });
 
 it('retracts at once an orphaned event whose in-flight attempt the receiver took', async () => {
@@ -119,7 +155,7 @@ it('retracts an event sent by a worker killed before it recorded the outcome, wh
   expect(await claimIds()).toContain(ev.id);
   await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
   // kill -9 here: the receiver has the body, nothing was recorded, the lease runs out.
-  await db.sql`update webhook_events set lease_until = now() - interval '1 second' where id = ${ev.id}`;
+  await db.sql`update webhook_events set lease_until = now() - interval '1 second', next_attempt_at = now() - interval '1 second' where id = ${ev.id}`;
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
   const rows = await db.sql`select removed, status, orphaned from webhook_events where tx_hash = '0xcc' order by removed`;
   expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled'], [true, 'pending']]);
@@ -137,7 +173,7 @@ it('cancels, and never sends, an orphaned event whose lease ran out before its o
   expect(await claimIds()).toContain(ev.id);
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n)); // in flight: stays pending
   expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe('pending');
-  await db.sql`update webhook_events set lease_until = now() - interval '1 second' where id = ${ev.id}`;
+  await db.sql`update webhook_events set lease_until = now() - interval '1 second', next_attempt_at = now() - interval '1 second' where id = ${ev.id}`;
   expect(await claimIds()).not.toContain(ev.id);
   expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe('cancelled');
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xdd' and status = 'pending'`;

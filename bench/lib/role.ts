@@ -7,9 +7,10 @@
  * no sampling to miss a spike. It includes what tsx costs (the TypeScript transform and its
  * cache, a few tens of MiB over running the built dist/).
  * To profile a role during a benchmark: BENCH_ROLE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ * To keep its log lines: BENCH_ROLE_LOG=/tmp/role.log (appended to; TOLLGATE_LOG_LEVEL sets how many).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,6 +47,7 @@ export function startRole(role: 'api' | 'worker' | 'indexer', env: Record<string
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (tail + chunk).split('\n');
     tail = lines.pop()!;
+    if (process.env.BENCH_ROLE_LOG && lines.length) appendFileSync(process.env.BENCH_ROLE_LOG, lines.join('\n') + '\n');
     for (const line of lines) {
       if (!line.startsWith('{')) continue;
       try {

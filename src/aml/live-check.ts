@@ -107,7 +107,7 @@ export async function runLiveAmlCheck(deps: LiveAmlDeps, check: LiveAmlCheck): P
       address: target.address, score: analysis.score, tags: analysis.tags, hash: check.txHash,
       block_number: Number(check.blockNumber), hash_tags: hashTags, created_at: clock!.now.toISOString(),
     };
-    await insertLiveAmlWebhook(tx, check, JSON.stringify(body), deps.webhookMaxAttempts);
+    await insertLiveAmlWebhook(tx, check, JSON.stringify(body));
     await rememberRiskTags(tx, check.trackedId, analysis.tags);
     return 'recorded' as const;
   });
@@ -127,7 +127,7 @@ async function isCanonical(tx: TransactionSql, family: 'evm' | 'utxo', c: LiveAm
  * sent once: confirmation_done from the start, so no confirmed copy ever follows; a reorg
  * retracts it like a stream delivery.
  */
-export async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, body: string, maxAttempts: number): Promise<void> {
+export async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, body: string): Promise<void> {
   await tx`
     with ins as (
       insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,

@@ -71,7 +71,7 @@ export async function runLiveAmlRescan(deps: LiveAmlDeps): Promise<{ checked: nu
         const id = await recordEvent(tx, { ...check, score: best.score, tags: best.tags, hashTags });
         if (id !== null) {
           const body: LiveAmlWebhook = { address: t.address, score: best.score, tags: best.tags, hash: '', block_number: 0, hash_tags: hashTags, created_at: clock!.now.toISOString() };
-          await insertLiveAmlWebhook(tx, check, JSON.stringify(body), deps.webhookMaxAttempts);
+          await insertLiveAmlWebhook(tx, check, JSON.stringify(body));
           events += 1;
         }
       }

@@ -151,7 +151,7 @@ export async function acceptByOperator(deps: TravelRuleDeps, operator: string, i
   if (t.direction === 'incoming') {
     await moving(() => deps.sql.begin(async (tx) => {
       await transition(tx, { id, from: 'PENDING', to: 'WAITING_ADDRESS_DATA', actor });
-      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: id, status: 'WAITING_ADDRESS_DATA', maxAttempts: deps.maxAttempts });
+      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: id, status: 'WAITING_ADDRESS_DATA' });
     }));
     return 'WAITING_ADDRESS_DATA';
   }
@@ -223,7 +223,7 @@ export async function recordAnswerByOperator(deps: TravelRuleDeps, operator: str
     await moving(() => deps.sql.begin(async (tx) => {
       await transition(tx, { id, from: 'OTHER_VASP_PENDING', to: 'OTHER_VASP_REJECTED', actor, reason: why });
       await updateCounterparty(tx, id, { reason: why });
-      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: id, status: 'OTHER_VASP_REJECTED', maxAttempts: deps.maxAttempts });
+      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: id, status: 'OTHER_VASP_REJECTED' });
     }));
     return 'OTHER_VASP_REJECTED';
   }
@@ -231,7 +231,7 @@ export async function recordAnswerByOperator(deps: TravelRuleDeps, operator: str
   await moving(() => deps.sql.begin(async (tx) => {
     await transition(tx, { id, from: 'OTHER_VASP_PENDING', to: 'OTHER_VASP_APPROVED', actor });
     if (address) await updateCounterparty(tx, id, { beneficiaryAddress: address });
-    await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: id, status: 'OTHER_VASP_APPROVED', maxAttempts: deps.maxAttempts });
+    await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: id, status: 'OTHER_VASP_APPROVED' });
     await transition(tx, { id, to: 'WAITING_TX_HASH', actor: SYSTEM });
   }));
   return 'WAITING_TX_HASH';
@@ -333,7 +333,7 @@ export async function applyResolution(deps: TravelRuleDeps, t: TravelRuleTransac
     await moving(() => deps.sql.begin(async (tx) => {
       await transition(tx, { id: t.id, from: 'OTHER_VASP_PENDING', to: 'OTHER_VASP_APPROVED', actor });
       await updateCounterparty(tx, t.id, { beneficiaryAddress: address, callback: resolution.approved.callback });
-      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'OTHER_VASP_APPROVED', maxAttempts: deps.maxAttempts });
+      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'OTHER_VASP_APPROVED' });
       await transition(tx, { id: t.id, to: 'WAITING_TX_HASH', actor: SYSTEM });
     }));
     return;
@@ -343,7 +343,7 @@ export async function applyResolution(deps: TravelRuleDeps, t: TravelRuleTransac
   await moving(() => deps.sql.begin(async (tx) => {
     await transition(tx, { id: t.id, from: 'OTHER_VASP_PENDING', to: 'OTHER_VASP_REJECTED', actor, reason });
     await updateCounterparty(tx, t.id, { reason });
-    await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'OTHER_VASP_REJECTED', maxAttempts: deps.maxAttempts });
+    await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'OTHER_VASP_REJECTED' });
   }));
 }
 
@@ -364,7 +364,7 @@ export async function receiveConfirmation(deps: TravelRuleDeps, token: string, c
     if (reason) throw new TravelRuleError('invalid', `txid: ${reason} on ${t.network}`);
     await moving(() => deps.sql.begin(async (tx) => {
       await transition(tx, { id: t.id, from: 'WAITING_FOR_CONFIRMATION', to: 'TRANSACTION_CONFIRMED', actor, txHash: confirmation.txid });
-      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'TRANSACTION_CONFIRMED', txid: confirmation.txid, maxAttempts: deps.maxAttempts });
+      await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'TRANSACTION_CONFIRMED', txid: confirmation.txid });
     }));
     return;
   }
@@ -373,7 +373,7 @@ export async function receiveConfirmation(deps: TravelRuleDeps, token: string, c
   await moving(() => deps.sql.begin(async (tx) => {
     await transition(tx, { id: t.id, from: t.status, to: 'OTHER_VASP_REJECTED', actor, reason });
     await updateCounterparty(tx, t.id, { reason });
-    await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'OTHER_VASP_REJECTED', maxAttempts: deps.maxAttempts });
+    await enqueueTravelRuleWebhook(tx, { apiKeyId: t.api_key_id, transactionId: t.id, status: 'OTHER_VASP_REJECTED' });
   }));
 }
 

@@ -19,7 +19,7 @@ export type TravelRuleWebhookStatus = 'OTHER_VASP_APPROVED' | 'OTHER_VASP_REJECT
 /** Enqueues one travel rule webhook, in the caller's database transaction. */
 export async function enqueueTravelRuleWebhook(
   tx: TransactionSql,
-  e: { apiKeyId: string; transactionId: string; status: TravelRuleWebhookStatus; txid?: string | null; maxAttempts: number },
+  e: { apiKeyId: string; transactionId: string; status: TravelRuleWebhookStatus; txid?: string | null },
 ): Promise<void> {
   // network/address/block columns are the stream's; a travel rule event has none. confirmed and
   // confirmation_done are true so that no confirmation or reorg step ever looks at it.

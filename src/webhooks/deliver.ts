@@ -3,7 +3,7 @@ import type { Sql } from '../db/index.js';
 import { describeError, PermanentError } from '../errors.js';
 import { stringifyWithBigInts } from '../json.js';
 import { networkInfo } from '../config/networks.js';
-import { buildEvmPayload } from './evm-payload.js';
+import { buildEvmPayload, evmTxKey, loadEvmTransactions, type EvmTxForPayload } from './evm-payload.js';
 import { buildUtxoPayload } from './utxo-payload.js';
 import type { ClaimedEvent } from './outbox.js';
 import type { AllowList } from './ssrf.js';
@@ -35,7 +35,7 @@ export type Prepared =
  * travel rule body may hold persons, so it is never stored in clear: it is rebuilt at each
  * attempt from the sealed payload, and comes out the same each time.
  */
-export async function prepareDelivery(deps: DeliveryDeps, ev: ClaimedEvent): Promise<Prepared> {
+export async function prepareDelivery(deps: DeliveryDeps, ev: ClaimedEvent, evmTxs?: ReadonlyMap<string, EvmTxForPayload>): Promise<Prepared> {
   let url = ev.url;
   if (ev.kind === 'travelrule') {
     url ??= deps.travelRuleWebhookUrl ?? null;
@@ -57,12 +57,36 @@ export async function prepareDelivery(deps: DeliveryDeps, ev: ClaimedEvent): Pro
   if (!utxo && !client) return { retry: `no RPC client for ${ev.network} in this worker` };
   if (!utxo && ev.chain_id === null) return { retry: `no cursor for ${ev.network} yet` };
   try {
-    const payload = utxo ? await buildUtxoPayload(deps.sql, ev) : await buildEvmPayload(deps.sql, client!, ev, Number(ev.chain_id));
+    const evmTx = utxo ? undefined : (evmTxs ?? (await loadEvmTransactions(deps.sql, [ev]))).get(evmTxKey(ev));
+    const payload = utxo ? await buildUtxoPayload(deps.sql, ev) : await buildEvmPayload(deps.sql, client!, ev, Number(ev.chain_id), evmTx);
     return { send: { url, body: stringifyWithBigInts(payload) } };
   } catch (err) {
     if (err instanceof PermanentError) return { cancel: err.message };
     return { retry: describeError(err) };
   }
+}
+
+/**
+ * prepareDelivery for a batch: the EVM transactions of the stream bodies still to build are read
+ * in one round trip first. Never throws: an event that cannot be prepared now is to be retried.
+ */
+export async function prepareDeliveries(deps: DeliveryDeps, events: readonly ClaimedEvent[]): Promise<Prepared[]> {
+  const building = new Set(events.filter((ev) => ev.kind === 'stream' && ev.body === null && !ev.key_revoked && ev.url && networkInfo(ev.network)?.family !== 'utxo'));
+  let evmTxs: Map<string, EvmTxForPayload> | undefined;
+  let loadError: string | undefined;
+  try {
+    evmTxs = await loadEvmTransactions(deps.sql, [...building]);
+  } catch (err) {
+    loadError = describeError(err);
+  }
+  return Promise.all(events.map(async (ev): Promise<Prepared> => {
+    if (loadError !== undefined && building.has(ev)) return { retry: loadError };
+    try {
+      return await prepareDelivery(deps, ev, evmTxs);
+    } catch (err) {
+      return { retry: describeError(err) };
+    }
+  }));
 }
 
 /**

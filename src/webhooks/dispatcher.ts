@@ -1,7 +1,7 @@
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
-import { prepareDelivery, withSequence, type DeliveryDeps } from './deliver.js';
+import { prepareDeliveries, withSequence, type DeliveryDeps } from './deliver.js';
 import {
   claimDueDeliveries,
   deferDeliveries,
@@ -19,7 +19,7 @@ const OUTBOX_CHANNEL = 'tollgate_outbox';
 /** Events claimed in one statement at most. */
 const CLAIM_BATCH_MAX = 200;
 /** Outcomes are recorded together within this delay, one statement for a batch. */
-const RECORD_DELAY_MS = 5;
+const RECORD_DELAY_MS = 20;
 const RECORD_BATCH_MAX = 500;
 /** Without a notification, due events (retries coming due) are looked for this often. */
 const POLL_INTERVAL_MS = 500;
@@ -28,6 +28,19 @@ const DB_RETRY_MIN_MS = 250;
 const DB_RETRY_MAX_MS = 5_000;
 /** A stopping dispatcher keeps trying to record what it sent for this long. */
 const STOP_RECORD_DEADLINE_MS = 15_000;
+/** A stopping dispatcher waits this long for the POSTs out to be answered, then cuts them off. */
+const STOP_IN_FLIGHT_MS = 5_000;
+/**
+ * A receiver whose recent answers took longer than this on average (or that has not answered
+ * yet and has a POST out this long) is slow: it gets at most twice its POST limit in hand.
+ */
+const SLOW_RECEIVER_MS = 250;
+/** A receiver with POSTs out and no answer for this long is stalled: what waits for it goes back. */
+const STALLED_RECEIVER_MS = 1_000;
+/** How often receivers are looked at for a stall. */
+const STALL_CHECK_MS = 250;
+/** A receiver's figures are forgotten after this long without a delivery. */
+const RECEIVER_FORGET_MS = 10 * 60_000;
 
 export interface DispatcherOptions {
   /** Events in hand at once (claimed and not yet recorded: being prepared, waiting, in flight). */
@@ -46,8 +59,14 @@ export function retryDelayS(attempts: number): number {
 interface Endpoint {
   /** Events of this process assigned to the receiver and not finished (preparing, waiting, in flight). */
   assigned: number;
+  /** POSTs in flight. */
   active: number;
-  waiting: (() => void)[];
+  /** Attempts waiting for a slot: called with true when one is theirs, false to hand the event back. */
+  waiting: ((go: boolean) => void)[];
+  /** Moving average of its answer times (ms); undefined before the first answer. */
+  avgMs: number | undefined;
+  /** When the receiver last answered, or its first POST out since it last had none. */
+  lastProgress: number;
 }
 
 /** What logging an outcome needs beyond what the database returns. */
@@ -62,8 +81,10 @@ interface Pending {
  * and signs each body, POSTs it over kept-alive connections, and records the outcomes in
  * batches. The order a receiver relies on is kept by the claim (outbox.ts): an event is claimed
  * only once every earlier event of its subscription and transaction is settled.
- * A slow or dead receiver gets at most `endpointConcurrency` POSTs in flight and as many waiting;
- * its further events are handed back for a few seconds, so they never fill the worker's hands.
+ * Every receiver gets at most `endpointConcurrency` POSTs in flight. A fast one may have the rest
+ * of the worker's hands waiting for it; a slow one (answers averaging over SLOW_RECEIVER_MS) at
+ * most as many waiting as in flight, and a stalled one (no answer for STALLED_RECEIVER_MS) none:
+ * their further events are handed back for a few seconds, so they never fill the worker's hands.
  * The database may go away at any point: claims and records are retried with backoff, outcomes
  * are kept until recorded, and an event whose worker died is claimed again when its lease ends.
  */
@@ -83,6 +104,10 @@ export class DeliveryDispatcher {
   private recordTimer: NodeJS.Timeout | undefined;
   private dbDownSince: number | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
+  private readonly handingBack: string[] = [];
+  private readonly stopped = new AbortController();
+  private handBackBatch: Promise<void> | undefined;
   private readonly log = log.child({ role: 'dispatcher' });
 
   constructor(private readonly deps: DeliveryDeps, private readonly opts: DispatcherOptions) {
@@ -99,6 +124,7 @@ export class DeliveryDispatcher {
 
   start(): void {
     this.listen();
+    this.stallTimer = setInterval(() => this.checkStalls(), STALL_CHECK_MS).unref();
     this.loop = this.run();
   }
 
@@ -107,6 +133,16 @@ export class DeliveryDispatcher {
     this.stopping = true;
     this.poke();
     await this.loop;
+    // What waits for a slot goes back unsent; only the POSTs already out are waited for, a while:
+    // then they are cut off and recorded as failed attempts (sent again later).
+    for (const ep of this.endpoints.values()) for (const go of ep.waiting.splice(0)) go(false);
+    let cutOff: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.batches]),
+      new Promise<void>((r) => { cutOff = setTimeout(r, STOP_IN_FLIGHT_MS); }),
+    ]);
+    clearTimeout(cutOff);
+    this.stopped.abort();
     await Promise.allSettled([...this.batches]);
     const deadline = Date.now() + STOP_RECORD_DEADLINE_MS;
     while (this.outcomes.length > 0 && Date.now() < deadline) {
@@ -117,6 +153,7 @@ export class DeliveryDispatcher {
       this.log.warn({ unrecorded: this.outcomes.length }, 'stopping with attempts unrecorded; their events are sent again when their lease ends');
     }
     clearTimeout(this.recordTimer);
+    clearInterval(this.stallTimer);
     await this.unlisten?.().catch(() => {});
     this.agents.http.destroy();
     this.agents.https.destroy();
@@ -170,7 +207,7 @@ export class DeliveryDispatcher {
   }
 
   private async run(): Promise<void> {
-    const minClaim = Math.max(1, Math.floor(this.opts.concurrency / 4));
+    const minClaim = Math.max(1, Math.floor(this.opts.concurrency / 2));
     while (!this.stopping) {
       const room = this.opts.concurrency - this.inHand.size;
       let full = false;
@@ -178,7 +215,8 @@ export class DeliveryDispatcher {
         const limit = Math.min(room, CLAIM_BATCH_MAX);
         let claimed: ClaimedEvent[];
         try {
-          claimed = await claimDueDeliveries(this.sql, limit, this.leaseS);
+          // Events waiting for one in flight stay at the queue's head: look past them.
+          claimed = await claimDueDeliveries(this.sql, limit, this.leaseS, 2 * limit + this.opts.concurrency);
           this.dbWorks();
         } catch (err) {
           await this.pause(this.dbFailed(err, 'claiming webhook events'));
@@ -198,8 +236,28 @@ export class DeliveryDispatcher {
 
   private endpoint(key: string): Endpoint {
     let ep = this.endpoints.get(key);
-    if (!ep) this.endpoints.set(key, (ep = { assigned: 0, active: 0, waiting: [] }));
+    if (!ep) this.endpoints.set(key, (ep = { assigned: 0, active: 0, waiting: [], avgMs: undefined, lastProgress: Date.now() }));
     return ep;
+  }
+
+  private stalled(ep: Endpoint, now = Date.now()): boolean {
+    return ep.active > 0 && now - ep.lastProgress > STALLED_RECEIVER_MS;
+  }
+
+  /** Events one receiver may have in this worker's hands at once. */
+  private endpointRoom(ep: Endpoint): number {
+    if (this.stalled(ep)) return ep.active;
+    const slow = (ep.avgMs ?? 0) > SLOW_RECEIVER_MS || (ep.active > 0 && Date.now() - ep.lastProgress > SLOW_RECEIVER_MS);
+    return slow ? 2 * this.opts.endpointConcurrency : this.opts.concurrency;
+  }
+
+  /** Hands back what waits for a stalled receiver; forgets receivers long unused. */
+  private checkStalls(): void {
+    const now = Date.now();
+    for (const [key, ep] of this.endpoints) {
+      if (ep.waiting.length > 0 && this.stalled(ep, now)) for (const go of ep.waiting.splice(0)) go(false);
+      if (ep.assigned === 0 && ep.active === 0 && now - ep.lastProgress > RECEIVER_FORGET_MS) this.endpoints.delete(key);
+    }
   }
 
   /** Prepares, sends and hands to the recorder one claimed batch. */
@@ -217,29 +275,19 @@ export class DeliveryDispatcher {
       const deferred: string[] = [];
       for (const ev of claimed) {
         const key = endpointKey(ev.url ?? (ev.kind === 'travelrule' ? this.deps.travelRuleWebhookUrl ?? null : null));
-        if (key !== null && this.endpoint(key).assigned >= 2 * this.opts.endpointConcurrency) deferred.push(ev.id);
+        if (key !== null && this.endpoint(key).assigned >= this.endpointRoom(this.endpoint(key))) deferred.push(ev.id);
         else {
           if (key !== null) this.endpoint(key).assigned++;
           keep.push({ ev, key });
         }
       }
-      if (deferred.length) {
-        await deferDeliveries(this.sql, deferred, this.deferS).catch((err) => this.log.warn({ error: describeError(err) }, 'could not hand back deferred webhook events; their lease ends in time'));
-        for (const id of deferred) this.inHand.delete(id);
-      }
+      await this.handBack(deferred);
       const release = (key: string | null) => {
-        if (key === null) return;
-        const ep = this.endpoint(key);
-        if (--ep.assigned === 0 && ep.active === 0) this.endpoints.delete(key);
+        if (key !== null) this.endpoint(key).assigned--;
       };
 
-      const prepared = await Promise.all(keep.map(async ({ ev, key }) => {
-        try {
-          return { ev, key, p: await prepareDelivery(this.deps, ev) };
-        } catch (err) {
-          return { ev, key, p: { retry: describeError(err) } as const };
-        }
-      }));
+      const bodies = await prepareDeliveries(this.deps, keep.map((k) => k.ev));
+      const prepared = keep.map(({ ev, key }, i) => ({ ev, key, p: bodies[i]! }));
       const toSend: { ev: ClaimedEvent; key: string; url: string; body: string }[] = [];
       for (const { ev, key, p } of prepared) {
         if ('send' in p && key !== null) {
@@ -270,7 +318,12 @@ export class DeliveryDispatcher {
         const body = withSequence(s.ev.kind === 'travelrule' ? s.body : (frozen.get(s.ev.id) ?? s.body), s.ev.sequence);
         try {
           const result = await this.post(s.key, s.url, s.ev, body);
-          settle(s.ev, result, new URL(s.url).host);
+          if (result === undefined) {
+            // Never sent (its receiver stalled): due again in a while, as unsent as it was. Its
+            // sent_at stays, so a reorg meanwhile retracts it: a retraction too many, never one too few.
+            handed.add(s.ev.id);
+            await this.handBack([s.ev.id]);
+          } else settle(s.ev, result, new URL(s.url).host);
         } finally {
           release(s.key);
         }
@@ -283,19 +336,42 @@ export class DeliveryDispatcher {
     }
   }
 
-  /** One attempt under the receiver's limit of POSTs in flight. */
-  private async post(key: string, url: string, ev: ClaimedEvent, body: string): Promise<Omit<AttemptResult, 'id'>> {
+  /**
+   * Events back to the outbox unattempted, due again in a few seconds. Those handed back within
+   * a few milliseconds of each other go in one statement.
+   */
+  private handBack(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    this.handingBack.push(...ids);
+    this.handBackBatch ??= new Promise<void>((r) => setTimeout(r, RECORD_DELAY_MS)).then(async () => {
+      const batch = this.handingBack.splice(0);
+      this.handBackBatch = undefined;
+      await deferDeliveries(this.sql, batch, this.deferS).catch((err) => this.log.warn({ error: describeError(err) }, 'could not hand back deferred webhook events; their lease ends in time'));
+      for (const id of batch) this.inHand.delete(id);
+      this.poke();
+    });
+    return this.handBackBatch;
+  }
+
+  /**
+   * One attempt under the receiver's limit of POSTs in flight. Undefined: not attempted, the
+   * receiver stalled while it waited for a slot.
+   */
+  private async post(key: string, url: string, ev: ClaimedEvent, body: string): Promise<Omit<AttemptResult, 'id'> | undefined> {
     const ep = this.endpoint(key);
-    if (ep.active >= this.opts.endpointConcurrency) await new Promise<void>((r) => ep.waiting.push(r));
-    else ep.active++;
+    if (ep.active >= this.opts.endpointConcurrency) {
+      if (!(await new Promise<boolean>((r) => ep.waiting.push(r)))) return undefined;
+    } else if (ep.active++ === 0) ep.lastProgress = Date.now();
     try {
       const headers = webhookHeaders(ev.webhook_secret, `msg_${ev.id}`, body);
-      const r = await postWebhook(url, headers, body, { timeoutMs: this.deps.timeoutMs, allow: this.deps.allow, agents: this.agents });
+      const r = await postWebhook(url, headers, body, { timeoutMs: this.deps.timeoutMs, allow: this.deps.allow, agents: this.agents, signal: this.stopped.signal });
+      ep.lastProgress = Date.now();
+      ep.avgMs = ep.avgMs === undefined ? r.duration_ms : 0.8 * ep.avgMs + 0.2 * r.duration_ms;
       const outcome = r.error === null ? 'delivered' : r.retryable ? 'retry' : 'refused';
       return { outcome, url, status_code: r.status_code, duration_ms: r.duration_ms, error: r.error, retry_in_s: retryDelayS(ev.attempts + 1) };
     } finally {
       const next = ep.waiting.shift();
-      if (next) next(); // the slot passes to the next one waiting
+      if (next) next(true); // the slot passes to the next one waiting
       else ep.active--;
     }
   }

@@ -25,16 +25,40 @@ export function formatUnits(value: bigint, decimals: number): number {
   return Number(`${s.slice(0, -decimals)}.${s.slice(-decimals)}`);
 }
 
-export async function buildEvmPayload(sql: Sql, client: PublicClient, event: { network: string; address: string; tx_hash: string; block_hash: string; confirmed: boolean }, chainId: number) {
-  // The transaction, its block's timestamp and its logs (in log order) in one round trip.
-  const [tx] = await sql<(TxRow & { logs: LogRow[] })[]>`
-    select t.hash, t.block_number, t.block_hash, t.tx_index, t.from_address, t.to_address, t.contract_address, t.value, t.gas,
+/** A transaction as a stream body needs it: its row, its block's timestamp and its logs. */
+export type EvmTxForPayload = TxRow & { network: string; logs: LogRow[] };
+
+/** Where a stream event's transaction is. */
+export interface EvmTxKey { network: string; tx_hash: string; block_hash: string }
+
+export const evmTxKey = (k: EvmTxKey) => `${k.network}|${k.tx_hash}|${k.block_hash}`;
+
+/**
+ * The transactions of many stream events in one round trip (a dispatcher's batch: an
+ * unconfirmed and a confirmed event of one transaction share it), by evmTxKey. A transaction no
+ * longer in the event's block (reorged) is absent.
+ */
+export async function loadEvmTransactions(sql: Sql, keys: readonly EvmTxKey[]): Promise<Map<string, EvmTxForPayload>> {
+  const unique = [...new Map(keys.map((k) => [evmTxKey(k), k])).values()];
+  if (unique.length === 0) return new Map();
+  const rows = await sql<EvmTxForPayload[]>`
+    select t.network, t.hash, t.block_number, t.block_hash, t.tx_index, t.from_address, t.to_address, t.contract_address, t.value, t.gas,
       t.gas_price, t.input, t.status, b.timestamp,
       coalesce((select json_agg(json_build_object('log_index', l.log_index, 'address', l.address, 'topics', l.topics, 'data', l.data)
           order by l.log_index)
         from evm_logs l where l.network = t.network and l.block_number = t.block_number and l.tx_hash = t.hash), '[]') as logs
-    from evm_transactions t join evm_blocks b on b.network = t.network and b.number = t.block_number
-    where t.network = ${event.network} and t.hash = ${event.tx_hash} and t.block_hash = ${event.block_hash}`;
+    from unnest(${unique.map((k) => k.network)}::text[], ${unique.map((k) => k.tx_hash)}::text[], ${unique.map((k) => k.block_hash)}::text[])
+      as k(network, hash, block_hash)
+    join evm_transactions t on t.network = k.network and t.hash = k.hash and t.block_hash = k.block_hash
+    join evm_blocks b on b.network = t.network and b.number = t.block_number`;
+  return new Map(rows.map((r) => [evmTxKey({ network: r.network, tx_hash: r.hash, block_hash: r.block_hash }), r]));
+}
+
+/**
+ * The body for a stream event, from its transaction as loadEvmTransactions gave it (undefined:
+ * not there, the transaction was reorged out of the event's block).
+ */
+export async function buildEvmPayload(sql: Sql, client: PublicClient, event: { network: string; address: string; tx_hash: string; block_hash: string; confirmed: boolean }, chainId: number, tx: EvmTxForPayload | undefined) {
   if (!tx) throw new PermanentError(`transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`);
   const logs = tx.logs;
 

@@ -34,26 +34,50 @@ export interface ClaimedEvent {
 
 /**
  * Leases up to `limit` due events for `leaseS` seconds, oldest due first. Orphaned pending
- * events (not retractions, which are orphaned by nature) whose lease ran out (their attempt was cut off by a crash) are cancelled here instead:
- * no attempt is ever started for a transaction a reorg removed.
+ * events (not retractions, which are orphaned by nature) whose lease ran out (their attempt was
+ * cut off by a crash) are cancelled here instead: no attempt is ever started for a transaction a
+ * reorg removed.
+ * The claim looks only at the head of the due queue (`lookAhead` events), so it costs the same
+ * however long the queue is; the head holds at most as many events that wait for one in flight
+ * as there are events in flight, so a look-ahead of the limit plus the events in flight always
+ * reaches the claimable ones. Nothing that cannot be claimed stays there: a leased event is due again only when
+ * its lease ends (next_attempt_at moves with it), and an event that waits for an earlier one of
+ * its subscription and transaction is moved back to when that one is due; recordAttempts brings
+ * it forward again as soon as the earlier one is settled.
  */
-export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number): Promise<ClaimedEvent[]> {
+export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number, lookAhead = 2 * limit): Promise<ClaimedEvent[]> {
   return sql<ClaimedEvent[]>`
-    with due as (
+    with candidates as materialized (
+      select e.id, e.next_attempt_at, w.waits, w.in_flight, w.until
+      from webhook_events e
+      cross join lateral (
+        select count(*) > 0 as waits, count(*) filter (where p.lease_until > now()) > 0 as in_flight, max(p.next_attempt_at) as until
+        from webhook_events p
+        where p.status = 'pending' and p.tracked_id = e.tracked_id and p.kind = e.kind and p.tx_hash = e.tx_hash and p.sequence < e.sequence
+      ) w
+      where e.status = 'pending'
+      order by e.next_attempt_at
+      limit ${Math.max(limit, lookAhead)}
+    ), due as (
       select e.id from webhook_events e
-      where e.status = 'pending' and e.next_attempt_at <= now() and (e.lease_until is null or e.lease_until < now())
-        and not exists (
-          select 1 from webhook_events p
-          where p.status = 'pending' and p.tracked_id = e.tracked_id and p.kind = e.kind and p.tx_hash = e.tx_hash
-            and p.sequence < e.sequence)
+      where e.id = any(array(select id from candidates where not waits and next_attempt_at <= now()))
+        and e.status = 'pending' and e.next_attempt_at - now() <= interval '0' and (e.lease_until is null or e.lease_until < now())
       order by e.next_attempt_at
       limit ${limit}
-      for update of e skip locked
+      for update skip locked
+    ), moved as (
+      update webhook_events e set next_attempt_at = c.until
+      from candidates c
+      where c.id = e.id and e.id = any(array(
+        select l.id from webhook_events l
+        where l.id = any(array(select id from candidates where waits and not in_flight and until > next_attempt_at)) and l.status = 'pending'
+        for update skip locked))
     ), claimed as (
       update webhook_events e
       set lease_until = case when e.orphaned and not e.removed then null else now() + make_interval(secs => ${leaseS}) end,
+        next_attempt_at = case when e.orphaned and not e.removed then e.next_attempt_at else now() + make_interval(secs => ${leaseS}) end,
         status = case when e.orphaned and not e.removed then 'cancelled' else e.status end
-      from due where e.id = due.id
+      where e.id = any(array(select id from due))
       returning e.*
     )
     select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.removed, e.sequence::text,
@@ -145,9 +169,16 @@ export async function recordAttempts(sql: Sql, results: readonly AttemptResult[]
             and (o.outcome = 'refused' or e.attempts + 1 >= coalesce(e.max_attempts, ${maxAttempts})) then now() else e.gave_up_at end,
         lease_until = null
       from o where e.id = o.id and e.status = 'pending'
-      returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
+      returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, e.sequence, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
         e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.sent_at,
         o.outcome, o.url, o.status_code, o.duration_ms, o.error
+    ), woken as (
+      -- Events that waited for one settled now are due again (at once, if they were moved back).
+      update webhook_events s set next_attempt_at = now()
+      from ev
+      where ev.status <> 'pending' and ev.tracked_id is not null and s.status = 'pending' and s.tracked_id = ev.tracked_id
+        and s.kind = ev.kind and s.tx_hash = ev.tx_hash and s.sequence > ev.sequence and s.next_attempt_at > now()
+        and s.id <> all(${col('id')}::uuid[])
     ), attempt as (
       insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
       select id, attempts, url, status_code, duration_ms, error from ev where outcome <> 'cancelled'

@@ -36,6 +36,8 @@ interface PostOptions {
   allow: AllowList;
   /** Keep-alive pools; without them each POST opens a connection of its own. */
   agents?: WebhookAgents;
+  /** Aborts the POST in flight (its worker is stopping); the attempt ends as a failure to retry. */
+  signal?: AbortSignal;
 }
 
 function once(url: URL, headers: Record<string, string>, body: string, opts: PostOptions): Promise<number> {
@@ -43,6 +45,7 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
   const isHttps = url.protocol === 'https:';
   const mod = isHttps ? https : http;
   if (!literalHostAllowed(url, allow)) return Promise.reject(new ForbiddenAddressError(url.hostname));
+  if (opts.signal?.aborted) return Promise.reject(new Error('the worker is stopping'));
   return new Promise((resolve, reject) => {
     const req = mod.request(url, {
       method: 'POST',
@@ -52,14 +55,20 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
       agent: opts.agents ? (isHttps ? opts.agents.https : opts.agents.http) : false,
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+    const abort = () => req.destroy(new Error('the worker is stopping'));
+    opts.signal?.addEventListener('abort', abort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', abort);
+    };
     req.on('response', (res) => {
       // Drain at most a little of the answer; we keep only the status.
       res.on('data', () => {});
-      res.on('end', () => { clearTimeout(timer); resolve(res.statusCode ?? 0); });
-      res.on('error', (err) => { clearTimeout(timer); reject(err); });
+      res.on('end', () => { done(); resolve(res.statusCode ?? 0); });
+      res.on('error', (err) => { done(); reject(err); });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-    req.on('error', (err) => { clearTimeout(timer); reject(err); });
+    req.on('error', (err) => { done(); reject(err); });
     req.end(body);
   });
 }

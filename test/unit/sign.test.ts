@@ -28,6 +28,16 @@ describe('JSON with exact chain integers', () => {
     expect(text).toBe(`{"value":${10n ** 30n},"neg":-5,"s":"__bigint_x_1","n":1.5,"nested":[${2n ** 255n}]}`);
   });
 
+  it('writes everything else as JSON.stringify does', () => {
+    const values: unknown[] = [
+      { a: 1, b: 'x"y\u2028\n', c: [1, undefined, () => 1, null, NaN, -0, Infinity], d: undefined, e: () => 1, f: { g: true, h: false } },
+      { date: new Date(0), nested: { toJSON: () => ({ replaced: [1e21, 1e-7] }) }, empty: {}, list: [] },
+      [{ '': 0, 'ключ': 'значение', '\u0001': '\u0001' }], 'text', 12.5, null, true,
+      Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+    ];
+    for (const value of values) expect(stringifyWithBigInts(value)).toBe(JSON.stringify(value));
+  });
+
   it('formats units as the spec floats', () => {
     expect(formatUnits(1_500_000_000_000_000_000n, 18)).toBe(1.5);
     expect(formatUnits(1_234_567n, 6)).toBe(1.234567);
