@@ -70,12 +70,14 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
     expect(new Set(received).size).toBe(200);
     // The dead one has its four POSTs out (its limit), and nothing more was sent to it.
     expect(deadRequests).toBe(4);
-    const deadEvents = await db.sql<{ attempts: number; sent: boolean; leased: boolean; status: string }[]>`
-      select attempts, sent_at is not null as sent, coalesce(lease_until > now(), false) as leased, status
+    const deadEvents = await db.sql<{ attempts: number; in_doubt: number; leased: boolean; status: string }[]>`
+      select attempts, in_doubt, coalesce(lease_until > now(), false) as leased, status
       from webhook_events where tracked_id = ${dead}`;
     expect(deadEvents.every((e) => e.status === 'pending' && e.attempts === 0)).toBe(true);
     // Only the four in flight are held; the others went back to the outbox, due again later.
     expect(deadEvents.filter((e) => e.leased)).toHaveLength(4);
+    // Only those four may have reached it (a reorg now would retract them, not the others).
+    expect(deadEvents.filter((e) => e.in_doubt > 0)).toHaveLength(4);
     const [healthyRows] = await db.sql<{ delivered: number }[]>`
       select count(*) filter (where status = 'delivered')::int as delivered from webhook_events where tracked_id = ${healthy}`;
     expect(healthyRows!.delivered).toBe(200);

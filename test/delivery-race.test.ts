@@ -167,6 +167,17 @@ it('retracts an event sent by a worker killed before it recorded the outcome, wh
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xcc' and status = 'pending'`;
 });
 
+it('does not retract an event whose every attempt was recorded as failed, when its block is orphaned', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'e7', false);
+  expect(await claimIds()).toContain(ev.id);
+  await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
+  await recordAttempts(db.sql, [{ ...delivered(ev.id), outcome: 'retry', status_code: 500, error: 'receiver answered 500', retry_in_s: 600 }], 25);
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xe7' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled']]);
+});
+
 it('cancels, and never sends, an orphaned event whose lease ran out before its outcome came', async () => {
   const s = await subscription();
   const ev = await insertEvent(s, 'dd', false);

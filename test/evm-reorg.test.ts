@@ -67,7 +67,9 @@ describe('EVM reorgs', () => {
       const original = got.find((r) => r.json.removed === undefined)!;
       expect(retraction.json.confirmed).toBe(false);
       expect(retraction.headers['webhook-id']).not.toBe(original.headers['webhook-id']);
-      expect({ ...retraction.json, removed: undefined }).toEqual({ ...original.json, removed: undefined });
+      // The same body under a sequence of its own, after the original's.
+      expect(retraction.json.sequence).toBeGreaterThan(original.json.sequence);
+      expect({ ...retraction.json, removed: undefined, sequence: undefined }).toEqual({ ...original.json, removed: undefined, sequence: undefined });
     }
     const left = await db.sql`select hash from evm_transactions where hash = any(${txs})`;
     expect(left).toHaveLength(0);

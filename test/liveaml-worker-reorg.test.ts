@@ -59,9 +59,11 @@ describe('live AML webhooks and reorgs', () => {
     const original = got.find((r) => r.json.removed === undefined)!;
     const retraction = got.find((r) => r.json.removed === true)!;
     expect(got.filter((r) => r.json.removed === true)).toHaveLength(1);
-    expect(retraction.body.startsWith('{"removed":true,')).toBe(true);
+    expect(retraction.body).toMatch(/^\{"sequence":\d+,"removed":true,/);
     expect(retraction.headers['webhook-id']).not.toBe(original.headers['webhook-id']);
-    expect({ ...retraction.json, removed: undefined }).toEqual({ ...original.json, removed: undefined });
+    // The same body under a sequence of its own, after the original's.
+    expect(retraction.json.sequence).toBeGreaterThan(original.json.sequence);
+    expect({ ...retraction.json, removed: undefined, sequence: undefined }).toEqual({ ...original.json, removed: undefined, sequence: undefined });
     expect(original.json.hash_tags).toEqual({ direct_mixer: true });
     expect(await listed()).toHaveLength(0);
   });

@@ -105,7 +105,7 @@ export class DeliveryDispatcher {
   private dbDownSince: number | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private stallTimer: NodeJS.Timeout | undefined;
-  private readonly handingBack: string[] = [];
+  private readonly handingBack: { id: string; handedOut: boolean }[] = [];
   private readonly stopped = new AbortController();
   private handBackBatch: Promise<void> | undefined;
   private readonly log = log.child({ role: 'dispatcher' });
@@ -281,7 +281,7 @@ export class DeliveryDispatcher {
           keep.push({ ev, key });
         }
       }
-      await this.handBack(deferred);
+      await this.handBack(deferred, false);
       const release = (key: string | null) => {
         if (key !== null) this.endpoint(key).assigned--;
       };
@@ -319,10 +319,9 @@ export class DeliveryDispatcher {
         try {
           const result = await this.post(s.key, s.url, s.ev, body);
           if (result === undefined) {
-            // Never sent (its receiver stalled): due again in a while, as unsent as it was. Its
-            // sent_at stays, so a reorg meanwhile retracts it: a retraction too many, never one too few.
+            // Never sent (its receiver stalled): due again in a while, as unsent as it was.
             handed.add(s.ev.id);
-            await this.handBack([s.ev.id]);
+            await this.handBack([s.ev.id], true);
           } else settle(s.ev, result, new URL(s.url).host);
         } finally {
           release(s.key);
@@ -340,14 +339,14 @@ export class DeliveryDispatcher {
    * Events back to the outbox unattempted, due again in a few seconds. Those handed back within
    * a few milliseconds of each other go in one statement.
    */
-  private handBack(ids: readonly string[]): Promise<void> {
+  private handBack(ids: readonly string[], handedOut: boolean): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
-    this.handingBack.push(...ids);
+    this.handingBack.push(...ids.map((id) => ({ id, handedOut })));
     this.handBackBatch ??= new Promise<void>((r) => setTimeout(r, RECORD_DELAY_MS)).then(async () => {
       const batch = this.handingBack.splice(0);
       this.handBackBatch = undefined;
       await deferDeliveries(this.sql, batch, this.deferS).catch((err) => this.log.warn({ error: describeError(err) }, 'could not hand back deferred webhook events; their lease ends in time'));
-      for (const id of batch) this.inHand.delete(id);
+      for (const { id } of batch) this.inHand.delete(id);
       this.poke();
     });
     return this.handBackBatch;

@@ -56,7 +56,7 @@ export async function retractOrphanedEvents(tx: TransactionSql, network: string,
       update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' and (lease_until is null or lease_until < now()) then 'cancelled' else status end
       where network = ${network} and block_number > ${ancestor.toString()} and not removed and not orphaned
-      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, sent_at
+      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt
     ), ${retractionsOf(tx)}
     ${written(tx)}`;
   return rows.length;
@@ -74,7 +74,7 @@ export function retractionsOf(tx: Sql | TransactionSql) {
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, false, true, true, true,
         '{"removed":true,' || replace(substr(body, 2), '"confirmed":true', '"confirmed":false')
       from orphaned
-      where (status = 'delivered' or sent_at is not null) and body is not null and tracked_id is not null
+      where (status = 'delivered' or in_doubt > 0) and body is not null and tracked_id is not null
       on conflict do nothing
       returning id
     )`;

@@ -9,7 +9,8 @@ import { retractionsOf } from './events.js';
  *   and transaction is still pending: a transaction's unconfirmed delivery is settled before
  *   its confirmed one is sent, and both before their retraction.
  * - A claim is a lease: an event whose worker died is claimed again when the lease runs out.
- * - `sent_at` is set before a body leaves, so a reorg knows the receiver may have it.
+ * - `in_doubt` counts the POSTs out whose outcome is not recorded: raised before a body leaves,
+ *   lowered when the attempt is recorded, so a reorg knows when the receiver may have it.
  */
 
 /** An event claimed for one attempt, with what sending it needs. */
@@ -100,7 +101,7 @@ export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number
 export async function freezeAndMarkSent(sql: Sql, items: readonly { id: string; body: string | null }[]): Promise<Map<string, string | null>> {
   if (items.length === 0) return new Map();
   const rows = await sql<{ id: string; body: string | null }[]>`
-    update webhook_events e set body = coalesce(e.body, f.body), sent_at = now()
+    update webhook_events e set body = coalesce(e.body, f.body), sent_at = now(), in_doubt = e.in_doubt + 1
     from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.body)}::text[]) as f(id, body)
     where e.id = f.id
     returning e.id, e.body`;
@@ -167,10 +168,11 @@ export async function recordAttempts(sql: Sql, results: readonly AttemptResult[]
         next_attempt_at = case when o.outcome = 'retry' then now() + make_interval(secs => o.retry_in_s) else e.next_attempt_at end,
         gave_up_at = case when o.outcome in ('retry', 'refused') and not (e.orphaned and not e.removed)
             and (o.outcome = 'refused' or e.attempts + 1 >= coalesce(e.max_attempts, ${maxAttempts})) then now() else e.gave_up_at end,
-        lease_until = null
+        lease_until = null,
+        in_doubt = case when o.outcome = 'cancelled' then e.in_doubt else greatest(e.in_doubt - 1, 0) end
       from o where e.id = o.id and e.status = 'pending'
       returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, e.sequence, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
-        e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.sent_at,
+        e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.in_doubt,
         o.outcome, o.url, o.status_code, o.duration_ms, o.error
     ), woken as (
       -- Events that waited for one settled now are due again (at once, if they were moved back).
@@ -183,8 +185,8 @@ export async function recordAttempts(sql: Sql, results: readonly AttemptResult[]
       insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
       select id, attempts, url, status_code, duration_ms, error from ev where outcome <> 'cancelled'
     ), orphaned as (
-      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, sent_at
-      from ev where orphaned and not removed and outcome = 'delivered'
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt
+      from ev where orphaned and not removed and (outcome = 'delivered' or in_doubt > 0)
     ), ${retractionsOf(sql)}
     select id, attempts, status, (gave_up_at is not null and status = 'failed') as gave_up, max_attempts,
       (select count(*) from ins)::int as retractions
@@ -193,14 +195,16 @@ export async function recordAttempts(sql: Sql, results: readonly AttemptResult[]
 
 /**
  * Hands events back unattempted, due again after `inS` seconds: their receiver already has as
- * many deliveries in hand as this worker gives one receiver, so they must not take the place of
- * other receivers' deliveries meanwhile.
+ * many deliveries in hand as this worker gives one receiver (or stalled), so they must not take
+ * the place of other receivers' deliveries meanwhile. `handedOut`: its body was handed out
+ * (freezeAndMarkSent) but never POSTed, so it is no longer in doubt on that account.
  */
-export async function deferDeliveries(sql: Sql, ids: readonly string[], inS: number): Promise<void> {
-  if (ids.length === 0) return;
+export async function deferDeliveries(sql: Sql, items: readonly { id: string; handedOut: boolean }[], inS: number): Promise<void> {
+  if (items.length === 0) return;
   await sql`
-    update webhook_events set lease_until = null, next_attempt_at = now() + make_interval(secs => ${inS})
-    where id = any(${ids}::uuid[]) and status = 'pending'`;
+    update webhook_events e set lease_until = null, next_attempt_at = now() + make_interval(secs => ${inS}),
+      in_doubt = case when e.id = any(${items.filter((i) => i.handedOut).map((i) => i.id)}::uuid[]) then greatest(e.in_doubt - 1, 0) else e.in_doubt end
+    where e.id = any(${items.map((i) => i.id)}::uuid[]) and e.status = 'pending'`;
 }
 
 /**
