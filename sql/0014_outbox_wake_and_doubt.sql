@@ -16,10 +16,11 @@ create trigger webhook_events_wake after insert on webhook_events
   referencing new table as inserted
   for each statement execute function webhook_events_wake();
 
--- POSTs of an event whose outcome is not recorded: one more when a body is handed out, one less
--- when its attempt is recorded (or it was handed back unsent). Above zero, the receiver may have
--- the body (a worker killed mid-attempt), so a reorg retracts the event like a delivered one;
--- an attempt recorded as failed (the receiver answered 500, or nothing) does not. sent_at stays
--- as the time of the last hand-out. Events sent before this column: in doubt while pending.
+-- POSTs of an event the receiver may have taken without us knowing: one more when a body is
+-- handed out, one less when its attempt is recorded as answered (a 500) or never sent (connection
+-- refused), or it was handed back unsent. A POST sent whole and never answered (a timeout, a
+-- reset, a worker killed mid-attempt) stays counted. Above zero, a reorg retracts the event like
+-- a delivered one. sent_at stays as the time of the last hand-out. Events sent before this
+-- column: in doubt while pending.
 alter table webhook_events add column in_doubt int not null default 0;
 update webhook_events set in_doubt = 1 where status = 'pending' and sent_at is not null;

@@ -178,6 +178,18 @@ it('does not retract an event whose every attempt was recorded as failed, when i
   expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled']]);
 });
 
+it('retracts an event whose attempt went out and got no answer, when its block is orphaned', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'e8', false);
+  expect(await claimIds()).toContain(ev.id);
+  await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
+  await recordAttempts(db.sql, [{ ...delivered(ev.id), outcome: 'retry', status_code: null, error: 'ETIMEDOUT: no response within 10000 ms', retry_in_s: 600, in_doubt: true }], 25);
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xe8' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled'], [true, 'pending']]);
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xe8' and status = 'pending'`;
+});
+
 it('cancels, and never sends, an orphaned event whose lease ran out before its outcome came', async () => {
   const s = await subscription();
   const ev = await insertEvent(s, 'dd', false);

@@ -367,7 +367,7 @@ export class DeliveryDispatcher {
       ep.lastProgress = Date.now();
       ep.avgMs = ep.avgMs === undefined ? r.duration_ms : 0.8 * ep.avgMs + 0.2 * r.duration_ms;
       const outcome = r.error === null ? 'delivered' : r.retryable ? 'retry' : 'refused';
-      return { outcome, url, status_code: r.status_code, duration_ms: r.duration_ms, error: r.error, retry_in_s: retryDelayS(ev.attempts + 1) };
+      return { outcome, url, status_code: r.status_code, duration_ms: r.duration_ms, error: r.error, retry_in_s: retryDelayS(ev.attempts + 1), in_doubt: r.in_doubt };
     } finally {
       const next = ep.waiting.shift();
       if (next) next(true); // the slot passes to the next one waiting

@@ -128,6 +128,8 @@ export interface AttemptResult {
   error: string | null;
   /** Backoff before the next attempt, for 'retry'. */
   retry_in_s: number;
+  /** No 2xx, yet the receiver may have the body (sent whole, never answered): it stays in doubt. */
+  in_doubt?: boolean;
 }
 
 export interface RecordedAttempt {
@@ -150,12 +152,12 @@ export interface RecordedAttempt {
  */
 export async function recordAttempts(sql: Sql, results: readonly AttemptResult[], maxAttempts: number): Promise<RecordedAttempt[]> {
   if (results.length === 0) return [];
-  const col = <K extends keyof AttemptResult>(k: K) => results.map((r) => (r[k] === null ? null : String(r[k])));
+  const col = <K extends keyof AttemptResult>(k: K) => results.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
   return sql<RecordedAttempt[]>`
     with o as (
       select * from unnest(${col('id')}::uuid[], ${col('outcome')}::text[], ${col('url')}::text[], ${col('status_code')}::int[],
-        ${col('duration_ms')}::int[], ${col('error')}::text[], ${col('retry_in_s')}::float8[])
-        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s)
+        ${col('duration_ms')}::int[], ${col('error')}::text[], ${col('retry_in_s')}::float8[], ${col('in_doubt')}::text[])
+        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s, in_doubt)
     ), ev as (
       update webhook_events e set
         attempts = e.attempts + case when o.outcome = 'cancelled' then 0 else 1 end,
@@ -169,7 +171,7 @@ export async function recordAttempts(sql: Sql, results: readonly AttemptResult[]
         gave_up_at = case when o.outcome in ('retry', 'refused') and not (e.orphaned and not e.removed)
             and (o.outcome = 'refused' or e.attempts + 1 >= coalesce(e.max_attempts, ${maxAttempts})) then now() else e.gave_up_at end,
         lease_until = null,
-        in_doubt = case when o.outcome = 'cancelled' then e.in_doubt else greatest(e.in_doubt - 1, 0) end
+        in_doubt = case when o.outcome = 'cancelled' or o.in_doubt = 'true' then e.in_doubt else greatest(e.in_doubt - 1, 0) end
       from o where e.id = o.id and e.status = 'pending'
       returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, e.sequence, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
         e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.in_doubt,

@@ -10,6 +10,12 @@ export interface PostResult {
   error: string | null;
   /** True when retrying later can help (5xx, 408, 429, connection failures, timeouts). */
   retryable: boolean;
+  /**
+   * No 2xx, yet the receiver may have the body: a request of this attempt went out whole and no
+   * answer came (a timeout, a connection reset, the worker stopping). False when every request
+   * was answered or never left (connection refused).
+   */
+  in_doubt: boolean;
 }
 
 /** Errors where the request never reached the receiver: worth a quick retry within one attempt. */
@@ -40,7 +46,10 @@ interface PostOptions {
   signal?: AbortSignal;
 }
 
-function once(url: URL, headers: Record<string, string>, body: string, opts: PostOptions): Promise<number> {
+/** Whether a request of the attempt went out whole with no answer to it. */
+interface Unanswered { sent: boolean }
+
+function once(url: URL, headers: Record<string, string>, body: string, opts: PostOptions, unanswered: Unanswered): Promise<number> {
   const { timeoutMs, allow } = opts;
   const isHttps = url.protocol === 'https:';
   const mod = isHttps ? https : http;
@@ -68,7 +77,13 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
       res.on('error', (err) => { done(); reject(err); });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-    req.on('error', (err) => { done(); reject(err); });
+    let whole = false;
+    req.on('finish', () => { whole = true; });
+    req.on('error', (err) => {
+      done();
+      if (whole) unanswered.sent = true;
+      reject(err);
+    });
     req.end(body);
   });
 }
@@ -80,11 +95,12 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
 export async function postWebhook(urlString: string, headers: Record<string, string>, body: string, opts: PostOptions): Promise<PostResult> {
   const started = performance.now();
   const url = new URL(urlString);
+  const unanswered: Unanswered = { sent: false };
   try {
     const status = await pRetry(
       async () => {
         try {
-          return await once(url, headers, body, opts);
+          return await once(url, headers, body, opts, unanswered);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code ?? '';
           if (CONNECT_ERRORS.has(code)) throw err;
@@ -94,14 +110,14 @@ export async function postWebhook(urlString: string, headers: Record<string, str
       { retries: 2, minTimeout: 200, maxTimeout: 1000, factor: 2, randomize: true },
     );
     const duration_ms = Math.round(performance.now() - started);
-    if (status >= 200 && status < 300) return { status_code: status, duration_ms, error: null, retryable: false };
+    if (status >= 200 && status < 300) return { status_code: status, duration_ms, error: null, retryable: false, in_doubt: false };
     const retryable = status >= 500 || status === 408 || status === 429;
     const error = status >= 300 && status < 400 ? `redirect ${status} not followed` : `receiver answered ${status}`;
-    return { status_code: status, duration_ms, error, retryable };
+    return { status_code: status, duration_ms, error, retryable, in_doubt: unanswered.sent };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const duration_ms = Math.round(performance.now() - started);
     const reason = e.code === 'EFORBIDDENADDR' ? e.message : `${e.code ?? e.name}: ${e.message}`.slice(0, 300);
-    return { status_code: null, duration_ms, error: reason, retryable: true };
+    return { status_code: null, duration_ms, error: reason, retryable: true, in_doubt: unanswered.sent };
   }
 }

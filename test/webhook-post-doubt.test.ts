@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type net from 'node:net';
+import { afterAll, expect, it } from 'vitest';
+import { postWebhook } from '../src/webhooks/post.js';
+import { parseAllowList } from '../src/webhooks/ssrf.js';
+import { freePort } from './helpers/ports.js';
+
+/**
+ * Whether a failed POST may have reached its receiver decides whether a reorg retracts the event
+ * (webhook_events.in_doubt): real receivers on loopback that take the body and never answer,
+ * hang up after reading it, answer 500, or are not there at all.
+ */
+
+const allow = parseAllowList(['127.0.0.0/8']);
+const servers: Server[] = [];
+afterAll(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+async function receiver(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler!);
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
+}
+
+it('is in doubt when the body went out and no answer came: a timeout, a hang-up after reading it', async () => {
+  const silent = await receiver((req) => req.resume());
+  const timedOut = await postWebhook(silent, {}, '{"a":1}', { timeoutMs: 300, allow });
+  expect(timedOut).toMatchObject({ status_code: null, retryable: true, in_doubt: true });
+
+  const hangUp = await receiver((req) => {
+    req.resume();
+    req.on('end', () => req.socket.destroy());
+  });
+  const reset = await postWebhook(hangUp, {}, '{"a":1}', { timeoutMs: 2000, allow });
+  expect(reset).toMatchObject({ status_code: null, in_doubt: true });
+});
+
+it('is not in doubt when the receiver answered, or was never reached', async () => {
+  const failing = await receiver((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(500).end());
+  });
+  expect(await postWebhook(failing, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({ status_code: 500, in_doubt: false });
+  const nobody = `http://127.0.0.1:${await freePort()}/hook`;
+  expect(await postWebhook(nobody, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({ status_code: null, in_doubt: false });
+});
