@@ -41,8 +41,10 @@ it('steps down when its lock session ends, lets the standby take over, and never
   await eventually(async () => said(b, 'another indexer holds this network; standing by').length, (n) => n === 1, 60_000);
   await chain.indexedHead(db.sql);
 
-  // The active indexer's lock session ends (its other connections stay up).
-  const killed = await db.sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'tollgate-indexer-lock-eth'`;
+  // The active indexer's lock session ends (its other connections stay up). The standby has a
+  // lock connection of its own (trying for the lock) that holds nothing: it stays.
+  const killed = await db.sql`select pg_terminate_backend(s.pid) from pg_stat_activity s join pg_locks l on l.pid = s.pid
+    where s.application_name = 'tollgate-indexer-lock-eth' and l.locktype = 'advisory' and l.granted`;
   expect(killed).toHaveLength(1);
   await chain.mine(5);
   // Whichever takes the lock first (the standby, or the first one again) is the only one active.
@@ -53,7 +55,7 @@ it('steps down when its lock session ends, lets the standby take over, and never
 
   // Exactly one lock session (b's), and a is standing by, not writing.
   const holders = await db.sql`select l.pid from pg_locks l join pg_stat_activity s on s.pid = l.pid
-    where l.locktype = 'advisory' and s.application_name = 'tollgate-indexer-lock-eth'`;
+    where l.locktype = 'advisory' and l.granted and s.application_name = 'tollgate-indexer-lock-eth'`;
   expect(holders).toHaveLength(1);
   const lostA = said(a, 'indexer lost its network lock with its database session; standing by to take it again');
   expect(lostA, 'a noticed it lost the lock').toHaveLength(1);
