@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { DeliveryDispatcher } from '../src/webhooks/dispatcher.js';
 import { parseAllowList } from '../src/webhooks/ssrf.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
+import { RawReceivers } from './helpers/receiver.js';
 
 /**
  * The dispatcher against a real Postgres and real receivers: one that never answers must not
@@ -13,27 +12,16 @@ import { eventually } from './helpers/eventually.js';
  */
 
 let db: TestDatabase;
-const servers: Server[] = [];
+const receivers = new RawReceivers();
 beforeAll(async () => { db = await freshDatabase(); });
 afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    s.close();
-  }
+  receivers.close();
   await db?.drop();
 });
 
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(handler!);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
-}
-
 it('keeps delivering to a healthy receiver while another never answers, and hands back what waits for the dead one', async () => {
   const received: string[] = [];
-  const healthyUrl = await listen((req, res) => {
+  const healthyUrl = await receivers.listen((req, res) => {
     req.resume();
     req.on('end', () => {
       received.push(String(req.headers['webhook-id']));
@@ -41,7 +29,7 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
     });
   });
   let deadRequests = 0;
-  const deadUrl = await listen((req) => {
+  const deadUrl = await receivers.listen((req) => {
     deadRequests++;
     req.resume(); // never answered
   });

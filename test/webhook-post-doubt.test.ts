@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type net from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { postWebhook } from '../src/webhooks/post.js';
 import { parseAllowList } from '../src/webhooks/ssrf.js';
 import { freePort } from './helpers/ports.js';
+import { RawReceivers } from './helpers/receiver.js';
 
 /**
  * Whether a failed POST may have reached its receiver decides whether a reorg retracts the event
@@ -12,28 +11,17 @@ import { freePort } from './helpers/ports.js';
  */
 
 const allow = parseAllowList(['127.0.0.0/8']);
-const servers: Server[] = [];
+const receivers = new RawReceivers();
 afterAll(() => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    s.close();
-  }
+  receivers.close();
 });
 
-async function receiver(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(handler!);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
-}
-
 it('is in doubt when the body went out and no answer came: a timeout, a hang-up after reading it', async () => {
-  const silent = await receiver((req) => req.resume());
+  const silent = await receivers.listen((req) => req.resume());
   const timedOut = await postWebhook(silent, {}, '{"a":1}', { timeoutMs: 300, allow });
   expect(timedOut).toMatchObject({ status_code: null, retryable: true, in_doubt: true });
 
-  const hangUp = await receiver((req) => {
+  const hangUp = await receivers.listen((req) => {
     req.resume();
     req.on('end', () => req.socket.destroy());
   });
@@ -42,7 +30,7 @@ it('is in doubt when the body went out and no answer came: a timeout, a hang-up 
 });
 
 it('is not in doubt when the receiver answered, or was never reached', async () => {
-  const failing = await receiver((req, res) => {
+  const failing = await receivers.listen((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(500).end());
   });

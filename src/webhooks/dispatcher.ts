@@ -135,7 +135,7 @@ export class DeliveryDispatcher {
     await this.loop;
     // What waits for a slot goes back unsent; only the POSTs already out are waited for, a while:
     // then they are cut off and recorded as failed attempts (sent again later).
-    for (const ep of this.endpoints.values()) for (const go of ep.waiting.splice(0)) go(false);
+    for (const ep of this.endpoints.values()) handBackWaiting(ep);
     let cutOff: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.batches]),
@@ -255,7 +255,7 @@ export class DeliveryDispatcher {
   private checkStalls(): void {
     const now = Date.now();
     for (const [key, ep] of this.endpoints) {
-      if (ep.waiting.length > 0 && this.stalled(ep, now)) for (const go of ep.waiting.splice(0)) go(false);
+      if (ep.waiting.length > 0 && this.stalled(ep, now)) handBackWaiting(ep);
       if (ep.assigned === 0 && ep.active === 0 && now - ep.lastProgress > RECEIVER_FORGET_MS) this.endpoints.delete(key);
     }
   }
@@ -441,4 +441,9 @@ function endpointKey(url: string | null): string | null {
   } catch {
     return null;
   }
+}
+
+/** Sends back, unsent, every attempt waiting for one of the receiver's slots. */
+function handBackWaiting(ep: Endpoint): void {
+  for (const go of ep.waiting.splice(0)) go(false);
 }

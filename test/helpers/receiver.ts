@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -52,5 +52,28 @@ export class Receiver {
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+/**
+ * Loopback receivers whose every answer (or silence, or hang-up) a test writes itself. `close`
+ * cuts their open connections, so a receiver that never answers does not hold the run open.
+ */
+export class RawReceivers {
+  private readonly servers: Server[] = [];
+
+  /** Starts one; resolves to its webhook URL. */
+  async listen(handler: RequestListener): Promise<string> {
+    const server = createServer(handler);
+    this.servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  }
+
+  close(): void {
+    for (const s of this.servers.splice(0)) {
+      s.closeAllConnections();
+      s.close();
+    }
   }
 }
