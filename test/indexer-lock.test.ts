@@ -42,9 +42,10 @@ it('steps down when its lock session ends, lets the standby take over, and never
   await chain.indexedHead(db.sql);
 
   // The active indexer's lock session ends (its other connections stay up). The standby has a
-  // lock connection of its own (trying for the lock) that holds nothing: it stays.
+  // lock connection of its own (trying for the lock) that holds nothing: it stays. pg_locks and
+  // pg_stat_activity are the whole server's: other test files run indexers in other databases.
   const killed = await db.sql`select pg_terminate_backend(pid) from (select distinct s.pid from pg_stat_activity s join pg_locks l on l.pid = s.pid
-    where s.application_name = 'tollgate-indexer-lock-eth' and l.locktype = 'advisory' and l.granted) holder`;
+    where s.application_name = 'tollgate-indexer-lock-eth' and s.datname = current_database() and l.locktype = 'advisory' and l.granted) holder`;
   expect(killed).toHaveLength(1);
   await chain.mine(5);
   // Whichever takes the lock first (the standby, or the first one again) is the only one active.
@@ -55,7 +56,7 @@ it('steps down when its lock session ends, lets the standby take over, and never
 
   // Exactly one lock session (b's), and a is standing by, not writing.
   const holders = await db.sql`select distinct l.pid from pg_locks l join pg_stat_activity s on s.pid = l.pid
-    where l.locktype = 'advisory' and l.granted and s.application_name = 'tollgate-indexer-lock-eth'`;
+    where l.locktype = 'advisory' and l.granted and s.application_name = 'tollgate-indexer-lock-eth' and s.datname = current_database()`;
   expect(holders).toHaveLength(1);
   const lostA = said(a, 'indexer lost its network lock with its database session; standing by to take it again');
   expect(lostA, 'a noticed it lost the lock').toHaveLength(1);

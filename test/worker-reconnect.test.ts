@@ -26,7 +26,7 @@ it('runs jobs again after every connection of the worker was cut, several times'
     expect(await eventually(() => job(probeId0), (r) => r.length === 0, 20_000)).toEqual([]);
     for (let round = 1; round <= 3; round++) {
       const cut = await db.sql`select pg_terminate_backend(pid) from pg_stat_activity
-        where application_name like 'tollgate-worker%' and pid <> pg_backend_pid()`;
+        where application_name like 'tollgate-worker%' and datname = current_database() and pid <> pg_backend_pid()`;
       expect(cut.length).toBeGreaterThan(0);
       const id = await probe(round);
       expect(await eventually(() => job(id), (r) => r.length === 0, 30_000), `job of round ${round} ran`).toEqual([]);
