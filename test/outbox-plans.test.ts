@@ -1,0 +1,78 @@
+import postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createApiKey } from '../src/keys/keys.js';
+import { claimDueDeliveries, deferDeliveries, freezeAndMarkSent, recordAttempts } from '../src/webhooks/outbox.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+
+/**
+ * A batch costs the same however long the queue is, even when Postgres's statistics are stale:
+ * analysed while the queue was empty, then a burst of QUEUE events (as after a receiver outage).
+ * Counted with the server's own figures: the index entries each statement read from the
+ * pending-queue indexes. A plan that gathers the whole queue reads all QUEUE of them.
+ */
+
+const QUEUE = 20_000;
+let db: TestDatabase;
+let worker: postgres.Sql;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  // One connection: its statistics are flushed on demand (pg_stat_force_next_flush) before reading.
+  worker = postgres(db.url, { max: 1, onnotice: () => {} });
+  // Statistics taken with nothing pending, and kept so (autovacuum would analyse within a minute).
+  await db.sql`alter table webhook_events set (autovacuum_enabled = false)`;
+  await db.sql`analyze webhook_events`;
+  const key = await createApiKey(db.sql, 'plans');
+  const [t] = await db.sql<{ id: string }[]>`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+    values (${key.id}, ${'0x' + 'ab'.repeat(20)}, 'evm', 'http://127.0.0.1:9/hook', now()) returning id`;
+  // Each transaction's unconfirmed and confirmed event: half the queue waits for the other half.
+  await db.sql`
+    insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body)
+    select 'stream', ${key.id}, ${t!.id}, 'eth', ${'0x' + 'ab'.repeat(20)}, '0x' || (g / 2), g / 2, '0xb' || (g / 2), g % 2 = 1, '{}'
+    from generate_series(0, ${QUEUE - 1}) g`;
+}, 120_000);
+afterAll(async () => {
+  await worker?.end();
+  await db?.drop();
+});
+
+/** Index entries read from the queue's partial indexes by `run` (on the worker connection). */
+async function queueEntriesRead(run: () => Promise<unknown>): Promise<number> {
+  const read = async () => {
+    await worker`select pg_stat_force_next_flush()`;
+    await worker`select 1`; // a transaction end, where the forced flush happens
+    await db.sql`select pg_stat_clear_snapshot()`;
+    const [r] = await db.sql<{ n: string }[]>`
+      select coalesce(sum(idx_tup_read), 0) as n from pg_stat_user_indexes
+      where indexrelname in ('webhook_events_due', 'webhook_events_pending_order')`;
+    return Number(r!.n);
+  };
+  const before = await read();
+  await run();
+  return (await read()) - before;
+}
+
+it('claims, records and defers a batch reading only its part of a long queue, on statistics taken when it was empty', async () => {
+  let claimed: Awaited<ReturnType<typeof claimDueDeliveries>> = [];
+  const claimRead = await queueEntriesRead(async () => { claimed = await claimDueDeliveries(worker, 50, 60, 200); });
+  // The 50 oldest unconfirmed events (each confirmed one waits for its unconfirmed one).
+  expect(claimed).toHaveLength(50);
+  expect(claimed.every((e) => !e.confirmed)).toBe(true);
+  // The head (200 events) and each one's predecessors, not the queue.
+  expect(claimRead).toBeLessThan(2_000);
+
+  await freezeAndMarkSent(worker, claimed.map((e) => ({ id: e.id, body: '{}' })));
+  const results = claimed.slice(0, 40).map((e) => ({
+    id: e.id, outcome: 'delivered' as const, url: 'http://127.0.0.1:9/hook', status_code: 200, duration_ms: 1, error: null, retry_in_s: 0,
+  }));
+  const recordRead = await queueEntriesRead(() => recordAttempts(worker, results, 25));
+  expect(recordRead).toBeLessThan(2_000);
+  const deferRead = await queueEntriesRead(() => deferDeliveries(worker, claimed.slice(40).map((e) => ({ id: e.id, handedOut: true })), 5));
+  expect(deferRead).toBeLessThan(2_000);
+
+  const [counts] = await db.sql<{ delivered: number; leased: number; in_doubt: number }[]>`
+    select count(*) filter (where status = 'delivered')::int as delivered, count(*) filter (where lease_until is not null)::int as leased,
+      count(*) filter (where in_doubt > 0)::int as in_doubt
+    from webhook_events`;
+  expect(counts).toEqual({ delivered: 40, leased: 0, in_doubt: 0 });
+}, 120_000);
