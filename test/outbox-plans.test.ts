@@ -8,7 +8,8 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
  * A batch costs the same however long the queue is, even when Postgres's statistics are stale:
  * analysed while the queue was empty, then a burst of QUEUE events (as after a receiver outage).
  * Counted with the server's own figures: the index entries each statement read from the
- * pending-queue indexes. A plan that gathers the whole queue reads all QUEUE of them.
+ * pending-queue indexes. A plan that gathers the whole queue reads all QUEUE of them. And the
+ * claim and the freeze are HOT updates (sql/0015).
  */
 
 const QUEUE = 20_000;
@@ -36,6 +37,16 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Rows updated in webhook_events, and how many of them as HOT updates (no new index entries). */
+async function updates(): Promise<{ all: number; hot: number }> {
+  await worker`select pg_stat_force_next_flush()`;
+  await worker`select 1`;
+  await db.sql`select pg_stat_clear_snapshot()`;
+  const [r] = await db.sql<{ all: string; hot: string }[]>`
+    select n_tup_upd as all, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'webhook_events'`;
+  return { all: Number(r!.all), hot: Number(r!.hot) };
+}
+
 /** Index entries read from the queue's partial indexes by `run` (on the worker connection). */
 async function queueEntriesRead(run: () => Promise<unknown>): Promise<number> {
   const read = async () => {
@@ -53,6 +64,7 @@ async function queueEntriesRead(run: () => Promise<unknown>): Promise<number> {
 }
 
 it('claims, records and defers a batch reading only its part of a long queue, on statistics taken when it was empty', async () => {
+  const before = await updates();
   let claimed: Awaited<ReturnType<typeof claimDueDeliveries>> = [];
   const claimRead = await queueEntriesRead(async () => { claimed = await claimDueDeliveries(worker, 50, 60, 200); });
   // The 50 oldest unconfirmed events (each confirmed one waits for its unconfirmed one).
@@ -62,6 +74,11 @@ it('claims, records and defers a batch reading only its part of a long queue, on
   expect(claimRead).toBeLessThan(2_000);
 
   await freezeAndMarkSent(worker, claimed.map((e) => ({ id: e.id, body: '{}' })));
+  // Claiming and freezing change no indexed column, and the pages keep room (fillfactor): each
+  // is a HOT update, writing no index entry.
+  const after = await updates();
+  expect(after.all - before.all).toBe(100);
+  expect(after.hot - before.hot).toBe(100);
   const results = claimed.slice(0, 40).map((e) => ({
     id: e.id, outcome: 'delivered' as const, url: 'http://127.0.0.1:9/hook', status_code: 200, duration_ms: 1, error: null, retry_in_s: 0,
   }));

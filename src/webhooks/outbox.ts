@@ -61,13 +61,14 @@ export interface ClaimedEvent {
  * events (not retractions, which are orphaned by nature) whose lease ran out (their attempt was
  * cut off by a crash) are cancelled here instead: no attempt is ever started for a transaction a
  * reorg removed.
- * The claim looks only at the head of the due queue (`lookAhead` events), so it costs the same
- * however long the queue is; the head holds at most as many events that wait for one in flight
- * as there are events in flight, so a look-ahead of the limit plus the events in flight always
- * reaches the claimable ones. Nothing that cannot be claimed stays there: a leased event is due again only when
- * its lease ends (next_attempt_at moves with it), and an event that waits for an earlier one of
- * its subscription and transaction is moved back to when that one is due; recordAttempts brings
- * it forward again as soon as the earlier one is settled.
+ * The claim looks only at the head of the due queue (`lookAhead` events not leased), so it costs
+ * the same however long the queue is; the head holds at most as many events that wait for one in
+ * flight as there are events in flight, so a look-ahead of the limit plus the events in flight
+ * always reaches the claimable ones. Leased events keep their place in the due index (the claim
+ * changes no indexed column, so it is a HOT update) and are stepped over, not checked; an event
+ * that waits for an earlier one of its subscription and transaction that is not in flight is moved
+ * back to when that one is due, and recordAttempts brings it forward again as soon as the earlier
+ * one is settled. An event whose worker died is claimable again when its lease ends.
  */
 export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number, lookAhead = 2 * limit): Promise<ClaimedEvent[]> {
   return headOfQueue(sql, (tx) => tx<ClaimedEvent[]>`
@@ -79,7 +80,7 @@ export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number
         from webhook_events p
         where p.status = 'pending' and p.tracked_id = e.tracked_id and p.kind = e.kind and p.tx_hash = e.tx_hash and p.sequence < e.sequence
       ) w
-      where e.status = 'pending'
+      where e.status = 'pending' and (e.lease_until is null or e.lease_until < now())
       order by e.next_attempt_at
       limit ${Math.max(limit, lookAhead)}
     ), held as materialized (
@@ -103,7 +104,6 @@ export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number
     ), claimed as (
       update webhook_events e
       set lease_until = case when e.orphaned and not e.removed then null else now() + make_interval(secs => ${leaseS}) end,
-        next_attempt_at = case when e.orphaned and not e.removed then e.next_attempt_at else now() + make_interval(secs => ${leaseS}) end,
         status = case when e.orphaned and not e.removed then 'cancelled' else e.status end
       where e.id = any(array(select id from due))
       returning e.*
