@@ -25,13 +25,21 @@ const target = AML_TARGET;
 const built = performance.now();
 const edges = await buildAmlGraph(sql);
 const buildS = (performance.now() - built) / 1000;
-console.log(`graph: ${edges} edge rows, target with ${COUNTERPARTIES} counterparties, ${LABELS} labels; built in ${buildS.toFixed(1)} s`);
+console.log(
+  `graph: ${edges} edge rows, target with ${COUNTERPARTIES} counterparties, ${LABELS} labels; built in ${buildS.toFixed(1)} s`,
+);
 
 // The same findings whichever way the two-hop search runs.
-const factOpts = { maxCounterparties: config.aml.max_counterparties, countUpTo: config.aml.new_wallet_min_tx };
+const factOpts = {
+  maxCounterparties: config.aml.max_counterparties,
+  countUpTo: config.aml.new_wallet_min_tx,
+};
 const inward = await addressFacts(sql, 'eth', target, factOpts);
 const outward = await addressFacts(sql, 'eth', target, { ...factOpts, inwardBudgetEdges: 0 });
-if (JSON.stringify(inward) !== JSON.stringify(outward)) throw new Error(`the two-hop walks disagree: ${JSON.stringify(inward)} vs ${JSON.stringify(outward)}`);
+if (JSON.stringify(inward) !== JSON.stringify(outward))
+  throw new Error(
+    `the two-hop walks disagree: ${JSON.stringify(inward)} vs ${JSON.stringify(outward)}`,
+  );
 
 const { apikey } = await createApiKey(sql, 'bench');
 const insecure = new Agent({ connect: { rejectUnauthorized: false } });
@@ -45,15 +53,25 @@ for (let i = 0; i < REQUESTS + 10; i++) {
   if (i >= 10) timings.push(performance.now() - started); // the first 10 warm caches and the pool
 }
 timings.sort((a, b) => a - b);
-const pct = (p: number) => Math.round(timings[Math.min(timings.length - 1, Math.floor((p / 100) * timings.length))]! * 10) / 10;
+const pct = (p: number) =>
+  Math.round(timings[Math.min(timings.length - 1, Math.floor((p / 100) * timings.length))]! * 10) /
+  10;
 const trueTags = Object.keys(answer.data.tags).filter((t) => answer.data.tags[t]);
 console.log(`answer: score ${answer.data.score}, tags ${trueTags.join(', ')}`);
-console.log(`GET /v2/analyze/aml, ${REQUESTS} requests: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`);
+console.log(
+  `GET /v2/analyze/aml, ${REQUESTS} requests: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
+);
 
 const result = {
   date: new Date().toISOString(),
   machine: machine(),
-  graph: { edge_rows: edges, counterparties: COUNTERPARTIES, pool: POOL, labels: LABELS, build_s: Math.round(buildS * 10) / 10 },
+  graph: {
+    edge_rows: edges,
+    counterparties: COUNTERPARTIES,
+    pool: POOL,
+    labels: LABELS,
+    build_s: Math.round(buildS * 10) / 10,
+  },
   answer: { score: answer.data.score, true_tags: trueTags },
   latency_ms: { requests: REQUESTS, p50: pct(50), p95: pct(95), p99: pct(99), max: pct(100) },
 };

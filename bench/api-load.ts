@@ -40,9 +40,14 @@ chmodSync(dir, 0o711);
 const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 const port = await freePort();
 const env = {
-  DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: String(port),
+  DATABASE_URL: pg.url,
+  TOLLGATE_DATA_DIR: dir,
+  TOLLGATE_HOST: '127.0.0.1',
+  TOLLGATE_PORT: String(port),
   // eth counts as indexed; no indexer runs, so the node is never asked.
-  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_LOG_LEVEL: 'warn', TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
+  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1',
+  TOLLGATE_LOG_LEVEL: 'warn',
+  TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
 };
 const db = await openDatabase(loadConfig(env));
 const sql = db.sql;
@@ -61,8 +66,11 @@ await sql.unsafe(`insert into evm_tx_addresses (network, address, block_number, 
 const key = await createApiKey(sql, 'bench');
 await sql.unsafe(`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
   select ${key.id}, '0x' || lpad(to_hex(g), 40, '0'), 'evm', 'https://receiver.example/hook', now() from generate_series(1, ${STREAMS}) g`);
-for (const t of ['evm_blocks', 'evm_transactions', 'evm_tx_addresses', 'tracked_addresses']) await sql.unsafe(`vacuum analyze ${t}`);
-console.log(`data: ${edges} edge rows, a wallet with ${WALLET_TXS} transactions, ${STREAMS} streams; built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
+for (const t of ['evm_blocks', 'evm_transactions', 'evm_tx_addresses', 'tracked_addresses'])
+  await sql.unsafe(`vacuum analyze ${t}`);
+console.log(
+  `data: ${edges} edge rows, a wallet with ${WALLET_TXS} transactions, ${STREAMS} streams; built in ${((performance.now() - built) / 1000).toFixed(1)} s`,
+);
 
 const api = startRole('api', env);
 const base = `https://127.0.0.1:${port}`;
@@ -72,23 +80,41 @@ for (let i = 0; ; i++) {
     const res = await request(`${base}/healthz`, { dispatcher: insecure });
     await res.body.dump();
     if (res.statusCode === 200) break;
-  } catch { /* not listening yet */ }
+  } catch {
+    /* not listening yet */
+  }
   if (i > 600) throw new Error('the api role did not start');
   await new Promise((r) => setTimeout(r, 100));
 }
 
 const RUNS = [
-  { route: '/analyze/aml', connections: 200, path: `/v2/analyze/aml?network=eth&address=${AML_TARGET}` },
-  { route: '/analyze/aml', connections: 20, path: `/v2/analyze/aml?network=eth&address=${AML_TARGET}` },
-  { route: '/wallet/transactions', connections: 50, path: `/v2/wallet/transactions?address=${wallet}&page=1&limit=50` },
+  {
+    route: '/analyze/aml',
+    connections: 200,
+    path: `/v2/analyze/aml?network=eth&address=${AML_TARGET}`,
+  },
+  {
+    route: '/analyze/aml',
+    connections: 20,
+    path: `/v2/analyze/aml?network=eth&address=${AML_TARGET}`,
+  },
+  {
+    route: '/wallet/transactions',
+    connections: 50,
+    path: `/v2/wallet/transactions?address=${wallet}&page=1&limit=50`,
+  },
   { route: '/stream/list', connections: 50, path: '/v2/stream/list?page=1&limit=50' },
 ];
 
 // A sanity check of each answer before loading it.
 for (const run of RUNS) {
-  const res = await request(base + run.path, { dispatcher: insecure, headers: { apikey: key.apikey } });
-  const body = await res.body.json() as { data?: unknown };
-  if (res.statusCode !== 200 || body.data === undefined) throw new Error(`${run.path}: HTTP ${res.statusCode} ${JSON.stringify(body).slice(0, 300)}`);
+  const res = await request(base + run.path, {
+    dispatcher: insecure,
+    headers: { apikey: key.apikey },
+  });
+  const body = (await res.body.json()) as { data?: unknown };
+  if (res.statusCode !== 200 || body.data === undefined)
+    throw new Error(`${run.path}: HTTP ${res.statusCode} ${JSON.stringify(body).slice(0, 300)}`);
 }
 await insecure.close();
 
@@ -96,16 +122,37 @@ function load(path: string, connections: number, duration: number) {
   return autocannon({ url: base + path, connections, duration, headers: { apikey: key.apikey } });
 }
 
-const api_routes: Record<string, { connections: number; rps: number; p50_ms: number; p99_ms: number; non_2xx: number; errors: number; timeouts: number }> = {};
-const all: (typeof api_routes[string] & { route: string })[] = [];
+const api_routes: Record<
+  string,
+  {
+    connections: number;
+    rps: number;
+    p50_ms: number;
+    p99_ms: number;
+    non_2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+> = {};
+const all: ((typeof api_routes)[string] & { route: string })[] = [];
 for (const run of RUNS) {
   await load(run.path, run.connections, 3); // warm-up: connections, caches, JIT
   const r = await load(run.path, run.connections, DURATION_S);
-  const figures = { connections: run.connections, rps: round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
+  const figures = {
+    connections: run.connections,
+    rps: round(r.requests.average),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    non_2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
   all.push({ route: run.route, ...figures });
   // The JSON's per-route entry: each route at its headline concurrency (the first run of it).
   api_routes[run.route] ??= figures;
-  console.log(`${run.route.padEnd(22)} ${String(run.connections).padStart(4)} connections: ${figures.rps} req/s, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms${figures.non_2xx || figures.errors ? `, ${figures.non_2xx} non-2xx, ${figures.errors} errors (${figures.timeouts} of them timeouts, 10 s)` : ''}`);
+  console.log(
+    `${run.route.padEnd(22)} ${String(run.connections).padStart(4)} connections: ${figures.rps} req/s, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms${figures.non_2xx || figures.errors ? `, ${figures.non_2xx} non-2xx, ${figures.errors} errors (${figures.timeouts} of them timeouts, 10 s)` : ''}`,
+  );
 }
 const apiRssMb = await api.stop();
 console.log(`api peak RSS: ${apiRssMb} MiB`);

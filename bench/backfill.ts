@@ -40,21 +40,47 @@ await test.setAutomine(false);
 // Build the chain: signed transfers with explicit nonces, sent in JSON-RPC batches, then a block.
 const sender = privateKeyToAccount(generatePrivateKey());
 await test.setBalance({ address: sender.address, value: parseEther('1000000') });
-const recipients = Array.from({ length: 20 }, () => privateKeyToAccount(generatePrivateKey()).address);
-const startBlock = (await test.request({ method: 'eth_blockNumber' } as never) as unknown as Hex);
+const recipients = Array.from(
+  { length: 20 },
+  () => privateKeyToAccount(generatePrivateKey()).address,
+);
+const startBlock = (await test.request({ method: 'eth_blockNumber' } as never)) as unknown as Hex;
 let nonce = 0;
 const built = performance.now();
 for (let b = 0; b < BLOCKS; b++) {
-  const raws = await Promise.all(Array.from({ length: TX_PER_BLOCK }, (_, i) => sender.signTransaction({
-    chainId: 31337, type: 'eip1559', nonce: nonce++, to: recipients[(b + i) % recipients.length]!, value: BigInt(i + 1),
-    gas: 21000n, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n,
-  })));
-  await fetch(chain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(raws.map((r, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [r] }))) });
+  const raws = await Promise.all(
+    Array.from({ length: TX_PER_BLOCK }, (_, i) =>
+      sender.signTransaction({
+        chainId: 31337,
+        type: 'eip1559',
+        nonce: nonce++,
+        to: recipients[(b + i) % recipients.length]!,
+        value: BigInt(i + 1),
+        gas: 21000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+      }),
+    ),
+  );
+  await fetch(chain.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(
+      raws.map((r, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'eth_sendRawTransaction',
+        params: [r],
+      })),
+    ),
+  });
   await test.mine({ blocks: 1 });
 }
 const first = BigInt(startBlock) + 1n;
 const last = first + BigInt(BLOCKS) - 1n;
-console.log(`built ${BLOCKS} blocks x ${TX_PER_BLOCK} transactions in ${Math.round(performance.now() - built)} ms`);
+console.log(
+  `built ${BLOCKS} blocks x ${TX_PER_BLOCK} transactions in ${Math.round(performance.now() - built)} ms`,
+);
 
 // The ceiling: fetch every block with its receipts, store nothing.
 const source = new EvmBlockSource(createEvmClient(chain.url));
@@ -67,8 +93,14 @@ const txTotal = fetched.reduce((n, b) => n + (b?.transactions.length ?? 0), 0);
 // The indexer: backfill the same blocks into Postgres.
 const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 const env = {
-  DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0', TOLLGATE_RPC_ETH: chain.url,
-  TOLLGATE_START_BLOCK_ETH: first.toString(), TOLLGATE_POLL_INTERVAL_MS_ETH: '20', TOLLGATE_LOG_LEVEL: 'info',
+  DATABASE_URL: pg.url,
+  TOLLGATE_DATA_DIR: dir,
+  TOLLGATE_HOST: '127.0.0.1',
+  TOLLGATE_PORT: '0',
+  TOLLGATE_RPC_ETH: chain.url,
+  TOLLGATE_START_BLOCK_ETH: first.toString(),
+  TOLLGATE_POLL_INTERVAL_MS_ETH: '20',
+  TOLLGATE_LOG_LEVEL: 'info',
 };
 const db = await openDatabase(loadConfig(env)); // migrated before the indexer starts
 const indexer = startRole('indexer', env);
@@ -81,7 +113,8 @@ for (;;) {
 }
 const indexS = (performance.now() - indexStart) / 1000;
 const indexerRssMb = await indexer.stop();
-const [stored] = await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
+const [stored] =
+  await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
 await db.close();
 
 const result = {
@@ -91,14 +124,28 @@ const result = {
   tx_per_block: TX_PER_BLOCK,
   transactions: txTotal,
   stored_transactions: stored!.n,
-  settings: { fetch_concurrency: FETCH_CONCURRENCY, batch_blocks: BATCH_BLOCKS, receipts: 'eth_getTransactionReceipt per transaction (Hardhat has no eth_getBlockReceipts)' },
-  backfill: { blocks_per_s: round(BLOCKS / indexS), tx_per_s: round(txTotal / indexS), raw_fetch_blocks_per_s: round(BLOCKS / fetchS), raw_fetch_tx_per_s: round(txTotal / fetchS) },
+  settings: {
+    fetch_concurrency: FETCH_CONCURRENCY,
+    batch_blocks: BATCH_BLOCKS,
+    receipts: 'eth_getTransactionReceipt per transaction (Hardhat has no eth_getBlockReceipts)',
+  },
+  backfill: {
+    blocks_per_s: round(BLOCKS / indexS),
+    tx_per_s: round(txTotal / indexS),
+    raw_fetch_blocks_per_s: round(BLOCKS / fetchS),
+    raw_fetch_tx_per_s: round(txTotal / fetchS),
+  },
   rss_mb: { indexer: indexerRssMb },
 };
-console.log(`raw fetch: ${result.backfill.raw_fetch_blocks_per_s} blocks/s, ${result.backfill.raw_fetch_tx_per_s} tx/s (the ceiling)`);
-console.log(`backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`);
+console.log(
+  `raw fetch: ${result.backfill.raw_fetch_blocks_per_s} blocks/s, ${result.backfill.raw_fetch_tx_per_s} tx/s (the ceiling)`,
+);
+console.log(
+  `backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`,
+);
 console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
-if (stored!.n !== txTotal) console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);
+if (stored!.n !== txTotal)
+  console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);
 writeResult('backfill', result);
 
 await chain.stop();

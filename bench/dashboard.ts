@@ -25,8 +25,18 @@ const TRANSACTIONS = 10_000;
 const VASPS = 50;
 const AUDIT_ENTRIES = 20_000;
 /** One in five clones is PENDING (2,000 in the default queue); the rest spread over later statuses. */
-const CLONE_STATUSES = ['PENDING', 'PENDING', 'REJECTED', 'COMPLETED', 'OTHER_VASP_PENDING', 'WAITING_TX_HASH',
-  'WAITING_ADDRESS_DATA', 'TRANSACTION_CONFIRMED', 'OTHER_VASP_REJECTED', 'APPROVED'];
+const CLONE_STATUSES = [
+  'PENDING',
+  'PENDING',
+  'REJECTED',
+  'COMPLETED',
+  'OTHER_VASP_PENDING',
+  'WAITING_TX_HASH',
+  'WAITING_ADDRESS_DATA',
+  'TRANSACTION_CONFIRMED',
+  'OTHER_VASP_REJECTED',
+  'APPROVED',
+];
 
 const bench = await startBenchApi('dashboard');
 const { app } = bench;
@@ -34,7 +44,9 @@ const sql = app.db.sql;
 const base = `https://127.0.0.1:${app.apiPort}`;
 const insecure = new Agent({ connect: { rejectUnauthorized: false } });
 await ensureNetworkPartitions(sql, 'eth');
-await sql.unsafe(`create table if not exists address_edges_eth partition of address_edges for values in ('eth')`);
+await sql.unsafe(
+  `create table if not exists address_edges_eth partition of address_edges for values in ('eth')`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // Data
@@ -44,16 +56,31 @@ const { apikey } = await createApiKey(sql, 'bench');
 const vaspUids: string[] = [];
 for (let i = 1; i <= VASPS; i++) {
   const uid = `b0000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  await upsertVasp(sql, { uid, name: `Bench Exchange ${i}`, website: `https://exchange-${i}.example`, country: 'DE', trp_endpoint: `https://exchange-${i}.example/trp` }, 'cli');
+  await upsertVasp(
+    sql,
+    {
+      uid,
+      name: `Bench Exchange ${i}`,
+      website: `https://exchange-${i}.example`,
+      country: 'DE',
+      trp_endpoint: `https://exchange-${i}.example/trp`,
+    },
+    'cli',
+  );
   vaspUids.push(uid);
 }
 const created = await request(`${base}/v2/travelrule/create_tx`, {
-  method: 'POST', dispatcher: insecure, headers: { apikey, 'content-type': 'application/json' },
+  method: 'POST',
+  dispatcher: insecure,
+  headers: { apikey, 'content-type': 'application/json' },
   body: JSON.stringify(travelBody('bench-template', { beneficiary_vasp_id: vaspUids[0] })),
 });
-const createdBody = await created.body.json() as { data?: string };
-if (createdBody.data !== 'PENDING') throw new Error(`create_tx answered ${JSON.stringify(createdBody)}`);
-const [template] = await sql<{ id: string }[]>`select id from travelrule_transactions where transaction_ref = 'bench-template'`;
+const createdBody = (await created.body.json()) as { data?: string };
+if (createdBody.data !== 'PENDING')
+  throw new Error(`create_tx answered ${JSON.stringify(createdBody)}`);
+const [template] = await sql<
+  { id: string }[]
+>`select id from travelrule_transactions where transaction_ref = 'bench-template'`;
 const templateId = template!.id;
 
 await sql`
@@ -92,11 +119,14 @@ await sql`
   insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, head_seen_at)
   values ('eth', 1, 21000000, ${'0x' + 'ab'.repeat(32)}, 21000003, now())
   on conflict (network) do update set block_number = excluded.block_number, head_number = excluded.head_number, head_seen_at = now()`;
-for (const table of ['travelrule_transactions', 'travelrule_history', 'audit_log', 'vasps']) await sql.unsafe(`vacuum analyze ${table}`);
+for (const table of ['travelrule_transactions', 'travelrule_history', 'audit_log', 'vasps'])
+  await sql.unsafe(`vacuum analyze ${table}`);
 const [counted] = await sql<{ n: number; pending: number }[]>`
   select count(*)::int as n, count(*) filter (where status = 'PENDING')::int as pending from travelrule_transactions`;
 const buildS = (performance.now() - built) / 1000;
-console.log(`data: ${counted!.n} travel rule transactions (${counted!.pending} PENDING), ${VASPS} VASPs, ${AUDIT_ENTRIES} audit entries; built in ${buildS.toFixed(1)} s`);
+console.log(
+  `data: ${counted!.n} travel rule transactions (${counted!.pending} PENDING), ${VASPS} VASPs, ${AUDIT_ENTRIES} audit entries; built in ${buildS.toFixed(1)} s`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // Log in as a browser does: the login form's CSRF cookie and field, then the session cookie.
@@ -111,7 +141,11 @@ function keepCookies(headers: Record<string, string | string[] | undefined>): vo
     jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
   }
 }
-const csrfOf = (html: string) => /name="_csrf"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="_csrf"/.exec(html)?.slice(1).find(Boolean);
+const csrfOf = (html: string) =>
+  /name="_csrf"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="_csrf"/
+    .exec(html)
+    ?.slice(1)
+    .find(Boolean);
 
 const operator = await createOperator(sql, 'bench.reviewer', 'reviewer');
 const loginPage = await request(`${base}/dashboard/login`, { dispatcher: insecure });
@@ -119,13 +153,23 @@ keepCookies(loginPage.headers);
 const loginCsrf = csrfOf(await loginPage.body.text());
 if (!loginCsrf) throw new Error('no _csrf field on /dashboard/login');
 const loggedIn = await request(`${base}/dashboard/login`, {
-  method: 'POST', dispatcher: insecure,
-  headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(), origin: base },
-  body: new URLSearchParams({ login: operator.login, password: operator.password, _csrf: loginCsrf }).toString(),
+  method: 'POST',
+  dispatcher: insecure,
+  headers: {
+    'content-type': 'application/x-www-form-urlencoded',
+    cookie: cookieHeader(),
+    origin: base,
+  },
+  body: new URLSearchParams({
+    login: operator.login,
+    password: operator.password,
+    _csrf: loginCsrf,
+  }).toString(),
 });
 await loggedIn.body.dump();
 keepCookies(loggedIn.headers);
-if ((loggedIn.statusCode !== 302 && loggedIn.statusCode !== 303) || !jar.has('tollgate_session')) throw new Error(`login failed: HTTP ${loggedIn.statusCode}`);
+if ((loggedIn.statusCode !== 302 && loggedIn.statusCode !== 303) || !jar.has('tollgate_session'))
+  throw new Error(`login failed: HTTP ${loggedIn.statusCode}`);
 
 // ---------------------------------------------------------------------------------------------
 // Pages
@@ -140,14 +184,26 @@ const PAGES: { name: string; path: string }[] = [
   { name: 'VASP directory', path: '/dashboard/vasps' },
 ];
 
-const pct = (sorted: number[], p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
-const results: { page: string; path: string; bytes: number; p50: number; p95: number; p99: number; max: number }[] = [];
+const pct = (sorted: number[], p: number) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+const results: {
+  page: string;
+  path: string;
+  bytes: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}[] = [];
 for (const page of PAGES) {
   const timings: number[] = [];
   let bytes = 0;
   for (let i = 0; i < REQUESTS + WARMUP; i++) {
     const started = performance.now();
-    const res = await request(base + page.path, { dispatcher: insecure, headers: { cookie: cookieHeader() } });
+    const res = await request(base + page.path, {
+      dispatcher: insecure,
+      headers: { cookie: cookieHeader() },
+    });
     const html = await res.body.text();
     const ms = performance.now() - started;
     if (res.statusCode !== 200) throw new Error(`${page.path}: HTTP ${res.statusCode}`);
@@ -155,19 +211,37 @@ for (const page of PAGES) {
     if (i >= WARMUP) timings.push(ms); // the first ones warm caches, the pool and the JIT
   }
   timings.sort((a, b) => a - b);
-  results.push({ page: page.name, path: page.path, bytes, p50: pct(timings, 50), p95: pct(timings, 95), p99: pct(timings, 99), max: pct(timings, 100) });
+  results.push({
+    page: page.name,
+    path: page.path,
+    bytes,
+    p50: pct(timings, 50),
+    p95: pct(timings, 95),
+    p99: pct(timings, 99),
+    max: pct(timings, 100),
+  });
 }
 
 const width = Math.max(...results.map((r) => r.page.length));
-console.log(`\n${'page'.padEnd(width)}  ${['p50', 'p95', 'p99', 'max'].map((h) => h.padStart(8)).join('')}  (ms, ${REQUESTS} requests each)     size`);
+console.log(
+  `\n${'page'.padEnd(width)}  ${['p50', 'p95', 'p99', 'max'].map((h) => h.padStart(8)).join('')}  (ms, ${REQUESTS} requests each)     size`,
+);
 for (const r of results) {
-  console.log(`${r.page.padEnd(width)}  ${[r.p50, r.p95, r.p99, r.max].map((v) => v.toFixed(1).padStart(8)).join('')}  ${r.p99 < 200 ? 'under 200 ms' : 'OVER 200 ms '}  ${(r.bytes / 1024).toFixed(1).padStart(6)} KiB`);
+  console.log(
+    `${r.page.padEnd(width)}  ${[r.p50, r.p95, r.p99, r.max].map((v) => v.toFixed(1).padStart(8)).join('')}  ${r.p99 < 200 ? 'under 200 ms' : 'OVER 200 ms '}  ${(r.bytes / 1024).toFixed(1).padStart(6)} KiB`,
+  );
 }
 
 const result = {
   date: new Date().toISOString(),
   machine: machine(),
-  data: { transactions: counted!.n, pending: counted!.pending, vasps: VASPS, audit_entries: AUDIT_ENTRIES, build_s: Math.round(buildS * 10) / 10 },
+  data: {
+    transactions: counted!.n,
+    pending: counted!.pending,
+    vasps: VASPS,
+    audit_entries: AUDIT_ENTRIES,
+    build_s: Math.round(buildS * 10) / 10,
+  },
   target_ms: 200,
   requests_per_page: REQUESTS,
   latency_ms: results,

@@ -55,11 +55,12 @@ const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-deliveries-'));
 chmodSync(dir, 0o711);
 const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 
-const readBody = (req: IncomingMessage) => new Promise<string>((resolve) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (d: Buffer) => chunks.push(d));
-  req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-});
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
 
 /** What the healthy receiver saw in one phase. */
 class Arrivals {
@@ -73,7 +74,10 @@ class Arrivals {
   sequenceViolations = 0;
   withSequence = 0;
   /** Per address|hash: the sequence of its unconfirmed delivery (null: none carried), and whether its confirmed one came. */
-  private readonly txs = new Map<string, { unconfirmedSeq?: number | null; confirmed: boolean; confirmedSeq?: number | null }>();
+  private readonly txs = new Map<
+    string,
+    { unconfirmedSeq?: number | null; confirmed: boolean; confirmedSeq?: number | null }
+  >();
 
   take(id: string, body: string): void {
     const now = performance.now();
@@ -86,7 +90,11 @@ class Arrivals {
     this.bodies.set(id, body);
     if (this.bodies.size === 1) this.firstAt = now;
     this.lastAt = now;
-    const p = JSON.parse(body) as { sequence?: number; confirmed: boolean; tx: { hash: string; address: string } };
+    const p = JSON.parse(body) as {
+      sequence?: number;
+      confirmed: boolean;
+      tx: { hash: string; address: string };
+    };
     const seq = typeof p.sequence === 'number' ? p.sequence : null;
     if (seq !== null) this.withSequence++;
     const k = `${p.tx.address}|${p.tx.hash}`;
@@ -95,12 +103,19 @@ class Arrivals {
     if (p.confirmed) {
       t.confirmed = true;
       t.confirmedSeq = seq;
-      if (t.unconfirmedSeq !== undefined && seq !== null && t.unconfirmedSeq !== null && seq <= t.unconfirmedSeq) this.sequenceViolations++;
+      if (
+        t.unconfirmedSeq !== undefined &&
+        seq !== null &&
+        t.unconfirmedSeq !== null &&
+        seq <= t.unconfirmedSeq
+      )
+        this.sequenceViolations++;
     } else {
       t.unconfirmedSeq = seq;
       if (t.confirmed) {
         this.outOfOrder++;
-        if (seq !== null && t.confirmedSeq != null && t.confirmedSeq <= seq) this.sequenceViolations++;
+        if (seq !== null && t.confirmedSeq != null && t.confirmedSeq <= seq)
+          this.sequenceViolations++;
       }
     }
   }
@@ -144,17 +159,33 @@ const hook = await listen(receiver);
 const deadHook = await listen(dead);
 
 const env = {
-  DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0',
+  DATABASE_URL: pg.url,
+  TOLLGATE_DATA_DIR: dir,
+  TOLLGATE_HOST: '127.0.0.1',
+  TOLLGATE_PORT: '0',
   // Payloads of plain transfers read no token metadata: the node is never asked.
-  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_LOG_LEVEL: process.env.TOLLGATE_LOG_LEVEL ?? 'warn',
+  TOLLGATE_RPC_ETH: 'http://127.0.0.1:1',
+  TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  TOLLGATE_LOG_LEVEL: process.env.TOLLGATE_LOG_LEVEL ?? 'warn',
   // The worker's concurrency settings, where given, pass through (TOLLGATE_DELIVERY_CONCURRENCY …).
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^TOLLGATE_(DELIVERY|WORKER)_/.test(k)) as [string, string][]),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => /^TOLLGATE_(DELIVERY|WORKER)_/.test(k)) as [
+      string,
+      string,
+    ][],
+  ),
 };
 const config = loadConfig(env) as unknown as Record<string, unknown>;
-const concurrency = { worker: config.worker_concurrency, delivery: config.delivery_concurrency, delivery_endpoint: config.delivery_endpoint_concurrency };
+const concurrency = {
+  worker: config.worker_concurrency,
+  delivery: config.delivery_concurrency,
+  delivery_endpoint: config.delivery_endpoint_concurrency,
+};
 const db = await openDatabase(loadConfig(env));
 const sql = db.sql;
-const outbox = (await sql<{ outbox: boolean }[]>`select to_regclass('webhook_sequences') is not null as outbox`)[0]!.outbox;
+const outbox = (
+  await sql<{ outbox: boolean }[]>`select to_regclass('webhook_sequences') is not null as outbox`
+)[0]!.outbox;
 await ensureNetworkPartitions(sql, 'eth');
 const key = await createApiKey(sql, 'bench');
 verifier = new Webhook(key.webhook_secret);
@@ -164,7 +195,9 @@ await sql`create table bench_subs (i int primary key, tracked_id bigint not null
 for (let i = 0; i < SUBSCRIPTIONS + DEAD_SUBSCRIPTIONS; i++) {
   const address = `0x${i.toString(16).padStart(40, 'a')}`;
   const url = i < SUBSCRIPTIONS ? hook : deadHook;
-  const [t] = await sql<{ id: string }[]>`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+  const [t] = await sql<
+    { id: string }[]
+  >`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
     values (${key.id}, ${address}, 'evm', ${url}, now()) returning id`;
   await sql`insert into bench_subs values (${i}, ${t!.id}, ${address})`;
 }
@@ -191,19 +224,25 @@ async function writeEvents(from: number, txs: number, sub: string) {
       order by s, c.confirmed
       returning id`;
     if (outbox) await tx.unsafe(events);
-    else await tx.unsafe(`with ins as (${events}) select graphile_worker.add_job('deliver_webhook', json_build_object('event_id', ins.id), max_attempts => 25, job_key => 'evt:' || ins.id::text) from ins`);
+    else
+      await tx.unsafe(
+        `with ins as (${events}) select graphile_worker.add_job('deliver_webhook', json_build_object('event_id', ins.id), max_attempts => 25, job_key => 'evt:' || ins.id::text) from ins`,
+      );
   });
 }
 
 async function waitFor(done: () => boolean, ms: number, worker: { running(): boolean }) {
   const deadline = Date.now() + ms;
-  while (!done() && Date.now() < deadline && worker.running()) await new Promise((r) => setTimeout(r, 20));
+  while (!done() && Date.now() < deadline && worker.running())
+    await new Promise((r) => setTimeout(r, 20));
 }
 
 // Phase 1: N events to the healthy receiver.
 let built = performance.now();
 await writeEvents(0, N / 2, `s % ${SUBSCRIPTIONS}`);
-console.log(`${outbox ? 'outbox' : 'graphile-worker jobs'}: wrote ${N} events (${N / 2} transactions × unconfirmed + confirmed, ${SUBSCRIPTIONS} subscriptions) in ${Math.round(performance.now() - built)} ms; starting the worker`);
+console.log(
+  `${outbox ? 'outbox' : 'graphile-worker jobs'}: wrote ${N} events (${N / 2} transactions × unconfirmed + confirmed, ${SUBSCRIPTIONS} subscriptions) in ${Math.round(performance.now() - built)} ms; starting the worker`,
+);
 let worker = startRole('worker', env);
 await waitFor(() => arrivals.received >= N, HEALTHY_TIMEOUT_MS, worker);
 const workerRssMb = await worker.stop();
@@ -218,7 +257,9 @@ const D = Math.floor(M / 20) * 2;
 built = performance.now();
 await writeEvents(N / 2, D / 2, `${SUBSCRIPTIONS} + s % ${DEAD_SUBSCRIPTIONS}`);
 await writeEvents(N / 2 + D / 2, M / 2, `s % ${SUBSCRIPTIONS}`);
-console.log(`dead receiver phase: wrote ${D} events to a receiver that never answers, then ${M} to the healthy one; starting the worker`);
+console.log(
+  `dead receiver phase: wrote ${D} events to a receiver that never answers, then ${M} to the healthy one; starting the worker`,
+);
 worker = startRole('worker', env);
 const phaseStart = performance.now();
 await waitFor(() => arrivals.received >= M, DEAD_PHASE_DEADLINE_S * 1000, worker);
@@ -255,8 +296,12 @@ const result = {
     deadline_s: DEAD_PHASE_DEADLINE_S,
   },
 };
-console.log(`webhook deliveries: ${result.received} of ${N} received in ${result.seconds} s: ${result.deliveries_per_s} deliveries/s; out of order ${result.out_of_order}, sequence violations ${result.sequence_violations} (${result.with_sequence} carried one), ${result.bad_signatures} bad signatures, ${result.repeats} repeats, ${result.different_bodies} with two bodies`);
-console.log(`with a dead receiver beside it: ${arrivals.received} of ${M} received by the healthy one at ${result.dead_receiver.healthy_deliveries_per_s}/s (${round(phaseS)} s, deadline ${DEAD_PHASE_DEADLINE_S} s); ${deadRequests} requests hung on the dead one`);
+console.log(
+  `webhook deliveries: ${result.received} of ${N} received in ${result.seconds} s: ${result.deliveries_per_s} deliveries/s; out of order ${result.out_of_order}, sequence violations ${result.sequence_violations} (${result.with_sequence} carried one), ${result.bad_signatures} bad signatures, ${result.repeats} repeats, ${result.different_bodies} with two bodies`,
+);
+console.log(
+  `with a dead receiver beside it: ${arrivals.received} of ${M} received by the healthy one at ${result.dead_receiver.healthy_deliveries_per_s}/s (${round(phaseS)} s, deadline ${DEAD_PHASE_DEADLINE_S} s); ${deadRequests} requests hung on the dead one`,
+);
 console.log(`worker peak RSS: ${workerRssMb} MiB; concurrency ${JSON.stringify(concurrency)}`);
 writeResult('deliveries', result);
 

@@ -26,7 +26,9 @@ const BENCHES: { name: string; file: string; args: string[] }[] = [
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !BENCHES.some((b) => b.name === w));
 if (unknown.length) {
-  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  console.error(
+    `unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`,
+  );
   process.exit(2);
 }
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -35,8 +37,14 @@ for (const bench of BENCHES) {
   if (wanted.length && !wanted.includes(bench.name)) continue;
   console.log(`\n== ${bench.name} (${[bench.file, ...bench.args].join(' ')})`);
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${bench.file}`, ...bench.args], { cwd: ROOT, stdio: 'inherit' });
-  console.log(`== ${bench.name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status ?? run.signal})`} in ${Math.round((performance.now() - started) / 1000)} s`);
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', `bench/${bench.file}`, ...bench.args],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  console.log(
+    `== ${bench.name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status ?? run.signal})`} in ${Math.round((performance.now() - started) / 1000)} s`,
+  );
   if (run.status !== 0) failed.push(bench.name);
 }
 
@@ -49,23 +57,57 @@ const dashboard = readResult('dashboard');
 const latest = {
   date: new Date().toISOString(),
   machine: machine(),
-  backfill: backfill && { ...backfill.backfill, blocks: backfill.blocks, tx_per_block: backfill.tx_per_block, date: backfill.date },
-  block_to_webhook_ms: latency && { ...latency.block_to_webhook_ms, transactions: latency.transactions, date: latency.date },
+  backfill: backfill && {
+    ...backfill.backfill,
+    blocks: backfill.blocks,
+    tx_per_block: backfill.tx_per_block,
+    date: backfill.date,
+  },
+  block_to_webhook_ms: latency && {
+    ...latency.block_to_webhook_ms,
+    transactions: latency.transactions,
+    date: latency.date,
+  },
   deliveries_per_s: deliveries?.deliveries_per_s,
   deliveries: deliveries && {
-    events: deliveries.events, subscriptions: deliveries.subscriptions, concurrency: deliveries.concurrency, received: deliveries.received,
-    bad_signatures: deliveries.bad_signatures, out_of_order: deliveries.out_of_order, sequence_violations: deliveries.sequence_violations,
-    dead_receiver_healthy_per_s: deliveries.dead_receiver?.healthy_deliveries_per_s, date: deliveries.date,
+    events: deliveries.events,
+    subscriptions: deliveries.subscriptions,
+    concurrency: deliveries.concurrency,
+    received: deliveries.received,
+    bad_signatures: deliveries.bad_signatures,
+    out_of_order: deliveries.out_of_order,
+    sequence_violations: deliveries.sequence_violations,
+    dead_receiver_healthy_per_s: deliveries.dead_receiver?.healthy_deliveries_per_s,
+    date: deliveries.date,
   },
   api: apiLoad?.api,
   api_runs: apiLoad?.runs,
   aml_single_ms: aml && { ...aml.latency_ms, date: aml.date },
-  dashboard_ms: dashboard && { ...Object.fromEntries(dashboard.latency_ms.map((p: { page: string; p50: number; p95: number; p99: number; max: number }) => [p.page, { p50: p.p50, p95: p.p95, p99: p.p99, max: p.max }])), date: dashboard.date },
-  rss_mb: { api: apiLoad?.rss_mb?.api, worker: deliveries?.rss_mb?.worker, indexer: backfill?.rss_mb?.indexer },
-  rss_method: 'VmHWM of each role run as its own process (node --import tsx src/cli.ts <role>), read from /proc/<pid>/status just before it is stopped: api during bench/api-load.ts, worker during bench/deliveries.ts, indexer during bench/backfill.ts',
+  dashboard_ms: dashboard && {
+    ...Object.fromEntries(
+      dashboard.latency_ms.map(
+        (p: { page: string; p50: number; p95: number; p99: number; max: number }) => [
+          p.page,
+          { p50: p.p50, p95: p.p95, p99: p.p99, max: p.max },
+        ],
+      ),
+    ),
+    date: dashboard.date,
+  },
+  rss_mb: {
+    api: apiLoad?.rss_mb?.api,
+    worker: deliveries?.rss_mb?.worker,
+    indexer: backfill?.rss_mb?.indexer,
+  },
+  rss_method:
+    'VmHWM of each role run as its own process (node --import tsx src/cli.ts <role>), read from /proc/<pid>/status just before it is stopped: api during bench/api-load.ts, worker during bench/deliveries.ts, indexer during bench/backfill.ts',
   targets: {
-    backfill_tx_per_s: 5000, backfill_vs_raw_fetch: 0.8, block_to_webhook_p50_ms: 100, block_to_webhook_p99_ms: 500,
-    deliveries_per_s: 3000, analyze_aml_p99_ms_at_200: 20,
+    backfill_tx_per_s: 5000,
+    backfill_vs_raw_fetch: 0.8,
+    block_to_webhook_p50_ms: 100,
+    block_to_webhook_p99_ms: 500,
+    deliveries_per_s: 3000,
+    analyze_aml_p99_ms_at_200: 20,
   },
   failed,
 };
@@ -73,16 +115,33 @@ writeResult('latest', latest);
 
 const yes = (ok: boolean | undefined) => (ok === undefined ? '?' : ok ? 'met' : 'NOT met');
 console.log('\n== summary (bench/results/latest.json)');
-if (latest.backfill) console.log(`backfill            ${latest.backfill.tx_per_s} tx/s, ${latest.backfill.blocks_per_s} blocks/s; raw fetch ${latest.backfill.raw_fetch_tx_per_s} tx/s (${Math.round((latest.backfill.tx_per_s / latest.backfill.raw_fetch_tx_per_s) * 100)}%)   targets 5,000 tx/s: ${yes(latest.backfill.tx_per_s >= 5000)}, 0.8x: ${yes(latest.backfill.tx_per_s >= 0.8 * latest.backfill.raw_fetch_tx_per_s)}`);
-if (latest.block_to_webhook_ms) console.log(`block to webhook    p50 ${latest.block_to_webhook_ms.p50} ms, p95 ${latest.block_to_webhook_ms.p95} ms, p99 ${latest.block_to_webhook_ms.p99} ms   targets p50 100: ${yes(latest.block_to_webhook_ms.p50 <= 100)}, p99 500: ${yes(latest.block_to_webhook_ms.p99 <= 500)}`);
+if (latest.backfill)
+  console.log(
+    `backfill            ${latest.backfill.tx_per_s} tx/s, ${latest.backfill.blocks_per_s} blocks/s; raw fetch ${latest.backfill.raw_fetch_tx_per_s} tx/s (${Math.round((latest.backfill.tx_per_s / latest.backfill.raw_fetch_tx_per_s) * 100)}%)   targets 5,000 tx/s: ${yes(latest.backfill.tx_per_s >= 5000)}, 0.8x: ${yes(latest.backfill.tx_per_s >= 0.8 * latest.backfill.raw_fetch_tx_per_s)}`,
+  );
+if (latest.block_to_webhook_ms)
+  console.log(
+    `block to webhook    p50 ${latest.block_to_webhook_ms.p50} ms, p95 ${latest.block_to_webhook_ms.p95} ms, p99 ${latest.block_to_webhook_ms.p99} ms   targets p50 100: ${yes(latest.block_to_webhook_ms.p50 <= 100)}, p99 500: ${yes(latest.block_to_webhook_ms.p99 <= 500)}`,
+  );
 if (latest.deliveries_per_s !== undefined) {
-  console.log(`deliveries          ${latest.deliveries_per_s}/s   target 3,000/s: ${yes(latest.deliveries_per_s >= 3000)}; out of order ${latest.deliveries?.out_of_order} (target 0)`);
-  console.log(`  beside a dead receiver: ${latest.deliveries?.dead_receiver_healthy_per_s}/s to the healthy one`);
+  console.log(
+    `deliveries          ${latest.deliveries_per_s}/s   target 3,000/s: ${yes(latest.deliveries_per_s >= 3000)}; out of order ${latest.deliveries?.out_of_order} (target 0)`,
+  );
+  console.log(
+    `  beside a dead receiver: ${latest.deliveries?.dead_receiver_healthy_per_s}/s to the healthy one`,
+  );
 }
-for (const [route, r] of Object.entries(latest.api ?? {}) as [string, { connections: number; rps: number; p50_ms: number; p99_ms: number }][]) {
-  console.log(`${route.padEnd(19)} ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms at ${r.connections} connections${route === '/analyze/aml' ? `   target p99 20 ms at 200: ${yes(r.p99_ms <= 20)}` : ''}`);
+for (const [route, r] of Object.entries(latest.api ?? {}) as [
+  string,
+  { connections: number; rps: number; p50_ms: number; p99_ms: number },
+][]) {
+  console.log(
+    `${route.padEnd(19)} ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms at ${r.connections} connections${route === '/analyze/aml' ? `   target p99 20 ms at 200: ${yes(r.p99_ms <= 20)}` : ''}`,
+  );
 }
-console.log(`peak RSS            api ${latest.rss_mb.api ?? '?'} MiB, worker ${latest.rss_mb.worker ?? '?'} MiB, indexer ${latest.rss_mb.indexer ?? '?'} MiB`);
+console.log(
+  `peak RSS            api ${latest.rss_mb.api ?? '?'} MiB, worker ${latest.rss_mb.worker ?? '?'} MiB, indexer ${latest.rss_mb.indexer ?? '?'} MiB`,
+);
 if (failed.length) {
   console.log(`failed: ${failed.join(', ')}`);
   process.exit(1);

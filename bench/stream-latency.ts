@@ -31,7 +31,10 @@ chmodSync(dir, 0o711);
 const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 const chain = await startDevChain(await freePort());
 const transport = http(chain.url);
-await createTestClient({ chain: hardhat, mode: 'hardhat', transport }).request({ method: 'evm_setIntervalMining', params: [0] } as never);
+await createTestClient({ chain: hardhat, mode: 'hardhat', transport }).request({
+  method: 'evm_setIntervalMining',
+  params: [0],
+} as never);
 
 const arrivals = new Map<string, number>();
 const receiver = createServer((req, res) => {
@@ -46,14 +49,32 @@ const receiver = createServer((req, res) => {
 await new Promise((r) => receiver.once('listening', r));
 const hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
 
-const config = loadConfig({ DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0', TOLLGATE_RPC_ETH: chain.url, TOLLGATE_POLL_INTERVAL_MS_ETH: '50', TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_LOG_LEVEL: 'warn' });
-const app = await startAppliance(config, { api: false, worker: true, indexer: 'all', devChain: false });
+const config = loadConfig({
+  DATABASE_URL: pg.url,
+  TOLLGATE_DATA_DIR: dir,
+  TOLLGATE_HOST: '127.0.0.1',
+  TOLLGATE_PORT: '0',
+  TOLLGATE_RPC_ETH: chain.url,
+  TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+  TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  TOLLGATE_LOG_LEVEL: 'warn',
+});
+const app = await startAppliance(config, {
+  api: false,
+  worker: true,
+  indexer: 'all',
+  devChain: false,
+});
 const key = await createApiKey(app.db.sql, 'bench');
 const to = privateKeyToAccount(generatePrivateKey()).address;
-await app.db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at) values (${key.id}, ${to.toLowerCase()}, 'evm', ${hook}, now())`;
+await app.db
+  .sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at) values (${key.id}, ${to.toLowerCase()}, 'evm', ${hook}, now())`;
 
 const account = privateKeyToAccount(generatePrivateKey());
-await createTestClient({ chain: hardhat, mode: 'hardhat', transport }).setBalance({ address: account.address, value: parseEther('1000') });
+await createTestClient({ chain: hardhat, mode: 'hardhat', transport }).setBalance({
+  address: account.address,
+  value: parseEther('1000'),
+});
 const wallet = createWalletClient({ account, chain: hardhat, transport });
 
 const sent = new Map<string, number>();
@@ -70,8 +91,12 @@ const result = {
   poll_interval_ms: 50,
   block_to_webhook_ms: latencySummary(latencies),
 };
-console.log(`block-to-webhook latency over ${N} transactions (unconfirmed delivery, poll ${result.poll_interval_ms} ms):`);
-console.log(`  p50 ${result.block_to_webhook_ms.p50} ms   p95 ${result.block_to_webhook_ms.p95} ms   p99 ${result.block_to_webhook_ms.p99} ms   max ${result.block_to_webhook_ms.max} ms`);
+console.log(
+  `block-to-webhook latency over ${N} transactions (unconfirmed delivery, poll ${result.poll_interval_ms} ms):`,
+);
+console.log(
+  `  p50 ${result.block_to_webhook_ms.p50} ms   p95 ${result.block_to_webhook_ms.p95} ms   p99 ${result.block_to_webhook_ms.p99} ms   max ${result.block_to_webhook_ms.max} ms`,
+);
 writeResult('stream-latency', result);
 
 await app.stop();

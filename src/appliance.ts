@@ -1,5 +1,10 @@
 import type { PublicClient } from 'viem';
-import { type Config, type ResolvedNetwork, resolveNetworks, wantsDevChain } from './config/index.js';
+import {
+  type Config,
+  type ResolvedNetwork,
+  resolveNetworks,
+  wantsDevChain,
+} from './config/index.js';
 import { openPool, type Sql } from './db/index.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -41,7 +46,10 @@ export interface Database {
 }
 
 /** The configured database, or the embedded one in the data dir; migrated. */
-export async function openDatabase(config: Config, opts: { migrate?: boolean; poolMax?: number } = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  opts: { migrate?: boolean; poolMax?: number } = {},
+): Promise<Database> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.database_url;
   if (!url) {
@@ -79,7 +87,10 @@ async function forgetStaleDevChain(sql: Sql, source: EvmBlockSource): Promise<vo
   if (!cursor || cursor.block_hash === '') return;
   const hash = await source.blockHash(BigInt(cursor.block_number));
   if (hash?.toLowerCase() === cursor.block_hash) return;
-  log.warn({ network: 'eth', indexed_block: Number(cursor.block_number) }, 'dev chain is new: forgetting what was indexed from the previous one');
+  log.warn(
+    { network: 'eth', indexed_block: Number(cursor.block_number) },
+    'dev chain is new: forgetting what was indexed from the previous one',
+  );
   await forgetNetwork(sql, 'eth');
 }
 
@@ -113,37 +124,85 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     }
     const networks = resolveNetworks(config, devChain?.url);
     // The dev chain's receivers are on this machine: loopback webhooks are allowed with it.
-    const allowCidrs = useDevChain ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128'] : config.webhook_allow_cidrs;
+    const allowCidrs = useDevChain
+      ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128']
+      : config.webhook_allow_cidrs;
     const allow = parseAllowList(allowCidrs);
-    const clients = new Map<string, PublicClient>(networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]));
-    const utxoClients = new Map(networks.filter((n) => n.family === 'utxo').map((n) => [n.symbol, new UtxoRpc(n.rpc)]));
+    const clients = new Map<string, PublicClient>(
+      networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]),
+    );
+    const utxoClients = new Map(
+      networks.filter((n) => n.family === 'utxo').map((n) => [n.symbol, new UtxoRpc(n.rpc)]),
+    );
 
     // Travel Rule: the data keyring (read or generated now, so a bad key stops the start), the
     // directory from config/vasps.json, the SMTP relay, and where other VASPs reach us.
     const tr = config.travel_rule;
-    const keyring = loadKeyring({ dataKey: config.data_key, dataKeysOld: config.data_keys_old, dataDir: config.data_dir });
+    const keyring = loadKeyring({
+      dataKey: config.data_key,
+      dataKeysOld: config.data_keys_old,
+      dataDir: config.data_dir,
+    });
     const seeded = await seedVaspsFromFile(db.sql, tr.vasps_file);
-    if (seeded.added || seeded.updated) log.info(seeded, 'VASP directory seeded from the configured file');
+    if (seeded.added || seeded.updated)
+      log.info(seeded, 'VASP directory seeded from the configured file');
     mailer = roles.worker ? createMailer(tr) : undefined;
     const travelRule: SenderDeps = {
-      sql: db.sql, keyring, config: tr, aml: config.aml, indexedNetworks: networks.map((n) => n.symbol),
-      publicUrl: '', maxAttempts: config.webhook_max_attempts, allow, mailer,
+      sql: db.sql,
+      keyring,
+      config: tr,
+      aml: config.aml,
+      indexedNetworks: networks.map((n) => n.symbol),
+      publicUrl: '',
+      maxAttempts: config.webhook_max_attempts,
+      allow,
+      mailer,
       trpCa: tr.trp_ca_file ? readFileSync(tr.trp_ca_file, 'utf8') : undefined,
     };
     const setPublicUrl = (port: number | undefined) => {
-      travelRule.publicUrl = (tr.public_url ?? `https://localhost:${port ?? config.port}`).replace(/\/+$/, '');
+      travelRule.publicUrl = (tr.public_url ?? `https://localhost:${port ?? config.port}`).replace(
+        /\/+$/,
+        '',
+      );
     };
     setPublicUrl(config.port || undefined);
 
     if (roles.worker) {
-      runner = await startWorker(db.url, { sql: db.sql, evmClients: clients, timeoutMs: config.webhook_timeout_ms, allow, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, webhookMaxAttempts: config.webhook_max_attempts, keyring, travelRuleWebhookUrl: tr.webhook_url, travelRule }, config.worker_concurrency,
-        { concurrency: config.delivery_concurrency, endpointConcurrency: config.delivery_endpoint_concurrency, maxAttempts: config.webhook_max_attempts });
+      runner = await startWorker(
+        db.url,
+        {
+          sql: db.sql,
+          evmClients: clients,
+          timeoutMs: config.webhook_timeout_ms,
+          allow,
+          nftIpfsGateway: config.nft_ipfs_gateway,
+          aml: config.aml,
+          webhookMaxAttempts: config.webhook_max_attempts,
+          keyring,
+          travelRuleWebhookUrl: tr.webhook_url,
+          travelRule,
+        },
+        config.worker_concurrency,
+        {
+          concurrency: config.delivery_concurrency,
+          endpointConcurrency: config.delivery_endpoint_concurrency,
+          maxAttempts: config.webhook_max_attempts,
+        },
+      );
     }
     if (roles.indexer) {
-      const wanted = roles.indexer === 'all' ? networks : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));
+      const wanted =
+        roles.indexer === 'all'
+          ? networks
+          : networks.filter((n) => (roles.indexer as readonly string[]).includes(n.symbol));
       if (roles.indexer !== 'all') {
-        const missing = roles.indexer.filter((symbol) => !networks.some((n) => n.symbol === symbol));
-        if (missing.length) throw new Error(`not configured: ${missing.join(', ')} (set ${missing.map((m) => `TOLLGATE_RPC_${m.toUpperCase()}`).join(', ')})`);
+        const missing = roles.indexer.filter(
+          (symbol) => !networks.some((n) => n.symbol === symbol),
+        );
+        if (missing.length)
+          throw new Error(
+            `not configured: ${missing.join(', ')} (set ${missing.map((m) => `TOLLGATE_RPC_${m.toUpperCase()}`).join(', ')})`,
+          );
       }
       if (wanted.length === 0) log.warn('no network to index: set TOLLGATE_RPC_<NETWORK>');
       for (const n of wanted) {
@@ -155,19 +214,44 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           maxReorgDepth: n.maxReorgDepth,
           databaseUrl: db.url,
         };
-        const indexer = n.family === 'utxo'
-          ? new UtxoIndexer(db.sql, utxoClients.get(n.symbol)!, options)
-          : new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), options);
+        const indexer =
+          n.family === 'utxo'
+            ? new UtxoIndexer(db.sql, utxoClients.get(n.symbol)!, options)
+            : new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), options);
         indexer.start();
         indexers.push(indexer);
       }
     }
     if (roles.api) {
-      const tls = config.trust_proxy ? null : await loadTls({ certFile: config.tls_cert, keyFile: config.tls_key, dataDir: config.data_dir });
-      const app = createApp({ sql: db.sql, allow, trustProxy: config.trust_proxy, networks: networks.map((n) => n.symbol), maxLagBlocks: config.indexer_max_lag_blocks, version: VERSION, nftIpfsGateway: config.nft_ipfs_gateway, aml: config.aml, evmClients: clients, utxoClients, travelRule, metricsToken: config.metrics_token, metricsAllowCidrs: config.metrics_allow_cidrs, rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst } });
+      const tls = config.trust_proxy
+        ? null
+        : await loadTls({
+            certFile: config.tls_cert,
+            keyFile: config.tls_key,
+            dataDir: config.data_dir,
+          });
+      const app = createApp({
+        sql: db.sql,
+        allow,
+        trustProxy: config.trust_proxy,
+        networks: networks.map((n) => n.symbol),
+        maxLagBlocks: config.indexer_max_lag_blocks,
+        version: VERSION,
+        nftIpfsGateway: config.nft_ipfs_gateway,
+        aml: config.aml,
+        evmClients: clients,
+        utxoClients,
+        travelRule,
+        metricsToken: config.metrics_token,
+        metricsAllowCidrs: config.metrics_allow_cidrs,
+        rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst },
+      });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       setPublicUrl(server.port);
-      log.info({ port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' }, 'api listening');
+      log.info(
+        { port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' },
+        'api listening',
+      );
     }
     const appliance: Appliance = {
       db,

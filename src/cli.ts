@@ -2,7 +2,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { openDatabase, startAppliance, type Appliance, type Roles } from './appliance.js';
-import { countActiveApiKeys, createApiKey, ensureApiKey, listApiKeys, revokeApiKey } from './keys/keys.js';
+import {
+  countActiveApiKeys,
+  createApiKey,
+  ensureApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from './keys/keys.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { formatStatusTable, indexerStatus } from './indexer/status.js';
@@ -64,14 +70,22 @@ function runUntilSignal(appliance: Appliance): void {
 async function ensureKeys(sql: Sql, config: Config, apiPort: number | undefined): Promise<void> {
   const base = `https://localhost:${apiPort ?? config.port}/v2`;
   if (config.bootstrap_api_key) {
-    const { created, webhook_secret } = await ensureApiKey(sql, 'bootstrap', config.bootstrap_api_key);
+    const { created, webhook_secret } = await ensureApiKey(
+      sql,
+      'bootstrap',
+      config.bootstrap_api_key,
+    );
     if (created) {
-      process.stdout.write(`\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY).\nWebhook signing secret: ${webhook_secret}\n(shown once; store it now)\n\n`);
+      process.stdout.write(
+        `\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY).\nWebhook signing secret: ${webhook_secret}\n(shown once; store it now)\n\n`,
+      );
     }
     return;
   }
   if ((await countActiveApiKeys(sql)) > 0) {
-    process.stdout.write(`\nTollgate is running: ${base}  (create a key with: npm run tollgate -- keys create --name NAME)\n\n`);
+    process.stdout.write(
+      `\nTollgate is running: ${base}  (create a key with: npm run tollgate -- keys create --name NAME)\n\n`,
+    );
     return;
   }
   const key = await createApiKey(sql, 'default');
@@ -85,19 +99,29 @@ async function ensureKeys(sql: Sql, config: Config, apiPort: number | undefined)
 }
 
 async function keysCommand(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { name: { type: 'string' } },
+    allowPositionals: true,
+  });
   const [sub, target] = positionals;
   const db = await openDatabase(config);
   try {
     if (sub === 'create') {
       if (!values.name) fail('keys create needs --name NAME');
       const key = await createApiKey(db.sql, values.name);
-      process.stdout.write(`Created API key ${key.id} (${values.name}). Both values are shown once.\n`);
-      process.stdout.write(JSON.stringify({ apikey: key.apikey, webhook_secret: key.webhook_secret }) + '\n');
+      process.stdout.write(
+        `Created API key ${key.id} (${values.name}). Both values are shown once.\n`,
+      );
+      process.stdout.write(
+        JSON.stringify({ apikey: key.apikey, webhook_secret: key.webhook_secret }) + '\n',
+      );
     } else if (sub === 'list') {
       const rows = await listApiKeys(db.sql);
       for (const r of rows) {
-        process.stdout.write(`${r.id}\t${r.key_prefix}…\t${r.name}\tcreated ${new Date(r.created_at).toISOString()}${r.revoked_at ? `\trevoked ${new Date(r.revoked_at).toISOString()}` : ''}\n`);
+        process.stdout.write(
+          `${r.id}\t${r.key_prefix}…\t${r.name}\tcreated ${new Date(r.created_at).toISOString()}${r.revoked_at ? `\trevoked ${new Date(r.revoked_at).toISOString()}` : ''}\n`,
+        );
       }
       if (rows.length === 0) process.stdout.write('No API keys.\n');
     } else if (sub === 'revoke') {
@@ -152,8 +176,16 @@ async function main(argv: string[]): Promise<void> {
       return serve({ api: false, worker: true, indexer: false, devChain: false });
     case 'indexer': {
       if (rest[0] === 'status') return statusCommand(config, rest.slice(1));
-      const { values } = parseArgs({ args: rest, options: { network: { type: 'string', multiple: true } } });
-      return serve({ api: false, worker: false, indexer: values.network?.length ? values.network : 'all', devChain: false });
+      const { values } = parseArgs({
+        args: rest,
+        options: { network: { type: 'string', multiple: true } },
+      });
+      return serve({
+        api: false,
+        worker: false,
+        indexer: values.network?.length ? values.network : 'all',
+        devChain: false,
+      });
     }
     case 'migrate': {
       const db = await openDatabase(config);

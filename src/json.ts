@@ -1,4 +1,3 @@
-
 /**
  * JSON.stringify that writes bigint values as exact JSON numbers (JSON numbers have no size
  * limit; a JS number would round 1 ETH in wei). Where the spec says "number" for a chain integer

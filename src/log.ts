@@ -6,9 +6,27 @@ import pino from 'pino';
  * the redact list is a second line of defence, not the first.
  */
 /** IVMS101 keys that hold personal data: censored wherever they appear at the top or one level down. */
-const PERSONAL_KEYS = ['ivms101', 'IVMS101', 'originator', 'beneficiary', 'persons', 'naturalPerson', 'accountNumber', 'nameIdentifier',
-  'primaryIdentifier', 'secondaryIdentifier', 'dateAndPlaceOfBirth', 'dateOfBirth', 'placeOfBirth', 'nationalIdentification',
-  'nationalIdentifier', 'geographicAddress', 'customerIdentification', 'email', 'to'];
+const PERSONAL_KEYS = [
+  'ivms101',
+  'IVMS101',
+  'originator',
+  'beneficiary',
+  'persons',
+  'naturalPerson',
+  'accountNumber',
+  'nameIdentifier',
+  'primaryIdentifier',
+  'secondaryIdentifier',
+  'dateAndPlaceOfBirth',
+  'dateOfBirth',
+  'placeOfBirth',
+  'nationalIdentification',
+  'nationalIdentifier',
+  'geographicAddress',
+  'customerIdentification',
+  'email',
+  'to',
+];
 
 export const log = pino({
   level: 'info',
@@ -16,8 +34,20 @@ export const log = pino({
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: {
     paths: [
-      'apikey', '*.apikey', 'webhook_secret', '*.webhook_secret', 'data_key', '*.data_key', 'data_keys_old', '*.data_keys_old',
-      'headers.authorization', 'headers.apikey', 'req.headers.authorization', 'req.headers.apikey', 'password', '*.password',
+      'apikey',
+      '*.apikey',
+      'webhook_secret',
+      '*.webhook_secret',
+      'data_key',
+      '*.data_key',
+      'data_keys_old',
+      '*.data_keys_old',
+      'headers.authorization',
+      'headers.apikey',
+      'req.headers.authorization',
+      'req.headers.apikey',
+      'password',
+      '*.password',
       // Travel rule personal data (IVMS101), should a payload ever be passed to a log call.
       ...PERSONAL_KEYS.flatMap((k) => [k, `*.${k}`]),
     ],

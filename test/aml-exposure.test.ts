@@ -13,7 +13,13 @@ let db: TestDatabase;
 const config = loadConfig({}).aml;
 const NOW = 1_800_000_000;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const [A, B, C, D, M] = [0xa, 0xb, 0xc, 0xd, 0x3].map(addr) as [string, string, string, string, string];
+const [A, B, C, D, M] = [0xa, 0xb, 0xc, 0xd, 0x3].map(addr) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 async function edge(network: string, from: string, to: string, txCount = 1) {
   await db.sql`insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
@@ -23,20 +29,26 @@ async function edge(network: string, from: string, to: string, txCount = 1) {
 async function label(network: string, address: string, category: string) {
   await db.sql`insert into labels (network, address, category, source) values (${network}, ${address}, ${category}, 'test')`;
 }
-const analyze = (address: string, network = 'eth', indexed = false, aml = config) => analyzeAddress(db.sql, aml, { network, address, indexed, now: NOW });
+const analyze = (address: string, network = 'eth', indexed = false, aml = config) =>
+  analyzeAddress(db.sql, aml, { network, address, indexed, now: NOW });
 
 beforeAll(async () => {
   db = await freshDatabase();
   await ensureNetworkPartitions(db.sql, 'eth');
   await ensureUtxoPartitions(db.sql, 'litecoin');
-  for (const n of ['eth', 'bsc', 'litecoin']) await db.sql.unsafe(`create table if not exists address_edges_${n} partition of address_edges for values in ('${n}')`);
+  for (const n of ['eth', 'bsc', 'litecoin'])
+    await db.sql.unsafe(
+      `create table if not exists address_edges_${n} partition of address_edges for values in ('${n}')`,
+    );
   // A paid M (a mixer), B paid A, C paid D (clean).
   await label('evm', M, 'mixer');
   await edge('eth', A, M);
   await edge('eth', B, A);
   await edge('eth', C, D);
 });
-afterAll(async () => { await db?.drop(); });
+afterAll(async () => {
+  await db?.drop();
+});
 
 describe('AML exposure over address_edges', () => {
   it('gives M mixer, A direct_mixer, B indirect_mixer, C nothing; scores M > A > B > C', async () => {
@@ -53,11 +65,22 @@ describe('AML exposure over address_edges', () => {
 
   it('finds the same exposure walking from the labels (the default) and from the counterparties', async () => {
     for (const x of [M, A, B, C, D]) {
-      const fromLabels = await addressFacts(db.sql, 'eth', x, { maxCounterparties: config.max_counterparties, countUpTo: 5 });
-      const fromCounterparties = await addressFacts(db.sql, 'eth', x, { maxCounterparties: config.max_counterparties, countUpTo: 5, inwardBudgetEdges: 0 });
+      const fromLabels = await addressFacts(db.sql, 'eth', x, {
+        maxCounterparties: config.max_counterparties,
+        countUpTo: 5,
+      });
+      const fromCounterparties = await addressFacts(db.sql, 'eth', x, {
+        maxCounterparties: config.max_counterparties,
+        countUpTo: 5,
+        inwardBudgetEdges: 0,
+      });
       expect(fromCounterparties.findings, x).toEqual(fromLabels.findings);
     }
-    const b = await addressFacts(db.sql, 'eth', B, { maxCounterparties: config.max_counterparties, countUpTo: 5, inwardBudgetEdges: 0 });
+    const b = await addressFacts(db.sql, 'eth', B, {
+      maxCounterparties: config.max_counterparties,
+      countUpTo: 5,
+      inwardBudgetEdges: 0,
+    });
     expect(b.findings.indirect).toContain('mixer');
   });
 
@@ -74,7 +97,10 @@ describe('AML exposure over address_edges', () => {
     await edge('eth', P, R);
     await edge('eth', P, Q);
     await edge('eth', Q, R);
-    expect(trueTags((await analyze(P)).tags)).toEqual({ direct_phishing_activities: true, indirect_phishing_activities: true });
+    expect(trueTags((await analyze(P)).tags)).toEqual({
+      direct_phishing_activities: true,
+      indirect_phishing_activities: true,
+    });
   });
 
   it('flags deployers of labelled contracts, and their counterparties', async () => {
@@ -85,14 +111,27 @@ describe('AML exposure over address_edges', () => {
     await label('eth', K, 'stealing_attack');
     await edge('eth', Y, X);
     await edge('eth', Z, Y);
-    expect(trueTags((await analyze(X)).tags)).toEqual({ number_of_malicious_contracts_created: true });
-    expect(trueTags((await analyze(Y)).tags)).toEqual({ direct_number_of_malicious_contracts_created: true });
-    expect(trueTags((await analyze(Z)).tags)).toEqual({ indirect_number_of_malicious_contracts_created: true });
+    expect(trueTags((await analyze(X)).tags)).toEqual({
+      number_of_malicious_contracts_created: true,
+    });
+    expect(trueTags((await analyze(Y)).tags)).toEqual({
+      direct_number_of_malicious_contracts_created: true,
+    });
+    expect(trueTags((await analyze(Z)).tags)).toEqual({
+      indirect_number_of_malicious_contracts_created: true,
+    });
   });
 
   it('computes new_wallet from the indexed history, only on indexed networks', async () => {
     const [old, young, few] = [0x300, 0x301, 0x302].map(addr) as [string, string, string];
-    const rows = (a: string, n: number, t: number) => Array.from({ length: n }, (_, i) => ({ network: 'eth', address: a, block_number: 1000 + i, tx_hash: `0x${a.slice(-3)}${i}`, timestamp: t + i }));
+    const rows = (a: string, n: number, t: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        network: 'eth',
+        address: a,
+        block_number: 1000 + i,
+        tx_hash: `0x${a.slice(-3)}${i}`,
+        timestamp: t + i,
+      }));
     await db.sql`insert into evm_tx_addresses ${db.sql([...rows(old, 6, NOW - 90 * 86_400), ...rows(young, 6, NOW - 86_400), ...rows(few, 4, NOW - 90 * 86_400)])}`;
     expect((await analyze(old, 'eth', true)).tags.new_wallet).toBe(false);
     expect((await analyze(young, 'eth', true)).tags.new_wallet).toBe(true);
@@ -121,6 +160,8 @@ describe('AML exposure over address_edges', () => {
       union all select 'eth', '0x' || lpad(to_hex(1000000 + g), 40, '0'), ${hub}, 20000 - g, 1, 1 from generate_series(1, 10000) g`;
     await edge('eth', addr(1000000 + 10000), bad);
     expect(trueTags((await analyze(hub)).tags)).toEqual({ indirect_darkweb_transactions: true });
-    expect(trueTags((await analyze(hub, 'eth', false, { ...config, max_counterparties: 9999 })).tags)).toEqual({});
+    expect(
+      trueTags((await analyze(hub, 'eth', false, { ...config, max_counterparties: 9999 })).tags),
+    ).toEqual({});
   });
 });

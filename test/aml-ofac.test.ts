@@ -16,14 +16,18 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 let db: TestDatabase;
 const config = loadConfig({}).aml;
 const OFAC_DIR = projectPath('config', 'labels', 'ofac');
-const LISTS = readdirSync(OFAC_DIR).filter((f) => ofacAssetOfFile(f)).sort();
+const LISTS = readdirSync(OFAC_DIR)
+  .filter((f) => ofacAssetOfFile(f))
+  .sort();
 
 beforeAll(async () => {
   db = await freshDatabase();
   const result = await importShippedLabels(db.sql);
   expect(result.failed).toEqual([]);
 });
-afterAll(async () => { await db?.drop(); });
+afterAll(async () => {
+  await db?.drop();
+});
 
 describe('shipped OFAC lists', () => {
   it('are all here', () => {
@@ -33,11 +37,21 @@ describe('shipped OFAC lists', () => {
   it.each(LISTS)('%s: every address is sanctioned with score ≥ high', async (file) => {
     const { parsed } = await loadLabelFile(join(OFAC_DIR, file));
     // Each label row, on each network it covers (a family-wide 'evm' row: all six EVM networks).
-    const cases = parsed.rows.flatMap((r) => (r.network === EVM_SCOPE ? EVM_NETWORKS : [r.network]).map((network) => ({ network, address: r.address })));
+    const cases = parsed.rows.flatMap((r) =>
+      (r.network === EVM_SCOPE ? EVM_NETWORKS : [r.network]).map((network) => ({
+        network,
+        address: r.address,
+      })),
+    );
     const failures: string[] = [];
     for (const { network, address } of cases) {
-      const { score, tags } = await analyzeAddress(db.sql, config, { network, address, indexed: false });
-      if (!tags.sanctioned || score < config.thresholds.high) failures.push(`${network}:${address} sanctioned=${tags.sanctioned} score=${score}`);
+      const { score, tags } = await analyzeAddress(db.sql, config, {
+        network,
+        address,
+        indexed: false,
+      });
+      if (!tags.sanctioned || score < config.thresholds.high)
+        failures.push(`${network}:${address} sanctioned=${tags.sanctioned} score=${score}`);
     }
     expect(failures).toEqual([]);
     // Lists of other chains (BCH, XMR, …) have no rows; the others have at least one address.

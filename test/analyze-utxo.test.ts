@@ -4,7 +4,12 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { eventually } from './helpers/eventually.js';
-import { SKIP_MESSAGE, skipWithoutLitecoind, startLitecoind, type Litecoind } from './helpers/litecoind.js';
+import {
+  SKIP_MESSAGE,
+  skipWithoutLitecoind,
+  startLitecoind,
+  type Litecoind,
+} from './helpers/litecoind.js';
 
 let node: Litecoind;
 let db: TestDatabase;
@@ -12,65 +17,115 @@ let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let apikey: string;
 let early: string;
 
-describe.skipIf(skipWithoutLitecoind)(`tx_detail and AML on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`, () => {
-  beforeAll(async () => {
-    node = await startLitecoind();
-    await node.mine(110);
-    // A transaction mined before the index starts (it starts at the head): tx_detail asks the node.
-    early = await node.rpc<string>('sendtoaddress', await node.rpc<string>('getnewaddress', '', 'legacy'), 0.75);
-    await node.mine(2); // the index starts at the head, one block above the early transaction's
-    db = await freshDatabase();
-    apikey = (await createApiKey(db.sql, 'utxo-aml')).apikey;
-    app = await startTestAppliance(db.url, { TOLLGATE_RPC_LITECOIN: node.rpcUrl, TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '100' },
-      { api: true, worker: false, indexer: 'all', devChain: false });
-    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'litecoin'`, (r) => r[0]?.block_number === '112');
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await db?.drop();
-    await node?.stop();
-  });
+describe.skipIf(skipWithoutLitecoind)(
+  `tx_detail and AML on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`,
+  () => {
+    beforeAll(async () => {
+      node = await startLitecoind();
+      await node.mine(110);
+      // A transaction mined before the index starts (it starts at the head): tx_detail asks the node.
+      early = await node.rpc<string>(
+        'sendtoaddress',
+        await node.rpc<string>('getnewaddress', '', 'legacy'),
+        0.75,
+      );
+      await node.mine(2); // the index starts at the head, one block above the early transaction's
+      db = await freshDatabase();
+      apikey = (await createApiKey(db.sql, 'utxo-aml')).apikey;
+      app = await startTestAppliance(
+        db.url,
+        { TOLLGATE_RPC_LITECOIN: node.rpcUrl, TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '100' },
+        { api: true, worker: false, indexer: 'all', devChain: false },
+      );
+      await eventually(
+        () => db.sql`select block_number from indexer_cursors where network = 'litecoin'`,
+        (r) => r[0]?.block_number === '112',
+      );
+    });
+    afterAll(async () => {
+      await app?.stop();
+      await db?.drop();
+      await node?.stop();
+    });
 
-  it('details an indexed litecoin transaction with its transfers and the parties’ AML data', async () => {
-    const to = await node.rpc<string>('getnewaddress', '', 'bech32');
-    const txid = await node.rpc<string>('sendtoaddress', to, 1.25);
-    const [block] = await node.mine(1);
-    const height = (await node.rpc('getblockheader', block)).height;
-    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'litecoin'`, (r) => Number(r[0]!.block_number) >= height);
-    // The recipient is labeled mixer: the transaction's AML data says so.
-    await db.sql`insert into labels (network, address, category, source, name) values ('litecoin', ${to}, 'mixer', 'test', 'test mixer')`;
+    it('details an indexed litecoin transaction with its transfers and the parties’ AML data', async () => {
+      const to = await node.rpc<string>('getnewaddress', '', 'bech32');
+      const txid = await node.rpc<string>('sendtoaddress', to, 1.25);
+      const [block] = await node.mine(1);
+      const height = (await node.rpc('getblockheader', block)).height;
+      await eventually(
+        () => db.sql`select block_number from indexer_cursors where network = 'litecoin'`,
+        (r) => Number(r[0]!.block_number) >= height,
+      );
+      // The recipient is labeled mixer: the transaction's AML data says so.
+      await db.sql`insert into labels (network, address, category, source, name) values ('litecoin', ${to}, 'mixer', 'test', 'test mixer')`;
 
-    const res = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${txid}&network=litecoin`, { headers: { apikey } });
-    expect(res.json).toMatchObject({ code: 0, message: 'OK' });
-    const d = res.json.data;
-    const raw = await node.rpc('getrawtransaction', txid, true);
-    const header = await node.rpc('getblockheader', block);
-    expect(d).toMatchObject({ hash: txid, network: 'litecoin', status: 'Success', timestamp: header.time });
-    // `to` is the first output not paying back to an input: the recipient or the wallet's fresh change.
-    expect(raw.vout.map((o: any) => o.scriptPubKey.addresses?.[0])).toContain(d.to);
-    expect(typeof d.from).toBe('string');
-    expect(d.from).not.toBe(to);
-    expect(d.transfers).toHaveLength(raw.vout.length);
-    expect(d.transfers).toContainEqual(expect.objectContaining({ to, value: 1.25, token_symbol: 'LTC' }));
-    expect(d.aml_data.tags).toMatchObject({ mixer: true });
-    expect(d.aml_data.score).toBeGreaterThan(0);
-    expect(d.aml_data.threshold).toEqual({ low: 25, modarate: 50, high: 75 });
+      const res = await call(
+        app.baseUrl,
+        'GET',
+        `/v2/analyze/tx_detail?hash=${txid}&network=litecoin`,
+        { headers: { apikey } },
+      );
+      expect(res.json).toMatchObject({ code: 0, message: 'OK' });
+      const d = res.json.data;
+      const raw = await node.rpc('getrawtransaction', txid, true);
+      const header = await node.rpc('getblockheader', block);
+      expect(d).toMatchObject({
+        hash: txid,
+        network: 'litecoin',
+        status: 'Success',
+        timestamp: header.time,
+      });
+      // `to` is the first output not paying back to an input: the recipient or the wallet's fresh change.
+      expect(raw.vout.map((o: any) => o.scriptPubKey.addresses?.[0])).toContain(d.to);
+      expect(typeof d.from).toBe('string');
+      expect(d.from).not.toBe(to);
+      expect(d.transfers).toHaveLength(raw.vout.length);
+      expect(d.transfers).toContainEqual(
+        expect.objectContaining({ to, value: 1.25, token_symbol: 'LTC' }),
+      );
+      expect(d.aml_data.tags).toMatchObject({ mixer: true });
+      expect(d.aml_data.score).toBeGreaterThan(0);
+      expect(d.aml_data.threshold).toEqual({ low: 25, modarate: 50, high: 75 });
 
-    // The sender dealt with a labeled mixer: direct exposure over the indexed edges.
-    const sender = await call(app.baseUrl, 'GET', `/v2/analyze/aml?address=${d.from}&network=litecoin`, { headers: { apikey } });
-    expect(sender.json.data.tags.direct_mixer).toBe(true);
+      // The sender dealt with a labeled mixer: direct exposure over the indexed edges.
+      const sender = await call(
+        app.baseUrl,
+        'GET',
+        `/v2/analyze/aml?address=${d.from}&network=litecoin`,
+        { headers: { apikey } },
+      );
+      expect(sender.json.data.tags.direct_mixer).toBe(true);
 
-    // Older than the index: from the node, the same shape.
-    const old = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${early}&network=litecoin`, { headers: { apikey } });
-    expect(old.json).toMatchObject({ code: 0 });
-    const rawEarly = await node.rpc('getrawtransaction', early, true);
-    expect(old.json.data).toMatchObject({ hash: early, network: 'litecoin', status: 'Success', timestamp: rawEarly.blocktime });
-    expect(old.json.data.transfers).toHaveLength(rawEarly.vout.length);
-    expect(old.json.data.transfers).toContainEqual(expect.objectContaining({ value: 0.75, token_symbol: 'LTC' }));
-    expect(old.json.data.from).toMatch(/^rltc1|^[mn2Q]/);
-    expect(await db.sql`select 1 from utxo_transactions where txid = ${early}`).toHaveLength(0);
+      // Older than the index: from the node, the same shape.
+      const old = await call(
+        app.baseUrl,
+        'GET',
+        `/v2/analyze/tx_detail?hash=${early}&network=litecoin`,
+        { headers: { apikey } },
+      );
+      expect(old.json).toMatchObject({ code: 0 });
+      const rawEarly = await node.rpc('getrawtransaction', early, true);
+      expect(old.json.data).toMatchObject({
+        hash: early,
+        network: 'litecoin',
+        status: 'Success',
+        timestamp: rawEarly.blocktime,
+      });
+      expect(old.json.data.transfers).toHaveLength(rawEarly.vout.length);
+      expect(old.json.data.transfers).toContainEqual(
+        expect.objectContaining({ value: 0.75, token_symbol: 'LTC' }),
+      );
+      expect(old.json.data.from).toMatch(/^rltc1|^[mn2Q]/);
+      expect(await db.sql`select 1 from utxo_transactions where txid = ${early}`).toHaveLength(0);
 
-    const missing = await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${'ab'.repeat(32)}&network=litecoin`, { headers: { apikey } });
-    expect(missing.json).toMatchObject({ code: 5002 });
-  });
-});
+      const missing = await call(
+        app.baseUrl,
+        'GET',
+        `/v2/analyze/tx_detail?hash=${'ab'.repeat(32)}&network=litecoin`,
+        { headers: { apikey } },
+      );
+      expect(missing.json).toMatchObject({ code: 5002 });
+    });
+  },
+);

@@ -25,7 +25,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => call(app.baseUrl, 'GET', path, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  call(app.baseUrl, 'GET', path, { headers });
 
 function expectError(res: { status: number; json: any }, httpStatus: number, number: number) {
   expect(res.status).toBe(httpStatus);
@@ -36,11 +37,21 @@ function expectError(res: { status: number; json: any }, httpStatus: number, num
 
 describe('authentication', () => {
   it('accepts the key as query parameter, header, basic-auth username and JSON body field', async () => {
-    expect((await get(`/v2/stream/list?apikey=${keyA}`)).json).toMatchObject({ code: 0, message: 'OK' });
-    expect((await get('/v2/stream/list', { apikey: keyA })).json).toMatchObject({ code: 0, message: 'OK' });
+    expect((await get(`/v2/stream/list?apikey=${keyA}`)).json).toMatchObject({
+      code: 0,
+      message: 'OK',
+    });
+    expect((await get('/v2/stream/list', { apikey: keyA })).json).toMatchObject({
+      code: 0,
+      message: 'OK',
+    });
     const basic = 'Basic ' + Buffer.from(`${keyA}:`).toString('base64');
-    expect((await get('/v2/stream/list', { authorization: basic })).json).toMatchObject({ code: 0 });
-    const viaBody = await call(app.baseUrl, 'POST', '/v2/stream/create', { body: { apikey: keyA, address: randomAddress(), webhook: hook } });
+    expect((await get('/v2/stream/list', { authorization: basic })).json).toMatchObject({
+      code: 0,
+    });
+    const viaBody = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      body: { apikey: keyA, address: randomAddress(), webhook: hook },
+    });
     expect(viaBody.json).toEqual({ code: 0, message: 'OK', data: null });
   });
 
@@ -65,29 +76,61 @@ describe('streams', () => {
   it('creates, updates on a second create, lists and deletes, per key', async () => {
     const address = randomAddress();
     const h = { apikey: keyA };
-    expect((await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h, body: { address, webhook: hook } })).status).toBe(200);
-    expect((await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h, body: { address, webhook: 'http://127.0.0.1:10/other' } })).status).toBe(200);
+    expect(
+      (
+        await call(app.baseUrl, 'POST', '/v2/stream/create', {
+          headers: h,
+          body: { address, webhook: hook },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(app.baseUrl, 'POST', '/v2/stream/create', {
+          headers: h,
+          body: { address, webhook: 'http://127.0.0.1:10/other' },
+        })
+      ).status,
+    ).toBe(200);
     const list = await get('/v2/stream/list?limit=100', h);
     const mine = list.json.data.filter((r: any) => r.address === address.toLowerCase());
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ stream_webhook: 'http://127.0.0.1:10/other', has_stream: true });
+    expect(mine[0]).toMatchObject({
+      stream_webhook: 'http://127.0.0.1:10/other',
+      has_stream: true,
+    });
     expect(new Date(mine[0].created_at).toISOString()).toBe(mine[0].created_at);
     expect(list.json.page_count).toBeGreaterThanOrEqual(1);
 
     // Key B neither sees nor deletes key A's stream.
     const listB = await get('/v2/stream/list', { apikey: keyB });
     expect(listB.json.data.some((r: any) => r.address === address.toLowerCase())).toBe(false);
-    expectError(await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: { apikey: keyB } }), 400, 5003);
+    expectError(
+      await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, {
+        headers: { apikey: keyB },
+      }),
+      400,
+      5003,
+    );
 
-    const del = await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: h });
+    const del = await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, {
+      headers: h,
+    });
     expect(del.json).toEqual({ code: 0, message: 'OK', data: null });
-    expectError(await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: h }), 400, 5003);
+    expectError(
+      await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${address}`, { headers: h }),
+      400,
+      5003,
+    );
   });
 
   it('pages with page_count', async () => {
     const { apikey } = await createApiKey(db.sql, 'pager');
     for (let i = 0; i < 5; i++) {
-      await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address: randomAddress(), webhook: hook } });
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey },
+        body: { address: randomAddress(), webhook: hook },
+      });
     }
     const p1 = await get('/v2/stream/list?page=1&limit=2', { apikey });
     const p3 = await get('/v2/stream/list?page=3&limit=2', { apikey });
@@ -103,36 +146,101 @@ describe('streams', () => {
 describe('validation', () => {
   const h = () => ({ apikey: keyA });
   it('refuses invalid addresses with 5002', async () => {
-    for (const address of ['0x123', 'not-an-address', '0x70997970C51812dc3A010C7d01b50e0d17dc79C9' /* bad checksum */, '']) {
-      expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address, webhook: hook } }), 400, 5002);
+    for (const address of [
+      '0x123',
+      'not-an-address',
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C9' /* bad checksum */,
+      '',
+    ]) {
+      expectError(
+        await call(app.baseUrl, 'POST', '/v2/stream/create', {
+          headers: h(),
+          body: { address, webhook: hook },
+        }),
+        400,
+        5002,
+      );
     }
-    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { webhook: hook } }), 400, 5002);
-    expectError(await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', { headers: h() }), 400, 5002);
-    expectError(await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() }), 400, 5002);
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: h(),
+        body: { webhook: hook },
+      }),
+      400,
+      5002,
+    );
+    expectError(
+      await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', { headers: h() }),
+      400,
+      5002,
+    );
+    expectError(
+      await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() }),
+      400,
+      5002,
+    );
   });
 
   it('streams Bitcoin-family addresses and refuses addresses of networks it cannot stream', async () => {
     const { apikey } = await createApiKey(db.sql, 'families');
-    for (const address of ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', 'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8']) {
-      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address, webhook: hook } });
+    for (const address of [
+      'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
+      'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8',
+    ]) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey },
+        body: { address, webhook: hook },
+      });
       expect(res.json).toEqual({ code: 0, message: 'OK', data: null });
     }
-    const [row] = await db.sql`select family, address from tracked_addresses t join api_keys k on k.id = t.api_key_id
+    const [row] =
+      await db.sql`select family, address from tracked_addresses t join api_keys k on k.id = t.api_key_id
       where k.name = 'families' and t.address like 'bc1%'`;
     expect(row).toEqual({ family: 'utxo', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
-    const tron = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', webhook: hook } });
+    const tron = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey },
+      body: { address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', webhook: hook },
+    });
     expectError(tron, 400, 5002);
-    expect(tron.json.message).toMatch(/streams cover EVM and Bitcoin-family addresses; this is a trx address/);
+    expect(tron.json.message).toMatch(
+      /streams cover EVM and Bitcoin-family addresses; this is a trx address/,
+    );
   });
 
   it('refuses invalid and private webhooks with 5004', async () => {
     const address = randomAddress();
-    for (const webhook of ['ftp://example.com/x', 'not a url', 'http://user:pw@127.0.0.1/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://192.168.0.10/', 'http://100.64.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://localhost.invalid/']) {
-      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address, webhook } });
+    for (const webhook of [
+      'ftp://example.com/x',
+      'not a url',
+      'http://user:pw@127.0.0.1/x',
+      'http://10.1.2.3/x',
+      'http://169.254.169.254/latest',
+      'http://[::1]/x',
+      'http://192.168.0.10/',
+      'http://100.64.0.1/',
+      'http://[::ffff:10.0.0.1]/',
+      'http://localhost.invalid/',
+    ]) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: h(),
+        body: { address, webhook },
+      });
       expectError(res, 400, 5004);
     }
-    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address } }), 400, 5004);
-    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address, webhook: hook, aml_webhook: 'http://10.0.0.1/' } }), 400, 5004);
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address } }),
+      400,
+      5004,
+    );
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: h(),
+        body: { address, webhook: hook, aml_webhook: 'http://10.0.0.1/' },
+      }),
+      400,
+      5004,
+    );
   });
 
   it('refuses out-of-range pages and limits with the error body', async () => {
@@ -144,13 +252,31 @@ describe('validation', () => {
   });
 
   it('refuses malformed JSON and wrong types with 400', async () => {
-    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: '{"address": ' }), 400, 5000);
-    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: '[1,2]' }), 400, 5000);
-    expectError(await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address: 42, webhook: hook } }), 400, 5002);
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: '{"address": ' }),
+      400,
+      5000,
+    );
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: '[1,2]' }),
+      400,
+      5000,
+    );
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: h(),
+        body: { address: 42, webhook: hook },
+      }),
+      400,
+      5002,
+    );
   });
 
   it('answers bodies over the limit with 413 JSON', async () => {
-    const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: JSON.stringify({ address: 'x'.repeat(1024 * 1024 + 10) }) });
+    const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: h(),
+      body: JSON.stringify({ address: 'x'.repeat(1024 * 1024 + 10) }),
+    });
     expectError(res, 413, 4130);
   });
 });
@@ -169,15 +295,24 @@ describe('the HTTP surface', () => {
     const doc = await get('/v2/openapi.json', { apikey: keyA });
     expect(doc.json.openapi).toBe('3.0.3');
     expect(doc.json.info.description).toContain('100 the highest risk in every output');
-    expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(['/stream/create', '/stream/delete', '/stream/list']));
-    expect(doc.json.paths['/stream/list'].get.parameters.map((p: any) => p.name)).toEqual(['page', 'limit']);
-    expect(doc.json.paths['/stream/create'].post.requestBody.content['application/json'].schema.required).toEqual(['address', 'webhook']);
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining(['/stream/create', '/stream/delete', '/stream/list']),
+    );
+    expect(doc.json.paths['/stream/list'].get.parameters.map((p: any) => p.name)).toEqual([
+      'page',
+      'limit',
+    ]);
+    expect(
+      doc.json.paths['/stream/create'].post.requestBody.content['application/json'].schema.required,
+    ).toEqual(['address', 'webhook']);
   });
 
   it('never gives data over plain HTTP', async () => {
     const port = app.apiPort!;
     const answer = await new Promise<string>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v2/stream/list?apikey=${keyA} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET /v2/stream/list?apikey=${keyA} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      );
       let data = '';
       socket.on('data', (d) => (data += d.toString('latin1')));
       socket.on('close', () => resolve(data));
@@ -194,8 +329,14 @@ describe('behind a TLS-terminating proxy (TOLLGATE_TRUST_PROXY)', () => {
     const proxied = await startTestAppliance(db.url, { TOLLGATE_TRUST_PROXY: 'true' }, API_ONLY);
     try {
       const base = `http://127.0.0.1:${proxied.apiPort}`;
-      expectError(await call(base, 'GET', '/v2/stream/list', { headers: { apikey: keyA } }), 403, 4030);
-      const ok = await call(base, 'GET', '/v2/stream/list', { headers: { apikey: keyA, 'x-forwarded-proto': 'https' } });
+      expectError(
+        await call(base, 'GET', '/v2/stream/list', { headers: { apikey: keyA } }),
+        403,
+        4030,
+      );
+      const ok = await call(base, 'GET', '/v2/stream/list', {
+        headers: { apikey: keyA, 'x-forwarded-proto': 'https' },
+      });
       expect(ok.json).toMatchObject({ code: 0 });
     } finally {
       await proxied.stop();

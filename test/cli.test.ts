@@ -4,11 +4,16 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 /** Runs the real CLI (`tollgate …`) from source in a child process. */
-const tollgate = (args: string[], env: Record<string, string> = {}) => runCli(db.url, args, env, 'info');
+const tollgate = (args: string[], env: Record<string, string> = {}) =>
+  runCli(db.url, args, env, 'info');
 
 describe('tollgate CLI', () => {
   it('keys create prints {apikey, webhook_secret} as its last line; list and revoke work', async () => {
@@ -39,13 +44,27 @@ describe('tollgate CLI', () => {
     expect(await json.exited).toBe(0);
     const rows = JSON.parse(json.out().trim().split('\n').pop()!);
     expect(rows).toEqual([
-      expect.objectContaining({ network: 'eth', head_block: '112', indexed_block: '100', lag_blocks: '12', last_reorg_at: '2026-01-02T03:04:05.000Z', last_reorg_depth: 3, halted_reason: null }),
-      expect.objectContaining({ network: 'polygon', lag_blocks: '0', halted_reason: 'reorg on polygon deeper than 256 blocks' }),
+      expect.objectContaining({
+        network: 'eth',
+        head_block: '112',
+        indexed_block: '100',
+        lag_blocks: '12',
+        last_reorg_at: '2026-01-02T03:04:05.000Z',
+        last_reorg_depth: 3,
+        halted_reason: null,
+      }),
+      expect.objectContaining({
+        network: 'polygon',
+        lag_blocks: '0',
+        halted_reason: 'reorg on polygon deeper than 256 blocks',
+      }),
     ]);
     const table = tollgate(['indexer', 'status']);
     expect(await table.exited).toBe(0);
     expect(table.out()).toMatch(/network\s+head\s+indexed\s+lag\s+last reorg\s+state/);
-    expect(table.out()).toMatch(/eth\s+112\s+100\s+12\s+2026-01-02T03:04:05.000Z \(3 blocks\)\s+running/);
+    expect(table.out()).toMatch(
+      /eth\s+112\s+100\s+12\s+2026-01-02T03:04:05.000Z \(3 blocks\)\s+running/,
+    );
     expect(table.out()).toMatch(/polygon.*HALTED: reorg on polygon deeper than 256 blocks/);
     await db.sql`delete from indexer_cursors`;
   });
@@ -60,14 +79,20 @@ describe('tollgate CLI', () => {
     const rpc = tollgate(['api'], { TOLLGATE_RPC_ETH: 'ftp://node' });
     expect(await rpc.exited).toBe(2);
     expect(rpc.err()).toContain('TOLLGATE_RPC_ETH');
-    const unconfigured = tollgate(['indexer', '--network', 'polygon'], { TOLLGATE_RPC_ETH: 'http://127.0.0.1:1' });
+    const unconfigured = tollgate(['indexer', '--network', 'polygon'], {
+      TOLLGATE_RPC_ETH: 'http://127.0.0.1:1',
+    });
     expect(await unconfigured.exited).toBe(1);
     expect(unconfigured.out()).toContain('TOLLGATE_RPC_POLYGON');
   });
 
   it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {
     const bootstrap = 'tg_bootstrap_key_for_the_cli_test_0123456789';
-    const run = tollgate(['api'], { TOLLGATE_PORT: '0', TOLLGATE_HOST: '127.0.0.1', TOLLGATE_BOOTSTRAP_API_KEY: bootstrap });
+    const run = tollgate(['api'], {
+      TOLLGATE_PORT: '0',
+      TOLLGATE_HOST: '127.0.0.1',
+      TOLLGATE_BOOTSTRAP_API_KEY: bootstrap,
+    });
     let port: number | undefined;
     for (let i = 0; i < 300 && !port; i++) {
       const m = /"port":(\d+),"tls"/.exec(run.out());
@@ -76,8 +101,11 @@ describe('tollgate CLI', () => {
     }
     expect(port).toBeDefined();
     // The bootstrap key is created at start; wait for the line that says so.
-    for (let i = 0; i < 100 && !run.out().includes('Bootstrap API key created'); i++) await new Promise((r) => setTimeout(r, 100));
-    const res = await call(`https://127.0.0.1:${port}`, 'GET', '/v2/stream/list', { headers: { apikey: bootstrap } });
+    for (let i = 0; i < 100 && !run.out().includes('Bootstrap API key created'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const res = await call(`https://127.0.0.1:${port}`, 'GET', '/v2/stream/list', {
+      headers: { apikey: bootstrap },
+    });
     expect(res.json).toMatchObject({ code: 0, data: [] });
     expect(run.out()).not.toContain(bootstrap); // the key is never printed or logged
     run.child.kill('SIGTERM');

@@ -9,14 +9,22 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
  */
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/closed-connection-write.ts', ...args], {
-    env: { ...process.env, DATABASE_URL: db.url, TOLLGATE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/fixtures/closed-connection-write.ts', ...args],
+    {
+      env: { ...process.env, DATABASE_URL: db.url, TOLLGATE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

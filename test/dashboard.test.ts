@@ -17,7 +17,11 @@ import { sendInquiry } from './helpers/travelrule.js';
  */
 
 const PASSWORD = 'correct horse battery staple';
-const PEER = { uid: '0c0c0c0c-0000-4000-8000-00000000000c', name: 'Charlie VASP', token: randomBytes(32).toString('base64url') };
+const PEER = {
+  uid: '0c0c0c0c-0000-4000-8000-00000000000c',
+  name: 'Charlie VASP',
+  token: randomBytes(32).toString('base64url'),
+};
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -25,11 +29,31 @@ let app: Awaited<ReturnType<typeof startTestAppliance>>;
 beforeAll(async () => {
   db = await freshDatabase();
   await createApiKey(db.sql, 'backend');
-  for (const [login, role] of [['viewer.one', 'viewer'], ['reviewer.one', 'reviewer'], ['admin.one', 'admin'], ['locky.one', 'viewer']] as const) {
+  for (const [login, role] of [
+    ['viewer.one', 'viewer'],
+    ['reviewer.one', 'reviewer'],
+    ['admin.one', 'admin'],
+    ['locky.one', 'viewer'],
+  ] as const) {
     await createOperator(db.sql, login, role, PASSWORD);
   }
-  await upsertVasp(db.sql, { uid: PEER.uid, name: PEER.name, website: 'https://charlie.example', country: 'DE', trp_endpoint: 'https://127.0.0.1:9/trp/v3/inquiries/x', inbound_token: PEER.token }, 'cli');
-  app = await startTestAppliance(db.url, {}, { api: true, worker: true, indexer: false, devChain: false });
+  await upsertVasp(
+    db.sql,
+    {
+      uid: PEER.uid,
+      name: PEER.name,
+      website: 'https://charlie.example',
+      country: 'DE',
+      trp_endpoint: 'https://127.0.0.1:9/trp/v3/inquiries/x',
+      inbound_token: PEER.token,
+    },
+    'cli',
+  );
+  app = await startTestAppliance(
+    db.url,
+    {},
+    { api: true, worker: true, indexer: false, devChain: false },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -55,22 +79,40 @@ class Client {
   }
 
   private cookieHeader(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+    return this.cookies.size
+      ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+      : {};
   }
 
   async get(path: string): Promise<Reply> {
     return this.remember(await call(app.baseUrl, 'GET', path, { headers: this.cookieHeader() }));
   }
 
-  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
-    return this.remember(await call(app.baseUrl, 'POST', path, {
-      headers: { ...this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', origin: app.baseUrl, ...headers },
-      body: new URLSearchParams(form).toString(),
-    }));
+  async post(
+    path: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
+    return this.remember(
+      await call(app.baseUrl, 'POST', path, {
+        headers: {
+          ...this.cookieHeader(),
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: app.baseUrl,
+          ...headers,
+        },
+        body: new URLSearchParams(form).toString(),
+      }),
+    );
   }
 
   /** GETs the page and POSTs a form with the CSRF token it carries. */
-  async submit(pagePath: string, action: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
+  async submit(
+    pagePath: string,
+    action: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const page = await this.get(pagePath);
     expect(page.status).toBe(200);
     return this.post(action, { _csrf: csrfOf(page.text), ...form }, headers);
@@ -90,7 +132,10 @@ function setCookieLines(reply: Reply): string[] {
 
 async function login(name: string, password = PASSWORD): Promise<Client> {
   const client = new Client();
-  const reply = await client.submit('/dashboard/login', '/dashboard/login', { login: name, password });
+  const reply = await client.submit('/dashboard/login', '/dashboard/login', {
+    login: name,
+    password,
+  });
   expect(reply.status).toBe(303);
   expect(reply.headers.location).toBe('/dashboard/travelrule');
   return client;
@@ -98,20 +143,29 @@ async function login(name: string, password = PASSWORD): Promise<Client> {
 
 /** An incoming transfer: a TRP inquiry from the directory VASP, PENDING for the operators. */
 async function incoming(): Promise<{ id: string; ref: string }> {
-  const sent = await sendInquiry(app.baseUrl, PEER.token, { callback: 'https://127.0.0.1:9/trp/v3/resolutions/cb', vaspName: PEER.name });
+  const sent = await sendInquiry(app.baseUrl, PEER.token, {
+    callback: 'https://127.0.0.1:9/trp/v3/resolutions/cb',
+    vaspName: PEER.name,
+  });
   expect(sent.status).toBe(200);
-  const [row] = await db.sql<{ id: string; status: string }[]>`select id, status from travelrule_transactions where transaction_ref = ${sent.ref}`;
+  const [row] = await db.sql<
+    { id: string; status: string }[]
+  >`select id, status from travelrule_transactions where transaction_ref = ${sent.ref}`;
   expect(row!.status).toBe('PENDING');
   return { id: row!.id, ref: sent.ref };
 }
 
 async function statusOf(id: string): Promise<string> {
-  const [row] = await db.sql<{ status: string }[]>`select status from travelrule_transactions where id = ${id}`;
+  const [row] = await db.sql<
+    { status: string }[]
+  >`select status from travelrule_transactions where id = ${id}`;
   return row!.status;
 }
 
 async function auditOf(action: string, target?: string) {
-  return db.sql<{ actor: string; action: string; target: string | null; details: Record<string, unknown> }[]>`
+  return db.sql<
+    { actor: string; action: string; target: string | null; details: Record<string, unknown> }[]
+  >`
     select actor, action, target, details from audit_log where action = ${action} and (${target ?? null}::text is null or target = ${target ?? null}) order by id`;
 }
 
@@ -120,7 +174,12 @@ describe('login and sessions', () => {
     const anon = new Client();
     expect((await anon.get('/dashboard')).headers.location).toBe('/dashboard/travelrule');
     expect((await anon.get('/dashboard/')).headers.location).toBe('/dashboard/travelrule');
-    for (const path of ['/dashboard/travelrule', '/dashboard/audit', '/dashboard/operations', `/dashboard/travelrule/${randomUUID()}`]) {
+    for (const path of [
+      '/dashboard/travelrule',
+      '/dashboard/audit',
+      '/dashboard/operations',
+      `/dashboard/travelrule/${randomUUID()}`,
+    ]) {
       const r = await anon.get(path);
       expect(r.status, path).toBe(303);
       expect(r.headers.location).toBe('/dashboard/login');
@@ -132,7 +191,9 @@ describe('login and sessions', () => {
     expect(page.text).toMatch(/<input[^>]*name="login"/);
     expect(page.text).toMatch(/<input[^>]*name="password"[^>]*type="password"/);
     expect(page.text).toMatch(/<button type="submit">Log in<\/button>/);
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['referrer-policy']).toBe('same-origin');
@@ -146,7 +207,10 @@ describe('login and sessions', () => {
 
   it('logs in, with a session cookie that is HttpOnly, Secure and SameSite=Strict', async () => {
     const client = new Client();
-    const reply = await client.submit('/dashboard/login', '/dashboard/login', { login: 'Viewer.One', password: PASSWORD });
+    const reply = await client.submit('/dashboard/login', '/dashboard/login', {
+      login: 'Viewer.One',
+      password: PASSWORD,
+    });
     expect(reply.status).toBe(303);
     expect(reply.headers.location).toBe('/dashboard/travelrule');
     const cookie = setCookieLines(reply).find((l) => l.startsWith('tollgate_session='))!;
@@ -157,11 +221,18 @@ describe('login and sessions', () => {
     expect(cookie).toMatch(/; Path=\/dashboard/);
     // Only the hash is stored.
     const token = client.cookies.get('tollgate_session')!;
-    expect((await db.sql`select 1 from operator_sessions where token_hash = ${token}`).length).toBe(0);
+    expect((await db.sql`select 1 from operator_sessions where token_hash = ${token}`).length).toBe(
+      0,
+    );
     expect((await client.get('/dashboard')).headers.location).toBe('/dashboard/travelrule');
     const page = await client.get('/dashboard/travelrule');
     expect(page.status).toBe(200);
-    for (const [href, text] of [['/dashboard/travelrule', 'Travel Rule'], ['/dashboard/audit', 'Audit log'], ['/dashboard/vasps', 'VASPs'], ['/dashboard/operations', 'Operations']]) {
+    for (const [href, text] of [
+      ['/dashboard/travelrule', 'Travel Rule'],
+      ['/dashboard/audit', 'Audit log'],
+      ['/dashboard/vasps', 'VASPs'],
+      ['/dashboard/operations', 'Operations'],
+    ]) {
       expect(page.text).toMatch(new RegExp(`<a href="${href}"[^>]*>${text}</a>`));
     }
     expect(page.text).not.toContain('>Operators</a>');
@@ -172,23 +243,38 @@ describe('login and sessions', () => {
 
   it('refuses a wrong password without saying which part was wrong, and records the attempt', async () => {
     const client = new Client();
-    for (const [name, password] of [['viewer.one', 'wrong password 123'], ['nobody.here', PASSWORD]] as const) {
-      const reply = await client.submit('/dashboard/login', '/dashboard/login', { login: name, password });
+    for (const [name, password] of [
+      ['viewer.one', 'wrong password 123'],
+      ['nobody.here', PASSWORD],
+    ] as const) {
+      const reply = await client.submit('/dashboard/login', '/dashboard/login', {
+        login: name,
+        password,
+      });
       expect(reply.status).toBe(401);
       expect(reply.text).toMatch(/role="alert">Invalid login or password\.</);
       expect(client.cookies.has('tollgate_session')).toBe(false);
     }
     const failed = await auditOf('login_failed');
-    expect(failed.map((a) => a.actor)).toEqual(expect.arrayContaining(['viewer.one', 'nobody.here']));
+    expect(failed.map((a) => a.actor)).toEqual(
+      expect.arrayContaining(['viewer.one', 'nobody.here']),
+    );
     expect(JSON.stringify(failed)).not.toContain('wrong password');
   });
 
   it('locks an account after repeated failures and says so', async () => {
     const client = new Client();
     let last: Reply | undefined;
-    for (let i = 0; i < 5; i++) last = await client.submit('/dashboard/login', '/dashboard/login', { login: 'locky.one', password: `wrong password ${i}` });
+    for (let i = 0; i < 5; i++)
+      last = await client.submit('/dashboard/login', '/dashboard/login', {
+        login: 'locky.one',
+        password: `wrong password ${i}`,
+      });
     expect(last!.text).toMatch(/role="alert">Account locked/);
-    const right = await client.submit('/dashboard/login', '/dashboard/login', { login: 'locky.one', password: PASSWORD });
+    const right = await client.submit('/dashboard/login', '/dashboard/login', {
+      login: 'locky.one',
+      password: PASSWORD,
+    });
     expect(right.status).toBe(401);
     expect(right.text).toContain('Account locked');
   });
@@ -215,7 +301,9 @@ describe('login and sessions', () => {
     expect(out.status).toBe(303);
     expect(out.headers.location).toBe('/dashboard/login');
     expect(client.cookies.has('tollgate_session')).toBe(false);
-    const replay = await call(app.baseUrl, 'GET', '/dashboard/audit', { headers: { cookie: `tollgate_session=${cookie}` } });
+    const replay = await call(app.baseUrl, 'GET', '/dashboard/audit', {
+      headers: { cookie: `tollgate_session=${cookie}` },
+    });
     expect(replay.status).toBe(303);
     expect(replay.headers.location).toBe('/dashboard/login');
     expect((await auditOf('logout')).length).toBeGreaterThan(0);
@@ -229,7 +317,11 @@ describe('CSRF and Origin', () => {
     const none = await client.post('/dashboard/login', { login: 'viewer.one', password: PASSWORD });
     expect(none.status).toBe(403);
     expect(none.text).toContain('CSRF');
-    const wrong = await client.post('/dashboard/login', { login: 'viewer.one', password: PASSWORD, _csrf: randomBytes(32).toString('base64url') });
+    const wrong = await client.post('/dashboard/login', {
+      login: 'viewer.one',
+      password: PASSWORD,
+      _csrf: randomBytes(32).toString('base64url'),
+    });
     expect(wrong.status).toBe(403);
     expect(client.cookies.has('tollgate_session')).toBe(false);
   });
@@ -242,10 +334,16 @@ describe('CSRF and Origin', () => {
     const none = await client.post(`/dashboard/travelrule/${id}/accept`, {});
     expect(none.status).toBe(403);
     expect(none.text).toContain('CSRF');
-    const wrong = await client.post(`/dashboard/travelrule/${id}/accept`, { _csrf: token.slice(0, -2) + 'xx' });
+    const wrong = await client.post(`/dashboard/travelrule/${id}/accept`, {
+      _csrf: token.slice(0, -2) + 'xx',
+    });
     expect(wrong.status).toBe(403);
     expect(wrong.text).toContain('CSRF');
-    const foreign = await client.post(`/dashboard/travelrule/${id}/accept`, { _csrf: token }, { origin: 'https://evil.example' });
+    const foreign = await client.post(
+      `/dashboard/travelrule/${id}/accept`,
+      { _csrf: token },
+      { origin: 'https://evil.example' },
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.text).toContain('CSRF');
     expect(foreign.headers['content-security-policy']).toBeDefined();
@@ -253,7 +351,9 @@ describe('CSRF and Origin', () => {
     // Another session's token does not work either.
     const other = await login('admin.one');
     const otherToken = csrfOf((await other.get('/dashboard/audit')).text);
-    expect((await client.post(`/dashboard/travelrule/${id}/accept`, { _csrf: otherToken })).status).toBe(403);
+    expect(
+      (await client.post(`/dashboard/travelrule/${id}/accept`, { _csrf: otherToken })).status,
+    ).toBe(403);
     expect(await statusOf(id)).toBe('PENDING');
   });
 });
@@ -264,19 +364,27 @@ describe('travel rule decisions', () => {
     const viewer = await login('viewer.one');
     const page = await viewer.get(`/dashboard/travelrule/${id}`);
     expect(page.status).toBe(200);
-    for (const section of ['summary', 'screening', 'ivms101', 'messages', 'history']) expect(page.text).toContain(`id="${section}"`);
+    for (const section of ['summary', 'screening', 'ivms101', 'messages', 'history'])
+      expect(page.text).toContain(`id="${section}"`);
     expect(page.text).toContain('Quennellworth');
     expect(page.text).not.toContain('id="accept"');
     expect(page.text).not.toContain('id="reject"');
-    const post = await viewer.post(`/dashboard/travelrule/${id}/accept`, { _csrf: csrfOf(page.text) });
+    const post = await viewer.post(`/dashboard/travelrule/${id}/accept`, {
+      _csrf: csrfOf(page.text),
+    });
     expect(post.status).toBe(403);
     expect(post.text).toContain('needs the');
     expect(await statusOf(id)).toBe('PENDING');
     const views = await auditOf('travelrule_view', id);
     expect(views.map((v) => v.actor)).toContain('viewer.one');
     // The JSON operator API's reads are audited too.
-    const basic = { authorization: 'Basic ' + Buffer.from(`viewer.one:${PASSWORD}`).toString('base64') };
-    expect((await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, { headers: basic })).status).toBe(200);
+    const basic = {
+      authorization: 'Basic ' + Buffer.from(`viewer.one:${PASSWORD}`).toString('base64'),
+    };
+    expect(
+      (await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, { headers: basic }))
+        .status,
+    ).toBe(200);
     expect((await auditOf('travelrule_view', id)).some((v) => v.details.via === 'api')).toBe(true);
   });
 
@@ -284,9 +392,16 @@ describe('travel rule decisions', () => {
     const { id } = await incoming();
     const reviewer = await login('reviewer.one');
     const page = await reviewer.get(`/dashboard/travelrule/${id}`);
-    expect(page.text).toContain(`<form id="accept" method="post" action="/dashboard/travelrule/${id}/accept">`);
-    expect(page.text).toContain(`<form id="reject" method="post" action="/dashboard/travelrule/${id}/reject">`);
-    const reply = await reviewer.post(`/dashboard/travelrule/${id}/accept`, { _csrf: csrfOf(page.text), email: '' });
+    expect(page.text).toContain(
+      `<form id="accept" method="post" action="/dashboard/travelrule/${id}/accept">`,
+    );
+    expect(page.text).toContain(
+      `<form id="reject" method="post" action="/dashboard/travelrule/${id}/reject">`,
+    );
+    const reply = await reviewer.post(`/dashboard/travelrule/${id}/accept`, {
+      _csrf: csrfOf(page.text),
+      email: '',
+    });
     expect(reply.status).toBe(303);
     expect(reply.headers.location).toBe(`/dashboard/travelrule/${id}?done=accept`);
     expect(await statusOf(id)).toBe('WAITING_ADDRESS_DATA');
@@ -295,11 +410,18 @@ describe('travel rule decisions', () => {
     expect(after.text).not.toContain('id="accept"');
     expect(after.text).toMatch(/<li><strong>WAITING_ADDRESS_DATA<\/strong>/);
     const [entry] = await auditOf('travelrule_accept', id);
-    expect(entry).toMatchObject({ actor: 'reviewer.one', target: id, details: { status: 'WAITING_ADDRESS_DATA' } });
-    const [history] = await db.sql`select actor_type, actor_id from travelrule_history where transaction_id = ${id} and to_status = 'WAITING_ADDRESS_DATA'`;
+    expect(entry).toMatchObject({
+      actor: 'reviewer.one',
+      target: id,
+      details: { status: 'WAITING_ADDRESS_DATA' },
+    });
+    const [history] =
+      await db.sql`select actor_type, actor_id from travelrule_history where transaction_id = ${id} and to_status = 'WAITING_ADDRESS_DATA'`;
     expect(history).toMatchObject({ actor_type: 'operator', actor_id: 'reviewer.one' });
     // A second accept does not fit the status: 409 with the reason, nothing changes.
-    const again = await reviewer.post(`/dashboard/travelrule/${id}/accept`, { _csrf: csrfOf(after.text) });
+    const again = await reviewer.post(`/dashboard/travelrule/${id}/accept`, {
+      _csrf: csrfOf(after.text),
+    });
     expect(again.status).toBe(409);
     expect(again.text).toMatch(/role="alert"/);
   });
@@ -308,16 +430,25 @@ describe('travel rule decisions', () => {
     const { id } = await incoming();
     const reviewer = await login('reviewer.one');
     const page = await reviewer.get(`/dashboard/travelrule/${id}`);
-    const empty = await reviewer.post(`/dashboard/travelrule/${id}/reject`, { _csrf: csrfOf(page.text), reason: '   ' });
+    const empty = await reviewer.post(`/dashboard/travelrule/${id}/reject`, {
+      _csrf: csrfOf(page.text),
+      reason: '   ',
+    });
     expect(empty.status).toBe(400);
     expect(empty.text).toMatch(/role="alert">A reason is required to reject/);
     expect(await statusOf(id)).toBe('PENDING');
     // A NUL character (Postgres refuses it in text) is a 400, never a 500.
-    const nul = await reviewer.post(`/dashboard/travelrule/${id}/reject`, { _csrf: csrfOf(page.text), reason: 'a\u0000b' });
+    const nul = await reviewer.post(`/dashboard/travelrule/${id}/reject`, {
+      _csrf: csrfOf(page.text),
+      reason: 'a\u0000b',
+    });
     expect(nul.status).toBe(400);
     expect(await statusOf(id)).toBe('PENDING');
     const reason = 'Originator address tied to a <sanctioned> mixer';
-    const done = await reviewer.post(`/dashboard/travelrule/${id}/reject`, { _csrf: csrfOf(empty.text), reason });
+    const done = await reviewer.post(`/dashboard/travelrule/${id}/reject`, {
+      _csrf: csrfOf(empty.text),
+      reason,
+    });
     expect(done.status).toBe(303);
     expect(await statusOf(id)).toBe('REJECTED');
     const after = await reviewer.get(done.headers.location as string);
@@ -343,20 +474,34 @@ describe('the queue', () => {
     const queue = await viewer.get('/dashboard/travelrule');
     expect(queue.status).toBe(200);
     expect(queue.text).toContain('<table id="transactions">');
-    expect(queue.text).toContain(`<tr data-id="${a.id}"><td><a href="/dashboard/travelrule/${a.id}">`);
+    expect(queue.text).toContain(
+      `<tr data-id="${a.id}"><td><a href="/dashboard/travelrule/${a.id}">`,
+    );
     expect(queue.text).toContain(`data-id="${b.id}"`);
     expect(queue.text).toMatch(/<option value="PENDING" selected="">PENDING<\/option>/);
     // Every row of the default view is PENDING.
-    const pendingIds = (await db.sql<{ id: string }[]>`select id from travelrule_transactions where status = 'PENDING'`).map((r) => r.id);
+    const pendingIds = (
+      await db.sql<
+        { id: string }[]
+      >`select id from travelrule_transactions where status = 'PENDING'`
+    ).map((r) => r.id);
     const shown = [...queue.text.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]);
     expect(shown.sort()).toEqual(pendingIds.sort());
 
-    const byRef = await viewer.get(`/dashboard/travelrule?ref=${a.ref.slice(4, 20).toUpperCase()}&status=`);
+    const byRef = await viewer.get(
+      `/dashboard/travelrule?ref=${a.ref.slice(4, 20).toUpperCase()}&status=`,
+    );
     expect([...byRef.text.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1])).toEqual([a.id]);
 
     const rejected = await viewer.get('/dashboard/travelrule?status=REJECTED');
-    const rejectedIds = (await db.sql<{ id: string }[]>`select id from travelrule_transactions where status = 'REJECTED'`).map((r) => r.id);
-    expect([...rejected.text.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(rejectedIds.sort());
+    const rejectedIds = (
+      await db.sql<
+        { id: string }[]
+      >`select id from travelrule_transactions where status = 'REJECTED'`
+    ).map((r) => r.id);
+    expect([...rejected.text.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(
+      rejectedIds.sort(),
+    );
 
     const all = await viewer.get('/dashboard/travelrule?status=&direction=incoming&page=1');
     const total = (await db.sql`select 1 from travelrule_transactions`).length;
@@ -386,7 +531,11 @@ describe('admin pages', () => {
     expect(vasps.text).toContain('<table id="vasps">');
     expect(vasps.text).not.toContain('id="vasp-form"');
     expect(vasps.text).not.toContain(PEER.token);
-    const post = await reviewer.post('/dashboard/vasps', { _csrf: csrfOf(vasps.text), name: 'X', website: 'https://x.example' });
+    const post = await reviewer.post('/dashboard/vasps', {
+      _csrf: csrfOf(vasps.text),
+      name: 'X',
+      website: 'https://x.example',
+    });
     expect(post.status).toBe(403);
   });
 
@@ -397,45 +546,92 @@ describe('admin pages', () => {
     expect(list.text).toContain(`/trp/v3/inquiries/${PEER.token}`);
     expect(list.text).toMatch(/<a href="\/dashboard\/operators"[^>]*>Operators<\/a>/);
     expect(list.text).toMatch(/<a href="\/dashboard\/keys"[^>]*>API keys<\/a>/);
-    const bad = await admin.post('/dashboard/vasps', { _csrf: csrfOf(list.text), name: 'Delta VASP', website: 'ftp://delta', country: 'XX' });
+    const bad = await admin.post('/dashboard/vasps', {
+      _csrf: csrfOf(list.text),
+      name: 'Delta VASP',
+      website: 'ftp://delta',
+      country: 'XX',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/id="f-website-error" class="field-error">must be an http\(s\) URL/);
-    expect(bad.text).toMatch(/id="f-country-error" class="field-error">must be an ISO 3166-1 alpha-2 country code/);
+    expect(bad.text).toMatch(
+      /id="f-country-error" class="field-error">must be an ISO 3166-1 alpha-2 country code/,
+    );
     expect(bad.text).toContain('value="Delta VASP"');
-    const ok = await admin.post('/dashboard/vasps', { _csrf: csrfOf(bad.text), name: 'Delta VASP', website: 'https://delta.example', country: 'fr', trp_endpoint: '', email: 'tr@delta.example', legal_name: '' });
+    const ok = await admin.post('/dashboard/vasps', {
+      _csrf: csrfOf(bad.text),
+      name: 'Delta VASP',
+      website: 'https://delta.example',
+      country: 'fr',
+      trp_endpoint: '',
+      email: 'tr@delta.example',
+      legal_name: '',
+    });
     expect(ok.status).toBe(303);
-    const [delta] = await db.sql<{ uid: string; country: string; source: string; email: string }[]>`select uid, country, source, email from vasps where name = 'Delta VASP'`;
+    const [delta] = await db.sql<
+      { uid: string; country: string; source: string; email: string }[]
+    >`select uid, country, source, email from vasps where name = 'Delta VASP'`;
     expect(delta).toMatchObject({ country: 'FR', source: 'dashboard', email: 'tr@delta.example' });
-    const edit = await admin.submit(`/dashboard/vasps/${delta!.uid}`, `/dashboard/vasps/${delta!.uid}`, { name: 'Delta VASP SA', website: 'https://delta.example', country: 'FR', trp_endpoint: 'https://trp.delta.example/inquiries', email: '' });
+    const edit = await admin.submit(
+      `/dashboard/vasps/${delta!.uid}`,
+      `/dashboard/vasps/${delta!.uid}`,
+      {
+        name: 'Delta VASP SA',
+        website: 'https://delta.example',
+        country: 'FR',
+        trp_endpoint: 'https://trp.delta.example/inquiries',
+        email: '',
+      },
+    );
     expect(edit.status).toBe(303);
-    const [edited] = await db.sql`select name, trp_endpoint, email from vasps where uid = ${delta!.uid}`;
-    expect(edited).toMatchObject({ name: 'Delta VASP SA', trp_endpoint: 'https://trp.delta.example/inquiries', email: null });
+    const [edited] =
+      await db.sql`select name, trp_endpoint, email from vasps where uid = ${delta!.uid}`;
+    expect(edited).toMatchObject({
+      name: 'Delta VASP SA',
+      trp_endpoint: 'https://trp.delta.example/inquiries',
+      email: null,
+    });
     expect((await auditOf('vasp_create', delta!.uid)).length).toBe(1);
     expect((await auditOf('vasp_update', delta!.uid)).length).toBe(1);
   });
 
   it('creates and disables an operator, and creates and revokes an API key, showing secrets once', async () => {
     const admin = await login('admin.one');
-    const created = await admin.submit('/dashboard/operators', '/dashboard/operators', { login: 'new.reviewer', role: 'reviewer' });
+    const created = await admin.submit('/dashboard/operators', '/dashboard/operators', {
+      login: 'new.reviewer',
+      role: 'reviewer',
+    });
     expect(created.status).toBe(200);
     const password = /<code id="new-password">([^<]+)<\/code>/.exec(created.text)![1]!;
     const fresh = await login('new.reviewer', password);
     expect((await fresh.get('/dashboard/travelrule')).status).toBe(200);
     expect((await admin.get('/dashboard/operators')).text).not.toContain(password);
-    const disabled = await admin.submit('/dashboard/operators', '/dashboard/operators/new.reviewer/disable', {});
+    const disabled = await admin.submit(
+      '/dashboard/operators',
+      '/dashboard/operators/new.reviewer/disable',
+      {},
+    );
     expect(disabled.status).toBe(303);
     expect((await fresh.get('/dashboard/travelrule')).headers.location).toBe('/dashboard/login');
-    expect((await auditOf('operator_create', 'new.reviewer'))[0]!.details).toEqual({ role: 'reviewer' });
+    expect((await auditOf('operator_create', 'new.reviewer'))[0]!.details).toEqual({
+      role: 'reviewer',
+    });
 
     const key = await admin.submit('/dashboard/keys', '/dashboard/keys', { name: 'dashboard key' });
     expect(key.status).toBe(200);
     const apikey = /<code id="new-apikey">([^<]+)<\/code>/.exec(key.text)![1]!;
     expect(key.text).toMatch(/<code id="new-webhook-secret">whsec_/);
-    expect((await call(app.baseUrl, 'GET', '/v2/travelrule/list_vasps', { headers: { apikey } })).status).toBe(200);
-    const [row] = await db.sql<{ id: string }[]>`select id from api_keys where name = 'dashboard key'`;
+    expect(
+      (await call(app.baseUrl, 'GET', '/v2/travelrule/list_vasps', { headers: { apikey } })).status,
+    ).toBe(200);
+    const [row] = await db.sql<
+      { id: string }[]
+    >`select id from api_keys where name = 'dashboard key'`;
     const revoked = await admin.submit('/dashboard/keys', `/dashboard/keys/${row!.id}/revoke`, {});
     expect(revoked.status).toBe(303);
-    expect((await call(app.baseUrl, 'GET', '/v2/travelrule/list_vasps', { headers: { apikey } })).status).toBe(401);
+    expect(
+      (await call(app.baseUrl, 'GET', '/v2/travelrule/list_vasps', { headers: { apikey } })).status,
+    ).toBe(401);
     expect(JSON.stringify(await auditOf('apikey_create'))).not.toContain(apikey);
   });
 });
@@ -446,7 +642,9 @@ describe('operations and audit pages', () => {
     const page = await viewer.get('/dashboard/operations');
     expect(page.status).toBe(200);
     for (const id of ['networks', 'queues', 'deliveries', 'counts']) {
-      expect(page.text).toMatch(new RegExp(`<section id="${id}"[^>]*>[\\s\\S]*?<table[\\s\\S]*?</section>`));
+      expect(page.text).toMatch(
+        new RegExp(`<section id="${id}"[^>]*>[\\s\\S]*?<table[\\s\\S]*?</section>`),
+      );
     }
     expect(page.text).toContain('travelrule_send');
     expect(page.text).toContain('Labels: ');
@@ -454,28 +652,48 @@ describe('operations and audit pages', () => {
 
   it('lets admins, and only admins, retry and delete a failed job', async () => {
     // A job of a task no worker runs, out of attempts: a failed job that stays put.
-    const [job] = await db.sql<{ id: string }[]>`select (graphile_worker.add_job('dashboard_test_task', '{}'::json, max_attempts => 1)).id::text as id`;
+    const [job] = await db.sql<
+      { id: string }[]
+    >`select (graphile_worker.add_job('dashboard_test_task', '{}'::json, max_attempts => 1)).id::text as id`;
     await db.sql`update graphile_worker._private_jobs set attempts = 1, last_error = 'boom <b>' where id = ${job!.id}::bigint`;
     const reviewer = await login('reviewer.one');
     const seen = await reviewer.get('/dashboard/operations');
     expect(seen.text).toContain(`<tr data-id="${job!.id}">`);
     expect(seen.text).toContain('boom &lt;b&gt;');
     expect(seen.text).not.toContain(`/dashboard/operations/jobs/${job!.id}/retry`);
-    const refused = await reviewer.post(`/dashboard/operations/jobs/${job!.id}/retry`, { _csrf: csrfOf(seen.text) });
+    const refused = await reviewer.post(`/dashboard/operations/jobs/${job!.id}/retry`, {
+      _csrf: csrfOf(seen.text),
+    });
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('needs the admin role');
 
     const admin = await login('admin.one');
-    const retried = await admin.submit('/dashboard/operations', `/dashboard/operations/jobs/${job!.id}/retry`, {});
+    const retried = await admin.submit(
+      '/dashboard/operations',
+      `/dashboard/operations/jobs/${job!.id}/retry`,
+      {},
+    );
     expect(retried.status).toBe(303);
     expect(retried.headers.location).toBe('/dashboard/operations?done=retried');
-    const [after] = await db.sql`select attempts from graphile_worker._private_jobs where id = ${job!.id}::bigint`;
+    const [after] =
+      await db.sql`select attempts from graphile_worker._private_jobs where id = ${job!.id}::bigint`;
     expect(after!.attempts).toBe(0);
     await db.sql`update graphile_worker._private_jobs set attempts = 1 where id = ${job!.id}::bigint`;
-    const deleted = await admin.submit('/dashboard/operations', `/dashboard/operations/jobs/${job!.id}/delete`, {});
+    const deleted = await admin.submit(
+      '/dashboard/operations',
+      `/dashboard/operations/jobs/${job!.id}/delete`,
+      {},
+    );
     expect(deleted.headers.location).toBe('/dashboard/operations?done=deleted');
-    expect((await db.sql`select 1 from graphile_worker._private_jobs where id = ${job!.id}::bigint`).length).toBe(0);
-    const again = await admin.submit('/dashboard/operations', `/dashboard/operations/jobs/${job!.id}/delete`, {});
+    expect(
+      (await db.sql`select 1 from graphile_worker._private_jobs where id = ${job!.id}::bigint`)
+        .length,
+    ).toBe(0);
+    const again = await admin.submit(
+      '/dashboard/operations',
+      `/dashboard/operations/jobs/${job!.id}/delete`,
+      {},
+    );
     expect(again.headers.location).toBe('/dashboard/operations?gone=deleted');
     expect((await auditOf('job_retry', job!.id)).length).toBe(1);
     expect((await auditOf('job_delete', job!.id)).length).toBe(1);
@@ -486,9 +704,12 @@ describe('operations and audit pages', () => {
     const page = await viewer.get('/dashboard/audit?actor=reviewer.one&action=travelrule_accept');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<table id="audit">');
-    const rows = [...page.text.matchAll(/<tr data-id="[^"]+"><td>[\s\S]*?<\/tr>/g)].map((m) => m[0]);
+    const rows = [...page.text.matchAll(/<tr data-id="[^"]+"><td>[\s\S]*?<\/tr>/g)].map(
+      (m) => m[0],
+    );
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row).toContain('<td>reviewer.one</td><td>travelrule_accept</td>');
+    for (const row of rows)
+      expect(row).toContain('<td>reviewer.one</td><td>travelrule_accept</td>');
   });
 
   it('answers an unknown dashboard path with an HTML 404', async () => {

@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 
 it('answers 503 JSON while the database is down, stays up, and recovers', async () => {
-  const app = await startTestAppliance(pg.url, {}, { api: true, worker: false, indexer: false, devChain: false });
+  const app = await startTestAppliance(
+    pg.url,
+    {},
+    { api: true, worker: false, indexer: false, devChain: false },
+  );
   try {
     const sql = openPool(pg.url, { max: 1 });
     const { apikey } = await createApiKey(sql, 'outage');
@@ -55,7 +59,11 @@ it('answers 503 JSON while the database is down, stays up, and recovers', async 
 });
 
 it('takes a client that hangs up mid-body for what it is: not a database outage, not a 503', async () => {
-  const app = await startTestAppliance(pg.url, {}, { api: true, worker: false, indexer: false, devChain: false });
+  const app = await startTestAppliance(
+    pg.url,
+    {},
+    { api: true, worker: false, indexer: false, devChain: false },
+  );
   try {
     const sql = openPool(pg.url, { max: 1 });
     const { apikey } = await createApiKey(sql, 'hang-up');
@@ -63,16 +71,24 @@ it('takes a client that hangs up mid-body for what it is: not a database outage,
     const { connect } = await import('node:tls');
     for (let i = 0; i < 3; i++) {
       const socket = connect({ host: '127.0.0.1', port: app.apiPort!, rejectUnauthorized: false });
-      await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
-      socket.write(`POST /v2/stream/create HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\napikey: ${apikey}\r\ncontent-length: 1000\r\n\r\n{"address":`);
+      await new Promise<void>((resolve, reject) =>
+        socket.once('secureConnect', resolve).once('error', reject),
+      );
+      socket.write(
+        `POST /v2/stream/create HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\napikey: ${apikey}\r\ncontent-length: 1000\r\n\r\n{"address":`,
+      );
       await new Promise((r) => setTimeout(r, 100));
       socket.destroy();
     }
     await new Promise((r) => setTimeout(r, 300));
     const metrics = await call(app.baseUrl, 'GET', '/metrics');
     expect(metrics.status).toBe(200);
-    expect(metrics.text).not.toMatch(/tollgate_http_request_duration_seconds_count\{[^}]*status="503"/);
-    expect((await call(app.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey } })).json).toMatchObject({ code: 0 });
+    expect(metrics.text).not.toMatch(
+      /tollgate_http_request_duration_seconds_count\{[^}]*status="503"/,
+    );
+    expect(
+      (await call(app.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey } })).json,
+    ).toMatchObject({ code: 0 });
   } finally {
     await app.stop();
   }

@@ -13,7 +13,9 @@ import { RawReceivers } from './helpers/receiver.js';
 
 let db: TestDatabase;
 const receivers = new RawReceivers();
-beforeAll(async () => { db = await freshDatabase(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
 afterAll(async () => {
   receivers.close();
   await db?.drop();
@@ -36,8 +38,12 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
 
   const key = await createApiKey(db.sql, 'dispatcher');
   const tracked = async (address: string, url: string) =>
-    (await db.sql<{ id: string }[]>`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
-      values (${key.id}, ${address}, 'evm', ${url}, now()) returning id`)[0]!.id;
+    (
+      await db.sql<
+        { id: string }[]
+      >`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+      values (${key.id}, ${address}, 'evm', ${url}, now()) returning id`
+    )[0]!.id;
   const dead = await tracked('0x' + 'de'.repeat(20), deadUrl);
   const healthy = await tracked('0x' + 'a1'.repeat(20), healthyUrl);
   const insert = (trackedId: string, address: string, count: number, prefix: string) => db.sql`
@@ -49,16 +55,27 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
   await insert(healthy, '0x' + 'a1'.repeat(20), 200, '0xa1');
 
   const dispatcher = new DeliveryDispatcher(
-    { sql: db.sql, evmClients: new Map(), timeoutMs: 120_000, allow: parseAllowList(['127.0.0.0/8']) },
+    {
+      sql: db.sql,
+      evmClients: new Map(),
+      timeoutMs: 120_000,
+      allow: parseAllowList(['127.0.0.0/8']),
+    },
     { concurrency: 16, endpointConcurrency: 4, maxAttempts: 25 },
   );
   dispatcher.start();
   try {
-    await eventually(async () => received.length, (n) => n >= 200, 60_000);
+    await eventually(
+      async () => received.length,
+      (n) => n >= 200,
+      60_000,
+    );
     expect(new Set(received).size).toBe(200);
     // The dead one has its four POSTs out (its limit), and nothing more was sent to it.
     expect(deadRequests).toBe(4);
-    const deadEvents = await db.sql<{ attempts: number; in_doubt: number; leased: boolean; status: string }[]>`
+    const deadEvents = await db.sql<
+      { attempts: number; in_doubt: number; leased: boolean; status: string }[]
+    >`
       select attempts, in_doubt, coalesce(lease_until > now(), false) as leased, status
       from webhook_events where tracked_id = ${dead}`;
     expect(deadEvents.every((e) => e.status === 'pending' && e.attempts === 0)).toBe(true);
@@ -67,9 +84,11 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
     // Only those four may have reached it (a reorg now would retract them, not the others).
     expect(deadEvents.filter((e) => e.in_doubt > 0)).toHaveLength(4);
     // Recorded as delivered (outcomes are recorded in batches, a moment after the answers).
-    const [healthyRows] = await eventually(() => db.sql<{ delivered: number }[]>`
+    const [healthyRows] = await eventually(
+      () => db.sql<{ delivered: number }[]>`
       select count(*) filter (where status = 'delivered')::int as delivered from webhook_events where tracked_id = ${healthy}`,
-    (rows) => rows[0]!.delivered === 200);
+      (rows) => rows[0]!.delivered === 200,
+    );
     expect(healthyRows!.delivered).toBe(200);
   } finally {
     // Stopping cuts off the four POSTs still out to the dead receiver: failed attempts, to retry.

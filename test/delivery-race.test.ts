@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { retractOrphanedEvents } from '../src/webhooks/events.js';
-import { claimDueDeliveries, freezeAndMarkSent, recordAttempts, type AttemptResult } from '../src/webhooks/outbox.js';
+import {
+  claimDueDeliveries,
+  freezeAndMarkSent,
+  recordAttempts,
+  type AttemptResult,
+} from '../src/webhooks/outbox.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 /**
@@ -11,8 +16,12 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
  */
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 let n = 0;
 /** A streamed address of a key of its own; returns the ids an event insert needs. */
@@ -20,12 +29,19 @@ async function subscription() {
   n++;
   const key = await createApiKey(db.sql, `race-${n}`);
   const address = '0x' + String(n).padStart(40, '0');
-  const [t] = await db.sql<{ id: string }[]>`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+  const [t] = await db.sql<
+    { id: string }[]
+  >`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
     values (${key.id}, ${address}, 'evm', 'http://127.0.0.1:9/h', now()) returning id`;
   return { keyId: key.id, trackedId: t!.id, address };
 }
 
-async function insertEvent(s: Awaited<ReturnType<typeof subscription>>, tx: string, confirmed: boolean, extra: { body?: string; status?: string } = {}) {
+async function insertEvent(
+  s: Awaited<ReturnType<typeof subscription>>,
+  tx: string,
+  confirmed: boolean,
+  extra: { body?: string; status?: string } = {},
+) {
   const body = extra.body ?? `{"blockNumber":5,"tx":{"hash":"0x${tx}"},"confirmed":${confirmed}}`;
   const [ev] = await db.sql<{ id: string; sequence: string }[]>`
     insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body, status)
@@ -34,7 +50,15 @@ async function insertEvent(s: Awaited<ReturnType<typeof subscription>>, tx: stri
   return ev!;
 }
 
-const delivered = (id: string): AttemptResult => ({ id, outcome: 'delivered', url: 'http://127.0.0.1:9/h', status_code: 200, duration_ms: 3, error: null, retry_in_s: 0 });
+const delivered = (id: string): AttemptResult => ({
+  id,
+  outcome: 'delivered',
+  url: 'http://127.0.0.1:9/h',
+  status_code: 200,
+  duration_ms: 3,
+  error: null,
+  retry_in_s: 0,
+});
 
 /** Claims everything due (other tests' events too) and returns the ids. */
 async function claimIds(): Promise<string[]> {
@@ -45,7 +69,7 @@ async function releaseAll(): Promise<void> {
   await db.sql`update webhook_events set lease_until = null, next_attempt_at = least(next_attempt_at, now()) where status = 'pending'`;
 }
 
-it('numbers a subscription\'s events in the order they are written', async () => {
+it("numbers a subscription's events in the order they are written", async () => {
   const s = await subscription();
   const a = await insertEvent(s, 'a1', false);
   const b = await insertEvent(s, 'a1', true);
@@ -56,7 +80,7 @@ it('numbers a subscription\'s events in the order they are written', async () =>
   await db.sql`update webhook_events set status = 'cancelled' where tracked_id in (${s.trackedId}, ${other.trackedId})`;
 });
 
-it('hands out a transaction\'s confirmed event only once its unconfirmed one is settled', async () => {
+it("hands out a transaction's confirmed event only once its unconfirmed one is settled", async () => {
   const s = await subscription();
   const unconfirmed = await insertEvent(s, 'b1', false);
   const confirmed = await insertEvent(s, 'b1', true);
@@ -78,15 +102,44 @@ it('moves an event waiting for one in backoff behind it, and brings it back when
   const unconfirmed = await insertEvent(s, 'f1', false);
   const confirmed = await insertEvent(s, 'f1', true);
   expect(await claimIds()).toContain(unconfirmed.id);
-  await recordAttempts(db.sql, [{ ...delivered(unconfirmed.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 600 }], 25);
+  await recordAttempts(
+    db.sql,
+    [
+      {
+        ...delivered(unconfirmed.id),
+        outcome: 'retry',
+        status_code: 503,
+        error: 'receiver answered 503',
+        retry_in_s: 600,
+      },
+    ],
+    25,
+  );
   // The claim that finds the confirmed one waiting moves it to when the unconfirmed one is due.
   expect(await claimIds()).not.toContain(confirmed.id);
-  const due = async (id: string) => (await db.sql<{ at: Date }[]>`select next_attempt_at as at from webhook_events where id = ${id}`)[0]!.at.getTime();
+  const due = async (id: string) =>
+    (
+      await db.sql<
+        { at: Date }[]
+      >`select next_attempt_at as at from webhook_events where id = ${id}`
+    )[0]!.at.getTime();
   expect(await due(confirmed.id)).toBe(await due(unconfirmed.id));
   // Given up (or delivered): the confirmed one is due at once, not in ten minutes.
   await db.sql`update webhook_events set next_attempt_at = now(), max_attempts = 2 where id = ${unconfirmed.id}`;
   expect(await claimIds()).toEqual([unconfirmed.id]);
-  await recordAttempts(db.sql, [{ ...delivered(unconfirmed.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 600 }], 25);
+  await recordAttempts(
+    db.sql,
+    [
+      {
+        ...delivered(unconfirmed.id),
+        outcome: 'retry',
+        status_code: 503,
+        error: 'receiver answered 503',
+        retry_in_s: 600,
+      },
+    ],
+    25,
+  );
   expect(await due(confirmed.id)).toBeLessThanOrEqual(Date.now());
   expect(await claimIds()).toEqual([confirmed.id]);
   await recordAttempts(db.sql, [delivered(confirmed.id)], 25);
@@ -101,7 +154,9 @@ it('looks past the events that wait for ones in flight at the head of the queue'
     seconds.push((await insertEvent(s, `c${i}`, true)).id);
   }
   const later = await insertEvent(s, 'c99', false);
-  expect((await claimDueDeliveries(db.sql, 30, 60, 60)).map((e) => e.id).sort()).toEqual([...firsts].sort());
+  expect((await claimDueDeliveries(db.sql, 30, 60, 60)).map((e) => e.id).sort()).toEqual(
+    [...firsts].sort(),
+  );
   // 30 waiting events at the head, each behind one in flight; the claimable one is past them.
   expect((await claimDueDeliveries(db.sql, 1, 60, 31)).map((e) => e.id)).toEqual([later.id]);
   await recordAttempts(db.sql, [...firsts, later.id].map(delivered), 25);
@@ -120,9 +175,15 @@ it('retracts at once an orphaned event whose in-flight attempt the receiver took
   expect(retractions).toBeGreaterThanOrEqual(1);
   const [recorded] = await recordAttempts(db.sql, [delivered(ev.id)], 25);
   expect(recorded).toMatchObject({ status: 'delivered', retractions: 0 }); // the reorg wrote it already
-  const rows = await db.sql`select removed, status, body, sequence::text from webhook_events where tx_hash = '0xaa' order by removed`;
-  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'delivered'], [true, 'pending']]);
-  expect(rows[1]!.body).toBe('{"removed":true,"blockNumber":5,"tx":{"hash":"0xaa"},"confirmed":false}');
+  const rows =
+    await db.sql`select removed, status, body, sequence::text from webhook_events where tx_hash = '0xaa' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([
+    [false, 'delivered'],
+    [true, 'pending'],
+  ]);
+  expect(rows[1]!.body).toBe(
+    '{"removed":true,"blockNumber":5,"tx":{"hash":"0xaa"},"confirmed":false}',
+  );
   expect(Number(rows[1]!.sequence)).toBeGreaterThan(Number(rows[0]!.sequence));
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xaa' and status = 'pending'`;
 });
@@ -134,8 +195,12 @@ it('retracts when a delivered attempt is recorded after the reorg orphaned the e
   await db.sql`update webhook_events set orphaned = true, confirmation_done = true where id = ${ev.id}`;
   const [recorded] = await recordAttempts(db.sql, [delivered(ev.id)], 25);
   expect(recorded).toMatchObject({ status: 'delivered', retractions: 1 });
-  const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xab' order by removed`;
-  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'delivered'], [true, 'pending']]);
+  const rows =
+    await db.sql`select removed, status from webhook_events where tx_hash = '0xab' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([
+    [false, 'delivered'],
+    [true, 'pending'],
+  ]);
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xab' and status = 'pending'`;
 });
 
@@ -143,7 +208,19 @@ it('leaves an orphaned event cancelled when its in-flight attempt failed', async
   const s = await subscription();
   const ev = await insertEvent(s, 'bb', false);
   await db.sql`update webhook_events set orphaned = true, confirmation_done = true where id = ${ev.id}`;
-  const [recorded] = await recordAttempts(db.sql, [{ ...delivered(ev.id), outcome: 'retry', status_code: 500, error: 'receiver answered 500', retry_in_s: 2 }], 25);
+  const [recorded] = await recordAttempts(
+    db.sql,
+    [
+      {
+        ...delivered(ev.id),
+        outcome: 'retry',
+        status_code: 500,
+        error: 'receiver answered 500',
+        retry_in_s: 2,
+      },
+    ],
+    25,
+  );
   expect(recorded).toMatchObject({ status: 'cancelled', gave_up: false });
   const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xbb'`;
   expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled']]);
@@ -157,8 +234,12 @@ it('retracts an event sent by a worker killed before it recorded the outcome, wh
   // kill -9 here: the receiver has the body, nothing was recorded, the lease runs out.
   await db.sql`update webhook_events set lease_until = now() - interval '1 second', next_attempt_at = now() - interval '1 second' where id = ${ev.id}`;
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
-  const rows = await db.sql`select removed, status, orphaned from webhook_events where tx_hash = '0xcc' order by removed`;
-  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled'], [true, 'pending']]);
+  const rows =
+    await db.sql`select removed, status, orphaned from webhook_events where tx_hash = '0xcc' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([
+    [false, 'cancelled'],
+    [true, 'pending'],
+  ]);
   // Never sent again: it is no longer due, only its retraction is.
   await releaseAll();
   const claimed = await claimDueDeliveries(db.sql, 1000, 60);
@@ -172,9 +253,22 @@ it('does not retract an event whose every attempt was recorded as failed, when i
   const ev = await insertEvent(s, 'e7', false);
   expect(await claimIds()).toContain(ev.id);
   await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
-  await recordAttempts(db.sql, [{ ...delivered(ev.id), outcome: 'retry', status_code: 500, error: 'receiver answered 500', retry_in_s: 600 }], 25);
+  await recordAttempts(
+    db.sql,
+    [
+      {
+        ...delivered(ev.id),
+        outcome: 'retry',
+        status_code: 500,
+        error: 'receiver answered 500',
+        retry_in_s: 600,
+      },
+    ],
+    25,
+  );
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
-  const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xe7' order by removed`;
+  const rows =
+    await db.sql`select removed, status from webhook_events where tx_hash = '0xe7' order by removed`;
   expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled']]);
 });
 
@@ -183,10 +277,27 @@ it('retracts an event whose attempt went out and got no answer, when its block i
   const ev = await insertEvent(s, 'e8', false);
   expect(await claimIds()).toContain(ev.id);
   await freezeAndMarkSent(db.sql, [{ id: ev.id, body: null }]);
-  await recordAttempts(db.sql, [{ ...delivered(ev.id), outcome: 'retry', status_code: null, error: 'ETIMEDOUT: no response within 10000 ms', retry_in_s: 600, in_doubt: true }], 25);
+  await recordAttempts(
+    db.sql,
+    [
+      {
+        ...delivered(ev.id),
+        outcome: 'retry',
+        status_code: null,
+        error: 'ETIMEDOUT: no response within 10000 ms',
+        retry_in_s: 600,
+        in_doubt: true,
+      },
+    ],
+    25,
+  );
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
-  const rows = await db.sql`select removed, status from webhook_events where tx_hash = '0xe8' order by removed`;
-  expect(rows.map((r) => [r.removed, r.status])).toEqual([[false, 'cancelled'], [true, 'pending']]);
+  const rows =
+    await db.sql`select removed, status from webhook_events where tx_hash = '0xe8' order by removed`;
+  expect(rows.map((r) => [r.removed, r.status])).toEqual([
+    [false, 'cancelled'],
+    [true, 'pending'],
+  ]);
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xe8' and status = 'pending'`;
 });
 
@@ -195,10 +306,14 @@ it('cancels, and never sends, an orphaned event whose lease ran out before its o
   const ev = await insertEvent(s, 'dd', false);
   expect(await claimIds()).toContain(ev.id);
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n)); // in flight: stays pending
-  expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe('pending');
+  expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe(
+    'pending',
+  );
   await db.sql`update webhook_events set lease_until = now() - interval '1 second', next_attempt_at = now() - interval '1 second' where id = ${ev.id}`;
   expect(await claimIds()).not.toContain(ev.id);
-  expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe('cancelled');
+  expect((await db.sql`select status from webhook_events where id = ${ev.id}`)[0]!.status).toBe(
+    'cancelled',
+  );
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xdd' and status = 'pending'`;
 });
 
@@ -206,12 +321,27 @@ it('gives up after the allowed attempts, and a redelivery grants new ones', asyn
   const s = await subscription();
   const ev = await insertEvent(s, 'ee', false);
   await db.sql`update webhook_events set max_attempts = 2 where id = ${ev.id}`;
-  const fail: AttemptResult = { ...delivered(ev.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 0 };
-  expect((await recordAttempts(db.sql, [fail], 25))[0]).toMatchObject({ status: 'pending', gave_up: false, attempts: 1 });
-  expect((await recordAttempts(db.sql, [fail], 25))[0]).toMatchObject({ status: 'failed', gave_up: true, attempts: 2 });
+  const fail: AttemptResult = {
+    ...delivered(ev.id),
+    outcome: 'retry',
+    status_code: 503,
+    error: 'receiver answered 503',
+    retry_in_s: 0,
+  };
+  expect((await recordAttempts(db.sql, [fail], 25))[0]).toMatchObject({
+    status: 'pending',
+    gave_up: false,
+    attempts: 1,
+  });
+  expect((await recordAttempts(db.sql, [fail], 25))[0]).toMatchObject({
+    status: 'failed',
+    gave_up: true,
+    attempts: 2,
+  });
   const { redeliverEvent } = await import('../src/webhooks/outbox.js');
   expect(await redeliverEvent(db.sql, ev.id, 25)).toBe(true);
-  const [row] = await db.sql`select status, max_attempts, gave_up_at from webhook_events where id = ${ev.id}`;
+  const [row] =
+    await db.sql`select status, max_attempts, gave_up_at from webhook_events where id = ${ev.id}`;
   expect(row).toMatchObject({ status: 'pending', max_attempts: 27, gave_up_at: null });
   await db.sql`update webhook_events set status = 'cancelled' where id = ${ev.id}`;
 });
@@ -220,8 +350,22 @@ it('keeps retrying a retraction the receiver failed to take', async () => {
   const s = await subscription();
   const ev = await insertEvent(s, 'ff', false, { status: 'delivered' });
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
-  const [retraction] = await db.sql<{ id: string }[]>`select id from webhook_events where tx_hash = '0xff' and removed`;
-  const [recorded] = await recordAttempts(db.sql, [{ ...delivered(retraction!.id), outcome: 'retry', status_code: 503, error: 'receiver answered 503', retry_in_s: 0 }], 25);
+  const [retraction] = await db.sql<
+    { id: string }[]
+  >`select id from webhook_events where tx_hash = '0xff' and removed`;
+  const [recorded] = await recordAttempts(
+    db.sql,
+    [
+      {
+        ...delivered(retraction!.id),
+        outcome: 'retry',
+        status_code: 503,
+        error: 'receiver answered 503',
+        retry_in_s: 0,
+      },
+    ],
+    25,
+  );
   expect(recorded).toMatchObject({ status: 'pending', attempts: 1 });
   expect(await claimIds()).toContain(retraction!.id);
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xff' and status = 'pending'`;

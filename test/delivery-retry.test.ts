@@ -28,7 +28,10 @@ it('retries a failing receiver with the same webhook-id and body, recording ever
   const key = await createApiKey(db.sql, 'retry');
   const to = randomAddress();
   receiver.respond = (_r, i) => (i < 2 ? 500 : 200);
-  await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: to, webhook: receiver.url } });
+  await call(app.baseUrl, 'POST', '/v2/stream/create', {
+    headers: { apikey: key.apikey },
+    body: { address: to, webhook: receiver.url },
+  });
   const w = await fundedWallet('1');
   const receipt = await w.send(to, 7n);
 
@@ -44,10 +47,17 @@ it('retries a failing receiver with the same webhook-id and body, recording ever
 
   const eventId = [...ids][0]!.replace(/^msg_/, '');
   const attempts = await eventually(
-    () => db.sql<{ attempt: number; status_code: number; error: string | null }[]>`select attempt, status_code, error from webhook_deliveries where event_id = ${eventId} order by attempt`,
+    () =>
+      db.sql<
+        { attempt: number; status_code: number; error: string | null }[]
+      >`select attempt, status_code, error from webhook_deliveries where event_id = ${eventId} order by attempt`,
     (rows) => rows.length >= 3,
   );
-  expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+  expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+    [1, 500],
+    [2, 500],
+    [3, 200],
+  ]);
   expect(attempts[0]!.error).toBe('receiver answered 500');
   expect(attempts[2]!.error).toBeNull();
   const [event] = await db.sql`select status, attempts from webhook_events where id = ${eventId}`;
@@ -60,12 +70,18 @@ it('does not retry a receiver that refuses with a 4xx', async () => {
   refusing.respond = () => 410;
   try {
     const to = randomAddress();
-    await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: to, webhook: refusing.url } });
+    await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey: key.apikey },
+      body: { address: to, webhook: refusing.url },
+    });
     const w = await fundedWallet('1');
     const receipt = await w.send(to, 1n);
     await refusing.waitFor((all) => all.length >= 1);
     const [row] = await eventually(
-      () => db.sql<{ status: string; attempts: number }[]>`select status, attempts from webhook_events where tx_hash = ${receipt.transactionHash}`,
+      () =>
+        db.sql<
+          { status: string; attempts: number }[]
+        >`select status, attempts from webhook_events where tx_hash = ${receipt.transactionHash}`,
       (rows) => rows[0]?.status === 'failed',
     );
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });

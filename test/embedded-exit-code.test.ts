@@ -15,7 +15,10 @@ it('a process that used the embedded Postgres keeps its own exit code', async ()
     const db = await startEmbeddedPostgres(${JSON.stringify(join(dir, 'pg'))}, ${await freePort()});
     await db.stop();
     process.exitCode = 3;`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TOLLGATE_LOG_LEVEL: 'silent' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, TOLLGATE_LOG_LEVEL: 'silent' },
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

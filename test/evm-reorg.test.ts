@@ -17,7 +17,12 @@ let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let receiver: Receiver;
 const streamed = privateKeyToAccount(generatePrivateKey()).address;
-const env = () => ({ TOLLGATE_RPC_ETH: chain.url, TOLLGATE_CONFIRMATIONS_ETH: '8', TOLLGATE_MAX_REORG_DEPTH_ETH: '6', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' });
+const env = () => ({
+  TOLLGATE_RPC_ETH: chain.url,
+  TOLLGATE_CONFIRMATIONS_ETH: '8',
+  TOLLGATE_MAX_REORG_DEPTH_ETH: '6',
+  TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+});
 
 beforeAll(async () => {
   chain = await startOwnChain();
@@ -25,7 +30,10 @@ beforeAll(async () => {
   receiver = await new Receiver().start();
   app = await startTestAppliance(db.url, env());
   const key = await createApiKey(db.sql, 'reorg');
-  await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: streamed, webhook: receiver.url } });
+  await call(app.baseUrl, 'POST', '/v2/stream/create', {
+    headers: { apikey: key.apikey },
+    body: { address: streamed, webhook: receiver.url },
+  });
 });
 afterAll(async () => {
   await app?.stop();
@@ -35,7 +43,12 @@ afterAll(async () => {
 });
 
 async function send(): Promise<Hex> {
-  const hash = await chain.wallet.sendTransaction({ account: chain.wallet.account!, chain: hardhat, to: streamed, value: 1n });
+  const hash = await chain.wallet.sendTransaction({
+    account: chain.wallet.account!,
+    chain: hardhat,
+    to: streamed,
+    value: 1n,
+  });
   await chain.pub.waitForTransactionReceipt({ hash });
   return hash;
 }
@@ -48,41 +61,56 @@ const forTx = (hash: string) => receiver.received.filter((r) => r.json?.tx?.hash
 describe('EVM reorgs', () => {
   const orphaned: string[] = [];
 
-  it.each([1, 2, 3, 4, 5])('reverts a reorg of depth %i and retracts what was delivered', async (depth) => {
-    await indexedHead();
-    const snapshot = await chain.test.snapshot();
-    const txs: string[] = [];
-    for (let i = 0; i < depth; i++) txs.push(await send());
-    // Every unconfirmed delivery arrived before the reorg.
-    await eventually(() => db.sql`select count(*)::int as n from webhook_events where tx_hash = any(${txs}) and status = 'delivered'`, (r) => r[0]!.n === depth);
-    await chain.test.revert({ id: snapshot });
-    await mine(depth + 1);
-    await indexedHead();
+  it.each([1, 2, 3, 4, 5])(
+    'reverts a reorg of depth %i and retracts what was delivered',
+    async (depth) => {
+      await indexedHead();
+      const snapshot = await chain.test.snapshot();
+      const txs: string[] = [];
+      for (let i = 0; i < depth; i++) txs.push(await send());
+      // Every unconfirmed delivery arrived before the reorg.
+      await eventually(
+        () =>
+          db.sql`select count(*)::int as n from webhook_events where tx_hash = any(${txs}) and status = 'delivered'`,
+        (r) => r[0]!.n === depth,
+      );
+      await chain.test.revert({ id: snapshot });
+      await mine(depth + 1);
+      await indexedHead();
 
-    for (const hash of txs) {
-      await receiver.waitFor(() => forTx(hash).some((r) => r.json.removed === true));
-      const got = forTx(hash);
-      expect(got.filter((r) => r.json.removed === true)).toHaveLength(1);
-      const retraction = got.find((r) => r.json.removed === true)!;
-      const original = got.find((r) => r.json.removed === undefined)!;
-      expect(retraction.json.confirmed).toBe(false);
-      expect(retraction.headers['webhook-id']).not.toBe(original.headers['webhook-id']);
-      // The same body under a sequence of its own, after the original's.
-      expect(retraction.json.sequence).toBeGreaterThan(original.json.sequence);
-      expect({ ...retraction.json, removed: undefined, sequence: undefined }).toEqual({ ...original.json, removed: undefined, sequence: undefined });
-    }
-    const left = await db.sql`select hash from evm_transactions where hash = any(${txs})`;
-    expect(left).toHaveLength(0);
-    const [cursor] = await db.sql`select last_reorg_depth from indexer_cursors where network = 'eth'`;
-    expect(cursor!.last_reorg_depth).toBe(depth);
-    orphaned.push(...txs);
-  });
+      for (const hash of txs) {
+        await receiver.waitFor(() => forTx(hash).some((r) => r.json.removed === true));
+        const got = forTx(hash);
+        expect(got.filter((r) => r.json.removed === true)).toHaveLength(1);
+        const retraction = got.find((r) => r.json.removed === true)!;
+        const original = got.find((r) => r.json.removed === undefined)!;
+        expect(retraction.json.confirmed).toBe(false);
+        expect(retraction.headers['webhook-id']).not.toBe(original.headers['webhook-id']);
+        // The same body under a sequence of its own, after the original's.
+        expect(retraction.json.sequence).toBeGreaterThan(original.json.sequence);
+        expect({ ...retraction.json, removed: undefined, sequence: undefined }).toEqual({
+          ...original.json,
+          removed: undefined,
+          sequence: undefined,
+        });
+      }
+      const left = await db.sql`select hash from evm_transactions where hash = any(${txs})`;
+      expect(left).toHaveLength(0);
+      const [cursor] =
+        await db.sql`select last_reorg_depth from indexer_cursors where network = 'eth'`;
+      expect(cursor!.last_reorg_depth).toBe(depth);
+      orphaned.push(...txs);
+    },
+  );
 
   it('notices a reorg onto a branch of the same length while idle at the head', async () => {
     await indexedHead();
     const snapshot = await chain.test.snapshot();
     const tx = await send();
-    await eventually(() => db.sql`select status from webhook_events where tx_hash = ${tx}`, (r) => r[0]?.status === 'delivered');
+    await eventually(
+      () => db.sql`select status from webhook_events where tx_hash = ${tx}`,
+      (r) => r[0]?.status === 'delivered',
+    );
     await chain.test.revert({ id: snapshot });
     await mine(1); // same height as the orphaned tip, nothing above it
     await receiver.waitFor(() => forTx(tx).some((r) => r.json.removed === true));
@@ -96,15 +124,25 @@ describe('EVM reorgs', () => {
     await mine(10);
     await indexedHead();
     await receiver.waitFor(() => forTx(fresh).some((r) => r.json.confirmed === true));
-    for (const hash of orphaned) expect(forTx(hash).some((r) => r.json.confirmed === true)).toBe(false);
+    for (const hash of orphaned)
+      expect(forTx(hash).some((r) => r.json.confirmed === true)).toBe(false);
 
     // A second database indexed from the same first block, with no reorg in its history.
-    const [first] = await db.sql`select min(number)::text as n from evm_blocks where network = 'eth'`;
+    const [first] =
+      await db.sql`select min(number)::text as n from evm_blocks where network = 'eth'`;
     const clean = await freshDatabase();
-    const other = await startTestAppliance(clean.url, { ...env(), TOLLGATE_START_BLOCK_ETH: first!.n }, { api: false, worker: false, indexer: 'all', devChain: false });
+    const other = await startTestAppliance(
+      clean.url,
+      { ...env(), TOLLGATE_START_BLOCK_ETH: first!.n },
+      { api: false, worker: false, indexer: 'all', devChain: false },
+    );
     try {
       const head = await chain.pub.getBlock();
-      await eventually(() => clean.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
+      await eventually(
+        () => clean.sql`select block_hash from indexer_cursors where network = 'eth'`,
+        (r) => r[0]?.block_hash === head.hash,
+        30_000,
+      );
       await compareChainTables(db.sql, clean.sql);
     } finally {
       await other.stop();
@@ -119,7 +157,11 @@ describe('EVM reorgs', () => {
     await indexedHead();
     await chain.test.revert({ id: snapshot });
     await mine(9);
-    const [row] = await eventually(() => db.sql`select halted_reason from indexer_cursors where network = 'eth'`, (r) => r[0]?.halted_reason !== null, 30_000);
+    const [row] = await eventually(
+      () => db.sql`select halted_reason from indexer_cursors where network = 'eth'`,
+      (r) => r[0]?.halted_reason !== null,
+      30_000,
+    );
     expect(row!.halted_reason).toMatch(/deeper than 6 blocks/);
     const ready = await call(app.baseUrl, 'GET', '/readyz');
     expect(ready.status).toBe(503);

@@ -18,7 +18,11 @@ beforeAll(async () => {
   // Hardhat serves WebSocket JSON-RPC on the same port. Polling once a minute: within the wait
   // below only the newHeads subscription can wake the indexer.
   const ws = inject('rpcUrl').replace(/^http/, 'ws');
-  app = await startTestAppliance(db.url, { TOLLGATE_RPC_ETH: ws, TOLLGATE_POLL_INTERVAL_MS_ETH: '60000', TOLLGATE_CONFIRMATIONS_ETH: '1000' });
+  app = await startTestAppliance(db.url, {
+    TOLLGATE_RPC_ETH: ws,
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '60000',
+    TOLLGATE_CONFIRMATIONS_ETH: '1000',
+  });
 });
 afterAll(async () => {
   await app?.stop();
@@ -29,13 +33,22 @@ afterAll(async () => {
 it('follows the head through newHeads over WebSocket', async () => {
   const key = await createApiKey(db.sql, 'ws');
   const to = randomAddress();
-  await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: to, webhook: receiver.url } });
+  await call(app.baseUrl, 'POST', '/v2/stream/create', {
+    headers: { apikey: key.apikey },
+    body: { address: to, webhook: receiver.url },
+  });
   // The first poll has run (the cursor exists); from here on only a subscription wakes the loop.
-  await eventually(() => db.sql`select 1 from indexer_cursors where network = 'eth'`, (r) => r.length === 1);
+  await eventually(
+    () => db.sql`select 1 from indexer_cursors where network = 'eth'`,
+    (r) => r.length === 1,
+  );
   const w = await fundedWallet('1');
   for (let i = 0; i < 3; i++) {
     const receipt = await w.send(to, 1n);
-    const [got] = await receiver.waitFor((all) => all.some((r) => r.json?.tx?.hash === receipt.transactionHash), 20_000);
+    const [got] = await receiver.waitFor(
+      (all) => all.some((r) => r.json?.tx?.hash === receipt.transactionHash),
+      20_000,
+    );
     expect(got).toBeDefined();
   }
 });

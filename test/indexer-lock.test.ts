@@ -27,38 +27,63 @@ afterAll(async () => {
 
 /** The pino lines a role wrote (stdout), parsed. */
 const lines = (run: CliRun): { msg: string; time: number }[] =>
-  run.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  run
+    .out()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 const said = (run: CliRun, msg: string) => lines(run).filter((l) => l.msg === msg);
 
 it('steps down when its lock session ends, lets the standby take over, and never writes beside it', async () => {
-  const env = { TOLLGATE_RPC_ETH: chain.url, TOLLGATE_START_BLOCK_ETH: '1', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' };
+  const env = {
+    TOLLGATE_RPC_ETH: chain.url,
+    TOLLGATE_START_BLOCK_ETH: '1',
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+  };
   await chain.mine(3);
   const a = runCli(db.url, ['indexer'], env, 'info');
   runs.push(a);
-  await eventually(async () => said(a, 'indexer active').length, (n) => n === 1, 60_000);
+  await eventually(
+    async () => said(a, 'indexer active').length,
+    (n) => n === 1,
+    60_000,
+  );
   const b = runCli(db.url, ['indexer'], env, 'info');
   runs.push(b);
-  await eventually(async () => said(b, 'another indexer holds this network; standing by').length, (n) => n === 1, 60_000);
+  await eventually(
+    async () => said(b, 'another indexer holds this network; standing by').length,
+    (n) => n === 1,
+    60_000,
+  );
   await chain.indexedHead(db.sql);
 
   // The active indexer's lock session ends (its other connections stay up). The standby has a
   // lock connection of its own (trying for the lock) that holds nothing: it stays. pg_locks and
   // pg_stat_activity are the whole server's: other test files run indexers in other databases.
-  const killed = await db.sql`select pg_terminate_backend(pid) from (select distinct s.pid from pg_stat_activity s join pg_locks l on l.pid = s.pid
+  const killed =
+    await db.sql`select pg_terminate_backend(pid) from (select distinct s.pid from pg_stat_activity s join pg_locks l on l.pid = s.pid
     where s.application_name = 'tollgate-indexer-lock-eth' and s.datname = current_database() and l.locktype = 'advisory' and l.granted) holder`;
   expect(killed).toHaveLength(1);
   await chain.mine(5);
   // Whichever takes the lock first (the standby, or the first one again) is the only one active.
-  await eventually(async () => said(a, 'indexer active').length + said(b, 'indexer active').length, (n) => n === 2, 30_000);
+  await eventually(
+    async () => said(a, 'indexer active').length + said(b, 'indexer active').length,
+    (n) => n === 2,
+    30_000,
+  );
   await chain.indexedHead(db.sql);
   await chain.mine(3);
   await chain.indexedHead(db.sql);
 
   // Exactly one lock session (b's), and a is standing by, not writing.
-  const holders = await db.sql`select distinct l.pid from pg_locks l join pg_stat_activity s on s.pid = l.pid
+  const holders =
+    await db.sql`select distinct l.pid from pg_locks l join pg_stat_activity s on s.pid = l.pid
     where l.locktype = 'advisory' and l.granted and s.application_name = 'tollgate-indexer-lock-eth' and s.datname = current_database()`;
   expect(holders).toHaveLength(1);
-  const lostA = said(a, 'indexer lost its network lock with its database session; standing by to take it again');
+  const lostA = said(
+    a,
+    'indexer lost its network lock with its database session; standing by to take it again',
+  );
   expect(lostA, 'a noticed it lost the lock').toHaveLength(1);
   expect(said(a, 'indexer active').length + said(b, 'indexer active').length).toBe(2);
   // The cursor never moved under an indexer: no two wrote at once.

@@ -14,26 +14,47 @@ import { projectPath } from '../src/paths.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 const OFAC_DIR = projectPath('config', 'labels', 'ofac');
-const LIST_FILES = readdirSync(OFAC_DIR).filter((f) => ofacAssetOfFile(f)).sort();
+const LIST_FILES = readdirSync(OFAC_DIR)
+  .filter((f) => ofacAssetOfFile(f))
+  .sort();
 
 /**
  * What each shipped list must give, written out here rather than taken from ofac-assets.ts:
  * the networks its addresses may be stored under ('evm' = every EVM network), or 'skipped'.
  */
 const EXPECTED: Record<string, readonly string[] | 'skipped'> = {
-  XBT: ['bitcoin'], LTC: ['litecoin'], TRX: ['trx'], XRP: ['xrp'],
-  ETH: ['evm'], ARB: ['evm'], BSC: ['evm'], USDC: ['evm'], USDT: ['evm', 'bitcoin', 'trx'],
-  BCH: 'skipped', BSV: 'skipped', BTG: 'skipped', DASH: 'skipped', ETC: 'skipped', XMR: 'skipped', XVG: 'skipped', ZEC: 'skipped',
+  XBT: ['bitcoin'],
+  LTC: ['litecoin'],
+  TRX: ['trx'],
+  XRP: ['xrp'],
+  ETH: ['evm'],
+  ARB: ['evm'],
+  BSC: ['evm'],
+  USDC: ['evm'],
+  USDT: ['evm', 'bitcoin', 'trx'],
+  BCH: 'skipped',
+  BSV: 'skipped',
+  BTG: 'skipped',
+  DASH: 'skipped',
+  ETC: 'skipped',
+  XMR: 'skipped',
+  XVG: 'skipped',
+  ZEC: 'skipped',
 };
 /** The one known fault of the shipped data: a Tron address in the XBT list. */
 const KNOWN_REFUSED = ['XBT:355'];
 
 function addressLines(file: string): { line: number; address: string }[] {
-  return readFileSync(join(OFAC_DIR, file), 'utf8').split('\n')
+  return readFileSync(join(OFAC_DIR, file), 'utf8')
+    .split('\n')
     .map((text, index) => ({ line: index + 1, address: text.trim() }))
     .filter(({ address }) => address !== '' && !address.startsWith('#'));
 }
@@ -62,49 +83,65 @@ describe('the shipped OFAC lists', () => {
     expect([...reports.keys()].sort()).toEqual(LIST_FILES.map((f) => ofacAssetOfFile(f)).sort());
   });
 
-  it.each(LIST_FILES)('%s: every address is stored under its network(s), or counted as skipped or refused with a reason', async (file) => {
-    const asset = ofacAssetOfFile(file)!;
-    const expected = EXPECTED[asset]!;
-    const report = reports.get(asset)!;
-    const lines = addressLines(file);
-    expect(report.counts.read).toBe(lines.length);
-    const stored = await ofacRows();
-    const refused = new Map(report.refused_lines.map((r) => [r.line, r.reason]));
-    if (expected === 'skipped') {
-      expect(report.counts.skipped).toBe(lines.length);
-      expect(report.skipped_reasons).toEqual([{ reason: expect.stringContaining(`${asset} (`), lines: lines.length }]);
-      expect([...stored.values()].some((lists) => lists.includes(asset))).toBe(false);
-      return;
-    }
-    expect(report.counts.skipped).toBe(0);
-    for (const { line, address } of lines) {
-      const places = expected.flatMap((network) => {
-        const valid = validateAddress(network === 'evm' ? 'eth' : network, address);
-        return valid.ok ? [`${network}|${valid.address}`] : [];
-      });
-      if (KNOWN_REFUSED.includes(`${asset}:${line}`)) {
-        expect(places).toEqual([]);
-        expect(refused.get(line), `${file}:${line}`).toMatch(/valid trx address/);
-        continue;
+  it.each(LIST_FILES)(
+    '%s: every address is stored under its network(s), or counted as skipped or refused with a reason',
+    async (file) => {
+      const asset = ofacAssetOfFile(file)!;
+      const expected = EXPECTED[asset]!;
+      const report = reports.get(asset)!;
+      const lines = addressLines(file);
+      expect(report.counts.read).toBe(lines.length);
+      const stored = await ofacRows();
+      const refused = new Map(report.refused_lines.map((r) => [r.line, r.reason]));
+      if (expected === 'skipped') {
+        expect(report.counts.skipped).toBe(lines.length);
+        expect(report.skipped_reasons).toEqual([
+          { reason: expect.stringContaining(`${asset} (`), lines: lines.length },
+        ]);
+        expect([...stored.values()].some((lists) => lists.includes(asset))).toBe(false);
+        return;
       }
-      expect(places, `${file}:${line} fits none of ${expected.join(', ')}`).not.toEqual([]);
-      for (const place of places) expect(stored.get(place), `${file}:${line} stored as ${place}`).toContain(asset);
-    }
-    expect([...refused.keys()].map((line) => `${asset}:${line}`)).toEqual(KNOWN_REFUSED.filter((k) => k.startsWith(`${asset}:`)));
-  });
+      expect(report.counts.skipped).toBe(0);
+      for (const { line, address } of lines) {
+        const places = expected.flatMap((network) => {
+          const valid = validateAddress(network === 'evm' ? 'eth' : network, address);
+          return valid.ok ? [`${network}|${valid.address}`] : [];
+        });
+        if (KNOWN_REFUSED.includes(`${asset}:${line}`)) {
+          expect(places).toEqual([]);
+          expect(refused.get(line), `${file}:${line}`).toMatch(/valid trx address/);
+          continue;
+        }
+        expect(places, `${file}:${line} fits none of ${expected.join(', ')}`).not.toEqual([]);
+        for (const place of places)
+          expect(stored.get(place), `${file}:${line} stored as ${place}`).toContain(asset);
+      }
+      expect([...refused.keys()].map((line) => `${asset}:${line}`)).toEqual(
+        KNOWN_REFUSED.filter((k) => k.startsWith(`${asset}:`)),
+      );
+    },
+  );
 
   it('make an OFAC ETH address sanctioned on every EVM network, and only there', async () => {
     const address = '0x01e2919679362dfbc9ee1644ba9c6da6d6245bb1';
     for (const network of ['eth', 'bsc', 'polygon', 'avalanche', 'arb', 'op']) {
       expect(await findLabels(db.sql, network, address)).toEqual([
-        { network: 'evm', address, category: 'sanctioned', source: 'ofac', name: 'OFAC SDN (ETH)', lists: ['ETH'] },
+        {
+          network: 'evm',
+          address,
+          category: 'sanctioned',
+          source: 'ofac',
+          name: 'OFAC SDN (ETH)',
+          lists: ['ETH'],
+        },
       ]);
     }
     expect(await findLabels(db.sql, 'vet', address)).toEqual([]);
   });
 
   it('name every list that carries an address', async () => {
-    const [row] = await db.sql`select name, lists from labels where address = '0x983a81ca6fb1e441266d2fbcb7d8e530ac2e05a2'`;
+    const [row] =
+      await db.sql`select name, lists from labels where address = '0x983a81ca6fb1e441266d2fbcb7d8e530ac2e05a2'`;
     expect(row).toEqual({ name: 'OFAC SDN (ETH, USDC, USDT)', lists: ['ETH', 'USDC', 'USDT'] });
   });
 
@@ -120,7 +157,12 @@ describe('the shipped OFAC lists', () => {
     for (const file of LIST_FILES) {
       const first = reports.get(ofacAssetOfFile(file)!)!.counts;
       const report = await storeLabelFile(db.sql, await loadLabelFile(join(OFAC_DIR, file)));
-      expect(report.counts, file).toMatchObject({ inserted: 0, updated: 0, removed: 0, unchanged: first.inserted + first.updated + first.unchanged });
+      expect(report.counts, file).toMatchObject({
+        inserted: 0,
+        updated: 0,
+        removed: 0,
+        unchanged: first.inserted + first.updated + first.unchanged,
+      });
     }
     expect(await labelCount()).toBe(before);
   });
@@ -130,28 +172,45 @@ describe('a newer OFAC list', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-ofac-'));
   const write = (asset: string, keep: (address: string) => boolean) => {
     const path = join(dir, `sanctioned_addresses_${asset}.txt`);
-    writeFileSync(path, addressLines(`sanctioned_addresses_${asset}.txt`).map((l) => l.address).filter(keep).join('\n') + '\n');
+    writeFileSync(
+      path,
+      addressLines(`sanctioned_addresses_${asset}.txt`)
+        .map((l) => l.address)
+        .filter(keep)
+        .join('\n') + '\n',
+    );
     return path;
   };
   const ONLY_ETH = '0x01e2919679362dfbc9ee1644ba9c6da6d6245bb1';
   const ETH_USDC_USDT = '0x983a81ca6fb1e441266d2fbcb7d8e530ac2e05a2';
 
-  it('without an address removes that address\'s OFAC label', async () => {
+  it("without an address removes that address's OFAC label", async () => {
     const before = await labelCount();
-    const report = await storeLabelFile(db.sql, await loadLabelFile(write('ETH', (a) => a.toLowerCase() !== ONLY_ETH)));
+    const report = await storeLabelFile(
+      db.sql,
+      await loadLabelFile(write('ETH', (a) => a.toLowerCase() !== ONLY_ETH)),
+    );
     expect(report.counts).toMatchObject({ inserted: 0, removed: 1 });
     expect(await findLabels(db.sql, 'eth', ONLY_ETH)).toEqual([]);
     expect(await labelCount()).toBe(before - 1);
   });
 
   it('without an address another list still carries keeps the label for that list', async () => {
-    const report = await storeLabelFile(db.sql, await loadLabelFile(write('USDC', (a) => a.toLowerCase() !== ETH_USDC_USDT)));
+    const report = await storeLabelFile(
+      db.sql,
+      await loadLabelFile(write('USDC', (a) => a.toLowerCase() !== ETH_USDC_USDT)),
+    );
     expect(report.counts).toMatchObject({ removed: 1 });
-    expect(await findLabels(db.sql, 'polygon', ETH_USDC_USDT)).toEqual([expect.objectContaining({ name: 'OFAC SDN (ETH, USDT)', lists: ['ETH', 'USDT'] })]);
+    expect(await findLabels(db.sql, 'polygon', ETH_USDC_USDT)).toEqual([
+      expect.objectContaining({ name: 'OFAC SDN (ETH, USDT)', lists: ['ETH', 'USDT'] }),
+    ]);
   });
 
   it('listing the address again brings the label back', async () => {
-    const report = await storeLabelFile(db.sql, await loadLabelFile(join(OFAC_DIR, 'sanctioned_addresses_ETH.txt')));
+    const report = await storeLabelFile(
+      db.sql,
+      await loadLabelFile(join(OFAC_DIR, 'sanctioned_addresses_ETH.txt')),
+    );
     expect(report.counts).toMatchObject({ inserted: 1, removed: 0 });
     expect(await findLabels(db.sql, 'arb', ONLY_ETH)).toHaveLength(1);
   });
@@ -170,14 +229,25 @@ describe('a newer OFAC list', () => {
 describe('the start-up import of a label directory', () => {
   it('imports a changed file again, and reports a bad file while importing the others', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-labels-dir-'));
-    writeFileSync(join(dir, 'sanctioned_addresses_XRP.txt'), 'rnXyVQzgxZe7TR1EPzTkGj2jxH4LMJYh66\n');
+    writeFileSync(
+      join(dir, 'sanctioned_addresses_XRP.txt'),
+      'rnXyVQzgxZe7TR1EPzTkGj2jxH4LMJYh66\n',
+    );
     writeFileSync(join(dir, 'broken.csv'), 'addr,net\n');
     writeFileSync(join(dir, 'README.md'), 'not a label file\n');
     const first = await importShippedLabels(db.sql, dir);
     expect(first.imported.map((r) => r.list)).toEqual(['XRP']);
-    expect(first.failed).toEqual([{ file: expect.stringContaining('broken.csv'), error: expect.stringContaining('unknown column "addr"') }]);
+    expect(first.failed).toEqual([
+      {
+        file: expect.stringContaining('broken.csv'),
+        error: expect.stringContaining('unknown column "addr"'),
+      },
+    ]);
     expect((await importShippedLabels(db.sql, dir)).unchanged_files).toBe(1);
-    writeFileSync(join(dir, 'sanctioned_addresses_XRP.txt'), '# newer list\nrnXyVQzgxZe7TR1EPzTkGj2jxH4LMJYh66\n');
+    writeFileSync(
+      join(dir, 'sanctioned_addresses_XRP.txt'),
+      '# newer list\nrnXyVQzgxZe7TR1EPzTkGj2jxH4LMJYh66\n',
+    );
     const changed = await importShippedLabels(db.sql, dir);
     expect(changed.imported.map((r) => [r.list, r.counts.unchanged])).toEqual([['XRP', 1]]);
   });
@@ -185,9 +255,13 @@ describe('the start-up import of a label directory', () => {
 
 describe('label categories', () => {
   it('are the same in the database and in the code', async () => {
-    const rows = await db.sql<{ category: string }[]>`select category from label_categories order by category`;
+    const rows = await db.sql<
+      { category: string }[]
+    >`select category from label_categories order by category`;
     expect(rows.map((r) => r.category)).toEqual([...LABEL_CATEGORIES].sort());
-    await expect(db.sql`insert into labels (network, address, category, source) values ('eth', '0x00', 'new_wallet', 'x')`).rejects.toThrow(/foreign key/);
+    await expect(
+      db.sql`insert into labels (network, address, category, source) values ('eth', '0x00', 'new_wallet', 'x')`,
+    ).rejects.toThrow(/foreign key/);
   });
 });
 
@@ -199,7 +273,16 @@ describe('CSV label files', () => {
 
   it('store quoted fields and refuse bad rows with their line numbers', async () => {
     const report = await storeLabelFile(db.sql, await loadLabelFile(CSV, { source: 'desk' }));
-    expect(report.counts).toEqual({ read: 9, inserted: 4, updated: 0, unchanged: 0, removed: 0, duplicates: 0, refused: 5, skipped: 0 });
+    expect(report.counts).toEqual({
+      read: 9,
+      inserted: 4,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      duplicates: 0,
+      refused: 5,
+      skipped: 0,
+    });
     expect(report.refused_lines).toEqual([
       { line: 6, reason: expect.stringContaining('unknown category "unknown_tag"') },
       { line: 7, reason: expect.stringContaining('EIP-55 checksum mismatch') },
@@ -208,15 +291,27 @@ describe('CSV label files', () => {
       { line: 11, reason: expect.stringContaining('double quote') },
     ]);
     expect(await findLabels(db.sql, 'bsc', PHISH)).toEqual([
-      { network: 'bsc', address: PHISH, category: 'phishing_activities', source: 'intel', name: 'Phishing kit\n(two lines)', lists: [] },
+      {
+        network: 'bsc',
+        address: PHISH,
+        category: 'phishing_activities',
+        source: 'intel',
+        name: 'Phishing kit\n(two lines)',
+        lists: [],
+      },
     ]);
     expect(await findLabels(db.sql, 'eth', PHISH)).toEqual([]); // a bsc row covers bsc only
-    expect(await findLabels(db.sql, 'op', MIXER)).toEqual([expect.objectContaining({ network: 'evm', category: 'mixer', name: 'Mixer, Inc. "Tumbler"' })]);
-    expect(await findLabels(db.sql, 'trx', TRON)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ source: 'desk', category: 'blackmail_activities' }),
-      expect.objectContaining({ source: 'ofac', category: 'sanctioned' }),
-    ]));
-    const [record] = await db.sql`select status, rows_read, inserted, refused, problems from label_imports where id = ${report.import_id}`;
+    expect(await findLabels(db.sql, 'op', MIXER)).toEqual([
+      expect.objectContaining({ network: 'evm', category: 'mixer', name: 'Mixer, Inc. "Tumbler"' }),
+    ]);
+    expect(await findLabels(db.sql, 'trx', TRON)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ source: 'desk', category: 'blackmail_activities' }),
+        expect.objectContaining({ source: 'ofac', category: 'sanctioned' }),
+      ]),
+    );
+    const [record] =
+      await db.sql`select status, rows_read, inserted, refused, problems from label_imports where id = ${report.import_id}`;
     expect(record).toMatchObject({ status: 'succeeded', rows_read: 9, inserted: 4, refused: 5 });
     expect(record!.problems.refused.map((p: { line: number }) => p.line)).toEqual([6, 7, 8, 9, 11]);
   });
@@ -229,14 +324,19 @@ describe('CSV label files', () => {
     writeFileSync(renamed, readFileSync(CSV, 'utf8').replace('Market wallet', 'Market hot wallet'));
     const report = await storeLabelFile(db.sql, await loadLabelFile(renamed, { source: 'desk' }));
     expect(report.counts).toMatchObject({ inserted: 0, updated: 1, unchanged: 3 });
-    expect(await findLabels(db.sql, 'bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toEqual([expect.objectContaining({ name: 'Market hot wallet' })]);
+    expect(await findLabels(db.sql, 'bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toEqual([
+      expect.objectContaining({ name: 'Market hot wallet' }),
+    ]);
   });
 
   it('with --replace remove the labels of their sources that the file no longer has, and nothing of other sources', async () => {
     const ofacBefore = (await ofacRows()).size;
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-csv-'));
     const smaller = join(dir, 'smaller.csv');
-    writeFileSync(smaller, `address,network,category,name,source\n${MIXER},evm,mixer,"Mixer, Inc. ""Tumbler""",intel\n`);
+    writeFileSync(
+      smaller,
+      `address,network,category,name,source\n${MIXER},evm,mixer,"Mixer, Inc. ""Tumbler""",intel\n`,
+    );
     const report = await storeLabelFile(db.sql, await loadLabelFile(smaller), { replace: true });
     expect(report.counts).toMatchObject({ inserted: 0, unchanged: 1, removed: 2 });
     const intel = await db.sql`select address from labels where source = 'intel'`;
@@ -247,9 +347,16 @@ describe('CSV label files', () => {
 });
 
 /** Runs the real CLI (`tollgate …`) from source in a child process; resolves when it exits. */
-async function tollgate(args: string[]): Promise<{ code: number | null; out: string; err: string; last: () => Record<string, unknown> }> {
+async function tollgate(
+  args: string[],
+): Promise<{ code: number | null; out: string; err: string; last: () => Record<string, unknown> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: db.url, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')) },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: db.url,
+      TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -262,26 +369,62 @@ async function tollgate(args: string[]): Promise<{ code: number | null; out: str
 
 describe('tollgate labels CLI', () => {
   it('imports an OFAC list, printing refused lines and then the counts as JSON; again, 0 inserted', async () => {
-    const run = await tollgate(['labels', 'import', 'config/labels/ofac/sanctioned_addresses_XBT.txt']);
+    const run = await tollgate([
+      'labels',
+      'import',
+      'config/labels/ofac/sanctioned_addresses_XBT.txt',
+    ]);
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/refused line 355: not a valid bitcoin address.*valid trx address/);
-    expect(run.last()).toMatchObject({ format: 'ofac', source: 'ofac', list: 'XBT', read: 435, inserted: 0, unchanged: 434, refused: 1, skipped: 0 });
-    const skipped = await tollgate(['labels', 'import', 'config/labels/ofac/sanctioned_addresses_BCH.txt', '--source', 'ofac-mirror']);
+    expect(run.last()).toMatchObject({
+      format: 'ofac',
+      source: 'ofac',
+      list: 'XBT',
+      read: 435,
+      inserted: 0,
+      unchanged: 434,
+      refused: 1,
+      skipped: 0,
+    });
+    const skipped = await tollgate([
+      'labels',
+      'import',
+      'config/labels/ofac/sanctioned_addresses_BCH.txt',
+      '--source',
+      'ofac-mirror',
+    ]);
     expect(skipped.code, skipped.err).toBe(0);
-    expect(skipped.out).toContain('skipped 7 line(s): BCH (Bitcoin Cash) has no network in Tollgate');
-    expect(skipped.last()).toMatchObject({ source: 'ofac-mirror', read: 7, inserted: 0, skipped: 7 });
+    expect(skipped.out).toContain(
+      'skipped 7 line(s): BCH (Bitcoin Cash) has no network in Tollgate',
+    );
+    expect(skipped.last()).toMatchObject({
+      source: 'ofac-mirror',
+      read: 7,
+      inserted: 0,
+      skipped: 7,
+    });
   });
 
   it('imports a CSV file under --format csv whatever its name, with --source for rows without one', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tollgate-csv-')), 'intel.txt');
     copyFileSync(projectPath('test', 'fixtures', 'labels', 'intel.csv'), path);
-    const run = await tollgate(['labels', 'import', path, '--format', 'csv', '--source', 'cli-desk']);
+    const run = await tollgate([
+      'labels',
+      'import',
+      path,
+      '--format',
+      'csv',
+      '--source',
+      'cli-desk',
+    ]);
     expect(run.code, run.err).toBe(0);
     expect(run.out).toContain('refused line 6: unknown category "unknown_tag"');
     const counts = run.last();
     expect(counts).toMatchObject({ format: 'csv', read: 9, refused: 5 });
     expect(Number(counts.inserted) + Number(counts.updated) + Number(counts.unchanged)).toBe(4);
-    expect(await findLabels(db.sql, 'trx', 'TBHTJqAy4DhHhmT3dNceJYNRz4SdLofLre')).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'cli-desk' })]));
+    expect(await findLabels(db.sql, 'trx', 'TBHTJqAy4DhHhmT3dNceJYNRz4SdLofLre')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ source: 'cli-desk' })]),
+    );
   });
 
   it('exits non-zero with a clear message for an unreadable file, an unknown format or a bad header', async () => {
@@ -303,14 +446,29 @@ describe('tollgate labels CLI', () => {
   });
 
   it('stats: counts per source and category, and the last import', async () => {
-    const [ofac] = await db.sql<{ n: number }[]>`select count(*)::int as n from labels where source = 'ofac'`;
+    const [ofac] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from labels where source = 'ofac'`;
     const json = await tollgate(['labels', 'stats', '--json']);
     expect(json.code, json.err).toBe(0);
-    const stats = json.last() as { labels: unknown[]; total: number; last_import: Record<string, unknown> };
-    expect(stats.labels).toContainEqual({ source: 'ofac', category: 'sanctioned', labels: ofac!.n });
+    const stats = json.last() as {
+      labels: unknown[];
+      total: number;
+      last_import: Record<string, unknown>;
+    };
+    expect(stats.labels).toContainEqual({
+      source: 'ofac',
+      category: 'sanctioned',
+      labels: ofac!.n,
+    });
     expect(stats.labels).toContainEqual({ source: 'intel', category: 'mixer', labels: 1 });
     expect(stats.total).toBe(await labelCount());
-    expect(stats.last_import).toMatchObject({ format: 'csv', status: 'succeeded', rows_read: 9, refused: 5 });
+    expect(stats.last_import).toMatchObject({
+      format: 'csv',
+      status: 'succeeded',
+      rows_read: 9,
+      refused: 5,
+    });
     const table = await tollgate(['labels', 'stats']);
     expect(table.code, table.err).toBe(0);
     expect(table.out).toMatch(new RegExp(`ofac\\s+sanctioned\\s+${ofac!.n}\\n`));

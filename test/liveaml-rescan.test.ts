@@ -37,34 +37,70 @@ async function importCsv(name: string, rows: string[]) {
   return storeLabelFile(db.sql, await loadLabelFile(file));
 }
 
-const rescanEvents = () => receiver.received.filter((r) => r.json?.hash === '' && r.json?.block_number === 0);
+const rescanEvents = () =>
+  receiver.received.filter((r) => r.json?.hash === '' && r.json?.block_number === 0);
 
 it('raises a live AML event when a label import alone makes a tracked address risky, once', async () => {
   const tracked = randomAddress();
-  const create = await call(app.baseUrl, 'POST', '/v2/liveaml/create', { headers: { apikey: key.apikey }, body: { address: tracked, webhook: receiver.url } });
+  const create = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+    headers: { apikey: key.apikey },
+    body: { address: tracked, webhook: receiver.url },
+  });
   expect(create.json).toMatchObject({ code: 0 });
   // A counterparty pays the tracked address while nobody is labelled: the check finds nothing.
   const payer = await fundedWallet('1');
   const paid = await payer.send(tracked as `0x${string}`, 5n);
-  await eventually(() => db.sql`select block_number from indexer_cursors where network = 'eth'`, (r) => r.length > 0 && BigInt(r[0]!.block_number) >= paid.blockNumber);
-  await eventually(() => db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'liveaml_check'`, (r) => r[0]!.n === 0);
+  await eventually(
+    () => db.sql`select block_number from indexer_cursors where network = 'eth'`,
+    (r) => r.length > 0 && BigInt(r[0]!.block_number) >= paid.blockNumber,
+  );
+  await eventually(
+    () =>
+      db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'liveaml_check'`,
+    (r) => r[0]!.n === 0,
+  );
   expect(receiver.received).toHaveLength(0);
 
   // An import labels the payer: the tracked address is now directly exposed.
-  const first = await importCsv('intel.csv', [`${payer.address},evm,stealing_attack,drainer,intel`]);
+  const first = await importCsv('intel.csv', [
+    `${payer.address},evm,stealing_attack,drainer,intel`,
+  ]);
   expect(first.counts.inserted).toBe(1);
   const [hook] = await receiver.waitFor(() => rescanEvents().length >= 1);
   new Webhook(key.webhook_secret).verify(hook!.body, hook!.headers as Record<string, string>);
-  expect(hook!.json).toMatchObject({ address: tracked.toLowerCase(), hash: '', block_number: 0, hash_tags: { direct_stealing_attack: true } });
+  expect(hook!.json).toMatchObject({
+    address: tracked.toLowerCase(),
+    hash: '',
+    block_number: 0,
+    hash_tags: { direct_stealing_attack: true },
+  });
   expect(hook!.json.score).toBeGreaterThan(0);
   expect(hook!.json.tags.direct_stealing_attack).toBe(true);
-  const events = await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=10', { headers: { apikey: key.apikey } });
-  expect(events.json.data).toEqual([expect.objectContaining({ address: tracked.toLowerCase(), event: expect.objectContaining({ hash: '', block_number: 0, hash_tags: { direct_stealing_attack: true } }) })]);
+  const events = await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=10', {
+    headers: { apikey: key.apikey },
+  });
+  expect(events.json.data).toEqual([
+    expect.objectContaining({
+      address: tracked.toLowerCase(),
+      event: expect.objectContaining({
+        hash: '',
+        block_number: 0,
+        hash_tags: { direct_stealing_attack: true },
+      }),
+    }),
+  ]);
 
   // The same file again changes nothing; another label that does not touch it says nothing about it.
-  expect((await importCsv('intel.csv', [`${payer.address},evm,stealing_attack,drainer,intel`])).counts.inserted).toBe(0);
+  expect(
+    (await importCsv('intel.csv', [`${payer.address},evm,stealing_attack,drainer,intel`])).counts
+      .inserted,
+  ).toBe(0);
   await importCsv('other.csv', [`${randomAddress()},evm,mixer,unrelated,intel`]);
-  await eventually(() => db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'liveaml_rescan'`, (r) => r[0]!.n === 0);
+  await eventually(
+    () =>
+      db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'liveaml_rescan'`,
+    (r) => r[0]!.n === 0,
+  );
   // A new category on the tracked address itself is new: announced, with only that tag.
   await importCsv('self.csv', [`${tracked},evm,mixer,self,intel`]);
   await receiver.waitFor(() => rescanEvents().length >= 2);

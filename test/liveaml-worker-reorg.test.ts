@@ -24,9 +24,16 @@ beforeAll(async () => {
   // The chain's funded wallet is the labelled mixer that pays the tracked address.
   await db.sql`insert into labels (network, address, category, source) values ('evm', ${chain.wallet.account.address.toLowerCase()}, 'mixer', 'test')`;
   receiver = await new Receiver().start();
-  app = await startTestAppliance(db.url, { TOLLGATE_RPC_ETH: chain.url, TOLLGATE_CONFIRMATIONS_ETH: '8', TOLLGATE_POLL_INTERVAL_MS_ETH: '50' });
+  app = await startTestAppliance(db.url, {
+    TOLLGATE_RPC_ETH: chain.url,
+    TOLLGATE_CONFIRMATIONS_ETH: '8',
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+  });
   apikey = (await createApiKey(db.sql, 'liveaml-reorg')).apikey;
-  await call(app.baseUrl, 'POST', '/v2/liveaml/create', { headers: { apikey }, body: { address: tracked, webhook: receiver.url } });
+  await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+    headers: { apikey },
+    body: { address: tracked, webhook: receiver.url },
+  });
 });
 afterAll(async () => {
   await app?.stop();
@@ -43,11 +50,24 @@ describe('live AML webhooks and reorgs', () => {
   it('retracts a delivered live AML webhook of an orphaned transaction and stops listing its event', async () => {
     await indexedHead();
     const snapshot = await chain.test.snapshot();
-    const hash: Hex = await chain.wallet.sendTransaction({ account: chain.wallet.account, chain: hardhat, to: tracked, value: 1n });
+    const hash: Hex = await chain.wallet.sendTransaction({
+      account: chain.wallet.account,
+      chain: hardhat,
+      to: tracked,
+      value: 1n,
+    });
     await chain.pub.waitForTransactionReceipt({ hash });
     await receiver.waitFor(() => forTx(hash).length > 0);
-    await eventually(() => db.sql`select status from webhook_events where kind = 'liveaml' and tx_hash = ${hash}`, (r) => r[0]?.status === 'delivered');
-    const listed = async () => (await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', { headers: { apikey } })).json.data;
+    await eventually(
+      () => db.sql`select status from webhook_events where kind = 'liveaml' and tx_hash = ${hash}`,
+      (r) => r[0]?.status === 'delivered',
+    );
+    const listed = async () =>
+      (
+        await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', {
+          headers: { apikey },
+        })
+      ).json.data;
     expect(await listed()).toHaveLength(1);
 
     await chain.test.revert({ id: snapshot });
@@ -63,7 +83,11 @@ describe('live AML webhooks and reorgs', () => {
     expect(retraction.headers['webhook-id']).not.toBe(original.headers['webhook-id']);
     // The same body under a sequence of its own, after the original's.
     expect(retraction.json.sequence).toBeGreaterThan(original.json.sequence);
-    expect({ ...retraction.json, removed: undefined, sequence: undefined }).toEqual({ ...original.json, removed: undefined, sequence: undefined });
+    expect({ ...retraction.json, removed: undefined, sequence: undefined }).toEqual({
+      ...original.json,
+      removed: undefined,
+      sequence: undefined,
+    });
     expect(original.json.hash_tags).toEqual({ direct_mixer: true });
     expect(await listed()).toHaveLength(0);
   });

@@ -38,27 +38,45 @@ afterAll(async () => {
 
 /** Tracks `address` for live AML (and streams it, so a clean transaction is seen to be indexed). */
 async function track(address: string): Promise<string> {
-  const res = await call(app.baseUrl, 'POST', '/v2/liveaml/create', { headers: { apikey: key.apikey }, body: { address, webhook: aml.url, stream_webhook: streams.url } });
+  const res = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+    headers: { apikey: key.apikey },
+    body: { address, webhook: aml.url, stream_webhook: streams.url },
+  });
   expect(res.json).toEqual({ code: 0, message: 'OK', data: null });
-  const [row] = await db.sql<{ id: string }[]>`select id::text from tracked_addresses where address = ${address.toLowerCase()}`;
+  const [row] = await db.sql<
+    { id: string }[]
+  >`select id::text from tracked_addresses where address = ${address.toLowerCase()}`;
   return row!.id;
 }
 
 const amlFor = (hash: string) => aml.received.filter((r) => r.json?.hash === hash);
 
 function verify(r: Received) {
-  new Webhook(key.webhook_secret).verify(r.body, { 'webhook-id': r.headers['webhook-id']!, 'webhook-timestamp': r.headers['webhook-timestamp']!, 'webhook-signature': r.headers['webhook-signature']! });
+  new Webhook(key.webhook_secret).verify(r.body, {
+    'webhook-id': r.headers['webhook-id']!,
+    'webhook-timestamp': r.headers['webhook-timestamp']!,
+    'webhook-signature': r.headers['webhook-signature']!,
+  });
 }
 
 async function checkOf(trackedId: string, hash: string): Promise<LiveAmlCheck> {
   const [b] = await db.sql<{ block_number: string; block_hash: string }[]>`
     select block_number::text, block_hash from evm_transactions where network = 'eth' and hash = ${hash}`;
-  return { trackedId, network: 'eth', txHash: hash, blockNumber: BigInt(b!.block_number), blockHash: b!.block_hash };
+  return {
+    trackedId,
+    network: 'eth',
+    txHash: hash,
+    blockNumber: BigInt(b!.block_number),
+    blockHash: b!.block_hash,
+  };
 }
 
-const counts = async (hash: string) => (await db.sql<{ events: number; webhooks: number }[]>`
+const counts = async (hash: string) =>
+  (
+    await db.sql<{ events: number; webhooks: number }[]>`
   select (select count(*)::int from liveaml_events where tx_hash = ${hash}) as events,
-    (select count(*)::int from webhook_events where kind = 'liveaml' and tx_hash = ${hash}) as webhooks`)[0]!;
+    (select count(*)::int from webhook_events where kind = 'liveaml' and tx_hash = ${hash}) as webhooks`
+  )[0]!;
 
 describe('live AML risk worker on the EVM dev chain', () => {
   const target = randomAddress();
@@ -73,9 +91,22 @@ describe('live AML risk worker on the EVM dev chain', () => {
     const [r] = amlFor(hash);
     verify(r!);
     // The spec's fields, and the subscription's sequence (additive; the first event is 1).
-    expect(Object.keys(r!.json).sort()).toEqual(['address', 'block_number', 'created_at', 'hash', 'hash_tags', 'score', 'sequence', 'tags']);
+    expect(Object.keys(r!.json).sort()).toEqual([
+      'address',
+      'block_number',
+      'created_at',
+      'hash',
+      'hash_tags',
+      'score',
+      'sequence',
+      'tags',
+    ]);
     expect(r!.body.startsWith('{"sequence":')).toBe(true);
-    expect(r!.json).toMatchObject({ address: target.toLowerCase(), hash, block_number: Number(receipt.blockNumber) });
+    expect(r!.json).toMatchObject({
+      address: target.toLowerCase(),
+      hash,
+      block_number: Number(receipt.blockNumber),
+    });
     expect(r!.json.hash_tags).toEqual({ direct_mixer: true });
     expect(Object.keys(r!.json.tags)).toEqual(ALL_TAGS);
     expect(r!.json.tags.direct_mixer).toBe(true);
@@ -84,8 +115,10 @@ describe('live AML risk worker on the EVM dev chain', () => {
     expect(r!.headers['webhook-id']).toMatch(/^msg_/);
   });
 
-  it('lists the event with only indirect_ tags and the transaction\'s hash_tags', async () => {
-    const res = await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', { headers: { apikey: key.apikey } });
+  it("lists the event with only indirect_ tags and the transaction's hash_tags", async () => {
+    const res = await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', {
+      headers: { apikey: key.apikey },
+    });
     const mine = res.json.data.filter((e: any) => e.event.hash === hash);
     expect(mine).toHaveLength(1);
     const [e] = mine;
@@ -104,7 +137,10 @@ describe('live AML risk worker on the EVM dev chain', () => {
     const h = receipt.transactionHash;
     // The stream delivery shows the block is indexed, so its check was enqueued; then wait for it to finish.
     await streams.waitFor((all) => all.some((r) => r.json?.tx?.hash === h));
-    await eventually(() => db.sql`select 1 from graphile_worker.jobs where key like ${`aml:${cleanId}:${h}:%`}`, (rows) => rows.length === 0);
+    await eventually(
+      () => db.sql`select 1 from graphile_worker.jobs where key like ${`aml:${cleanId}:${h}:%`}`,
+      (rows) => rows.length === 0,
+    );
     expect(await counts(h)).toEqual({ events: 0, webhooks: 0 });
     expect(await runLiveAmlCheck(deps(), await checkOf(cleanId, h))).toBe('clean');
     expect(amlFor(h)).toHaveLength(0);
@@ -115,24 +151,38 @@ describe('live AML risk worker on the EVM dev chain', () => {
     expect(await counts(hash)).toEqual({ events: 1, webhooks: 1 });
     // Enqueued twice in one block transaction: one job (job key).
     await db.sql.begin(async (tx) => {
-      const opts = { table: 'evm_tx_addresses', family: 'evm', network: 'eth', blockNumber: check.blockNumber, blockHash: check.blockHash } as const;
+      const opts = {
+        table: 'evm_tx_addresses',
+        family: 'evm',
+        network: 'eth',
+        blockNumber: check.blockNumber,
+        blockHash: check.blockHash,
+      } as const;
       await enqueueLiveAmlChecks(tx, opts);
       await enqueueLiveAmlChecks(tx, opts);
-      const jobs = await tx`select 1 from graphile_worker.jobs where key = ${`aml:${trackedId}:${hash}:${check.blockHash}`}`;
+      const jobs =
+        await tx`select 1 from graphile_worker.jobs where key = ${`aml:${trackedId}:${hash}:${check.blockHash}`}`;
       expect(jobs).toHaveLength(1);
     });
     expect(await runLiveAmlCheck(deps(), check)).toBe('duplicate');
-    await eventually(() => db.sql`select 1 from graphile_worker.jobs where key like ${`aml:${trackedId}:${hash}:%`}`, (rows) => rows.length === 0);
+    await eventually(
+      () =>
+        db.sql`select 1 from graphile_worker.jobs where key like ${`aml:${trackedId}:${hash}:%`}`,
+      (rows) => rows.length === 0,
+    );
     expect(await counts(hash)).toEqual({ events: 1, webhooks: 1 });
     expect(amlFor(hash)).toHaveLength(1);
     // Sent once: no confirmed copy is ever enqueued for a live AML webhook.
-    const [row] = await db.sql`select confirmed, confirmation_done from webhook_events where kind = 'liveaml' and tx_hash = ${hash}`;
+    const [row] =
+      await db.sql`select confirmed, confirmation_done from webhook_events where kind = 'liveaml' and tx_hash = ${hash}`;
     expect(row).toEqual({ confirmed: false, confirmation_done: true });
   });
 
   it('skips a block that is not canonical', async () => {
     const check = await checkOf(trackedId, hash);
-    expect(await runLiveAmlCheck(deps(), { ...check, blockHash: '0x' + '0'.repeat(64) })).toBe('skipped');
+    expect(await runLiveAmlCheck(deps(), { ...check, blockHash: '0x' + '0'.repeat(64) })).toBe(
+      'skipped',
+    );
   });
 });
 

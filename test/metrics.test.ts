@@ -47,11 +47,24 @@ describe('GET /metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     for (const name of [
-      'tollgate_database_up', 'tollgate_indexer_head_block', 'tollgate_indexer_indexed_block', 'tollgate_indexer_lag_blocks', 'tollgate_indexer_halted',
-      'tollgate_indexer_reorgs_total', 'tollgate_indexer_blocks_total', 'tollgate_indexer_transactions_total', 'tollgate_jobs',
-      'tollgate_webhook_deliveries_total', 'tollgate_webhook_delivery_duration_seconds', 'tollgate_webhook_events', 'tollgate_webhook_events_given_up',
-      'tollgate_http_request_duration_seconds', 'tollgate_travelrule_transactions', 'tollgate_process_cpu_seconds_total',
-    ]) expect(res.text).toContain(`# TYPE ${name} `);
+      'tollgate_database_up',
+      'tollgate_indexer_head_block',
+      'tollgate_indexer_indexed_block',
+      'tollgate_indexer_lag_blocks',
+      'tollgate_indexer_halted',
+      'tollgate_indexer_reorgs_total',
+      'tollgate_indexer_blocks_total',
+      'tollgate_indexer_transactions_total',
+      'tollgate_jobs',
+      'tollgate_webhook_deliveries_total',
+      'tollgate_webhook_delivery_duration_seconds',
+      'tollgate_webhook_events',
+      'tollgate_webhook_events_given_up',
+      'tollgate_http_request_duration_seconds',
+      'tollgate_travelrule_transactions',
+      'tollgate_process_cpu_seconds_total',
+    ])
+      expect(res.text).toContain(`# TYPE ${name} `);
     expect(res.text).toContain('# TYPE tollgate_indexer_blocks_total counter');
     expect(res.text).toContain('# TYPE tollgate_webhook_delivery_duration_seconds histogram');
     const values = samples(res.text);
@@ -65,12 +78,21 @@ describe('GET /metrics', () => {
     const before = (await scrape()).values;
     const w = await fundedWallet();
     await w.send(randomAddress(), 10n ** 15n);
-    await vi.waitFor(async () => {
-      const now = (await scrape()).values;
-      expect(now.get('tollgate_indexer_blocks_total{network="eth"}')).toBeGreaterThan(before.get('tollgate_indexer_blocks_total{network="eth"}') ?? 0);
-      expect(now.get('tollgate_indexer_transactions_total{network="eth"}')).toBeGreaterThan(before.get('tollgate_indexer_transactions_total{network="eth"}') ?? 0);
-      expect(now.get('tollgate_indexer_indexed_block{network="eth"}')).toBeGreaterThan(before.get('tollgate_indexer_indexed_block{network="eth"}') ?? 0);
-    }, { timeout: 20_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const now = (await scrape()).values;
+        expect(now.get('tollgate_indexer_blocks_total{network="eth"}')).toBeGreaterThan(
+          before.get('tollgate_indexer_blocks_total{network="eth"}') ?? 0,
+        );
+        expect(now.get('tollgate_indexer_transactions_total{network="eth"}')).toBeGreaterThan(
+          before.get('tollgate_indexer_transactions_total{network="eth"}') ?? 0,
+        );
+        expect(now.get('tollgate_indexer_indexed_block{network="eth"}')).toBeGreaterThan(
+          before.get('tollgate_indexer_indexed_block{network="eth"}') ?? 0,
+        );
+      },
+      { timeout: 20_000, interval: 200 },
+    );
   });
 
   it('counts reorgs in the transaction that reverts them (EVM and UTXO stores)', async () => {
@@ -106,14 +128,30 @@ describe('GET /metrics', () => {
 
     const { values, text } = await scrape();
     const l = 'kind="liveaml",outcome="delivered"';
-    const bucket = (le: string) => values.get(`tollgate_webhook_delivery_duration_seconds_bucket{${l},le="${le}"}`);
-    expect(['0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'].map(bucket)).toEqual([2, 3, 3, 4, 4, 4, 4, 4, 5]);
+    const bucket = (le: string) =>
+      values.get(`tollgate_webhook_delivery_duration_seconds_bucket{${l},le="${le}"}`);
+    expect(['0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'].map(bucket)).toEqual([
+      2, 3, 3, 4, 4, 4, 4, 4, 5,
+    ]);
     expect(values.get(`tollgate_webhook_delivery_duration_seconds_count{${l}}`)).toBe(5);
-    expect(values.get(`tollgate_webhook_delivery_duration_seconds_sum{${l}}`)).toBeCloseTo(12.411, 6);
-    expect(values.get('tollgate_webhook_delivery_duration_seconds_bucket{kind="liveaml",outcome="failed_attempt",le="0.5"}')).toBe(0);
-    expect(values.get('tollgate_webhook_delivery_duration_seconds_bucket{kind="liveaml",outcome="failed_attempt",le="1"}')).toBe(1);
+    expect(values.get(`tollgate_webhook_delivery_duration_seconds_sum{${l}}`)).toBeCloseTo(
+      12.411,
+      6,
+    );
+    expect(
+      values.get(
+        'tollgate_webhook_delivery_duration_seconds_bucket{kind="liveaml",outcome="failed_attempt",le="0.5"}',
+      ),
+    ).toBe(0);
+    expect(
+      values.get(
+        'tollgate_webhook_delivery_duration_seconds_bucket{kind="liveaml",outcome="failed_attempt",le="1"}',
+      ),
+    ).toBe(1);
     expect(values.get(`tollgate_webhook_deliveries_total{${l}}`)).toBe(5);
-    expect(values.get('tollgate_webhook_deliveries_total{kind="liveaml",outcome="failed_attempt"}')).toBe(1);
+    expect(
+      values.get('tollgate_webhook_deliveries_total{kind="liveaml",outcome="failed_attempt"}'),
+    ).toBe(1);
     expect(values.get('tollgate_webhook_events{kind="liveaml",status="delivered"}')).toBe(1);
     // Buckets in ascending order, each family once.
     expect(text.match(/^# TYPE tollgate_webhook_delivery_duration_seconds /gm)).toHaveLength(1);
@@ -126,13 +164,23 @@ describe('GET /metrics', () => {
     await call(app.baseUrl, 'GET', `/no/such/${secret}`);
     const { text } = await scrape();
     expect(text).not.toContain(secret);
-    expect(text).toMatch(/tollgate_http_request_duration_seconds_count\{method="POST",route="\/trp\/v3\/inquiries\/:token",status="\d+"\} 1/);
-    expect(text).toMatch(/tollgate_http_request_duration_seconds_count\{method="GET",route="\/v2\/[^"]*",status="401"\} \d/);
-    expect(text).toMatch(/tollgate_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/metrics",status="200"\} \d/);
+    expect(text).toMatch(
+      /tollgate_http_request_duration_seconds_count\{method="POST",route="\/trp\/v3\/inquiries\/:token",status="\d+"\} 1/,
+    );
+    expect(text).toMatch(
+      /tollgate_http_request_duration_seconds_count\{method="GET",route="\/v2\/[^"]*",status="401"\} \d/,
+    );
+    expect(text).toMatch(
+      /tollgate_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/metrics",status="200"\} \d/,
+    );
   });
 
   it('refuses addresses outside the allowed ranges, and checks the bearer token', async () => {
-    const other = await startTestAppliance(db.url, { TOLLGATE_METRICS_ALLOW_CIDRS: '10.0.0.0/8' }, API_ONLY);
+    const other = await startTestAppliance(
+      db.url,
+      { TOLLGATE_METRICS_ALLOW_CIDRS: '10.0.0.0/8' },
+      API_ONLY,
+    );
     try {
       const res = await call(other.baseUrl, 'GET', '/metrics');
       expect(res.status).toBe(403);
@@ -141,10 +189,22 @@ describe('GET /metrics', () => {
     } finally {
       await other.stop();
     }
-    const withToken = await startTestAppliance(db.url, { TOLLGATE_METRICS_ALLOW_CIDRS: '10.0.0.0/8', TOLLGATE_METRICS_TOKEN: TOKEN }, API_ONLY);
+    const withToken = await startTestAppliance(
+      db.url,
+      { TOLLGATE_METRICS_ALLOW_CIDRS: '10.0.0.0/8', TOLLGATE_METRICS_TOKEN: TOKEN },
+      API_ONLY,
+    );
     try {
-      expect((await call(withToken.baseUrl, 'GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-      const wrong = await call(withToken.baseUrl, 'GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}x` } });
+      expect(
+        (
+          await call(withToken.baseUrl, 'GET', '/metrics', {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          })
+        ).status,
+      ).toBe(200);
+      const wrong = await call(withToken.baseUrl, 'GET', '/metrics', {
+        headers: { authorization: `Bearer ${TOKEN}x` },
+      });
       expect(wrong.status).toBe(401);
       expect(wrong.headers['www-authenticate']).toMatch(/^Bearer/);
       expect(wrong.json).toMatchObject({ code: 4010, status: 4010 });
@@ -153,7 +213,10 @@ describe('GET /metrics', () => {
       await withToken.stop();
     }
     // From loopback (default ranges) a wrong token is still refused.
-    expect((await call(app.baseUrl, 'GET', '/metrics', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect(
+      (await call(app.baseUrl, 'GET', '/metrics', { headers: { authorization: 'Bearer nope' } }))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -175,13 +238,32 @@ describe('metricsAccess', () => {
 
   it('behind a proxy judges the address the proxy appended, and never the proxy itself', async () => {
     const a = appFor({ allowCidrs: ['127.0.0.0/8', '10.0.0.0/8'], trustProxy: true });
-    expect((await a.request('/m', { headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.5' } }, from('127.0.0.1'))).status).toBe(200);
-    expect((await a.request('/m', { headers: { 'x-forwarded-for': '10.0.0.5, 203.0.113.9' } }, from('127.0.0.1'))).status).toBe(403);
+    expect(
+      (
+        await a.request(
+          '/m',
+          { headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.5' } },
+          from('127.0.0.1'),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await a.request(
+          '/m',
+          { headers: { 'x-forwarded-for': '10.0.0.5, 203.0.113.9' } },
+          from('127.0.0.1'),
+        )
+      ).status,
+    ).toBe(403);
     expect((await a.request('/m', {}, from('127.0.0.1'))).status).toBe(403);
   });
 
   it('with no token configured refuses any Authorization header', async () => {
     const a = appFor({ allowCidrs: ['127.0.0.0/8'], trustProxy: false });
-    expect((await a.request('/m', { headers: { authorization: 'Bearer whatever' } }, from('127.0.0.1'))).status).toBe(401);
+    expect(
+      (await a.request('/m', { headers: { authorization: 'Bearer whatever' } }, from('127.0.0.1')))
+        .status,
+    ).toBe(401);
   });
 });

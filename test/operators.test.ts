@@ -4,41 +4,66 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, ErrorNumber } from '../src/errors.js';
 import { requireOperator, type OperatorEnv } from '../src/operators/auth.js';
 import {
-  LOCKOUT_MINUTES, MAX_FAILED_LOGINS, authenticateOperator, createOperator, disableOperator, listOperators, resetOperatorPassword, roleAllows,
+  LOCKOUT_MINUTES,
+  MAX_FAILED_LOGINS,
+  authenticateOperator,
+  createOperator,
+  disableOperator,
+  listOperators,
+  resetOperatorPassword,
+  roleAllows,
 } from '../src/operators/operators.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 /** Runs the real CLI (`tollgate …`) from source in a child process. */
-const tollgate = (args: string[], env: Record<string, string> = {}) => runCli(db.url, args, env, 'warn');
+const tollgate = (args: string[], env: Record<string, string> = {}) =>
+  runCli(db.url, args, env, 'warn');
 
 describe('operators', () => {
   it('creates an operator whose password authenticates; the stored hash is not the password', async () => {
     const created = await createOperator(db.sql, 'Alice@Example.com', 'reviewer');
     expect(created).toMatchObject({ login: 'alice@example.com', role: 'reviewer' });
     expect(created.password).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const [row] = await db.sql`select password_hash from operators where login = 'alice@example.com'`;
+    const [row] =
+      await db.sql`select password_hash from operators where login = 'alice@example.com'`;
     expect(row!.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(row!.password_hash).not.toContain(created.password);
-    expect(await authenticateOperator(db.sql, 'ALICE@example.com', created.password)).toEqual({ ok: true, operator: { id: created.id, login: 'alice@example.com', role: 'reviewer' } });
+    expect(await authenticateOperator(db.sql, 'ALICE@example.com', created.password)).toEqual({
+      ok: true,
+      operator: { id: created.id, login: 'alice@example.com', role: 'reviewer' },
+    });
   });
 
   it('refuses bad logins, short passwords and duplicates with a clear message', async () => {
     await expect(createOperator(db.sql, 'ab', 'viewer')).rejects.toThrow(/3 to 64 characters/);
-    await expect(createOperator(db.sql, 'bob smith', 'viewer')).rejects.toThrow(/3 to 64 characters/);
-    await expect(createOperator(db.sql, 'bob', 'viewer', 'short')).rejects.toThrow(/at least 12 characters/);
+    await expect(createOperator(db.sql, 'bob smith', 'viewer')).rejects.toThrow(
+      /3 to 64 characters/,
+    );
+    await expect(createOperator(db.sql, 'bob', 'viewer', 'short')).rejects.toThrow(
+      /at least 12 characters/,
+    );
     await createOperator(db.sql, 'bob', 'viewer', 'a long enough password');
-    await expect(createOperator(db.sql, 'BOB', 'admin')).rejects.toThrow('An operator with login "bob" exists already.');
+    await expect(createOperator(db.sql, 'BOB', 'admin')).rejects.toThrow(
+      'An operator with login "bob" exists already.',
+    );
   });
 
   it('counts wrong passwords, locks after the limit (even the right password is refused), and reset clears it', async () => {
     const { password } = await createOperator(db.sql, 'carol', 'admin', 'carol-password-1234');
     for (let i = 1; i < MAX_FAILED_LOGINS; i++) {
-      expect(await authenticateOperator(db.sql, 'carol', 'wrong password')).toEqual({ ok: false, reason: 'invalid' });
+      expect(await authenticateOperator(db.sql, 'carol', 'wrong password')).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
       const [row] = await db.sql`select failed_logins from operators where login = 'carol'`;
       expect(row!.failed_logins).toBe(i);
     }
@@ -48,9 +73,18 @@ describe('operators', () => {
     expect(until.getTime()).toBeGreaterThan(Date.now() + (LOCKOUT_MINUTES - 1) * 60_000);
     expect(until.getTime()).toBeLessThanOrEqual(Date.now() + LOCKOUT_MINUTES * 60_000 + 5_000);
 
-    expect(await authenticateOperator(db.sql, 'carol', password)).toEqual({ ok: false, reason: 'locked', locked_until: until });
-    expect(await authenticateOperator(db.sql, 'carol', 'wrong password')).toMatchObject({ ok: false, reason: 'locked' });
-    expect((await listOperators(db.sql)).find((o) => o.login === 'carol')!.locked_until).toEqual(until);
+    expect(await authenticateOperator(db.sql, 'carol', password)).toEqual({
+      ok: false,
+      reason: 'locked',
+      locked_until: until,
+    });
+    expect(await authenticateOperator(db.sql, 'carol', 'wrong password')).toMatchObject({
+      ok: false,
+      reason: 'locked',
+    });
+    expect((await listOperators(db.sql)).find((o) => o.login === 'carol')!.locked_until).toEqual(
+      until,
+    );
 
     // The lock runs out: the right password works again.
     await db.sql`update operators set locked_until = now() - interval '1 second' where login = 'carol'`;
@@ -58,39 +92,69 @@ describe('operators', () => {
     expect((await listOperators(db.sql)).find((o) => o.login === 'carol')!.locked_until).toBeNull();
 
     // Locked again; a reset clears the lock and sets a new password.
-    for (let i = 0; i < MAX_FAILED_LOGINS; i++) await authenticateOperator(db.sql, 'carol', 'wrong password');
-    expect(await authenticateOperator(db.sql, 'carol', password)).toMatchObject({ ok: false, reason: 'locked' });
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++)
+      await authenticateOperator(db.sql, 'carol', 'wrong password');
+    expect(await authenticateOperator(db.sql, 'carol', password)).toMatchObject({
+      ok: false,
+      reason: 'locked',
+    });
     const fresh = await resetOperatorPassword(db.sql, 'carol');
     expect(fresh).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(await authenticateOperator(db.sql, 'carol', password)).toEqual({ ok: false, reason: 'invalid' });
-    expect(await authenticateOperator(db.sql, 'carol', fresh!)).toMatchObject({ ok: true, operator: { login: 'carol', role: 'admin' } });
-    const [row] = await db.sql`select failed_logins, locked_until from operators where login = 'carol'`;
+    expect(await authenticateOperator(db.sql, 'carol', password)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect(await authenticateOperator(db.sql, 'carol', fresh!)).toMatchObject({
+      ok: true,
+      operator: { login: 'carol', role: 'admin' },
+    });
+    const [row] =
+      await db.sql`select failed_logins, locked_until from operators where login = 'carol'`;
     expect(row).toEqual({ failed_logins: 0, locked_until: null });
     expect(await resetOperatorPassword(db.sql, 'nobody-here')).toBeUndefined();
   });
 
   it('a success resets the failure count', async () => {
     const { password } = await createOperator(db.sql, 'dave', 'viewer');
-    for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) await authenticateOperator(db.sql, 'dave', 'wrong password');
+    for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++)
+      await authenticateOperator(db.sql, 'dave', 'wrong password');
     expect(await authenticateOperator(db.sql, 'dave', password)).toMatchObject({ ok: true });
-    expect(await authenticateOperator(db.sql, 'dave', 'wrong password')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await authenticateOperator(db.sql, 'dave', 'wrong password')).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(await authenticateOperator(db.sql, 'dave', password)).toMatchObject({ ok: true });
   });
 
   it('concurrent wrong passwords cannot get past the limit', async () => {
     const { password } = await createOperator(db.sql, 'erin', 'viewer');
-    const results = await Promise.all(Array.from({ length: MAX_FAILED_LOGINS * 2 }, () => authenticateOperator(db.sql, 'erin', 'wrong password')));
+    const results = await Promise.all(
+      Array.from({ length: MAX_FAILED_LOGINS * 2 }, () =>
+        authenticateOperator(db.sql, 'erin', 'wrong password'),
+      ),
+    );
     expect(results.every((r) => !r.ok)).toBe(true);
-    expect(await authenticateOperator(db.sql, 'erin', password)).toMatchObject({ ok: false, reason: 'locked' });
+    expect(await authenticateOperator(db.sql, 'erin', password)).toMatchObject({
+      ok: false,
+      reason: 'locked',
+    });
   });
 
   it('a disabled operator is refused; an unknown login is invalid', async () => {
     const { password } = await createOperator(db.sql, 'frank', 'admin');
     expect(await disableOperator(db.sql, 'FRANK')).toBe(true);
     expect(await disableOperator(db.sql, 'frank')).toBe(false);
-    expect(await authenticateOperator(db.sql, 'frank', password)).toEqual({ ok: false, reason: 'disabled' });
-    expect((await listOperators(db.sql)).find((o) => o.login === 'frank')!.disabled_at).toBeInstanceOf(Date);
-    expect(await authenticateOperator(db.sql, 'nobody', password)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await authenticateOperator(db.sql, 'frank', password)).toEqual({
+      ok: false,
+      reason: 'disabled',
+    });
+    expect(
+      (await listOperators(db.sql)).find((o) => o.login === 'frank')!.disabled_at,
+    ).toBeInstanceOf(Date);
+    expect(await authenticateOperator(db.sql, 'nobody', password)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(await authenticateOperator(db.sql, '', '')).toEqual({ ok: false, reason: 'invalid' });
     expect(await disableOperator(db.sql, 'nobody')).toBe(false);
   });
@@ -111,26 +175,47 @@ describe('requireOperator', () => {
     a.use('/review/*', requireOperator(db.sql, 'reviewer'));
     a.get('/review/queue', (c) => c.json({ login: c.get('operator').login }));
     a.onError((err, c) => {
-      if (err instanceof ApiError) return c.json({ code: err.errorNumber, status: err.errorNumber, message: err.message }, err.httpStatus);
-      return c.json({ code: ErrorNumber.INTERNAL, status: ErrorNumber.INTERNAL, message: 'Internal error.' }, 500);
+      if (err instanceof ApiError)
+        return c.json(
+          { code: err.errorNumber, status: err.errorNumber, message: err.message },
+          err.httpStatus,
+        );
+      return c.json(
+        { code: ErrorNumber.INTERNAL, status: ErrorNumber.INTERNAL, message: 'Internal error.' },
+        500,
+      );
     });
     return a;
   }
-  const basic = (login: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64') });
+  const basic = (login: string, password: string) => ({
+    authorization: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64'),
+  });
 
   it('401 with WWW-Authenticate without or with wrong credentials', async () => {
     const none = await app().request('/review/queue');
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Basic realm="tollgate-operators"');
-    expect(await none.json()).toEqual({ code: 4010, status: 4010, message: 'Operator credentials required (HTTP basic auth).' });
+    expect(await none.json()).toEqual({
+      code: 4010,
+      status: 4010,
+      message: 'Operator credentials required (HTTP basic auth).',
+    });
 
     await createOperator(db.sql, 'gina', 'reviewer', 'gina-password-123');
-    const wrong = await app().request('/review/queue', { headers: basic('gina', 'not her password') });
+    const wrong = await app().request('/review/queue', {
+      headers: basic('gina', 'not her password'),
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toBe('Basic realm="tollgate-operators"');
-    expect(await wrong.json()).toEqual({ code: 4010, status: 4010, message: 'Invalid operator credentials.' });
+    expect(await wrong.json()).toEqual({
+      code: 4010,
+      status: 4010,
+      message: 'Invalid operator credentials.',
+    });
 
-    const garbage = await app().request('/review/queue', { headers: { authorization: 'Basic !!!' } });
+    const garbage = await app().request('/review/queue', {
+      headers: { authorization: 'Basic !!!' },
+    });
     expect(garbage.status).toBe(401);
     const bearer = await app().request('/review/queue', { headers: { authorization: 'Bearer x' } });
     expect(bearer.status).toBe(401);
@@ -140,25 +225,40 @@ describe('requireOperator', () => {
     const viewer = await createOperator(db.sql, 'hank', 'viewer');
     const res = await app().request('/review/queue', { headers: basic('hank', viewer.password) });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 4030, status: 4030, message: 'This needs the reviewer role.' });
+    expect(await res.json()).toEqual({
+      code: 4030,
+      status: 4030,
+      message: 'This needs the reviewer role.',
+    });
 
-    const ok = await app().request('/review/queue', { headers: basic('gina', 'gina-password-123') });
+    const ok = await app().request('/review/queue', {
+      headers: basic('gina', 'gina-password-123'),
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ login: 'gina' });
     const admin = await createOperator(db.sql, 'ivy', 'admin', 'a password with a colon: inside');
-    const adminRes = await app().request('/review/queue', { headers: basic('ivy', 'a password with a colon: inside') });
+    const adminRes = await app().request('/review/queue', {
+      headers: basic('ivy', 'a password with a colon: inside'),
+    });
     expect(adminRes.status).toBe(200);
     expect(admin.login).toBe('ivy');
   });
 
   it('locked and disabled accounts get 401 without saying whether the password was right', async () => {
     const { password } = await createOperator(db.sql, 'jill', 'admin');
-    for (let i = 0; i < MAX_FAILED_LOGINS; i++) await app().request('/review/queue', { headers: basic('jill', 'wrong password') });
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++)
+      await app().request('/review/queue', { headers: basic('jill', 'wrong password') });
     const locked = await app().request('/review/queue', { headers: basic('jill', password) });
     expect(locked.status).toBe(401);
-    expect(await locked.json()).toMatchObject({ message: 'Account locked after repeated failed logins; try again later.' });
-    const lockedWrong = await app().request('/review/queue', { headers: basic('jill', 'wrong password') });
-    expect(await lockedWrong.json()).toMatchObject({ message: 'Account locked after repeated failed logins; try again later.' });
+    expect(await locked.json()).toMatchObject({
+      message: 'Account locked after repeated failed logins; try again later.',
+    });
+    const lockedWrong = await app().request('/review/queue', {
+      headers: basic('jill', 'wrong password'),
+    });
+    expect(await lockedWrong.json()).toMatchObject({
+      message: 'Account locked after repeated failed logins; try again later.',
+    });
 
     await resetOperatorPassword(db.sql, 'jill', password);
     await disableOperator(db.sql, 'jill');
@@ -173,8 +273,15 @@ describe('tollgate operators CLI', () => {
     const run = tollgate(['operators', 'create', '--login', 'kate', '--role', 'reviewer']);
     expect(await run.exited).toBe(0);
     const created = run.lastJson();
-    expect(created).toEqual({ login: 'kate', role: 'reviewer', password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
-    expect(await authenticateOperator(db.sql, 'kate', created.password)).toMatchObject({ ok: true, operator: { role: 'reviewer' } });
+    expect(created).toEqual({
+      login: 'kate',
+      role: 'reviewer',
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+    });
+    expect(await authenticateOperator(db.sql, 'kate', created.password)).toMatchObject({
+      ok: true,
+      operator: { role: 'reviewer' },
+    });
 
     const list = tollgate(['operators', 'list']);
     expect(await list.exited).toBe(0);
@@ -188,26 +295,45 @@ describe('tollgate operators CLI', () => {
 
     const disable = tollgate(['operators', 'disable', 'kate']);
     expect(await disable.exited).toBe(0);
-    expect(await authenticateOperator(db.sql, 'kate', password)).toEqual({ ok: false, reason: 'disabled' });
+    expect(await authenticateOperator(db.sql, 'kate', password)).toEqual({
+      ok: false,
+      reason: 'disabled',
+    });
     const again = tollgate(['operators', 'disable', 'kate']);
     expect(await again.exited).toBe(1);
     expect(again.err()).toContain('no active operator with login kate');
   });
 
   it('takes the password from TOLLGATE_OPERATOR_PASSWORD or stdin, and then prints none', async () => {
-    const fromEnv = tollgate(['operators', 'create', '--login', 'liam', '--role', 'admin'], { TOLLGATE_OPERATOR_PASSWORD: 'liam-chose-this-one' });
+    const fromEnv = tollgate(['operators', 'create', '--login', 'liam', '--role', 'admin'], {
+      TOLLGATE_OPERATOR_PASSWORD: 'liam-chose-this-one',
+    });
     expect(await fromEnv.exited).toBe(0);
     expect(fromEnv.lastJson()).toEqual({ login: 'liam', role: 'admin' });
     expect(fromEnv.out()).not.toContain('liam-chose-this-one');
-    expect(await authenticateOperator(db.sql, 'liam', 'liam-chose-this-one')).toMatchObject({ ok: true });
+    expect(await authenticateOperator(db.sql, 'liam', 'liam-chose-this-one')).toMatchObject({
+      ok: true,
+    });
 
-    const fromStdin = tollgate(['operators', 'create', '--login', 'mia', '--role', 'viewer', '--password-stdin']);
+    const fromStdin = tollgate([
+      'operators',
+      'create',
+      '--login',
+      'mia',
+      '--role',
+      'viewer',
+      '--password-stdin',
+    ]);
     fromStdin.child.stdin.end('mia-typed-this-password\n');
     expect(await fromStdin.exited).toBe(0);
     expect(fromStdin.lastJson()).toEqual({ login: 'mia', role: 'viewer' });
-    expect(await authenticateOperator(db.sql, 'mia', 'mia-typed-this-password')).toMatchObject({ ok: true });
+    expect(await authenticateOperator(db.sql, 'mia', 'mia-typed-this-password')).toMatchObject({
+      ok: true,
+    });
 
-    const short = tollgate(['operators', 'create', '--login', 'ned', '--role', 'viewer'], { TOLLGATE_OPERATOR_PASSWORD: 'short' });
+    const short = tollgate(['operators', 'create', '--login', 'ned', '--role', 'viewer'], {
+      TOLLGATE_OPERATOR_PASSWORD: 'short',
+    });
     expect(await short.exited).toBe(1);
     expect(short.err()).toContain('at least 12 characters');
     const duplicate = tollgate(['operators', 'create', '--login', 'mia', '--role', 'viewer']);
@@ -216,7 +342,13 @@ describe('tollgate operators CLI', () => {
   });
 
   it('bad arguments: usage on stderr, exit 2', async () => {
-    const cases = [['operators'], ['operators', 'create', '--login', 'x'], ['operators', 'create', '--login', 'olga', '--role', 'boss'], ['operators', 'list', '--bogus'], ['operators', 'disable']];
+    const cases = [
+      ['operators'],
+      ['operators', 'create', '--login', 'x'],
+      ['operators', 'create', '--login', 'olga', '--role', 'boss'],
+      ['operators', 'list', '--bogus'],
+      ['operators', 'disable'],
+    ];
     const runs = cases.map((args) => ({ args, run: tollgate(args) }));
     for (const { args, run } of runs) {
       expect(await run.exited, args.join(' ')).toBe(2);

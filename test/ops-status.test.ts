@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { appCounts, deleteJob, failedJobs, givenUpDeliveries, jobQueueCounts, recentDeliveryFailures, redeliver, retryJob } from '../src/ops/status.js';
+import {
+  appCounts,
+  deleteJob,
+  failedJobs,
+  givenUpDeliveries,
+  jobQueueCounts,
+  recentDeliveryFailures,
+  redeliver,
+  retryJob,
+} from '../src/ops/status.js';
 import type { Sql } from '../src/db/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
@@ -9,7 +18,12 @@ import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
 
 /** Adds a job (no worker runs on this database) and returns its id. */
-async function addJob(sql: Sql, task: string, payload: object = {}, opts: { key?: string; maxAttempts?: number } = {}): Promise<string> {
+async function addJob(
+  sql: Sql,
+  task: string,
+  payload: object = {},
+  opts: { key?: string; maxAttempts?: number } = {},
+): Promise<string> {
   const [job] = await sql<{ id: string }[]>`
     select id::text from graphile_worker.add_job(${task}, ${sql.json(payload as never)}::json, max_attempts => ${opts.maxAttempts ?? 5}::int, job_key => ${opts.key ?? null}::text)`;
   return job!.id;
@@ -51,11 +65,33 @@ describe('operations status (database)', () => {
     await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'w1', attempts = 1 where id = ${last}`;
 
     const counts = await jobQueueCounts(sql);
-    expect(counts.map((c) => c.task)).toEqual(expect.arrayContaining(['fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send']));
+    expect(counts.map((c) => c.task)).toEqual(
+      expect.arrayContaining([
+        'fetch_nft_metadata',
+        'liveaml_check',
+        'liveaml_rescan',
+        'travelrule_send',
+      ]),
+    );
     const of = (task: string) => counts.find((c) => c.task === task);
-    expect(of('liveaml_check')).toEqual({ task: 'liveaml_check', queued: 2, running: 1, failed: 0 });
-    expect(of('fetch_nft_metadata')).toEqual({ task: 'fetch_nft_metadata', queued: 0, running: 1, failed: 1 });
-    expect(of('travelrule_send')).toEqual({ task: 'travelrule_send', queued: 0, running: 0, failed: 0 });
+    expect(of('liveaml_check')).toEqual({
+      task: 'liveaml_check',
+      queued: 2,
+      running: 1,
+      failed: 0,
+    });
+    expect(of('fetch_nft_metadata')).toEqual({
+      task: 'fetch_nft_metadata',
+      queued: 0,
+      running: 1,
+      failed: 1,
+    });
+    expect(of('travelrule_send')).toEqual({
+      task: 'travelrule_send',
+      queued: 0,
+      running: 0,
+      failed: 0,
+    });
   });
 
   it('lists failed jobs newest first with the error cut to 300 characters', async () => {
@@ -84,7 +120,8 @@ describe('operations status (database)', () => {
     await sql`update graphile_worker._private_jobs set run_at = now() + interval '1 day' where id = ${id}`;
 
     expect(await retryJob(sql, id)).toBe(true);
-    const [job] = await sql`select attempts, run_at <= now() as due, locked_at from graphile_worker._private_jobs where id = ${id}`;
+    const [job] =
+      await sql`select attempts, run_at <= now() as due, locked_at from graphile_worker._private_jobs where id = ${id}`;
     expect(job).toMatchObject({ attempts: 0, due: true, locked_at: null });
     expect((await failedJobs(sql)).some((f) => f.id === id)).toBe(false);
 
@@ -100,7 +137,9 @@ describe('operations status (database)', () => {
     const failed = await addJob(sql, 'liveaml_check');
     await makeFailed(sql, failed);
     expect(await deleteJob(sql, failed)).toBe(true);
-    expect(await sql`select 1 from graphile_worker._private_jobs where id = ${failed}`).toHaveLength(0);
+    expect(
+      await sql`select 1 from graphile_worker._private_jobs where id = ${failed}`,
+    ).toHaveLength(0);
     expect(await deleteJob(sql, failed)).toBe(false);
     expect(await deleteJob(sql, 'x')).toBe(false);
   });
@@ -118,8 +157,19 @@ describe('operations status (database)', () => {
     expect(failures.some((f) => f.event_id === okEvent)).toBe(false);
     const mine = failures.filter((f) => f.event_id === eventId);
     expect(mine).toHaveLength(2);
-    expect(mine[0]).toMatchObject({ kind: 'stream', url: 'https://hooks.example.com/in', status_code: null, error: 'timeout', attempts: 2, event_status: 'failed' });
-    expect(mine[1]).toMatchObject({ url: 'https://hooks.example.com:8443/in', status_code: 500, error: 'HTTP 500' });
+    expect(mine[0]).toMatchObject({
+      kind: 'stream',
+      url: 'https://hooks.example.com/in',
+      status_code: null,
+      error: 'timeout',
+      attempts: 2,
+      event_status: 'failed',
+    });
+    expect(mine[1]).toMatchObject({
+      url: 'https://hooks.example.com:8443/in',
+      status_code: 500,
+      error: 'HTTP 500',
+    });
     expect(mine[0]!.at).toBeInstanceOf(Date);
     expect(JSON.stringify(failures)).not.toMatch(/secret|token=abc/);
   });
@@ -135,8 +185,15 @@ describe('operations status (database)', () => {
     await sql`update webhook_events set gave_up_at = now() where id = ${failed}`;
     expect((await givenUpDeliveries(sql)).map((g) => g.event_id)).toContain(failed);
     expect(await redeliver(sql, failed, 3)).toBe(true);
-    const [ev] = await sql`select status, attempts, max_attempts, next_attempt_at <= now() as due, gave_up_at from webhook_events where id = ${failed}`;
-    expect(ev).toMatchObject({ status: 'pending', attempts: 2, max_attempts: 5, due: true, gave_up_at: null });
+    const [ev] =
+      await sql`select status, attempts, max_attempts, next_attempt_at <= now() as due, gave_up_at from webhook_events where id = ${failed}`;
+    expect(ev).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      max_attempts: 5,
+      due: true,
+      gave_up_at: null,
+    });
     expect((await givenUpDeliveries(sql)).map((g) => g.event_id)).not.toContain(failed);
     expect(await redeliver(sql, failed, 3)).toBe(false); // pending now
   });
@@ -158,8 +215,16 @@ describe('operations status (database)', () => {
     const after = await appCounts(sql);
     expect(after.streams - before.streams).toBe(2);
     expect(after.liveaml - before.liveaml).toBe(3);
-    expect(after.labels.find((l) => l.source === 'ops-test-a')).toEqual({ source: 'ops-test-a', count: 2, last_import_at: new Date('2024-02-01T00:00:00Z') });
-    expect(after.labels.find((l) => l.source === 'ops-test-b')).toEqual({ source: 'ops-test-b', count: 1, last_import_at: null });
+    expect(after.labels.find((l) => l.source === 'ops-test-a')).toEqual({
+      source: 'ops-test-a',
+      count: 2,
+      last_import_at: new Date('2024-02-01T00:00:00Z'),
+    });
+    expect(after.labels.find((l) => l.source === 'ops-test-b')).toEqual({
+      source: 'ops-test-b',
+      count: 1,
+      last_import_at: null,
+    });
   });
 });
 
@@ -182,23 +247,35 @@ describe('redeliver with a real worker', () => {
   it('sends a failed event again with the same webhook-id and body', async () => {
     const key = await createApiKey(db.sql, 'redeliver');
     const to = randomAddress();
-    const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: to, webhook: receiver.url } });
+    const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey: key.apikey },
+      body: { address: to, webhook: receiver.url },
+    });
     expect(res.json).toMatchObject({ code: 0 });
     // The first (unconfirmed) delivery is answered 500: with one attempt allowed, the event fails.
     let refused = false;
-    receiver.respond = (r) => (!refused && r.json?.confirmed === false ? ((refused = true), 500) : 200);
+    receiver.respond = (r) =>
+      !refused && r.json?.confirmed === false ? ((refused = true), 500) : 200;
 
     const w = await fundedWallet();
     const receipt = await w.send(to, 10n ** 15n);
-    const mine = () => receiver.received.filter((r) => r.json?.tx?.hash === receipt.transactionHash && r.json?.confirmed === false);
+    const mine = () =>
+      receiver.received.filter(
+        (r) => r.json?.tx?.hash === receipt.transactionHash && r.json?.confirmed === false,
+      );
     await receiver.waitFor(() => mine().length >= 1);
     const first = mine()[0]!;
     const eventId = first.headers['webhook-id']!.replace(/^msg_/, '');
-    await vi.waitFor(async () => {
-      const [ev] = await db.sql`select status from webhook_events where id = ${eventId}`;
-      expect(ev!.status).toBe('failed');
-      expect((await givenUpDeliveries(db.sql)).find((g) => g.event_id === eventId)).toMatchObject({ kind: 'stream', attempts: 1, url: receiver.url });
-    }, { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const [ev] = await db.sql`select status from webhook_events where id = ${eventId}`;
+        expect(ev!.status).toBe('failed');
+        expect((await givenUpDeliveries(db.sql)).find((g) => g.event_id === eventId)).toMatchObject(
+          { kind: 'stream', attempts: 1, url: receiver.url },
+        );
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     const failure = (await recentDeliveryFailures(db.sql)).find((f) => f.event_id === eventId);
     expect(failure).toMatchObject({ status_code: 500, event_status: 'failed', url: receiver.url });
 
@@ -207,10 +284,13 @@ describe('redeliver with a real worker', () => {
     const second = mine()[1]!;
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
-    await vi.waitFor(async () => {
-      const [ev] = await db.sql`select status from webhook_events where id = ${eventId}`;
-      expect(ev!.status).toBe('delivered');
-    }, { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const [ev] = await db.sql`select status from webhook_events where id = ${eventId}`;
+        expect(ev!.status).toBe('delivered');
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     expect((await givenUpDeliveries(db.sql)).find((g) => g.event_id === eventId)).toBeUndefined();
   });
 });

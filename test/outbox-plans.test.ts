@@ -1,7 +1,12 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { claimDueDeliveries, deferDeliveries, freezeAndMarkSent, recordAttempts } from '../src/webhooks/outbox.js';
+import {
+  claimDueDeliveries,
+  deferDeliveries,
+  freezeAndMarkSent,
+  recordAttempts,
+} from '../src/webhooks/outbox.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 /**
@@ -24,7 +29,9 @@ beforeAll(async () => {
   await db.sql`alter table webhook_events set (autovacuum_enabled = false)`;
   await db.sql`analyze webhook_events`;
   const key = await createApiKey(db.sql, 'plans');
-  const [t] = await db.sql<{ id: string }[]>`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+  const [t] = await db.sql<
+    { id: string }[]
+  >`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
     values (${key.id}, ${'0x' + 'ab'.repeat(20)}, 'evm', 'http://127.0.0.1:9/hook', now()) returning id`;
   // Each transaction's unconfirmed and confirmed event: half the queue waits for the other half.
   await db.sql`
@@ -66,25 +73,42 @@ async function queueEntriesRead(run: () => Promise<unknown>): Promise<number> {
 it('claims, records and defers a batch reading only its part of a long queue, on statistics taken when it was empty', async () => {
   const before = await updates();
   let claimed: Awaited<ReturnType<typeof claimDueDeliveries>> = [];
-  const claimRead = await queueEntriesRead(async () => { claimed = await claimDueDeliveries(worker, 50, 60, 200); });
+  const claimRead = await queueEntriesRead(async () => {
+    claimed = await claimDueDeliveries(worker, 50, 60, 200);
+  });
   // The 50 oldest unconfirmed events (each confirmed one waits for its unconfirmed one).
   expect(claimed).toHaveLength(50);
   expect(claimed.every((e) => !e.confirmed)).toBe(true);
   // The head (200 events) and each one's predecessors, not the queue.
   expect(claimRead).toBeLessThan(2_000);
 
-  await freezeAndMarkSent(worker, claimed.map((e) => ({ id: e.id, body: '{}' })));
+  await freezeAndMarkSent(
+    worker,
+    claimed.map((e) => ({ id: e.id, body: '{}' })),
+  );
   // Claiming and freezing change no indexed column, and the pages keep room (fillfactor): each
   // is a HOT update, writing no index entry.
   const after = await updates();
   expect(after.all - before.all).toBe(100);
   expect(after.hot - before.hot).toBe(100);
   const results = claimed.slice(0, 40).map((e) => ({
-    id: e.id, outcome: 'delivered' as const, url: 'http://127.0.0.1:9/hook', status_code: 200, duration_ms: 1, error: null, retry_in_s: 0,
+    id: e.id,
+    outcome: 'delivered' as const,
+    url: 'http://127.0.0.1:9/hook',
+    status_code: 200,
+    duration_ms: 1,
+    error: null,
+    retry_in_s: 0,
   }));
   const recordRead = await queueEntriesRead(() => recordAttempts(worker, results, 25));
   expect(recordRead).toBeLessThan(2_000);
-  const deferRead = await queueEntriesRead(() => deferDeliveries(worker, claimed.slice(40).map((e) => ({ id: e.id, handedOut: true })), 5));
+  const deferRead = await queueEntriesRead(() =>
+    deferDeliveries(
+      worker,
+      claimed.slice(40).map((e) => ({ id: e.id, handedOut: true })),
+      5,
+    ),
+  );
   expect(deferRead).toBeLessThan(2_000);
 
   const [counts] = await db.sql<{ delivered: number; leased: number; in_doubt: number }[]>`

@@ -17,7 +17,8 @@ describe('token buckets (fake clock)', () => {
   it('allows a burst, then one request per refill interval, and says when to come back', () => {
     let now = 0;
     const b = new TokenBuckets({ perMinute: PER_MINUTE, burst: BURST }, () => now);
-    for (let i = 0; i < BURST; i++) expect(b.take('a')).toEqual({ ok: true, remaining: BURST - 1 - i, retryAfterS: 0 });
+    for (let i = 0; i < BURST; i++)
+      expect(b.take('a')).toEqual({ ok: true, remaining: BURST - 1 - i, retryAfterS: 0 });
     expect(b.take('a')).toEqual({ ok: false, remaining: 0, retryAfterS: 1 });
     expect(b.take('b').ok).toBe(true); // another key has its own bucket
     now += ONE_TOKEN_MS / 2;
@@ -65,7 +66,14 @@ describe('rate limit per API key on a real appliance', () => {
 
   beforeAll(async () => {
     db = await freshDatabase();
-    app = await startTestAppliance(db.url, { TOLLGATE_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE), TOLLGATE_RATE_LIMIT_BURST: String(BURST) }, API_ONLY);
+    app = await startTestAppliance(
+      db.url,
+      {
+        TOLLGATE_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+        TOLLGATE_RATE_LIMIT_BURST: String(BURST),
+      },
+      API_ONLY,
+    );
     a = (await createApiKey(db.sql, 'limited')).apikey;
     b = (await createApiKey(db.sql, 'other')).apikey;
   });
@@ -74,17 +82,24 @@ describe('rate limit per API key on a real appliance', () => {
     await db?.drop();
   });
 
-  const list = (apikey: string) => call(app.baseUrl, 'GET', '/v2/stream/list?page=1&limit=10', { headers: { apikey } });
+  const list = (apikey: string) =>
+    call(app.baseUrl, 'GET', '/v2/stream/list?page=1&limit=10', { headers: { apikey } });
 
   it('lets a burst through, then answers 429 with Retry-After; other keys, health and the view link are not limited', async () => {
     const first = await Promise.all(Array.from({ length: BURST }, () => list(a)));
     expect(first.map((r) => r.status)).toEqual(Array(BURST).fill(200));
-    expect(first.map((r) => Number(r.headers['ratelimit-remaining'])).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(first.map((r) => Number(r.headers['ratelimit-remaining'])).sort()).toEqual([
+      0, 1, 2, 3, 4,
+    ]);
     expect(first[0]!.headers['ratelimit-limit']).toBe(String(BURST));
 
     const refused = await list(a);
     expect(refused.status).toBe(429);
-    expect(refused.json).toEqual({ code: 4290, status: 4290, message: expect.stringMatching(/^Rate limit exceeded: .*; retry after \d+ s\.$/) });
+    expect(refused.json).toEqual({
+      code: 4290,
+      status: 4290,
+      message: expect.stringMatching(/^Rate limit exceeded: .*; retry after \d+ s\.$/),
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -92,14 +107,37 @@ describe('rate limit per API key on a real appliance', () => {
     expect(refused.json.message).toContain(`retry after ${retryAfter} s.`);
     expect(refused.headers['ratelimit-remaining']).toBe('0');
     // Every way of giving the key counts against the same bucket, and POST routes too.
-    expect((await call(app.baseUrl, 'GET', `/v2/stream/list?page=1&limit=10&apikey=${a}`)).status).toBe(429);
-    expect((await call(app.baseUrl, 'POST', '/v2/stream/create', { body: { apikey: a, address: '0x0000000000000000000000000000000000000001', webhook: 'http://127.0.0.1:1/' } })).status).toBe(429);
+    expect(
+      (await call(app.baseUrl, 'GET', `/v2/stream/list?page=1&limit=10&apikey=${a}`)).status,
+    ).toBe(429);
+    expect(
+      (
+        await call(app.baseUrl, 'POST', '/v2/stream/create', {
+          body: {
+            apikey: a,
+            address: '0x0000000000000000000000000000000000000001',
+            webhook: 'http://127.0.0.1:1/',
+          },
+        })
+      ).status,
+    ).toBe(429);
 
     expect((await list(b)).status).toBe(200);
-    expect((await call(app.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey: 'tg_not_a_key_at_all_000000' } })).status).toBe(401);
-    for (const path of ['/healthz', '/metrics']) expect((await call(app.baseUrl, 'GET', path)).status, path).toBe(200);
+    expect(
+      (
+        await call(app.baseUrl, 'GET', '/v2/stream/list', {
+          headers: { apikey: 'tg_not_a_key_at_all_000000' },
+        })
+      ).status,
+    ).toBe(401);
+    for (const path of ['/healthz', '/metrics'])
+      expect((await call(app.baseUrl, 'GET', path)).status, path).toBe(200);
     // The e-mailed view link answers by itself (its token is the credential), key or not.
-    const view = await call(app.baseUrl, 'GET', `/v2/travelrule/transaction/${randomUUID()}?q=x&apikey=${a}`);
+    const view = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/travelrule/transaction/${randomUUID()}?q=x&apikey=${a}`,
+    );
     expect(view.status).toBe(403);
 
     // One request's worth of tokens comes back after 60 s / per-minute (the Retry-After).
@@ -122,9 +160,17 @@ describe('rate limit per API key on a real appliance', () => {
   });
 
   it('is off with TOLLGATE_RATE_LIMIT_PER_MINUTE=0', async () => {
-    const off = await startTestAppliance(db.url, { TOLLGATE_RATE_LIMIT_PER_MINUTE: '0', TOLLGATE_RATE_LIMIT_BURST: '1' }, API_ONLY);
+    const off = await startTestAppliance(
+      db.url,
+      { TOLLGATE_RATE_LIMIT_PER_MINUTE: '0', TOLLGATE_RATE_LIMIT_BURST: '1' },
+      API_ONLY,
+    );
     try {
-      const replies = await Promise.all(Array.from({ length: 20 }, () => call(off.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey: a } })));
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call(off.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey: a } }),
+        ),
+      );
       expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
       expect(replies[0]!.headers['ratelimit-limit']).toBeUndefined();
     } finally {

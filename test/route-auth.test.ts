@@ -20,7 +20,12 @@ const PUBLIC_ROUTES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
 /** The e-mailed view link: its `q` token is the credential, not an API key (answers 403 HTML). */
 const VIEW_LINK = `GET ${API_BASE}/travelrule/transaction/:id`;
 
-const SAMPLE_PARAMS: Record<string, string> = { id: '00000000-0000-4000-8000-000000000000', uid: '00000000-0000-4000-8000-000000000000', login: 'nobody', token: 'A'.repeat(43) };
+const SAMPLE_PARAMS: Record<string, string> = {
+  id: '00000000-0000-4000-8000-000000000000',
+  uid: '00000000-0000-4000-8000-000000000000',
+  login: 'nobody',
+  token: 'A'.repeat(43),
+};
 
 function concrete(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => SAMPLE_PARAMS[name] ?? 'x');
@@ -50,7 +55,8 @@ function expectUnauthorized(res: Reply, what: string) {
 }
 
 const key = (r: RouteTableEntry) => `${r.method} ${r.path}`;
-const v2Table = () => table.filter((r) => r.path.startsWith(`${API_BASE}/`) && key(r) !== VIEW_LINK);
+const v2Table = () =>
+  table.filter((r) => r.path.startsWith(`${API_BASE}/`) && key(r) !== VIEW_LINK);
 
 describe('route table', () => {
   it('is derived from the app, is non-empty, and holds every route of allRoutes', () => {
@@ -82,21 +88,49 @@ describe('/v2 routes refuse a request without a valid API key', () => {
       const path = concrete(r.path);
       const hasBody = r.method !== 'GET';
       // A well-formed body: the refusal must come from the key check, not from validation.
-      const body = hasBody ? { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', webhook: 'http://127.0.0.1:9/hook', url: 'http://127.0.0.1:9/hook' } : undefined;
-      expectUnauthorized(await call(app.baseUrl, r.method, path, { body }), `${key(r)} without a key`);
-      expectUnauthorized(await call(app.baseUrl, r.method, path, { headers: { apikey: invalid }, body }), `${key(r)} apikey header`);
-      expectUnauthorized(await call(app.baseUrl, r.method, `${path}?apikey=${invalid}`, { body }), `${key(r)} apikey query`);
+      const body = hasBody
+        ? {
+            address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+            webhook: 'http://127.0.0.1:9/hook',
+            url: 'http://127.0.0.1:9/hook',
+          }
+        : undefined;
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, path, { body }),
+        `${key(r)} without a key`,
+      );
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, path, { headers: { apikey: invalid }, body }),
+        `${key(r)} apikey header`,
+      );
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, `${path}?apikey=${invalid}`, { body }),
+        `${key(r)} apikey query`,
+      );
       const basic = 'Basic ' + Buffer.from(`${invalid}:`).toString('base64');
-      expectUnauthorized(await call(app.baseUrl, r.method, path, { headers: { authorization: basic }, body }), `${key(r)} basic auth`);
-      if (hasBody) expectUnauthorized(await call(app.baseUrl, r.method, path, { body: { ...body, apikey: invalid } }), `${key(r)} body field`);
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, path, { headers: { authorization: basic }, body }),
+        `${key(r)} basic auth`,
+      );
+      if (hasBody)
+        expectUnauthorized(
+          await call(app.baseUrl, r.method, path, { body: { ...body, apikey: invalid } }),
+          `${key(r)} body field`,
+        );
       // An over-long key is refused without a lookup.
-      expectUnauthorized(await call(app.baseUrl, r.method, path, { headers: { apikey: 'k'.repeat(5000) }, body }), `${key(r)} long key`);
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, path, { headers: { apikey: 'k'.repeat(5000) }, body }),
+        `${key(r)} long key`,
+      );
     }
   });
 
   it('lets the valid key through on every route (the refusals above were about the key)', async () => {
     for (const r of v2Table()) {
-      const res = await call(app.baseUrl, r.method, concrete(r.path), { headers: { apikey: validKey }, body: r.method === 'GET' ? undefined : {} });
+      const res = await call(app.baseUrl, r.method, concrete(r.path), {
+        headers: { apikey: validKey },
+        body: r.method === 'GET' ? undefined : {},
+      });
       expect(res.status, key(r)).not.toBe(401);
       expect(res.status, key(r)).toBeLessThan(500);
     }
@@ -125,21 +159,38 @@ describe('/ops, /dashboard and /trp refuse callers without their credential', ()
       expectUnauthorized(none, `${key(r)} without credentials`);
       expect(none.headers['www-authenticate'], key(r)).toMatch(/^Basic /);
       // An API key is not an operator credential.
-      expectUnauthorized(await call(app.baseUrl, r.method, path, { headers: { apikey: validKey }, body }), `${key(r)} with an API key`);
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, path, { headers: { apikey: validKey }, body }),
+        `${key(r)} with an API key`,
+      );
       const wrong = 'Basic ' + Buffer.from('nobody:not-the-password').toString('base64');
-      expectUnauthorized(await call(app.baseUrl, r.method, path, { headers: { authorization: wrong }, body }), `${key(r)} wrong credentials`);
+      expectUnauthorized(
+        await call(app.baseUrl, r.method, path, { headers: { authorization: wrong }, body }),
+        `${key(r)} wrong credentials`,
+      );
     }
   });
 
   it('/dashboard: every page but the login form redirects to the login page without a session', async () => {
-    const pages = table.filter((r) => r.path.startsWith('/dashboard') && r.path !== '/dashboard/login');
+    const pages = table.filter(
+      (r) => r.path.startsWith('/dashboard') && r.path !== '/dashboard/login',
+    );
     expect(pages.length).toBeGreaterThan(0);
     for (const r of pages) {
-      const res = await call(app.baseUrl, r.method, concrete(r.path), r.method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' } : {});
+      const res = await call(
+        app.baseUrl,
+        r.method,
+        concrete(r.path),
+        r.method === 'POST'
+          ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }
+          : {},
+      );
       expect(res.status, key(r)).toBe(303);
       // /dashboard itself forwards to a page that is checked here too.
       const location = String(res.headers.location);
-      expect(location, key(r)).toBe(r.path === '/dashboard' ? '/dashboard/travelrule' : '/dashboard/login');
+      expect(location, key(r)).toBe(
+        r.path === '/dashboard' ? '/dashboard/travelrule' : '/dashboard/login',
+      );
     }
     const form = await call(app.baseUrl, 'GET', '/dashboard/login');
     expect(form.status).toBe(200);
@@ -149,10 +200,16 @@ describe('/ops, /dashboard and /trp refuse callers without their credential', ()
     const trp = table.filter((r) => r.path.startsWith('/trp/'));
     expect(trp.length).toBe(3);
     for (const r of trp) {
-      const headers = { 'api-version': '3.1.0', 'request-identifier': '11111111-2222-4333-8444-555555555555' };
+      const headers = {
+        'api-version': '3.1.0',
+        'request-identifier': '11111111-2222-4333-8444-555555555555',
+      };
       // A confirmation is the simplest valid message: its refusal is the token's. Others may stop at the message check.
       const confirmation = r.path.includes('/confirmations/');
-      const res = await call(app.baseUrl, r.method, concrete(r.path), { headers, body: confirmation ? { txid: '0xfeed' } : {} });
+      const res = await call(app.baseUrl, r.method, concrete(r.path), {
+        headers,
+        body: confirmation ? { txid: '0xfeed' } : {},
+      });
       if (confirmation) expect(res.json, key(r)).toMatchObject({ code: 4040, status: 4040 });
       expect([400, 404], key(r)).toContain(res.status);
       expect(res.json.code, key(r)).toBe(res.json.status);

@@ -9,7 +9,13 @@ import { createApiKey } from '../src/keys/keys.js';
 import { trpPost } from '../src/travelrule/trp/client.js';
 import { checkFetchTarget, guardedGet } from '../src/wallet/fetch-url.js';
 import { postWebhook } from '../src/webhooks/post.js';
-import { checkWebhookUrl, guardedLookup, isAllowedAddress, parseAllowList, type ResolveAll } from '../src/webhooks/ssrf.js';
+import {
+  checkWebhookUrl,
+  guardedLookup,
+  isAllowedAddress,
+  parseAllowList,
+  type ResolveAll,
+} from '../src/webhooks/ssrf.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -37,14 +43,36 @@ const FORBIDDEN: [range: string, samples: string[]][] = [
   ['private 172.16.0.0/12', ['172.16.0.0', '172.20.1.1', '172.31.255.255']],
   ['private 192.168.0.0/16', ['192.168.0.0', '192.168.1.1', '192.168.255.255']],
   ['unique local fc00::/7', ['fc00::1', 'fd00::1', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']],
-  ['link-local 169.254.0.0/16 (cloud metadata)', ['169.254.0.1', '169.254.169.254', '169.254.170.2', '169.254.255.255']],
+  [
+    'link-local 169.254.0.0/16 (cloud metadata)',
+    ['169.254.0.1', '169.254.169.254', '169.254.170.2', '169.254.255.255'],
+  ],
   ['link-local fe80::/10', ['fe80::1', 'fe80::a9fe:a9fe', 'febf:ffff::1']],
   ['cloud metadata over IPv6 (AWS)', ['fd00:ec2::254']],
   ['CGNAT 100.64.0.0/10 (Alibaba metadata)', ['100.64.0.0', '100.100.100.200', '100.127.255.255']],
-  ['IPv4-mapped ::ffff:0:0/96', ['::ffff:127.0.0.1', '0::ffff:127.0.0.2', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::ffff:a00:1', '0:0:0:0:0:ffff:7f00:2', '::ffff:0.0.0.0']],
-  ['IPv4-compatible ::/96', ['::7f00:1', '::a00:1', '::a9fe:a9fe', '::808:808', '::127.0.0.1', '::8.8.8.8']],
+  [
+    'IPv4-mapped ::ffff:0:0/96',
+    [
+      '::ffff:127.0.0.1',
+      '0::ffff:127.0.0.2',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      '::ffff:a00:1',
+      '0:0:0:0:0:ffff:7f00:2',
+      '::ffff:0.0.0.0',
+    ],
+  ],
+  [
+    'IPv4-compatible ::/96',
+    ['::7f00:1', '::a00:1', '::a9fe:a9fe', '::808:808', '::127.0.0.1', '::8.8.8.8'],
+  ],
   ['IPv4-translated ::ffff:0:0:0/96', ['::ffff:0:7f00:1', '::ffff:0:a00:1']],
-  ['NAT64 64:ff9b::/96', ['64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808']],
+  [
+    'NAT64 64:ff9b::/96',
+    ['64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808'],
+  ],
   ['local-use NAT64 64:ff9b:1::/48', ['64:ff9b:1::a00:1']],
   ['6to4 2002::/16', ['2002:7f00:1::1', '2002:a00:1::1', '2002:a9fe:a9fe::', '2002:808:808::1']],
   ['Teredo 2001::/32', ['2001:0:4136:e378:8000:63bf:3fff:fdd2']],
@@ -59,13 +87,32 @@ const FORBIDDEN: [range: string, samples: string[]][] = [
   ['site-local fec0::/10 (deprecated)', ['fec0::1']],
   ['IPv6 outside global unicast 2000::/3', ['4000::1', 'e000::1', 'fbff::1']],
 ];
-const ALL_FORBIDDEN = FORBIDDEN.flatMap(([range, samples]) => samples.map((ip) => [range, ip] as const));
+const ALL_FORBIDDEN = FORBIDDEN.flatMap(([range, samples]) =>
+  samples.map((ip) => [range, ip] as const),
+);
 
 /** Public neighbours of the forbidden ranges: the guard must not refuse too much either. */
 const PUBLIC = [
-  '1.0.0.0', '1.1.1.1', '8.8.8.8', '9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '169.253.255.255', '169.255.0.0',
-  '172.15.255.255', '172.32.0.0', '192.167.255.255', '192.169.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255',
-  '::ffff:8.8.8.8', '2606:4700:4700::1111', '2a00:1450:4001::1', '2001:4860:4860::8888',
+  '1.0.0.0',
+  '1.1.1.1',
+  '8.8.8.8',
+  '9.255.255.255',
+  '11.0.0.0',
+  '100.63.255.255',
+  '100.128.0.0',
+  '169.253.255.255',
+  '169.255.0.0',
+  '172.15.255.255',
+  '172.32.0.0',
+  '192.167.255.255',
+  '192.169.0.0',
+  '198.17.255.255',
+  '198.20.0.0',
+  '223.255.255.255',
+  '::ffff:8.8.8.8',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001::1',
+  '2001:4860:4860::8888',
 ];
 
 const none = parseAllowList([]);
@@ -77,21 +124,38 @@ const hostOf = (ip: string) => (ip.includes(':') ? `[${ip}]` : ip);
 
 /** Obfuscated spellings of forbidden IPv4 hosts that URL parsing turns into the plain form. */
 const ODD_SPELLINGS = [
-  'http://2130706433/', 'http://0x7f000001/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0/',
-  'http://0xa9fea9fe/', 'http://169.254.169.254./', 'http://[0:0:0:0:0:ffff:127.0.0.1]/', 'http://[::ffff:169.254.169.254]/',
-  'http://localhost/', 'http://localhost./', 'http://LOCALHOST/', 'http://[fe80::1%25eth0]/',
+  'http://2130706433/',
+  'http://0x7f000001/',
+  'http://0x7f.0.0.1/',
+  'http://0177.0.0.1/',
+  'http://127.1/',
+  'http://0/',
+  'http://0xa9fea9fe/',
+  'http://169.254.169.254./',
+  'http://[0:0:0:0:0:ffff:127.0.0.1]/',
+  'http://[::ffff:169.254.169.254]/',
+  'http://localhost/',
+  'http://localhost./',
+  'http://LOCALHOST/',
+  'http://[fe80::1%25eth0]/',
 ];
 
 // ---------------------------------------------------------------------------------------------
 // Servers: traps that count connections, an allowed receiver, a tiny DNS server.
 
-interface Trap { port: number; connections: () => number; close: () => Promise<void> }
+interface Trap {
+  port: number;
+  connections: () => number;
+  close: () => Promise<void>;
+}
 
 /** HTTP servers on 127.0.0.1 and 127.0.0.2, the same port, counting every TCP connection. */
 async function startTrap(): Promise<Trap> {
   let count = 0;
   const make = () => {
-    const s = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"secret":"leaked"}'));
+    const s = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"secret":"leaked"}'),
+    );
     s.on('connection', () => count++);
     return s;
   };
@@ -104,7 +168,10 @@ async function startTrap(): Promise<Trap> {
     port,
     connections: () => count,
     close: async () => {
-      for (const s of [a, b]) { s.closeAllConnections(); await new Promise((r) => s.close(r)); }
+      for (const s of [a, b]) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
     },
   };
 }
@@ -122,7 +189,14 @@ async function startReceiver(routes: Record<string, [number, Record<string, stri
   });
   await new Promise<void>((r) => server.listen(0, RECEIVER_HOST, r));
   const base = `http://${RECEIVER_HOST}:${(server.address() as AddressInfo).port}`;
-  return { base, hits, close: async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); } };
+  return {
+    base,
+    hits,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
 }
 
 /**
@@ -149,16 +223,21 @@ async function startDns(zone: Record<string, string[][]>) {
       asked.set(`${name}/${qtype}`, n + 1);
       const set = sets[Math.min(n, sets.length - 1)]!;
       // Through the URL parser first: ipaddr.js would read ::a.b.c.d as ::ffff:a.b.c.d.
-      answers = set.map((ip) => ipaddr.parse(ip.includes(':') ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip)).filter((a) => (qtype === 1 ? a.kind() === 'ipv4' : qtype === 28 && a.kind() === 'ipv6')).map((a) => {
-        const rdata = Buffer.from(a.toByteArray());
-        const rr = Buffer.alloc(12);
-        rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-        rr.writeUInt16BE(qtype, 2);
-        rr.writeUInt16BE(1, 4); // IN
-        rr.writeUInt32BE(0, 6); // TTL 0: never cached
-        rr.writeUInt16BE(rdata.length, 10);
-        return Buffer.concat([rr, rdata]);
-      });
+      answers = set
+        .map((ip) =>
+          ipaddr.parse(ip.includes(':') ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip),
+        )
+        .filter((a) => (qtype === 1 ? a.kind() === 'ipv4' : qtype === 28 && a.kind() === 'ipv6'))
+        .map((a) => {
+          const rdata = Buffer.from(a.toByteArray());
+          const rr = Buffer.alloc(12);
+          rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
+          rr.writeUInt16BE(qtype, 2);
+          rr.writeUInt16BE(1, 4); // IN
+          rr.writeUInt32BE(0, 6); // TTL 0: never cached
+          rr.writeUInt16BE(rdata.length, 10);
+          return Buffer.concat([rr, rdata]);
+        });
     }
     const header = Buffer.alloc(12);
     msg.copy(header, 0, 0, 2); // id
@@ -179,19 +258,33 @@ async function startDns(zone: Record<string, string[][]>) {
       ...(a.status === 'fulfilled' ? a.value.map((address) => ({ address, family: 4 })) : []),
       ...(aaaa.status === 'fulfilled' ? aaaa.value.map((address) => ({ address, family: 6 })) : []),
     ];
-    if (list.length === 0) throw Object.assign(new Error(`${host} not found`), { code: 'ENOTFOUND' });
+    if (list.length === 0)
+      throw Object.assign(new Error(`${host} not found`), { code: 'ENOTFOUND' });
     return list;
   };
   return { resolve, close: () => new Promise<void>((r) => socket.close(() => r())) };
 }
 
 /** A GET through http.request with the guard as its `lookup`, as post.ts, fetch-url.ts and the TRP client do. */
-function guardedRequest(url: string, allow: ReturnType<typeof parseAllowList>, resolve: ResolveAll): Promise<{ status: number } | { error: NodeJS.ErrnoException }> {
+function guardedRequest(
+  url: string,
+  allow: ReturnType<typeof parseAllowList>,
+  resolve: ResolveAll,
+): Promise<{ status: number } | { error: NodeJS.ErrnoException }> {
   return new Promise((done) => {
-    const req = http.request(url, { lookup: guardedLookup(allow, resolve) as never, agent: false, timeout: 3000 });
-    req.on('response', (res) => { res.resume(); done({ status: res.statusCode! }); });
+    const req = http.request(url, {
+      lookup: guardedLookup(allow, resolve) as never,
+      agent: false,
+      timeout: 3000,
+    });
+    req.on('response', (res) => {
+      res.resume();
+      done({ status: res.statusCode! });
+    });
     req.on('error', (error) => done({ error }));
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+    );
     req.end();
   });
 }
@@ -199,7 +292,9 @@ function guardedRequest(url: string, allow: ReturnType<typeof parseAllowList>, r
 // ---------------------------------------------------------------------------------------------
 
 let trap: Trap;
-beforeAll(async () => { trap = await startTrap(); });
+beforeAll(async () => {
+  trap = await startTrap();
+});
 afterAll(async () => {
   // Whatever ran above, nothing connected to a forbidden address.
   expect(trap.connections()).toBe(0);
@@ -222,27 +317,38 @@ describe('the address check', () => {
     expect(isAllowedAddress('10.1.2.3', allow)).toBe(true);
     expect(isAllowedAddress('::ffff:10.1.2.3', allow)).toBe(true);
     expect(isAllowedAddress('::ffff:a01:203', allow)).toBe(true);
-    for (const ip of ['64:ff9b::a01:203', '2002:a01:203::1', '::a01:203', '::ffff:0:a01:203']) expect(isAllowedAddress(ip, allow), ip).toBe(false);
+    for (const ip of ['64:ff9b::a01:203', '2002:a01:203::1', '::a01:203', '::ffff:0:a01:203'])
+      expect(isAllowedAddress(ip, allow), ip).toBe(false);
     // An IPv6 range the operator lists is honoured even outside 2000::/3.
     expect(isAllowedAddress('fd12::5', parseAllowList(['fd12::/16']))).toBe(true);
   });
 });
 
 describe('IP-literal URLs, before any connection', () => {
-  const urls = [...ALL_FORBIDDEN.map(([, ip]) => `http://${hostOf(ip)}:${80}/hook`), ...ODD_SPELLINGS];
+  const urls = [
+    ...ALL_FORBIDDEN.map(([, ip]) => `http://${hostOf(ip)}:${80}/hook`),
+    ...ODD_SPELLINGS,
+  ];
 
   it('the webhook check refuses every one', async () => {
-    for (const url of urls) expect(await checkWebhookUrl(url, allowReceiver), url).toMatchObject({ ok: false });
+    for (const url of urls)
+      expect(await checkWebhookUrl(url, allowReceiver), url).toMatchObject({ ok: false });
   });
 
   it('webhook delivery refuses every one without connecting', async () => {
     for (const [, ip] of ALL_FORBIDDEN) {
-      const r = await postWebhook(`http://${hostOf(ip)}:${trap.port}/hook`, {}, '{}', { timeoutMs: 2000, allow: allowReceiver });
+      const r = await postWebhook(`http://${hostOf(ip)}:${trap.port}/hook`, {}, '{}', {
+        timeoutMs: 2000,
+        allow: allowReceiver,
+      });
       expect(r, ip).toMatchObject({ status_code: null });
       expect(r.error, ip).toMatch(/may not be sent to/);
     }
     for (const url of ODD_SPELLINGS.filter((u) => !u.includes('%25'))) {
-      const r = await postWebhook(url.replace(/\/$/, `:${trap.port}/`), {}, '{}', { timeoutMs: 2000, allow: allowReceiver });
+      const r = await postWebhook(url.replace(/\/$/, `:${trap.port}/`), {}, '{}', {
+        timeoutMs: 2000,
+        allow: allowReceiver,
+      });
       expect(r.status_code, url).toBeNull();
     }
     expect(trap.connections()).toBe(0);
@@ -252,8 +358,17 @@ describe('IP-literal URLs, before any connection', () => {
     for (const [, ip] of ALL_FORBIDDEN) {
       const url = `http://${hostOf(ip)}:${trap.port}/x`;
       expect(() => checkFetchTarget(url, allowReceiver), ip).toThrow('forbidden address');
-      await expect(guardedGet(url, { allow: allowReceiver, timeoutMs: 2000, maxBytes: 1000 }), ip).rejects.toThrow('forbidden address');
-      await expect(trpPost(url, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' }), ip).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('may not be sent to') });
+      await expect(
+        guardedGet(url, { allow: allowReceiver, timeoutMs: 2000, maxBytes: 1000 }),
+        ip,
+      ).rejects.toThrow('forbidden address');
+      await expect(
+        trpPost(url, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' }),
+        ip,
+      ).rejects.toMatchObject({
+        retryable: false,
+        message: expect.stringContaining('may not be sent to'),
+      });
     }
   });
 });
@@ -270,7 +385,9 @@ describe('host names that resolve to a forbidden address', () => {
     'mixed6.test': [['93.184.216.34', 'fd00:ec2::254']],
   };
   for (const [i, [, ip]] of ALL_FORBIDDEN.entries()) zone[`forbidden-${i}.test`] = [[ip]];
-  const forbiddenNames = Object.keys(zone).filter((n) => !['public.test', 'receiver.test', 'rebind.test'].includes(n));
+  const forbiddenNames = Object.keys(zone).filter(
+    (n) => !['public.test', 'receiver.test', 'rebind.test'].includes(n),
+  );
 
   beforeAll(async () => {
     server = await startDns(zone);
@@ -282,15 +399,22 @@ describe('host names that resolve to a forbidden address', () => {
   });
 
   it('the local DNS server answers (control): a public name passes the check, the receiver is reached', async () => {
-    expect(await checkWebhookUrl('https://public.test/hook', none, server.resolve)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('https://public.test/hook', none, server.resolve)).toMatchObject({
+      ok: true,
+    });
     const port = new URL(receiver.base).port;
-    expect(await guardedRequest(`http://receiver.test:${port}/hook`, allowReceiver, server.resolve)).toEqual({ status: 200 });
+    expect(
+      await guardedRequest(`http://receiver.test:${port}/hook`, allowReceiver, server.resolve),
+    ).toEqual({ status: 200 });
   });
 
   it('the webhook check refuses each name, and a name with any forbidden address among public ones', async () => {
     for (const name of forbiddenNames) {
       const check = await checkWebhookUrl(`https://${name}/hook`, allowReceiver, server.resolve);
-      expect(check, `${name}: ${zone[name]}`).toEqual({ ok: false, reason: 'resolves to a private, loopback, link-local or reserved address' });
+      expect(check, `${name}: ${zone[name]}`).toEqual({
+        ok: false,
+        reason: 'resolves to a private, loopback, link-local or reserved address',
+      });
     }
   });
 
@@ -303,8 +427,14 @@ describe('host names that resolve to a forbidden address', () => {
   });
 
   it('DNS rebinding: a name that passed the check is judged again at connect time, on the address used', async () => {
-    expect(await checkWebhookUrl(`http://rebind.test:${trap.port}/hook`, allowReceiver, server.resolve)).toMatchObject({ ok: true });
-    const r = await guardedRequest(`http://rebind.test:${trap.port}/hook`, allowReceiver, server.resolve);
+    expect(
+      await checkWebhookUrl(`http://rebind.test:${trap.port}/hook`, allowReceiver, server.resolve),
+    ).toMatchObject({ ok: true });
+    const r = await guardedRequest(
+      `http://rebind.test:${trap.port}/hook`,
+      allowReceiver,
+      server.resolve,
+    );
     expect(r).toMatchObject({ error: { code: 'EFORBIDDENADDR' } });
   });
 
@@ -312,10 +442,19 @@ describe('host names that resolve to a forbidden address', () => {
     for (const host of ['localhost', 'localhost.', 'LOCALHOST']) {
       const url = `http://${host}:${trap.port}/hook`;
       expect(await checkWebhookUrl(url, allowReceiver), host).toMatchObject({ ok: false });
-      expect((await postWebhook(url, {}, '{}', { timeoutMs: 2000, allow: allowReceiver })).status_code, host).toBeNull();
-      await expect(guardedGet(url, { allow: allowReceiver, timeoutMs: 2000, maxBytes: 1000 }), host).rejects.toThrow();
+      expect(
+        (await postWebhook(url, {}, '{}', { timeoutMs: 2000, allow: allowReceiver })).status_code,
+        host,
+      ).toBeNull();
+      await expect(
+        guardedGet(url, { allow: allowReceiver, timeoutMs: 2000, maxBytes: 1000 }),
+        host,
+      ).rejects.toThrow();
       // A name that does not resolve (localhost. on most systems) is a retryable failure; one that resolves is refused for good.
-      await expect(trpPost(url, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' }), host).rejects.toMatchObject({ message: expect.stringMatching(/may not be sent to|ENOTFOUND/) });
+      await expect(
+        trpPost(url, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' }),
+        host,
+      ).rejects.toMatchObject({ message: expect.stringMatching(/may not be sent to|ENOTFOUND/) });
     }
     expect(trap.connections()).toBe(0);
   });
@@ -342,32 +481,58 @@ describe('redirects toward forbidden addresses', () => {
       '/hop3': [302, { location: toTrap }],
     });
   });
-  afterAll(async () => { await receiver?.close(); });
+  afterAll(async () => {
+    await receiver?.close();
+  });
 
   const bad = ['/to-trap', '/to-metadata', '/to-mapped', '/to-localhost', '/to-hex', '/hop3'];
 
   it('webhook delivery records the redirect as not followed', async () => {
     for (const path of [...bad, '/to-allowed']) {
-      const r = await postWebhook(`${receiver.base}${path}`, {}, '{}', { timeoutMs: 2000, allow: allowReceiver });
-      expect(r, path).toMatchObject({ status_code: expect.any(Number), retryable: false, error: `redirect ${r.status_code} not followed` });
+      const r = await postWebhook(`${receiver.base}${path}`, {}, '{}', {
+        timeoutMs: 2000,
+        allow: allowReceiver,
+      });
+      expect(r, path).toMatchObject({
+        status_code: expect.any(Number),
+        retryable: false,
+        error: `redirect ${r.status_code} not followed`,
+      });
     }
     expect(receiver.hits.filter((h) => h === '/final')).toEqual([]);
   });
 
   it('the NFT metadata fetcher follows redirects (at most 3), each target checked', async () => {
     const opts = { allow: allowReceiver, timeoutMs: 3000, maxBytes: 1000 };
-    expect((await guardedGet(`${receiver.base}/to-allowed`, opts)).toString()).toBe('{"name":"Fine"}');
+    expect((await guardedGet(`${receiver.base}/to-allowed`, opts)).toString()).toBe(
+      '{"name":"Fine"}',
+    );
     for (const path of ['/to-trap', '/to-metadata', '/to-mapped', '/to-hex', '/hop1']) {
-      await expect(guardedGet(`${receiver.base}${path}`, opts), path).rejects.toThrow('URL points at a forbidden address');
+      await expect(guardedGet(`${receiver.base}${path}`, opts), path).rejects.toThrow(
+        'URL points at a forbidden address',
+      );
     }
-    await expect(guardedGet(`${receiver.base}/to-localhost`, opts)).rejects.toThrow('host resolves to a forbidden address');
-    await expect(guardedGet(`${receiver.base}/hop1`, { ...opts, maxRedirects: 1 })).rejects.toThrow('more than 1 redirects');
+    await expect(guardedGet(`${receiver.base}/to-localhost`, opts)).rejects.toThrow(
+      'host resolves to a forbidden address',
+    );
+    await expect(guardedGet(`${receiver.base}/hop1`, { ...opts, maxRedirects: 1 })).rejects.toThrow(
+      'more than 1 redirects',
+    );
   });
 
   it('the TRP client follows no redirect at all', async () => {
     for (const path of [...bad, '/to-allowed']) {
-      await expect(trpPost(`${receiver.base}${path}`, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' }), path)
-        .rejects.toMatchObject({ retryable: false, message: expect.stringMatching(/^redirect 30\d not followed$/) });
+      await expect(
+        trpPost(
+          `${receiver.base}${path}`,
+          {},
+          { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' },
+        ),
+        path,
+      ).rejects.toMatchObject({
+        retryable: false,
+        message: expect.stringMatching(/^redirect 30\d not followed$/),
+      });
     }
   });
 });
@@ -385,7 +550,10 @@ describe('on a running appliance', () => {
       '/to-metadata': [307, { location: 'http://169.254.169.254/latest/meta-data/' }],
     });
     // Only the receiver's address is allowed; the rate limit is off (this file sends many requests).
-    app = await startTestAppliance(db.url, { TOLLGATE_WEBHOOK_ALLOW_CIDRS: `${RECEIVER_HOST}/32`, TOLLGATE_RATE_LIMIT_PER_MINUTE: '0' });
+    app = await startTestAppliance(db.url, {
+      TOLLGATE_WEBHOOK_ALLOW_CIDRS: `${RECEIVER_HOST}/32`,
+      TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
+    });
   });
   afterAll(async () => {
     await app?.stop();
@@ -398,16 +566,32 @@ describe('on a running appliance', () => {
     const address = randomAddress();
     const urls = [...ALL_FORBIDDEN.map(([, ip]) => `http://${hostOf(ip)}/hook`), ...ODD_SPELLINGS];
     for (const webhook of urls) {
-      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address, webhook } });
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey },
+        body: { address, webhook },
+      });
       expect([res.status, res.json?.code], webhook).toEqual([400, 5004]);
     }
-    for (const webhook of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:a9fe:a9fe]/', 'http://localhost/']) {
-      const aml = await call(app.baseUrl, 'POST', '/v2/liveaml/create', { headers: { apikey }, body: { address, webhook } });
+    for (const webhook of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://localhost/',
+    ]) {
+      const aml = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+        headers: { apikey },
+        body: { address, webhook },
+      });
       expect([aml.status, aml.json?.code], webhook).toEqual([400, 5004]);
-      const tr = await call(app.baseUrl, 'POST', '/v2/travelrule/webhook', { headers: { apikey }, body: { url: webhook } });
+      const tr = await call(app.baseUrl, 'POST', '/v2/travelrule/webhook', {
+        headers: { apikey },
+        body: { url: webhook },
+      });
       expect([tr.status, tr.json?.code], webhook).toEqual([400, 5004]);
     }
-    const ok = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey }, body: { address, webhook: `${receiver.base}/hook` } });
+    const ok = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey },
+      body: { address, webhook: `${receiver.base}/hook` },
+    });
     expect(ok.json).toMatchObject({ code: 0 });
   });
 
@@ -418,10 +602,19 @@ describe('on a running appliance', () => {
     const cases: Record<string, { url: string; expect: RegExp }> = {
       ok: { url: `${receiver.base}/hook`, expect: /^$/ },
       redirect_trap: { url: `${receiver.base}/to-trap`, expect: /^redirect 302 not followed$/ },
-      redirect_metadata: { url: `${receiver.base}/to-metadata`, expect: /^redirect 307 not followed$/ },
+      redirect_metadata: {
+        url: `${receiver.base}/to-metadata`,
+        expect: /^redirect 307 not followed$/,
+      },
       literal_loopback: { url: `http://127.0.0.2:${trap.port}/hook`, expect: /may not be sent to/ },
-      literal_mapped: { url: `http://[::ffff:7f00:2]:${trap.port}/hook`, expect: /may not be sent to/ },
-      literal_metadata: { url: 'http://169.254.169.254/latest/meta-data/', expect: /may not be sent to/ },
+      literal_mapped: {
+        url: `http://[::ffff:7f00:2]:${trap.port}/hook`,
+        expect: /may not be sent to/,
+      },
+      literal_metadata: {
+        url: 'http://169.254.169.254/latest/meta-data/',
+        expect: /may not be sent to/,
+      },
       literal_nat64: { url: 'http://[64:ff9b::a9fe:a9fe]/', expect: /may not be sent to/ },
       name_localhost: { url: `http://localhost:${trap.port}/hook`, expect: /may not be sent to/ },
     };
@@ -429,25 +622,41 @@ describe('on a running appliance', () => {
     for (const [name, c] of Object.entries(cases)) {
       const key = await createApiKey(db.sql, name);
       keyIds[key.id] = name;
-      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address: to, webhook: `${receiver.base}/hook` } });
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: key.apikey },
+        body: { address: to, webhook: `${receiver.base}/hook` },
+      });
       expect(res.json, name).toMatchObject({ code: 0 });
       await db.sql`update tracked_addresses set stream_webhook = ${c.url} where api_key_id = ${key.id}`;
     }
     const w = await fundedWallet();
     await w.send(to, 1n);
 
-    const firstAttempts = () => db.sql<{ api_key_id: string; status: string; status_code: number | null; error: string | null; url: string }[]>`
+    const firstAttempts = () => db.sql<
+      {
+        api_key_id: string;
+        status: string;
+        status_code: number | null;
+        error: string | null;
+        url: string;
+      }[]
+    >`
       select e.api_key_id::text as api_key_id, e.status, d.status_code, d.error, d.url
       from webhook_events e join webhook_deliveries d on d.event_id = e.id
       where e.address = ${to.toLowerCase()} and not e.confirmed and d.attempt = 1`;
-    const rows = await eventually(firstAttempts, (r) => r.length === Object.keys(cases).length, 30_000);
+    const rows = await eventually(
+      firstAttempts,
+      (r) => r.length === Object.keys(cases).length,
+      30_000,
+    );
     expect(rows).toHaveLength(Object.keys(cases).length);
     for (const row of rows) {
       const name = keyIds[row.api_key_id]!;
       expect(row.url, name).toBe(cases[name]!.url);
       expect(row.error ?? '', name).toMatch(cases[name]!.expect);
       if (name === 'ok') expect(row.status_code).toBe(200);
-      else if (name.startsWith('redirect')) expect(row.status, name).toBe('failed'); // a redirect is not retried
+      else if (name.startsWith('redirect'))
+        expect(row.status, name).toBe('failed'); // a redirect is not retried
       else expect(row.status_code, name).toBeNull();
     }
     expect(receiver.hits.filter((h) => h !== '/hook' && !h.startsWith('/to-'))).toEqual([]);

@@ -30,7 +30,10 @@ afterAll(async () => {
 });
 
 async function stream(address: string) {
-  const res = await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: { apikey: key.apikey }, body: { address, webhook: receiver.url } });
+  const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+    headers: { apikey: key.apikey },
+    body: { address, webhook: receiver.url },
+  });
   expect(res.json).toEqual({ code: 0, message: 'OK', data: null });
 }
 
@@ -40,8 +43,11 @@ async function stream(address: string) {
  * parallel and retries reorder them), so it is not asserted.
  */
 async function bothDeliveries(txHash: string, address: string): Promise<[Received, Received]> {
-  const mine = (all: Received[]) => all.filter((r) => r.json?.tx?.hash === txHash && r.json?.tx?.address === address.toLowerCase());
-  await receiver.waitFor((all) => mine(all).some((r) => r.json.confirmed) && mine(all).some((r) => !r.json.confirmed));
+  const mine = (all: Received[]) =>
+    all.filter((r) => r.json?.tx?.hash === txHash && r.json?.tx?.address === address.toLowerCase());
+  await receiver.waitFor(
+    (all) => mine(all).some((r) => r.json.confirmed) && mine(all).some((r) => !r.json.confirmed),
+  );
   const list = mine(receiver.received);
   const unconfirmed = list.find((r) => !r.json.confirmed)!;
   const confirmed = list.find((r) => r.json.confirmed)!;
@@ -55,7 +61,11 @@ async function bothDeliveries(txHash: string, address: string): Promise<[Receive
 function verifySignature(r: Received) {
   const wh = new Webhook(key.webhook_secret);
   // Throws when the signature, id or timestamp do not verify.
-  wh.verify(r.body, { 'webhook-id': r.headers['webhook-id']!, 'webhook-timestamp': r.headers['webhook-timestamp']!, 'webhook-signature': r.headers['webhook-signature']! });
+  wh.verify(r.body, {
+    'webhook-id': r.headers['webhook-id']!,
+    'webhook-timestamp': r.headers['webhook-timestamp']!,
+    'webhook-signature': r.headers['webhook-signature']!,
+  });
   expect(r.headers['content-type']).toBe('application/json');
 }
 
@@ -97,8 +107,11 @@ describe('address streams on the EVM dev chain', () => {
     expect(u.json.confirmed).toBe(false);
     expect(c.json.confirmed).toBe(true);
     expect(u.headers['webhook-id']).not.toBe(c.headers['webhook-id']);
-    const delay = u.at - Number((await w.pub.getBlock({ blockNumber: receipt.blockNumber })).timestamp) * 1000;
-    console.log(`block to unconfirmed webhook: ~${delay} ms (block timestamps have 1 s resolution)`);
+    const delay =
+      u.at - Number((await w.pub.getBlock({ blockNumber: receipt.blockNumber })).timestamp) * 1000;
+    console.log(
+      `block to unconfirmed webhook: ~${delay} ms (block timestamps have 1 s resolution)`,
+    );
   });
 
   it('decodes ERC-20 transfers and approvals', async () => {
@@ -113,18 +126,41 @@ describe('address streams on the EVM dev chain', () => {
     expect(c.json.contract_type).toBe('ERC20');
     expect(c.json.tx.to).toBe(token.toLowerCase());
     expect(c.json.tx.logs).toHaveLength(1);
-    expect(c.json.tx.logs[0]).toMatchObject({ address: token.toLowerCase(), transactionHash: transfer.transactionHash, logIndex: 0, blockNumber: Number(transfer.blockNumber) });
+    expect(c.json.tx.logs[0]).toMatchObject({
+      address: token.toLowerCase(),
+      transactionHash: transfer.transactionHash,
+      logIndex: 0,
+      blockNumber: Number(transfer.blockNumber),
+    });
     expect(c.json.erc20Transfers).toEqual([
       expect.objectContaining({
-        address: token.toLowerCase(), from: w.address.toLowerCase(), to: to.toLowerCase(), method: 'transfer', type: 'ERC20',
-        name: 'Test Dollar', symbol: 'TUSD', decimals: 6, value: 1234567, formattedValue: 1.234567, index: 0,
+        address: token.toLowerCase(),
+        from: w.address.toLowerCase(),
+        to: to.toLowerCase(),
+        method: 'transfer',
+        type: 'ERC20',
+        name: 'Test Dollar',
+        symbol: 'TUSD',
+        decimals: 6,
+        value: 1234567,
+        formattedValue: 1.234567,
+        index: 0,
       }),
     ]);
     expect(new Date(c.json.erc20Transfers[0].created_at).getTime()).toBeGreaterThan(0);
 
     const approval = await w.write(token, abi, 'approve', [to, 5n]);
     const [ua] = await bothDeliveries(approval.transactionHash, to);
-    expect(ua.json.approvals).toEqual([{ address: token.toLowerCase(), topic: expect.stringMatching(/^0x8c5be1e5/), from: w.address.toLowerCase(), to: to.toLowerCase(), method: 'approval', index: 0 }]);
+    expect(ua.json.approvals).toEqual([
+      {
+        address: token.toLowerCase(),
+        topic: expect.stringMatching(/^0x8c5be1e5/),
+        from: w.address.toLowerCase(),
+        to: to.toLowerCase(),
+        method: 'approval',
+        index: 0,
+      },
+    ]);
   });
 
   it('decodes an ERC-721 mint and ERC-1155 single and batch mints', async () => {
@@ -137,18 +173,35 @@ describe('address streams on the EVM dev chain', () => {
     const mint = await w.write(nft, TestERC721.abi, 'mint', [owner, 42n]);
     const [u721] = await bothDeliveries(mint.transactionHash, owner);
     expect(u721.json.contract_type).toBe('ERC721');
-    expect(u721.json.erc721Transfers).toEqual([expect.objectContaining({
-      address: nft.toLowerCase(), from: '0x0000000000000000000000000000000000000000', to: owner.toLowerCase(),
-      type: 'ERC721', name: 'Test Apes', symbol: 'TAPE', tokenID: 42,
-    })]);
+    expect(u721.json.erc721Transfers).toEqual([
+      expect.objectContaining({
+        address: nft.toLowerCase(),
+        from: '0x0000000000000000000000000000000000000000',
+        to: owner.toLowerCase(),
+        type: 'ERC721',
+        name: 'Test Apes',
+        symbol: 'TAPE',
+        tokenID: 42,
+      }),
+    ]);
 
     const single = await w.write(multi, TestERC1155.abi, 'mint', [owner, 7n, 3n]);
     const [u1] = await bothDeliveries(single.transactionHash, owner);
-    expect(u1.json.erc1155Transfers).toEqual([expect.objectContaining({ type: 'ERC1155', to: owner.toLowerCase(), tokenID: 7, tokenValue: 3 })]);
+    expect(u1.json.erc1155Transfers).toEqual([
+      expect.objectContaining({
+        type: 'ERC1155',
+        to: owner.toLowerCase(),
+        tokenID: 7,
+        tokenValue: 3,
+      }),
+    ]);
 
     const batch = await w.write(multi, TestERC1155.abi, 'mintBatch', [owner, [1n, 2n], [10n, 20n]]);
     const [ub] = await bothDeliveries(batch.transactionHash, owner);
-    expect(ub.json.erc1155Transfers.map((t: any) => [t.tokenID, t.tokenValue])).toEqual([[1, 10], [2, 20]]);
+    expect(ub.json.erc1155Transfers.map((t: any) => [t.tokenID, t.tokenValue])).toEqual([
+      [1, 10],
+      [2, 20],
+    ]);
   });
 
   it('delivers to the sender too, records every attempt, and stops after delete', async () => {
@@ -157,16 +210,25 @@ describe('address streams on the EVM dev chain', () => {
     const receipt = await sender.send(randomAddress() as Hex, 1n);
     const [u] = await bothDeliveries(receipt.transactionHash, sender.address);
     expect(u.json.tx.from).toBe(sender.address.toLowerCase());
-    const rows = await eventually(() => db.sql`select d.status_code from webhook_deliveries d join webhook_events e on e.id = d.event_id
-      where e.tx_hash = ${receipt.transactionHash}`, (r) => r.length >= 2);
+    const rows = await eventually(
+      () => db.sql`select d.status_code from webhook_deliveries d join webhook_events e on e.id = d.event_id
+      where e.tx_hash = ${receipt.transactionHash}`,
+      (r) => r.length >= 2,
+    );
     expect(rows.map((r) => r.status_code)).toEqual([200, 200]);
 
-    await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${sender.address}`, { headers: { apikey: key.apikey } });
+    await call(app.baseUrl, 'DELETE', `/v2/stream/delete?address=${sender.address}`, {
+      headers: { apikey: key.apikey },
+    });
     const after = await sender.send(randomAddress() as Hex, 1n);
     // Let the indexer pass that block and a few confirmations, then check nothing was enqueued.
     const target = after.blockNumber + 4n;
-    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'eth'`, (r) => BigInt(r[0]!.block_number) >= target);
-    const events = await db.sql`select 1 from webhook_events where tx_hash = ${after.transactionHash}`;
+    await eventually(
+      () => db.sql`select block_number from indexer_cursors where network = 'eth'`,
+      (r) => BigInt(r[0]!.block_number) >= target,
+    );
+    const events =
+      await db.sql`select 1 from webhook_events where tx_hash = ${after.transactionHash}`;
     expect(events).toHaveLength(0);
   });
 });

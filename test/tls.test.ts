@@ -28,7 +28,14 @@ type Outcome = { ok: true; protocol: string | null } | { ok: false; code: string
 /** A handshake with the client limited to [min, max]; SECLEVEL=0 lets OpenSSL even offer old protocols. */
 function handshake(port: number, min: SecureVersion, max: SecureVersion): Promise<Outcome> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, minVersion: min, maxVersion: max, ciphers: 'DEFAULT@SECLEVEL=0' });
+    const socket = connect({
+      host: '127.0.0.1',
+      port,
+      rejectUnauthorized: false,
+      minVersion: min,
+      maxVersion: max,
+      ciphers: 'DEFAULT@SECLEVEL=0',
+    });
     socket.once('secureConnect', () => {
       const protocol = socket.getProtocol();
       socket.end();
@@ -43,8 +50,14 @@ function handshake(port: number, min: SecureVersion, max: SecureVersion): Promis
 
 describe('TLS versions', () => {
   it('accepts TLS 1.2 and TLS 1.3', async () => {
-    expect(await handshake(app.apiPort!, 'TLSv1.2', 'TLSv1.2')).toEqual({ ok: true, protocol: 'TLSv1.2' });
-    expect(await handshake(app.apiPort!, 'TLSv1.3', 'TLSv1.3')).toEqual({ ok: true, protocol: 'TLSv1.3' });
+    expect(await handshake(app.apiPort!, 'TLSv1.2', 'TLSv1.2')).toEqual({
+      ok: true,
+      protocol: 'TLSv1.2',
+    });
+    expect(await handshake(app.apiPort!, 'TLSv1.3', 'TLSv1.3')).toEqual({
+      ok: true,
+      protocol: 'TLSv1.3',
+    });
   });
 
   it('refuses a client that offers TLS 1.1 or older', async () => {
@@ -52,23 +65,44 @@ describe('TLS versions', () => {
     // refusal below is the appliance's, not the client library's.
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-tls-'));
     const material = await loadTls({ dataDir: dir });
-    const legacy: Server = createServer({ cert: material.cert, key: material.key, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' }, (s) => s.end());
+    const legacy: Server = createServer(
+      {
+        cert: material.cert,
+        key: material.key,
+        minVersion: 'TLSv1',
+        ciphers: 'DEFAULT@SECLEVEL=0',
+      },
+      (s) => s.end(),
+    );
     await new Promise<void>((r) => legacy.listen(0, '127.0.0.1', r));
-    const control = await handshake((legacy.address() as { port: number }).port, 'TLSv1', 'TLSv1.1');
+    const control = await handshake(
+      (legacy.address() as { port: number }).port,
+      'TLSv1',
+      'TLSv1.1',
+    );
     legacy.close();
 
-    for (const [min, max] of [['TLSv1', 'TLSv1.1'], ['TLSv1.1', 'TLSv1.1'], ['TLSv1', 'TLSv1']] as const) {
+    for (const [min, max] of [
+      ['TLSv1', 'TLSv1.1'],
+      ['TLSv1.1', 'TLSv1.1'],
+      ['TLSv1', 'TLSv1'],
+    ] as const) {
       const outcome = await handshake(app.apiPort!, min, max);
       expect(outcome.ok, `${min}..${max}`).toBe(false);
       if (outcome.ok) continue;
       if (control.ok) {
         // The server answered the old ClientHello with a protocol_version alert.
-        expect(outcome.code, `${min}..${max}: ${outcome.message}`).toMatch(/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/);
+        expect(outcome.code, `${min}..${max}: ${outcome.message}`).toMatch(
+          /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/,
+        );
       } else {
         // The local OpenSSL would not even offer TLS 1.1: the refusal is the client's own.
         expect(outcome.code).toMatch(/NO_PROTOCOLS_AVAILABLE|UNSUPPORTED_PROTOCOL/);
       }
     }
-    if (!control.ok) console.info(`tls.test: the local OpenSSL does not offer TLS 1.1 at all (${control.code}); the refusal was checked on the client side only`);
+    if (!control.ok)
+      console.info(
+        `tls.test: the local OpenSSL does not offer TLS 1.1 at all (${control.code}); the refusal was checked on the client side only`,
+      );
   });
 });

@@ -25,14 +25,19 @@ const hooks = new Receiver();
 const EMAIL_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a01';
 const TRP_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a02';
 
-const basic = (login: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64') });
+const basic = (login: string, password: string) => ({
+  authorization: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64'),
+});
 let reviewer: Record<string, string>;
 let viewer: Record<string, string>;
 
-const api = (method: string, path: string, body?: object, apikey = key.apikey) => call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
+const api = (method: string, path: string, body?: object, apikey = key.apikey) =>
+  call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
 
 async function transactionId(ref: string, apiKeyId = key.id): Promise<string> {
-  const [row] = await db.sql<{ id: string }[]>`select id from travelrule_transactions where transaction_ref = ${ref} and api_key_id = ${apiKeyId}`;
+  const [row] = await db.sql<
+    { id: string }[]
+  >`select id from travelrule_transactions where transaction_ref = ${ref} and api_key_id = ${apiKeyId}`;
   return row!.id;
 }
 
@@ -46,12 +51,34 @@ beforeAll(async () => {
   const v = await createOperator(db.sql, 'victor.viewer', 'viewer');
   reviewer = basic(r.login, r.password);
   viewer = basic(v.login, v.password);
-  await upsertVasp(db.sql, { uid: EMAIL_VASP, name: 'Mail Only Exchange', website: 'https://mail-only.example', email: 'compliance@mail-only.example' }, 'cli');
-  await upsertVasp(db.sql, { uid: TRP_VASP, name: 'Protocol Exchange', website: 'https://protocol.example', trp_endpoint: 'https://protocol.example/trp' }, 'cli');
-  app = await startTestAppliance(db.url, {
-    TOLLGATE_SMTP_URL: mail.url,
-    TOLLGATE_TRAVEL_RULE_VASP_NAME: 'Test Sender VASP',
-  }, { api: true, worker: true, indexer: false, devChain: false });
+  await upsertVasp(
+    db.sql,
+    {
+      uid: EMAIL_VASP,
+      name: 'Mail Only Exchange',
+      website: 'https://mail-only.example',
+      email: 'compliance@mail-only.example',
+    },
+    'cli',
+  );
+  await upsertVasp(
+    db.sql,
+    {
+      uid: TRP_VASP,
+      name: 'Protocol Exchange',
+      website: 'https://protocol.example',
+      trp_endpoint: 'https://protocol.example/trp',
+    },
+    'cli',
+  );
+  app = await startTestAppliance(
+    db.url,
+    {
+      TOLLGATE_SMTP_URL: mail.url,
+      TOLLGATE_TRAVEL_RULE_VASP_NAME: 'Test Sender VASP',
+    },
+    { api: true, worker: true, indexer: false, devChain: false },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -73,9 +100,13 @@ describe('create_tx', () => {
     expect(row.originator_score).toBeTypeOf('number');
     expect(row.screening.originator).toBeDefined();
     expect(row.screening.beneficiary).toBeDefined();
-    const stored = Buffer.concat([row.ivms101_ciphertext, row.ivms101_nonce]).toString('latin1') + JSON.stringify(row);
+    const stored =
+      Buffer.concat([row.ivms101_ciphertext, row.ivms101_nonce]).toString('latin1') +
+      JSON.stringify(row);
     for (const value of PERSONAL_VALUES) expect(stored).not.toContain(value);
-    const history = await db.sql<{ from_status: string | null; to_status: string; actor_type: string }[]>`
+    const history = await db.sql<
+      { from_status: string | null; to_status: string; actor_type: string }[]
+    >`
       select from_status, to_status, actor_type from travelrule_history where transaction_id = ${id} order by id`;
     expect(history.map((h) => h.to_status)).toEqual(['CREATED', 'SCORE', 'PENDING']);
     expect(history[0]).toMatchObject({ from_status: null, actor_type: 'api_key' });
@@ -86,7 +117,9 @@ describe('create_tx', () => {
     const body = travelBody('wd-sanctioned');
     body.originator.accountNumber = [sanctioned];
     expect((await api('POST', '/travelrule/create_tx', body)).json.data).toBe('PENDING');
-    const [row] = await db.sql<any[]>`select originator_score, beneficiary_score, screening from travelrule_transactions where transaction_ref = 'wd-sanctioned'`;
+    const [row] = await db.sql<
+      any[]
+    >`select originator_score, beneficiary_score, screening from travelrule_transactions where transaction_ref = 'wd-sanctioned'`;
     expect(row.screening.originator.tags.sanctioned).toBe(true);
     expect(row.originator_score).toBe(100);
     expect(row.screening.beneficiary.tags.sanctioned).toBeUndefined();
@@ -95,8 +128,13 @@ describe('create_tx', () => {
   it('a duplicate transaction_ref for the same key is a clear 400; another key may use it', async () => {
     const res = await api('POST', '/travelrule/create_tx', travelBody('wd-1'));
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ code: 5000, message: expect.stringMatching(/^transaction_ref: .*already has/) });
-    expect((await api('POST', '/travelrule/create_tx', travelBody('wd-1'), otherKey.apikey)).json.data).toBe('PENDING');
+    expect(res.json).toMatchObject({
+      code: 5000,
+      message: expect.stringMatching(/^transaction_ref: .*already has/),
+    });
+    expect(
+      (await api('POST', '/travelrule/create_tx', travelBody('wd-1'), otherKey.apikey)).json.data,
+    ).toBe('PENDING');
   });
 
   it('refuses invalid IVMS101 with the failing path and never the value', async () => {
@@ -105,33 +143,72 @@ describe('create_tx', () => {
     const res = await api('POST', '/travelrule/create_tx', body);
     expect(res.status).toBe(400);
     expect(res.json.code).toBe(5000);
-    expect(res.json.message).toMatch(/^originator\.persons\[0\]\.naturalPerson\.dateAndPlaceOfBirth\.dateOfBirth: /);
+    expect(res.json.message).toMatch(
+      /^originator\.persons\[0\]\.naturalPerson\.dateAndPlaceOfBirth\.dateOfBirth: /,
+    );
     expect(res.text).not.toContain('2999-01-01');
     const badAccount = travelBody('wd-bad2');
     badAccount.beneficiary.accountNumber = ['0xnot-an-address'];
     const res2 = await api('POST', '/travelrule/create_tx', badAccount);
-    expect(res2.json).toMatchObject({ code: 5002, message: expect.stringMatching(/^beneficiary\.accountNumber\[0\]/) });
-    expect(await db.sql`select 1 from travelrule_transactions where transaction_ref in ('wd-bad', 'wd-bad2')`).toHaveLength(0);
+    expect(res2.json).toMatchObject({
+      code: 5002,
+      message: expect.stringMatching(/^beneficiary\.accountNumber\[0\]/),
+    });
+    expect(
+      await db.sql`select 1 from travelrule_transactions where transaction_ref in ('wd-bad', 'wd-bad2')`,
+    ).toHaveLength(0);
   });
 
   it('an unknown beneficiary_vasp_id is refused; a known one is stored', async () => {
-    const res = await api('POST', '/travelrule/create_tx', travelBody('wd-vasp', { beneficiary_vasp_id: '00000000-0000-4000-8000-000000000000' }));
-    expect(res.json).toMatchObject({ code: 5000, message: expect.stringMatching(/^beneficiary_vasp_id: no VASP/) });
-    expect((await api('POST', '/travelrule/create_tx', travelBody('wd-vasp', { beneficiary_vasp_id: EMAIL_VASP }))).json.data).toBe('PENDING');
-    const [row] = await db.sql`select beneficiary_vasp_id, counterparty_vasp_id from travelrule_transactions where transaction_ref = 'wd-vasp'`;
+    const res = await api(
+      'POST',
+      '/travelrule/create_tx',
+      travelBody('wd-vasp', { beneficiary_vasp_id: '00000000-0000-4000-8000-000000000000' }),
+    );
+    expect(res.json).toMatchObject({
+      code: 5000,
+      message: expect.stringMatching(/^beneficiary_vasp_id: no VASP/),
+    });
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/create_tx',
+          travelBody('wd-vasp', { beneficiary_vasp_id: EMAIL_VASP }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    const [row] =
+      await db.sql`select beneficiary_vasp_id, counterparty_vasp_id from travelrule_transactions where transaction_ref = 'wd-vasp'`;
     expect(row).toEqual({ beneficiary_vasp_id: EMAIL_VASP, counterparty_vasp_id: EMAIL_VASP });
   });
 
   it('notes the threshold of each configured jurisdiction without enforcing it', async () => {
-    const other = await startTestAppliance(db.url, {
-      TOLLGATE_CONFIG: await thresholdConfig(),
-    }, { api: true, worker: false, indexer: false, devChain: false });
+    const other = await startTestAppliance(
+      db.url,
+      {
+        TOLLGATE_CONFIG: await thresholdConfig(),
+      },
+      { api: true, worker: false, indexer: false, devChain: false },
+    );
     try {
-      const res = await call(other.baseUrl, 'POST', '/v2/travelrule/create_tx', { headers: { apikey: key.apikey }, body: travelBody('wd-threshold') });
+      const res = await call(other.baseUrl, 'POST', '/v2/travelrule/create_tx', {
+        headers: { apikey: key.apikey },
+        body: travelBody('wd-threshold'),
+      });
       expect(res.json.data).toBe('PENDING');
-      const [row] = await db.sql<any[]>`select threshold from travelrule_transactions where transaction_ref = 'wd-threshold'`;
+      const [row] = await db.sql<
+        any[]
+      >`select threshold from travelrule_transactions where transaction_ref = 'wd-threshold'`;
       expect(row.threshold).toEqual([
-        { jurisdiction: 'TR', currency: 'TRY', threshold: '15000', result: 'above', value: '150000', rate: '120000' },
+        {
+          jurisdiction: 'TR',
+          currency: 'TRY',
+          threshold: '15000',
+          result: 'above',
+          value: '150000',
+          rate: '120000',
+        },
         { jurisdiction: 'DE', currency: 'EUR', threshold: '1000', result: 'unknown' },
       ]);
     } finally {
@@ -145,37 +222,86 @@ async function thresholdConfig(): Promise<string> {
   const { join } = await import('node:path');
   const { tmpdir } = await import('node:os');
   const file = join(mkdtempSync(join(tmpdir(), 'tollgate-cfg-')), 'config.json');
-  writeFileSync(file, JSON.stringify({ travel_rule: { thresholds: [
-    { jurisdiction: 'tr', currency: 'TRY', amount: '15000', rates: { ETH: '120000' } },
-    { jurisdiction: 'DE', currency: 'EUR', amount: '1000' },
-  ] } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      travel_rule: {
+        thresholds: [
+          { jurisdiction: 'tr', currency: 'TRY', amount: '15000', rates: { ETH: '120000' } },
+          { jurisdiction: 'DE', currency: 'EUR', amount: '1000' },
+        ],
+      },
+    }),
+  );
   return file;
 }
 
 describe('list_vasps, receive_tx_without_protocol, the webhook registration', () => {
   it('list_vasps pages the directory by name', async () => {
     const res = await api('GET', '/travelrule/list_vasps?page=1&limit=1');
-    expect(res.json).toEqual({ code: 0, message: 'OK', data: [{ uid: EMAIL_VASP, name: 'Mail Only Exchange', legal_name: null, country: null, website: 'https://mail-only.example' }], page_count: 2 });
-    expect((await api('GET', '/travelrule/list_vasps')).json.data.map((v: any) => v.name)).toEqual(['Mail Only Exchange', 'Protocol Exchange']);
+    expect(res.json).toEqual({
+      code: 0,
+      message: 'OK',
+      data: [
+        {
+          uid: EMAIL_VASP,
+          name: 'Mail Only Exchange',
+          legal_name: null,
+          country: null,
+          website: 'https://mail-only.example',
+        },
+      ],
+      page_count: 2,
+    });
+    expect((await api('GET', '/travelrule/list_vasps')).json.data.map((v: any) => v.name)).toEqual([
+      'Mail Only Exchange',
+      'Protocol Exchange',
+    ]);
     expect((await api('GET', '/travelrule/list_vasps?limit=101')).status).toBe(400);
   });
 
   it('receive_tx_without_protocol stores an APPROVED, screened deposit', async () => {
-    const body = travelBody('dep-1', { transaction_hash: '0x' + 'ab'.repeat(32), created_at: '2026-11-20T10:00:00Z' });
+    const body = travelBody('dep-1', {
+      transaction_hash: '0x' + 'ab'.repeat(32),
+      created_at: '2026-11-20T10:00:00Z',
+    });
     const res = await api('POST', '/travelrule/receive_tx_without_protocol', body);
     expect(res.json).toEqual({ code: 0, message: 'OK', data: 'APPROVED' });
-    const [row] = await db.sql<any[]>`select status, direction, tx_hash, screening from travelrule_transactions where transaction_ref = 'dep-1'`;
-    expect(row).toMatchObject({ status: 'APPROVED', direction: 'incoming', tx_hash: '0x' + 'ab'.repeat(32) });
+    const [row] = await db.sql<
+      any[]
+    >`select status, direction, tx_hash, screening from travelrule_transactions where transaction_ref = 'dep-1'`;
+    expect(row).toMatchObject({
+      status: 'APPROVED',
+      direction: 'incoming',
+      tx_hash: '0x' + 'ab'.repeat(32),
+    });
     expect(row.screening.originator).toBeDefined();
-    const bad = await api('POST', '/travelrule/receive_tx_without_protocol', travelBody('dep-2', { created_at: '2026-11-20T10:00:00Z' }));
-    expect(bad.json).toMatchObject({ code: 5000, message: expect.stringMatching(/^transaction_hash: /) });
+    const bad = await api(
+      'POST',
+      '/travelrule/receive_tx_without_protocol',
+      travelBody('dep-2', { created_at: '2026-11-20T10:00:00Z' }),
+    );
+    expect(bad.json).toMatchObject({
+      code: 5000,
+      message: expect.stringMatching(/^transaction_hash: /),
+    });
   });
 
   it('registers, shows and removes the travel rule webhook; a bad URL gets 5004', async () => {
-    expect((await api('GET', '/travelrule/webhook')).json.data).toEqual({ url: null, source: null });
+    expect((await api('GET', '/travelrule/webhook')).json.data).toEqual({
+      url: null,
+      source: null,
+    });
     expect((await api('POST', '/travelrule/webhook', { url: 'ftp://x' })).json.code).toBe(5004);
-    expect((await api('POST', '/travelrule/webhook', { url: hooks.url })).json).toEqual({ code: 0, message: 'OK', data: null });
-    expect((await api('GET', '/travelrule/webhook')).json.data).toEqual({ url: hooks.url, source: 'key' });
+    expect((await api('POST', '/travelrule/webhook', { url: hooks.url })).json).toEqual({
+      code: 0,
+      message: 'OK',
+      data: null,
+    });
+    expect((await api('GET', '/travelrule/webhook')).json.data).toEqual({
+      url: hooks.url,
+      source: 'key',
+    });
     expect((await api('DELETE', '/travelrule/webhook')).json.code).toBe(0);
     expect((await api('DELETE', '/travelrule/webhook')).json.code).toBe(5003);
     await api('POST', '/travelrule/webhook', { url: hooks.url });
@@ -188,52 +314,120 @@ describe('the operator API', () => {
     const none = await call(app.baseUrl, 'GET', '/ops/travelrule/pending');
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toMatch(/^Basic /);
-    expect((await call(app.baseUrl, 'GET', '/ops/travelrule/pending', { headers: { apikey: key.apikey } })).status).toBe(401);
+    expect(
+      (
+        await call(app.baseUrl, 'GET', '/ops/travelrule/pending', {
+          headers: { apikey: key.apikey },
+        })
+      ).status,
+    ).toBe(401);
     const pending = await call(app.baseUrl, 'GET', '/ops/travelrule/pending', { headers: viewer });
     expect(pending.status).toBe(200);
     expect(pending.json.data.map((t: any) => t.transaction_ref)).toContain('wd-1');
     expect(JSON.stringify(pending.json)).not.toContain('Quennellworth');
-    const denied = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, { headers: viewer, body: { reason: 'x' } });
+    const denied = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
+      headers: viewer,
+      body: { reason: 'x' },
+    });
     expect(denied.status).toBe(403);
-    const detail = await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, { headers: viewer });
-    expect(detail.json.data.ivms101.originator.persons[0].naturalPerson.name.nameIdentifier[0].primaryIdentifier).toBe('Quennellworth');
-    expect(detail.json.data.history.map((h: any) => h.to_status)).toEqual(['CREATED', 'SCORE', 'PENDING']);
+    const detail = await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, {
+      headers: viewer,
+    });
+    expect(
+      detail.json.data.ivms101.originator.persons[0].naturalPerson.name.nameIdentifier[0]
+        .primaryIdentifier,
+    ).toBe('Quennellworth');
+    expect(detail.json.data.history.map((h: any) => h.to_status)).toEqual([
+      'CREATED',
+      'SCORE',
+      'PENDING',
+    ]);
     expect(JSON.stringify(detail.json)).not.toMatch(/callback_token/);
   });
 
   it('a reject needs a reason, is recorded with the operator, and a second decision is refused (409)', async () => {
     const id = await transactionId('wd-sanctioned');
-    const noReason = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, { headers: reviewer, body: { reason: '  ' } });
+    const noReason = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
+      headers: reviewer,
+      body: { reason: '  ' },
+    });
     expect(noReason.status).toBe(400);
     expect(noReason.json.message).toMatch(/reason/);
-    const done = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, { headers: reviewer, body: { reason: 'sanctioned originator address' } });
+    const done = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
+      headers: reviewer,
+      body: { reason: 'sanctioned originator address' },
+    });
     expect(done.json).toEqual({ code: 0, message: 'OK', data: { status: 'REJECTED' } });
-    const [h] = await db.sql`select from_status, to_status, actor_type, actor_id, reason from travelrule_history where transaction_id = ${id} order by id desc limit 1`;
-    expect(h).toEqual({ from_status: 'PENDING', to_status: 'REJECTED', actor_type: 'operator', actor_id: 'rita.reviewer', reason: 'sanctioned originator address' });
-    const again = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, { headers: reviewer, body: {} });
+    const [h] =
+      await db.sql`select from_status, to_status, actor_type, actor_id, reason from travelrule_history where transaction_id = ${id} order by id desc limit 1`;
+    expect(h).toEqual({
+      from_status: 'PENDING',
+      to_status: 'REJECTED',
+      actor_type: 'operator',
+      actor_id: 'rita.reviewer',
+      reason: 'sanctioned originator address',
+    });
+    const again = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: {},
+    });
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ code: 4090, message: expect.stringMatching(/REJECTED/) });
-    expect((await call(app.baseUrl, 'POST', '/ops/travelrule/transactions/00000000-0000-4000-8000-000000000000/accept', { headers: reviewer, body: {} })).status).toBe(404);
+    expect(
+      (
+        await call(
+          app.baseUrl,
+          'POST',
+          '/ops/travelrule/transactions/00000000-0000-4000-8000-000000000000/accept',
+          { headers: reviewer, body: {} },
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it('send_tx_hash and send_address are refused before their status, with the status named', async () => {
-    const early = await api('POST', '/travelrule/send_tx_hash', { transaction_ref: 'wd-1', transaction_hash: '0x' + '11'.repeat(32) });
-    expect(early.json).toMatchObject({ code: 5000, message: expect.stringMatching(/is PENDING; send_tx_hash/) });
-    expect((await api('POST', '/travelrule/send_tx_hash', { transaction_ref: 'nope', transaction_hash: '0x' + '11'.repeat(32) })).json.code).toBe(5003);
-    expect((await api('POST', '/travelrule/send_address', { transaction_ref: 'wd-1', address: BENEFICIARY_ADDRESS })).json.message).toMatch(/deposits/);
+    const early = await api('POST', '/travelrule/send_tx_hash', {
+      transaction_ref: 'wd-1',
+      transaction_hash: '0x' + '11'.repeat(32),
+    });
+    expect(early.json).toMatchObject({
+      code: 5000,
+      message: expect.stringMatching(/is PENDING; send_tx_hash/),
+    });
+    expect(
+      (
+        await api('POST', '/travelrule/send_tx_hash', {
+          transaction_ref: 'nope',
+          transaction_hash: '0x' + '11'.repeat(32),
+        })
+      ).json.code,
+    ).toBe(5003);
+    expect(
+      (
+        await api('POST', '/travelrule/send_address', {
+          transaction_ref: 'wd-1',
+          address: BENEFICIARY_ADDRESS,
+        })
+      ).json.message,
+    ).toMatch(/deposits/);
   });
 });
 
 describe('the e-mail fallback, end to end', () => {
   it('accept → e-mail with the view link (no personal data in it) → the link shows the data; a bad token 403 → answer recorded → webhook → send_tx_hash → e-mail with the hash', async () => {
     const id = await transactionId('wd-vasp');
-    const accepted = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, { headers: reviewer, body: {} });
+    const accepted = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: {},
+    });
     expect(accepted.json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
     const [first] = await mail.waitFor(1);
     expect(first!.to).toEqual(['compliance@mail-only.example']);
     expect(first!.text).toContain('Test Sender VASP');
     for (const value of PERSONAL_VALUES) expect(first!.raw + first!.text).not.toContain(value);
-    const link = /https:\/\/\S+\/v2\/travelrule\/transaction\/[0-9a-f-]{36}\?q=[^\s"<]+/.exec(first!.text)![0];
+    const link = /https:\/\/\S+\/v2\/travelrule\/transaction\/[0-9a-f-]{36}\?q=[^\s"<]+/.exec(
+      first!.text,
+    )![0];
     const path = new URL(link).pathname + new URL(link).search;
 
     const page = await call(app.baseUrl, 'GET', path);
@@ -252,44 +446,88 @@ describe('the e-mail fallback, end to end', () => {
     expect((await call(app.baseUrl, 'GET', path.replace(id, otherId))).status).toBe(403);
 
     // The beneficiary VASP answers outside the protocol; an operator records it.
-    const answered = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, { headers: reviewer, body: { approved: true } });
+    const answered = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, {
+      headers: reviewer,
+      body: { approved: true },
+    });
     expect(answered.json.data).toEqual({ status: 'WAITING_TX_HASH' });
-    const [hook] = await hooks.waitFor((all) => all.some((r) => r.json?.status === 'OTHER_VASP_APPROVED'));
+    const [hook] = await hooks.waitFor((all) =>
+      all.some((r) => r.json?.status === 'OTHER_VASP_APPROVED'),
+    );
     const approved = hooks.received.find((r) => r.json?.status === 'OTHER_VASP_APPROVED')!;
     expect(hook).toBeDefined();
     expect(approved.json).toEqual({ transaction_ref: 'wd-vasp', status: 'OTHER_VASP_APPROVED' });
-    new Webhook(key.webhook_secret).verify(approved.body, approved.headers as Record<string, string>);
+    new Webhook(key.webhook_secret).verify(
+      approved.body,
+      approved.headers as Record<string, string>,
+    );
 
     const hash = '0x' + 'cd'.repeat(32);
-    expect((await api('POST', '/travelrule/send_tx_hash', { transaction_ref: 'wd-vasp', transaction_hash: '0x1234' })).json.message).toMatch(/^transaction_hash: /);
-    expect((await api('POST', '/travelrule/send_tx_hash', { transaction_ref: 'wd-vasp', transaction_hash: hash })).json).toEqual({ code: 0, message: 'OK', data: null });
+    expect(
+      (
+        await api('POST', '/travelrule/send_tx_hash', {
+          transaction_ref: 'wd-vasp',
+          transaction_hash: '0x1234',
+        })
+      ).json.message,
+    ).toMatch(/^transaction_hash: /);
+    expect(
+      (
+        await api('POST', '/travelrule/send_tx_hash', {
+          transaction_ref: 'wd-vasp',
+          transaction_hash: hash,
+        })
+      ).json,
+    ).toEqual({ code: 0, message: 'OK', data: null });
     const mails = await mail.waitFor(2);
     expect(mails[1]!.text).toContain(hash);
-    for (const value of PERSONAL_VALUES) expect(mails[1]!.raw + mails[1]!.text).not.toContain(value);
+    for (const value of PERSONAL_VALUES)
+      expect(mails[1]!.raw + mails[1]!.text).not.toContain(value);
     const settled = await eventually(
       async () => ({
-        row: (await db.sql`select status, tx_hash from travelrule_transactions where id = ${id}`)[0],
-        msgs: [...await db.sql`select kind, status from travelrule_messages where transaction_id = ${id} order by id`],
+        row: (
+          await db.sql`select status, tx_hash from travelrule_transactions where id = ${id}`
+        )[0],
+        msgs: [
+          ...(await db.sql`select kind, status from travelrule_messages where transaction_id = ${id} order by id`),
+        ],
       }),
       (v) => v.msgs.every((m) => m.status === 'sent'),
     );
     expect(settled.row).toEqual({ status: 'COMPLETED', tx_hash: hash });
-    expect(settled.msgs).toEqual([{ kind: 'email_inquiry', status: 'sent' }, { kind: 'email_tx_hash', status: 'sent' }]);
+    expect(settled.msgs).toEqual([
+      { kind: 'email_inquiry', status: 'sent' },
+      { kind: 'email_tx_hash', status: 'sent' },
+    ]);
   });
 
   it('accepting for a VASP outside the directory needs an e-mail address', async () => {
     await api('POST', '/travelrule/create_tx', travelBody('wd-unknown-vasp'));
     const id = await transactionId('wd-unknown-vasp');
-    const refused = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, { headers: reviewer, body: {} });
+    const refused = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: {},
+    });
     expect(refused.status).toBe(400);
     expect(refused.json.message).toMatch(/^email: /);
-    const ok = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, { headers: reviewer, body: { email: 'desk@unknown-vasp.example' } });
+    const ok = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: { email: 'desk@unknown-vasp.example' },
+    });
     expect(ok.json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
     const mails = await mail.waitFor(3);
     expect(mails[2]!.to).toEqual(['desk@unknown-vasp.example']);
     // An e-mail counterparty's rejection is recorded by an operator and reaches the caller.
-    const rejected = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, { headers: reviewer, body: { rejected: 'unknown customer' } });
+    const rejected = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, {
+      headers: reviewer,
+      body: { rejected: 'unknown customer' },
+    });
     expect(rejected.json.data).toEqual({ status: 'OTHER_VASP_REJECTED' });
-    await hooks.waitFor((all) => all.some((r) => r.json?.transaction_ref === 'wd-unknown-vasp' && r.json?.status === 'OTHER_VASP_REJECTED'));
+    await hooks.waitFor((all) =>
+      all.some(
+        (r) =>
+          r.json?.transaction_ref === 'wd-unknown-vasp' && r.json?.status === 'OTHER_VASP_REJECTED',
+      ),
+    );
   });
 });

@@ -2,7 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../src/errors.js';
-import { composeInquiryEmail, composeTxHashEmail, createMailer, type Mailer } from '../src/travelrule/email.js';
+import {
+  composeInquiryEmail,
+  composeTxHashEmail,
+  createMailer,
+  type Mailer,
+} from '../src/travelrule/email.js';
 import { freePort } from './helpers/ports.js';
 import { decodeQuotedPrintable } from './helpers/mail.js';
 
@@ -32,7 +37,10 @@ beforeAll(async () => {
     logger: false,
     closeTimeout: 1000,
     onRcptTo(address, _session, callback) {
-      if (address.address === REJECT_550) return callback(Object.assign(new Error('5.1.1 mailbox unavailable'), { responseCode: 550 }));
+      if (address.address === REJECT_550)
+        return callback(
+          Object.assign(new Error('5.1.1 mailbox unavailable'), { responseCode: 550 }),
+        );
       callback();
     },
     onData(stream, session, callback) {
@@ -40,7 +48,8 @@ beforeAll(async () => {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((a) => a.address);
-        if (to.includes(TEMPFAIL_451)) return callback(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 }));
+        if (to.includes(TEMPFAIL_451))
+          return callback(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 }));
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined;
         received.push({ from, to, raw: Buffer.concat(chunks).toString('utf8') });
         callback();
@@ -65,10 +74,14 @@ interface MimePart {
 
 /** RFC 2047 encoded words (=?utf-8?Q?…?= / =?utf-8?B?…?=) in a header value. */
 function decodeWords(value: string): string {
-  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
-    enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')));
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    );
 }
-
 
 function parseMime(raw: string): MimePart {
   const split = raw.indexOf('\r\n\r\n');
@@ -77,7 +90,10 @@ function parseMime(raw: string): MimePart {
   const headers = new Map<string, string>();
   for (const line of head.split('\r\n')) {
     const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).trim().toLowerCase(), decodeWords(line.slice(colon + 1).trim()));
+    headers.set(
+      line.slice(0, colon).trim().toLowerCase(),
+      decodeWords(line.slice(colon + 1).trim()),
+    );
   }
   const type = headers.get('content-type') ?? 'text/plain';
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
@@ -86,20 +102,25 @@ function parseMime(raw: string): MimePart {
     return { headers, body: '', parts: sections.map((s) => parseMime(s.replace(/^\r\n/, ''))) };
   }
   const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  const body = encoding === 'base64' ? Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8')
-    : encoding === 'quoted-printable' ? decodeQuotedPrintable(rest)
-      : rest;
+  const body =
+    encoding === 'base64'
+      ? Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8')
+      : encoding === 'quoted-printable'
+        ? decodeQuotedPrintable(rest)
+        : rest;
   return { headers, body, parts: [] };
 }
 
 function partOfType(m: MimePart, type: string): string {
-  if (m.parts.length === 0) return (m.headers.get('content-type') ?? '').toLowerCase().startsWith(type) ? m.body : '';
+  if (m.parts.length === 0)
+    return (m.headers.get('content-type') ?? '').toLowerCase().startsWith(type) ? m.body : '';
   return m.parts.map((p) => partOfType(p, type)).join('');
 }
 
 // ---- a sample transaction, personal data included ----
 
-const LINK = 'https://tollgate.vasp.example/v2/travelrule/transaction/3f0c2a4e-8d7b-4b8e-9a57-1c2d3e4f5a6b?q=1781352000.0123456789abcdef.Q2hhcmxlcyBCYWJiYWdlIGRpZmZlcmVuY2UgZW5naW5lXy0';
+const LINK =
+  'https://tollgate.vasp.example/v2/travelrule/transaction/3f0c2a4e-8d7b-4b8e-9a57-1c2d3e4f5a6b?q=1781352000.0123456789abcdef.Q2hhcmxlcyBCYWJiYWdlIGRpZmZlcmVuY2UgZW5naW5lXy0';
 const sample = {
   to: 'compliance@beneficiary-vasp.example',
   fromVasp: 'Acme Exchange <Istanbul> & Co',
@@ -113,35 +134,99 @@ const sample = {
   txHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
   // What the caller also holds: none of it may reach the mail.
   originator: {
-    persons: [{ naturalPerson: {
-      name: { nameIdentifier: [{ primaryIdentifier: 'Lovelace', secondaryIdentifier: 'Augusta Ada', nameIdentifierType: 'LEGL' }] },
-      dateAndPlaceOfBirth: { dateOfBirth: '1815-12-10', placeOfBirth: 'Marylebone' },
-      nationalIdentification: { nationalIdentifier: 'X99887766', nationalIdentifierType: 'CCPT', countryOfIssue: 'GB' },
-      geographicAddress: [{ addressType: 'HOME', streetName: 'Great Cumberland Place', buildingNumber: '24', postCode: 'W1H 7DP', townName: 'Westminster', country: 'GB' }],
-      customerIdentification: 'CUST-77-31415',
-    } }],
+    persons: [
+      {
+        naturalPerson: {
+          name: {
+            nameIdentifier: [
+              {
+                primaryIdentifier: 'Lovelace',
+                secondaryIdentifier: 'Augusta Ada',
+                nameIdentifierType: 'LEGL',
+              },
+            ],
+          },
+          dateAndPlaceOfBirth: { dateOfBirth: '1815-12-10', placeOfBirth: 'Marylebone' },
+          nationalIdentification: {
+            nationalIdentifier: 'X99887766',
+            nationalIdentifierType: 'CCPT',
+            countryOfIssue: 'GB',
+          },
+          geographicAddress: [
+            {
+              addressType: 'HOME',
+              streetName: 'Great Cumberland Place',
+              buildingNumber: '24',
+              postCode: 'W1H 7DP',
+              townName: 'Westminster',
+              country: 'GB',
+            },
+          ],
+          customerIdentification: 'CUST-77-31415',
+        },
+      },
+    ],
     accountNumber: ['0x52908400098527886E0F7030069857D2E4169EE7'],
   },
   beneficiary: {
-    persons: [{ naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: 'Somerville', secondaryIdentifier: 'Mary Fairfax', nameIdentifierType: 'LEGL' }] } } }],
+    persons: [
+      {
+        naturalPerson: {
+          name: {
+            nameIdentifier: [
+              {
+                primaryIdentifier: 'Somerville',
+                secondaryIdentifier: 'Mary Fairfax',
+                nameIdentifierType: 'LEGL',
+              },
+            ],
+          },
+        },
+      },
+    ],
     accountNumber: ['0x8617E340B3D01FA5F11F306F4090FD50E238070D'],
   },
 };
-const PERSONAL = ['Lovelace', 'Augusta', '1815-12-10', 'Marylebone', 'X99887766', 'Cumberland', 'W1H 7DP', 'Westminster', 'CUST-77-31415',
-  '0x52908400098527886E0F7030069857D2E4169EE7', '52908400098527886e0f7030069857d2e4169ee7', 'Somerville', 'Fairfax',
-  '0x8617E340B3D01FA5F11F306F4090FD50E238070D', '8617e340b3d01fa5f11f306f4090fd50e238070d'];
+const PERSONAL = [
+  'Lovelace',
+  'Augusta',
+  '1815-12-10',
+  'Marylebone',
+  'X99887766',
+  'Cumberland',
+  'W1H 7DP',
+  'Westminster',
+  'CUST-77-31415',
+  '0x52908400098527886E0F7030069857D2E4169EE7',
+  '52908400098527886e0f7030069857d2e4169ee7',
+  'Somerville',
+  'Fairfax',
+  '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+  '8617e340b3d01fa5f11f306f4090fd50e238070d',
+];
 
 function mailer(): Mailer {
-  return createMailer({ smtp_url: `smtp://127.0.0.1:${port}`, smtp_from: 'Acme Travel Rule <travelrule@acme.example>', smtp_tls_insecure: false })!;
+  return createMailer({
+    smtp_url: `smtp://127.0.0.1:${port}`,
+    smtp_from: 'Acme Travel Rule <travelrule@acme.example>',
+    smtp_tls_insecure: false,
+  })!;
 }
 
 function assertNoPersonalData(text: string) {
-  for (const s of PERSONAL) expect(text.toLowerCase(), `must not contain ${s}`).not.toContain(s.toLowerCase());
+  for (const s of PERSONAL)
+    expect(text.toLowerCase(), `must not contain ${s}`).not.toContain(s.toLowerCase());
 }
 
 describe('createMailer', () => {
   it('is undefined without an SMTP URL', () => {
-    expect(createMailer({ smtp_url: undefined, smtp_from: 'x <x@example.com>', smtp_tls_insecure: false })).toBeUndefined();
+    expect(
+      createMailer({
+        smtp_url: undefined,
+        smtp_from: 'x <x@example.com>',
+        smtp_tls_insecure: false,
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -160,7 +245,9 @@ describe('e-mail fallback over SMTP', () => {
     const parsed = parseMime(mail.raw);
     expect(parsed.headers.get('to')).toBe('compliance@beneficiary-vasp.example');
     expect(parsed.headers.get('from')).toBe('Acme Travel Rule <travelrule@acme.example>');
-    expect(parsed.headers.get('subject')).toBe('Travel rule information from Acme Exchange <Istanbul> & Co: transaction WD-2025-000123');
+    expect(parsed.headers.get('subject')).toBe(
+      'Travel rule information from Acme Exchange <Istanbul> & Co: transaction WD-2025-000123',
+    );
     expect(parsed.headers.get('content-type')).toMatch(/^multipart\/alternative/);
 
     const text = partOfType(parsed, 'text/plain').replace(/\r\n/g, '\n');
@@ -189,7 +276,9 @@ describe('e-mail fallback over SMTP', () => {
       m.close();
     }
     const parsed = parseMime(received.at(-1)!.raw);
-    expect(parsed.headers.get('subject')).toBe('Travel rule transaction WD-2025-000123 sent on chain by Acme Exchange <Istanbul> & Co');
+    expect(parsed.headers.get('subject')).toBe(
+      'Travel rule transaction WD-2025-000123 sent on chain by Acme Exchange <Istanbul> & Co',
+    );
     const text = partOfType(parsed, 'text/plain').replace(/\r\n/g, '\n');
     const html = partOfType(parsed, 'text/html');
     for (const body of [text, html]) {
@@ -201,14 +290,19 @@ describe('e-mail fallback over SMTP', () => {
   });
 
   it('keeps header injection out of the subject', () => {
-    const mail = composeInquiryEmail({ ...sample, transactionRef: 'REF\r\nBcc: victim@example.com' });
+    const mail = composeInquiryEmail({
+      ...sample,
+      transactionRef: 'REF\r\nBcc: victim@example.com',
+    });
     expect(mail.subject).not.toMatch(/[\r\n]/);
   });
 
   it('throws PermanentError on a 5xx refusal, without the mail in the message', async () => {
     const m = mailer();
     try {
-      const err = await m.send(composeInquiryEmail({ ...sample, to: REJECT_550 })).catch((e: unknown) => e);
+      const err = await m
+        .send(composeInquiryEmail({ ...sample, to: REJECT_550 }))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PermanentError);
       expect((err as Error).message).toMatch(/550/);
       expect((err as Error).message).not.toContain(LINK);
@@ -221,7 +315,9 @@ describe('e-mail fallback over SMTP', () => {
   it('throws RetryableError on a 4xx reply', async () => {
     const m = mailer();
     try {
-      const err = await m.send(composeInquiryEmail({ ...sample, to: TEMPFAIL_451 })).catch((e: unknown) => e);
+      const err = await m
+        .send(composeInquiryEmail({ ...sample, to: TEMPFAIL_451 }))
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RetryableError);
       expect((err as Error).message).toMatch(/451/);
       expect((err as Error).message).not.toContain(LINK);
@@ -232,7 +328,11 @@ describe('e-mail fallback over SMTP', () => {
 
   it('throws RetryableError when the relay is unreachable', async () => {
     const closed = await freePort();
-    const m = createMailer({ smtp_url: `smtp://127.0.0.1:${closed}`, smtp_from: 'x <x@acme.example>', smtp_tls_insecure: false })!;
+    const m = createMailer({
+      smtp_url: `smtp://127.0.0.1:${closed}`,
+      smtp_from: 'x <x@acme.example>',
+      smtp_tls_insecure: false,
+    })!;
     try {
       const err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RetryableError);

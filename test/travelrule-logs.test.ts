@@ -36,22 +36,42 @@ beforeAll(async () => {
   await hooks.start();
   const op = await createOperator(db.sql, 'log.reviewer', 'reviewer');
   reviewer.authorization = 'Basic ' + Buffer.from(`${op.login}:${op.password}`).toString('base64');
-  await upsertVasp(db.sql, { uid: VASP, name: 'Mail Desk VASP', website: 'https://mail-desk.example', email: 'desk@mail-desk.example' }, 'cli');
+  await upsertVasp(
+    db.sql,
+    {
+      uid: VASP,
+      name: 'Mail Desk VASP',
+      website: 'https://mail-desk.example',
+      email: 'desk@mail-desk.example',
+    },
+    'cli',
+  );
   const port = await freePort();
   baseUrl = `https://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
     env: {
-      PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp',
-      DATABASE_URL: db.url, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-logs-')),
-      TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: String(port), TOLLGATE_RPC_ETH: inject('rpcUrl'),
-      TOLLGATE_LOG_LEVEL: 'trace', TOLLGATE_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY, TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-      TOLLGATE_SMTP_URL: mail.url, TOLLGATE_TRAVEL_RULE_PUBLIC_URL: baseUrl,
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: db.url,
+      TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-logs-')),
+      TOLLGATE_HOST: '127.0.0.1',
+      TOLLGATE_PORT: String(port),
+      TOLLGATE_RPC_ETH: inject('rpcUrl'),
+      TOLLGATE_LOG_LEVEL: 'trace',
+      TOLLGATE_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+      TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+      TOLLGATE_SMTP_URL: mail.url,
+      TOLLGATE_TRAVEL_RULE_PUBLIC_URL: baseUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const up = await eventually(async () => (await call(baseUrl, 'GET', '/healthz').catch(() => ({ status: 0 }))).status, (s) => s === 200, 60_000);
+  const up = await eventually(
+    async () => (await call(baseUrl, 'GET', '/healthz').catch(() => ({ status: 0 }))).status,
+    (s) => s === 200,
+    60_000,
+  );
   expect(up).toBe(200);
 }, 90_000);
 
@@ -65,7 +85,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const api = (method: string, path: string, body?: object) => call(baseUrl, method, `/v2${path}`, { headers: { apikey: BOOTSTRAP_KEY }, ...(body ? { body } : {}) });
+const api = (method: string, path: string, body?: object) =>
+  call(baseUrl, method, `/v2${path}`, {
+    headers: { apikey: BOOTSTRAP_KEY },
+    ...(body ? { body } : {}),
+  });
 
 describe('the log of a real appliance', () => {
   it('holds no name, birth date, identifier or address after every travel rule flow', async () => {
@@ -74,22 +98,108 @@ describe('the log of a real appliance', () => {
     const bad = travelBody('logs-bad');
     bad.originator.persons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth = '1961-13-40';
     expect((await api('POST', '/travelrule/create_tx', bad)).status).toBe(400);
-    expect((await call(baseUrl, 'POST', '/v2/travelrule/create_tx', { headers: { apikey: BOOTSTRAP_KEY }, body: '{"originator": {"persons": [{"naturalPerson": {"name": "Quennellworth"' })).status).toBe(400);
-    expect((await call(baseUrl, 'POST', '/trp/v3/inquiries/not-a-known-token-at-all', { headers: { 'api-version': '3.1.0', 'request-identifier': '8a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' }, body: { asset: { slip0044: 60 }, amount: '1', callback: 'https://x.example/cb', IVMS101: { originator: { originatorPersons: [{ naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: 'Quennellworth', nameIdentifierType: 'LEGL' }] } } }], accountNumber: [ORIGINATOR_ADDRESS] } } } })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (
+        await call(baseUrl, 'POST', '/v2/travelrule/create_tx', {
+          headers: { apikey: BOOTSTRAP_KEY },
+          body: '{"originator": {"persons": [{"naturalPerson": {"name": "Quennellworth"',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(baseUrl, 'POST', '/trp/v3/inquiries/not-a-known-token-at-all', {
+          headers: {
+            'api-version': '3.1.0',
+            'request-identifier': '8a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+          },
+          body: {
+            asset: { slip0044: 60 },
+            amount: '1',
+            callback: 'https://x.example/cb',
+            IVMS101: {
+              originator: {
+                originatorPersons: [
+                  {
+                    naturalPerson: {
+                      name: {
+                        nameIdentifier: [
+                          { primaryIdentifier: 'Quennellworth', nameIdentifierType: 'LEGL' },
+                        ],
+                      },
+                    },
+                  },
+                ],
+                accountNumber: [ORIGINATOR_ADDRESS],
+              },
+            },
+          },
+        })
+      ).status,
+    ).toBeGreaterThanOrEqual(400);
 
     // The e-mail flow, end to end: create, read by an operator, accept, view, answer, hash.
-    expect((await api('POST', '/travelrule/create_tx', travelBody('logs-1', { beneficiary_vasp_id: VASP }))).json.data).toBe('PENDING');
-    expect((await api('POST', '/travelrule/receive_tx_without_protocol', travelBody('logs-dep', { transaction_hash: '0x' + 'ee'.repeat(32), created_at: '2026-11-20T09:00:00Z' }))).json.data).toBe('APPROVED');
-    const [row] = await db.sql<{ id: string }[]>`select id from travelrule_transactions where transaction_ref = 'logs-1'`;
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/create_tx',
+          travelBody('logs-1', { beneficiary_vasp_id: VASP }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/receive_tx_without_protocol',
+          travelBody('logs-dep', {
+            transaction_hash: '0x' + 'ee'.repeat(32),
+            created_at: '2026-11-20T09:00:00Z',
+          }),
+        )
+      ).json.data,
+    ).toBe('APPROVED');
+    const [row] = await db.sql<
+      { id: string }[]
+    >`select id from travelrule_transactions where transaction_ref = 'logs-1'`;
     const id = row!.id;
-    expect((await call(baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, { headers: reviewer })).json.data.ivms101).toBeDefined();
-    expect((await call(baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, { headers: reviewer, body: {} })).status).toBe(200);
+    expect(
+      (await call(baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, { headers: reviewer })).json
+        .data.ivms101,
+    ).toBeDefined();
+    expect(
+      (
+        await call(baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+          headers: reviewer,
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
     const [first] = await mail.waitFor(1);
-    const link = new URL(/https:\/\/\S+\/v2\/travelrule\/transaction\/[0-9a-f-]{36}\?q=[^\s"<]+/.exec(first!.text)![0]);
-    expect((await call(baseUrl, 'GET', link.pathname + link.search)).text).toContain('Quennellworth');
-    expect((await call(baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, { headers: reviewer, body: { approved: true } })).status).toBe(200);
+    const link = new URL(
+      /https:\/\/\S+\/v2\/travelrule\/transaction\/[0-9a-f-]{36}\?q=[^\s"<]+/.exec(first!.text)![0],
+    );
+    expect((await call(baseUrl, 'GET', link.pathname + link.search)).text).toContain(
+      'Quennellworth',
+    );
+    expect(
+      (
+        await call(baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, {
+          headers: reviewer,
+          body: { approved: true },
+        })
+      ).status,
+    ).toBe(200);
     await hooks.waitFor((all) => all.some((r) => r.json?.status === 'OTHER_VASP_APPROVED'));
-    expect((await api('POST', '/travelrule/send_tx_hash', { transaction_ref: 'logs-1', transaction_hash: '0x' + 'ef'.repeat(32) })).json.code).toBe(0);
+    expect(
+      (
+        await api('POST', '/travelrule/send_tx_hash', {
+          transaction_ref: 'logs-1',
+          transaction_hash: '0x' + 'ef'.repeat(32),
+        })
+      ).json.code,
+    ).toBe(0);
     await mail.waitFor(2);
 
     child.kill('SIGTERM');
@@ -101,7 +211,8 @@ describe('the log of a real appliance', () => {
     expect(output).toContain('operator read travel rule personal data');
     expect(output).toContain('webhook delivered');
     // …and none of whom it happened to.
-    for (const value of PERSONAL_VALUES) expect(output, `"${value}" in the log`).not.toContain(value);
+    for (const value of PERSONAL_VALUES)
+      expect(output, `"${value}" in the log`).not.toContain(value);
     expect(output).not.toContain(BOOTSTRAP_KEY);
     expect(output).not.toMatch(/\/trp\/v3\/inquiries\/not-a-known-token-at-all/);
   });

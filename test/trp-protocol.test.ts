@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/api/server.js';
 import { parseTravelRuleInput, type NormalisedInput } from '../src/travelrule/ivms101/index.js';
 import { TrpError, trpPost } from '../src/travelrule/trp/client.js';
-import { TRP_VERSION, buildInquiry, type Confirmation, type InboundInquiry, type Resolution } from '../src/travelrule/trp/messages.js';
+import {
+  TRP_VERSION,
+  buildInquiry,
+  type Confirmation,
+  type InboundInquiry,
+  type Resolution,
+} from '../src/travelrule/trp/messages.js';
 import { TrpHttpError, trpRoutes, type TrpInboundHandlers } from '../src/travelrule/trp/server.js';
 import { parseAllowList } from '../src/webhooks/ssrf.js';
 import { call } from './helpers/http.js';
@@ -24,24 +30,51 @@ const UNKNOWN_TOKEN = 'tok_unknown_0000000000';
 const PERSONAL = ['Yılmaz', 'Ayşe', 'Schmidt', 'U09876543', '1985-07-14'];
 
 function outgoing(): NormalisedInput {
-  const result = parseTravelRuleInput({
-    transaction_ref: 'wd-1',
-    transaction_asset: 'ETH',
-    transaction_amount: '0.5',
-    transaction_asset_decimals: '18',
-    originator: {
-      persons: [{ naturalPerson: {
-        name: { nameIdentifier: [{ primaryIdentifier: 'Yılmaz', secondaryIdentifier: 'Ayşe', nameIdentifierType: 'LEGL' }] },
-        dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14' },
-        nationalIdentification: { nationalIdentifier: 'U09876543', nationalIdentifierType: 'CCPT', countryOfIssue: 'TR' },
-      } }],
-      accountNumber: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
+  const result = parseTravelRuleInput(
+    {
+      transaction_ref: 'wd-1',
+      transaction_asset: 'ETH',
+      transaction_amount: '0.5',
+      transaction_asset_decimals: '18',
+      originator: {
+        persons: [
+          {
+            naturalPerson: {
+              name: {
+                nameIdentifier: [
+                  {
+                    primaryIdentifier: 'Yılmaz',
+                    secondaryIdentifier: 'Ayşe',
+                    nameIdentifierType: 'LEGL',
+                  },
+                ],
+              },
+              dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14' },
+              nationalIdentification: {
+                nationalIdentifier: 'U09876543',
+                nationalIdentifierType: 'CCPT',
+                countryOfIssue: 'TR',
+              },
+            },
+          },
+        ],
+        accountNumber: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
+      },
+      beneficiary: {
+        persons: [
+          {
+            naturalPerson: {
+              name: {
+                nameIdentifier: [{ primaryIdentifier: 'Schmidt', nameIdentifierType: 'LEGL' }],
+              },
+            },
+          },
+        ],
+        accountNumber: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'],
+      },
     },
-    beneficiary: {
-      persons: [{ naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: 'Schmidt', nameIdentifierType: 'LEGL' }] } } }],
-      accountNumber: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'],
-    },
-  }, 'create_tx');
+    'create_tx',
+  );
   if (!result.ok) throw new Error(result.message);
   return result.value;
 }
@@ -49,16 +82,31 @@ function outgoing(): NormalisedInput {
 function inquiryBody(): Record<string, unknown> {
   const tx = outgoing();
   return buildInquiry({
-    asset: tx.transaction_asset, network: tx.transaction_network, decimals: tx.transaction_asset_decimals,
-    amountBaseUnits: tx.transaction_amount_base_units, callback: 'https://vasp-a.example/trp/v3/resolutions/tok_callback_000000',
-    originator: tx.originator, beneficiary: tx.beneficiary, vaspName: 'Alpha Exchange GmbH',
+    asset: tx.transaction_asset,
+    network: tx.transaction_network,
+    decimals: tx.transaction_asset_decimals,
+    amountBaseUnits: tx.transaction_amount_base_units,
+    callback: 'https://vasp-a.example/trp/v3/resolutions/tok_callback_000000',
+    originator: tx.originator,
+    beneficiary: tx.beneficiary,
+    vaspName: 'Alpha Exchange GmbH',
   });
 }
 
 type Recorded =
-  | { kind: 'inquiry'; token: string; inquiry: InboundInquiry; meta: { requestId: string; extensions: string[] } }
+  | {
+      kind: 'inquiry';
+      token: string;
+      inquiry: InboundInquiry;
+      meta: { requestId: string; extensions: string[] };
+    }
   | { kind: 'resolution'; token: string; resolution: Resolution; meta: { requestId: string } }
-  | { kind: 'confirmation'; token: string; confirmation: Confirmation; meta: { requestId: string } };
+  | {
+      kind: 'confirmation';
+      token: string;
+      confirmation: Confirmation;
+      meta: { requestId: string };
+    };
 
 const recorded: Recorded[] = [];
 
@@ -71,7 +119,8 @@ const handlers: TrpInboundHandlers = {
     return { version: TRP_VERSION };
   },
   async resolution(token, resolution, meta) {
-    if (token === 'tok_conflict_000000000') throw new TrpHttpError(409, 'the transfer is not waiting for a resolution');
+    if (token === 'tok_conflict_000000000')
+      throw new TrpHttpError(409, 'the transfer is not waiting for a resolution');
     if (token !== TOKEN) throw new TrpHttpError(404, 'unknown transfer');
     recorded.push({ kind: 'resolution', token, resolution, meta });
   },
@@ -84,7 +133,11 @@ const handlers: TrpInboundHandlers = {
 let trp: RunningServer;
 let base: string;
 const opts = (requestId = randomUUID()) => ({ timeoutMs: 5000, allow: LOOPBACK, requestId });
-const headers = (over: Record<string, string> = {}) => ({ 'api-version': '3.1.0', 'request-identifier': randomUUID(), ...over });
+const headers = (over: Record<string, string> = {}) => ({
+  'api-version': '3.1.0',
+  'request-identifier': randomUUID(),
+  ...over,
+});
 
 beforeAll(async () => {
   const app = new Hono();
@@ -99,7 +152,10 @@ afterAll(async () => {
 });
 
 async function refused(promise: Promise<unknown>): Promise<TrpError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TrpError);
   for (const value of PERSONAL) expect((err as Error).message).not.toContain(value);
   return err as TrpError;
@@ -114,45 +170,91 @@ describe('trpRoutes', () => {
     expect(got.kind).toBe('inquiry');
     expect(got.token).toBe(TOKEN);
     expect(got.meta).toEqual({ requestId, extensions: [] });
-    if (got.kind === 'inquiry') expect(got.inquiry).toMatchObject({ asset: 'ETH', network: 'eth', amount: '0.5', amountBaseUnits: '500000000000000000', originatingVaspName: 'Alpha Exchange GmbH' });
+    if (got.kind === 'inquiry')
+      expect(got.inquiry).toMatchObject({
+        asset: 'ETH',
+        network: 'eth',
+        amount: '0.5',
+        amountBaseUnits: '500000000000000000',
+        originatingVaspName: 'Alpha Exchange GmbH',
+      });
 
-    const raw = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, { headers: headers({ 'request-identifier': requestId, 'api-version': '3.0', 'api-extensions': 'message-signing, , beneficiary-details' }), body: inquiryBody() });
+    const raw = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
+      headers: headers({
+        'request-identifier': requestId,
+        'api-version': '3.0',
+        'api-extensions': 'message-signing, , beneficiary-details',
+      }),
+      body: inquiryBody(),
+    });
     expect(raw.status).toBe(200);
     expect(raw.headers['request-identifier']).toBe(requestId);
     expect(raw.headers['api-version']).toBe(TRP_VERSION);
-    expect(recorded.at(-1)!.meta).toEqual({ requestId, extensions: ['message-signing', 'beneficiary-details'] });
+    expect(recorded.at(-1)!.meta).toEqual({
+      requestId,
+      extensions: ['message-signing', 'beneficiary-details'],
+    });
   });
 
   it('takes resolutions and confirmations', async () => {
-    const approved = { approved: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', callback: 'https://vasp-b.example/trp/v3/confirmations/tok_x' } };
-    expect(await trpPost(`${base}/trp/v3/resolutions/${TOKEN}`, approved, opts())).toEqual({ status: 200, body: {} });
+    const approved = {
+      approved: {
+        address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        callback: 'https://vasp-b.example/trp/v3/confirmations/tok_x',
+      },
+    };
+    expect(await trpPost(`${base}/trp/v3/resolutions/${TOKEN}`, approved, opts())).toEqual({
+      status: 200,
+      body: {},
+    });
     expect(recorded.at(-1)).toMatchObject({ kind: 'resolution', resolution: approved });
-    expect(await trpPost(`${base}/trp/v3/confirmations/${TOKEN}`, { txid: '0xfeed' }, opts())).toEqual({ status: 200, body: {} });
-    expect(recorded.at(-1)).toMatchObject({ kind: 'confirmation', confirmation: { txid: '0xfeed' } });
+    expect(
+      await trpPost(`${base}/trp/v3/confirmations/${TOKEN}`, { txid: '0xfeed' }, opts()),
+    ).toEqual({ status: 200, body: {} });
+    expect(recorded.at(-1)).toMatchObject({
+      kind: 'confirmation',
+      confirmation: { txid: '0xfeed' },
+    });
   });
 
   it('refuses bad headers with 400, still echoing a valid request-identifier', async () => {
     const path = `/trp/v3/inquiries/${TOKEN}`;
     const requestId = randomUUID();
-    const missing = await call(base, 'POST', path, { headers: { 'request-identifier': requestId }, body: inquiryBody() });
+    const missing = await call(base, 'POST', path, {
+      headers: { 'request-identifier': requestId },
+      body: inquiryBody(),
+    });
     expect(missing.status).toBe(400);
-    expect(missing.json).toEqual({ code: 5000, status: 5000, message: 'api-version header is required' });
+    expect(missing.json).toEqual({
+      code: 5000,
+      status: 5000,
+      message: 'api-version header is required',
+    });
     expect(missing.headers['api-version']).toBe(TRP_VERSION);
     // The version is checked before the identifier, so none is echoed yet.
     expect(missing.headers['request-identifier']).toBeUndefined();
 
-    const old = await call(base, 'POST', path, { headers: headers({ 'api-version': '2.0.0' }), body: inquiryBody() });
+    const old = await call(base, 'POST', path, {
+      headers: headers({ 'api-version': '2.0.0' }),
+      body: inquiryBody(),
+    });
     expect(old.status).toBe(400);
     expect(old.json.message).toMatch(/^api-version is not supported/);
 
     for (const bad of [undefined, 'not-a-uuid']) {
-      const res = await call(base, 'POST', path, { headers: { 'api-version': '3.1.0', ...(bad ? { 'request-identifier': bad } : {}) }, body: inquiryBody() });
+      const res = await call(base, 'POST', path, {
+        headers: { 'api-version': '3.1.0', ...(bad ? { 'request-identifier': bad } : {}) },
+        body: inquiryBody(),
+      });
       expect(res.status).toBe(400);
       expect(res.json.message).toMatch(/^request-identifier /);
       expect(res.headers['request-identifier']).toBeUndefined();
     }
 
-    const notJson = await call(base, 'POST', path, { headers: headers({ 'request-identifier': requestId }), body: '{"asset":' });
+    const notJson = await call(base, 'POST', path, {
+      headers: headers({ 'request-identifier': requestId }),
+      body: '{"asset":',
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.json).toEqual({ code: 5000, status: 5000, message: 'body is not JSON' });
     expect(notJson.headers['request-identifier']).toBe(requestId);
@@ -167,15 +269,24 @@ describe('trpRoutes', () => {
     expect(res.json.message).toBe('asset: is required');
 
     const bad = inquiryBody() as any;
-    bad.IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth = '1985-13-01';
+    bad.IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth =
+      '1985-13-01';
     const err = await refused(trpPost(`${base}/trp/v3/inquiries/${TOKEN}`, bad, opts()));
     expect(err).toMatchObject({ retryable: false, status: 400 });
-    expect(err.message).toBe('peer answered 400: IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth: must be a real calendar date');
+    expect(err.message).toBe(
+      'peer answered 400: IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth: must be a real calendar date',
+    );
 
-    res = await call(base, 'POST', `/trp/v3/resolutions/${TOKEN}`, { headers: headers(), body: { version: '3.1.0', rejected: 'no' } });
+    res = await call(base, 'POST', `/trp/v3/resolutions/${TOKEN}`, {
+      headers: headers(),
+      body: { version: '3.1.0', rejected: 'no' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('the body must hold exactly one of version, approved, rejected');
-    res = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, { headers: headers(), body: { txid: '' } });
+    res = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, {
+      headers: headers(),
+      body: { txid: '' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/^txid: /);
     res = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, { headers: headers() });
@@ -185,25 +296,47 @@ describe('trpRoutes', () => {
   });
 
   it('answers 404, 409, 413 and 500 in the TRP error shape', async () => {
-    const unknown = await refused(trpPost(`${base}/trp/v3/inquiries/${UNKNOWN_TOKEN}`, inquiryBody(), opts()));
-    expect(unknown).toMatchObject({ retryable: false, status: 404, message: 'peer answered 404: unknown inquiry URL' });
+    const unknown = await refused(
+      trpPost(`${base}/trp/v3/inquiries/${UNKNOWN_TOKEN}`, inquiryBody(), opts()),
+    );
+    expect(unknown).toMatchObject({
+      retryable: false,
+      status: 404,
+      message: 'peer answered 404: unknown inquiry URL',
+    });
 
     const requestId = randomUUID();
-    const shape = await call(base, 'POST', '/trp/v3/confirmations/short', { headers: headers({ 'request-identifier': requestId }), body: { txid: 'x' } });
+    const shape = await call(base, 'POST', '/trp/v3/confirmations/short', {
+      headers: headers({ 'request-identifier': requestId }),
+      body: { txid: 'x' },
+    });
     expect(shape.status).toBe(404);
     expect(shape.json).toEqual({ code: 4040, status: 4040, message: 'unknown TRP endpoint' });
     expect(shape.headers['request-identifier']).toBe(requestId);
 
-    const conflict = await call(base, 'POST', '/trp/v3/resolutions/tok_conflict_000000000', { headers: headers(), body: { rejected: 'no' } });
+    const conflict = await call(base, 'POST', '/trp/v3/resolutions/tok_conflict_000000000', {
+      headers: headers(),
+      body: { rejected: 'no' },
+    });
     expect(conflict.status).toBe(409);
-    expect(conflict.json).toEqual({ code: 4090, status: 4090, message: 'the transfer is not waiting for a resolution' });
+    expect(conflict.json).toEqual({
+      code: 4090,
+      status: 4090,
+      message: 'the transfer is not waiting for a resolution',
+    });
 
-    const large = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, { headers: headers(), body: JSON.stringify({ canceled: 'x'.repeat(1024 * 1024) }) });
+    const large = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, {
+      headers: headers(),
+      body: JSON.stringify({ canceled: 'x'.repeat(1024 * 1024) }),
+    });
     expect(large.status).toBe(413);
     expect(large.json.code).toBe(4130);
     expect(await postChunked(`${base}/trp/v3/confirmations/${TOKEN}`, 1100 * 1024)).toBe(413);
 
-    const explode = await call(base, 'POST', '/trp/v3/inquiries/tok_explode_0000000000', { headers: headers(), body: inquiryBody() });
+    const explode = await call(base, 'POST', '/trp/v3/inquiries/tok_explode_0000000000', {
+      headers: headers(),
+      body: inquiryBody(),
+    });
     expect(explode.status).toBe(500);
     expect(explode.json.code).toBe(5999);
     expect(explode.text).not.toContain('database went away');
@@ -216,8 +349,14 @@ describe('trpRoutes', () => {
 /** Streams `bytes` of body without a content-length; resolves to the status. */
 function postChunked(url: string, bytes: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
-    req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
     req.on('error', reject);
     const chunk = Buffer.alloc(64 * 1024, 'x');
     let sent = 0;
@@ -239,76 +378,157 @@ function scriptedPeer(): Promise<{ url: string; close(): Promise<void> }> {
     req.on('end', () => {
       const id = req.headers['request-identifier'] as string;
       switch (req.url) {
-        case '/500': res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'try later' })); break;
-        case '/429': res.writeHead(429).end(); break;
-        case '/400': res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 5000, message: `bad\n${'m'.repeat(500)}` })); break;
-        case '/302': res.writeHead(302, { location: 'http://169.254.169.254/' }).end(); break;
-        case '/wrong-id': res.writeHead(200, { 'request-identifier': randomUUID() }).end('{}'); break;
-        case '/no-echo': res.writeHead(200).end(JSON.stringify({ version: '3.1.0' })); break;
-        case '/empty': res.writeHead(200, { 'request-identifier': id }).end(); break;
-        case '/not-json': res.writeHead(200, { 'request-identifier': id }).end('<html>'); break;
-        case '/huge': res.writeHead(200, { 'request-identifier': id }).end('"' + 'x'.repeat(2 * 1024 * 1024) + '"'); break;
-        case '/slow': break; // never answers
-        default: res.writeHead(404).end();
+        case '/500':
+          res
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ message: 'try later' }));
+          break;
+        case '/429':
+          res.writeHead(429).end();
+          break;
+        case '/400':
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ code: 5000, message: `bad\n${'m'.repeat(500)}` }));
+          break;
+        case '/302':
+          res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+          break;
+        case '/wrong-id':
+          res.writeHead(200, { 'request-identifier': randomUUID() }).end('{}');
+          break;
+        case '/no-echo':
+          res.writeHead(200).end(JSON.stringify({ version: '3.1.0' }));
+          break;
+        case '/empty':
+          res.writeHead(200, { 'request-identifier': id }).end();
+          break;
+        case '/not-json':
+          res.writeHead(200, { 'request-identifier': id }).end('<html>');
+          break;
+        case '/huge':
+          res
+            .writeHead(200, { 'request-identifier': id })
+            .end('"' + 'x'.repeat(2 * 1024 * 1024) + '"');
+          break;
+        case '/slow':
+          break; // never answers
+        default:
+          res.writeHead(404).end();
       }
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }) });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    }),
+  );
 }
 
 describe('trpPost', () => {
   let peer: { url: string; close(): Promise<void> };
-  beforeAll(async () => { peer = await scriptedPeer(); });
-  afterAll(async () => { await peer.close(); });
+  beforeAll(async () => {
+    peer = await scriptedPeer();
+  });
+  afterAll(async () => {
+    await peer.close();
+  });
 
   it('says whether a retry can help', async () => {
-    expect(await refused(trpPost(`${peer.url}/500`, inquiryBody(), opts()))).toMatchObject({ retryable: true, status: 500, message: 'peer answered 500: try later' });
-    expect(await refused(trpPost(`${peer.url}/429`, {}, opts()))).toMatchObject({ retryable: true, status: 429 });
+    expect(await refused(trpPost(`${peer.url}/500`, inquiryBody(), opts()))).toMatchObject({
+      retryable: true,
+      status: 500,
+      message: 'peer answered 500: try later',
+    });
+    expect(await refused(trpPost(`${peer.url}/429`, {}, opts()))).toMatchObject({
+      retryable: true,
+      status: 429,
+    });
     const bad = await refused(trpPost(`${peer.url}/400`, inquiryBody(), opts()));
     expect(bad).toMatchObject({ retryable: false, status: 400 });
     expect(bad.message.length).toBeLessThanOrEqual('peer answered 400: '.length + 200);
     expect(bad.message).not.toContain('\n');
-    expect(await refused(trpPost(`${peer.url}/302`, {}, opts()))).toMatchObject({ retryable: false, status: 302, message: 'redirect 302 not followed' });
-    expect(await refused(trpPost(`${peer.url}/slow`, inquiryBody(), { ...opts(), timeoutMs: 300 }))).toMatchObject({ retryable: true });
+    expect(await refused(trpPost(`${peer.url}/302`, {}, opts()))).toMatchObject({
+      retryable: false,
+      status: 302,
+      message: 'redirect 302 not followed',
+    });
+    expect(
+      await refused(trpPost(`${peer.url}/slow`, inquiryBody(), { ...opts(), timeoutMs: 300 })),
+    ).toMatchObject({ retryable: true });
     const closed = await refused(trpPost('http://127.0.0.1:1/', {}, opts()));
     expect(closed.retryable).toBe(true);
     expect(closed.message).toMatch(/ECONNREFUSED/);
   });
 
   it('checks the echoed request-identifier and the answer', async () => {
-    expect(await refused(trpPost(`${peer.url}/wrong-id`, {}, opts()))).toMatchObject({ retryable: false, message: 'request-identifier not echoed' });
-    expect(await trpPost(`${peer.url}/no-echo`, {}, opts())).toEqual({ status: 200, body: { version: '3.1.0' } });
+    expect(await refused(trpPost(`${peer.url}/wrong-id`, {}, opts()))).toMatchObject({
+      retryable: false,
+      message: 'request-identifier not echoed',
+    });
+    expect(await trpPost(`${peer.url}/no-echo`, {}, opts())).toEqual({
+      status: 200,
+      body: { version: '3.1.0' },
+    });
     expect(await trpPost(`${peer.url}/empty`, {}, opts())).toEqual({ status: 200, body: null });
-    expect(await refused(trpPost(`${peer.url}/not-json`, {}, opts()))).toMatchObject({ retryable: false, status: 200 });
+    expect(await refused(trpPost(`${peer.url}/not-json`, {}, opts()))).toMatchObject({
+      retryable: false,
+      status: 200,
+    });
     expect((await refused(trpPost(`${peer.url}/huge`, {}, opts()))).message).toMatch(/larger than/);
   });
 
   it('refuses loopback and private addresses without the allow list (SSRF)', async () => {
-    const literal = await refused(trpPost(`${base}/trp/v3/inquiries/${TOKEN}`, inquiryBody(), { ...opts(), allow: [] }));
+    const literal = await refused(
+      trpPost(`${base}/trp/v3/inquiries/${TOKEN}`, inquiryBody(), { ...opts(), allow: [] }),
+    );
     expect(literal.retryable).toBe(false);
-    const named = await refused(trpPost(`http://localhost:${trp.port}/trp/v3/inquiries/${TOKEN}`, inquiryBody(), { ...opts(), allow: [] }));
+    const named = await refused(
+      trpPost(`http://localhost:${trp.port}/trp/v3/inquiries/${TOKEN}`, inquiryBody(), {
+        ...opts(),
+        allow: [],
+      }),
+    );
     expect(named.retryable).toBe(false);
     expect(named.message).toMatch(/may not be sent to/);
-    expect(await refused(trpPost('http://169.254.169.254/latest/meta-data', {}, opts()))).toMatchObject({ retryable: false });
-    expect(await refused(trpPost('file:///etc/passwd', {}, opts()))).toMatchObject({ retryable: false });
+    expect(
+      await refused(trpPost('http://169.254.169.254/latest/meta-data', {}, opts())),
+    ).toMatchObject({ retryable: false });
+    expect(await refused(trpPost('file:///etc/passwd', {}, opts()))).toMatchObject({
+      retryable: false,
+    });
   });
 
   it('trusts a self-signed peer only when its certificate is given as ca', async () => {
     const pems = await generate([{ name: 'commonName', value: 'peer.test' }], {
-      keyType: 'ec', curve: 'P-256', algorithm: 'sha256',
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
       extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
     });
     const app = new Hono();
     app.route('/', trpRoutes(handlers));
-    const tlsServer = await startServer(app, { host: '127.0.0.1', port: 0, tls: { cert: pems.cert, key: pems.private, selfSigned: true } });
+    const tlsServer = await startServer(app, {
+      host: '127.0.0.1',
+      port: 0,
+      tls: { cert: pems.cert, key: pems.private, selfSigned: true },
+    });
     try {
       const url = `https://127.0.0.1:${tlsServer.port}/trp/v3/confirmations/${TOKEN}`;
       const untrusted = await refused(trpPost(url, { txid: '0x1' }, opts()));
       expect(untrusted.message).toMatch(/SELF_SIGNED|self.signed|certificate/i);
-      expect(await trpPost(url, { txid: '0x1' }, { ...opts(), ca: pems.cert })).toEqual({ status: 200, body: {} });
+      expect(await trpPost(url, { txid: '0x1' }, { ...opts(), ca: pems.cert })).toEqual({
+        status: 200,
+        body: {},
+      });
     } finally {
       await tlsServer.close();
     }

@@ -33,15 +33,31 @@ describe('toSmallestUnit', () => {
 
 describe('Bitcoin-family addresses and RPC URLs', () => {
   it('stores bech32 lower-case and base58 as it is', () => {
-    expect(normalizeUtxoAddress('RLTC1QEJ3Z42GDXJN34NNT0Y0KAWKLQV99SWV09SGMW8')).toBe('rltc1qej3z42gdxjn34nnt0y0kawklqv99swv09sgmw8');
-    expect(normalizeUtxoAddress('BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ')).toBe('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
-    expect(normalizeUtxoAddress('myNNgTYbKx3iME4jsVkhTerBmpebfCp94G')).toBe('myNNgTYbKx3iME4jsVkhTerBmpebfCp94G');
-    expect(normalizeUtxoAddress('LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9')).toBe('LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9');
+    expect(normalizeUtxoAddress('RLTC1QEJ3Z42GDXJN34NNT0Y0KAWKLQV99SWV09SGMW8')).toBe(
+      'rltc1qej3z42gdxjn34nnt0y0kawklqv99swv09sgmw8',
+    );
+    expect(normalizeUtxoAddress('BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ')).toBe(
+      'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    );
+    expect(normalizeUtxoAddress('myNNgTYbKx3iME4jsVkhTerBmpebfCp94G')).toBe(
+      'myNNgTYbKx3iME4jsVkhTerBmpebfCp94G',
+    );
+    expect(normalizeUtxoAddress('LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9')).toBe(
+      'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9',
+    );
   });
 
   it('parses http://user:password@host:port, decoding the credentials', () => {
-    expect(parseRpcUrl('http://rpc%40user:p%3Ass@127.0.0.1:9332')).toEqual({ host: 'http://127.0.0.1:9332', username: 'rpc@user', password: 'p:ss' });
-    expect(parseRpcUrl('https://node.internal:443')).toEqual({ host: 'https://node.internal', username: undefined, password: undefined });
+    expect(parseRpcUrl('http://rpc%40user:p%3Ass@127.0.0.1:9332')).toEqual({
+      host: 'http://127.0.0.1:9332',
+      username: 'rpc@user',
+      password: 'p:ss',
+    });
+    expect(parseRpcUrl('https://node.internal:443')).toEqual({
+      host: 'https://node.internal',
+      username: undefined,
+      password: undefined,
+    });
     expect(() => parseRpcUrl('ws://127.0.0.1:9332')).toThrow(/TOLLGATE_RPC_/);
   });
 });

@@ -7,7 +7,12 @@ import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
-import { SKIP_MESSAGE, skipWithoutLitecoind, startLitecoind, type Litecoind } from './helpers/litecoind.js';
+import {
+  SKIP_MESSAGE,
+  skipWithoutLitecoind,
+  startLitecoind,
+  type Litecoind,
+} from './helpers/litecoind.js';
 import { Receiver, type Received } from './helpers/receiver.js';
 
 let node: Litecoind;
@@ -24,9 +29,18 @@ const UTXO_TABLES = {
   utxo_tx_addresses: 'block_number, tx_hash, address',
 } as const;
 
-function startIndexer({ sql, url }: { sql: Sql; url: string }, opts: Partial<UtxoIndexerOptions>): UtxoIndexer {
+function startIndexer(
+  { sql, url }: { sql: Sql; url: string },
+  opts: Partial<UtxoIndexerOptions>,
+): UtxoIndexer {
   const indexer = new UtxoIndexer(sql, new UtxoRpc(node.rpcUrl), {
-    network: 'litecoin', confirmations: 6, startBlock: 'head', pollIntervalMs: 50, maxReorgDepth: 6, databaseUrl: url, ...opts,
+    network: 'litecoin',
+    confirmations: 6,
+    startBlock: 'head',
+    pollIntervalMs: 50,
+    maxReorgDepth: 6,
+    databaseUrl: url,
+    ...opts,
   });
   indexer.start();
   cleanup.push(() => indexer.stop());
@@ -36,155 +50,228 @@ function startIndexer({ sql, url }: { sql: Sql; url: string }, opts: Partial<Utx
 /** Waits until the indexer's cursor is the node's best block. */
 async function synced(sql: Sql): Promise<void> {
   const best = await node.rpc<string>('getbestblockhash');
-  const rows = await eventually(() => sql`select block_hash from indexer_cursors where network = 'litecoin'`, (r) => r[0]?.block_hash === best, 20_000);
+  const rows = await eventually(
+    () => sql`select block_hash from indexer_cursors where network = 'litecoin'`,
+    (r) => r[0]?.block_hash === best,
+    20_000,
+  );
   expect(rows[0]?.block_hash).toBe(best);
 }
 
 /** Two signed transactions spending the same wallet coin: one pays `to`, the other `conflictTo`. */
-async function doubleSpend(coin: { txid: string; vout: number; amount: number }, to: string, conflictTo: string) {
+async function doubleSpend(
+  coin: { txid: string; vout: number; amount: number },
+  to: string,
+  conflictTo: string,
+) {
   const sign = async (address: string, amount: number, fee: number) => {
     const change = await node.rpc<string>('getrawchangeaddress');
-    const unsigned = await node.rpc<string>('createrawtransaction', [{ txid: coin.txid, vout: coin.vout }], { [address]: amount, [change]: Math.round((coin.amount - amount - fee) * 1e8) / 1e8 });
+    const unsigned = await node.rpc<string>(
+      'createrawtransaction',
+      [{ txid: coin.txid, vout: coin.vout }],
+      { [address]: amount, [change]: Math.round((coin.amount - amount - fee) * 1e8) / 1e8 },
+    );
     return (await node.rpc<{ hex: string }>('signrawtransactionwithwallet', unsigned)).hex;
   };
   return { hex: await sign(to, 1, 0.0001), conflict: await sign(conflictTo, 2, 0.0002) };
 }
 
-const ofBlock = (txid: string, blockHash: string) => (r: Received) => r.json?.hash === txid && r.json.blockHash === blockHash;
+const ofBlock = (txid: string, blockHash: string) => (r: Received) =>
+  r.json?.hash === txid && r.json.blockHash === blockHash;
 
-describe.skipIf(skipWithoutLitecoind)(`Bitcoin-family reorgs on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`, () => {
-  beforeAll(async () => {
-    node = await startLitecoind();
-    await node.mine(120);
-    db = await freshDatabase();
-    receiver = await new Receiver().start();
-    worker = await startTestAppliance(db.url, {}, { api: false, worker: true, indexer: false, devChain: false });
-  });
-  afterAll(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => {});
-    await worker?.stop();
-    await receiver?.stop();
-    await db?.drop();
-    await node?.stop();
-  });
+describe.skipIf(skipWithoutLitecoind)(
+  `Bitcoin-family reorgs on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`,
+  () => {
+    beforeAll(async () => {
+      node = await startLitecoind();
+      await node.mine(120);
+      db = await freshDatabase();
+      receiver = await new Receiver().start();
+      worker = await startTestAppliance(
+        db.url,
+        {},
+        { api: false, worker: true, indexer: false, devChain: false },
+      );
+    });
+    afterAll(async () => {
+      for (const f of cleanup.reverse()) await f().catch(() => {});
+      await worker?.stop();
+      await receiver?.stop();
+      await db?.drop();
+      await node?.stop();
+    });
 
-  it('follows reorgs of depth 1 to 5: retractions for delivered events, no confirmation of orphans, data as a clean index', async () => {
-    const key = await createApiKey(db.sql, 'reorg');
-    const payee = await node.rpc<string>('getnewaddress', '', 'bech32');
-    const conflictPayee = await node.rpc<string>('getnewaddress', '', 'legacy');
-    for (const address of [payee, conflictPayee]) {
-      await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook) values (${key.id}, ${address}, 'utxo', ${receiver.url})`;
-    }
-    const start = await node.rpc<number>('getblockcount');
-    startIndexer(db, { startBlock: start });
-    await synced(db.sql);
-
-    const failing = new Set<string>();
-    receiver.respond = (r) => (failing.has(r.json?.hash) && !r.json.removed ? 500 : 200);
-    const coins = (await node.rpc<{ txid: string; vout: number; amount: number }[]>('listunspent', 101)).slice(0, 5);
-    const orphans: { txid: string; blockHash: string; delivered: boolean }[] = [];
-    const moved: { txid: string; blockHash: string }[] = [];
-    const conflicts: string[] = [];
-
-    for (let depth = 1; depth <= 5; depth++) {
-      const { hex, conflict } = await doubleSpend(coins[depth - 1]!, payee, conflictPayee);
-      const txid = await node.rpc<string>('sendrawtransaction', hex);
-      const delivered = depth !== 2; // depth 2: the receiver fails, so the event is still pending at the reorg
-      if (!delivered) failing.add(txid);
-      const orphaned = await node.mine(depth);
+    it('follows reorgs of depth 1 to 5: retractions for delivered events, no confirmation of orphans, data as a clean index', async () => {
+      const key = await createApiKey(db.sql, 'reorg');
+      const payee = await node.rpc<string>('getnewaddress', '', 'bech32');
+      const conflictPayee = await node.rpc<string>('getnewaddress', '', 'legacy');
+      for (const address of [payee, conflictPayee]) {
+        await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook) values (${key.id}, ${address}, 'utxo', ${receiver.url})`;
+      }
+      const start = await node.rpc<number>('getblockcount');
+      startIndexer(db, { startBlock: start });
       await synced(db.sql);
-      if (delivered) {
-        await eventually(() => db.sql`select status from webhook_events where tx_hash = ${txid} and not confirmed`, (r) => r[0]?.status === 'delivered');
-      } else {
-        // The failed attempt is recorded (not only received) before the reorg cancels the event.
-        await eventually(() => db.sql`select attempts, status from webhook_events where tx_hash = ${txid} and not confirmed`, (r) => r[0]?.attempts >= 1);
-        expect(receiver.received.filter(ofBlock(txid, orphaned[0]!))).toHaveLength(1);
-      }
-      orphans.push({ txid, blockHash: orphaned[0]!, delivered });
 
-      await node.rpc('invalidateblock', orphaned[0]);
-      if (depth === 1) {
-        // The transaction goes back to the mempool and into the new branch's first block.
-        const [first] = await node.mine(2);
-        moved.push({ txid, blockHash: first! });
-      } else {
-        // A double spend takes its place; depth 3 makes the new branch only as long as the old one.
-        await node.rpc('generateblock', await node.rpc<string>('getnewaddress'), [conflict]);
-        await node.mine(depth === 3 ? depth - 1 : depth);
-        conflicts.push((await node.rpc<{ txid: string }>('decoderawtransaction', conflict)).txid);
+      const failing = new Set<string>();
+      receiver.respond = (r) => (failing.has(r.json?.hash) && !r.json.removed ? 500 : 200);
+      const coins = (
+        await node.rpc<{ txid: string; vout: number; amount: number }[]>('listunspent', 101)
+      ).slice(0, 5);
+      const orphans: { txid: string; blockHash: string; delivered: boolean }[] = [];
+      const moved: { txid: string; blockHash: string }[] = [];
+      const conflicts: string[] = [];
+
+      for (let depth = 1; depth <= 5; depth++) {
+        const { hex, conflict } = await doubleSpend(coins[depth - 1]!, payee, conflictPayee);
+        const txid = await node.rpc<string>('sendrawtransaction', hex);
+        const delivered = depth !== 2; // depth 2: the receiver fails, so the event is still pending at the reorg
+        if (!delivered) failing.add(txid);
+        const orphaned = await node.mine(depth);
+        await synced(db.sql);
+        if (delivered) {
+          await eventually(
+            () =>
+              db.sql`select status from webhook_events where tx_hash = ${txid} and not confirmed`,
+            (r) => r[0]?.status === 'delivered',
+          );
+        } else {
+          // The failed attempt is recorded (not only received) before the reorg cancels the event.
+          await eventually(
+            () =>
+              db.sql`select attempts, status from webhook_events where tx_hash = ${txid} and not confirmed`,
+            (r) => r[0]?.attempts >= 1,
+          );
+          expect(receiver.received.filter(ofBlock(txid, orphaned[0]!))).toHaveLength(1);
+        }
+        orphans.push({ txid, blockHash: orphaned[0]!, delivered });
+
+        await node.rpc('invalidateblock', orphaned[0]);
+        if (depth === 1) {
+          // The transaction goes back to the mempool and into the new branch's first block.
+          const [first] = await node.mine(2);
+          moved.push({ txid, blockHash: first! });
+        } else {
+          // A double spend takes its place; depth 3 makes the new branch only as long as the old one.
+          await node.rpc('generateblock', await node.rpc<string>('getnewaddress'), [conflict]);
+          await node.mine(depth === 3 ? depth - 1 : depth);
+          conflicts.push((await node.rpc<{ txid: string }>('decoderawtransaction', conflict)).txid);
+        }
+        await synced(db.sql);
+        const [reorg] =
+          await db.sql`select last_reorg_depth from indexer_cursors where network = 'litecoin'`;
+        expect(reorg!.last_reorg_depth).toBe(depth);
       }
+
+      await node.mine(6);
       await synced(db.sql);
-      const [reorg] = await db.sql`select last_reorg_depth from indexer_cursors where network = 'litecoin'`;
-      expect(reorg!.last_reorg_depth).toBe(depth);
-    }
+      await eventually(
+        () => db.sql`select count(*)::int as n from webhook_events
+      where status = 'pending' or (not confirmed and not removed and not orphaned and not confirmation_done)`,
+        (r) => r[0]!.n === 0,
+        40_000,
+      );
 
-    await node.mine(6);
-    await synced(db.sql);
-    await eventually(() => db.sql`select count(*)::int as n from webhook_events
-      where status = 'pending' or (not confirmed and not removed and not orphaned and not confirmation_done)`, (r) => r[0]!.n === 0, 40_000);
-
-    for (const o of orphans) {
-      const got = receiver.received.filter(ofBlock(o.txid, o.blockHash));
-      expect(got.filter((r) => r.json.confirmed)).toHaveLength(0);
-      expect(got.filter((r) => r.json.removed)).toHaveLength(o.delivered ? 1 : 0);
-      const events = await db.sql`select confirmed, removed, status from webhook_events where tx_hash = ${o.txid} and block_hash = ${o.blockHash} order by removed`;
-      expect(events.map((e) => [e.confirmed, e.removed, e.status])).toEqual(o.delivered ? [[false, false, 'delivered'], [false, true, 'delivered']] : [[false, false, 'cancelled']]);
-      if (o.delivered) {
-        const unconfirmed = got.find((r) => !r.json.removed)!;
-        const retraction = got.find((r) => r.json.removed)!.json;
-        expect(retraction.sequence).toBeGreaterThan(unconfirmed.json.sequence);
-        expect({ ...retraction, sequence: undefined }).toEqual({ removed: true, ...unconfirmed.json, sequence: undefined });
+      for (const o of orphans) {
+        const got = receiver.received.filter(ofBlock(o.txid, o.blockHash));
+        expect(got.filter((r) => r.json.confirmed)).toHaveLength(0);
+        expect(got.filter((r) => r.json.removed)).toHaveLength(o.delivered ? 1 : 0);
+        const events =
+          await db.sql`select confirmed, removed, status from webhook_events where tx_hash = ${o.txid} and block_hash = ${o.blockHash} order by removed`;
+        expect(events.map((e) => [e.confirmed, e.removed, e.status])).toEqual(
+          o.delivered
+            ? [
+                [false, false, 'delivered'],
+                [false, true, 'delivered'],
+              ]
+            : [[false, false, 'cancelled']],
+        );
+        if (o.delivered) {
+          const unconfirmed = got.find((r) => !r.json.removed)!;
+          const retraction = got.find((r) => r.json.removed)!.json;
+          expect(retraction.sequence).toBeGreaterThan(unconfirmed.json.sequence);
+          expect({ ...retraction, sequence: undefined }).toEqual({
+            removed: true,
+            ...unconfirmed.json,
+            sequence: undefined,
+          });
+        }
       }
-    }
-    for (const m of moved) {
-      expect(receiver.received.filter(ofBlock(m.txid, m.blockHash)).map((r) => r.json.confirmed).sort()).toEqual([false, true]);
-    }
-    for (const txid of conflicts) {
-      expect(receiver.received.filter((r) => r.json?.hash === txid && r.json.addresses.includes(conflictPayee) && r.json.confirmed)).toHaveLength(1);
-    }
+      for (const m of moved) {
+        expect(
+          receiver.received
+            .filter(ofBlock(m.txid, m.blockHash))
+            .map((r) => r.json.confirmed)
+            .sort(),
+        ).toEqual([false, true]);
+      }
+      for (const txid of conflicts) {
+        expect(
+          receiver.received.filter(
+            (r) =>
+              r.json?.hash === txid && r.json.addresses.includes(conflictPayee) && r.json.confirmed,
+          ),
+        ).toHaveLength(1);
+      }
 
-    // The database equals a clean index of the canonical chain from the same start block.
-    const clean = await freshDatabase();
-    cleanup.push(() => clean.drop());
-    startIndexer(clean, { startBlock: start });
-    await synced(clean.sql);
-    for (const [table, order] of Object.entries(UTXO_TABLES)) {
-      const mine = await db.sql.unsafe(`select * from ${table} order by ${order}`);
-      const theirs = await clean.sql.unsafe(`select * from ${table} order by ${order}`);
-      expect(mine.length).toBeGreaterThan(0);
-      expect([...mine], table).toEqual([...theirs]);
-    }
-    // Counterparty edges: counts exact after the reorgs (first/last seen may be wider).
-    const edges = (sql: Sql) => sql`select network, address, counterparty, tx_count from address_edges order by 1, 2, 3`;
-    const [myEdges, theirEdges] = await Promise.all([edges(db.sql), edges(clean.sql)]);
-    expect(myEdges.length).toBeGreaterThan(0);
-    expect([...myEdges], 'address_edges').toEqual([...theirEdges]);
-    // And the node's own view: every stored block and its transactions are on the best chain.
-    for (const b of await db.sql`select height, hash from utxo_blocks order by height`) {
-      const block = await node.rpc('getblock', await node.rpc('getblockhash', Number(b.height)), 1);
-      expect(b.hash).toBe(block.hash);
-      const txids = await db.sql`select txid from utxo_transactions where block_height = ${b.height} order by tx_index`;
-      expect(txids.map((t) => t.txid)).toEqual(block.tx);
-    }
-  }, 180_000);
+      // The database equals a clean index of the canonical chain from the same start block.
+      const clean = await freshDatabase();
+      cleanup.push(() => clean.drop());
+      startIndexer(clean, { startBlock: start });
+      await synced(clean.sql);
+      for (const [table, order] of Object.entries(UTXO_TABLES)) {
+        const mine = await db.sql.unsafe(`select * from ${table} order by ${order}`);
+        const theirs = await clean.sql.unsafe(`select * from ${table} order by ${order}`);
+        expect(mine.length).toBeGreaterThan(0);
+        expect([...mine], table).toEqual([...theirs]);
+      }
+      // Counterparty edges: counts exact after the reorgs (first/last seen may be wider).
+      const edges = (sql: Sql) =>
+        sql`select network, address, counterparty, tx_count from address_edges order by 1, 2, 3`;
+      const [myEdges, theirEdges] = await Promise.all([edges(db.sql), edges(clean.sql)]);
+      expect(myEdges.length).toBeGreaterThan(0);
+      expect([...myEdges], 'address_edges').toEqual([...theirEdges]);
+      // And the node's own view: every stored block and its transactions are on the best chain.
+      for (const b of await db.sql`select height, hash from utxo_blocks order by height`) {
+        const block = await node.rpc(
+          'getblock',
+          await node.rpc('getblockhash', Number(b.height)),
+          1,
+        );
+        expect(b.hash).toBe(block.hash);
+        const txids =
+          await db.sql`select txid from utxo_transactions where block_height = ${b.height} order by tx_index`;
+        expect(txids.map((t) => t.txid)).toEqual(block.tx);
+      }
+    }, 180_000);
 
-  it('halts on a reorg deeper than maxReorgDepth, and /readyz reports it', async () => {
-    const halted = await freshDatabase();
-    cleanup.push(() => halted.drop());
-    startIndexer(halted, { maxReorgDepth: 2 });
-    await synced(halted.sql); // the cursor stands at the head before the blocks that will be orphaned
-    const old = await node.mine(3);
-    await synced(halted.sql);
-    const [before] = await halted.sql`select block_number, block_hash from indexer_cursors where network = 'litecoin'`;
+    it('halts on a reorg deeper than maxReorgDepth, and /readyz reports it', async () => {
+      const halted = await freshDatabase();
+      cleanup.push(() => halted.drop());
+      startIndexer(halted, { maxReorgDepth: 2 });
+      await synced(halted.sql); // the cursor stands at the head before the blocks that will be orphaned
+      const old = await node.mine(3);
+      await synced(halted.sql);
+      const [before] =
+        await halted.sql`select block_number, block_hash from indexer_cursors where network = 'litecoin'`;
 
-    await node.rpc('invalidateblock', old[0]);
-    await node.mine(4, await node.rpc<string>('getnewaddress', '', 'legacy'));
-    const [after] = await eventually(() => halted.sql`select block_number, block_hash, halted_reason from indexer_cursors where network = 'litecoin'`, (r) => r[0]?.halted_reason !== null);
-    expect(String(after!.halted_reason)).toMatch(/reorg on litecoin deeper than 2 blocks/);
-    expect([after!.block_number, after!.block_hash]).toEqual([before!.block_number, before!.block_hash]);
-    expect(await halted.sql`select 1 from utxo_blocks where hash = ${old[0]!}`).toHaveLength(1);
-    const ready = await readiness(halted.sql, ['litecoin'], 50);
-    expect(ready.ready).toBe(false);
-    expect(ready.networks.litecoin!.reason).toMatch(/^indexer halted: reorg on litecoin deeper than 2 blocks/);
-  });
-});
+      await node.rpc('invalidateblock', old[0]);
+      await node.mine(4, await node.rpc<string>('getnewaddress', '', 'legacy'));
+      const [after] = await eventually(
+        () =>
+          halted.sql`select block_number, block_hash, halted_reason from indexer_cursors where network = 'litecoin'`,
+        (r) => r[0]?.halted_reason !== null,
+      );
+      expect(String(after!.halted_reason)).toMatch(/reorg on litecoin deeper than 2 blocks/);
+      expect([after!.block_number, after!.block_hash]).toEqual([
+        before!.block_number,
+        before!.block_hash,
+      ]);
+      expect(await halted.sql`select 1 from utxo_blocks where hash = ${old[0]!}`).toHaveLength(1);
+      const ready = await readiness(halted.sql, ['litecoin'], 50);
+      expect(ready.ready).toBe(false);
+      expect(ready.networks.litecoin!.reason).toMatch(
+        /^indexer halted: reorg on litecoin deeper than 2 blocks/,
+      );
+    });
+  },
+);

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/index.js';
 import { createApiKey } from '../src/keys/keys.js';
 import {
-  VaspInput, findVaspByInboundToken, getVasp, inboundUrl, listVasps, removeVasp, rotateInboundToken, seedVaspsFromFile, upsertVasp,
+  VaspInput,
+  findVaspByInboundToken,
+  getVasp,
+  inboundUrl,
+  listVasps,
+  removeVasp,
+  rotateInboundToken,
+  seedVaspsFromFile,
+  upsertVasp,
 } from '../src/travelrule/vasps.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -19,15 +27,21 @@ beforeAll(async () => {
   db = await freshDatabase();
   apiKeyId = (await createApiKey(db.sql, 'travelrule')).id;
 });
-afterAll(async () => { await db?.drop(); });
+afterAll(async () => {
+  await db?.drop();
+});
 
 /** Runs the real CLI (`tollgate …`) from source in a child process. */
-const tollgate = (args: string[], env: Record<string, string> = {}) => runCli(db.url, args, env, 'warn');
+const tollgate = (args: string[], env: Record<string, string> = {}) =>
+  runCli(db.url, args, env, 'warn');
 
 const parse = (v: unknown) => VaspInput.parse(v);
 
 /** A travel rule transaction naming the VASP as counterparty (or only as the chosen beneficiary VASP). */
-async function transactionNaming(uid: string, column: 'counterparty_vasp_id' | 'beneficiary_vasp_id'): Promise<void> {
+async function transactionNaming(
+  uid: string,
+  column: 'counterparty_vasp_id' | 'beneficiary_vasp_id',
+): Promise<void> {
   const id = randomUUID();
   await db.sql`
     insert into travelrule_transactions (id, api_key_id, direction, transaction_ref, asset, amount, decimals, status, ivms101_ciphertext, ivms101_nonce, ivms101_key_id, ${db.sql(column)})
@@ -36,11 +50,24 @@ async function transactionNaming(uid: string, column: 'counterparty_vasp_id' | '
 
 describe('VaspInput', () => {
   it('normalises and checks the fields', () => {
-    const v = parse({ name: ' Acme ', website: 'https://acme.example', country: 'ch', legal_name: '', email: null });
+    const v = parse({
+      name: ' Acme ',
+      website: 'https://acme.example',
+      country: 'ch',
+      legal_name: '',
+      email: null,
+    });
     expect(v).toEqual({ name: 'Acme', website: 'https://acme.example', country: 'CH' });
-    expect(parse({ uid: 'AAAAAAAA-0000-4000-8000-000000000001', name: 'X', website: 'http://x.example' }).uid).toBe('aaaaaaaa-0000-4000-8000-000000000001');
-    const bad = (over: Record<string, unknown>) => VaspInput.safeParse({ name: 'X', website: 'https://x.example', ...over }).error?.issues[0];
-    expect(bad({ website: 'ftp://x.example' })).toMatchObject({ path: ['website'], message: 'must be an http(s) URL' });
+    expect(
+      parse({ uid: 'AAAAAAAA-0000-4000-8000-000000000001', name: 'X', website: 'http://x.example' })
+        .uid,
+    ).toBe('aaaaaaaa-0000-4000-8000-000000000001');
+    const bad = (over: Record<string, unknown>) =>
+      VaspInput.safeParse({ name: 'X', website: 'https://x.example', ...over }).error?.issues[0];
+    expect(bad({ website: 'ftp://x.example' })).toMatchObject({
+      path: ['website'],
+      message: 'must be an http(s) URL',
+    });
     expect(bad({ country: 'XX' })).toMatchObject({ path: ['country'] });
     expect(bad({ country: 'CHE' })).toMatchObject({ path: ['country'] });
     expect(bad({ uid: 'nope' })).toMatchObject({ path: ['uid'] });
@@ -57,19 +84,61 @@ describe('VaspInput', () => {
 
 describe('the VASP directory', () => {
   it('inserts with a generated uid and token, updates by uid keeping the token, and finds by token', async () => {
-    const created = await upsertVasp(db.sql, parse({ name: 'Alpine Exchange', website: 'https://alpine.example', country: 'ch', trp_endpoint: 'https://trp.alpine.example/inquiries' }), 'cli');
-    expect(created).toMatchObject({ name: 'Alpine Exchange', country: 'CH', legal_name: null, email: null, source: 'cli', trp_endpoint: 'https://trp.alpine.example/inquiries' });
+    const created = await upsertVasp(
+      db.sql,
+      parse({
+        name: 'Alpine Exchange',
+        website: 'https://alpine.example',
+        country: 'ch',
+        trp_endpoint: 'https://trp.alpine.example/inquiries',
+      }),
+      'cli',
+    );
+    expect(created).toMatchObject({
+      name: 'Alpine Exchange',
+      country: 'CH',
+      legal_name: null,
+      email: null,
+      source: 'cli',
+      trp_endpoint: 'https://trp.alpine.example/inquiries',
+    });
     expect(created.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.inbound_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(created.created_at).toBeInstanceOf(Date);
 
-    const updated = await upsertVasp(db.sql, parse({ uid: created.uid, name: 'Alpine Exchange AG', website: 'https://alpine.example', email: 'travelrule@alpine.example' }), 'dashboard');
-    expect(updated).toMatchObject({ uid: created.uid, name: 'Alpine Exchange AG', country: null, trp_endpoint: null, email: 'travelrule@alpine.example', source: 'dashboard', inbound_token: created.inbound_token });
+    const updated = await upsertVasp(
+      db.sql,
+      parse({
+        uid: created.uid,
+        name: 'Alpine Exchange AG',
+        website: 'https://alpine.example',
+        email: 'travelrule@alpine.example',
+      }),
+      'dashboard',
+    );
+    expect(updated).toMatchObject({
+      uid: created.uid,
+      name: 'Alpine Exchange AG',
+      country: null,
+      trp_endpoint: null,
+      email: 'travelrule@alpine.example',
+      source: 'dashboard',
+      inbound_token: created.inbound_token,
+    });
     expect(updated.updated_at.getTime()).toBeGreaterThanOrEqual(created.updated_at.getTime());
     expect(await getVasp(db.sql, created.uid)).toEqual(updated);
 
     const token = 'T'.repeat(40);
-    const given = await upsertVasp(db.sql, parse({ uid: created.uid, name: 'Alpine Exchange AG', website: 'https://alpine.example', inbound_token: token }), 'cli');
+    const given = await upsertVasp(
+      db.sql,
+      parse({
+        uid: created.uid,
+        name: 'Alpine Exchange AG',
+        website: 'https://alpine.example',
+        inbound_token: token,
+      }),
+      'cli',
+    );
     expect(given.inbound_token).toBe(token);
     const found = await findVaspByInboundToken(db.sql, token);
     expect(found).toMatchObject({ uid: created.uid, name: 'Alpine Exchange AG' });
@@ -79,54 +148,124 @@ describe('the VASP directory', () => {
     expect(await getVasp(db.sql, 'not-a-uuid')).toBeUndefined();
     expect(await getVasp(db.sql, randomUUID())).toBeUndefined();
 
-    const other = await upsertVasp(db.sql, parse({ name: 'Other', website: 'https://other.example' }), 'cli');
-    await expect(upsertVasp(db.sql, parse({ uid: other.uid, name: 'Other', website: 'https://other.example', inbound_token: token }), 'cli')).rejects.toThrow(/another VASP/);
+    const other = await upsertVasp(
+      db.sql,
+      parse({ name: 'Other', website: 'https://other.example' }),
+      'cli',
+    );
+    await expect(
+      upsertVasp(
+        db.sql,
+        parse({
+          uid: other.uid,
+          name: 'Other',
+          website: 'https://other.example',
+          inbound_token: token,
+        }),
+        'cli',
+      ),
+    ).rejects.toThrow(/another VASP/);
     await db.sql`delete from vasps`;
   });
 
   it('rotates the inbound token: the old one stops finding the VASP', async () => {
-    const v = await upsertVasp(db.sql, parse({ name: 'Rotor', website: 'https://rotor.example' }), 'cli');
+    const v = await upsertVasp(
+      db.sql,
+      parse({ name: 'Rotor', website: 'https://rotor.example' }),
+      'cli',
+    );
     const fresh = await rotateInboundToken(db.sql, v.uid);
     expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(fresh).not.toBe(v.inbound_token);
     expect(await findVaspByInboundToken(db.sql, v.inbound_token)).toBeUndefined();
     expect((await findVaspByInboundToken(db.sql, fresh!))?.uid).toBe(v.uid);
     expect(await rotateInboundToken(db.sql, randomUUID())).toBeUndefined();
-    expect(inboundUrl('https://tollgate.example.com/', 'abc')).toBe('https://tollgate.example.com/trp/v3/inquiries/abc');
-    expect(inboundUrl('https://tollgate.example.com:8443', 'abc')).toBe('https://tollgate.example.com:8443/trp/v3/inquiries/abc');
+    expect(inboundUrl('https://tollgate.example.com/', 'abc')).toBe(
+      'https://tollgate.example.com/trp/v3/inquiries/abc',
+    );
+    expect(inboundUrl('https://tollgate.example.com:8443', 'abc')).toBe(
+      'https://tollgate.example.com:8443/trp/v3/inquiries/abc',
+    );
     await db.sql`delete from vasps`;
   });
 
   it('lists by name (case-insensitive), then uid, page by page, with the total', async () => {
     const names = ['delta', 'Bravo', 'alpha', 'Charlie', 'echo'];
-    for (const name of names) await upsertVasp(db.sql, parse({ name, website: `https://${name.toLowerCase()}.example`, legal_name: `${name} Ltd` }), 'cli');
-    const same1 = await upsertVasp(db.sql, parse({ uid: 'ffffffff-0000-4000-8000-000000000000', name: 'Alpha', website: 'https://alpha2.example' }), 'cli');
-    const same0 = await upsertVasp(db.sql, parse({ uid: '00000000-0000-4000-8000-000000000000', name: 'ALPHA', website: 'https://alpha3.example' }), 'cli');
+    for (const name of names)
+      await upsertVasp(
+        db.sql,
+        parse({
+          name,
+          website: `https://${name.toLowerCase()}.example`,
+          legal_name: `${name} Ltd`,
+        }),
+        'cli',
+      );
+    const same1 = await upsertVasp(
+      db.sql,
+      parse({
+        uid: 'ffffffff-0000-4000-8000-000000000000',
+        name: 'Alpha',
+        website: 'https://alpha2.example',
+      }),
+      'cli',
+    );
+    const same0 = await upsertVasp(
+      db.sql,
+      parse({
+        uid: '00000000-0000-4000-8000-000000000000',
+        name: 'ALPHA',
+        website: 'https://alpha3.example',
+      }),
+      'cli',
+    );
     const first = await listVasps(db.sql, 1, 3);
     expect(first.total).toBe(7);
     expect(first.rows.map((r) => r.name)).toEqual(['ALPHA', 'alpha', 'Alpha']);
     expect(first.rows[0]!.uid).toBe(same0.uid);
     expect(first.rows[2]!.uid).toBe(same1.uid);
-    expect(Object.keys(first.rows[0]!).sort()).toEqual(['country', 'legal_name', 'name', 'uid', 'website']);
-    expect((await listVasps(db.sql, 2, 3)).rows.map((r) => r.name)).toEqual(['Bravo', 'Charlie', 'delta']);
+    expect(Object.keys(first.rows[0]!).sort()).toEqual([
+      'country',
+      'legal_name',
+      'name',
+      'uid',
+      'website',
+    ]);
+    expect((await listVasps(db.sql, 2, 3)).rows.map((r) => r.name)).toEqual([
+      'Bravo',
+      'Charlie',
+      'delta',
+    ]);
     expect((await listVasps(db.sql, 3, 3)).rows.map((r) => r.name)).toEqual(['echo']);
     expect(await listVasps(db.sql, 4, 3)).toEqual({ rows: [], total: 7 });
     await db.sql`delete from vasps`;
   });
 
   it('removes an unused VASP; not_found and in_use otherwise', async () => {
-    const free = await upsertVasp(db.sql, parse({ name: 'Free', website: 'https://free.example' }), 'cli');
+    const free = await upsertVasp(
+      db.sql,
+      parse({ name: 'Free', website: 'https://free.example' }),
+      'cli',
+    );
     expect(await removeVasp(db.sql, free.uid)).toBe('removed');
     expect(await getVasp(db.sql, free.uid)).toBeUndefined();
     expect(await removeVasp(db.sql, free.uid)).toBe('not_found');
     expect(await removeVasp(db.sql, 'garbage')).toBe('not_found');
 
-    const counterparty = await upsertVasp(db.sql, parse({ name: 'Counterparty', website: 'https://cp.example' }), 'cli');
+    const counterparty = await upsertVasp(
+      db.sql,
+      parse({ name: 'Counterparty', website: 'https://cp.example' }),
+      'cli',
+    );
     await transactionNaming(counterparty.uid, 'counterparty_vasp_id');
     expect(await removeVasp(db.sql, counterparty.uid)).toBe('in_use');
     expect(await getVasp(db.sql, counterparty.uid)).toBeDefined();
 
-    const chosen = await upsertVasp(db.sql, parse({ name: 'Chosen', website: 'https://chosen.example' }), 'cli');
+    const chosen = await upsertVasp(
+      db.sql,
+      parse({ name: 'Chosen', website: 'https://chosen.example' }),
+      'cli',
+    );
     await transactionNaming(chosen.uid, 'beneficiary_vasp_id');
     expect(await removeVasp(db.sql, chosen.uid)).toBe('in_use');
     expect(await getVasp(db.sql, chosen.uid)).toBeDefined();
@@ -135,8 +274,21 @@ describe('the VASP directory', () => {
 
 describe('seedVaspsFromFile', () => {
   const entries = [
-    { uid: '11111111-1111-4111-8111-111111111111', name: 'Seeded One', website: 'https://one.example', country: 'de', trp_endpoint: 'https://trp.one.example' },
-    { $comment: 'reached by e-mail', uid: '22222222-2222-4222-8222-222222222222', name: 'Seeded Two', website: 'https://two.example', email: 'tr@two.example', legal_name: 'Two GmbH' },
+    {
+      uid: '11111111-1111-4111-8111-111111111111',
+      name: 'Seeded One',
+      website: 'https://one.example',
+      country: 'de',
+      trp_endpoint: 'https://trp.one.example',
+    },
+    {
+      $comment: 'reached by e-mail',
+      uid: '22222222-2222-4222-8222-222222222222',
+      name: 'Seeded Two',
+      website: 'https://two.example',
+      email: 'tr@two.example',
+      legal_name: 'Two GmbH',
+    },
   ];
   const write = (name: string, data: unknown) => {
     const path = join(dir, name);
@@ -155,24 +307,48 @@ describe('seedVaspsFromFile', () => {
     write('vasps.json', [{ ...entries[0], name: 'Seeded One Renamed' }, entries[1]]);
     expect(await seedVaspsFromFile(db.sql, path)).toEqual({ added: 0, updated: 1 });
     const after = await getVasp(db.sql, entries[0]!.uid);
-    expect(after).toMatchObject({ name: 'Seeded One Renamed', inbound_token: before!.inbound_token });
-    const [count] = await db.sql<{ n: number }[]>`select count(*)::int as n from vasps where uid in ${db.sql(entries.map((e) => e.uid))}`;
+    expect(after).toMatchObject({
+      name: 'Seeded One Renamed',
+      inbound_token: before!.inbound_token,
+    });
+    const [count] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from vasps where uid in ${db.sql(entries.map((e) => e.uid))}`;
     expect(count!.n).toBe(2);
   });
 
   it('a missing file seeds nothing; the shipped config/vasps.json is an empty list', async () => {
-    expect(await seedVaspsFromFile(db.sql, join(dir, 'absent.json'))).toEqual({ added: 0, updated: 0 });
+    expect(await seedVaspsFromFile(db.sql, join(dir, 'absent.json'))).toEqual({
+      added: 0,
+      updated: 0,
+    });
     expect(await seedVaspsFromFile(db.sql, 'config/vasps.json')).toEqual({ added: 0, updated: 0 });
   });
 
   it('an invalid entry names the file, the index and the field, and nothing is written', async () => {
-    const fresh = { uid: '33333333-3333-4333-8333-333333333333', name: 'Would Be Added', website: 'https://three.example' };
+    const fresh = {
+      uid: '33333333-3333-4333-8333-333333333333',
+      name: 'Would Be Added',
+      website: 'https://three.example',
+    };
     const cases: [unknown, RegExp][] = [
-      [[fresh, entries[0], { ...entries[1], website: 'mailto:x@two.example' }], /bad\.json\[2\]\.website: must be an http\(s\) URL$/],
-      [[fresh, { ...entries[0], country: 'Germany' }], /bad\.json\[1\]\.country: must be an ISO 3166-1 alpha-2 country code$/],
+      [
+        [fresh, entries[0], { ...entries[1], website: 'mailto:x@two.example' }],
+        /bad\.json\[2\]\.website: must be an http\(s\) URL$/,
+      ],
+      [
+        [fresh, { ...entries[0], country: 'Germany' }],
+        /bad\.json\[1\]\.country: must be an ISO 3166-1 alpha-2 country code$/,
+      ],
       [[fresh, { name: 'No Uid', website: 'https://x.example' }], /bad\.json\[1\]\.uid: required/],
-      [[fresh, { uid: entries[0]!.uid, website: 'https://x.example' }], /bad\.json\[1\]\.name: required$/],
-      [[fresh, { ...entries[0], trp_enpoint: 'https://typo.example' }], /bad\.json\[1\]: unknown field "trp_enpoint"$/],
+      [
+        [fresh, { uid: entries[0]!.uid, website: 'https://x.example' }],
+        /bad\.json\[1\]\.name: required$/,
+      ],
+      [
+        [fresh, { ...entries[0], trp_enpoint: 'https://typo.example' }],
+        /bad\.json\[1\]: unknown field "trp_enpoint"$/,
+      ],
       [[fresh, fresh], /bad\.json\[1\]\.uid: the same as entry \[0\]$/],
       [[fresh, 'a string'], /bad\.json\[1\]: must be an object$/],
       [{ vasps: [] }, /bad\.json: must be a JSON array/],
@@ -197,25 +373,55 @@ describe('tollgate vasps CLI', () => {
   const env = { TOLLGATE_TRAVEL_RULE_PUBLIC_URL: 'https://tollgate.example.com/' };
 
   it('add prints the VASP with its inbound_url; list, show, rotate-token and remove work', async () => {
-    const add = tollgate(['vasps', 'add', '--name', 'Cli Exchange', '--website', 'https://cli.example', '--country', 'fr', '--email', 'tr@cli.example'], env);
+    const add = tollgate(
+      [
+        'vasps',
+        'add',
+        '--name',
+        'Cli Exchange',
+        '--website',
+        'https://cli.example',
+        '--country',
+        'fr',
+        '--email',
+        'tr@cli.example',
+      ],
+      env,
+    );
     expect(await add.exited).toBe(0);
     const created = JSON.parse(add.lastLine());
-    expect(created).toMatchObject({ name: 'Cli Exchange', country: 'FR', email: 'tr@cli.example', trp_endpoint: null, source: 'cli' });
+    expect(created).toMatchObject({
+      name: 'Cli Exchange',
+      country: 'FR',
+      email: 'tr@cli.example',
+      trp_endpoint: null,
+      source: 'cli',
+    });
     expect(created.inbound_token).toBeUndefined();
     const stored = await getVasp(db.sql, created.uid);
-    expect(created.inbound_url).toBe(`https://tollgate.example.com/trp/v3/inquiries/${stored!.inbound_token}`);
+    expect(created.inbound_url).toBe(
+      `https://tollgate.example.com/trp/v3/inquiries/${stored!.inbound_token}`,
+    );
 
     const noPublicUrl = tollgate(['vasps', 'show', created.uid], { TOLLGATE_PORT: '9443' });
     expect(await noPublicUrl.exited).toBe(0);
-    expect(JSON.parse(noPublicUrl.lastLine())).toMatchObject({ uid: created.uid, name: 'Cli Exchange', inbound_url: `https://localhost:9443/trp/v3/inquiries/${stored!.inbound_token}` });
+    expect(JSON.parse(noPublicUrl.lastLine())).toMatchObject({
+      uid: created.uid,
+      name: 'Cli Exchange',
+      inbound_url: `https://localhost:9443/trp/v3/inquiries/${stored!.inbound_token}`,
+    });
 
     const [table, json] = [tollgate(['vasps', 'list']), tollgate(['vasps', 'list', '--json'])];
     expect(await table.exited).toBe(0);
-    expect(table.out()).toMatch(new RegExp(`${created.uid}\\s+Cli Exchange\\s+FR\\s+e-mail\\s+https://cli.example`));
+    expect(table.out()).toMatch(
+      new RegExp(`${created.uid}\\s+Cli Exchange\\s+FR\\s+e-mail\\s+https://cli.example`),
+    );
     expect(table.out()).not.toContain(stored!.inbound_token);
     expect(await json.exited).toBe(0);
     const listed = JSON.parse(json.lastLine());
-    expect(listed).toContainEqual(expect.objectContaining({ uid: created.uid, email: 'tr@cli.example' }));
+    expect(listed).toContainEqual(
+      expect.objectContaining({ uid: created.uid, email: 'tr@cli.example' }),
+    );
     expect(json.out()).not.toContain(stored!.inbound_token);
 
     const rotate = tollgate(['vasps', 'rotate-token', created.uid], env);
@@ -227,38 +433,89 @@ describe('tollgate vasps CLI', () => {
     const remove = tollgate(['vasps', 'remove', created.uid]);
     expect(await remove.exited).toBe(0);
     expect(await getVasp(db.sql, created.uid)).toBeUndefined();
-    const [again, show] = [tollgate(['vasps', 'remove', created.uid]), tollgate(['vasps', 'show', created.uid])];
+    const [again, show] = [
+      tollgate(['vasps', 'remove', created.uid]),
+      tollgate(['vasps', 'show', created.uid]),
+    ];
     expect(await again.exited).toBe(1);
     expect(again.err()).toContain(`no VASP with uid ${created.uid}`);
     expect(await show.exited).toBe(1);
   });
 
   it('remove refuses a VASP in use; import adds and updates with source cli', async () => {
-    const used = await upsertVasp(db.sql, parse({ name: 'Used', website: 'https://used.example' }), 'cli');
+    const used = await upsertVasp(
+      db.sql,
+      parse({ name: 'Used', website: 'https://used.example' }),
+      'cli',
+    );
     await transactionNaming(used.uid, 'counterparty_vasp_id');
     const path = join(dir, 'import.json');
-    writeFileSync(path, JSON.stringify([{ uid: '44444444-4444-4444-8444-444444444444', name: 'Imported', website: 'https://imported.example' }, { uid: used.uid, name: 'Used Renamed', website: 'https://used.example' }]));
-    const [remove, imported] = [tollgate(['vasps', 'remove', used.uid]), tollgate(['vasps', 'import', path])];
+    writeFileSync(
+      path,
+      JSON.stringify([
+        {
+          uid: '44444444-4444-4444-8444-444444444444',
+          name: 'Imported',
+          website: 'https://imported.example',
+        },
+        { uid: used.uid, name: 'Used Renamed', website: 'https://used.example' },
+      ]),
+    );
+    const [remove, imported] = [
+      tollgate(['vasps', 'remove', used.uid]),
+      tollgate(['vasps', 'import', path]),
+    ];
     expect(await remove.exited).toBe(1);
     expect(remove.err()).toContain('named by travel rule transactions');
     expect(await imported.exited).toBe(0);
     expect(JSON.parse(imported.lastLine())).toMatchObject({ entries: 2, added: 1, updated: 1 });
-    expect(await getVasp(db.sql, '44444444-4444-4444-8444-444444444444')).toMatchObject({ name: 'Imported', source: 'cli' });
-    expect(await getVasp(db.sql, used.uid)).toMatchObject({ name: 'Used Renamed', inbound_token: used.inbound_token });
+    expect(await getVasp(db.sql, '44444444-4444-4444-8444-444444444444')).toMatchObject({
+      name: 'Imported',
+      source: 'cli',
+    });
+    expect(await getVasp(db.sql, used.uid)).toMatchObject({
+      name: 'Used Renamed',
+      inbound_token: used.inbound_token,
+    });
   });
 
   it('bad arguments: a message on stderr and exit 2 (or 1 for a bad file)', async () => {
     const badFile = join(dir, 'bad-import.json');
-    writeFileSync(badFile, JSON.stringify([{ uid: '55555555-5555-4555-8555-555555555555', name: 'X', website: 'gopher://x' }]));
+    writeFileSync(
+      badFile,
+      JSON.stringify([
+        { uid: '55555555-5555-4555-8555-555555555555', name: 'X', website: 'gopher://x' },
+      ]),
+    );
     const runs = [
       { args: ['vasps'], code: 2, err: /Usage:/ },
-      { args: ['vasps', 'add', '--name', 'No Website'], code: 2, err: /needs --name and --website/ },
-      { args: ['vasps', 'add', '--name', 'X', '--website', 'ftp://x.example'], code: 2, err: /--website: must be an http\(s\) URL/ },
-      { args: ['vasps', 'add', '--name', 'X', '--website', 'https://x.example', '--country', 'ZZ'], code: 2, err: /--country: must be an ISO 3166-1/ },
-      { args: ['vasps', 'add', '--name', 'X', '--website', 'https://x.example', '--bogus'], code: 2, err: /Unknown option/ },
+      {
+        args: ['vasps', 'add', '--name', 'No Website'],
+        code: 2,
+        err: /needs --name and --website/,
+      },
+      {
+        args: ['vasps', 'add', '--name', 'X', '--website', 'ftp://x.example'],
+        code: 2,
+        err: /--website: must be an http\(s\) URL/,
+      },
+      {
+        args: ['vasps', 'add', '--name', 'X', '--website', 'https://x.example', '--country', 'ZZ'],
+        code: 2,
+        err: /--country: must be an ISO 3166-1/,
+      },
+      {
+        args: ['vasps', 'add', '--name', 'X', '--website', 'https://x.example', '--bogus'],
+        code: 2,
+        err: /Unknown option/,
+      },
       { args: ['vasps', 'show'], code: 2, err: /exactly one <uid>/ },
       { args: ['vasps', 'import', join(dir, 'missing.json')], code: 1, err: /no such file/ },
-      { args: ['vasps', 'import', badFile], code: 1, err: /bad-import\.json\[0\]\.website: must be an http\(s\) URL/ },
+      {
+        args: ['vasps', 'import', badFile],
+        code: 1,
+        err: /bad-import\.json\[0\]\.website: must be an http\(s\) URL/,
+      },
     ].map((c) => ({ ...c, run: tollgate(c.args) }));
     for (const { args, code, err, run } of runs) {
       expect(await run.exited, args.join(' ')).toBe(code);

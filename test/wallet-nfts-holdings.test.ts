@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { randomAddress } from './helpers/chain.js';
-import { listNftHoldings, recordFetch, requestMetadataFetches, type NftKey } from '../src/wallet/nft-store.js';
+import {
+  listNftHoldings,
+  recordFetch,
+  requestMetadataFetches,
+  type NftKey,
+} from '../src/wallet/nft-store.js';
 import { normalizeMetadata } from '../src/wallet/nft-metadata.js';
 import { toNftItem } from '../src/wallet/nft-item.js';
 
@@ -23,11 +28,28 @@ const multi = randomAddress().toLowerCase();
 const erc20 = randomAddress().toLowerCase();
 const expected = new Map<string, bigint>(); // network|token|id → balance
 
-type Row = [network: string, block: number, token: string, standard: string, from: string, to: string, id: string | null, value: string];
+type Row = [
+  network: string,
+  block: number,
+  token: string,
+  standard: string,
+  from: string,
+  to: string,
+  id: string | null,
+  value: string,
+];
 const rows: Row[] = [];
 const blocks = new Map<string, number>();
 
-function move(network: string, token: string, standard: 'ERC20' | 'ERC721' | 'ERC1155', from: string, to: string, id: bigint | null, value: bigint) {
+function move(
+  network: string,
+  token: string,
+  standard: 'ERC20' | 'ERC721' | 'ERC1155',
+  from: string,
+  to: string,
+  id: bigint | null,
+  value: bigint,
+) {
   const block = (blocks.get(network) ?? 0) + 1;
   blocks.set(network, block);
   rows.push([network, block, token, standard, from, to, id?.toString() ?? null, value.toString()]);
@@ -40,7 +62,8 @@ function move(network: string, token: string, standard: 'ERC20' | 'ERC721' | 'ER
 function history(network: string) {
   for (let id = 1n; id <= N721; id++) {
     move(network, nft, 'ERC721', ZERO, wallet, id, 1n);
-    if (id % 3n === 0n) move(network, nft, 'ERC721', wallet, other, id, 1n); // sent away
+    if (id % 3n === 0n)
+      move(network, nft, 'ERC721', wallet, other, id, 1n); // sent away
     else if (id % 5n === 0n) move(network, nft, 'ERC721', wallet, ZERO, id, 1n); // burned
     if (id % 21n === 0n) move(network, nft, 'ERC721', other, wallet, id, 1n); // and back
   }
@@ -50,13 +73,16 @@ function history(network: string) {
     if (id % 2n === 0n) move(network, multi, 'ERC1155', wallet, other, id, 4n); // partial: 6 left
     if (id % 4n === 0n) move(network, multi, 'ERC1155', wallet, third, id, 6n); // the rest: gone
   }
-  for (let i = 0n; i < 2000n; i++) move(network, erc20, 'ERC20', i % 2n ? wallet : other, i % 2n ? other : wallet, null, 5n);
+  for (let i = 0n; i < 2000n; i++)
+    move(network, erc20, 'ERC20', i % 2n ? wallet : other, i % 2n ? other : wallet, null, 5n);
 }
 
 beforeAll(async () => {
   db = await freshDatabase();
   for (const network of ['eth', 'polygon']) {
-    await db.sql.unsafe(`create table if not exists evm_token_transfers_${network} partition of evm_token_transfers for values in ('${network}')`);
+    await db.sql.unsafe(
+      `create table if not exists evm_token_transfers_${network} partition of evm_token_transfers for values in ('${network}')`,
+    );
     history(network);
   }
   for (let i = 0; i < NOISE; i++) move('eth', nft, 'ERC721', other, third, BigInt(100_000 + i), 1n); // other wallets
@@ -82,12 +108,20 @@ describe('NFT holdings from transfers', () => {
     const started = performance.now();
     const holdings = await listNftHoldings(db.sql, wallet, ['eth', 'polygon']);
     const ms = performance.now() - started;
-    const want = [...expected].filter(([, balance]) => balance > 0n).map(([k]) => k.split('|'))
-      .sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!) || (BigInt(a[2]!) < BigInt(b[2]!) ? -1 : 1));
+    const want = [...expected]
+      .filter(([, balance]) => balance > 0n)
+      .map(([k]) => k.split('|'))
+      .sort(
+        (a, b) =>
+          a[0]!.localeCompare(b[0]!) ||
+          a[1]!.localeCompare(b[1]!) ||
+          (BigInt(a[2]!) < BigInt(b[2]!) ? -1 : 1),
+      );
     expect(holdings.map((h) => [h.network, h.token, h.token_id])).toEqual(want);
     expect(holdings.length).toBeGreaterThan(3000);
     // Spot checks of the rules, not only agreement with the model above.
-    const has = (network: string, token: string, id: string) => holdings.some((h) => h.network === network && h.token === token && h.token_id === id);
+    const has = (network: string, token: string, id: string) =>
+      holdings.some((h) => h.network === network && h.token === token && h.token_id === id);
     expect(has('eth', nft, '1')).toBe(true);
     expect(has('eth', nft, '3')).toBe(false); // sent away
     expect(has('eth', nft, '5')).toBe(false); // burned
@@ -96,23 +130,53 @@ describe('NFT holdings from transfers', () => {
     expect(has('polygon', multi, '4')).toBe(false); // 10 − 4 − 6
     expect(has('eth', nft, MAX_ID)).toBe(true);
     expect(holdings.some((h) => h.token === erc20)).toBe(false);
-    expect(new Set(holdings.map((h) => `${h.network}:${h.chain_id}`))).toEqual(new Set(['eth:1', 'polygon:137']));
+    expect(new Set(holdings.map((h) => `${h.network}:${h.chain_id}`))).toEqual(
+      new Set(['eth:1', 'polygon:137']),
+    );
     expect(holdings.find((h) => h.token === multi)!.standard).toBe('ERC1155');
-    expect(holdings.every((h) => h.fetch_due && h.metadata === null && h.contract_name === null)).toBe(true);
-    expect((await listNftHoldings(db.sql, wallet, ['eth'])).every((h) => h.network === 'eth')).toBe(true);
-    expect(await listNftHoldings(db.sql, randomAddress().toLowerCase(), ['eth', 'polygon'])).toEqual([]);
+    expect(
+      holdings.every((h) => h.fetch_due && h.metadata === null && h.contract_name === null),
+    ).toBe(true);
+    expect((await listNftHoldings(db.sql, wallet, ['eth'])).every((h) => h.network === 'eth')).toBe(
+      true,
+    );
+    expect(
+      await listNftHoldings(db.sql, randomAddress().toLowerCase(), ['eth', 'polygon']),
+    ).toEqual([]);
 
-    const plan = await db.sql.unsafe(`explain select 1 from evm_token_transfers where to_address = '${wallet}' and network = any('{eth,polygon}') and standard <> 'ERC20'`);
-    const scans = plan.map((r) => String(r['QUERY PLAN'])).filter((l) => /Scan/.test(l)).map((l) => l.trim().split(' on ')[0]);
-    console.log(`holdings of ${holdings.length} NFTs from ${rows.length} transfer rows: ${ms.toFixed(1)} ms; plan: ${[...new Set(scans)].join(', ')}`);
+    const plan = await db.sql.unsafe(
+      `explain select 1 from evm_token_transfers where to_address = '${wallet}' and network = any('{eth,polygon}') and standard <> 'ERC20'`,
+    );
+    const scans = plan
+      .map((r) => String(r['QUERY PLAN']))
+      .filter((l) => /Scan/.test(l))
+      .map((l) => l.trim().split(' on ')[0]);
+    console.log(
+      `holdings of ${holdings.length} NFTs from ${rows.length} transfer rows: ${ms.toFixed(1)} ms; plan: ${[...new Set(scans)].join(', ')}`,
+    );
   });
 });
 
 describe('metadata fetch requests', () => {
-  const keyOf = (h: { network: string; token: string; token_id: string; standard: NftKey['standard'] }): NftKey =>
-    ({ network: h.network, token: h.token, token_id: h.token_id, standard: h.standard });
-  const jobs = async () => (await db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'fetch_nft_metadata'`)[0]!.n as number;
-  const find = async (key: NftKey) => (await listNftHoldings(db.sql, wallet, ['eth', 'polygon'])).find((h) => h.network === key.network && h.token === key.token && h.token_id === key.token_id)!;
+  const keyOf = (h: {
+    network: string;
+    token: string;
+    token_id: string;
+    standard: NftKey['standard'];
+  }): NftKey => ({
+    network: h.network,
+    token: h.token,
+    token_id: h.token_id,
+    standard: h.standard,
+  });
+  const jobs = async () =>
+    (
+      await db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'fetch_nft_metadata'`
+    )[0]!.n as number;
+  const find = async (key: NftKey) =>
+    (await listNftHoldings(db.sql, wallet, ['eth', 'polygon'])).find(
+      (h) => h.network === key.network && h.token === key.token && h.token_id === key.token_id,
+    )!;
 
   it('enqueues one job per token, once, and follows the due rules', async () => {
     const holdings = await listNftHoldings(db.sql, wallet, ['eth', 'polygon']);
@@ -129,17 +193,29 @@ describe('metadata fetch requests', () => {
     await recordFetch(db.sql, k0, { status: 'ok', tokenUri: 'ipfs://QmA/0.json', metadata });
     const ok = await find(k0);
     expect(ok.metadata).toEqual(metadata);
-    expect(toNftItem(ok, 'https://gw.test/ipfs/')).toMatchObject({ name: 'Zero', media: [{ gateway: 'https://gw.test/ipfs/QmA/0.png' }] });
+    expect(toNftItem(ok, 'https://gw.test/ipfs/')).toMatchObject({
+      name: 'Zero',
+      media: [{ gateway: 'https://gw.test/ipfs/QmA/0.png' }],
+    });
 
     // A failed refresh keeps the last good metadata; a failure is due again after a while.
-    await recordFetch(db.sql, k0, { status: 'failed', tokenUri: null, error: 'metadata server answered 503' });
+    await recordFetch(db.sql, k0, {
+      status: 'failed',
+      tokenUri: null,
+      error: 'metadata server answered 503',
+    });
     const failed = await find(k0);
     expect(failed.metadata).toEqual(metadata);
     expect(failed.fetch_due).toBe(false);
     await db.sql`update nft_metadata set fetched_at = now() - interval '31 minutes' where token_id = ${k0.token_id} and network = ${k0.network} and token = ${k0.token}`;
     expect((await find(k0)).fetch_due).toBe(true);
-    const [row] = await db.sql`select status, error, token_uri from nft_metadata where network = ${k0.network} and token = ${k0.token} and token_id = ${k0.token_id}`;
-    expect(row).toEqual({ status: 'failed', error: 'metadata server answered 503', token_uri: 'ipfs://QmA/0.json' });
+    const [row] =
+      await db.sql`select status, error, token_uri from nft_metadata where network = ${k0.network} and token = ${k0.token} and token_id = ${k0.token_id}`;
+    expect(row).toEqual({
+      status: 'failed',
+      error: 'metadata server answered 503',
+      token_uri: 'ipfs://QmA/0.json',
+    });
 
     // A fetch asked for long ago that never finished (its job lost) is due again too.
     await db.sql`update nft_metadata set requested_at = now() - interval '31 minutes' where token_id = ${k1.token_id} and network = ${k1.network} and token = ${k1.token}`;

@@ -29,10 +29,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = await startTestAppliance(db.url, { TOLLGATE_WEBHOOK_ALLOW_CIDRS: '10.99.0.0/16', TOLLGATE_NFT_IPFS_GATEWAY: `${base}/ipfs/` });
+  app = await startTestAppliance(db.url, {
+    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '10.99.0.0/16',
+    TOLLGATE_NFT_IPFS_GATEWAY: `${base}/ipfs/`,
+  });
   apikey = (await createApiKey(db.sql, 'ssrf')).apikey;
   // The indexer starts at the head it first sees: send nothing before it has a cursor.
-  await eventually(() => db.sql`select count(*)::int as n from indexer_cursors`, (r) => r[0]!.n === 1, 30_000);
+  await eventually(
+    () => db.sql`select count(*)::int as n from indexer_cursors`,
+    (r) => r[0]!.n === 1,
+    30_000,
+  );
   w = await fundedWallet();
   const { TestERC721 } = inject('contracts');
   nft = await w.deploy(TestERC721);
@@ -59,18 +66,38 @@ afterAll(async () => {
 
 describe('metadata fetches and the address guard', () => {
   it('does not fetch a token URI that points at a forbidden address, and still lists the token', async () => {
-    const nfts = async () => (await call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${w.address}`, { headers: { apikey } })).json.data as any[];
+    const nfts = async () =>
+      (
+        await call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${w.address}`, {
+          headers: { apikey },
+        })
+      ).json.data as any[];
     await eventually(nfts, (d) => d?.length === 6, 30_000);
     const rows = await eventually(
-      () => db.sql`select token_id::int as id, status, error from nft_metadata where token = ${nft.toLowerCase()} order by token_id`,
-      (r) => r.length === 6 && r.every((x) => x.status !== 'pending'), 30_000);
-    expect(rows.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'ok']);
+      () =>
+        db.sql`select token_id::int as id, status, error from nft_metadata where token = ${nft.toLowerCase()} order by token_id`,
+      (r) => r.length === 6 && r.every((x) => x.status !== 'pending'),
+      30_000,
+    );
+    expect(rows.map((r) => r.status)).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'ok',
+    ]);
     for (const r of rows.slice(0, 5)) expect(r.error).toMatch(/forbidden address/);
     expect(hits).toEqual([]);
 
     const data = await nfts();
     expect(data.map((i) => [i.token_id, i.name, i.contract_name])).toEqual([
-      ['1', '', 'Test Apes'], ['2', '', 'Test Apes'], ['3', '', 'Test Apes'], ['4', '', 'Test Apes'], ['5', '', 'Test Apes'], ['6', 'Local', 'Test Apes'],
+      ['1', '', 'Test Apes'],
+      ['2', '', 'Test Apes'],
+      ['3', '', 'Test Apes'],
+      ['4', '', 'Test Apes'],
+      ['5', '', 'Test Apes'],
+      ['6', 'Local', 'Test Apes'],
     ]);
     expect(JSON.stringify(data)).not.toContain('leaked');
   });

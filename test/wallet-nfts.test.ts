@@ -26,7 +26,9 @@ class MetadataServer {
       const route = this.routes.get(req.url!);
       if (route === 'hold') return void this.held.push([req.url!, res]);
       if (!route) return void res.writeHead(404).end();
-      res.writeHead(route.status, route.location ? { location: route.location } : {}).end(route.body);
+      res
+        .writeHead(route.status, route.location ? { location: route.location } : {})
+        .end(route.body);
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -40,7 +42,8 @@ class MetadataServer {
   }
   release(path: string, doc: object) {
     this.json(path, doc);
-    for (const [, res] of this.held.filter(([p]) => p === path)) res.writeHead(200).end(JSON.stringify(doc));
+    for (const [, res] of this.held.filter(([p]) => p === path))
+      res.writeHead(200).end(JSON.stringify(doc));
     this.held = this.held.filter(([p]) => p !== path);
   }
   async stop() {
@@ -62,25 +65,49 @@ let nft: Hex;
 let multi: Hex;
 const other = randomAddress();
 
-const nfts = async (query = '') => (await call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${w.address}${query}`, { headers: { apikey } })).json;
+const nfts = async (query = '') =>
+  (
+    await call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${w.address}${query}`, {
+      headers: { apikey },
+    })
+  ).json;
 const find = (data: any[], network: string, contract: string, id: number | string) =>
-  data.filter((i) => i.network === network && i.contract_address === contract.toLowerCase() && i.token_id === String(id));
-const one = (data: any[], network: string, contract: string, id: number) => find(data, network, contract, id)[0];
+  data.filter(
+    (i) =>
+      i.network === network &&
+      i.contract_address === contract.toLowerCase() &&
+      i.token_id === String(id),
+  );
+const one = (data: any[], network: string, contract: string, id: number) =>
+  find(data, network, contract, id)[0];
 /** Waits until every network's item satisfies `ok`; returns the last answer. */
 const until = async (contract: string, id: number, ok: (item: any) => boolean) =>
-  (await eventually(() => nfts(), (r) => NETWORKS.every((n) => one(r.data, n, contract, id) && ok(one(r.data, n, contract, id))), 30_000)).data as any[];
+  (
+    await eventually(
+      () => nfts(),
+      (r) =>
+        NETWORKS.every((n) => one(r.data, n, contract, id) && ok(one(r.data, n, contract, id))),
+      30_000,
+    )
+  ).data as any[];
 
 beforeAll(async () => {
   db = await freshDatabase();
   meta = await new MetadataServer().start();
   const rpc = inject('rpcUrl');
   app = await startTestAppliance(db.url, {
-    TOLLGATE_RPC_POLYGON: rpc, TOLLGATE_CONFIRMATIONS_POLYGON: '3', TOLLGATE_POLL_INTERVAL_MS_POLYGON: '100',
+    TOLLGATE_RPC_POLYGON: rpc,
+    TOLLGATE_CONFIRMATIONS_POLYGON: '3',
+    TOLLGATE_POLL_INTERVAL_MS_POLYGON: '100',
     TOLLGATE_NFT_IPFS_GATEWAY: `${meta.url}/ipfs/`,
   });
   apikey = (await createApiKey(db.sql, 'nfts')).apikey;
   // Indexers start at the head they first see: send nothing before both have a cursor.
-  await eventually(() => db.sql`select count(*)::int as n from indexer_cursors`, (r) => r[0]!.n === 2, 30_000);
+  await eventually(
+    () => db.sql`select count(*)::int as n from indexer_cursors`,
+    (r) => r[0]!.n === 2,
+    30_000,
+  );
   w = await fundedWallet();
   const w2 = await fundedWallet('1');
   const { TestERC721, TestERC1155 } = inject('contracts');
@@ -89,16 +116,30 @@ beforeAll(async () => {
   const a721 = TestERC721.abi;
   const a1155 = TestERC1155.abi;
 
-  meta.json('/meta/1.json', { name: 'One', description: 'first', image: 'ipfs://QmImg/1.png', external_url: 'https://apes.test/1', attributes: [{ trait_type: 'level', value: 5 }] });
+  meta.json('/meta/1.json', {
+    name: 'One',
+    description: 'first',
+    image: 'ipfs://QmImg/1.png',
+    external_url: 'https://apes.test/1',
+    attributes: [{ trait_type: 'level', value: 5 }],
+  });
   meta.json('/ipfs/QmMeta/4.json', { name: 'Four', image: 'https://img.test/4.png' });
   meta.routes.set('/meta/6.json', { status: 500, body: '' });
   meta.routes.set('/meta/9.json', 'hold');
   meta.routes.set('/meta/10-hop', { status: 302, body: '', location: '/meta/10.json' });
   meta.json('/meta/10.json', { name: 'Ten' });
-  meta.routes.set('/meta/11-hop', { status: 302, body: '', location: 'http://169.254.169.254/latest/meta-data/' });
+  meta.routes.set('/meta/11-hop', {
+    status: 302,
+    body: '',
+    location: 'http://169.254.169.254/latest/meta-data/',
+  });
   meta.json(`/erc1155/${hex(7)}.json`, { name: 'Multi 7', properties: { rarity: 'rare' } });
   meta.json(`/erc1155/${hex(9)}.json`, { name: 'Multi 9' });
-  const two = { name: 'Two', image: 'data:image/svg+xml;base64,PHN2Zy8+', properties: { rarity: 'common' } };
+  const two = {
+    name: 'Two',
+    image: 'data:image/svg+xml;base64,PHN2Zy8+',
+    properties: { rarity: 'common' },
+  };
   const uris: Record<number, string> = {
     1: `${meta.url}/meta/1.json`,
     2: `data:application/json;base64,${Buffer.from(JSON.stringify(two)).toString('base64')}`,
@@ -138,9 +179,16 @@ describe('GET /v2/wallet/nfts', () => {
       ...[1, 2, 3, 4, 5, 6, 9, 10, 11, 13].map((id) => `${n} ${nft.toLowerCase()} ERC721 ${id}`),
       ...[7, 9].map((id) => `${n} ${multi.toLowerCase()} ERC1155 ${id}`),
     ]).sort();
-    const got = (r: any) => (r.data ?? []).map((i: any) => `${i.network} ${i.contract_address} ${i.token_type} ${i.token_id}`).sort();
+    const got = (r: any) =>
+      (r.data ?? [])
+        .map((i: any) => `${i.network} ${i.contract_address} ${i.token_type} ${i.token_id}`)
+        .sort();
     // The two indexers move independently: wait for the whole set, not a count.
-    const res = await eventually(() => nfts(), (r) => JSON.stringify(got(r)) === JSON.stringify(want), 30_000);
+    const res = await eventually(
+      () => nfts(),
+      (r) => JSON.stringify(got(r)) === JSON.stringify(want),
+      30_000,
+    );
     expect(res).toMatchObject({ code: 0, message: 'OK' });
     expect(got(res)).toEqual(want);
     for (const item of res.data) {
@@ -150,13 +198,25 @@ describe('GET /v2/wallet/nfts', () => {
   });
 
   it('never waits on a fetch: a token whose metadata is on its way is listed with what is known', async () => {
-    await eventually(async () => meta.count('/meta/9.json'), (n) => n === 2, 30_000); // both fetches are in progress
+    await eventually(
+      async () => meta.count('/meta/9.json'),
+      (n) => n === 2,
+      30_000,
+    ); // both fetches are in progress
     const started = Date.now();
     const res = await nfts();
     // Waiting on the held fetch would take its whole 10 s timeout.
     expect(Date.now() - started).toBeLessThan(8_000);
     for (const n of NETWORKS) {
-      expect(one(res.data, n, nft, 9)).toMatchObject({ name: '', image: '', description: '', media: [], metadata: EMPTY, contract_name: 'Test Apes', contract_symbol: 'TAPE' });
+      expect(one(res.data, n, nft, 9)).toMatchObject({
+        name: '',
+        image: '',
+        description: '',
+        media: [],
+        metadata: EMPTY,
+        contract_name: 'Test Apes',
+        contract_symbol: 'TAPE',
+      });
     }
     meta.release('/meta/9.json', { name: 'Nine' });
     await until(nft, 9, (i) => i.name === 'Nine');
@@ -165,33 +225,79 @@ describe('GET /v2/wallet/nfts', () => {
   it('fills in metadata from http(s), ipfs:// through the gateway, data: URIs, ERC-1155 {id} and redirects', async () => {
     let data = await until(nft, 1, (i) => i.name === 'One');
     expect(one(data, 'matic', nft, 1)).toEqual({
-      name: 'One', image: 'ipfs://QmImg/1.png', media: [{ raw: 'ipfs://QmImg/1.png', gateway: `${meta.url}/ipfs/QmImg/1.png` }],
-      chainId: 31337, network: 'matic', token_id: '1', token_type: 'ERC721', description: 'first',
-      metadata: { name: 'One', image: 'ipfs://QmImg/1.png', description: 'first', external_url: 'https://apes.test/1', attributes: [{ trait_type: 'level', value: '5' }] },
-      contract_name: 'Test Apes', contract_symbol: 'TAPE', contract_address: nft.toLowerCase(),
+      name: 'One',
+      image: 'ipfs://QmImg/1.png',
+      media: [{ raw: 'ipfs://QmImg/1.png', gateway: `${meta.url}/ipfs/QmImg/1.png` }],
+      chainId: 31337,
+      network: 'matic',
+      token_id: '1',
+      token_type: 'ERC721',
+      description: 'first',
+      metadata: {
+        name: 'One',
+        image: 'ipfs://QmImg/1.png',
+        description: 'first',
+        external_url: 'https://apes.test/1',
+        attributes: [{ trait_type: 'level', value: '5' }],
+      },
+      contract_name: 'Test Apes',
+      contract_symbol: 'TAPE',
+      contract_address: nft.toLowerCase(),
     });
     data = await until(nft, 2, (i) => i.name === 'Two');
-    expect(one(data, 'eth', nft, 2)).toMatchObject({ media: [{ raw: 'data:image/svg+xml;base64,PHN2Zy8+', gateway: 'data:image/svg+xml;base64,PHN2Zy8+' }], metadata: { properties: { rarity: 'common' } } });
+    expect(one(data, 'eth', nft, 2)).toMatchObject({
+      media: [
+        {
+          raw: 'data:image/svg+xml;base64,PHN2Zy8+',
+          gateway: 'data:image/svg+xml;base64,PHN2Zy8+',
+        },
+      ],
+      metadata: { properties: { rarity: 'common' } },
+    });
     expect(one(data, 'eth', nft, 2).metadata.attributes).toBeUndefined();
     data = await until(nft, 3, (i) => i.name === 'Three %');
     expect(one(data, 'eth', nft, 3).description).toBe('percent-encoded');
     data = await until(nft, 4, (i) => i.name === 'Four');
-    expect(one(data, 'eth', nft, 4).media).toEqual([{ raw: 'https://img.test/4.png', gateway: 'https://img.test/4.png' }]);
+    expect(one(data, 'eth', nft, 4).media).toEqual([
+      { raw: 'https://img.test/4.png', gateway: 'https://img.test/4.png' },
+    ]);
     expect(meta.count('/ipfs/QmMeta/4.json')).toBeGreaterThanOrEqual(2);
     await until(nft, 10, (i) => i.name === 'Ten');
     data = await until(multi, 7, (i) => i.name === 'Multi 7');
-    expect(one(data, 'eth', multi, 7)).toMatchObject({ token_type: 'ERC1155', contract_name: '', contract_symbol: '', metadata: { properties: { rarity: 'rare' } } });
+    expect(one(data, 'eth', multi, 7)).toMatchObject({
+      token_type: 'ERC1155',
+      contract_name: '',
+      contract_symbol: '',
+      metadata: { properties: { rarity: 'rare' } },
+    });
     await until(multi, 9, (i) => i.name === 'Multi 9');
   });
 
   it('lists tokens whose metadata cannot be fetched with what is known, and records why', async () => {
-    const status = () => db.sql`select network, token_id::int as id, status, error from nft_metadata where token = ${nft.toLowerCase()} and token_id in (5, 6, 11)`;
-    const rows = await eventually(status, (r) => r.length === 6 && r.every((x) => x.status === 'failed'), 30_000);
-    for (const r of rows) expect(r.error).toMatch({ 5: /ECONNREFUSED/, 6: /answered 500/, 11: /forbidden address/ }[r.id as 5 | 6 | 11]);
+    const status = () =>
+      db.sql`select network, token_id::int as id, status, error from nft_metadata where token = ${nft.toLowerCase()} and token_id in (5, 6, 11)`;
+    const rows = await eventually(
+      status,
+      (r) => r.length === 6 && r.every((x) => x.status === 'failed'),
+      30_000,
+    );
+    for (const r of rows)
+      expect(r.error).toMatch(
+        { 5: /ECONNREFUSED/, 6: /answered 500/, 11: /forbidden address/ }[r.id as 5 | 6 | 11],
+      );
     const data = (await nfts()).data;
-    for (const n of NETWORKS) for (const id of [5, 6, 11]) {
-      expect(one(data, n, nft, id)).toMatchObject({ name: '', image: '', description: '', media: [], metadata: EMPTY, contract_name: 'Test Apes', token_id: String(id) });
-    }
+    for (const n of NETWORKS)
+      for (const id of [5, 6, 11]) {
+        expect(one(data, n, nft, id)).toMatchObject({
+          name: '',
+          image: '',
+          description: '',
+          media: [],
+          metadata: EMPTY,
+          contract_name: 'Test Apes',
+          token_id: String(id),
+        });
+      }
   });
 
   it('does not fetch again what it has, and fetches a failed one again after a while', async () => {
@@ -214,20 +320,39 @@ describe('GET /v2/wallet/nfts', () => {
 
   it('drops a token once the wallet sends it away', async () => {
     await w.write(nft, inject('contracts').TestERC721.abi, 'transferFrom', [w.address, other, 1n]);
-    const res = await eventually(() => nfts(), (r) => NETWORKS.every((n) => find(r.data, n, nft, 1).length === 0), 30_000);
+    const res = await eventually(
+      () => nfts(),
+      (r) => NETWORKS.every((n) => find(r.data, n, nft, 1).length === 0),
+      30_000,
+    );
     expect(NETWORKS.map((n) => find(res.data, n, nft, 1).length)).toEqual([0, 0]);
     expect(find(res.data, 'eth', nft, 2)).toHaveLength(1);
   });
 
   it('validates the address and the refresh flag', async () => {
-    const get = (q: string) => call(app.baseUrl, 'GET', `/v2/wallet/nfts${q}`, { headers: { apikey } });
-    for (const q of ['?address=0x123', '', '?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C9', '?address=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq']) {
+    const get = (q: string) =>
+      call(app.baseUrl, 'GET', `/v2/wallet/nfts${q}`, { headers: { apikey } });
+    for (const q of [
+      '?address=0x123',
+      '',
+      '?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C9',
+      '?address=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    ]) {
       expect((await get(q)).json).toMatchObject({ code: 5002, status: 5002 });
     }
     expect((await get(`?address=${w.address}&refresh=maybe`)).json).toMatchObject({ code: 5000 });
-    expect((await get(`?address=${randomAddress().toLowerCase()}`)).json).toEqual({ code: 0, message: 'OK', data: [] });
-    expect((await call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${w.address}`)).status).toBe(401);
+    expect((await get(`?address=${randomAddress().toLowerCase()}`)).json).toEqual({
+      code: 0,
+      message: 'OK',
+      data: [],
+    });
+    expect((await call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${w.address}`)).status).toBe(
+      401,
+    );
     const doc = (await call(app.baseUrl, 'GET', '/v2/openapi.json', { headers: { apikey } })).json;
-    expect(doc.paths['/wallet/nfts'].get.parameters.map((p: any) => p.name)).toEqual(['address', 'refresh']);
+    expect(doc.paths['/wallet/nfts'].get.parameters.map((p: any) => p.name)).toEqual([
+      'address',
+      'refresh',
+    ]);
   });
 });

@@ -33,11 +33,17 @@ describe('GET /v2/wallet/transactions', () => {
     const to = randomAddress();
     const eth = await w.send(to, 123n);
     const erc20 = await w.write(token, abi, 'transfer', [to, 7n]);
-    await eventually(() => db.sql`select block_number from indexer_cursors where network = 'eth'`, (r) => BigInt(r[0]!.block_number) >= erc20.blockNumber);
+    await eventually(
+      () => db.sql`select block_number from indexer_cursors where network = 'eth'`,
+      (r) => BigInt(r[0]!.block_number) >= erc20.blockNumber,
+    );
 
     const res = await get(`/v2/wallet/transactions?address=${to}&page=1&limit=10`);
     expect(res.json).toMatchObject({ code: 0, message: 'OK', page_count: 1 });
-    expect(res.json.data.map((t: any) => t.hash)).toEqual([erc20.transactionHash, eth.transactionHash]);
+    expect(res.json.data.map((t: any) => t.hash)).toEqual([
+      erc20.transactionHash,
+      eth.transactionHash,
+    ]);
     const [tokenTx, ethTx] = res.json.data;
     expect(ethTx).toEqual({
       id: `eth:${eth.transactionHash}`,
@@ -53,24 +59,49 @@ describe('GET /v2/wallet/transactions', () => {
       network: 'eth',
     });
     expect(tokenTx.to_address).toBe(token.toLowerCase());
-    expect(tokenTx.logs).toEqual([{ address: token.toLowerCase(), topics: expect.arrayContaining([expect.stringMatching(/^0xddf252ad/)]), data: expect.stringMatching(/^0x0+7$/) }]);
+    expect(tokenTx.logs).toEqual([
+      {
+        address: token.toLowerCase(),
+        topics: expect.arrayContaining([expect.stringMatching(/^0xddf252ad/)]),
+        data: expect.stringMatching(/^0x0+7$/),
+      },
+    ]);
   });
 
   it('validates its parameters as the spec says', async () => {
     const a = randomAddress();
-    expect((await get(`/v2/wallet/transactions?address=0x12&page=1&limit=10`)).json).toMatchObject({ code: 5002 });
-    expect((await get(`/v2/wallet/transactions?address=${a}&limit=10`)).json).toMatchObject({ code: 5000, message: 'page: is required' });
-    expect((await get(`/v2/wallet/transactions?address=${a}&page=1`)).json).toMatchObject({ code: 5000 });
-    expect((await get(`/v2/wallet/transactions?address=${a}&page=1&limit=101`)).json).toMatchObject({ code: 5000 });
-    expect((await get(`/v2/wallet/transactions?address=${a}&page=0&limit=1`)).json).toMatchObject({ code: 5000 });
-    expect((await get(`/v2/wallet/transactions?address=${a}&page=1&limit=5`)).json).toEqual({ code: 0, message: 'OK', data: [], page_count: 0 });
+    expect((await get(`/v2/wallet/transactions?address=0x12&page=1&limit=10`)).json).toMatchObject({
+      code: 5002,
+    });
+    expect((await get(`/v2/wallet/transactions?address=${a}&limit=10`)).json).toMatchObject({
+      code: 5000,
+      message: 'page: is required',
+    });
+    expect((await get(`/v2/wallet/transactions?address=${a}&page=1`)).json).toMatchObject({
+      code: 5000,
+    });
+    expect((await get(`/v2/wallet/transactions?address=${a}&page=1&limit=101`)).json).toMatchObject(
+      { code: 5000 },
+    );
+    expect((await get(`/v2/wallet/transactions?address=${a}&page=0&limit=1`)).json).toMatchObject({
+      code: 5000,
+    });
+    expect((await get(`/v2/wallet/transactions?address=${a}&page=1&limit=5`)).json).toEqual({
+      code: 0,
+      message: 'OK',
+      data: [],
+      page_count: 0,
+    });
   });
 
   it('pages 100,000 transactions across networks in order, through the history index', async () => {
     const who = randomAddress().toLowerCase();
     await ensureNetworkPartitions(db.sql, 'polygon');
     // Synthetic history: 50,000 rows on each of two networks, interleaved in time.
-    for (const [network, offset] of [['eth', 0], ['polygon', 1]] as const) {
+    for (const [network, offset] of [
+      ['eth', 0],
+      ['polygon', 1],
+    ] as const) {
       await db.sql`insert into evm_transactions (network, hash, block_number, block_hash, tx_index, from_address, to_address, value, gas, nonce, input)
         select ${network}, '0x' || lpad(to_hex(g * 2 + ${offset}), 64, '0'), 10000000 + g, '0xb', 0, ${who}, '0x01', g, 21000, g, '0x'
         from generate_series(1, 50000) g`;
@@ -83,7 +114,11 @@ describe('GET /v2/wallet/transactions', () => {
     const first = await get(`/v2/wallet/transactions?address=${who}&page=1&limit=100`);
     expect(first.json.page_count).toBe(1000);
     expect(first.json.data).toHaveLength(100);
-    expect(first.json.data[0]).toMatchObject({ network: 'matic', value: '50000', block_number: '10050000' });
+    expect(first.json.data[0]).toMatchObject({
+      network: 'matic',
+      value: '50000',
+      block_number: '10050000',
+    });
     expect(first.json.data[1]).toMatchObject({ network: 'eth', value: '50000' });
     const times = first.json.data.map((t: any) => Number(t.timestamp));
     expect(times).toEqual([...times].sort((x, y) => y - x));
@@ -91,10 +126,13 @@ describe('GET /v2/wallet/transactions', () => {
     expect(last.json.data.at(-1)).toMatchObject({ network: 'eth', value: '1' });
 
     // The page comes from the index in order: no sort of the address's whole history.
-    const plan = await db.sql.unsafe(`explain select network, tx_hash from evm_tx_addresses where address = '${who}'
+    const plan =
+      await db.sql.unsafe(`explain select network, tx_hash from evm_tx_addresses where address = '${who}'
       order by timestamp desc, network, block_number desc, tx_hash limit 100`);
     const text = plan.map((r: any) => r['QUERY PLAN']).join('\n');
-    expect(text).toMatch(/Index (Only )?Scan using evm_tx_addresses_\w+_address_timestamp|Index (Only )?Scan using \w*history/);
+    expect(text).toMatch(
+      /Index (Only )?Scan using evm_tx_addresses_\w+_address_timestamp|Index (Only )?Scan using \w*history/,
+    );
     expect(text).not.toMatch(/Seq Scan/);
     expect(text).not.toMatch(/^\s*->\s*Sort/m);
   });

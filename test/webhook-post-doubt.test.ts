@@ -34,7 +34,13 @@ it('is not in doubt when the receiver answered, or was never reached', async () 
     req.resume();
     req.on('end', () => res.writeHead(500).end());
   });
-  expect(await postWebhook(failing, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({ status_code: 500, in_doubt: false });
+  expect(await postWebhook(failing, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({
+    status_code: 500,
+    in_doubt: false,
+  });
   const nobody = `http://127.0.0.1:${await freePort()}/hook`;
-  expect(await postWebhook(nobody, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({ status_code: null, in_doubt: false });
+  expect(await postWebhook(nobody, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({
+    status_code: null,
+    in_doubt: false,
+  });
 });

@@ -13,6 +13,10 @@ const Payload = z.object({
 export function fetchNftMetadataTask(deps: NftMetadataDeps): Task {
   return async (payload, helpers) => {
     const key = Payload.parse(payload);
-    await fetchNftMetadata(deps, key, { id: helpers.job.id, attempts: helpers.job.attempts, max_attempts: helpers.job.max_attempts });
+    await fetchNftMetadata(deps, key, {
+      id: helpers.job.id,
+      attempts: helpers.job.attempts,
+      max_attempts: helpers.job.max_attempts,
+    });
   };
 }

@@ -14,6 +14,12 @@ const Payload = z.object({
 export function liveAmlCheckTask(deps: LiveAmlDeps): Task {
   return async (payload) => {
     const p = Payload.parse(payload);
-    await runLiveAmlCheck(deps, { trackedId: p.tracked_id, network: p.network, txHash: p.tx_hash, blockNumber: BigInt(p.block_number), blockHash: p.block_hash });
+    await runLiveAmlCheck(deps, {
+      trackedId: p.tracked_id,
+      network: p.network,
+      txHash: p.tx_hash,
+      blockNumber: BigInt(p.block_number),
+      blockHash: p.block_hash,
+    });
   };
 }

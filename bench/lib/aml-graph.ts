@@ -7,7 +7,12 @@
 import type { Sql } from '../../src/db/index.js';
 import { ensureNetworkPartitions } from '../../src/indexer/evm/store.js';
 
-export const AML_GRAPH = { counterparties: 10_000, pool: 200_000, randomPairs: 490_000, labels: 1_000 };
+export const AML_GRAPH = {
+  counterparties: 10_000,
+  pool: 200_000,
+  randomPairs: 490_000,
+  labels: 1_000,
+};
 export const AML_TARGET = `0x${'ff'.repeat(20)}`;
 
 const addr = (n: string) => `'0x' || lpad(to_hex(${n}), 40, '0')`;
@@ -16,7 +21,9 @@ const addr = (n: string) => `'0x' || lpad(to_hex(${n}), 40, '0')`;
 export async function buildAmlGraph(sql: Sql): Promise<number> {
   const { counterparties, pool, randomPairs, labels } = AML_GRAPH;
   await ensureNetworkPartitions(sql, 'eth');
-  await sql.unsafe(`create table if not exists address_edges_eth partition of address_edges for values in ('eth')`);
+  await sql.unsafe(
+    `create table if not exists address_edges_eth partition of address_edges for values in ('eth')`,
+  );
   // The target and its counterparties (pool addresses 1..10,000), both directions.
   await sql.unsafe(`insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
     select 'eth', '${AML_TARGET}', ${addr('g')}, 1 + g % 50, 1600000000, 1700000000 from generate_series(1, ${counterparties}) g
@@ -35,6 +42,8 @@ export async function buildAmlGraph(sql: Sql): Promise<number> {
     on conflict do nothing`);
   await sql`vacuum analyze address_edges`;
   await sql`vacuum analyze labels`;
-  const [counted] = await sql<{ edges: number }[]>`select count(*)::int as edges from address_edges`;
+  const [counted] = await sql<
+    { edges: number }[]
+  >`select count(*)::int as edges from address_edges`;
   return counted!.edges;
 }

@@ -12,16 +12,28 @@ import { freePort } from '../../test/helpers/ports.js';
  * off. eth counts as indexed (screening and new_wallet run as in production); no indexer runs,
  * so the node is never asked. `stop()` removes everything.
  */
-export async function startBenchApi(name: string): Promise<{ app: Appliance; config: Config; stop(): Promise<void> }> {
+export async function startBenchApi(
+  name: string,
+): Promise<{ app: Appliance; config: Config; stop(): Promise<void> }> {
   setLogLevel('warn');
   const dir = mkdtempSync(join(tmpdir(), `tollgate-bench-${name}-`));
   chmodSync(dir, 0o711);
   const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
   const config = loadConfig({
-    DATABASE_URL: pg.url, TOLLGATE_DATA_DIR: dir, TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0',
-    TOLLGATE_RPC_ETH: 'http://127.0.0.1:1', TOLLGATE_LOG_LEVEL: 'warn', TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
+    DATABASE_URL: pg.url,
+    TOLLGATE_DATA_DIR: dir,
+    TOLLGATE_HOST: '127.0.0.1',
+    TOLLGATE_PORT: '0',
+    TOLLGATE_RPC_ETH: 'http://127.0.0.1:1',
+    TOLLGATE_LOG_LEVEL: 'warn',
+    TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
   });
-  const app = await startAppliance(config, { api: true, worker: false, indexer: false, devChain: false });
+  const app = await startAppliance(config, {
+    api: true,
+    worker: false,
+    indexer: false,
+    devChain: false,
+  });
   return {
     app,
     config,

@@ -3,7 +3,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
 export function machine() {
-  return { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version };
+  return {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  };
 }
 
 /** One decimal. */
@@ -11,13 +16,20 @@ export const round = (x: number) => Math.round(x * 10) / 10;
 
 /** The p-th percentile of ascending `sorted` (nearest rank). */
 export function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 /** p50/p95/p99/max of some latencies (ms), one decimal. */
 export function latencySummary(values: readonly number[]) {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]!) };
+  return {
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1]!),
+  };
 }
 
 const RESULTS = new URL('../results/', import.meta.url);

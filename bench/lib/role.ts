@@ -33,13 +33,20 @@ export function peakRssMbOf(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-export function startRole(role: 'api' | 'worker' | 'indexer', env: Record<string, string>): RoleProcess {
+export function startRole(
+  role: 'api' | 'worker' | 'indexer',
+  env: Record<string, string>,
+): RoleProcess {
   const nodeArgs = (process.env.BENCH_ROLE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli.ts', role], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'src/cli.ts', role],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const waiting = new Map<string, () => void>();
   const seen = new Set<string>();
   let tail = '';
@@ -47,17 +54,27 @@ export function startRole(role: 'api' | 'worker' | 'indexer', env: Record<string
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (tail + chunk).split('\n');
     tail = lines.pop()!;
-    if (process.env.BENCH_ROLE_LOG && lines.length) appendFileSync(process.env.BENCH_ROLE_LOG, lines.join('\n') + '\n');
+    if (process.env.BENCH_ROLE_LOG && lines.length)
+      appendFileSync(process.env.BENCH_ROLE_LOG, lines.join('\n') + '\n');
     for (const line of lines) {
       if (!line.startsWith('{')) continue;
       try {
         const msg = (JSON.parse(line) as { msg?: string }).msg;
-        if (msg) { seen.add(msg); waiting.get(msg)?.(); }
-      } catch { /* not a log line */ }
+        if (msg) {
+          seen.add(msg);
+          waiting.get(msg)?.();
+        }
+      } catch {
+        /* not a log line */
+      }
     }
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000); });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   let stopping = false;
   let running = true;
   exited.then((code) => {
@@ -66,10 +83,15 @@ export function startRole(role: 'api' | 'worker' | 'indexer', env: Record<string
   });
   return {
     pid: child.pid!,
-    logged: (msg) => seen.has(msg) ? Promise.resolve() : new Promise<void>((resolve, reject) => {
-      waiting.set(msg, resolve);
-      exited.then((code) => reject(new Error(`${role} exited with ${code} before "${msg}": ${stderr}`)));
-    }),
+    logged: (msg) =>
+      seen.has(msg)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            waiting.set(msg, resolve);
+            exited.then((code) =>
+              reject(new Error(`${role} exited with ${code} before "${msg}": ${stderr}`)),
+            );
+          }),
     running: () => running,
     peakRssMb: () => peakRssMbOf(child.pid!),
     stop: async () => {

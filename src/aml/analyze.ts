@@ -31,12 +31,23 @@ const DAY_S = 86_400;
  * `new_wallet_min_tx` transactions. An address the index never saw is new (history starts at
  * each network's start block, so "never seen" may also mean "quiet since then").
  */
-export function isNewWallet(facts: Pick<AddressFacts, 'firstSeen' | 'txCount'>, config: Pick<AmlConfig, 'new_wallet_days' | 'new_wallet_min_tx'>, now: number): boolean {
+export function isNewWallet(
+  facts: Pick<AddressFacts, 'firstSeen' | 'txCount'>,
+  config: Pick<AmlConfig, 'new_wallet_days' | 'new_wallet_min_tx'>,
+  now: number,
+): boolean {
   if (facts.firstSeen === null) return true;
-  return facts.firstSeen > now - config.new_wallet_days * DAY_S || facts.txCount < config.new_wallet_min_tx;
+  return (
+    facts.firstSeen > now - config.new_wallet_days * DAY_S ||
+    facts.txCount < config.new_wallet_min_tx
+  );
 }
 
-export async function analyzeAddress(sql: Sql, config: AmlConfig, input: AnalyzeInput): Promise<AmlAnalysis> {
+export async function analyzeAddress(
+  sql: Sql,
+  config: AmlConfig,
+  input: AnalyzeInput,
+): Promise<AmlAnalysis> {
   const facts = await addressFacts(sql, input.network, input.address, {
     maxCounterparties: config.max_counterparties,
     countUpTo: config.new_wallet_min_tx,

@@ -14,7 +14,8 @@ export const AmlConfigSchema = z.object({
   weights: z.record(z.enum(BASE_TAGS), weight),
   level_factors: z.object({ base: factor, direct: factor, indirect: factor }),
   /** Score bands as the spec spells them (`modarate`); low ≤ modarate ≤ high. */
-  thresholds: z.object({ low: threshold, modarate: threshold, high: threshold })
+  thresholds: z
+    .object({ low: threshold, modarate: threshold, high: threshold })
     .refine((t) => t.low <= t.modarate && t.modarate <= t.high, 'must have low ≤ modarate ≤ high'),
   /** new_wallet: first seen in the indexed history less than this many days ago … */
   new_wallet_days: z.int().min(0).max(36_500),

@@ -55,21 +55,34 @@ const onlyTags = (values: readonly string[]): BaseTag[] => values.filter(isBaseT
  */
 const INWARD_BUDGET = { perCounterparty: 2, base: 1000 };
 
-export async function addressFacts(sql: Sql, network: string, address: string, opts: ExposureOptions): Promise<AddressFacts> {
+export async function addressFacts(
+  sql: Sql,
+  network: string,
+  address: string,
+  opts: ExposureOptions,
+): Promise<AddressFacts> {
   const family = networkInfo(network)?.family;
   const nets = labelNetworks(network);
   const evm = family === 'evm';
   const history = evm ? sql`evm_tx_addresses` : family === 'utxo' ? sql`utxo_tx_addresses` : null;
 
-  const [self] = await sql<{ categories: string[]; deployed: boolean; first_seen: string | null; tx_count: number }[]>`
+  const [self] = await sql<
+    { categories: string[]; deployed: boolean; first_seen: string | null; tx_count: number }[]
+  >`
     select
       coalesce((select array_agg(distinct category) from labels where address = ${address} and network = any(${nets}::text[])), '{}') as categories,
-      ${evm ? sql`exists (select 1 from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
-        where t.network = ${network} and t.from_address = ${address} and t.contract_address is not null)` : sql`false`} as deployed,
+      ${
+        evm
+          ? sql`exists (select 1 from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
+        where t.network = ${network} and t.from_address = ${address} and t.contract_address is not null)`
+          : sql`false`
+      } as deployed,
       ${history ? sql`(select timestamp from ${history} where address = ${address} and network = ${network} order by timestamp limit 1)` : sql`null::bigint`} as first_seen,
       ${history ? sql`(select count(*)::int from (select 1 from ${history} where address = ${address} and network = ${network} limit ${opts.countUpTo}) s)` : sql`0`} as tx_count`;
 
-  const exposure = family === 'evm' || family === 'utxo' ? await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
+  const exposure =
+    family === 'evm' || family === 'utxo'
+      ? await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
     with degree as materialized (
       select count(*) as n from (select 1 from address_edges
         where network = ${network} and address = ${address} and counterparty <> ${address} limit ${opts.maxCounterparties + 1}) s
@@ -104,7 +117,9 @@ export async function addressFacts(sql: Sql, network: string, address: string, o
       join address_edges e on e.network = ${network} and e.address = h.address
       join flagged f on f.address = e.counterparty
       where not (select ok from inward) and e.counterparty <> ${address} and e.counterparty <> h.address
-    ${evm ? sql`
+    ${
+      evm
+        ? sql`
     union
     select 'direct', ${MALICIOUS_CONTRACTS} where exists (select 1 from hop1 h
       join evm_transactions t on t.network = ${network} and t.from_address = h.address and t.contract_address is not null
@@ -114,7 +129,10 @@ export async function addressFacts(sql: Sql, network: string, address: string, o
       join address_edges e on e.network = ${network} and e.address = h.address
       join evm_transactions t on t.network = ${network} and t.from_address = e.counterparty and t.contract_address is not null
       join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
-      where e.counterparty <> ${address} and e.counterparty <> h.address)` : sql``}` : [];
+      where e.counterparty <> ${address} and e.counterparty <> h.address)`
+        : sql``
+    }`
+      : [];
 
   const base = onlyTags(self!.categories);
   if (self!.deployed) base.push(MALICIOUS_CONTRACTS);

@@ -44,7 +44,8 @@ export interface LiveAmlWebhook {
 
 export type CheckOutcome = 'skipped' | 'clean' | 'recorded' | 'duplicate';
 
-const labelNetworks = (network: string) => (networkInfo(network)?.family === 'evm' ? [network, EVM_SCOPE] : [network]);
+const labelNetworks = (network: string) =>
+  networkInfo(network)?.family === 'evm' ? [network, EVM_SCOPE] : [network];
 
 /**
  * The tags a transaction brings to `address`, set-based. Its counterparties in this transaction
@@ -54,7 +55,13 @@ const labelNetworks = (network: string) => (networkInfo(network)?.family === 'ev
  * labelled X gives direct_X; a counterparty with a counterparty labelled X (not `address`, not
  * itself) gives indirect_X. Only true tags are returned.
  */
-export async function hashTagsOf(sql: Sql, check: Omit<LiveAmlCheck, 'trackedId' | 'blockHash'> & { address: string; family: 'evm' | 'utxo' }): Promise<AmlTags> {
+export async function hashTagsOf(
+  sql: Sql,
+  check: Omit<LiveAmlCheck, 'trackedId' | 'blockHash'> & {
+    address: string;
+    family: 'evm' | 'utxo';
+  },
+): Promise<AmlTags> {
   const table = check.family === 'evm' ? sql`evm_tx_addresses` : sql`utxo_tx_addresses`;
   const nets = labelNetworks(check.network);
   const rows = await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
@@ -71,12 +78,17 @@ export async function hashTagsOf(sql: Sql, check: Omit<LiveAmlCheck, 'trackedId'
       join address_edges e on e.network = ${check.network} and e.address = cp.address
       join labels l on l.address = e.counterparty and l.network = any(${nets}::text[])
       where e.counterparty <> ${check.address} and e.counterparty <> cp.address`;
-  const of = (level: string) => rows.filter((r) => r.level === level).map((r) => r.category).filter(isBaseTag);
+  const of = (level: string) =>
+    rows
+      .filter((r) => r.level === level)
+      .map((r) => r.category)
+      .filter(isBaseTag);
   return trueTags(buildTags({ base: [], direct: of('direct'), indirect: of('indirect') }));
 }
 
 /** Any true tag but new_wallet (a property of the address, never of a transaction). */
-export const isRisky = (tags: AmlTags) => Object.entries(tags).some(([name, v]) => v && name !== 'new_wallet');
+export const isRisky = (tags: AmlTags) =>
+  Object.entries(tags).some(([name, v]) => v && name !== 'new_wallet');
 
 /**
  * Runs one check. Skipped when the tracking (or its key) is gone or the block is no longer
@@ -84,7 +96,10 @@ export const isRisky = (tags: AmlTags) => Object.entries(tags).some(([name, v]) 
  * deletes it first (nothing is recorded) or waits and then orphans and retracts what was
  * recorded. Running twice records nothing twice.
  */
-export async function runLiveAmlCheck(deps: LiveAmlDeps, check: LiveAmlCheck): Promise<CheckOutcome> {
+export async function runLiveAmlCheck(
+  deps: LiveAmlDeps,
+  check: LiveAmlCheck,
+): Promise<CheckOutcome> {
   const { sql } = deps;
   const family = networkInfo(check.network)?.family;
   if (family !== 'evm' && family !== 'utxo') return 'skipped';
@@ -95,30 +110,58 @@ export async function runLiveAmlCheck(deps: LiveAmlDeps, check: LiveAmlCheck): P
 
   const hashTags = await hashTagsOf(sql, { ...check, address: target.address, family });
   if (!isRisky(hashTags)) return 'clean';
-  const analysis = await analyzeAddress(sql, deps.aml, { network: check.network, address: target.address, indexed: true });
+  const analysis = await analyzeAddress(sql, deps.aml, {
+    network: check.network,
+    address: target.address,
+    indexed: true,
+  });
 
   const outcome = await sql.begin(async (tx) => {
     if (!(await isCanonical(tx, family, check))) return 'skipped' as const;
     // now() is the transaction's start: the event row's created_at and the webhook's agree.
     const [clock] = await tx<{ now: Date }[]>`select now() as now`;
-    const id = await recordEvent(tx, { ...check, score: analysis.score, tags: analysis.tags, hashTags });
+    const id = await recordEvent(tx, {
+      ...check,
+      score: analysis.score,
+      tags: analysis.tags,
+      hashTags,
+    });
     if (id === null) return 'duplicate' as const;
     const body: LiveAmlWebhook = {
-      address: target.address, score: analysis.score, tags: analysis.tags, hash: check.txHash,
-      block_number: Number(check.blockNumber), hash_tags: hashTags, created_at: clock!.now.toISOString(),
+      address: target.address,
+      score: analysis.score,
+      tags: analysis.tags,
+      hash: check.txHash,
+      block_number: Number(check.blockNumber),
+      hash_tags: hashTags,
+      created_at: clock!.now.toISOString(),
     };
     await insertLiveAmlWebhook(tx, check, JSON.stringify(body));
     await rememberRiskTags(tx, check.trackedId, analysis.tags);
     return 'recorded' as const;
   });
-  log.info({ network: check.network, tx_hash: check.txHash, block_number: Number(check.blockNumber), outcome, score: analysis.score }, 'live AML check');
+  log.info(
+    {
+      network: check.network,
+      tx_hash: check.txHash,
+      block_number: Number(check.blockNumber),
+      outcome,
+      score: analysis.score,
+    },
+    'live AML check',
+  );
   return outcome;
 }
 
-async function isCanonical(tx: TransactionSql, family: 'evm' | 'utxo', c: LiveAmlCheck): Promise<boolean> {
-  const rows = family === 'evm'
-    ? await tx`select 1 from evm_blocks where network = ${c.network} and number = ${c.blockNumber.toString()} and hash = ${c.blockHash} for key share`
-    : await tx`select 1 from utxo_blocks where network = ${c.network} and height = ${c.blockNumber.toString()} and hash = ${c.blockHash} for key share`;
+async function isCanonical(
+  tx: TransactionSql,
+  family: 'evm' | 'utxo',
+  c: LiveAmlCheck,
+): Promise<boolean> {
+  const rows =
+    family === 'evm'
+      ? await tx`select 1 from evm_blocks where network = ${c.network} and number = ${c.blockNumber.toString()} and hash = ${c.blockHash} for key share`
+      : await tx`select 1 from utxo_blocks where network = ${c.network} and height = ${c.blockNumber.toString()} and hash = ${c.blockHash} for key share`;
   return rows.length > 0;
 }
 
@@ -127,7 +170,11 @@ async function isCanonical(tx: TransactionSql, family: 'evm' | 'utxo', c: LiveAm
  * sent once: confirmation_done from the start, so no confirmed copy ever follows; a reorg
  * retracts it like a stream delivery.
  */
-export async function insertLiveAmlWebhook(tx: TransactionSql, c: LiveAmlCheck, body: string): Promise<void> {
+export async function insertLiveAmlWebhook(
+  tx: TransactionSql,
+  c: LiveAmlCheck,
+  body: string,
+): Promise<void> {
   await tx`
     with ins as (
       insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,

@@ -20,7 +20,13 @@ export const LIVEAML_CHECK_MAX_ATTEMPTS = 10;
  */
 export async function enqueueLiveAmlChecks(
   tx: TransactionSql,
-  opts: { table: AddressTable; family: 'evm' | 'utxo'; network: string; blockNumber: bigint; blockHash: string },
+  opts: {
+    table: AddressTable;
+    family: 'evm' | 'utxo';
+    network: string;
+    blockNumber: bigint;
+    blockHash: string;
+  },
 ): Promise<number> {
   const rows = await tx`
     with due as (

@@ -37,7 +37,10 @@ export interface NewLiveAmlEvent {
  * tracked for live AML any more or the event was already recorded (same tracking, transaction
  * and block: a replayed block records nothing twice).
  */
-export async function recordEvent(tx: Sql | TransactionSql, e: NewLiveAmlEvent): Promise<string | null> {
+export async function recordEvent(
+  tx: Sql | TransactionSql,
+  e: NewLiveAmlEvent,
+): Promise<string | null> {
   const [row] = await tx<{ id: string }[]>`
     insert into liveaml_events (api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, score, tags, hash_tags)
     select t.api_key_id, t.id, ${e.network}, t.address, ${e.txHash}, ${e.blockNumber.toString()}, ${e.blockHash},
@@ -52,7 +55,11 @@ export async function recordEvent(tx: Sql | TransactionSql, e: NewLiveAmlEvent):
  * After a reorg removed every block of `network` above `ancestor`: their events are kept but
  * marked orphaned, and so no longer listed. Returns how many were marked.
  */
-export async function orphanEventsAbove(tx: Sql | TransactionSql, network: string, ancestor: bigint): Promise<number> {
+export async function orphanEventsAbove(
+  tx: Sql | TransactionSql,
+  network: string,
+  ancestor: bigint,
+): Promise<number> {
   const rows = await tx`
     update liveaml_events set orphaned = true
     where network = ${network} and block_number > ${ancestor.toString()} and not orphaned
@@ -70,10 +77,26 @@ export function indirectTagsOnly(tags: AmlTags): AmlTags {
 }
 
 /** This key's events, newest first; orphaned ones are left out. */
-export async function listEvents(sql: Sql, apiKeyId: string, page: number, limit: number): Promise<{ rows: LiveAmlEventRecord[]; total: number }> {
+export async function listEvents(
+  sql: Sql,
+  apiKeyId: string,
+  page: number,
+  limit: number,
+): Promise<{ rows: LiveAmlEventRecord[]; total: number }> {
   const [count] = await sql<{ n: number }[]>`
     select count(*)::int as n from liveaml_events where api_key_id = ${apiKeyId} and not orphaned`;
-  const rows = await sql<{ id: string; address: string; tx_hash: string; tags: AmlTags; score: number; hash_tags: AmlTags; block_number: string; created_at: Date }[]>`
+  const rows = await sql<
+    {
+      id: string;
+      address: string;
+      tx_hash: string;
+      tags: AmlTags;
+      score: number;
+      hash_tags: AmlTags;
+      block_number: string;
+      created_at: Date;
+    }[]
+  >`
     select id, address, tx_hash, tags, score, hash_tags, block_number, created_at
     from liveaml_events
     where api_key_id = ${apiKeyId} and not orphaned
@@ -84,7 +107,13 @@ export async function listEvents(sql: Sql, apiKeyId: string, page: number, limit
     rows: rows.map((r) => ({
       id: String(r.id),
       address: r.address,
-      event: { hash: r.tx_hash, tags: indirectTagsOnly(r.tags), score: r.score, hash_tags: trueTags(r.hash_tags), block_number: Number(r.block_number) },
+      event: {
+        hash: r.tx_hash,
+        tags: indirectTagsOnly(r.tags),
+        score: r.score,
+        hash_tags: trueTags(r.hash_tags),
+        block_number: Number(r.block_number),
+      },
       created_at: r.created_at.toISOString(),
     })),
   };

@@ -2,7 +2,12 @@ import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
 import { analyzeAddress } from './analyze.js';
-import { insertLiveAmlWebhook, isRisky, type LiveAmlDeps, type LiveAmlWebhook } from './live-check.js';
+import {
+  insertLiveAmlWebhook,
+  isRisky,
+  type LiveAmlDeps,
+  type LiveAmlWebhook,
+} from './live-check.js';
 import { recordEvent } from './liveaml-events.js';
 import type { AmlTags } from './tags.js';
 
@@ -21,10 +26,18 @@ export async function enqueueLiveAmlRescan(sql: Sql | TransactionSql): Promise<v
   await sql`select graphile_worker.add_job(${RESCAN_TASK}, json_build_object(), job_key => ${RESCAN_TASK}, job_key_mode => 'replace')`;
 }
 
-const riskTagsOf = (tags: AmlTags) => Object.entries(tags).filter(([name, v]) => v && name !== 'new_wallet').map(([name]) => name).sort();
+const riskTagsOf = (tags: AmlTags) =>
+  Object.entries(tags)
+    .filter(([name, v]) => v && name !== 'new_wallet')
+    .map(([name]) => name)
+    .sort();
 
 /** Records the risk tags now known for a tracked address (merged with what was known). */
-export async function rememberRiskTags(sql: Sql | TransactionSql, trackedId: string, tags: AmlTags): Promise<void> {
+export async function rememberRiskTags(
+  sql: Sql | TransactionSql,
+  trackedId: string,
+  tags: AmlTags,
+): Promise<void> {
   await sql`
     insert into liveaml_state (tracked_id, risk_tags) values (${trackedId}, ${riskTagsOf(tags)})
     on conflict (tracked_id) do update set
@@ -32,16 +45,25 @@ export async function rememberRiskTags(sql: Sql | TransactionSql, trackedId: str
       updated_at = now()`;
 }
 
-interface Tracked { id: string; address: string; family: 'evm' | 'utxo'; risk_tags: string[] | null }
+interface Tracked {
+  id: string;
+  address: string;
+  family: 'evm' | 'utxo';
+  risk_tags: string[] | null;
+}
 
 /** The networks an address is analysed on: the indexed ones of its family, else the family's first. */
 async function networksFor(sql: Sql, family: 'evm' | 'utxo'): Promise<string[]> {
-  const rows = await sql<{ network: string }[]>`select network from indexer_cursors order by network`;
+  const rows = await sql<
+    { network: string }[]
+  >`select network from indexer_cursors order by network`;
   const indexed = rows.map((r) => r.network).filter((n) => networkInfo(n)?.family === family);
   return indexed.length ? indexed : [family === 'evm' ? 'eth' : 'bitcoin'];
 }
 
-export async function runLiveAmlRescan(deps: LiveAmlDeps): Promise<{ checked: number; events: number }> {
+export async function runLiveAmlRescan(
+  deps: LiveAmlDeps,
+): Promise<{ checked: number; events: number }> {
   const { sql } = deps;
   const tracked = await sql<Tracked[]>`
     select t.id, t.address, t.family, s.risk_tags
@@ -67,10 +89,29 @@ export async function runLiveAmlRescan(deps: LiveAmlDeps): Promise<{ checked: nu
       if (best && isRisky(hashTags)) {
         const [clock] = await tx<{ now: Date }[]>`select now() as now`;
         // Events of a rescan name no block; a block hash of their own keeps them apart.
-        const check = { trackedId: t.id, network: best.network, txHash: '', blockNumber: 0n, blockHash: `labels:${clock!.now.toISOString()}` };
-        const id = await recordEvent(tx, { ...check, score: best.score, tags: best.tags, hashTags });
+        const check = {
+          trackedId: t.id,
+          network: best.network,
+          txHash: '',
+          blockNumber: 0n,
+          blockHash: `labels:${clock!.now.toISOString()}`,
+        };
+        const id = await recordEvent(tx, {
+          ...check,
+          score: best.score,
+          tags: best.tags,
+          hashTags,
+        });
         if (id !== null) {
-          const body: LiveAmlWebhook = { address: t.address, score: best.score, tags: best.tags, hash: '', block_number: 0, hash_tags: hashTags, created_at: clock!.now.toISOString() };
+          const body: LiveAmlWebhook = {
+            address: t.address,
+            score: best.score,
+            tags: best.tags,
+            hash: '',
+            block_number: 0,
+            hash_tags: hashTags,
+            created_at: clock!.now.toISOString(),
+          };
           await insertLiveAmlWebhook(tx, check, JSON.stringify(body));
           events += 1;
         }

@@ -12,13 +12,19 @@ import { parseTag, type AmlTags } from './tags.js';
  * So one tag alone scores weight × factor, more tags raise the score but never past 100, and a
  * tag with weight 100 at factor 1 (base `sanctioned` by default) scores 100.
  */
-export function scoreTags(tags: AmlTags, config: Pick<AmlConfig, 'weights' | 'level_factors'>): number {
+export function scoreTags(
+  tags: AmlTags,
+  config: Pick<AmlConfig, 'weights' | 'level_factors'>,
+): number {
   let clean = 1;
   for (const [name, value] of Object.entries(tags)) {
     if (!value) continue;
     const parsed = parseTag(name);
     if (!parsed) continue;
-    const risk = Math.min(1, (config.weights[parsed.tag] / 100) * config.level_factors[parsed.level]);
+    const risk = Math.min(
+      1,
+      (config.weights[parsed.tag] / 100) * config.level_factors[parsed.level],
+    );
     clean *= 1 - risk;
   }
   return Math.round(100 * (1 - clean));

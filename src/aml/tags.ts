@@ -7,9 +7,22 @@ import { LABEL_CATEGORIES } from './labels/types.js';
  * second hop). Direct and indirect are computed independently: an address can be both.
  */
 export const BASE_TAGS = [
-  'mixer', 'fake_kyc', 'cybercrime', 'new_wallet', 'sanctioned', 'invalid_tokens', 'financial_crime',
-  'stealing_attack', 'money_laundering', 'gambling_accounts', 'blacklisted_tokens', 'phishing_activities',
-  'blacklisted_accounts', 'blackmail_activities', 'darkweb_transactions', 'number_of_malicious_contracts_created',
+  'mixer',
+  'fake_kyc',
+  'cybercrime',
+  'new_wallet',
+  'sanctioned',
+  'invalid_tokens',
+  'financial_crime',
+  'stealing_attack',
+  'money_laundering',
+  'gambling_accounts',
+  'blacklisted_tokens',
+  'phishing_activities',
+  'blacklisted_accounts',
+  'blackmail_activities',
+  'darkweb_transactions',
+  'number_of_malicious_contracts_created',
 ] as const;
 
 export type BaseTag = (typeof BASE_TAGS)[number];
@@ -66,7 +79,8 @@ export function parseTag(name: string): { tag: BaseTag; level: TagLevel } | unde
   const m = /^(direct_|indirect_)?(.+)$/.exec(name)!;
   const tag = m[2]!;
   if (!isBaseTag(tag)) return undefined;
-  const level: TagLevel = m[1] === 'direct_' ? 'direct' : m[1] === 'indirect_' ? 'indirect' : 'base';
+  const level: TagLevel =
+    m[1] === 'direct_' ? 'direct' : m[1] === 'indirect_' ? 'indirect' : 'base';
   if (level !== 'base' && UNPREFIXED.has(tag)) return undefined;
   return { tag, level };
 }

@@ -21,8 +21,18 @@ export interface TrackingRecord {
  * created_at stays). `streamWebhook`, when given, also creates or updates the stream on the same
  * row; when not given, an existing stream is left as it is.
  */
-export function startTracking(sql: Sql, apiKeyId: string, address: string, family: string, amlWebhook: string, streamWebhook?: string): Promise<void> {
-  return subscribe(sql, apiKeyId, address, family, { aml: amlWebhook, ...(streamWebhook ? { stream: streamWebhook } : {}) });
+export function startTracking(
+  sql: Sql,
+  apiKeyId: string,
+  address: string,
+  family: string,
+  amlWebhook: string,
+  streamWebhook?: string,
+): Promise<void> {
+  return subscribe(sql, apiKeyId, address, family, {
+    aml: amlWebhook,
+    ...(streamWebhook ? { stream: streamWebhook } : {}),
+  });
 }
 
 /**
@@ -34,10 +44,17 @@ export function stopTracking(sql: Sql, apiKeyId: string, address: string): Promi
 }
 
 /** This key's tracked addresses, oldest tracking first (the order of /stream/list). */
-export async function listTracking(sql: Sql, apiKeyId: string, page: number, limit: number): Promise<{ rows: TrackingRecord[]; total: number }> {
+export async function listTracking(
+  sql: Sql,
+  apiKeyId: string,
+  page: number,
+  limit: number,
+): Promise<{ rows: TrackingRecord[]; total: number }> {
   const [count] = await sql<{ n: number }[]>`
     select count(*)::int as n from tracked_addresses where api_key_id = ${apiKeyId} and aml_webhook is not null`;
-  const rows = await sql<{ address: string; aml_webhook: string; created_at: Date; has_stream: boolean }[]>`
+  const rows = await sql<
+    { address: string; aml_webhook: string; created_at: Date; has_stream: boolean }[]
+  >`
     select address, aml_webhook, aml_created_at as created_at, stream_webhook is not null as has_stream
     from tracked_addresses
     where api_key_id = ${apiKeyId} and aml_webhook is not null
@@ -45,6 +62,11 @@ export async function listTracking(sql: Sql, apiKeyId: string, page: number, lim
     limit ${limit} offset ${(page - 1) * limit}`;
   return {
     total: count!.n,
-    rows: rows.map((r) => ({ address: r.address, aml_webhook: r.aml_webhook, created_at: r.created_at.toISOString(), has_stream: r.has_stream })),
+    rows: rows.map((r) => ({
+      address: r.address,
+      aml_webhook: r.aml_webhook,
+      created_at: r.created_at.toISOString(),
+      has_stream: r.has_stream,
+    })),
   };
 }

@@ -43,20 +43,36 @@ export function normalizeTxHash(network: string, hash: string): string | null {
 }
 
 /** Index first, then the node; null when neither has it. */
-export async function findTransaction(deps: TxLookup, network: string, hash: string): Promise<TxCore | null> {
+export async function findTransaction(
+  deps: TxLookup,
+  network: string,
+  hash: string,
+): Promise<TxCore | null> {
   if (networkInfo(network)?.family === 'utxo') {
     const rpc = deps.utxoClients.get(network);
-    return (await utxoTxFromIndex(deps.sql, network, hash)) ?? (rpc ? utxoTxFromNode(rpc, network, hash) : null);
+    return (
+      (await utxoTxFromIndex(deps.sql, network, hash)) ??
+      (rpc ? utxoTxFromNode(rpc, network, hash) : null)
+    );
   }
   const client = deps.evmClients.get(network);
-  return (await evmTxFromIndex(deps.sql, client, network, hash)) ?? (client ? evmTxFromNode(deps.sql, client, network, hash) : null);
+  return (
+    (await evmTxFromIndex(deps.sql, client, network, hash)) ??
+    (client ? evmTxFromNode(deps.sql, client, network, hash) : null)
+  );
 }
 
-export async function txDetail(deps: TxLookup, network: string, hash: string): Promise<TxDetail | null> {
+export async function txDetail(
+  deps: TxLookup,
+  network: string,
+  hash: string,
+): Promise<TxDetail | null> {
   const tx = await findTransaction(deps, network, hash);
   if (!tx) return null;
   const indexed = deps.indexed.includes(network);
-  const analyses = await mapWithConcurrency(tx.parties.slice(0, MAX_PARTIES), 4, (address) => analyzeAddress(deps.sql, deps.aml, { network, address, indexed }));
+  const analyses = await mapWithConcurrency(tx.parties.slice(0, MAX_PARTIES), 4, (address) =>
+    analyzeAddress(deps.sql, deps.aml, { network, address, indexed }),
+  );
   const tags: AmlTags = {};
   for (const a of analyses) Object.assign(tags, trueTags(a.tags));
   const score = Math.max(0, ...analyses.map((a) => a.score));

@@ -13,10 +13,21 @@ import { uniqueParties, type TxCore, type TxTransfer } from './tx-types.js';
  * when the receipt says so.
  */
 
-interface RawTransfer { from: string; to: string; token: string; standard: TokenStandard; value: bigint }
+interface RawTransfer {
+  from: string;
+  to: string;
+  token: string;
+  standard: TokenStandard;
+  value: bigint;
+}
 
 /** Token names from evm_tokens, read from the contract once when a node is at hand. */
-async function tokenNames(sql: Sql, client: PublicClient | undefined, network: string, tokens: string[]): Promise<Map<string, TokenMeta>> {
+async function tokenNames(
+  sql: Sql,
+  client: PublicClient | undefined,
+  network: string,
+  tokens: string[],
+): Promise<Map<string, TokenMeta>> {
   if (client) {
     try {
       return await tokenMetadata(sql, client, network, tokens);
@@ -24,59 +35,157 @@ async function tokenNames(sql: Sql, client: PublicClient | undefined, network: s
       // The node is down: answer with what is cached.
     }
   }
-  const rows = await sql<{ address: string; name: string | null; symbol: string | null; decimals: number | null }[]>`
+  const rows = await sql<
+    { address: string; name: string | null; symbol: string | null; decimals: number | null }[]
+  >`
     select address, name, symbol, decimals from evm_tokens where network = ${network} and address = any(${tokens})`;
   return new Map(rows.map((r) => [r.address, r]));
 }
 
-async function toTransfers(sql: Sql, client: PublicClient | undefined, network: string, raw: RawTransfer[]): Promise<TxTransfer[]> {
+async function toTransfers(
+  sql: Sql,
+  client: PublicClient | undefined,
+  network: string,
+  raw: RawTransfer[],
+): Promise<TxTransfer[]> {
   const meta = await tokenNames(sql, client, network, [...new Set(raw.map((t) => t.token))]);
   return raw.map((t) => {
     const m = meta.get(t.token);
-    const value = t.standard === 'ERC20' && m?.decimals != null ? formatUnits(t.value, m.decimals) : Number(t.value);
-    return { from: t.from, to: t.to, value, token_name: m?.name ?? '', token_symbol: m?.symbol ?? '' };
+    const value =
+      t.standard === 'ERC20' && m?.decimals != null
+        ? formatUnits(t.value, m.decimals)
+        : Number(t.value);
+    return {
+      from: t.from,
+      to: t.to,
+      value,
+      token_name: m?.name ?? '',
+      token_symbol: m?.symbol ?? '',
+    };
   });
 }
 
-function core(network: string, tx: { hash: string; from: string; to: string; status: 'Success' | 'Failed'; timestamp: number; value: bigint }, transfers: TxTransfer[]): TxCore {
+function core(
+  network: string,
+  tx: {
+    hash: string;
+    from: string;
+    to: string;
+    status: 'Success' | 'Failed';
+    timestamp: number;
+    value: bigint;
+  },
+  transfers: TxTransfer[],
+): TxCore {
   const decimals = networkInfo(network)?.decimals ?? 18;
   return {
-    from: tx.from, to: tx.to, status: tx.status, timestamp: tx.timestamp, network, hash: tx.hash,
-    value: formatUnits(tx.value, decimals), transfers,
+    from: tx.from,
+    to: tx.to,
+    status: tx.status,
+    timestamp: tx.timestamp,
+    network,
+    hash: tx.hash,
+    value: formatUnits(tx.value, decimals),
+    transfers,
     parties: uniqueParties([tx.from, tx.to, ...transfers.flatMap((t) => [t.from, t.to])]),
   };
 }
 
-export async function evmTxFromIndex(sql: Sql, client: PublicClient | undefined, network: string, hash: string): Promise<TxCore | null> {
-  const [tx] = await sql<{ hash: string; from_address: string; to_address: string | null; contract_address: string | null; value: string; status: number | null; timestamp: string }[]>`
+export async function evmTxFromIndex(
+  sql: Sql,
+  client: PublicClient | undefined,
+  network: string,
+  hash: string,
+): Promise<TxCore | null> {
+  const [tx] = await sql<
+    {
+      hash: string;
+      from_address: string;
+      to_address: string | null;
+      contract_address: string | null;
+      value: string;
+      status: number | null;
+      timestamp: string;
+    }[]
+  >`
     select t.hash, t.from_address, t.to_address, t.contract_address, t.value::text, t.status, b.timestamp
     from evm_transactions t join evm_blocks b on b.network = t.network and b.number = t.block_number
     where t.network = ${network} and t.hash = ${hash}`;
   if (!tx) return null;
-  const transfers = await sql<{ from_address: string; to_address: string; token: string; standard: TokenStandard; value: string }[]>`
+  const transfers = await sql<
+    {
+      from_address: string;
+      to_address: string;
+      token: string;
+      standard: TokenStandard;
+      value: string;
+    }[]
+  >`
     select from_address, to_address, token, standard, value::text from evm_token_transfers
     where network = ${network} and tx_hash = ${hash} order by log_index, batch_index`;
-  const raw = transfers.map((t) => ({ from: t.from_address, to: t.to_address, token: t.token, standard: t.standard, value: BigInt(t.value) }));
-  return core(network, {
-    hash: tx.hash, from: tx.from_address, to: tx.to_address ?? tx.contract_address ?? '',
-    status: tx.status === 0 ? 'Failed' : 'Success', timestamp: Number(tx.timestamp), value: BigInt(tx.value),
-  }, await toTransfers(sql, client, network, raw));
+  const raw = transfers.map((t) => ({
+    from: t.from_address,
+    to: t.to_address,
+    token: t.token,
+    standard: t.standard,
+    value: BigInt(t.value),
+  }));
+  return core(
+    network,
+    {
+      hash: tx.hash,
+      from: tx.from_address,
+      to: tx.to_address ?? tx.contract_address ?? '',
+      status: tx.status === 0 ? 'Failed' : 'Success',
+      timestamp: Number(tx.timestamp),
+      value: BigInt(tx.value),
+    },
+    await toTransfers(sql, client, network, raw),
+  );
 }
 
 /** From the node; null when the node does not know the transaction or it is not mined yet. */
-export async function evmTxFromNode(sql: Sql, client: PublicClient, network: string, hash: string): Promise<TxCore | null> {
+export async function evmTxFromNode(
+  sql: Sql,
+  client: PublicClient,
+  network: string,
+  hash: string,
+): Promise<TxCore | null> {
   try {
     const h = hash as `0x${string}`;
-    const [tx, receipt] = await Promise.all([client.getTransaction({ hash: h }), client.getTransactionReceipt({ hash: h })]);
+    const [tx, receipt] = await Promise.all([
+      client.getTransaction({ hash: h }),
+      client.getTransactionReceipt({ hash: h }),
+    ]);
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-    const logs = receipt.logs.map((l) => ({ address: l.address.toLowerCase(), topics: l.topics, data: l.data, logIndex: l.logIndex }));
-    const raw = decodeTransfers(logs).map((t) => ({ from: t.from, to: t.to, token: t.address, standard: t.type, value: t.value }));
-    return core(network, {
-      hash: tx.hash.toLowerCase(), from: tx.from.toLowerCase(), to: (tx.to ?? receipt.contractAddress ?? '').toLowerCase(),
-      status: receipt.status === 'reverted' ? 'Failed' : 'Success', timestamp: Number(block.timestamp), value: tx.value,
-    }, await toTransfers(sql, client, network, raw));
+    const logs = receipt.logs.map((l) => ({
+      address: l.address.toLowerCase(),
+      topics: l.topics,
+      data: l.data,
+      logIndex: l.logIndex,
+    }));
+    const raw = decodeTransfers(logs).map((t) => ({
+      from: t.from,
+      to: t.to,
+      token: t.address,
+      standard: t.type,
+      value: t.value,
+    }));
+    return core(
+      network,
+      {
+        hash: tx.hash.toLowerCase(),
+        from: tx.from.toLowerCase(),
+        to: (tx.to ?? receipt.contractAddress ?? '').toLowerCase(),
+        status: receipt.status === 'reverted' ? 'Failed' : 'Success',
+        timestamp: Number(block.timestamp),
+        value: tx.value,
+      },
+      await toTransfers(sql, client, network, raw),
+    );
   } catch (err) {
-    if (err instanceof TransactionNotFoundError || err instanceof TransactionReceiptNotFoundError) return null;
+    if (err instanceof TransactionNotFoundError || err instanceof TransactionReceiptNotFoundError)
+      return null;
     throw err;
   }
 }

@@ -17,7 +17,13 @@ import { uniqueParties, type TxCore } from './tx-types.js';
  *   the network's name and asset (e.g. "Litecoin", "LTC");
  * - status: always 'Success' (a mined Bitcoin transaction cannot fail).
  */
-function utxoTxCore(network: string, txid: string, time: number, spentFrom: readonly (string | null)[], outputs: readonly { address: string | null; value: bigint }[]): TxCore {
+function utxoTxCore(
+  network: string,
+  txid: string,
+  time: number,
+  spentFrom: readonly (string | null)[],
+  outputs: readonly { address: string | null; value: bigint }[],
+): TxCore {
   const info = networkInfo(network)!;
   const senders = new Set(spentFrom.filter((a): a is string => !!a));
   const from = spentFrom[0] ?? '';
@@ -32,13 +38,25 @@ function utxoTxCore(network: string, txid: string, time: number, spentFrom: read
     network,
     hash: txid,
     value: coins(counted.reduce((sum, o) => sum + o.value, 0n)),
-    transfers: outputs.filter((o) => o.address).map((o) => ({ from, to: o.address!, value: coins(o.value), token_name: info.name, token_symbol: info.asset })),
+    transfers: outputs
+      .filter((o) => o.address)
+      .map((o) => ({
+        from,
+        to: o.address!,
+        value: coins(o.value),
+        token_name: info.name,
+        token_symbol: info.asset,
+      })),
     parties: uniqueParties([...spentFrom, ...outputs.map((o) => o.address)]),
   };
 }
 
 /** From the index (utxo_* tables); a txid that occurs twice (BIP 30) gives the later one. */
-export async function utxoTxFromIndex(sql: Sql, network: string, txid: string): Promise<TxCore | null> {
+export async function utxoTxFromIndex(
+  sql: Sql,
+  network: string,
+  txid: string,
+): Promise<TxCore | null> {
   const [tx] = await sql<{ txid: string; block_height: string; time: string }[]>`
     select t.txid, t.block_height, b.time from utxo_transactions t
     join utxo_blocks b on b.network = t.network and b.height = t.block_height
@@ -50,7 +68,13 @@ export async function utxoTxFromIndex(sql: Sql, network: string, txid: string): 
     sql<{ address: string | null; value: string }[]>`select address, value::text from utxo_outputs
       where network = ${network} and txid = ${txid} and block_height = ${tx.block_height} order by vout`,
   ]);
-  return utxoTxCore(network, tx.txid, Number(tx.time), inputs.map((i) => i.prev_address), outputs.map((o) => ({ address: o.address, value: BigInt(o.value) })));
+  return utxoTxCore(
+    network,
+    tx.txid,
+    Number(tx.time),
+    inputs.map((i) => i.prev_address),
+    outputs.map((o) => ({ address: o.address, value: BigInt(o.value) })),
+  );
 }
 
 /**
@@ -58,7 +82,11 @@ export async function utxoTxFromIndex(sql: Sql, network: string, txid: string): 
  * node's -txindex; the spent coins' addresses from their own transactions). Null when the node
  * has no such transaction, or has it only in its mempool (not mined: nothing to detail yet).
  */
-export async function utxoTxFromNode(rpc: UtxoRpc, network: string, txid: string): Promise<TxCore | null> {
+export async function utxoTxFromNode(
+  rpc: UtxoRpc,
+  network: string,
+  txid: string,
+): Promise<TxCore | null> {
   const raw = await rpc.transaction(txid);
   if (!raw || raw.blocktime === undefined) return null;
   const decimals = networkInfo(network)!.decimals;
@@ -66,7 +94,8 @@ export async function utxoTxFromNode(rpc: UtxoRpc, network: string, txid: string
   const prevIds = [...new Set(tx.inputs.flatMap((i) => (i.prevTxid ? [i.prevTxid] : [])))];
   const prevs = new Map((await rpc.transactions(prevIds)).map((p) => [p.txid, p]));
   const spentFrom = tx.inputs.map((i) => {
-    const out = i.prevTxid === null ? undefined : prevs.get(i.prevTxid)?.vout.find((v) => v.n === i.prevVout);
+    const out =
+      i.prevTxid === null ? undefined : prevs.get(i.prevTxid)?.vout.find((v) => v.n === i.prevVout);
     return out ? parseOutput(out, decimals).address : null;
   });
   return utxoTxCore(network, tx.txid, raw.blocktime, spentFrom, tx.outputs);

@@ -57,7 +57,18 @@ export interface AppDeps {
 export const API_BASE = '/v2';
 
 /** Connection-level failures of Postgres: the request may be retried, nothing was changed by halves. */
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03']);
+const DB_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 
 function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
@@ -69,7 +80,21 @@ function errorBody(number: number, message: string) {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
-  return [...streamRoutes(deps.sql, deps.allow), ...walletTransactionRoutes(deps.sql), ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway), ...analyzeRoutes({ sql: deps.sql, allow: deps.allow, aml: deps.aml, networks: deps.networks, evmClients: deps.evmClients ?? new Map(), utxoClients: deps.utxoClients ?? new Map() }), ...liveAmlRoutes(deps.sql, deps.allow), ...(deps.travelRule ? travelRuleRoutes(deps.travelRule, deps.allow) : [])];
+  return [
+    ...streamRoutes(deps.sql, deps.allow),
+    ...walletTransactionRoutes(deps.sql),
+    ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway),
+    ...analyzeRoutes({
+      sql: deps.sql,
+      allow: deps.allow,
+      aml: deps.aml,
+      networks: deps.networks,
+      evmClients: deps.evmClients ?? new Map(),
+      utxoClients: deps.utxoClients ?? new Map(),
+    }),
+    ...liveAmlRoutes(deps.sql, deps.allow),
+    ...(deps.travelRule ? travelRuleRoutes(deps.travelRule, deps.allow) : []),
+  ];
 }
 
 export function createApp(deps: AppDeps): Hono<AuthEnv> {
@@ -88,23 +113,50 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     await next();
     // The path only: the query string may carry an API key (or a view link's token). A TRP
     // path ends in a token that is a credential: it is not logged.
-    const path = c.req.path.startsWith('/trp/') ? c.req.path.replace(/[^/]+$/, ':token') : c.req.path;
-    log.info({ request_id: requestId, method: c.req.method, path, status: c.res.status, duration_ms: Math.round(performance.now() - started) }, 'request');
+    const path = c.req.path.startsWith('/trp/')
+      ? c.req.path.replace(/[^/]+$/, ':token')
+      : c.req.path;
+    log.info(
+      {
+        request_id: requestId,
+        method: c.req.method,
+        path,
+        status: c.res.status,
+        duration_ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
   });
 
   if (deps.trustProxy) {
     app.use('*', async (c, next) => {
       const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-      if (proto !== 'https') throw new ApiError(403, ErrorNumber.FORBIDDEN, 'HTTPS required: plain HTTP requests are refused.');
+      if (proto !== 'https')
+        throw new ApiError(
+          403,
+          ErrorNumber.FORBIDDEN,
+          'HTTPS required: plain HTTP requests are refused.',
+        );
       await next();
     });
   }
 
-  app.use('*', bodyLimit({
-    maxSize: deps.maxBodyBytes ?? 1024 * 1024,
-    // The rest of the body is not read, so the connection cannot be reused: say so.
-    onError: (c) => c.json(errorBody(ErrorNumber.PAYLOAD_TOO_LARGE, `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`), 413, { connection: 'close' }),
-  }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? 1024 * 1024,
+      // The rest of the body is not read, so the connection cannot be reused: say so.
+      onError: (c) =>
+        c.json(
+          errorBody(
+            ErrorNumber.PAYLOAD_TOO_LARGE,
+            `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`,
+          ),
+          413,
+          { connection: 'close' },
+        ),
+    }),
+  );
   // A body the route did not read (refused before it: no key, bad token, unknown id) is read to
   // its end here, within the limit above. Left unread, @hono/node-server destroys the socket after
   // the response without "Connection: close", and the client's next request on that keep-alive
@@ -121,7 +173,15 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     return c.json(ready, ready.ready ? 200 : 503);
   });
   // Outside /v2 (no API key): its own token or an allowed address (src/ops/metrics-access.ts).
-  app.get('/metrics', metricsAccess({ token: deps.metricsToken, allowCidrs: deps.metricsAllowCidrs ?? DEFAULT_METRICS_CIDRS, trustProxy: deps.trustProxy }), metrics.handler);
+  app.get(
+    '/metrics',
+    metricsAccess({
+      token: deps.metricsToken,
+      allowCidrs: deps.metricsAllowCidrs ?? DEFAULT_METRICS_CIDRS,
+      trustProxy: deps.trustProxy,
+    }),
+    metrics.handler,
+  );
 
   if (deps.travelRule) {
     // Registered before the API key check and answering itself: the e-mailed view link's token
@@ -129,32 +189,59 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     app.get(`${API_BASE}/travelrule/transaction/:id`, viewPageHandler(deps.travelRule));
     app.route('/ops', opsRoutes(deps.travelRule) as never);
     // The operator dashboard: its own sessions, CSRF tokens and HTML error pages.
-    app.route('/dashboard', dashboardRoutes({ travelRule: deps.travelRule, trustProxy: deps.trustProxy }) as never);
+    app.route(
+      '/dashboard',
+      dashboardRoutes({ travelRule: deps.travelRule, trustProxy: deps.trustProxy }) as never,
+    );
     app.route('/', trpInbound(deps.travelRule));
   }
   app.use(`${API_BASE}/*`, requireApiKey(deps.sql));
   // After the key check: the limit is per key, and a request without a valid one is already refused.
-  if (deps.rateLimit && deps.rateLimit.perMinute > 0) app.use(`${API_BASE}/*`, rateLimit(deps.rateLimit));
+  if (deps.rateLimit && deps.rateLimit.perMinute > 0)
+    app.use(`${API_BASE}/*`, rateLimit(deps.rateLimit));
   app.get(`${API_BASE}/openapi.json`, (c) => c.json(document));
   mountRoutes(app, API_BASE, routes);
 
-  app.notFound((c) => c.json(errorBody(ErrorNumber.ROUTE_NOT_FOUND, `No route ${c.req.method} ${c.req.path}.`), 404));
+  app.notFound((c) =>
+    c.json(errorBody(ErrorNumber.ROUTE_NOT_FOUND, `No route ${c.req.method} ${c.req.path}.`), 404),
+  );
   app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json(errorBody(err.errorNumber, err.message), err.httpStatus);
-    if (err instanceof HTTPException && err.status < 500) return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Bad request.'), 400);
+    if (err instanceof ApiError)
+      return c.json(errorBody(err.errorNumber, err.message), err.httpStatus);
+    if (err instanceof HTTPException && err.status < 500)
+      return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Bad request.'), 400);
     const requestId = c.get('requestId');
     // The client went away (closed the connection mid-body, or before the answer): nothing failed
     // on our side, and nobody reads this answer.
     if (c.req.raw.signal.aborted) {
-      log.debug({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'client closed the request before its answer');
+      log.debug(
+        { request_id: requestId, path: c.req.path, error: describeError(err) },
+        'client closed the request before its answer',
+      );
       return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Request aborted by the client.'), 400);
     }
     if (isDatabaseUnavailable(err)) {
-      log.warn({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'database unavailable: answered 503');
-      return c.json(errorBody(ErrorNumber.UNAVAILABLE, `Service unavailable: the database cannot be reached; retry later (request id ${requestId}).`), 503, { 'retry-after': '5' });
+      log.warn(
+        { request_id: requestId, path: c.req.path, error: describeError(err) },
+        'database unavailable: answered 503',
+      );
+      return c.json(
+        errorBody(
+          ErrorNumber.UNAVAILABLE,
+          `Service unavailable: the database cannot be reached; retry later (request id ${requestId}).`,
+        ),
+        503,
+        { 'retry-after': '5' },
+      );
     }
-    log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'request failed');
-    return c.json(errorBody(ErrorNumber.INTERNAL, `Internal error (request id ${requestId}).`), 500);
+    log.error(
+      { request_id: requestId, path: c.req.path, error: describeError(err) },
+      'request failed',
+    );
+    return c.json(
+      errorBody(ErrorNumber.INTERNAL, `Internal error (request id ${requestId}).`),
+      500,
+    );
   });
   return app;
 }

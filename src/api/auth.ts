@@ -12,11 +12,15 @@ const MAX_KEY_LENGTH = 200;
  * An HTTP basic-auth header decoded: the user, and the password when there is a colon. Undefined
  * when the header is not basic auth. API keys use the user (no password); operators use both.
  */
-export function decodeBasicAuth(header: string | undefined): { user: string; password: string | undefined } | undefined {
+export function decodeBasicAuth(
+  header: string | undefined,
+): { user: string; password: string | undefined } | undefined {
   if (!header || !/^basic /i.test(header)) return undefined;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon === -1 ? { user: decoded, password: undefined } : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  return colon === -1
+    ? { user: decoded, password: undefined }
+    : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /**
@@ -43,7 +47,12 @@ async function findKeyIn(c: Context): Promise<string | undefined> {
 export function requireApiKey(sql: Sql): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const key = await findKeyIn(c);
-    if (!key) throw new ApiError(401, ErrorNumber.UNAUTHORIZED, 'API key required: send it as the apikey query parameter, apikey header, JSON body field, or basic-auth username.');
+    if (!key)
+      throw new ApiError(
+        401,
+        ErrorNumber.UNAUTHORIZED,
+        'API key required: send it as the apikey query parameter, apikey header, JSON body field, or basic-auth username.',
+      );
     const apiKey = key.length <= MAX_KEY_LENGTH ? await findApiKey(sql, key) : undefined;
     if (!apiKey) throw new ApiError(401, ErrorNumber.UNAUTHORIZED, 'Invalid API key.');
     c.set('apiKey', apiKey);

@@ -23,7 +23,12 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Malformed JSON body.');
   }
   // Only an escaped NUL can be in a parsed string (a raw one is not JSON): look for it then.
-  if (text.includes('\\u0000') && hasNul(value)) throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Strings in the body must not contain the NUL character (\\u0000).');
+  if (text.includes('\\u0000') && hasNul(value))
+    throw new ApiError(
+      400,
+      ErrorNumber.BAD_REQUEST,
+      'Strings in the body must not contain the NUL character (\\u0000).',
+    );
   c.set('body' as never, value as never);
   return value;
 }

@@ -10,18 +10,30 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 function jsonSchema(schema: z.ZodType) {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  return z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'openapi-3.0',
+  }) as Record<string, unknown>;
 }
 
 /** The OpenAPI 3.0 document of the /v2 API, generated from the routes' zod schemas. */
-export function openApiDocument(routes: readonly Route[], version: string): Record<string, unknown> {
+export function openApiDocument(
+  routes: readonly Route[],
+  version: string,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { spec } of routes) {
     const parameters: unknown[] = [];
     if (spec.query instanceof z.ZodObject) {
       const shape = (spec.query as z.ZodObject).shape as Record<string, z.ZodType>;
       for (const [name, field] of Object.entries(shape)) {
-        parameters.push({ name, in: 'query', required: !field.safeParse(undefined).success, schema: jsonSchema(field) });
+        parameters.push({
+          name,
+          in: 'query',
+          required: !field.safeParse(undefined).success,
+          schema: jsonSchema(field),
+        });
       }
     }
     const op: Record<string, unknown> = {
@@ -30,15 +42,26 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
       ...(spec.description ? { description: spec.description } : {}),
       parameters,
       responses: {
-        200: { description: 'Success: code 0, message OK.', content: { 'application/json': { schema: jsonSchema(spec.response) } } },
+        200: {
+          description: 'Success: code 0, message OK.',
+          content: { 'application/json': { schema: jsonSchema(spec.response) } },
+        },
         400: {
-          description: 'Error numbers: ' + spec.errors.map((n) => `${n} ${ERROR_TEXT[n] ?? ''}`).join(' '),
+          description:
+            'Error numbers: ' + spec.errors.map((n) => `${n} ${ERROR_TEXT[n] ?? ''}`).join(' '),
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
-        401: { description: 'Missing or invalid API key (error number 4010).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        401: {
+          description: 'Missing or invalid API key (error number 4010).',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     };
-    if (spec.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(spec.body) } } };
+    if (spec.body)
+      op.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(spec.body) } },
+      };
     (paths[spec.path] ??= {})[spec.method] = op;
   }
   return {
@@ -46,7 +69,8 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
     info: {
       title: 'Tollgate API',
       version,
-      description: 'Blockchain data, streams, AML and Travel Rule, served by a Tollgate appliance. Every request needs an API key (query `apikey`, header `apikey`, JSON body field `apikey`, or basic-auth username). Errors: HTTP 400 with `{code, status, message}`, both numbers the same. AML scores are 0–100 with **100 the highest risk in every output** (analysis, transaction detail, live AML events and webhooks), although the original interface description states the opposite direction for the live AML webhook.',
+      description:
+        'Blockchain data, streams, AML and Travel Rule, served by a Tollgate appliance. Every request needs an API key (query `apikey`, header `apikey`, JSON body field `apikey`, or basic-auth username). Errors: HTTP 400 with `{code, status, message}`, both numbers the same. AML scores are 0–100 with **100 the highest risk in every output** (analysis, transaction detail, live AML events and webhooks), although the original interface description states the opposite direction for the live AML webhook.',
     },
     servers: [{ url: '/v2' }],
     security: [{ apikeyHeader: [] }, { apikeyQuery: [] }, { basic: [] }],
@@ -56,7 +80,11 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
       securitySchemes: {
         apikeyHeader: { type: 'apiKey', in: 'header', name: 'apikey' },
         apikeyQuery: { type: 'apiKey', in: 'query', name: 'apikey' },
-        basic: { type: 'http', scheme: 'basic', description: 'The API key as the username, no password.' },
+        basic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'The API key as the username, no password.',
+        },
       },
     },
   };

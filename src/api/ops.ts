@@ -8,9 +8,19 @@ import { TravelRuleError } from '../travelrule/errors.js';
 import { STATUSES } from '../travelrule/lifecycle.js';
 import { listMessages } from '../travelrule/messages.js';
 import {
-  acceptByOperator, cancelByOperator, rejectByOperator, recordAnswerByOperator, type TravelRuleDeps,
+  acceptByOperator,
+  cancelByOperator,
+  rejectByOperator,
+  recordAnswerByOperator,
+  type TravelRuleDeps,
 } from '../travelrule/service.js';
-import { getTransaction, listHistory, listTransactions, readPayload, type TravelRuleTransaction } from '../travelrule/store.js';
+import {
+  getTransaction,
+  listHistory,
+  listTransactions,
+  readPayload,
+  type TravelRuleTransaction,
+} from '../travelrule/store.js';
 import { readJsonBody } from './body.js';
 import { parseInput, intParam } from './schemas.js';
 import { UUID_RE } from '../ids.js';
@@ -27,22 +37,42 @@ import { UUID_RE } from '../ids.js';
 function opsError(err: unknown): never {
   if (!(err instanceof TravelRuleError)) throw err;
   switch (err.kind) {
-    case 'not_found': throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, err.message);
-    case 'state': throw new ApiError(409, ErrorNumber.CONFLICT, err.message);
-    case 'invalid_address': throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, err.message);
-    case 'unavailable': throw new ApiError(503, ErrorNumber.UNAVAILABLE, err.message);
-    default: throw new ApiError(400, ErrorNumber.BAD_REQUEST, err.message);
+    case 'not_found':
+      throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, err.message);
+    case 'state':
+      throw new ApiError(409, ErrorNumber.CONFLICT, err.message);
+    case 'invalid_address':
+      throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, err.message);
+    case 'unavailable':
+      throw new ApiError(503, ErrorNumber.UNAVAILABLE, err.message);
+    default:
+      throw new ApiError(400, ErrorNumber.BAD_REQUEST, err.message);
   }
 }
 
 /** A transaction as operators see it in a list: no personal data, no callback secrets. */
 function summary(t: TravelRuleTransaction) {
   return {
-    id: t.id, direction: t.direction, transaction_ref: t.transaction_ref, status: t.status, asset: t.asset, network: t.network,
-    amount: t.amount, decimals: t.decimals, counterparty_vasp_id: t.counterparty_vasp_id, counterparty_protocol: t.counterparty_protocol,
-    counterparty_email: t.counterparty_email, counterparty_reason: t.counterparty_reason, beneficiary_address: t.beneficiary_address,
-    tx_hash: t.tx_hash, originator_score: t.originator_score, beneficiary_score: t.beneficiary_score, screening: t.screening,
-    threshold: t.threshold, created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(),
+    id: t.id,
+    direction: t.direction,
+    transaction_ref: t.transaction_ref,
+    status: t.status,
+    asset: t.asset,
+    network: t.network,
+    amount: t.amount,
+    decimals: t.decimals,
+    counterparty_vasp_id: t.counterparty_vasp_id,
+    counterparty_protocol: t.counterparty_protocol,
+    counterparty_email: t.counterparty_email,
+    counterparty_reason: t.counterparty_reason,
+    beneficiary_address: t.beneficiary_address,
+    tx_hash: t.tx_hash,
+    originator_score: t.originator_score,
+    beneficiary_score: t.beneficiary_score,
+    screening: t.screening,
+    threshold: t.threshold,
+    created_at: t.created_at.toISOString(),
+    updated_at: t.updated_at.toISOString(),
   };
 }
 
@@ -62,13 +92,15 @@ const AnswerBody = z.union([
 
 function idParam(c: Context): string {
   const id = c.req.param('id') ?? '';
-  if (!UUID_RE.test(id)) throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, 'no travel rule transaction with this id');
+  if (!UUID_RE.test(id))
+    throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, 'no travel rule transaction with this id');
   return id.toLowerCase();
 }
 
 export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
   const ops = new Hono<OperatorEnv>();
-  const ok = (c: Context, data: unknown, extra: Record<string, unknown> = {}) => c.json({ code: 0, message: 'OK', data, ...extra });
+  const ok = (c: Context, data: unknown, extra: Record<string, unknown> = {}) =>
+    c.json({ code: 0, message: 'OK', data, ...extra });
   const body = async (c: Context) => (await readJsonBody(c)) ?? {};
 
   ops.get('/travelrule/transactions', requireOperator(deps.sql, 'viewer'), async (c) => {
@@ -86,49 +118,119 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
   ops.get('/travelrule/transactions/:id', requireOperator(deps.sql, 'viewer'), async (c) => {
     const id = idParam(c);
     const t = await getTransaction(deps.sql, id);
-    if (!t) throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, 'no travel rule transaction with this id');
+    if (!t)
+      throw new ApiError(
+        404,
+        ErrorNumber.ROUTE_NOT_FOUND,
+        'no travel rule transaction with this id',
+      );
     const ivms101 = await readPayload(deps.sql, deps.keyring, id);
-    log.info({ request_id: c.get('requestId'), login: c.get('operator').login, travelrule_id: id }, 'operator read travel rule personal data');
-    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_view', target: id, details: { via: 'api' } });
-    const history = (await listHistory(deps.sql, id)).map((h) => ({ ...h, at: h.at.toISOString() }));
+    log.info(
+      { request_id: c.get('requestId'), login: c.get('operator').login, travelrule_id: id },
+      'operator read travel rule personal data',
+    );
+    await recordAudit(deps.sql, {
+      actor: c.get('operator').login,
+      action: 'travelrule_view',
+      target: id,
+      details: { via: 'api' },
+    });
+    const history = (await listHistory(deps.sql, id)).map((h) => ({
+      ...h,
+      at: h.at.toISOString(),
+    }));
     const messages = (await listMessages(deps.sql, id)).map((m) => ({
-      id: m.id, kind: m.kind, status: m.status, attempts: m.attempts, last_status: m.last_status, last_error: m.last_error,
-      request_id: m.request_id, created_at: m.created_at.toISOString(), sent_at: m.sent_at?.toISOString() ?? null,
+      id: m.id,
+      kind: m.kind,
+      status: m.status,
+      attempts: m.attempts,
+      last_status: m.last_status,
+      last_error: m.last_error,
+      request_id: m.request_id,
+      created_at: m.created_at.toISOString(),
+      sent_at: m.sent_at?.toISOString() ?? null,
     }));
     return ok(c, { ...summary(t), ivms101, history, messages });
   });
 
-  ops.post('/travelrule/transactions/:id/accept', requireOperator(deps.sql, 'reviewer'), async (c) => {
-    const id = idParam(c);
-    const b = parseInput(AcceptBody, await body(c));
-    const status = await acceptByOperator(deps, c.get('operator').login, id, b.email ? { email: b.email } : {}).catch(opsError);
-    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_accept', target: id, details: { status, via: 'api' } });
-    return ok(c, { status });
-  });
+  ops.post(
+    '/travelrule/transactions/:id/accept',
+    requireOperator(deps.sql, 'reviewer'),
+    async (c) => {
+      const id = idParam(c);
+      const b = parseInput(AcceptBody, await body(c));
+      const status = await acceptByOperator(
+        deps,
+        c.get('operator').login,
+        id,
+        b.email ? { email: b.email } : {},
+      ).catch(opsError);
+      await recordAudit(deps.sql, {
+        actor: c.get('operator').login,
+        action: 'travelrule_accept',
+        target: id,
+        details: { status, via: 'api' },
+      });
+      return ok(c, { status });
+    },
+  );
 
-  ops.post('/travelrule/transactions/:id/reject', requireOperator(deps.sql, 'reviewer'), async (c) => {
-    const id = idParam(c);
-    const b = parseInput(ReasonBody, await body(c));
-    const status = await rejectByOperator(deps, c.get('operator').login, id, b.reason).catch(opsError);
-    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_reject', target: id, details: { status, via: 'api' } });
-    return ok(c, { status });
-  });
+  ops.post(
+    '/travelrule/transactions/:id/reject',
+    requireOperator(deps.sql, 'reviewer'),
+    async (c) => {
+      const id = idParam(c);
+      const b = parseInput(ReasonBody, await body(c));
+      const status = await rejectByOperator(deps, c.get('operator').login, id, b.reason).catch(
+        opsError,
+      );
+      await recordAudit(deps.sql, {
+        actor: c.get('operator').login,
+        action: 'travelrule_reject',
+        target: id,
+        details: { status, via: 'api' },
+      });
+      return ok(c, { status });
+    },
+  );
 
-  ops.post('/travelrule/transactions/:id/cancel', requireOperator(deps.sql, 'reviewer'), async (c) => {
-    const id = idParam(c);
-    const b = parseInput(ReasonBody, await body(c));
-    const status = await cancelByOperator(deps, c.get('operator').login, id, b.reason).catch(opsError);
-    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_cancel', target: id, details: { status, via: 'api' } });
-    return ok(c, { status });
-  });
+  ops.post(
+    '/travelrule/transactions/:id/cancel',
+    requireOperator(deps.sql, 'reviewer'),
+    async (c) => {
+      const id = idParam(c);
+      const b = parseInput(ReasonBody, await body(c));
+      const status = await cancelByOperator(deps, c.get('operator').login, id, b.reason).catch(
+        opsError,
+      );
+      await recordAudit(deps.sql, {
+        actor: c.get('operator').login,
+        action: 'travelrule_cancel',
+        target: id,
+        details: { status, via: 'api' },
+      });
+      return ok(c, { status });
+    },
+  );
 
-  ops.post('/travelrule/transactions/:id/answer', requireOperator(deps.sql, 'reviewer'), async (c) => {
-    const id = idParam(c);
-    const b = parseInput(AnswerBody, await body(c));
-    const status = await recordAnswerByOperator(deps, c.get('operator').login, id, b).catch(opsError);
-    await recordAudit(deps.sql, { actor: c.get('operator').login, action: 'travelrule_answer', target: id, details: { status, via: 'api' } });
-    return ok(c, { status });
-  });
+  ops.post(
+    '/travelrule/transactions/:id/answer',
+    requireOperator(deps.sql, 'reviewer'),
+    async (c) => {
+      const id = idParam(c);
+      const b = parseInput(AnswerBody, await body(c));
+      const status = await recordAnswerByOperator(deps, c.get('operator').login, id, b).catch(
+        opsError,
+      );
+      await recordAudit(deps.sql, {
+        actor: c.get('operator').login,
+        action: 'travelrule_answer',
+        target: id,
+        details: { status, via: 'api' },
+      });
+      return ok(c, { status });
+    },
+  );
 
   return ops;
 }

@@ -40,7 +40,11 @@ export class TokenBuckets {
   /** Time after which an untouched bucket is full again, i.e. the same as no bucket. */
   private readonly fullAfterMs: number;
 
-  constructor(private readonly opts: RateLimitOptions, private readonly now: () => number = () => performance.now(), private readonly maxBuckets = MAX_BUCKETS) {
+  constructor(
+    private readonly opts: RateLimitOptions,
+    private readonly now: () => number = () => performance.now(),
+    private readonly maxBuckets = MAX_BUCKETS,
+  ) {
     this.perMs = opts.perMinute / 60_000;
     this.fullAfterMs = opts.burst / this.perMs;
   }
@@ -52,7 +56,9 @@ export class TokenBuckets {
   take(key: string): TakeResult {
     const now = this.now();
     const old = this.buckets.get(key);
-    const tokens = old ? Math.min(this.opts.burst, old.tokens + (now - old.at_ms) * this.perMs) : this.opts.burst;
+    const tokens = old
+      ? Math.min(this.opts.burst, old.tokens + (now - old.at_ms) * this.perMs)
+      : this.opts.burst;
     // Delete and set again: the Map's order is then least recently used first.
     this.buckets.delete(key);
     if (tokens >= 1) {
@@ -61,7 +67,11 @@ export class TokenBuckets {
       return { ok: true, remaining: Math.floor(tokens - 1), retryAfterS: 0 };
     }
     this.buckets.set(key, { tokens, at_ms: now });
-    return { ok: false, remaining: 0, retryAfterS: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)) };
+    return {
+      ok: false,
+      remaining: 0,
+      retryAfterS: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)),
+    };
   }
 
   /**
@@ -84,7 +94,10 @@ export class TokenBuckets {
 
 /** The middleware for /v2 routes, after requireApiKey. 429 with Retry-After when over the limit. */
 export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AuthEnv> {
-  if (opts.perMinute <= 0) return async (_c, next) => { await next(); };
+  if (opts.perMinute <= 0)
+    return async (_c, next) => {
+      await next();
+    };
   const buckets = new TokenBuckets(opts);
   return async (c, next) => {
     const result = buckets.take(c.get('apiKey').id);
@@ -92,7 +105,11 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler<AuthEnv> {
     c.header('ratelimit-remaining', String(result.remaining));
     if (!result.ok) {
       c.header('retry-after', String(result.retryAfterS));
-      throw new ApiError(429, ErrorNumber.RATE_LIMITED, `Rate limit exceeded: ${opts.perMinute} requests per minute per API key (bursts of ${opts.burst}); retry after ${result.retryAfterS} s.`);
+      throw new ApiError(
+        429,
+        ErrorNumber.RATE_LIMITED,
+        `Rate limit exceeded: ${opts.perMinute} requests per minute per API key (bursts of ${opts.burst}); retry after ${result.retryAfterS} s.`,
+      );
     }
     await next();
   };

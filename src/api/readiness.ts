@@ -3,16 +3,35 @@ import type { Sql } from '../db/index.js';
 export interface Readiness {
   ready: boolean;
   database: boolean;
-  networks: Record<string, { ready: boolean; indexed_block: string | null; head_block: string | null; lag_blocks: number | null; reason?: string }>;
+  networks: Record<
+    string,
+    {
+      ready: boolean;
+      indexed_block: string | null;
+      head_block: string | null;
+      lag_blocks: number | null;
+      reason?: string;
+    }
+  >;
 }
 
 /** Seconds after which an indexer that has not looked at its node's head counts as stalled. */
 const HEAD_STALE_S = 60;
 
 /** Ready: the database answers and every configured network's indexer is within its lag bound. */
-export async function readiness(sql: Sql, networks: readonly string[], maxLagBlocks: number): Promise<Readiness> {
+export async function readiness(
+  sql: Sql,
+  networks: readonly string[],
+  maxLagBlocks: number,
+): Promise<Readiness> {
   const out: Readiness = { ready: true, database: true, networks: {} };
-  let rows: { network: string; block_number: string; head_number: string | null; stale: boolean; halted_reason: string | null }[];
+  let rows: {
+    network: string;
+    block_number: string;
+    head_number: string | null;
+    stale: boolean;
+    halted_reason: string | null;
+  }[];
   try {
     rows = await sql`select network, block_number, head_number, halted_reason,
         coalesce(head_seen_at < now() - make_interval(secs => ${HEAD_STALE_S}), true) as stale
@@ -23,13 +42,32 @@ export async function readiness(sql: Sql, networks: readonly string[], maxLagBlo
   for (const network of networks) {
     const row = rows.find((r) => r.network === network);
     if (!row) {
-      out.networks[network] = { ready: false, indexed_block: null, head_block: null, lag_blocks: null, reason: 'not indexed yet' };
+      out.networks[network] = {
+        ready: false,
+        indexed_block: null,
+        head_block: null,
+        lag_blocks: null,
+        reason: 'not indexed yet',
+      };
       out.ready = false;
       continue;
     }
-    const lag = row.head_number === null ? null : Number(BigInt(row.head_number) - BigInt(row.block_number));
-    const reason = row.halted_reason ? `indexer halted: ${row.halted_reason}` : row.stale ? 'indexer has not reached its node recently' : lag !== null && lag > maxLagBlocks ? `lag above ${maxLagBlocks} blocks` : undefined;
-    out.networks[network] = { ready: !reason, indexed_block: row.block_number, head_block: row.head_number, lag_blocks: lag, ...(reason ? { reason } : {}) };
+    const lag =
+      row.head_number === null ? null : Number(BigInt(row.head_number) - BigInt(row.block_number));
+    const reason = row.halted_reason
+      ? `indexer halted: ${row.halted_reason}`
+      : row.stale
+        ? 'indexer has not reached its node recently'
+        : lag !== null && lag > maxLagBlocks
+          ? `lag above ${maxLagBlocks} blocks`
+          : undefined;
+    out.networks[network] = {
+      ready: !reason,
+      indexed_block: row.block_number,
+      head_block: row.head_number,
+      lag_blocks: lag,
+      ...(reason ? { reason } : {}),
+    };
     if (reason) out.ready = false;
   }
   return out;

@@ -40,21 +40,36 @@ export interface Route<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.
   handler: (input: HandlerInput<z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
 }
 
-export function defineRoute<Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<Q, B>, handler: Route<Q, B>['handler']): Route {
+export function defineRoute<Q extends z.ZodType, B extends z.ZodType>(
+  spec: RouteSpec<Q, B>,
+  handler: Route<Q, B>['handler'],
+): Route {
   return { spec, handler } as unknown as Route;
 }
 
 export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly Route[]): void {
   for (const { spec, handler } of routes) {
     app.on(spec.method.toUpperCase(), base + spec.path, async (c) => {
-      const query = spec.query ? parseInput(spec.query, c.req.query(), spec.fieldErrors) : undefined;
+      const query = spec.query
+        ? parseInput(spec.query, c.req.query(), spec.fieldErrors)
+        : undefined;
       let body: unknown;
       if (spec.body) {
         const raw = await readJsonBody(c);
-        body = spec.parseBody ? spec.parseBody(raw ?? {}) : parseInput(spec.body, raw ?? {}, spec.fieldErrors);
+        body = spec.parseBody
+          ? spec.parseBody(raw ?? {})
+          : parseInput(spec.body, raw ?? {}, spec.fieldErrors);
       }
-      const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<unknown, unknown>);
-      return c.json({ code: 0, message: 'OK', data: result.data ?? null, ...(result.page_count !== undefined ? { page_count: result.page_count } : {}) });
+      const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<
+        unknown,
+        unknown
+      >);
+      return c.json({
+        code: 0,
+        message: 'OK',
+        data: result.data ?? null,
+        ...(result.page_count !== undefined ? { page_count: result.page_count } : {}),
+      });
     });
   }
 }

@@ -7,28 +7,63 @@ import { ApiError, ErrorNumber } from '../errors.js';
  */
 
 /** A whole number from a query string (digits only; "", "1.5", "1e3" are refused). */
-export function intParam(opts: { min: number; max: number; default?: number; description: string }) {
+export function intParam(opts: {
+  min: number;
+  max: number;
+  default?: number;
+  description: string;
+}) {
   const digits = z.string().regex(/^\d{1,9}$/, 'must be a whole number');
   const bounded = digits.transform(Number).pipe(z.int().min(opts.min).max(opts.max));
-  const schema = opts.default === undefined ? bounded : bounded.optional().transform((v) => v ?? opts.default!);
-  return schema.meta({ description: opts.description, ...(opts.default !== undefined ? { default: opts.default } : {}) });
+  const schema =
+    opts.default === undefined ? bounded : bounded.optional().transform((v) => v ?? opts.default!);
+  return schema.meta({
+    description: opts.description,
+    ...(opts.default !== undefined ? { default: opts.default } : {}),
+  });
 }
 
 export const MAX_PAGE = 1_000_000;
 
 export const PageQuery = (required: boolean) => ({
-  page: intParam({ min: 1, max: MAX_PAGE, ...(required ? {} : { default: 1 }), description: 'Page number, from 1.' }),
-  limit: intParam({ min: 1, max: 100, ...(required ? {} : { default: 50 }), description: 'Items per page, 1 to 100.' }),
+  page: intParam({
+    min: 1,
+    max: MAX_PAGE,
+    ...(required ? {} : { default: 1 }),
+    description: 'Page number, from 1.',
+  }),
+  limit: intParam({
+    min: 1,
+    max: 100,
+    ...(required ? {} : { default: 50 }),
+    description: 'Items per page, 1 to 100.',
+  }),
 });
 
-export const Address = z.string().min(1).max(256).meta({ description: 'Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified.' });
-export const WebhookUrl = z.string().min(1).max(2048).meta({ description: 'http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range.' });
+export const Address = z
+  .string()
+  .min(1)
+  .max(256)
+  .meta({
+    description:
+      'Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified.',
+  });
+export const WebhookUrl = z
+  .string()
+  .min(1)
+  .max(2048)
+  .meta({
+    description:
+      'http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range.',
+  });
 
-export const ErrorBody = z.object({
-  code: z.int().meta({ description: 'Error number (same as status).' }),
-  status: z.int().meta({ description: 'Error number (same as code).' }),
-  message: z.string(),
-}).meta({ id: 'Error' });
+export const ErrorBody = z
+  .object({
+    code: z.int().meta({ description: 'Error number (same as status).' }),
+    status: z.int().meta({ description: 'Error number (same as code).' }),
+    message: z.string(),
+  })
+  .meta({ id: 'Error' });
 
 export function envelope<T extends z.ZodType>(data: T, paged = false) {
   return z.object({
@@ -40,13 +75,18 @@ export function envelope<T extends z.ZodType>(data: T, paged = false) {
 }
 
 /** Validates input; the first problem becomes a 400 with the error number of its field. */
-export function parseInput<T extends z.ZodType>(schema: T, data: unknown, numbers: Record<string, number> = {}): z.output<T> {
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+  numbers: Record<string, number> = {},
+): z.output<T> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.');
   const number = numbers[String(issue.path[0] ?? '')] ?? ErrorNumber.BAD_REQUEST;
   const what = field ? `${field}: ` : '';
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+  const message =
+    issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
   throw new ApiError(400, number, `${what}${message}`);
 }

@@ -23,7 +23,10 @@ export interface RunningServer {
  * With trustProxy the server speaks plain HTTP for a TLS-terminating proxy in front, and the app
  * refuses requests the proxy did not mark as https.
  */
-export function startServer(app: Hono<any>, opts: { host: string; port: number; tls: TlsMaterial | null }): Promise<RunningServer> {
+export function startServer(
+  app: Hono<any>,
+  opts: { host: string; port: number; tls: TlsMaterial | null },
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
       {
@@ -31,17 +34,21 @@ export function startServer(app: Hono<any>, opts: { host: string; port: number; 
         hostname: opts.host,
         port: opts.port,
         ...(opts.tls
-          ? { createServer: createHttpsServer, serverOptions: { cert: opts.tls.cert, key: opts.tls.key, ...TLS_OPTIONS } }
+          ? {
+              createServer: createHttpsServer,
+              serverOptions: { cert: opts.tls.cert, key: opts.tls.key, ...TLS_OPTIONS },
+            }
           : { createServer: createHttpServer }),
       },
       (info: AddressInfo) => {
         resolve({
           port: info.port,
-          close: () => new Promise<void>((done) => {
-            (server as Server).close(() => done());
-            (server as Server).closeIdleConnections?.();
-            setTimeout(() => (server as Server).closeAllConnections?.(), 5000).unref();
-          }),
+          close: () =>
+            new Promise<void>((done) => {
+              (server as Server).close(() => done());
+              (server as Server).closeIdleConnections?.();
+              setTimeout(() => (server as Server).closeAllConnections?.(), 5000).unref();
+            }),
         });
       },
     ) as Server;

@@ -15,36 +15,59 @@ export interface TlsMaterial {
  * The operator's certificate (TOLLGATE_TLS_CERT / TOLLGATE_TLS_KEY), or else a self-signed one
  * generated once into <data dir>/tls and reused on every start.
  */
-export async function loadTls(opts: { certFile?: string; keyFile?: string; dataDir: string }): Promise<TlsMaterial> {
+export async function loadTls(opts: {
+  certFile?: string;
+  keyFile?: string;
+  dataDir: string;
+}): Promise<TlsMaterial> {
   if (opts.certFile && opts.keyFile) {
-    return { cert: readFileSync(opts.certFile, 'utf8'), key: readFileSync(opts.keyFile, 'utf8'), selfSigned: false };
+    return {
+      cert: readFileSync(opts.certFile, 'utf8'),
+      key: readFileSync(opts.keyFile, 'utf8'),
+      selfSigned: false,
+    };
   }
   const dir = join(resolve(opts.dataDir), 'tls');
   const certPath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
   if (existsSync(certPath) && existsSync(keyPath)) {
-    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), selfSigned: true };
+    return {
+      cert: readFileSync(certPath, 'utf8'),
+      key: readFileSync(keyPath, 'utf8'),
+      selfSigned: true,
+    };
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const notAfter = new Date();
   notAfter.setFullYear(notAfter.getFullYear() + 2);
   // A subject of its own: certificates are looked up by subject in a trust store, so two
   // appliances trusting each other's self-signed certificates need different ones.
-  const pems = await generate([{ name: 'commonName', value: `tollgate-${randomBytes(6).toString('hex')}.local` }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: notAfter,
-    extensions: [
-      // Its own trust anchor: a peer appliance can trust exactly this certificate by listing it
-      // in its TOLLGATE_TRP_CA_FILE (OpenSSL accepts a self-signed certificate as an anchor only
-      // when it may sign certificates). It signs nothing else; its key never leaves the data dir.
-      { name: 'basicConstraints', cA: true, pathLenConstraint: 0 },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 2, value: hostname() }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ],
-  });
+  const pems = await generate(
+    [{ name: 'commonName', value: `tollgate-${randomBytes(6).toString('hex')}.local` }],
+    {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      notAfterDate: notAfter,
+      extensions: [
+        // Its own trust anchor: a peer appliance can trust exactly this certificate by listing it
+        // in its TOLLGATE_TRP_CA_FILE (OpenSSL accepts a self-signed certificate as an anchor only
+        // when it may sign certificates). It signs nothing else; its key never leaves the data dir.
+        { name: 'basicConstraints', cA: true, pathLenConstraint: 0 },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 2, value: hostname() },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
+      ],
+    },
+  );
   writeFileSync(keyPath, pems.private, { mode: 0o600 });
   writeFileSync(certPath, pems.cert, { mode: 0o644 });
   log.info({ cert_file: certPath }, 'generated a self-signed TLS certificate');

@@ -1,16 +1,25 @@
 import type { Hono } from 'hono';
 import { TravelRuleError } from '../travelrule/errors.js';
-import { receiveConfirmation, receiveInquiry, receiveResolution, type TravelRuleDeps } from '../travelrule/service.js';
+import {
+  receiveConfirmation,
+  receiveInquiry,
+  receiveResolution,
+  type TravelRuleDeps,
+} from '../travelrule/service.js';
 import { TrpHttpError, trpRoutes } from '../travelrule/trp/server.js';
 
 /** A TravelRuleError as TRP's answer: unknown token 404, wrong state 409, bad content 400. */
 function trpError(err: unknown): never {
   if (!(err instanceof TravelRuleError)) throw err;
   switch (err.kind) {
-    case 'not_found': throw new TrpHttpError(404, err.message);
-    case 'state': throw new TrpHttpError(409, err.message);
-    case 'unavailable': throw new TrpHttpError(503, err.message);
-    default: throw new TrpHttpError(400, err.message);
+    case 'not_found':
+      throw new TrpHttpError(404, err.message);
+    case 'state':
+      throw new TrpHttpError(409, err.message);
+    case 'unavailable':
+      throw new TrpHttpError(503, err.message);
+    default:
+      throw new TrpHttpError(400, err.message);
   }
 }
 
@@ -22,8 +31,10 @@ function trpError(err: unknown): never {
  */
 export function trpInbound(deps: TravelRuleDeps): Hono {
   return trpRoutes({
-    inquiry: (token, inquiry, meta) => receiveInquiry(deps, token, inquiry, meta.requestId).catch(trpError),
+    inquiry: (token, inquiry, meta) =>
+      receiveInquiry(deps, token, inquiry, meta.requestId).catch(trpError),
     resolution: (token, resolution) => receiveResolution(deps, token, resolution).catch(trpError),
-    confirmation: (token, confirmation) => receiveConfirmation(deps, token, confirmation).catch(trpError),
+    confirmation: (token, confirmation) =>
+      receiveConfirmation(deps, token, confirmation).catch(trpError),
   });
 }

@@ -8,12 +8,24 @@ import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
  */
 
 export const AUDIT_ACTIONS = [
-  'login', 'login_failed', 'logout',
-  'travelrule_view', 'travelrule_accept', 'travelrule_reject', 'travelrule_cancel', 'travelrule_answer',
-  'vasp_create', 'vasp_update',
-  'operator_create', 'operator_disable', 'operator_reset_password',
-  'apikey_create', 'apikey_revoke',
-  'job_retry', 'job_delete', 'webhook_redeliver',
+  'login',
+  'login_failed',
+  'logout',
+  'travelrule_view',
+  'travelrule_accept',
+  'travelrule_reject',
+  'travelrule_cancel',
+  'travelrule_answer',
+  'vasp_create',
+  'vasp_update',
+  'operator_create',
+  'operator_disable',
+  'operator_reset_password',
+  'apikey_create',
+  'apikey_revoke',
+  'job_retry',
+  'job_delete',
+  'webhook_redeliver',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -32,7 +44,12 @@ export const MAX_ACTOR_CHARS = 64;
 
 export async function recordAudit(
   sql: Sql | TransactionSql,
-  e: { actor: string; action: AuditAction; target?: string | null; details?: Record<string, string | number | boolean | null> },
+  e: {
+    actor: string;
+    action: AuditAction;
+    target?: string | null;
+    details?: Record<string, string | number | boolean | null>;
+  },
 ): Promise<void> {
   await sql`
     insert into audit_log (actor, action, target, details)
@@ -45,7 +62,10 @@ export async function listAudit(
   f: { page: number; limit: number; actor?: string; action?: string },
 ): Promise<{ rows: AuditEntry[]; total: number }> {
   // Only the filters given: keeps the index scans (audit_log_actor, audit_log_action, audit_log_at).
-  const where = whereAll(sql, [f.actor ? sql`actor = ${f.actor}` : null, f.action ? sql`action = ${f.action}` : null]);
+  const where = whereAll(sql, [
+    f.actor ? sql`actor = ${f.actor}` : null,
+    f.action ? sql`action = ${f.action}` : null,
+  ]);
   const [rows, [count]] = await Promise.all([
     sql<AuditEntry[]>`
       select id, at, actor, action, target, details from audit_log ${where}

@@ -18,8 +18,12 @@ export type StreamAddress =
 export function normalizeStreamAddress(input: string): StreamAddress {
   const inferred = inferFamily(input);
   if (!inferred) return { ok: false, reason: 'Invalid Address.' };
-  if (inferred.family === 'evm' || inferred.family === 'utxo') return { ok: true, address: inferred.address, family: inferred.family };
-  return { ok: false, reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.` };
+  if (inferred.family === 'evm' || inferred.family === 'utxo')
+    return { ok: true, address: inferred.address, family: inferred.family };
+  return {
+    ok: false,
+    reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.`,
+  };
 }
 
 /** An EVM address in its stored form (lower-case), or null; a mixed-case one must pass EIP-55. */

@@ -29,7 +29,13 @@ const cidr = z.string().refine((v) => {
 }, 'must be a CIDR range such as 10.0.0.0/8');
 
 /** A data key: the base64 of 32 bytes (`openssl rand -base64 32`). The message never shows the value. */
-const dataKey = z.string().trim().refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 random bytes (e.g. openssl rand -base64 32)');
+const dataKey = z
+  .string()
+  .trim()
+  .refine(
+    (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
+    'must be the base64 of 32 random bytes (e.g. openssl rand -base64 32)',
+  );
 
 const httpUrl = z.string().refine((v) => {
   try {
@@ -40,7 +46,9 @@ const httpUrl = z.string().refine((v) => {
 }, 'must be an http(s):// URL');
 
 /** A decimal amount as a string: "15000", "0.5". */
-const decimalString = z.string().regex(/^\d{1,30}(\.\d{1,30})?$/, 'must be a decimal number as a string, e.g. "15000"');
+const decimalString = z
+  .string()
+  .regex(/^\d{1,30}(\.\d{1,30})?$/, 'must be a decimal number as a string, e.g. "15000"');
 
 /**
  * Travel Rule settings (src/travelrule/). The threshold is noted on each record, never enforced
@@ -52,36 +60,50 @@ const TravelRuleConfigSchema = z.object({
   public_url: httpUrl.optional(),
   /** This VASP, as other VASPs see it (the TRP originatingVASP / beneficiaryVASP). */
   vasp_name: z.string().min(1).max(100).default('Tollgate VASP'),
-  vasp_country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
+  vasp_country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+    .optional(),
   /** Travel rule webhook for API keys that registered none (POST /v2/travelrule/webhook). */
   webhook_url: httpUrl.optional(),
   /** Name of the API key that receives incoming transfers (inbound TRP inquiries); default: the oldest active key. */
   incoming_key_name: z.string().min(1).optional(),
   /** How long an e-mailed transaction view link works. */
-  view_link_ttl_hours: z.int().min(1).max(24 * 90).default(168),
+  view_link_ttl_hours: z
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(168),
   /** The directory seeded at start (missing file: nothing seeded). */
   vasps_file: z.string().min(1).default('config/vasps.json'),
   /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
   trp_ca_file: z.string().min(1).optional(),
   trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
   /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
-  smtp_url: z.string().refine((v) => {
-    try {
-      return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an smtp:// or smtps:// URL').optional(),
+  smtp_url: z
+    .string()
+    .refine((v) => {
+      try {
+        return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   smtp_from: z.string().min(3).default('Tollgate Travel Rule <travelrule@localhost>'),
   /** Accept a relay's self-signed certificate (a relay inside the building). */
   smtp_tls_insecure: z.boolean().default(false),
-  thresholds: z.array(z.object({
-    jurisdiction: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
-    currency: z.string().min(1).max(10),
-    amount: decimalString,
-    /** Price of one unit of each asset in `currency`, by asset symbol: {"ETH": "120000"}. */
-    rates: z.record(z.string(), decimalString).default({}),
-  })).default([]),
+  thresholds: z
+    .array(
+      z.object({
+        jurisdiction: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
+        currency: z.string().min(1).max(10),
+        amount: decimalString,
+        /** Price of one unit of each asset in `currency`, by asset symbol: {"ETH": "120000"}. */
+        rates: z.record(z.string(), decimalString).default({}),
+      }),
+    )
+    .default([]),
 });
 
 const NetworkConfigSchema = z.object({
@@ -145,8 +167,18 @@ const ConfigSchema = z.object({
   networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
     for (const symbol of Object.keys(nets)) {
       const info = networkInfo(symbol);
-      if (!info) ctx.addIssue({ code: 'custom', path: [symbol], message: `unknown network symbol (known: ${NETWORK_SYMBOLS.join(', ')})` });
-      else if (info.family !== 'evm' && info.family !== 'utxo') ctx.addIssue({ code: 'custom', path: [symbol], message: `no indexer for the ${info.family} family (Tollgate indexes EVM and Bitcoin-family networks)` });
+      if (!info)
+        ctx.addIssue({
+          code: 'custom',
+          path: [symbol],
+          message: `unknown network symbol (known: ${NETWORK_SYMBOLS.join(', ')})`,
+        });
+      else if (info.family !== 'evm' && info.family !== 'utxo')
+        ctx.addIssue({
+          code: 'custom',
+          path: [symbol],
+          message: `no indexer for the ${info.family} family (Tollgate indexes EVM and Bitcoin-family networks)`,
+        });
     }
   }),
 });
@@ -198,7 +230,10 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_TRAVEL_RULE_VASP_NAME: { path: 'travel_rule.vasp_name', type: 'string' },
   TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: { path: 'travel_rule.webhook_url', type: 'string' },
   TOLLGATE_TRAVEL_RULE_INCOMING_KEY: { path: 'travel_rule.incoming_key_name', type: 'string' },
-  TOLLGATE_TRAVEL_RULE_VIEW_LINK_TTL_HOURS: { path: 'travel_rule.view_link_ttl_hours', type: 'int' },
+  TOLLGATE_TRAVEL_RULE_VIEW_LINK_TTL_HOURS: {
+    path: 'travel_rule.view_link_ttl_hours',
+    type: 'int',
+  },
   TOLLGATE_VASPS_FILE: { path: 'travel_rule.vasps_file', type: 'string' },
   TOLLGATE_TRP_CA_FILE: { path: 'travel_rule.trp_ca_file', type: 'string' },
   TOLLGATE_TRP_TIMEOUT_MS: { path: 'travel_rule.trp_timeout_ms', type: 'int' },
@@ -208,18 +243,20 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
 };
 
 /** Per-network variables: TOLLGATE_RPC_ETH, TOLLGATE_CONFIRMATIONS_POLYGON, TOLLGATE_START_BLOCK_BSC. */
-const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' | 'int_or_head' }> = {
-  RPC: { field: 'rpc', type: 'string' },
-  CONFIRMATIONS: { field: 'confirmations', type: 'int' },
-  START_BLOCK: { field: 'start_block', type: 'int_or_head' },
-  POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
-  MAX_REORG_DEPTH: { field: 'max_reorg_depth', type: 'int' },
-};
+const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' | 'int_or_head' }> =
+  {
+    RPC: { field: 'rpc', type: 'string' },
+    CONFIRMATIONS: { field: 'confirmations', type: 'int' },
+    START_BLOCK: { field: 'start_block', type: 'int_or_head' },
+    POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
+    MAX_REORG_DEPTH: { field: 'max_reorg_depth', type: 'int' },
+  };
 
 function parseEnvValue(name: string, raw: string, type: string): unknown {
   switch (type) {
     case 'int':
-      if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
+      if (!/^-?\d+$/.test(raw.trim()))
+        throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
       return Number(raw.trim());
     case 'int_or_head':
       if (raw.trim() === 'head') return 'head';
@@ -231,7 +268,10 @@ function parseEnvValue(name: string, raw: string, type: string): unknown {
       throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
     }
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return raw;
   }
@@ -242,11 +282,14 @@ function readJsonFile(path: string, what: string): Json {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${what}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError(
+      `${what}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error('not an object');
     return value as Json;
   } catch {
     throw new ConfigError(`${what}: ${path} is not a JSON object`);
@@ -258,7 +301,8 @@ function mergeInto(target: Json, source: Json, sources: Sources, label: string, 
     if (key.startsWith('$')) continue;
     const path = prefix ? `${prefix}.${key}` : key;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      if (!target[key] || typeof target[key] !== 'object' || Array.isArray(target[key])) target[key] = {};
+      if (!target[key] || typeof target[key] !== 'object' || Array.isArray(target[key]))
+        target[key] = {};
       sources.set(path, `${label} "${path}"`);
       mergeInto(target[key] as Json, value as Json, sources, label, path);
     } else {
@@ -277,13 +321,23 @@ function setPath(target: Json, path: string[], value: unknown): void {
   node[path[path.length - 1]!] = value;
 }
 
-
 /** Builds and validates the configuration. Throws ConfigError naming the offending key. */
 export function loadConfig(env: Env = process.env): Config {
   const sources: Sources = new Map();
   const raw: Json = {};
-  mergeInto(raw, readJsonFile(projectPath('config', 'default.json'), 'config/default.json'), sources, 'config/default.json');
-  if (env.TOLLGATE_CONFIG) mergeInto(raw, readJsonFile(env.TOLLGATE_CONFIG, 'TOLLGATE_CONFIG'), sources, env.TOLLGATE_CONFIG);
+  mergeInto(
+    raw,
+    readJsonFile(projectPath('config', 'default.json'), 'config/default.json'),
+    sources,
+    'config/default.json',
+  );
+  if (env.TOLLGATE_CONFIG)
+    mergeInto(
+      raw,
+      readJsonFile(env.TOLLGATE_CONFIG, 'TOLLGATE_CONFIG'),
+      sources,
+      env.TOLLGATE_CONFIG,
+    );
 
   for (const [name, spec] of Object.entries(ENV_KEYS)) {
     const value = env[name];
@@ -292,11 +346,17 @@ export function loadConfig(env: Env = process.env): Config {
     sources.set(spec.path, name);
   }
   for (const [name, value] of Object.entries(env)) {
-    const m = /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH)_([A-Z0-9]+)$/.exec(name);
+    const m =
+      /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH)_([A-Z0-9]+)$/.exec(
+        name,
+      );
     if (!m || value === undefined || value === '') continue;
     const spec = NETWORK_ENV_KEYS[m[1]!]!;
     const symbol = m[2]!.toLowerCase();
-    if (!networkInfo(symbol)) throw new ConfigError(`${name}: unknown network symbol "${symbol}" (known: ${NETWORK_SYMBOLS.join(', ')})`);
+    if (!networkInfo(symbol))
+      throw new ConfigError(
+        `${name}: unknown network symbol "${symbol}" (known: ${NETWORK_SYMBOLS.join(', ')})`,
+      );
     setPath(raw, ['networks', symbol, spec.field], parseEnvValue(name, value, spec.type));
     sources.set(`networks.${symbol}.${spec.field}`, name);
     sources.set(`networks.${symbol}`, name);
@@ -307,20 +367,25 @@ export function loadConfig(env: Env = process.env): Config {
     const lines = parsed.error.issues.map((issue) => {
       const path = issue.path.map(String).join('.');
       let name = sources.get(path);
-      for (let i = issue.path.length - 1; !name && i > 0; i--) name = sources.get(issue.path.slice(0, i).map(String).join('.'));
+      for (let i = issue.path.length - 1; !name && i > 0; i--)
+        name = sources.get(issue.path.slice(0, i).map(String).join('.'));
       return `${name ?? path}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = parsed.data;
   if (Boolean(config.tls_cert) !== Boolean(config.tls_key)) {
-    throw new ConfigError(`${config.tls_cert ? 'TOLLGATE_TLS_KEY' : 'TOLLGATE_TLS_CERT'}: TLS needs both TOLLGATE_TLS_CERT and TOLLGATE_TLS_KEY`);
+    throw new ConfigError(
+      `${config.tls_cert ? 'TOLLGATE_TLS_KEY' : 'TOLLGATE_TLS_CERT'}: TLS needs both TOLLGATE_TLS_CERT and TOLLGATE_TLS_KEY`,
+    );
   }
   const devChain = wantsDevChain(config);
   for (const [symbol, net] of Object.entries(config.networks)) {
     if (net.rpc || (devChain && symbol === 'eth')) continue;
     const name = sources.get(`networks.${symbol}`) ?? `networks.${symbol}`;
-    throw new ConfigError(`${name}: network ${symbol} has settings but no RPC URL (set TOLLGATE_RPC_${symbol.toUpperCase()})`);
+    throw new ConfigError(
+      `${name}: network ${symbol} has settings but no RPC URL (set TOLLGATE_RPC_${symbol.toUpperCase()})`,
+    );
   }
   return config;
 }
@@ -357,7 +422,15 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
   }
   if (devChainUrl && !out.some((n) => n.symbol === 'eth')) {
     const eth = config.networks.eth;
-    out.push({ symbol: 'eth', family: 'evm', rpc: devChainUrl, confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS, startBlock: eth?.start_block ?? 'head', pollIntervalMs: eth?.poll_interval_ms ?? 200, maxReorgDepth: eth?.max_reorg_depth ?? 64 });
+    out.push({
+      symbol: 'eth',
+      family: 'evm',
+      rpc: devChainUrl,
+      confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS,
+      startBlock: eth?.start_block ?? 'head',
+      pollIntervalMs: eth?.poll_interval_ms ?? 200,
+      maxReorgDepth: eth?.max_reorg_depth ?? 64,
+    });
   }
   return out;
 }

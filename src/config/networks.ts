@@ -3,8 +3,22 @@ import { projectPath } from '../paths.js';
 
 /** The network table (config/networks.json): every network symbol the API knows, in one place. */
 export type NetworkFamily =
-  | 'evm' | 'utxo' | 'tron' | 'xrp' | 'solana' | 'cardano' | 'stellar' | 'sui' | 'ton'
-  | 'polkadot' | 'aptos' | 'vechain' | 'algorand' | 'cosmos' | 'tezos' | 'eos';
+  | 'evm'
+  | 'utxo'
+  | 'tron'
+  | 'xrp'
+  | 'solana'
+  | 'cardano'
+  | 'stellar'
+  | 'sui'
+  | 'ton'
+  | 'polkadot'
+  | 'aptos'
+  | 'vechain'
+  | 'algorand'
+  | 'cosmos'
+  | 'tezos'
+  | 'eos';
 
 export interface NetworkInfo {
   symbol: string;
@@ -22,7 +36,10 @@ export interface NetworkInfo {
 }
 
 function readTable(): Record<string, NetworkInfo> {
-  const raw = JSON.parse(readFileSync(projectPath('config', 'networks.json'), 'utf8')) as Record<string, Omit<NetworkInfo, 'symbol'> | string>;
+  const raw = JSON.parse(readFileSync(projectPath('config', 'networks.json'), 'utf8')) as Record<
+    string,
+    Omit<NetworkInfo, 'symbol'> | string
+  >;
   const table: Record<string, NetworkInfo> = {};
   for (const [symbol, info] of Object.entries(raw)) {
     if (typeof info === 'string') continue; // "$comment"
@@ -33,7 +50,9 @@ function readTable(): Record<string, NetworkInfo> {
 
 export const NETWORKS: Readonly<Record<string, NetworkInfo>> = Object.freeze(readTable());
 export const NETWORK_SYMBOLS: readonly string[] = Object.freeze(Object.keys(NETWORKS));
-export const EVM_NETWORKS: readonly string[] = NETWORK_SYMBOLS.filter((s) => NETWORKS[s]!.family === 'evm');
+export const EVM_NETWORKS: readonly string[] = NETWORK_SYMBOLS.filter(
+  (s) => NETWORKS[s]!.family === 'evm',
+);
 
 export function networkInfo(symbol: string): NetworkInfo | undefined {
   return Object.hasOwn(NETWORKS, symbol) ? NETWORKS[symbol] : undefined;

@@ -5,7 +5,14 @@ import { describeError } from '../errors.js';
 import { log } from '../log.js';
 import { authenticateOperator, MAX_PASSWORD_LENGTH } from '../operators/operators.js';
 import { errorPage, render, type DashboardDeps, type DashEnv } from './context.js';
-import { CSRF_FIELD, LOGIN_CSRF_COOKIE, loginCsrfToken, loginCsrfValid, originAllowed, tokensEqual } from './csrf.js';
+import {
+  CSRF_FIELD,
+  LOGIN_CSRF_COOKIE,
+  loginCsrfToken,
+  loginCsrfValid,
+  originAllowed,
+  tokensEqual,
+} from './csrf.js';
 import { CsrfField, Layout } from './layout.js';
 import { auditRoutes } from './routes/audit.js';
 import { keyRoutes } from './routes/keys.js';
@@ -14,7 +21,14 @@ import { operatorRoutes } from './routes/operators.js';
 import { travelRuleRoutes } from './routes/travelrule.js';
 import { vaspRoutes } from './routes/vasps.js';
 import {
-  clearSessionCookie, COOKIE_OPTIONS, createSession, deleteSession, deleteSessionByToken, sessionCookie, setSessionCookie, touchSession,
+  clearSessionCookie,
+  COOKIE_OPTIONS,
+  createSession,
+  deleteSession,
+  deleteSessionByToken,
+  sessionCookie,
+  setSessionCookie,
+  touchSession,
 } from './session.js';
 
 export type { DashboardDeps } from './context.js';
@@ -28,7 +42,8 @@ export type { DashboardDeps } from './context.js';
  */
 
 const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
@@ -36,7 +51,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'strict-transport-security': 'max-age=31536000',
 };
 
-const LOCKED_MESSAGE = 'Account locked after repeated failed logins. Try again later, or ask an admin to reset the password.';
+const LOCKED_MESSAGE =
+  'Account locked after repeated failed logins. Try again later, or ask an admin to reset the password.';
 const INVALID_MESSAGE = 'Invalid login or password.';
 
 const LoginPage = ({ csrf, login, error }: { csrf: string; login?: string; error?: string }) => (
@@ -45,21 +61,43 @@ const LoginPage = ({ csrf, login, error }: { csrf: string; login?: string; error
       <input type="hidden" name={CSRF_FIELD} value={csrf} />
       <div>
         <label for="login">Login</label>
-        <input id="login" name="login" type="text" value={login ?? ''} autocomplete="username" autofocus required maxlength={64} />
+        <input
+          id="login"
+          name="login"
+          type="text"
+          value={login ?? ''}
+          autocomplete="username"
+          autofocus
+          required
+          maxlength={64}
+        />
       </div>
       <div>
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required maxlength={MAX_PASSWORD_LENGTH} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          maxlength={MAX_PASSWORD_LENGTH}
+        />
       </div>
-      <div><button type="submit">Log in</button></div>
+      <div>
+        <button type="submit">Log in</button>
+      </div>
     </form>
   </Layout>
 );
 
 /** The form's text fields; undefined when one holds a NUL character (Postgres refuses it in text, and no field needs it). */
-async function readForm(c: { req: { parseBody(): Promise<Record<string, unknown>> } }): Promise<Record<string, string> | undefined> {
+async function readForm(c: {
+  req: { parseBody(): Promise<Record<string, unknown>> };
+}): Promise<Record<string, string> | undefined> {
   const body = await c.req.parseBody().catch(() => ({}));
-  const fields = Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const fields = Object.entries(body).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
   if (fields.some(([k, v]) => k.includes('\0') || v.includes('\0'))) return undefined;
   return Object.fromEntries(fields);
 }
@@ -78,13 +116,20 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
   // A POST from another origin is refused before anything reads it.
   dash.use('*', async (c, next) => {
     if (c.req.method === 'POST' && !originAllowed(c, deps.trustProxy ?? false)) {
-      return errorPage(c, 403, 'Request refused', 'Cross-origin form submission refused (CSRF protection).');
+      return errorPage(
+        c,
+        403,
+        'Request refused',
+        'Cross-origin form submission refused (CSRF protection).',
+      );
     }
     await next();
   });
 
   dash.get('/', (c) => c.redirect('/dashboard/travelrule', 303));
-  dash.use('*', async (c, next) => (c.req.path === '/dashboard/' ? c.redirect('/dashboard/travelrule', 303) : next()));
+  dash.use('*', async (c, next) =>
+    c.req.path === '/dashboard/' ? c.redirect('/dashboard/travelrule', 303) : next(),
+  );
 
   dash.get('/login', async (c) => {
     const token = sessionCookie(c);
@@ -96,15 +141,31 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const form = await readForm(c);
     if (!form) return errorPage(c, 400, 'Bad request', NUL_MESSAGE);
     if (!loginCsrfValid(c, form[CSRF_FIELD])) {
-      return errorPage(c, 403, 'Request refused', 'The form is missing its CSRF token or it is stale. Reload the login page and try again.');
+      return errorPage(
+        c,
+        403,
+        'Request refused',
+        'The form is missing its CSRF token or it is stale. Reload the login page and try again.',
+      );
     }
     const login = (form.login ?? '').slice(0, 200);
     const result = await authenticateOperator(sql, login, form.password ?? '');
     if (!result.ok) {
-      await recordAudit(sql, { actor: login.trim().toLowerCase() || '(empty)', action: 'login_failed', details: { reason: result.reason } });
-      log.info({ request_id: c.get('requestId'), outcome: result.reason }, 'dashboard login refused');
+      await recordAudit(sql, {
+        actor: login.trim().toLowerCase() || '(empty)',
+        action: 'login_failed',
+        details: { reason: result.reason },
+      });
+      log.info(
+        { request_id: c.get('requestId'), outcome: result.reason },
+        'dashboard login refused',
+      );
       const message = result.reason === 'locked' ? LOCKED_MESSAGE : INVALID_MESSAGE;
-      return render(c, <LoginPage csrf={loginCsrfToken(c)} login={login.slice(0, 64)} error={message} />, 401);
+      return render(
+        c,
+        <LoginPage csrf={loginCsrfToken(c)} login={login.slice(0, 64)} error={message} />,
+        401,
+      );
     }
     const previous = sessionCookie(c);
     if (previous) await deleteSessionByToken(sql, previous);
@@ -129,8 +190,16 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
       const form = await readForm(c);
       if (!form) return errorPage(c, 400, 'Bad request', NUL_MESSAGE);
       if (!tokensEqual(session.csrfToken, form[CSRF_FIELD])) {
-        log.info({ request_id: c.get('requestId'), login: session.operator.login }, 'dashboard form refused: CSRF token missing or wrong');
-        return errorPage(c, 403, 'Request refused', 'The form is missing its CSRF token or it is wrong. Reload the page and try again.');
+        log.info(
+          { request_id: c.get('requestId'), login: session.operator.login },
+          'dashboard form refused: CSRF token missing or wrong',
+        );
+        return errorPage(
+          c,
+          403,
+          'Request refused',
+          'The form is missing its CSRF token or it is wrong. Reload the page and try again.',
+        );
       }
       c.set('form', form);
     }
@@ -152,12 +221,22 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
   dash.route('/operators', operatorRoutes(deps));
   dash.route('/keys', keyRoutes(deps));
 
-  dash.all('*', (c) => errorPage(c, 404, 'Not found', 'There is no dashboard page at this address.'));
+  dash.all('*', (c) =>
+    errorPage(c, 404, 'Not found', 'There is no dashboard page at this address.'),
+  );
 
   dash.onError((err, c) => {
     const requestId = c.get('requestId');
-    log.error({ request_id: requestId, path: c.req.path, error: describeError(err) }, 'dashboard request failed');
-    return errorPage(c, 500, 'Something went wrong', `The page could not be shown (request id ${requestId}).`);
+    log.error(
+      { request_id: requestId, path: c.req.path, error: describeError(err) },
+      'dashboard request failed',
+    );
+    return errorPage(
+      c,
+      500,
+      'Something went wrong',
+      `The page could not be shown (request id ${requestId}).`,
+    );
   });
   return dash;
 }

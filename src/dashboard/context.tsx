@@ -28,24 +28,42 @@ export type DashContext = Context<DashEnv>;
 export const PAGE_SIZE = 50;
 
 /** A whole HTML document from a page element. */
-export async function render(c: Context, page: HtmlEscapedString | Promise<HtmlEscapedString>, status: ContentfulStatusCode = 200): Promise<Response> {
+export async function render(
+  c: Context,
+  page: HtmlEscapedString | Promise<HtmlEscapedString>,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
   // A JSX node renders itself by toString() (a promise when a component is async).
   const body = await (page as unknown as { toString(): string | Promise<string> }).toString();
   return c.html('<!DOCTYPE html>\n' + body, status);
 }
 
 /** A page that only says what went wrong (in role="alert"), inside the frame when there is a session. */
-export function errorPage(c: DashContext, status: ContentfulStatusCode, title: string, message: string): Promise<Response> {
+export function errorPage(
+  c: DashContext,
+  status: ContentfulStatusCode,
+  title: string,
+  message: string,
+): Promise<Response> {
   const session = c.get('session') as Session | undefined;
-  return render(c, (
+  return render(
+    c,
     <Layout title={title} session={session} error={message}>
-      <p><a href="/dashboard/travelrule">Back to the Travel Rule queue</a></p>
-    </Layout>
-  ), status);
+      <p>
+        <a href="/dashboard/travelrule">Back to the Travel Rule queue</a>
+      </p>
+    </Layout>,
+    status,
+  );
 }
 
 export function forbiddenForRole(c: DashContext, needed: OperatorRole): Promise<Response> {
-  return errorPage(c, 403, 'Not allowed', `This action needs the ${needed} role; you are ${c.get('session').operator.role}.`);
+  return errorPage(
+    c,
+    403,
+    'Not allowed',
+    `This action needs the ${needed} role; you are ${c.get('session').operator.role}.`,
+  );
 }
 
 /** Only operators with at least `needed` get through; the others get a 403 page. */
@@ -64,7 +82,8 @@ export function field(c: DashContext, name: string): string {
 /** A query string from the entries with a value. */
 export function queryString(params: Record<string, string | number | undefined>): string {
   const q = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) q.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) q.set(key, String(value));
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -59,7 +59,8 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 `;
 
 // Written as text by hono/jsx, which escapes it: the stylesheet holds no & < > " ' (font names unquoted).
-if (/[&<>"']/.test(STYLE)) throw new Error('dashboard stylesheet must not hold characters that HTML escapes');
+if (/[&<>"']/.test(STYLE))
+  throw new Error('dashboard stylesheet must not hold characters that HTML escapes');
 
 const NAV: { href: string; text: string; admin?: true }[] = [
   { href: '/dashboard/travelrule', text: 'Travel Rule' },
@@ -70,7 +71,9 @@ const NAV: { href: string; text: string; admin?: true }[] = [
   { href: '/dashboard/keys', text: 'API keys', admin: true },
 ];
 
-export const CsrfField: FC<{ token: string }> = ({ token }) => <input type="hidden" name={CSRF_FIELD} value={token} />;
+export const CsrfField: FC<{ token: string }> = ({ token }) => (
+  <input type="hidden" name={CSRF_FIELD} value={token} />
+);
 
 export interface PageProps {
   title: string;
@@ -93,32 +96,50 @@ export const Layout: FC<PageProps> = ({ title, session, current, flash, error, c
       <style>{STYLE}</style>
     </head>
     <body>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header>
         <span class="brand">Tollgate</span>
         {session ? (
           <nav aria-label="Dashboard">
             <ul>
               {NAV.filter((n) => !n.admin || session.operator.role === 'admin').map((n) => (
-                <li><a href={n.href} aria-current={current === n.href ? 'page' : undefined}>{n.text}</a></li>
+                <li>
+                  <a href={n.href} aria-current={current === n.href ? 'page' : undefined}>
+                    {n.text}
+                  </a>
+                </li>
               ))}
             </ul>
           </nav>
         ) : null}
         {session ? (
           <div class="who">
-            <span>{session.operator.login} ({session.operator.role})</span>
+            <span>
+              {session.operator.login} ({session.operator.role})
+            </span>
             <form method="post" action="/dashboard/logout" class="inline">
               <CsrfField token={session.csrfToken} />
-              <button type="submit" class="secondary">Log out</button>
+              <button type="submit" class="secondary">
+                Log out
+              </button>
             </form>
           </div>
         ) : null}
       </header>
       <main id="main" tabindex={-1}>
         <h1>{title}</h1>
-        {flash ? <p class="status" role="status">{flash}</p> : null}
-        {error ? <p class="alert" role="alert">{error}</p> : null}
+        {flash ? (
+          <p class="status" role="status">
+            {flash}
+          </p>
+        ) : null}
+        {error ? (
+          <p class="alert" role="alert">
+            {error}
+          </p>
+        ) : null}
         {children}
       </main>
     </body>
@@ -126,13 +147,32 @@ export const Layout: FC<PageProps> = ({ title, session, current, flash, error, c
 );
 
 /** Previous / next links for a page of `total` rows; `href` builds the link of a page number. */
-export const Pager: FC<{ page: number; total: number; limit: number; href: (page: number) => string }> = ({ page, total, limit, href }) => {
+export const Pager: FC<{
+  page: number;
+  total: number;
+  limit: number;
+  href: (page: number) => string;
+}> = ({ page, total, limit, href }) => {
   const pages = Math.max(1, Math.ceil(total / limit));
   return (
     <nav class="pager" aria-label="Pages">
-      {page > 1 ? <a href={href(page - 1)} rel="prev">Previous page</a> : <span class="muted">Previous page</span>}
-      <span>Page {Math.min(page, pages)} of {pages} ({total} in all)</span>
-      {page < pages ? <a href={href(page + 1)} rel="next">Next page</a> : <span class="muted">Next page</span>}
+      {page > 1 ? (
+        <a href={href(page - 1)} rel="prev">
+          Previous page
+        </a>
+      ) : (
+        <span class="muted">Previous page</span>
+      )}
+      <span>
+        Page {Math.min(page, pages)} of {pages} ({total} in all)
+      </span>
+      {page < pages ? (
+        <a href={href(page + 1)} rel="next">
+          Next page
+        </a>
+      ) : (
+        <span class="muted">Next page</span>
+      )}
     </nav>
   );
 };
@@ -145,16 +185,46 @@ export const Time: FC<{ at: Date | string | null | undefined }> = ({ at }) => {
 };
 
 /** A label and its input, with the field's error next to it (aria-describedby). */
-export const Field: FC<{ name: string; label: string; value?: string | undefined; error?: string | undefined; type?: string; hint?: string; required?: boolean; autocomplete?: string }> = (p) => {
+export const Field: FC<{
+  name: string;
+  label: string;
+  value?: string | undefined;
+  error?: string | undefined;
+  type?: string;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+}> = (p) => {
   const id = `f-${p.name}`;
-  const described = [p.hint ? `${id}-hint` : '', p.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const described =
+    [p.hint ? `${id}-hint` : '', p.error ? `${id}-error` : ''].filter(Boolean).join(' ') ||
+    undefined;
   return (
     <div>
-      <label for={id}>{p.label}{p.required ? ' (required)' : ''}</label>
-      {p.hint ? <span id={`${id}-hint`} class="muted">{p.hint}</span> : null}
-      <input id={id} name={p.name} type={p.type ?? 'text'} value={p.value ?? ''} aria-invalid={p.error ? 'true' : undefined}
-        aria-describedby={described} aria-required={p.required ? 'true' : undefined} autocomplete={p.autocomplete} />
-      {p.error ? <span id={`${id}-error`} class="field-error">{p.error}</span> : null}
+      <label for={id}>
+        {p.label}
+        {p.required ? ' (required)' : ''}
+      </label>
+      {p.hint ? (
+        <span id={`${id}-hint`} class="muted">
+          {p.hint}
+        </span>
+      ) : null}
+      <input
+        id={id}
+        name={p.name}
+        type={p.type ?? 'text'}
+        value={p.value ?? ''}
+        aria-invalid={p.error ? 'true' : undefined}
+        aria-describedby={described}
+        aria-required={p.required ? 'true' : undefined}
+        autocomplete={p.autocomplete}
+      />
+      {p.error ? (
+        <span id={`${id}-error`} class="field-error">
+          {p.error}
+        </span>
+      ) : null}
     </div>
   );
 };

@@ -44,7 +44,10 @@ export interface TransactionListRow {
  * A page of travel rule transactions. The PENDING queue is oldest first (who waited longest is
  * decided first; index travelrule_transactions_status); any other filter is newest first.
  */
-export async function searchTransactions(sql: Sql, f: TransactionSearch): Promise<{ rows: TransactionListRow[]; total: number }> {
+export async function searchTransactions(
+  sql: Sql,
+  f: TransactionSearch,
+): Promise<{ rows: TransactionListRow[]; total: number }> {
   const ref = f.ref?.trim() ? f.ref.trim().toLowerCase() : null;
   // Only the filters given become conditions (whereAll): index scans on
   // travelrule_transactions_status and travelrule_transactions_created.
@@ -55,7 +58,10 @@ export async function searchTransactions(sql: Sql, f: TransactionSearch): Promis
     f.from ? sql`t.created_at >= (${f.from}::date)::timestamp at time zone 'UTC'` : null,
     f.to ? sql`t.created_at < (${f.to}::date + 1)::timestamp at time zone 'UTC'` : null,
   ]);
-  const order = f.status === 'PENDING' ? sql`order by t.created_at, t.id` : sql`order by t.created_at desc, t.id desc`;
+  const order =
+    f.status === 'PENDING'
+      ? sql`order by t.created_at, t.id`
+      : sql`order by t.created_at desc, t.id desc`;
   const [rows, [count]] = await Promise.all([
     sql<TransactionListRow[]>`
       select t.id, t.direction, t.transaction_ref, t.status, t.asset, t.network, t.amount::text as amount,
@@ -74,7 +80,10 @@ export interface VaspListRow extends Vasp {
 }
 
 /** A page of the directory by name; the inbound tokens only when asked for. */
-export async function listVaspPage(sql: Sql, f: { page: number; limit: number; withTokens: boolean }): Promise<{ rows: VaspListRow[]; total: number }> {
+export async function listVaspPage(
+  sql: Sql,
+  f: { page: number; limit: number; withTokens: boolean },
+): Promise<{ rows: VaspListRow[]; total: number }> {
   const [rows, [count]] = await Promise.all([
     sql<VaspListRow[]>`
       select uid, name, legal_name, country, website, trp_endpoint, email, source, created_at, updated_at,

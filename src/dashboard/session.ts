@@ -48,14 +48,20 @@ export async function createSession(sql: Sql, operatorId: string): Promise<strin
  */
 export async function touchSession(sql: Sql, token: string): Promise<Session | undefined> {
   if (!TOKEN_RE.test(token)) return undefined;
-  const [row] = await sql<{ id: string; login: string; role: Operator['role']; csrf_token: string; token_hash: string }[]>`
+  const [row] = await sql<
+    { id: string; login: string; role: Operator['role']; csrf_token: string; token_hash: string }[]
+  >`
     update operator_sessions s set last_seen_at = now()
     from operators o
     where s.token_hash = ${hashToken(token)} and o.id = s.operator_id and o.disabled_at is null
       and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES})
     returning o.id, o.login, o.role, s.csrf_token, s.token_hash`;
   if (!row) return undefined;
-  return { operator: { id: String(row.id), login: row.login, role: row.role }, csrfToken: row.csrf_token, tokenHash: row.token_hash };
+  return {
+    operator: { id: String(row.id), login: row.login, role: row.role },
+    csrfToken: row.csrf_token,
+    tokenHash: row.token_hash,
+  };
 }
 
 export async function deleteSession(sql: Sql, tokenHash: string): Promise<void> {
@@ -68,13 +74,22 @@ export async function deleteSessionByToken(sql: Sql, token: string): Promise<voi
 }
 
 /** Ends every session of an operator (disabled, or given a new password), but the one `keep` names. */
-export async function deleteOperatorSessions(sql: Sql, login: string, keep?: string): Promise<void> {
+export async function deleteOperatorSessions(
+  sql: Sql,
+  login: string,
+  keep?: string,
+): Promise<void> {
   await sql`
     delete from operator_sessions
     where operator_id = (select id from operators where login = ${login.trim().toLowerCase()}) and token_hash <> ${keep ?? ''}`;
 }
 
-const COOKIE_OPTIONS = { path: DASHBOARD_PATH, httpOnly: true, secure: true, sameSite: 'Strict' } as const;
+const COOKIE_OPTIONS = {
+  path: DASHBOARD_PATH,
+  httpOnly: true,
+  secure: true,
+  sameSite: 'Strict',
+} as const;
 
 export function sessionCookie(c: Context): string | undefined {
   return getCookie(c, SESSION_COOKIE);

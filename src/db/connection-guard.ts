@@ -17,7 +17,11 @@ import { log } from '../log.js';
 export function isClosedSocketWrite(err: unknown): boolean {
   if (!(err instanceof TypeError)) return false;
   const stack = err.stack ?? '';
-  return /reading 'write'/.test(err.message) && /nextWrite/.test(stack) && /postgres[\\/]src[\\/]connection\.js/.test(stack);
+  return (
+    /reading 'write'/.test(err.message) &&
+    /nextWrite/.test(stack) &&
+    /postgres[\\/]src[\\/]connection\.js/.test(stack)
+  );
 }
 
 let installed = false;
@@ -27,10 +31,20 @@ export function guardClosedConnectionWrites(): void {
   installed = true;
   process.on('uncaughtException', (err, origin) => {
     if (isClosedSocketWrite(err)) {
-      log.warn({ error: `${err.name}: ${err.message}` }, 'a database connection closed under a transaction (postgres.js #1208); the transaction was rolled back by the server and is retried');
+      log.warn(
+        { error: `${err.name}: ${err.message}` },
+        'a database connection closed under a transaction (postgres.js #1208); the transaction was rolled back by the server and is retried',
+      );
       return;
     }
-    log.fatal({ error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), origin, stack: err instanceof Error ? err.stack : undefined }, 'uncaught exception; exiting');
+    log.fatal(
+      {
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        origin,
+        stack: err instanceof Error ? err.stack : undefined,
+      },
+      'uncaught exception; exiting',
+    );
     process.exit(1);
   });
 }

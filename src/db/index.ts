@@ -22,7 +22,10 @@ export function openPool(url: string, options: { max?: number; application?: str
  * Optional filters are built this way rather than as "$1 is null or col = $1": that catch-all
  * form lets Postgres settle on a generic plan that reads every row instead of using an index.
  */
-export function whereAll(sql: Sql | TransactionSql, conditions: readonly (postgres.PendingQuery<postgres.Row[]> | null)[]): postgres.PendingQuery<postgres.Row[]> {
+export function whereAll(
+  sql: Sql | TransactionSql,
+  conditions: readonly (postgres.PendingQuery<postgres.Row[]> | null)[],
+): postgres.PendingQuery<postgres.Row[]> {
   const given = conditions.filter((c) => c !== null);
   return given.length ? given.reduce((acc, c) => sql`${acc} and ${c}`, sql`where true`) : sql``;
 }

@@ -11,7 +11,9 @@ import { log } from '../log.js';
  */
 export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied: string[] }> {
   const dir = projectPath('sql');
-  const files = readdirSync(dir).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
+    .sort();
   const applied: string[] = [];
   await sql`create table if not exists tollgate_migrations (
     id int primary key, name text not null, applied_at timestamptz not null default now())`;
@@ -33,9 +35,13 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
 
 /** graphile-worker's logs routed into pino, at debug below warnings. */
 export const quietGraphileLogger = new Logger(() => (level, message, meta) => {
-  const entry = { graphile_worker: true, ...(meta?.job ? { job_id: String((meta.job as { id?: unknown }).id) } : {}) };
+  const entry = {
+    graphile_worker: true,
+    ...(meta?.job ? { job_id: String((meta.job as { id?: unknown }).id) } : {}),
+  };
   // A failed attempt is expected (a receiver down); the task logs it itself, without a stack.
-  if (level === 'error' && message.startsWith('Failed task')) log.debug(entry, message.split('\n')[0]);
+  if (level === 'error' && message.startsWith('Failed task'))
+    log.debug(entry, message.split('\n')[0]);
   else if (level === 'error') log.error(entry, message);
   else if (level === 'warning') log.warn(entry, message);
   else log.debug(entry, message);

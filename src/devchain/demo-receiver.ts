@@ -19,12 +19,21 @@ createServer((req, res) => {
     let verdict = 'not checked (set WEBHOOK_SECRET)';
     if (secret) {
       const expected = Buffer.from(signWebhook(secret, id, ts, body));
-      const ok = given.split(' ').some((s) => Buffer.from(s).length === expected.length && timingSafeEqual(Buffer.from(s), expected));
+      const ok = given
+        .split(' ')
+        .some(
+          (s) =>
+            Buffer.from(s).length === expected.length && timingSafeEqual(Buffer.from(s), expected),
+        );
       verdict = ok ? 'valid' : 'INVALID';
     }
     let summary = body;
     try {
-      const p = JSON.parse(body) as { network?: string; confirmed?: boolean; tx?: { hash?: string; from?: string; to?: string; formattedValue?: number } };
+      const p = JSON.parse(body) as {
+        network?: string;
+        confirmed?: boolean;
+        tx?: { hash?: string; from?: string; to?: string; formattedValue?: number };
+      };
       summary = `${p.network} ${p.confirmed ? 'confirmed' : 'unconfirmed'} tx ${p.tx?.hash} ${p.tx?.from} -> ${p.tx?.to} value ${p.tx?.formattedValue}`;
     } catch {
       // print the raw body
@@ -32,4 +41,6 @@ createServer((req, res) => {
     process.stdout.write(`webhook ${id} signature ${verdict}: ${summary}\n`);
     res.writeHead(200).end();
   });
-}).listen(port, '127.0.0.1', () => process.stdout.write(`demo receiver on http://127.0.0.1:${port}/\n`));
+}).listen(port, '127.0.0.1', () =>
+  process.stdout.write(`demo receiver on http://127.0.0.1:${port}/\n`),
+);

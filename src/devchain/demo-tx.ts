@@ -14,6 +14,10 @@ if (!to || !/^0x[0-9a-fA-F]{40}$/.test(to)) {
   process.exit(2);
 }
 const rpc = process.argv[4] ?? 'http://127.0.0.1:8545';
-const wallet = createWalletClient({ account: privateKeyToAccount(HARDHAT_ACCOUNT_0), chain: hardhat, transport: http(rpc) });
+const wallet = createWalletClient({
+  account: privateKeyToAccount(HARDHAT_ACCOUNT_0),
+  chain: hardhat,
+  transport: http(rpc),
+});
 const hash = await wallet.sendTransaction({ to: to as `0x${string}`, value: parseEther(amount) });
 process.stdout.write(`sent ${amount} ETH to ${to}\ntransaction ${hash}\n`);

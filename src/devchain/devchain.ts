@@ -13,7 +13,11 @@ export interface DevChain {
 
 async function rpcAnswers(url: string): Promise<boolean> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
     return res.ok;
   } catch {
     return false;
@@ -32,16 +36,35 @@ export async function startDevChain(port = DEV_CHAIN_PORT): Promise<DevChain> {
     return { url, stop: async () => {} };
   }
   const bin = projectPath('node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js');
-  if (!existsSync(bin)) throw new Error('the dev chain needs the hardhat devDependency (run npm ci), or set TOLLGATE_RPC_ETH');
-  const child: ChildProcess = spawn(process.execPath, [bin, '--config', projectPath('config', 'hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
-  });
+  if (!existsSync(bin))
+    throw new Error(
+      'the dev chain needs the hardhat devDependency (run npm ci), or set TOLLGATE_RPC_ETH',
+    );
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      bin,
+      '--config',
+      projectPath('config', 'hardhat.config.cjs'),
+      'node',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
+    },
+  );
   let stderr = '';
-  child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-2000); });
+  child.stderr?.on('data', (d) => {
+    stderr = (stderr + String(d)).slice(-2000);
+  });
   const deadline = Date.now() + 60_000;
   while (!(await rpcAnswers(url))) {
-    if (child.exitCode !== null) throw new Error(`dev chain exited with code ${child.exitCode}: ${stderr.trim().slice(-500)}`);
+    if (child.exitCode !== null)
+      throw new Error(`dev chain exited with code ${child.exitCode}: ${stderr.trim().slice(-500)}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error('dev chain did not answer within 60 s');

@@ -44,7 +44,10 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   private progress = { since: performance.now(), blocks: 0, txs: 0, head: 0n };
   readonly log;
 
-  constructor(protected readonly sql: Sql, protected readonly opts: O) {
+  constructor(
+    protected readonly sql: Sql,
+    protected readonly opts: O,
+  ) {
     this.log = log.child({ network: opts.network, role: 'indexer' });
   }
 
@@ -74,11 +77,16 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
           if (this.stopping) return;
           if (err instanceof IndexerHaltError) {
             this.log.fatal({ error: describeError(err) }, 'indexer halted');
-            await recordHalt(this.sql, this.opts.network, err.message).catch((e) => this.log.error({ error: describeError(e) }, 'could not record the halt'));
+            await recordHalt(this.sql, this.opts.network, err.message).catch((e) =>
+              this.log.error({ error: describeError(e) }, 'could not record the halt'),
+            );
             return;
           }
           const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
-          this.log.error({ error: describeError(err), restart_in_ms: delayMs }, 'indexer failed; starting it again');
+          this.log.error(
+            { error: describeError(err), restart_in_ms: delayMs },
+            'indexer failed; starting it again',
+          );
           await this.pause(delayMs);
         }
       }
@@ -97,7 +105,10 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     if (this.stopping) return;
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
-      this.wake = () => { clearTimeout(t); resolve(); };
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
     });
     this.wake = undefined;
   }
@@ -118,7 +129,9 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
         await this.follow();
       } catch (err) {
         if (!(err instanceof LockLostError)) throw err;
-        this.log.warn('indexer lost its network lock with its database session; standing by to take it again');
+        this.log.warn(
+          'indexer lost its network lock with its database session; standing by to take it again',
+        );
       } finally {
         this.lock = undefined;
         this.lockPid = undefined;
@@ -132,7 +145,9 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   private async acquire(): Promise<NetworkLock | undefined> {
     let announced = false;
     while (!this.stopping) {
-      const lock = await this.retrying(() => NetworkLock.tryAcquire(this.opts.databaseUrl, this.opts.network, this.log));
+      const lock = await this.retrying(() =>
+        NetworkLock.tryAcquire(this.opts.databaseUrl, this.opts.network, this.log),
+      );
       if (lock && this.stopping) await lock.release();
       else if (lock) return lock;
       if (!announced) this.log.info('another indexer holds this network; standing by');
@@ -165,15 +180,23 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
       if (n < 0n) break;
       const stored = await this.storedHash(n);
       const canonical = await this.retrying(() => this.nodeHash(n));
-      this.log.debug({ block_number: Number(n), stored_hash: stored ?? null, canonical_hash: canonical }, 'reorg walk-back');
+      this.log.debug(
+        { block_number: Number(n), stored_hash: stored ?? null, canonical_hash: canonical },
+        'reorg walk-back',
+      );
       if (stored === undefined || stored === canonical) {
         // Common ancestor found (or the start of what we hold, which the node agrees on by construction).
         const retractions = await this.revert(n, stored ?? canonical ?? '', depth);
-        this.log.warn({ ancestor_block: Number(n), depth_blocks: depth, retractions }, 'reorg: reverted to common ancestor');
+        this.log.warn(
+          { ancestor_block: Number(n), depth_blocks: depth, retractions },
+          'reorg: reverted to common ancestor',
+        );
         return;
       }
     }
-    throw new IndexerHaltError(`reorg on ${network} deeper than ${maxReorgDepth} blocks; refusing to continue`);
+    throw new IndexerHaltError(
+      `reorg on ${network} deeper than ${maxReorgDepth} blocks; refusing to continue`,
+    );
   }
 
   /**
@@ -184,7 +207,14 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     if (cursor.block_hash === '' || BigInt(cursor.block_number) < 0n) return cursor;
     const hash = await this.nodeHash(BigInt(cursor.block_number));
     if (hash === null || hash === cursor.block_hash) return cursor;
-    this.log.warn({ block_number: Number(cursor.block_number), node_hash: hash, cursor_hash: cursor.block_hash }, 'tip replaced at the same height: reorg');
+    this.log.warn(
+      {
+        block_number: Number(cursor.block_number),
+        node_hash: hash,
+        cursor_hash: cursor.block_hash,
+      },
+      'tip replaced at the same height: reorg',
+    );
     return this.reorg(cursor);
   }
 
@@ -200,14 +230,17 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     if (elapsed < PROGRESS_LOG_INTERVAL_MS) return;
     const lag = p.head > blockNumber ? p.head - blockNumber : 0n;
     const blocksPerS = p.blocks / (elapsed / 1000);
-    this.log.info({
-      block_number: Number(blockNumber),
-      blocks: p.blocks,
-      blocks_per_s: Math.round(blocksPerS * 10) / 10,
-      tx_per_s: Math.round((p.txs / (elapsed / 1000)) * 10) / 10,
-      lag_blocks: Number(lag),
-      eta_s: lag > 0n && blocksPerS > 0 ? Math.round(Number(lag) / blocksPerS) : 0,
-    }, 'indexer progress');
+    this.log.info(
+      {
+        block_number: Number(blockNumber),
+        blocks: p.blocks,
+        blocks_per_s: Math.round(blocksPerS * 10) / 10,
+        tx_per_s: Math.round((p.txs / (elapsed / 1000)) * 10) / 10,
+        lag_blocks: Number(lag),
+        eta_s: lag > 0n && blocksPerS > 0 ? Math.round(Number(lag) / blocksPerS) : 0,
+      },
+      'indexer progress',
+    );
     this.progress = { since: performance.now(), blocks: 0, txs: 0, head: p.head };
   }
 
@@ -218,9 +251,13 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
       try {
         return await fn();
       } catch (err) {
-        if (this.stopping || err instanceof IndexerHaltError || err instanceof LockLostError) throw err;
+        if (this.stopping || err instanceof IndexerHaltError || err instanceof LockLostError)
+          throw err;
         if (this.lock?.lost) throw new LockLostError(this.opts.network);
-        this.log.warn({ error: describeError(err), retry_in_ms: delay }, 'indexer call failed; retrying');
+        this.log.warn(
+          { error: describeError(err), retry_in_ms: delay },
+          'indexer call failed; retrying',
+        );
         await this.pause(delay); // a stop cuts the wait short
         delay = Math.min(delay * 2, 10_000);
       }

@@ -13,12 +13,20 @@ export interface Cursor {
 }
 
 export async function readCursor(sql: Sql, network: string): Promise<Cursor | undefined> {
-  const [row] = await sql<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network}`;
+  const [row] = await sql<
+    Cursor[]
+  >`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network}`;
   return row;
 }
 
 /** First start: the cursor stands just below the start block (as if that block were next). */
-export async function initCursor(sql: Sql, network: string, chainId: number, belowStart: bigint, hash: string): Promise<Cursor> {
+export async function initCursor(
+  sql: Sql,
+  network: string,
+  chainId: number,
+  belowStart: bigint,
+  hash: string,
+): Promise<Cursor> {
   await sql`insert into indexer_cursors (network, chain_id, block_number, block_hash)
     values (${network}, ${chainId}, ${belowStart.toString()}, ${hash}) on conflict (network) do nothing`;
   return (await readCursor(sql, network))!;
@@ -46,9 +54,15 @@ export interface StoreOptions {
  * that this indexer still holds the network (when `lockPid` is given): every transaction that
  * writes chain data begins here, so one that lost its network lock never commits.
  */
-export async function lockCursor(tx: TransactionSql, network: string, lockPid: number | undefined): Promise<Cursor | undefined> {
+export async function lockCursor(
+  tx: TransactionSql,
+  network: string,
+  lockPid: number | undefined,
+): Promise<Cursor | undefined> {
   if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
-  const [cur] = await tx<Cursor[]>`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
+  const [cur] = await tx<
+    Cursor[]
+  >`select network, chain_id, block_number, block_hash from indexer_cursors where network = ${network} for update`;
   return cur;
 }
 

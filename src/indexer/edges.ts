@@ -25,7 +25,11 @@ export interface TxPairs {
   pairs: readonly (readonly [string, string])[];
 }
 
-interface Edge { count: number; first: bigint; last: bigint }
+interface Edge {
+  count: number;
+  first: bigint;
+  last: bigint;
+}
 
 /** Both directions of every pair, each transaction once per ordered pair, counted. */
 export function edgesOf(txs: readonly TxPairs[]): Map<string, Edge> {
@@ -51,7 +55,11 @@ export function edgesOf(txs: readonly TxPairs[]): Map<string, Edge> {
   return out;
 }
 
-export async function addEdges(tx: TransactionSql, network: string, txs: readonly TxPairs[]): Promise<void> {
+export async function addEdges(
+  tx: TransactionSql,
+  network: string,
+  txs: readonly TxPairs[],
+): Promise<void> {
   const edges = [...edgesOf(txs)];
   if (edges.length === 0) return;
   const split = edges.map(([k]) => k.split('\n') as [string, string]);
@@ -69,7 +77,11 @@ export async function addEdges(tx: TransactionSql, network: string, txs: readonl
  * Subtracts the edges of the rows `pairs` selects (columns tx, a, b: one row per ordered pair as
  * it appears, per transaction) and drops the edges left at zero.
  */
-export async function subtractEdges(tx: TransactionSql, network: string, pairs: Fragment): Promise<void> {
+export async function subtractEdges(
+  tx: TransactionSql,
+  network: string,
+  pairs: Fragment,
+): Promise<void> {
   await tx`
     with pairs as (${pairs}),
     both_ways as (

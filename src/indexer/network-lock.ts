@@ -19,7 +19,9 @@ const NETWORK_LOCK_CLASS = 0x746c69; // 'tli'
 /** This indexer no longer holds its network's lock: it must stop writing and stand by. */
 export class LockLostError extends Error {
   constructor(network: string) {
-    super(`this indexer no longer holds the ${network} lock (its database session ended); standing by`);
+    super(
+      `this indexer no longer holds the ${network} lock (its database session ended); standing by`,
+    );
     this.name = 'LockLostError';
   }
 }
@@ -28,14 +30,26 @@ export class NetworkLock {
   /** Set when the lock's connection ended or failed: the lock is gone with it. */
   lost = false;
 
-  private constructor(private readonly client: pg.Client, readonly network: string, readonly pid: number) {}
+  private constructor(
+    private readonly client: pg.Client,
+    readonly network: string,
+    readonly pid: number,
+  ) {}
 
   /** Takes the lock if it is free; undefined when another session holds it. Throws when the database is unreachable. */
-  static async tryAcquire(databaseUrl: string, network: string, log: Logger): Promise<NetworkLock | undefined> {
-    const client = new pg.Client({ connectionString: databaseUrl, application_name: `tollgate-indexer-lock-${network}` });
+  static async tryAcquire(
+    databaseUrl: string,
+    network: string,
+    log: Logger,
+  ): Promise<NetworkLock | undefined> {
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: `tollgate-indexer-lock-${network}`,
+    });
     let lock: NetworkLock | undefined;
     client.on('error', (err) => {
-      if (lock && !lock.lost) log.warn({ error: describeError(err) }, 'indexer lock connection lost');
+      if (lock && !lock.lost)
+        log.warn({ error: describeError(err) }, 'indexer lock connection lost');
       if (lock) lock.lost = true;
     });
     client.on('end', () => {
@@ -43,8 +57,12 @@ export class NetworkLock {
     });
     try {
       await client.connect();
-      const { rows: [row] } = await client.query<{ ok: boolean; pid: number }>(
-        'select pg_try_advisory_lock($1::int, hashtext($2)) as ok, pg_backend_pid() as pid', [NETWORK_LOCK_CLASS, network]);
+      const {
+        rows: [row],
+      } = await client.query<{ ok: boolean; pid: number }>(
+        'select pg_try_advisory_lock($1::int, hashtext($2)) as ok, pg_backend_pid() as pid',
+        [NETWORK_LOCK_CLASS, network],
+      );
       if (!row!.ok) {
         await client.end().catch(() => {});
         return undefined;
@@ -69,7 +87,11 @@ export class NetworkLock {
  * the transaction that writes, before it writes: if the lock session ended, another indexer may
  * already be writing, and this transaction must not commit.
  */
-export async function assertNetworkLock(tx: TransactionSql, network: string, pid: number): Promise<void> {
+export async function assertNetworkLock(
+  tx: TransactionSql,
+  network: string,
+  pid: number,
+): Promise<void> {
   const [row] = await tx<{ held: boolean }[]>`
     select exists (
       select 1 from pg_locks

@@ -39,6 +39,10 @@ export function formatStatusTable(rows: readonly IndexerStatus[]): string {
     r.halted_reason ? `HALTED: ${r.halted_reason}` : 'running',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), ...lines.map(fmt)].join('\n') + '\n';
 }

@@ -24,23 +24,35 @@ export interface StaleLockSweeper {
 }
 
 /** Holds this pool's liveness lock (taken again after a lost connection) and sweeps dead pools' locks. */
-export function startStaleLockSweeper(pool: pg.Pool, databaseUrl: string, poolId: string): StaleLockSweeper {
+export function startStaleLockSweeper(
+  pool: pg.Pool,
+  databaseUrl: string,
+  poolId: string,
+): StaleLockSweeper {
   const wlog = log.child({ role: 'worker', pool_id: poolId });
   let holder: pg.Client | undefined;
   let stopped = false;
 
   const holdLiveness = async () => {
     if (holder) return;
-    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tollgate-worker-liveness' });
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: 'tollgate-worker-liveness',
+    });
     // A lost connection took the lock with it: the next tick connects and takes it again.
     client.on('error', (err) => {
       wlog.warn({ error: describeError(err) }, 'worker liveness connection lost');
       if (holder === client) holder = undefined;
     });
-    client.on('end', () => { if (holder === client) holder = undefined; });
+    client.on('end', () => {
+      if (holder === client) holder = undefined;
+    });
     try {
       await client.connect();
-      await client.query('select pg_advisory_lock($1::int, hashtext($2))', [LIVENESS_LOCK_CLASS, poolId]);
+      await client.query('select pg_advisory_lock($1::int, hashtext($2))', [
+        LIVENESS_LOCK_CLASS,
+        poolId,
+      ]);
       holder = client;
     } catch (err) {
       await client.end().catch(() => {});
@@ -59,13 +71,26 @@ export function startStaleLockSweeper(pool: pg.Pool, databaseUrl: string, poolId
     const client = await pool.connect();
     try {
       for (const { locked_by } of rows) {
-        const { rows: [row] } = await client.query<{ dead: boolean }>('select pg_try_advisory_lock($1::int, hashtext($2)) as dead', [LIVENESS_LOCK_CLASS, locked_by]);
+        const {
+          rows: [row],
+        } = await client.query<{ dead: boolean }>(
+          'select pg_try_advisory_lock($1::int, hashtext($2)) as dead',
+          [LIVENESS_LOCK_CLASS, locked_by],
+        );
         if (!row!.dead) continue;
         try {
-          await client.query('select graphile_worker.force_unlock_workers($1::text[])', [[locked_by]]);
-          wlog.warn({ dead_pool_id: locked_by }, 'unlocked the jobs of a worker that died; they run again');
+          await client.query('select graphile_worker.force_unlock_workers($1::text[])', [
+            [locked_by],
+          ]);
+          wlog.warn(
+            { dead_pool_id: locked_by },
+            'unlocked the jobs of a worker that died; they run again',
+          );
         } finally {
-          await client.query('select pg_advisory_unlock($1::int, hashtext($2))', [LIVENESS_LOCK_CLASS, locked_by]);
+          await client.query('select pg_advisory_unlock($1::int, hashtext($2))', [
+            LIVENESS_LOCK_CLASS,
+            locked_by,
+          ]);
         }
       }
       client.release();
@@ -84,7 +109,9 @@ export function startStaleLockSweeper(pool: pg.Pool, databaseUrl: string, poolId
     }
   };
   let running = tick();
-  const timer = setInterval(() => { running = running.then(() => (stopped ? undefined : tick())); }, SWEEP_INTERVAL_MS);
+  const timer = setInterval(() => {
+    running = running.then(() => (stopped ? undefined : tick()));
+  }, SWEEP_INTERVAL_MS);
   return {
     stop: async () => {
       stopped = true;

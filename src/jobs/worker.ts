@@ -50,12 +50,27 @@ interface Pool {
  * ends on its own (it shuts itself down when it cannot record outcomes), a new one is started:
  * the old one's jobs are freed by the sweeper within seconds, like a killed process's.
  */
-export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurrency: number, delivery: DispatcherOptions): Promise<Worker> {
-  const pgPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2, application_name: 'tollgate-worker' });
-  pgPool.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'));
+export async function startWorker(
+  databaseUrl: string,
+  deps: WorkerDeps,
+  concurrency: number,
+  delivery: DispatcherOptions,
+): Promise<Worker> {
+  const pgPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: concurrency + 2,
+    application_name: 'tollgate-worker',
+  });
+  pgPool.on('error', (err) =>
+    log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'),
+  );
   // A client checked out when its connection fails raises the error at its next query; this
   // listener only keeps the event from going unhandled.
-  pgPool.on('connect', (client) => client.on('error', (err) => log.warn({ error: describeError(err) }, 'worker database connection failed')));
+  pgPool.on('connect', (client) =>
+    client.on('error', (err) =>
+      log.warn({ error: describeError(err) }, 'worker database connection failed'),
+    ),
+  );
   const taskList: TaskList = {
     fetch_nft_metadata: fetchNftMetadataTask(deps),
     liveaml_check: liveAmlCheckTask(deps),
@@ -66,7 +81,9 @@ export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurr
   const startPool = async (): Promise<Pool> => {
     let poolId: string | undefined;
     const events = new EventEmitter() as WorkerEvents;
-    events.on('pool:create', ({ workerPool }) => { poolId = workerPool.id; });
+    events.on('pool:create', ({ workerPool }) => {
+      poolId = workerPool.id;
+    });
     const runner = await run({
       pgPool,
       events,
@@ -74,11 +91,22 @@ export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurr
       noHandleSignals: true,
       pollInterval: 2000,
       logger: quietGraphileLogger,
-      preset: { worker: { completeJobBatchDelay: JOB_OUTCOME_BATCH_DELAY_MS, failJobBatchDelay: JOB_OUTCOME_BATCH_DELAY_MS } },
+      preset: {
+        worker: {
+          completeJobBatchDelay: JOB_OUTCOME_BATCH_DELAY_MS,
+          failJobBatchDelay: JOB_OUTCOME_BATCH_DELAY_MS,
+        },
+      },
       taskList,
     });
-    if (!poolId) log.warn('worker pool id unknown: jobs of dead workers are freed only after graphile-worker\'s 4 hours');
-    return { runner, sweeper: poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined };
+    if (!poolId)
+      log.warn(
+        "worker pool id unknown: jobs of dead workers are freed only after graphile-worker's 4 hours",
+      );
+    return {
+      runner,
+      sweeper: poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined,
+    };
   };
 
   let stopping = false;
@@ -92,9 +120,15 @@ export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurr
   let wake: (() => void) | undefined;
   const supervise = (async () => {
     for (let failures = 0; !stopping; ) {
-      const ended = await current.runner.promise.then(() => undefined, (err: unknown) => err);
+      const ended = await current.runner.promise.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       if (stopping) return;
-      log.error({ error: ended === undefined ? 'ended' : describeError(ended) }, 'job worker pool ended on its own; starting a new one');
+      log.error(
+        { error: ended === undefined ? 'ended' : describeError(ended) },
+        'job worker pool ended on its own; starting a new one',
+      );
       await current.sweeper?.stop(); // its liveness lock goes: the new pool's sweeper frees its jobs
       for (;;) {
         const delay = Math.min(RESTART_MAX_MS, RESTART_MIN_MS * 2 ** failures++);
@@ -112,7 +146,10 @@ export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurr
           log.info('job worker pool started again');
           break;
         } catch (err) {
-          log.warn({ error: describeError(err) }, 'could not start a job worker pool yet; trying again');
+          log.warn(
+            { error: describeError(err) },
+            'could not start a job worker pool yet; trying again',
+          );
         }
       }
     }
@@ -126,7 +163,11 @@ export async function startWorker(databaseUrl: string, deps: WorkerDeps, concurr
       stopping = true;
       wake?.();
       await dispatcher.stop();
-      await current.runner.stop().catch((err) => log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'));
+      await current.runner
+        .stop()
+        .catch((err) =>
+          log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'),
+        );
       await supervise;
       await current.sweeper?.stop();
       await pgPool.end();

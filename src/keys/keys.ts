@@ -30,7 +30,11 @@ export function generateWebhookSecret(): string {
   return 'whsec_' + randomBytes(32).toString('base64');
 }
 
-export async function createApiKey(sql: Sql, name: string, key = generateApiKey()): Promise<{ id: string; apikey: string; webhook_secret: string }> {
+export async function createApiKey(
+  sql: Sql,
+  name: string,
+  key = generateApiKey(),
+): Promise<{ id: string; apikey: string; webhook_secret: string }> {
   const webhook_secret = generateWebhookSecret();
   const [row] = await sql<{ id: string }[]>`
     insert into api_keys (name, key_prefix, key_hash, webhook_secret)
@@ -43,7 +47,11 @@ export async function createApiKey(sql: Sql, name: string, key = generateApiKey(
  * Makes sure the key exists (TOLLGATE_BOOTSTRAP_API_KEY). Returns its webhook secret when it
  * was created now, null when it already existed.
  */
-export async function ensureApiKey(sql: Sql, name: string, key: string): Promise<{ created: boolean; webhook_secret: string }> {
+export async function ensureApiKey(
+  sql: Sql,
+  name: string,
+  key: string,
+): Promise<{ created: boolean; webhook_secret: string }> {
   const [existing] = await sql<{ webhook_secret: string; revoked_at: Date | null }[]>`
     select webhook_secret, revoked_at from api_keys where key_hash = ${hashApiKey(key)}`;
   if (existing) return { created: false, webhook_secret: existing.webhook_secret };
@@ -73,7 +81,9 @@ export async function listApiKeys(sql: Sql): Promise<ApiKeyListing[]> {
 }
 
 export async function countActiveApiKeys(sql: Sql): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from api_keys where revoked_at is null`;
+  const [row] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from api_keys where revoked_at is null`;
   return row!.n;
 }
 

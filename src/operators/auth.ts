@@ -12,7 +12,9 @@ export const OPERATOR_REALM = 'tollgate-operators';
 /** Longest Authorization header read: a 64-character login and a 1024-character password fit. */
 const MAX_AUTHORIZATION_LENGTH = 1500;
 
-function basicCredentials(header: string | undefined): { login: string; password: string } | undefined {
+function basicCredentials(
+  header: string | undefined,
+): { login: string; password: string } | undefined {
   if (header && header.length > MAX_AUTHORIZATION_LENGTH) return undefined;
   const decoded = decodeBasicAuth(header);
   if (!decoded?.user || decoded.password === undefined) return undefined;
@@ -37,16 +39,32 @@ export function requireOperator(sql: Sql, needed: OperatorRole): MiddlewareHandl
     const result = await authenticateOperator(sql, credentials.login, credentials.password);
     const requestId = c.get('requestId');
     if (!result.ok) {
-      log.info({ request_id: requestId, login: credentials.login.slice(0, 64), outcome: result.reason }, 'operator login refused');
-      if (result.reason === 'locked') throw unauthorized(c, 'Account locked after repeated failed logins; try again later.');
+      log.info(
+        { request_id: requestId, login: credentials.login.slice(0, 64), outcome: result.reason },
+        'operator login refused',
+      );
+      if (result.reason === 'locked')
+        throw unauthorized(c, 'Account locked after repeated failed logins; try again later.');
       throw unauthorized(c, 'Invalid operator credentials.');
     }
     const { operator } = result;
     if (!roleAllows(operator.role, needed)) {
-      log.info({ request_id: requestId, login: operator.login, outcome: 'forbidden', role: operator.role, needed_role: needed }, 'operator lacks the role');
+      log.info(
+        {
+          request_id: requestId,
+          login: operator.login,
+          outcome: 'forbidden',
+          role: operator.role,
+          needed_role: needed,
+        },
+        'operator lacks the role',
+      );
       throw new ApiError(403, ErrorNumber.FORBIDDEN, `This needs the ${needed} role.`);
     }
-    log.info({ request_id: requestId, login: operator.login, outcome: 'ok' }, 'operator authenticated');
+    log.info(
+      { request_id: requestId, login: operator.login, outcome: 'ok' },
+      'operator authenticated',
+    );
     c.set('operator', operator);
     await next();
   };

@@ -2,7 +2,14 @@ import { parseArgs } from 'node:util';
 import { withDatabase } from '../appliance.js';
 import type { Config } from '../config/index.js';
 import {
-  OPERATOR_ROLES, OperatorInputError, createOperator, disableOperator, isOperatorRole, listOperators, resetOperatorPassword, type OperatorListing,
+  OPERATOR_ROLES,
+  OperatorInputError,
+  createOperator,
+  disableOperator,
+  isOperatorRole,
+  listOperators,
+  resetOperatorPassword,
+  type OperatorListing,
 } from './operators.js';
 
 export const OPERATORS_USAGE = `Usage:
@@ -25,7 +32,9 @@ function failWith(message: string, code: number): void {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /**
@@ -44,13 +53,20 @@ function printTable(rows: OperatorListing[]): void {
     return;
   }
   const width = Math.max(5, ...rows.map((r) => r.login.length)) + 2;
-  process.stdout.write(`${'login'.padEnd(width)}${'role'.padEnd(10)}${'created'.padEnd(26)}state\n`);
+  process.stdout.write(
+    `${'login'.padEnd(width)}${'role'.padEnd(10)}${'created'.padEnd(26)}state\n`,
+  );
   for (const r of rows) {
-    const state = r.disabled_at ? `disabled ${r.disabled_at.toISOString()}` : r.locked_until ? `locked until ${r.locked_until.toISOString()}` : 'active';
-    process.stdout.write(`${r.login.padEnd(width)}${r.role.padEnd(10)}${r.created_at.toISOString().padEnd(26)}${state}\n`);
+    const state = r.disabled_at
+      ? `disabled ${r.disabled_at.toISOString()}`
+      : r.locked_until
+        ? `locked until ${r.locked_until.toISOString()}`
+        : 'active';
+    process.stdout.write(
+      `${r.login.padEnd(width)}${r.role.padEnd(10)}${r.created_at.toISOString().padEnd(26)}${state}\n`,
+    );
   }
 }
-
 
 function oneLogin(sub: string, positionals: string[]): string | undefined {
   if (positionals.length === 1) return positionals[0];
@@ -61,16 +77,34 @@ function oneLogin(sub: string, positionals: string[]): string | undefined {
 async function run(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
   switch (sub) {
     case 'create': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { login: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } } });
-      if (positionals.length || !values.login || !values.role) return failWith(`operators create needs --login and --role\n\n${OPERATORS_USAGE}`, 2);
-      if (!isOperatorRole(values.role)) return failWith(`--role must be one of ${OPERATOR_ROLES.join(', ')}`, 2);
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          login: { type: 'string' },
+          role: { type: 'string' },
+          'password-stdin': { type: 'boolean' },
+        },
+      });
+      if (positionals.length || !values.login || !values.role)
+        return failWith(`operators create needs --login and --role\n\n${OPERATORS_USAGE}`, 2);
+      if (!isOperatorRole(values.role))
+        return failWith(`--role must be one of ${OPERATOR_ROLES.join(', ')}`, 2);
       const role = values.role;
       const login = values.login;
       const password = await suppliedPassword(values['password-stdin']);
       return withDatabase(config, async (sql) => {
         const created = await createOperator(sql, login, role, password);
-        process.stdout.write(`Created operator ${created.login} (${created.role}).${password === undefined ? ' The password is shown once.' : ''}\n`);
-        process.stdout.write(JSON.stringify(password === undefined ? { login: created.login, role: created.role, password: created.password } : { login: created.login, role: created.role }) + '\n');
+        process.stdout.write(
+          `Created operator ${created.login} (${created.role}).${password === undefined ? ' The password is shown once.' : ''}\n`,
+        );
+        process.stdout.write(
+          JSON.stringify(
+            password === undefined
+              ? { login: created.login, role: created.role, password: created.password }
+              : { login: created.login, role: created.role },
+          ) + '\n',
+        );
       });
     }
     case 'list': {
@@ -86,20 +120,33 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       const login = oneLogin(sub, positionals);
       if (!login) return;
       return withDatabase(config, async (sql) => {
-        if (!(await disableOperator(sql, login))) return failWith(`no active operator with login ${login}`, 1);
+        if (!(await disableOperator(sql, login)))
+          return failWith(`no active operator with login ${login}`, 1);
         process.stdout.write(`Disabled operator ${login.toLowerCase()}.\n`);
       });
     }
     case 'reset-password': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { 'password-stdin': { type: 'boolean' } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { 'password-stdin': { type: 'boolean' } },
+      });
       const login = oneLogin(sub, positionals);
       if (!login) return;
       const password = await suppliedPassword(values['password-stdin']);
       return withDatabase(config, async (sql) => {
         const secret = await resetOperatorPassword(sql, login, password);
         if (secret === undefined) return failWith(`no operator with login ${login}`, 1);
-        process.stdout.write(`New password set for ${login.toLowerCase()}; a lockout is cleared.${password === undefined ? ' The password is shown once.' : ''}\n`);
-        process.stdout.write(JSON.stringify(password === undefined ? { login: login.toLowerCase(), password: secret } : { login: login.toLowerCase() }) + '\n');
+        process.stdout.write(
+          `New password set for ${login.toLowerCase()}; a lockout is cleared.${password === undefined ? ' The password is shown once.' : ''}\n`,
+        );
+        process.stdout.write(
+          JSON.stringify(
+            password === undefined
+              ? { login: login.toLowerCase(), password: secret }
+              : { login: login.toLowerCase() },
+          ) + '\n',
+        );
       });
     }
     default:
@@ -114,7 +161,8 @@ export async function operatorsCommand(config: Config, args: string[]): Promise<
     await run(config, sub, rest);
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) return failWith(`${(err as Error).message}\n\n${OPERATORS_USAGE}`, 2);
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
+      return failWith(`${(err as Error).message}\n\n${OPERATORS_USAGE}`, 2);
     if (err instanceof OperatorInputError) return failWith(err.message, 1);
     throw err;
   }

@@ -39,7 +39,8 @@ export class OperatorInputError extends Error {
  * Verified against when the login is unknown, so that an unknown login costs the same scrypt
  * as a known one. The password it hashes was random and is not kept.
  */
-const DUMMY_HASH = 'scrypt$32768$8$1$/AN2Jxx2gs9P6HWupjm/BQ==$zuv4Wp3RU2BwIqKWhMCqELqRUmdgBSIbbIYf/6qnc5s=';
+const DUMMY_HASH =
+  'scrypt$32768$8$1$/AN2Jxx2gs9P6HWupjm/BQ==$zuv4Wp3RU2BwIqKWhMCqELqRUmdgBSIbbIYf/6qnc5s=';
 
 export function isOperatorRole(value: string): value is OperatorRole {
   return (OPERATOR_ROLES as readonly string[]).includes(value);
@@ -52,18 +53,29 @@ export function roleAllows(role: OperatorRole, needed: OperatorRole): boolean {
 
 function normaliseLogin(login: string): string {
   const lower = login.trim().toLowerCase();
-  if (!LOGIN.test(lower)) throw new OperatorInputError('The login must be 3 to 64 characters of a-z, 0-9 and . _ @ -.');
+  if (!LOGIN.test(lower))
+    throw new OperatorInputError('The login must be 3 to 64 characters of a-z, 0-9 and . _ @ -.');
   return lower;
 }
 
 function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new OperatorInputError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw new OperatorInputError(`The password must be at most ${MAX_PASSWORD_LENGTH} characters.`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new OperatorInputError(
+      `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+    );
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw new OperatorInputError(`The password must be at most ${MAX_PASSWORD_LENGTH} characters.`);
 }
 
-export async function createOperator(sql: Sql, login: string, role: OperatorRole, password?: string): Promise<Operator & { password: string }> {
+export async function createOperator(
+  sql: Sql,
+  login: string,
+  role: OperatorRole,
+  password?: string,
+): Promise<Operator & { password: string }> {
   const normal = normaliseLogin(login);
-  if (!isOperatorRole(role)) throw new OperatorInputError(`The role must be one of ${OPERATOR_ROLES.join(', ')}.`);
+  if (!isOperatorRole(role))
+    throw new OperatorInputError(`The role must be one of ${OPERATOR_ROLES.join(', ')}.`);
   if (password !== undefined) checkPassword(password);
   const secret = password ?? generatePassword();
   const hash = await hashPassword(secret);
@@ -92,14 +104,19 @@ interface OperatorRow extends Operator {
  * password gets the same answer as a wrong one. The counters move in single UPDATEs guarded by
  * the lock state, so concurrent attempts cannot skip the lock.
  */
-export async function authenticateOperator(sql: Sql, login: string, password: string): Promise<AuthenticationResult> {
+export async function authenticateOperator(
+  sql: Sql,
+  login: string,
+  password: string,
+): Promise<AuthenticationResult> {
   const normal = login.trim().toLowerCase();
-  const [row] = LOGIN.test(normal) && password.length <= MAX_PASSWORD_LENGTH
-    ? await sql<OperatorRow[]>`
+  const [row] =
+    LOGIN.test(normal) && password.length <= MAX_PASSWORD_LENGTH
+      ? await sql<OperatorRow[]>`
         select id, login, role, password_hash, locked_until,
                coalesce(locked_until > now(), false) as locked, disabled_at is not null as disabled
         from operators where login = ${normal}`
-    : [];
+      : [];
   if (!row) {
     await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), DUMMY_HASH);
     return { ok: false, reason: 'invalid' };
@@ -127,7 +144,8 @@ export async function authenticateOperator(sql: Sql, login: string, password: st
     where id = ${row.id} and disabled_at is null and (locked_until is null or locked_until <= now())
     returning locked_until`;
   if (!failed) return stateAfterRace(sql, row.id);
-  if (failed.locked_until && failed.locked_until > new Date()) return { ok: false, reason: 'locked', locked_until: failed.locked_until };
+  if (failed.locked_until && failed.locked_until > new Date())
+    return { ok: false, reason: 'locked', locked_until: failed.locked_until };
   return { ok: false, reason: 'invalid' };
 }
 
@@ -137,7 +155,11 @@ async function stateAfterRace(sql: Sql, id: string): Promise<AuthenticationResul
     select locked_until, disabled_at is not null as disabled from operators where id = ${id}`;
   if (!row) return { ok: false, reason: 'invalid' };
   if (row.disabled) return { ok: false, reason: 'disabled' };
-  return { ok: false, reason: 'locked', ...(row.locked_until ? { locked_until: row.locked_until } : {}) };
+  return {
+    ok: false,
+    reason: 'locked',
+    ...(row.locked_until ? { locked_until: row.locked_until } : {}),
+  };
 }
 
 export interface OperatorListing extends Operator {
@@ -155,7 +177,8 @@ export async function listOperators(sql: Sql): Promise<OperatorListing[]> {
 
 /** Disables an active operator for good (the row stays for the history's actor ids). */
 export async function disableOperator(sql: Sql, login: string): Promise<boolean> {
-  const rows = await sql`update operators set disabled_at = now() where login = ${login.trim().toLowerCase()} and disabled_at is null returning id`;
+  const rows =
+    await sql`update operators set disabled_at = now() where login = ${login.trim().toLowerCase()} and disabled_at is null returning id`;
   return rows.length > 0;
 }
 
@@ -163,7 +186,11 @@ export async function disableOperator(sql: Sql, login: string): Promise<boolean>
  * Sets a new password (the given one, else a generated one) and clears a lockout. Returns the
  * new password, or undefined when there is no such operator. A disabled operator stays disabled.
  */
-export async function resetOperatorPassword(sql: Sql, login: string, password?: string): Promise<string | undefined> {
+export async function resetOperatorPassword(
+  sql: Sql,
+  login: string,
+  password?: string,
+): Promise<string | undefined> {
   if (password !== undefined) checkPassword(password);
   const secret = password ?? generatePassword();
   const hash = await hashPassword(secret);

@@ -22,25 +22,48 @@ function maxmemFor(n: number, r: number): number {
   return 128 * n * r * 2 + 1024 * 1024;
 }
 
-function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, keylen, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const hash = await scryptAsync(password, salt, HASH_BYTES, { N: SCRYPT_N, r: SCRYPT_R, p: SCRYPT_P, maxmem: maxmemFor(SCRYPT_N, SCRYPT_R) });
+  const hash = await scryptAsync(password, salt, HASH_BYTES, {
+    N: SCRYPT_N,
+    r: SCRYPT_R,
+    p: SCRYPT_P,
+    maxmem: maxmemFor(SCRYPT_N, SCRYPT_R),
+  });
   return `scrypt$${SCRYPT_N}$${SCRYPT_R}$${SCRYPT_P}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-function parseStored(stored: string): { n: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
+function parseStored(
+  stored: string,
+): { n: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
-  const [n, r, p] = parts.slice(1, 4).map((v) => (/^\d{1,8}$/.test(v!) ? Number(v) : NaN)) as [number, number, number];
-  if (!(n >= 2 && n <= MAX_N && (n & (n - 1)) === 0) || !(r >= 1 && r <= MAX_R) || !(p >= 1 && p <= MAX_P)) return undefined;
+  const [n, r, p] = parts.slice(1, 4).map((v) => (/^\d{1,8}$/.test(v!) ? Number(v) : NaN)) as [
+    number,
+    number,
+    number,
+  ];
+  if (
+    !(n >= 2 && n <= MAX_N && (n & (n - 1)) === 0) ||
+    !(r >= 1 && r <= MAX_R) ||
+    !(p >= 1 && p <= MAX_P)
+  )
+    return undefined;
   if (!BASE64.test(parts[4]!) || !BASE64.test(parts[5]!)) return undefined;
   const salt = Buffer.from(parts[4]!, 'base64');
   const hash = Buffer.from(parts[5]!, 'base64');
@@ -53,7 +76,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const parsed = parseStored(stored);
   if (!parsed) return false;
   try {
-    const candidate = await scryptAsync(password, parsed.salt, parsed.hash.length, { N: parsed.n, r: parsed.r, p: parsed.p, maxmem: maxmemFor(parsed.n, parsed.r) });
+    const candidate = await scryptAsync(password, parsed.salt, parsed.hash.length, {
+      N: parsed.n,
+      r: parsed.r,
+      p: parsed.p,
+      maxmem: maxmemFor(parsed.n, parsed.r),
+    });
     return timingSafeEqual(candidate, parsed.hash);
   } catch {
     return false;

@@ -31,7 +31,12 @@ function digest(value: string): Buffer {
 function parseAddress(ip: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   if (!ip) return undefined;
   try {
-    return ipaddr.process(ip.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    return ipaddr.process(
+      ip
+        .trim()
+        .replace(/^\[|\]$/g, '')
+        .replace(/%.*$/, ''),
+    );
   } catch {
     return undefined;
   }
@@ -39,17 +44,23 @@ function parseAddress(ip: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undef
 
 function clientAddress(c: Context, trustProxy: boolean): string | undefined {
   if (trustProxy) return c.req.header('x-forwarded-for')?.split(',').pop()?.trim() || undefined;
-  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
+    ?.socket?.remoteAddress;
 }
 
 export function metricsAccess(opts: MetricsAccessOptions): MiddlewareHandler {
   const ranges = parseAllowList(opts.allowCidrs);
   const tokenDigest = opts.token ? digest(opts.token) : undefined;
-  const refuse = (c: Context, status: 401 | 403, message: string) => c.json(
-    { code: status === 401 ? ErrorNumber.UNAUTHORIZED : ErrorNumber.FORBIDDEN, status: status === 401 ? ErrorNumber.UNAUTHORIZED : ErrorNumber.FORBIDDEN, message },
-    status,
-    status === 401 ? { 'www-authenticate': 'Bearer realm="tollgate-metrics"' } : {},
-  );
+  const refuse = (c: Context, status: 401 | 403, message: string) =>
+    c.json(
+      {
+        code: status === 401 ? ErrorNumber.UNAUTHORIZED : ErrorNumber.FORBIDDEN,
+        status: status === 401 ? ErrorNumber.UNAUTHORIZED : ErrorNumber.FORBIDDEN,
+        message,
+      },
+      status,
+      status === 401 ? { 'www-authenticate': 'Bearer realm="tollgate-metrics"' } : {},
+    );
 
   return async (c, next) => {
     const authorization = c.req.header('authorization');
@@ -61,6 +72,10 @@ export function metricsAccess(opts: MetricsAccessOptions): MiddlewareHandler {
     }
     const addr = parseAddress(clientAddress(c, opts.trustProxy));
     if (addr && inAllowList(addr, ranges)) return next();
-    return refuse(c, 403, 'Metrics are served to the addresses in TOLLGATE_METRICS_ALLOW_CIDRS, or with the bearer token TOLLGATE_METRICS_TOKEN.');
+    return refuse(
+      c,
+      403,
+      'Metrics are served to the addresses in TOLLGATE_METRICS_ALLOW_CIDRS, or with the bearer token TOLLGATE_METRICS_TOKEN.',
+    );
   };
 }

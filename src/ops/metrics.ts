@@ -1,6 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type Metric,
+} from 'prom-client';
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
@@ -26,9 +33,23 @@ const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '
 /** A scrape's queries give up after this long rather than pile up behind a slow database. */
 const SCRAPE_TIMEOUT_MS = 10_000;
 
-interface CursorRow { network: string; head_number: string | null; block_number: string; halted: boolean; reorg_count: string; blocks_indexed: string; txs_indexed: string }
+interface CursorRow {
+  network: string;
+  head_number: string | null;
+  block_number: string;
+  halted: boolean;
+  reorg_count: string;
+  blocks_indexed: string;
+  txs_indexed: string;
+}
 /** Deliveries per kind, outcome and latency bucket (index into DELIVERY_BUCKETS_SECONDS; its length = +Inf). */
-interface DeliveryRow { kind: string; delivered: boolean; bucket: number; n: string; sum_ms: string }
+interface DeliveryRow {
+  kind: string;
+  delivered: boolean;
+  bucket: number;
+  n: string;
+  sum_ms: string;
+}
 interface Snapshot {
   cursors: CursorRow[];
   jobs: QueueCounts[];
@@ -59,10 +80,14 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
         width_bucket(d.duration_ms, ${thresholdsMs}::int[]) as bucket, count(*) as n, sum(d.duration_ms) as sum_ms
       from webhook_deliveries d join webhook_events e on e.id = d.event_id
       group by 1, 2, 3`;
-    const events = await tx<Snapshot['events']>`select kind, status, count(*) as n from webhook_events group by kind, status`;
+    const events = await tx<
+      Snapshot['events']
+    >`select kind, status, count(*) as n from webhook_events group by kind, status`;
     const givenUp = await tx<Snapshot['givenUp']>`
       select kind, count(*) as n from webhook_events where gave_up_at is not null and status = 'failed' group by kind`;
-    const travelRule = await tx<Snapshot['travelRule']>`select status, direction, count(*) as n from travelrule_transactions group by status, direction`;
+    const travelRule = await tx<
+      Snapshot['travelRule']
+    >`select status, direction, count(*) as n from travelrule_transactions group by status, direction`;
     return { cursors, jobs, deliveries, events, givenUp, travelRule };
   }) as Promise<Snapshot>;
 }
@@ -77,7 +102,12 @@ class DbHistogram {
   readonly aggregator = 'sum';
   private values: { labels: Record<string, string>; counts: number[]; sum: number }[] = [];
 
-  constructor(readonly name: string, readonly help: string, private readonly bounds: readonly number[], private readonly collect: (h: DbHistogram) => Promise<void>) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+    private readonly collect: (h: DbHistogram) => Promise<void>,
+  ) {}
 
   /** One label set: `counts[i]` observations in bucket i alone (i = bounds.length: above the last), `sum` in the unit of the bounds. */
   set(labels: Record<string, string>, counts: number[], sum: number): void {
@@ -94,11 +124,25 @@ class DbHistogram {
       let cumulative = 0;
       const buckets = [...this.bounds, Number.POSITIVE_INFINITY].map((le, i) => {
         cumulative += counts[i] ?? 0;
-        return { metricName: `${this.name}_bucket`, labels: { ...labels, le: le === Number.POSITIVE_INFINITY ? '+Inf' : le }, value: cumulative };
+        return {
+          metricName: `${this.name}_bucket`,
+          labels: { ...labels, le: le === Number.POSITIVE_INFINITY ? '+Inf' : le },
+          value: cumulative,
+        };
       });
-      return [...buckets, { metricName: `${this.name}_sum`, labels, value: sum }, { metricName: `${this.name}_count`, labels, value: cumulative }];
+      return [
+        ...buckets,
+        { metricName: `${this.name}_sum`, labels, value: sum },
+        { metricName: `${this.name}_count`, labels, value: cumulative },
+      ];
     });
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values,
+    };
   }
 }
 
@@ -128,81 +172,141 @@ export function createMetrics(sql: Sql): Metrics {
     return inFlight;
   };
   /** Collects a metric from the snapshot; without one (database down) the metric is empty. */
-  const fromDb = <M extends { reset(): void }>(fill: (m: M, s: Snapshot) => void) => async function (this: M) {
-    const s = await snapshot();
-    this.reset();
-    if (s) fill(this, s);
-  };
+  const fromDb = <M extends { reset(): void }>(fill: (m: M, s: Snapshot) => void) =>
+    async function (this: M) {
+      const s = await snapshot();
+      this.reset();
+      if (s) fill(this, s);
+    };
 
   new Gauge({
-    name: `${PREFIX}database_up`, help: '1 when this scrape could read the database figures, else 0.', registers,
-    async collect() { this.set((await snapshot()) ? 1 : 0); },
+    name: `${PREFIX}database_up`,
+    help: '1 when this scrape could read the database figures, else 0.',
+    registers,
+    async collect() {
+      this.set((await snapshot()) ? 1 : 0);
+    },
   });
 
-  const perNetwork = (name: string, help: string, value: (r: CursorRow) => string | number | null) => new Gauge({
-    name: `${PREFIX}${name}`, help, labelNames: ['network'], registers,
-    collect: fromDb<Gauge<'network'>>((g, s) => {
-      for (const r of s.cursors) {
-        const v = value(r);
-        if (v !== null) g.set({ network: r.network }, Number(v));
-      }
-    }),
-  });
-  perNetwork('indexer_head_block', 'Head block of the node as the indexer last saw it.', (r) => r.head_number);
+  const perNetwork = (
+    name: string,
+    help: string,
+    value: (r: CursorRow) => string | number | null,
+  ) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames: ['network'],
+      registers,
+      collect: fromDb<Gauge<'network'>>((g, s) => {
+        for (const r of s.cursors) {
+          const v = value(r);
+          if (v !== null) g.set({ network: r.network }, Number(v));
+        }
+      }),
+    });
+  perNetwork(
+    'indexer_head_block',
+    'Head block of the node as the indexer last saw it.',
+    (r) => r.head_number,
+  );
   perNetwork('indexer_indexed_block', 'Last block whose data is stored.', (r) => r.block_number);
-  perNetwork('indexer_lag_blocks', 'Blocks between the node head and the last stored block.', (r) => (r.head_number === null ? null : Math.max(Number(r.head_number) - Number(r.block_number), 0)));
-  perNetwork('indexer_halted', '1 when the indexer stopped on purpose (e.g. a reorg deeper than allowed), else 0.', (r) => (r.halted ? 1 : 0));
+  perNetwork(
+    'indexer_lag_blocks',
+    'Blocks between the node head and the last stored block.',
+    (r) =>
+      r.head_number === null ? null : Math.max(Number(r.head_number) - Number(r.block_number), 0),
+  );
+  perNetwork(
+    'indexer_halted',
+    '1 when the indexer stopped on purpose (e.g. a reorg deeper than allowed), else 0.',
+    (r) => (r.halted ? 1 : 0),
+  );
 
-  const storedTotal = (name: string, help: string, value: (r: CursorRow) => string) => new Counter({
-    name: `${PREFIX}${name}`, help, labelNames: ['network'], registers,
-    collect: fromDb<Counter<'network'>>((c, s) => {
-      for (const r of s.cursors) c.inc({ network: r.network }, Number(value(r)));
-    }),
-  });
-  storedTotal('indexer_reorgs_total', 'Reorgs the indexer followed (kept in the database).', (r) => r.reorg_count);
-  storedTotal('indexer_blocks_total', 'Blocks indexed (kept in the database).', (r) => r.blocks_indexed);
-  storedTotal('indexer_transactions_total', 'Transactions indexed (kept in the database).', (r) => r.txs_indexed);
+  const storedTotal = (name: string, help: string, value: (r: CursorRow) => string) =>
+    new Counter({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames: ['network'],
+      registers,
+      collect: fromDb<Counter<'network'>>((c, s) => {
+        for (const r of s.cursors) c.inc({ network: r.network }, Number(value(r)));
+      }),
+    });
+  storedTotal(
+    'indexer_reorgs_total',
+    'Reorgs the indexer followed (kept in the database).',
+    (r) => r.reorg_count,
+  );
+  storedTotal(
+    'indexer_blocks_total',
+    'Blocks indexed (kept in the database).',
+    (r) => r.blocks_indexed,
+  );
+  storedTotal(
+    'indexer_transactions_total',
+    'Transactions indexed (kept in the database).',
+    (r) => r.txs_indexed,
+  );
 
   new Gauge({
-    name: `${PREFIX}jobs`, help: 'Jobs in the queue by task and state (queued: waiting or backing off; running; failed: out of attempts).',
-    labelNames: ['task', 'state'], registers,
+    name: `${PREFIX}jobs`,
+    help: 'Jobs in the queue by task and state (queued: waiting or backing off; running; failed: out of attempts).',
+    labelNames: ['task', 'state'],
+    registers,
     collect: fromDb<Gauge<'task' | 'state'>>((g, s) => {
       for (const j of s.jobs) {
-        for (const state of ['queued', 'running', 'failed'] as const) g.set({ task: j.task, state }, j[state]);
+        for (const state of ['queued', 'running', 'failed'] as const)
+          g.set({ task: j.task, state }, j[state]);
       }
     }),
   });
 
   new Counter({
-    name: `${PREFIX}webhook_deliveries_total`, help: 'Webhook delivery attempts by event kind and outcome (delivered: a 2xx answer).',
-    labelNames: ['kind', 'outcome'], registers,
+    name: `${PREFIX}webhook_deliveries_total`,
+    help: 'Webhook delivery attempts by event kind and outcome (delivered: a 2xx answer).',
+    labelNames: ['kind', 'outcome'],
+    registers,
     collect: fromDb<Counter<'kind' | 'outcome'>>((c, s) => {
-      for (const d of s.deliveries) c.inc({ kind: d.kind, outcome: d.delivered ? 'delivered' : 'failed_attempt' }, Number(d.n));
+      for (const d of s.deliveries)
+        c.inc({ kind: d.kind, outcome: d.delivered ? 'delivered' : 'failed_attempt' }, Number(d.n));
     }),
   });
 
-  const latency = new DbHistogram(`${PREFIX}webhook_delivery_duration_seconds`,
-    'Duration of webhook delivery attempts (every attempt on record, by event kind and outcome).', DELIVERY_BUCKETS_SECONDS,
+  const latency = new DbHistogram(
+    `${PREFIX}webhook_delivery_duration_seconds`,
+    'Duration of webhook delivery attempts (every attempt on record, by event kind and outcome).',
+    DELIVERY_BUCKETS_SECONDS,
     async (h) => {
       const s = await snapshot();
       h.reset();
       if (!s) return;
-      const sets = new Map<string, { labels: Record<string, string>; counts: number[]; sumMs: number }>();
+      const sets = new Map<
+        string,
+        { labels: Record<string, string>; counts: number[]; sumMs: number }
+      >();
       for (const d of s.deliveries) {
         const labels = { kind: d.kind, outcome: d.delivered ? 'delivered' : 'failed_attempt' };
         const key = `${labels.kind}\n${labels.outcome}`;
-        const entry = sets.get(key) ?? { labels, counts: new Array<number>(DELIVERY_BUCKETS_SECONDS.length + 1).fill(0), sumMs: 0 };
+        const entry = sets.get(key) ?? {
+          labels,
+          counts: new Array<number>(DELIVERY_BUCKETS_SECONDS.length + 1).fill(0),
+          sumMs: 0,
+        };
         entry.counts[d.bucket] = (entry.counts[d.bucket] ?? 0) + Number(d.n);
         entry.sumMs += Number(d.sum_ms);
         sets.set(key, entry);
       }
       for (const e of sets.values()) h.set(e.labels, e.counts, e.sumMs / 1000);
-    });
+    },
+  );
   registry.registerMetric(latency as unknown as Metric);
 
   new Gauge({
-    name: `${PREFIX}webhook_events`, help: 'Webhook events by kind and status (pending, delivered, failed, cancelled).',
-    labelNames: ['kind', 'status'], registers,
+    name: `${PREFIX}webhook_events`,
+    help: 'Webhook events by kind and status (pending, delivered, failed, cancelled).',
+    labelNames: ['kind', 'status'],
+    registers,
     collect: fromDb<Gauge<'kind' | 'status'>>((g, s) => {
       for (const e of s.events) g.set({ kind: e.kind, status: e.status }, Number(e.n));
     }),
@@ -211,7 +315,8 @@ export function createMetrics(sql: Sql): Metrics {
   new Gauge({
     name: `${PREFIX}webhook_events_given_up`,
     help: 'Webhook events given up (retries exhausted, or refused by the receiver) and not redelivered since, by kind.',
-    labelNames: ['kind'], registers,
+    labelNames: ['kind'],
+    registers,
     collect: fromDb<Gauge<'kind'>>((g, s) => {
       for (const kind of ['stream', 'liveaml', 'travelrule']) g.set({ kind }, 0);
       for (const e of s.givenUp) g.set({ kind: e.kind }, Number(e.n));
@@ -219,17 +324,22 @@ export function createMetrics(sql: Sql): Metrics {
   });
 
   new Gauge({
-    name: `${PREFIX}travelrule_transactions`, help: 'Travel rule transactions by status and direction.',
-    labelNames: ['status', 'direction'], registers,
+    name: `${PREFIX}travelrule_transactions`,
+    help: 'Travel rule transactions by status and direction.',
+    labelNames: ['status', 'direction'],
+    registers,
     collect: fromDb<Gauge<'status' | 'direction'>>((g, s) => {
-      for (const t of s.travelRule) g.set({ status: t.status, direction: t.direction }, Number(t.n));
+      for (const t of s.travelRule)
+        g.set({ status: t.status, direction: t.direction }, Number(t.n));
     }),
   });
 
   const http = new Histogram({
     name: `${PREFIX}http_request_duration_seconds`,
     help: 'Duration of HTTP requests served by this process, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'], buckets: HTTP_BUCKETS_SECONDS, registers,
+    labelNames: ['method', 'route', 'status'],
+    buckets: HTTP_BUCKETS_SECONDS,
+    registers,
   });
 
   const httpMiddleware: MiddlewareHandler = async (c, next) => {
@@ -239,7 +349,10 @@ export function createMetrics(sql: Sql): Metrics {
     // never the raw path, which carries ids and tokens, and keeps the label set bounded.
     const route = routePath(c) || 'unmatched';
     const method = HTTP_METHODS.has(c.req.method) ? c.req.method : 'OTHER';
-    http.observe({ method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);
+    http.observe(
+      { method, route, status: String(c.res.status) },
+      (performance.now() - started) / 1000,
+    );
   };
 
   return {
@@ -247,7 +360,10 @@ export function createMetrics(sql: Sql): Metrics {
     httpMiddleware,
     handler: async (c) => {
       const body = await registry.metrics();
-      return c.body(body, 200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+      return c.body(body, 200, {
+        'content-type': registry.contentType,
+        'cache-control': 'no-store',
+      });
     },
   };
 }

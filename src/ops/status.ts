@@ -10,9 +10,19 @@ import { UUID_RE } from '../ids.js';
  */
 
 /** Every task the worker runs (src/jobs/worker.ts): each one is listed, even with no job. */
-export const KNOWN_TASKS = ['fetch_nft_metadata', 'liveaml_check', 'liveaml_rescan', 'travelrule_send'] as const;
+export const KNOWN_TASKS = [
+  'fetch_nft_metadata',
+  'liveaml_check',
+  'liveaml_rescan',
+  'travelrule_send',
+] as const;
 
-export interface QueueCounts { task: string; queued: number; running: number; failed: number }
+export interface QueueCounts {
+  task: string;
+  queued: number;
+  running: number;
+  failed: number;
+}
 
 /**
  * Jobs per task: queued (waiting to run, including those backing off before a retry), running
@@ -28,12 +38,31 @@ export async function jobQueueCounts(sql: Sql | TransactionSql): Promise<QueueCo
       count(*) filter (where locked_at is null and attempts >= max_attempts) as failed
     from graphile_worker.jobs
     group by task_identifier`;
-  const byTask = new Map(rows.map((r) => [r.task, { task: r.task, queued: Number(r.queued), running: Number(r.running), failed: Number(r.failed) }]));
-  for (const task of KNOWN_TASKS) if (!byTask.has(task)) byTask.set(task, { task, queued: 0, running: 0, failed: 0 });
+  const byTask = new Map(
+    rows.map((r) => [
+      r.task,
+      {
+        task: r.task,
+        queued: Number(r.queued),
+        running: Number(r.running),
+        failed: Number(r.failed),
+      },
+    ]),
+  );
+  for (const task of KNOWN_TASKS)
+    if (!byTask.has(task)) byTask.set(task, { task, queued: 0, running: 0, failed: 0 });
   return [...byTask.values()].sort((a, b) => a.task.localeCompare(b.task));
 }
 
-export interface FailedJob { id: string; task: string; attempts: number; max_attempts: number; last_error: string | null; created_at: Date; run_at: Date }
+export interface FailedJob {
+  id: string;
+  task: string;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  created_at: Date;
+  run_at: Date;
+}
 
 /** Errors shown to operators are cut to this many characters. */
 const MAX_ERROR_CHARS = 300;
@@ -70,7 +99,10 @@ export async function retryJob(sql: Sql, id: string): Promise<boolean> {
       select payload from graphile_worker.reschedule_jobs(array[${jid}::bigint], run_at => now(), attempts => 0)`;
     if (!job) return false;
     const messageId = job.payload?.message_id;
-    if (failed.task === 'travelrule_send' && (typeof messageId === 'string' || typeof messageId === 'number')) {
+    if (
+      failed.task === 'travelrule_send' &&
+      (typeof messageId === 'string' || typeof messageId === 'number')
+    ) {
       await tx`update travelrule_messages set status = 'pending' where id = ${String(messageId)}::bigint and status = 'failed'`;
     }
     // reschedule_jobs does not wake idle workers (they poll every few seconds): say there is work.
@@ -90,7 +122,16 @@ export async function deleteJob(sql: Sql, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-export interface DeliveryFailure { event_id: string; kind: string; url: string; status_code: number | null; error: string | null; attempts: number; event_status: string; at: Date }
+export interface DeliveryFailure {
+  event_id: string;
+  kind: string;
+  url: string;
+  status_code: number | null;
+  error: string | null;
+  attempts: number;
+  event_status: string;
+  at: Date;
+}
 
 /**
  * The latest failed delivery attempts (no 2xx), newest first, with their event's status. The
@@ -127,7 +168,14 @@ export async function redeliver(sql: Sql, eventId: string, maxAttempts: number):
   return redeliverEvent(sql, eventId, maxAttempts);
 }
 
-export interface GivenUpDelivery { event_id: string; kind: string; url: string | null; attempts: number; last_error: string | null; gave_up_at: Date }
+export interface GivenUpDelivery {
+  event_id: string;
+  kind: string;
+  url: string | null;
+  attempts: number;
+  last_error: string | null;
+  gave_up_at: Date;
+}
 
 /** Webhook events given up (retries exhausted or refused by the receiver), newest first. */
 export async function givenUpDeliveries(sql: Sql, limit = 50): Promise<GivenUpDelivery[]> {
@@ -141,7 +189,11 @@ export async function givenUpDeliveries(sql: Sql, limit = 50): Promise<GivenUpDe
   return rows.map((r) => ({ ...r, url: r.url === null ? null : displayUrl(r.url) }));
 }
 
-export interface AppCounts { streams: number; liveaml: number; labels: { source: string; count: number; last_import_at: Date | null }[] }
+export interface AppCounts {
+  streams: number;
+  liveaml: number;
+  labels: { source: string; count: number; last_import_at: Date | null }[];
+}
 
 /** Streams and live AML trackings, and labels per source with their last successful import. */
 export async function appCounts(sql: Sql): Promise<AppCounts> {
@@ -159,6 +211,10 @@ export async function appCounts(sql: Sql): Promise<AppCounts> {
   return {
     streams: Number(tracked!.streams),
     liveaml: Number(tracked!.liveaml),
-    labels: labels.map((r) => ({ source: r.source, count: Number(r.count), last_import_at: r.last_import_at })),
+    labels: labels.map((r) => ({
+      source: r.source,
+      count: Number(r.count),
+      last_import_at: r.last_import_at,
+    })),
   };
 }

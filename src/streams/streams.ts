@@ -14,7 +14,13 @@ export interface StreamRecord {
  * and address). A webhook given replaces the one there; one not given is left as it is. Each
  * subscription keeps the time it was first created.
  */
-export async function subscribe(sql: Sql, apiKeyId: string, address: string, family: string, hooks: { stream?: string; aml?: string }): Promise<void> {
+export async function subscribe(
+  sql: Sql,
+  apiKeyId: string,
+  address: string,
+  family: string,
+  hooks: { stream?: string; aml?: string },
+): Promise<void> {
   const stream = hooks.stream ?? null;
   const aml = hooks.aml ?? null;
   await sql`
@@ -39,7 +45,12 @@ const SUBSCRIPTION = {
  * Ends one subscription of a key's address; the row goes when the other one is not there
  * either. False when the key has no such subscription (another key's are never touched).
  */
-export async function unsubscribe(sql: Sql, apiKeyId: string, address: string, which: 'stream' | 'aml'): Promise<boolean> {
+export async function unsubscribe(
+  sql: Sql,
+  apiKeyId: string,
+  address: string,
+  which: 'stream' | 'aml',
+): Promise<boolean> {
   const c = SUBSCRIPTION[which];
   const [row] = await sql<{ n: number }[]>`
     with gone as (
@@ -55,7 +66,12 @@ export async function unsubscribe(sql: Sql, apiKeyId: string, address: string, w
   return row!.n > 0;
 }
 
-export async function listStreams(sql: Sql, apiKeyId: string, page: number, limit: number): Promise<{ rows: StreamRecord[]; total: number }> {
+export async function listStreams(
+  sql: Sql,
+  apiKeyId: string,
+  page: number,
+  limit: number,
+): Promise<{ rows: StreamRecord[]; total: number }> {
   const [count] = await sql<{ n: number }[]>`
     select count(*)::int as n from tracked_addresses where api_key_id = ${apiKeyId} and stream_webhook is not null`;
   const rows = await sql<{ address: string; stream_webhook: string; created_at: Date }[]>`
@@ -65,6 +81,11 @@ export async function listStreams(sql: Sql, apiKeyId: string, page: number, limi
     limit ${limit} offset ${(page - 1) * limit}`;
   return {
     total: count!.n,
-    rows: rows.map((r) => ({ address: r.address, stream_webhook: r.stream_webhook, created_at: r.created_at.toISOString(), has_stream: true })),
+    rows: rows.map((r) => ({
+      address: r.address,
+      stream_webhook: r.stream_webhook,
+      created_at: r.created_at.toISOString(),
+      has_stream: true,
+    })),
   };
 }

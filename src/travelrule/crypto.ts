@@ -52,7 +52,11 @@ export class DecryptionError extends Error {
 }
 
 export function keyId(key: Buffer): string {
-  return createHash('sha256').update('tollgate-data-key-id\0').update(key).digest('hex').slice(0, KEY_ID_HEX_CHARS);
+  return createHash('sha256')
+    .update('tollgate-data-key-id\0')
+    .update(key)
+    .digest('hex')
+    .slice(0, KEY_ID_HEX_CHARS);
 }
 
 /** Decodes a base64 data key; throws (naming `what`, never the value) unless it is 32 bytes. */
@@ -60,7 +64,9 @@ export function decodeDataKey(base64: string, what: string): DataKey {
   const text = base64.trim();
   const key = Buffer.from(text, 'base64');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== DATA_KEY_BYTES) {
-    throw new ConfigError(`${what}: must be the base64 of ${DATA_KEY_BYTES} random bytes (e.g. openssl rand -base64 32)`);
+    throw new ConfigError(
+      `${what}: must be the base64 of ${DATA_KEY_BYTES} random bytes (e.g. openssl rand -base64 32)`,
+    );
   }
   return { id: keyId(key), key };
 }
@@ -71,7 +77,10 @@ export function readOrCreateKeyFile(dataDir: string): DataKey {
   const file = join(root, DATA_KEY_FILE);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   try {
-    writeFileSync(file, randomBytes(DATA_KEY_BYTES).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    writeFileSync(file, randomBytes(DATA_KEY_BYTES).toString('base64') + '\n', {
+      mode: 0o600,
+      flag: 'wx',
+    });
     log.info({ path: file }, 'generated the travel rule data key; back it up with the database');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -81,7 +90,11 @@ export function readOrCreateKeyFile(dataDir: string): DataKey {
 
 function readKeyFile(file: string): DataKey {
   const mode = statSync(file).mode & 0o777;
-  if (mode & 0o077) log.warn({ path: file, mode: mode.toString(8) }, 'data key file is readable by others; chmod 600 it');
+  if (mode & 0o077)
+    log.warn(
+      { path: file, mode: mode.toString(8) },
+      'data key file is readable by others; chmod 600 it',
+    );
   return decodeDataKey(readFileSync(file, 'utf8'), file);
 }
 
@@ -89,9 +102,15 @@ function readKeyFile(file: string): DataKey {
  * The keyring from configuration: `dataKey` (base64) or the key file as current, plus the old
  * keys and any existing key file for reading.
  */
-export function loadKeyring(options: { dataKey?: string; dataKeysOld?: readonly string[]; dataDir: string }): Keyring {
+export function loadKeyring(options: {
+  dataKey?: string;
+  dataKeysOld?: readonly string[];
+  dataDir: string;
+}): Keyring {
   const file = join(resolve(options.dataDir), DATA_KEY_FILE);
-  const current = options.dataKey ? decodeDataKey(options.dataKey, 'TOLLGATE_DATA_KEY') : readOrCreateKeyFile(options.dataDir);
+  const current = options.dataKey
+    ? decodeDataKey(options.dataKey, 'TOLLGATE_DATA_KEY')
+    : readOrCreateKeyFile(options.dataDir);
   const old = (options.dataKeysOld ?? []).map((k) => decodeDataKey(k, 'TOLLGATE_DATA_KEYS_OLD'));
   if (options.dataKey && fileExists(file)) old.push(readKeyFile(file));
   return makeKeyring(current, old);
@@ -120,25 +139,42 @@ function associatedData(rowId: string): Buffer {
 /** Encrypts `payload` (JSON) for row `rowId` with the current key. */
 export function sealPayload(keyring: Keyring, rowId: string, payload: unknown): Sealed {
   const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', keyring.current.key, nonce, { authTagLength: TAG_BYTES });
+  const cipher = createCipheriv('aes-256-gcm', keyring.current.key, nonce, {
+    authTagLength: TAG_BYTES,
+  });
   cipher.setAAD(associatedData(rowId));
   const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-  return { ciphertext: Buffer.concat([body, cipher.getAuthTag()]), nonce, keyId: keyring.current.id };
+  return {
+    ciphertext: Buffer.concat([body, cipher.getAuthTag()]),
+    nonce,
+    keyId: keyring.current.id,
+  };
 }
 
 /** Decrypts the payload of row `rowId`; a DecryptionError when it cannot be authenticated. */
 export function openPayload(keyring: Keyring, rowId: string, sealed: Sealed): unknown {
   const key = keyring.byId.get(sealed.keyId);
-  if (!key) throw new DecryptionError(`travel rule payload of ${rowId}: data key ${sealed.keyId} is not in the keyring (add it to TOLLGATE_DATA_KEYS_OLD)`);
-  if (sealed.nonce.length !== NONCE_BYTES || sealed.ciphertext.length < TAG_BYTES) throw new DecryptionError(`travel rule payload of ${rowId}: malformed ciphertext`);
-  const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.nonce, { authTagLength: TAG_BYTES });
+  if (!key)
+    throw new DecryptionError(
+      `travel rule payload of ${rowId}: data key ${sealed.keyId} is not in the keyring (add it to TOLLGATE_DATA_KEYS_OLD)`,
+    );
+  if (sealed.nonce.length !== NONCE_BYTES || sealed.ciphertext.length < TAG_BYTES)
+    throw new DecryptionError(`travel rule payload of ${rowId}: malformed ciphertext`);
+  const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.nonce, {
+    authTagLength: TAG_BYTES,
+  });
   decipher.setAAD(associatedData(rowId));
   decipher.setAuthTag(sealed.ciphertext.subarray(sealed.ciphertext.length - TAG_BYTES));
   let plain: Buffer;
   try {
-    plain = Buffer.concat([decipher.update(sealed.ciphertext.subarray(0, sealed.ciphertext.length - TAG_BYTES)), decipher.final()]);
+    plain = Buffer.concat([
+      decipher.update(sealed.ciphertext.subarray(0, sealed.ciphertext.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
   } catch {
-    throw new DecryptionError(`travel rule payload of ${rowId}: authentication failed (altered, moved from another row, or sealed with another key)`);
+    throw new DecryptionError(
+      `travel rule payload of ${rowId}: authentication failed (altered, moved from another row, or sealed with another key)`,
+    );
   }
   return JSON.parse(plain.toString('utf8')) as unknown;
 }

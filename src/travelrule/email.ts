@@ -32,7 +32,9 @@ const SMTP_SOCKET_TIMEOUT_MS = 10_000;
 const SMTP_REPLY_MAX_CHARS = 200;
 
 /** Undefined when no relay is configured (no e-mail is sent). */
-export function createMailer(cfg: Pick<TravelRuleConfig, 'smtp_url' | 'smtp_from' | 'smtp_tls_insecure'>): Mailer | undefined {
+export function createMailer(
+  cfg: Pick<TravelRuleConfig, 'smtp_url' | 'smtp_from' | 'smtp_tls_insecure'>,
+): Mailer | undefined {
   if (!cfg.smtp_url) return undefined;
   const transport = nodemailer.createTransport({
     url: cfg.smtp_url,
@@ -47,7 +49,13 @@ export function createMailer(cfg: Pick<TravelRuleConfig, 'smtp_url' | 'smtp_from
   return {
     async send(m) {
       try {
-        const info = await transport.sendMail({ from: cfg.smtp_from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        const info = await transport.sendMail({
+          from: cfg.smtp_from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+        });
         return { messageId: info.messageId };
       } catch (err) {
         throw classifySendError(err);
@@ -81,8 +89,10 @@ function classifySendError(err: unknown): Error {
   const what = [e.code, e.command && `at ${e.command}`].filter(Boolean).join(' ');
   const message = `SMTP send failed${what ? ` (${what})` : ''}: ${reply}`;
   const status = e.responseCode;
-  if (typeof status === 'number' && status >= 500 && status < 600) return new PermanentError(message);
-  if (typeof status === 'number' && status >= 400 && status < 500) return new RetryableError(message);
+  if (typeof status === 'number' && status >= 500 && status < 600)
+    return new PermanentError(message);
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new RetryableError(message);
   if (e.code !== undefined && PERMANENT_CODES.has(e.code)) return new PermanentError(message);
   return new RetryableError(message);
 }
@@ -129,7 +139,13 @@ function facts(d: MailCommon, extra: Fact[] = []): Fact[] {
 }
 
 /** Plain text and HTML from the same paragraphs; `link` is shown on a line of its own. */
-function compose(d: MailCommon, subject: string, intro: string, list: Fact[], steps: string[]): MailMessage {
+function compose(
+  d: MailCommon,
+  subject: string,
+  intro: string,
+  list: Fact[],
+  steps: string[],
+): MailMessage {
   const width = Math.max(...list.map(([l]) => l.length)) + 2;
   const text = [
     `Dear ${d.toVasp} compliance team,`,

@@ -65,9 +65,19 @@ import { sealPayload, type Keyring } from './crypto.js';
 import { insertHistory, insertTransaction, lockForTransition, updateStatus } from './store.js';
 
 export const STATUSES = [
-  'CREATED', 'REJECTED', 'APPROVED', 'COMPLETED', 'SCORE', 'PENDING', 'WAITING_TX_HASH',
-  'OTHER_VASP_PENDING', 'OTHER_VASP_APPROVED', 'OTHER_VASP_REJECTED', 'WAITING_ADDRESS_DATA',
-  'WAITING_FOR_CONFIRMATION', 'TRANSACTION_CONFIRMED',
+  'CREATED',
+  'REJECTED',
+  'APPROVED',
+  'COMPLETED',
+  'SCORE',
+  'PENDING',
+  'WAITING_TX_HASH',
+  'OTHER_VASP_PENDING',
+  'OTHER_VASP_APPROVED',
+  'OTHER_VASP_REJECTED',
+  'WAITING_ADDRESS_DATA',
+  'WAITING_FOR_CONFIRMATION',
+  'TRANSACTION_CONFIRMED',
 ] as const;
 export type Status = (typeof STATUSES)[number];
 
@@ -87,7 +97,12 @@ export interface Edge {
   direction: Direction | 'both';
 }
 
-const edge = (to: Status, trigger: string, actor: ActorType, direction: Edge['direction']): Edge => ({ to, trigger, actor, direction });
+const edge = (
+  to: Status,
+  trigger: string,
+  actor: ActorType,
+  direction: Edge['direction'],
+): Edge => ({ to, trigger, actor, direction });
 
 /** How a transaction comes into being: its first status, the trigger and who takes it. */
 export const CREATIONS: readonly Edge[] = [
@@ -134,7 +149,8 @@ export const TRANSITIONS: Readonly<Record<Status, readonly Edge[]>> = {
   TRANSACTION_CONFIRMED: [],
 };
 
-const applies = (e: Edge, direction?: Direction) => !direction || e.direction === 'both' || e.direction === direction;
+const applies = (e: Edge, direction?: Direction) =>
+  !direction || e.direction === 'both' || e.direction === direction;
 
 export function isStatus(value: string): value is Status {
   return (STATUSES as readonly string[]).includes(value);
@@ -170,25 +186,43 @@ export class IllegalTransitionError extends Error {
     readonly allowed: readonly Status[],
     actorProblem?: { actor: ActorType; expected: ActorType },
   ) {
-    super(actorProblem
-      ? `travel rule ${direction} transaction: ${from ?? '(none)'} → ${to} is taken by ${actorProblem.expected}, not ${actorProblem.actor}`
-      : `travel rule ${direction} transaction: ${from ?? '(none)'} → ${to} is not allowed; allowed next: ${allowed.length ? allowed.join(', ') : 'none (terminal status)'}`);
+    super(
+      actorProblem
+        ? `travel rule ${direction} transaction: ${from ?? '(none)'} → ${to} is taken by ${actorProblem.expected}, not ${actorProblem.actor}`
+        : `travel rule ${direction} transaction: ${from ?? '(none)'} → ${to} is not allowed; allowed next: ${allowed.length ? allowed.join(', ') : 'none (terminal status)'}`,
+    );
     this.name = 'IllegalTransitionError';
   }
 }
 
 /** The edge for this move, or an IllegalTransitionError. `from` null means creation. */
-export function checkTransition(from: Status | null, to: Status, direction: Direction, actor: ActorType): Edge {
-  const candidates = from === null ? CREATIONS.filter((e) => applies(e, direction)) : TRANSITIONS[from].filter((e) => applies(e, direction));
+export function checkTransition(
+  from: Status | null,
+  to: Status,
+  direction: Direction,
+  actor: ActorType,
+): Edge {
+  const candidates =
+    from === null
+      ? CREATIONS.filter((e) => applies(e, direction))
+      : TRANSITIONS[from].filter((e) => applies(e, direction));
   const allowed = [...new Set(candidates.map((e) => e.to))];
-  const found = candidates.find((e) => e.to === to && e.actor === actor) ?? candidates.find((e) => e.to === to);
+  const found =
+    candidates.find((e) => e.to === to && e.actor === actor) ?? candidates.find((e) => e.to === to);
   if (!found) throw new IllegalTransitionError(from, to, direction, allowed);
-  if (found.actor !== actor) throw new IllegalTransitionError(from, to, direction, allowed, { actor, expected: found.actor });
+  if (found.actor !== actor)
+    throw new IllegalTransitionError(from, to, direction, allowed, {
+      actor,
+      expected: found.actor,
+    });
   return found;
 }
 
 /** Runs `fn` in a transaction: a new one, or a savepoint of the caller's. */
-function inTransaction<T>(sql: Sql | TransactionSql, fn: (tx: TransactionSql) => Promise<T>): Promise<T> {
+function inTransaction<T>(
+  sql: Sql | TransactionSql,
+  fn: (tx: TransactionSql) => Promise<T>,
+): Promise<T> {
   return ('savepoint' in sql ? sql.savepoint(fn) : sql.begin(fn)) as Promise<T>;
 }
 
@@ -202,7 +236,10 @@ export class TransactionNotFoundError extends Error {
 
 /** The caller decided on a status the row has since left (another decision came first). */
 export class StatusChangedError extends Error {
-  constructor(readonly expected: Status, readonly actual: Status) {
+  constructor(
+    readonly expected: Status,
+    readonly actual: Status,
+  ) {
     super(`travel rule transaction is ${actual} now, not ${expected}; nothing was changed`);
     this.name = 'StatusChangedError';
   }
@@ -241,27 +278,61 @@ export interface NewTransaction {
  * Creates a transaction and its first history row (from null), in one database transaction.
  * The payload is sealed to the new row's id, chosen here before the insert.
  */
-export async function createTransaction(sql: Sql | TransactionSql, keyring: Keyring, t: NewTransaction): Promise<{ id: string; status: Status }> {
+export async function createTransaction(
+  sql: Sql | TransactionSql,
+  keyring: Keyring,
+  t: NewTransaction,
+): Promise<{ id: string; status: Status }> {
   const edge = checkTransition(null, t.status, t.direction, t.actor.type);
   const id = randomUUID();
   const sealed = sealPayload(keyring, id, t.ivms101);
   try {
     await inTransaction(sql, async (tx) => {
       await insertTransaction(tx, {
-        id, apiKeyId: t.apiKeyId, direction: t.direction, transactionRef: t.transactionRef, asset: t.asset,
-        network: t.network ?? null, amount: t.amount, decimals: t.decimals, beneficiaryVaspId: t.beneficiaryVaspId ?? null,
-        counterpartyProtocol: t.counterpartyProtocol ?? null, counterpartyRef: t.counterpartyRef ?? null,
-        status: t.status, txHash: t.txHash ?? null, sealed,
+        id,
+        apiKeyId: t.apiKeyId,
+        direction: t.direction,
+        transactionRef: t.transactionRef,
+        asset: t.asset,
+        network: t.network ?? null,
+        amount: t.amount,
+        decimals: t.decimals,
+        beneficiaryVaspId: t.beneficiaryVaspId ?? null,
+        counterpartyProtocol: t.counterpartyProtocol ?? null,
+        counterpartyRef: t.counterpartyRef ?? null,
+        status: t.status,
+        txHash: t.txHash ?? null,
+        sealed,
       });
-      await insertHistory(tx, { transactionId: id, from: null, to: t.status, trigger: edge.trigger, actor: t.actor, reason: t.reason });
+      await insertHistory(tx, {
+        transactionId: id,
+        from: null,
+        to: t.status,
+        trigger: edge.trigger,
+        actor: t.actor,
+        reason: t.reason,
+      });
     });
   } catch (err) {
-    if ((err as { code?: string }).code === '23505' && (err as { constraint_name?: string }).constraint_name === 'travelrule_transactions_api_key_id_transaction_ref_key') {
+    if (
+      (err as { code?: string }).code === '23505' &&
+      (err as { constraint_name?: string }).constraint_name ===
+        'travelrule_transactions_api_key_id_transaction_ref_key'
+    ) {
       throw new DuplicateTransactionRefError();
     }
     throw err;
   }
-  log.info({ travelrule_id: id, direction: t.direction, to_status: t.status, trigger: edge.trigger, actor_type: t.actor.type }, 'travel rule transaction created');
+  log.info(
+    {
+      travelrule_id: id,
+      direction: t.direction,
+      to_status: t.status,
+      trigger: edge.trigger,
+      actor_type: t.actor.type,
+    },
+    'travel rule transaction created',
+  );
   return { id, status: t.status };
 }
 
@@ -277,7 +348,14 @@ export async function createTransaction(sql: Sql | TransactionSql, keyring: Keyr
  */
 export async function transition(
   sql: Sql | TransactionSql,
-  m: { id: string; from?: Status; to: Status; actor: Actor; reason?: string | null; txHash?: string },
+  m: {
+    id: string;
+    from?: Status;
+    to: Status;
+    actor: Actor;
+    reason?: string | null;
+    txHash?: string;
+  },
 ): Promise<{ from: Status; to: Status; trigger: string }> {
   const done = await inTransaction(sql, async (tx) => {
     const row = await lockForTransition(tx, m.id);
@@ -285,9 +363,25 @@ export async function transition(
     if (m.from && row.status !== m.from) throw new StatusChangedError(m.from, row.status);
     const edge = checkTransition(row.status, m.to, row.direction, m.actor.type);
     await updateStatus(tx, m.id, m.to, m.txHash);
-    await insertHistory(tx, { transactionId: m.id, from: row.status, to: m.to, trigger: edge.trigger, actor: m.actor, reason: m.reason });
+    await insertHistory(tx, {
+      transactionId: m.id,
+      from: row.status,
+      to: m.to,
+      trigger: edge.trigger,
+      actor: m.actor,
+      reason: m.reason,
+    });
     return { from: row.status, to: m.to, trigger: edge.trigger };
   });
-  log.info({ travelrule_id: m.id, from_status: done.from, to_status: done.to, trigger: done.trigger, actor_type: m.actor.type }, 'travel rule status changed');
+  log.info(
+    {
+      travelrule_id: m.id,
+      from_status: done.from,
+      to_status: done.to,
+      trigger: done.trigger,
+      actor_type: m.actor.type,
+    },
+    'travel rule status changed',
+  );
   return done;
 }

@@ -27,7 +27,12 @@ import { applyResolution } from './service.js';
 
 export const SEND_TASK = 'travelrule_send';
 
-export type MessageKind = 'trp_inquiry' | 'trp_resolution' | 'trp_confirmation' | 'email_inquiry' | 'email_tx_hash';
+export type MessageKind =
+  | 'trp_inquiry'
+  | 'trp_resolution'
+  | 'trp_confirmation'
+  | 'email_inquiry'
+  | 'email_tx_hash';
 
 export interface MessageParams {
   approved?: true;
@@ -36,7 +41,10 @@ export interface MessageParams {
   canceled?: string;
 }
 
-export async function enqueueMessage(tx: TransactionSql, m: { transactionId: string; kind: MessageKind; params?: MessageParams; maxAttempts: number }): Promise<string> {
+export async function enqueueMessage(
+  tx: TransactionSql,
+  m: { transactionId: string; kind: MessageKind; params?: MessageParams; maxAttempts: number },
+): Promise<string> {
   const [row] = await tx<{ id: string }[]>`
     insert into travelrule_messages (transaction_id, kind, params, request_id)
     values (${m.transactionId}, ${m.kind}, ${tx.json((m.params ?? {}) as never)}, ${randomUUID()})
@@ -75,7 +83,13 @@ async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined
   return row ? { ...row, id: String(row.id) } : undefined;
 }
 
-async function recordAttempt(sql: Sql, id: string, outcome: MessageRow['status'], lastStatus: number | null, error: string | null): Promise<void> {
+async function recordAttempt(
+  sql: Sql,
+  id: string,
+  outcome: MessageRow['status'],
+  lastStatus: number | null,
+  error: string | null,
+): Promise<void> {
   await sql`
     update travelrule_messages set attempts = attempts + 1, status = ${outcome}, last_status = ${lastStatus},
       last_error = ${error}, sent_at = case when ${outcome} = 'sent' then now() else sent_at end
@@ -110,27 +124,52 @@ const SENDS_IN: Record<MessageKind, readonly string[]> = {
  * Sends one message (one attempt). Throws RetryableError when a later attempt can help, so
  * graphile-worker backs off; a permanent refusal is recorded as failed and shown to operators.
  */
-export async function sendMessage(deps: SenderDeps, messageId: string, job: { attempts: number; max_attempts: number }): Promise<void> {
+export async function sendMessage(
+  deps: SenderDeps,
+  messageId: string,
+  job: { attempts: number; max_attempts: number },
+): Promise<void> {
   const m = await loadMessage(deps.sql, messageId);
   if (!m || m.status !== 'pending') return;
   const t = await getTransaction(deps.sql, m.transaction_id);
   if (!t) return;
   const ctx = { message_id: m.id, travelrule_id: t.id, kind: m.kind, request_id: m.request_id };
   if (!SENDS_IN[m.kind].includes(t.status)) {
-    await recordAttempt(deps.sql, m.id, 'cancelled', null, `not sent: the transaction is ${t.status}`);
-    return void log.info({ ...ctx, status: t.status }, 'travel rule message not sent: the transaction moved on');
+    await recordAttempt(
+      deps.sql,
+      m.id,
+      'cancelled',
+      null,
+      `not sent: the transaction is ${t.status}`,
+    );
+    return void log.info(
+      { ...ctx, status: t.status },
+      'travel rule message not sent: the transaction moved on',
+    );
   }
   const lastTry = job.attempts >= job.max_attempts;
   try {
     if (m.kind === 'email_inquiry' || m.kind === 'email_tx_hash') await sendEmail(deps, m, t);
     else await sendTrp(deps, m, t);
   } catch (err) {
-    const retryable = err instanceof TrpError ? err.retryable : !(err instanceof PermanentError || err instanceof TravelRuleError);
-    const status = err instanceof TrpError ? err.status ?? null : null;
+    const retryable =
+      err instanceof TrpError
+        ? err.retryable
+        : !(err instanceof PermanentError || err instanceof TravelRuleError);
+    const status = err instanceof TrpError ? (err.status ?? null) : null;
     const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
-    await recordAttempt(deps.sql, m.id, retryable && !lastTry ? 'pending' : 'failed', status, reason);
+    await recordAttempt(
+      deps.sql,
+      m.id,
+      retryable && !lastTry ? 'pending' : 'failed',
+      status,
+      reason,
+    );
     if (retryable) {
-      log.warn({ ...ctx, error: reason, attempt: job.attempts, max_attempts: job.max_attempts }, 'travel rule message failed; will retry');
+      log.warn(
+        { ...ctx, error: reason, attempt: job.attempts, max_attempts: job.max_attempts },
+        'travel rule message failed; will retry',
+      );
       throw new RetryableError(`travel rule ${m.kind} failed: ${reason}`);
     }
     return void log.warn({ ...ctx, error: reason }, 'travel rule message refused; not retried');
@@ -139,31 +178,57 @@ export async function sendMessage(deps: SenderDeps, messageId: string, job: { at
 }
 
 async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {
-  const opts = { timeoutMs: deps.config.trp_timeout_ms, allow: deps.allow, ca: deps.trpCa, requestId: m.request_id };
+  const opts = {
+    timeoutMs: deps.config.trp_timeout_ms,
+    allow: deps.allow,
+    ca: deps.trpCa,
+    requestId: m.request_id,
+  };
   if (m.kind === 'trp_inquiry') {
-    const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
-    if (!vasp?.trp_endpoint) throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');
+    const vasp = t.counterparty_vasp_id
+      ? await getVasp(deps.sql, t.counterparty_vasp_id)
+      : undefined;
+    if (!vasp?.trp_endpoint)
+      throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');
     const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
     const body = buildInquiry({
-      asset: t.asset, network: t.network ?? '', decimals: t.decimals, amountBaseUnits: baseUnits(t.amount, t.decimals),
-      callback: resolutionsUrl(deps, t), originator: parties.originator, beneficiary: parties.beneficiary,
-      vaspName: deps.config.vasp_name, vaspCountry: deps.config.vasp_country,
+      asset: t.asset,
+      network: t.network ?? '',
+      decimals: t.decimals,
+      amountBaseUnits: baseUnits(t.amount, t.decimals),
+      callback: resolutionsUrl(deps, t),
+      originator: parties.originator,
+      beneficiary: parties.beneficiary,
+      vaspName: deps.config.vasp_name,
+      vaspCountry: deps.config.vasp_country,
     });
     const res = await trpPost(vasp.trp_endpoint, body, opts);
     await recordAttempt(deps.sql, m.id, 'sent', res.status, null);
     // The resolution may come in the response (synchronous) or later to the callback.
     if (res.body !== null && res.body !== undefined) {
       const parsed = parseResolution(res.body);
-      if (!parsed.ok) return void log.warn({ message_id: m.id, error: parsed.message }, 'TRP inquiry answered with an unreadable resolution; waiting for the callback');
+      if (!parsed.ok)
+        return void log.warn(
+          { message_id: m.id, error: parsed.message },
+          'TRP inquiry answered with an unreadable resolution; waiting for the callback',
+        );
       const fresh = await getTransaction(deps.sql, t.id);
-      if (fresh) await applyResolution(deps, fresh, parsed.value).catch((err) => log.warn({ message_id: m.id, error: describeError(err) }, 'synchronous TRP resolution not applied'));
+      if (fresh)
+        await applyResolution(deps, fresh, parsed.value).catch((err) =>
+          log.warn(
+            { message_id: m.id, error: describeError(err) },
+            'synchronous TRP resolution not applied',
+          ),
+        );
     }
     return;
   }
   if (!t.counterparty_callback) throw new PermanentError('no callback URL of the other VASP');
   let body: Record<string, unknown>;
   if (m.kind === 'trp_resolution') {
-    body = m.params.approved ? { approved: { address: t.beneficiary_address, callback: confirmationsUrl(deps, t) } } : { rejected: m.params.rejected };
+    body = m.params.approved
+      ? { approved: { address: t.beneficiary_address, callback: confirmationsUrl(deps, t) } }
+      : { rejected: m.params.rejected };
   } else {
     body = m.params.txid !== undefined ? { txid: m.params.txid } : { canceled: m.params.canceled };
   }
@@ -178,10 +243,20 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
   const expiresAt = new Date(Date.now() + deps.config.view_link_ttl_hours * 3_600_000);
   const link = viewLinkUrl(deps.publicUrl, t.id, createViewToken(deps.keyring, t.id, expiresAt));
   const common = {
-    to: t.counterparty_email, fromVasp: deps.config.vasp_name, toVasp: vasp?.name ?? t.counterparty_email,
-    transactionRef: t.transaction_ref, asset: t.asset, network: t.network, amount: t.amount, link, expiresAt,
+    to: t.counterparty_email,
+    fromVasp: deps.config.vasp_name,
+    toVasp: vasp?.name ?? t.counterparty_email,
+    transactionRef: t.transaction_ref,
+    asset: t.asset,
+    network: t.network,
+    amount: t.amount,
+    link,
+    expiresAt,
   };
-  const mail = m.kind === 'email_inquiry' ? composeInquiryEmail(common) : composeTxHashEmail({ ...common, txHash: m.params.txid ?? t.tx_hash ?? '' });
+  const mail =
+    m.kind === 'email_inquiry'
+      ? composeInquiryEmail(common)
+      : composeTxHashEmail({ ...common, txHash: m.params.txid ?? t.tx_hash ?? '' });
   await deps.mailer.send(mail);
   await recordAttempt(deps.sql, m.id, 'sent', null, null);
 }

@@ -23,7 +23,13 @@ export interface Screening {
   beneficiary: PartyScreening;
 }
 
-async function screenParty(sql: Sql | TransactionSql, aml: AmlConfig, network: string, indexed: boolean, party: NormalisedParty): Promise<PartyScreening> {
+async function screenParty(
+  sql: Sql | TransactionSql,
+  aml: AmlConfig,
+  network: string,
+  indexed: boolean,
+  party: NormalisedParty,
+): Promise<PartyScreening> {
   let score = 0;
   const tags: Record<string, true> = {};
   for (const address of party.accountNumber) {

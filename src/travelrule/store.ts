@@ -84,7 +84,17 @@ export async function insertTransaction(tx: Db, r: TransactionRow): Promise<void
       ${r.sealed.ciphertext}, ${r.sealed.nonce}, ${r.sealed.keyId})`;
 }
 
-export async function insertHistory(tx: Db, h: { transactionId: string; from: Status | null; to: Status; trigger: string; actor: Actor; reason?: string | null }): Promise<string> {
+export async function insertHistory(
+  tx: Db,
+  h: {
+    transactionId: string;
+    from: Status | null;
+    to: Status;
+    trigger: string;
+    actor: Actor;
+    reason?: string | null;
+  },
+): Promise<string> {
   const [row] = await tx<{ id: string }[]>`
     insert into travelrule_history (transaction_id, from_status, to_status, trigger, actor_type, actor_id, reason)
     values (${h.transactionId}, ${h.from}, ${h.to}, ${h.trigger}, ${h.actor.type}, ${h.actor.id}, ${h.reason ?? null})
@@ -93,7 +103,10 @@ export async function insertHistory(tx: Db, h: { transactionId: string; from: St
 }
 
 /** Locks the row for a status change (SELECT … FOR UPDATE); undefined when there is none. */
-export async function lockForTransition(tx: TransactionSql, id: string): Promise<{ status: Status; direction: Direction } | undefined> {
+export async function lockForTransition(
+  tx: TransactionSql,
+  id: string,
+): Promise<{ status: Status; direction: Direction } | undefined> {
   const [row] = await tx<{ status: Status; direction: Direction }[]>`
     select status, direction from travelrule_transactions where id = ${id} for update`;
   return row;
@@ -116,10 +129,20 @@ export async function recordScreening(sql: Db, id: string, s: Screening): Promis
 }
 
 /** Sets the columns that say how the other VASP is reached and what it said; null leaves a column as it is. */
-export async function updateCounterparty(sql: Db, id: string, f: {
-  vaspId?: string | null; protocol?: 'trp' | 'email' | null; callback?: string | null; callbackToken?: string | null;
-  email?: string | null; beneficiaryAddress?: string | null; reason?: string | null; ref?: string | null;
-}): Promise<void> {
+export async function updateCounterparty(
+  sql: Db,
+  id: string,
+  f: {
+    vaspId?: string | null;
+    protocol?: 'trp' | 'email' | null;
+    callback?: string | null;
+    callbackToken?: string | null;
+    email?: string | null;
+    beneficiaryAddress?: string | null;
+    reason?: string | null;
+    ref?: string | null;
+  },
+): Promise<void> {
   await sql`
     update travelrule_transactions set
       counterparty_vasp_id = coalesce(${f.vaspId ?? null}, counterparty_vasp_id),
@@ -139,32 +162,55 @@ export async function recordThreshold(sql: Db, id: string, notes: ThresholdNote[
 }
 
 /** The transaction whose callback URL carries this token (inbound TRP resolutions and confirmations). */
-export async function findByCallbackToken(sql: Db, token: string): Promise<TravelRuleTransaction | undefined> {
+export async function findByCallbackToken(
+  sql: Db,
+  token: string,
+): Promise<TravelRuleTransaction | undefined> {
   const [row] = await sql<TravelRuleTransaction[]>`
     select ${sql.unsafe(COLUMNS)} from travelrule_transactions where callback_token = ${token}`;
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 
-export async function getTransaction(sql: Db, id: string): Promise<TravelRuleTransaction | undefined> {
-  const [row] = await sql<TravelRuleTransaction[]>`select ${sql.unsafe(COLUMNS)} from travelrule_transactions where id = ${id}`;
+export async function getTransaction(
+  sql: Db,
+  id: string,
+): Promise<TravelRuleTransaction | undefined> {
+  const [row] = await sql<
+    TravelRuleTransaction[]
+  >`select ${sql.unsafe(COLUMNS)} from travelrule_transactions where id = ${id}`;
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 
 /** A key's transaction by its reference (send_tx_hash and send_address name it so). */
-export async function findByRef(sql: Db, apiKeyId: string, transactionRef: string): Promise<TravelRuleTransaction | undefined> {
+export async function findByRef(
+  sql: Db,
+  apiKeyId: string,
+  transactionRef: string,
+): Promise<TravelRuleTransaction | undefined> {
   const [row] = await sql<TravelRuleTransaction[]>`
     select ${sql.unsafe(COLUMNS)} from travelrule_transactions where api_key_id = ${apiKeyId} and transaction_ref = ${transactionRef}`;
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 
 /** Transactions, oldest first, optionally of one status and direction (the operators' queues). */
-export async function listTransactions(sql: Db, f: { status?: Status; direction?: Direction; page: number; limit: number }): Promise<{ rows: TravelRuleTransaction[]; total: number }> {
-  const where = whereAll(sql, [f.status ? sql`status = ${f.status}` : null, f.direction ? sql`direction = ${f.direction}` : null]);
-  const [count] = await sql<{ total: number }[]>`select count(*)::int as total from travelrule_transactions ${where}`;
+export async function listTransactions(
+  sql: Db,
+  f: { status?: Status; direction?: Direction; page: number; limit: number },
+): Promise<{ rows: TravelRuleTransaction[]; total: number }> {
+  const where = whereAll(sql, [
+    f.status ? sql`status = ${f.status}` : null,
+    f.direction ? sql`direction = ${f.direction}` : null,
+  ]);
+  const [count] = await sql<
+    { total: number }[]
+  >`select count(*)::int as total from travelrule_transactions ${where}`;
   const rows = await sql<TravelRuleTransaction[]>`
     select ${sql.unsafe(COLUMNS)} from travelrule_transactions ${where}
     order by created_at, id limit ${f.limit} offset ${(f.page - 1) * f.limit}`;
-  return { rows: rows.map((r) => ({ ...r, api_key_id: String(r.api_key_id) })), total: count!.total };
+  return {
+    rows: rows.map((r) => ({ ...r, api_key_id: String(r.api_key_id) })),
+    total: count!.total,
+  };
 }
 
 /** Every status the transaction took, oldest first. */
@@ -177,8 +223,14 @@ export async function listHistory(sql: Db, transactionId: string): Promise<Histo
 
 /** The decrypted IVMS101 payload; undefined when there is no such row, DecryptionError when it fails. */
 export async function readPayload(sql: Db, keyring: Keyring, id: string): Promise<unknown> {
-  const [row] = await sql<{ ivms101_ciphertext: Buffer; ivms101_nonce: Buffer; ivms101_key_id: string }[]>`
+  const [row] = await sql<
+    { ivms101_ciphertext: Buffer; ivms101_nonce: Buffer; ivms101_key_id: string }[]
+  >`
     select ivms101_ciphertext, ivms101_nonce, ivms101_key_id from travelrule_transactions where id = ${id}`;
   if (!row) return undefined;
-  return openPayload(keyring, id, { ciphertext: row.ivms101_ciphertext, nonce: row.ivms101_nonce, keyId: row.ivms101_key_id });
+  return openPayload(keyring, id, {
+    ciphertext: row.ivms101_ciphertext,
+    nonce: row.ivms101_nonce,
+    keyId: row.ivms101_key_id,
+  });
 }

@@ -48,12 +48,25 @@ export function compareDecimals(a: string, b: string): number {
   return xn === yn ? 0 : xn > yn ? 1 : -1;
 }
 
-export function thresholdNotes(config: Pick<TravelRuleConfig, 'thresholds'>, asset: string, amount: string): ThresholdNote[] {
+export function thresholdNotes(
+  config: Pick<TravelRuleConfig, 'thresholds'>,
+  asset: string,
+  amount: string,
+): ThresholdNote[] {
   return config.thresholds.map((t) => {
     const rate = t.rates[asset] ?? t.rates[asset.toUpperCase()];
-    const base = { jurisdiction: t.jurisdiction.toUpperCase(), currency: t.currency, threshold: t.amount };
+    const base = {
+      jurisdiction: t.jurisdiction.toUpperCase(),
+      currency: t.currency,
+      threshold: t.amount,
+    };
     if (rate === undefined) return { ...base, result: 'unknown' as const };
     const value = multiplyDecimals(amount, rate);
-    return { ...base, result: compareDecimals(value, t.amount) >= 0 ? 'above' as const : 'below' as const, value, rate };
+    return {
+      ...base,
+      result: compareDecimals(value, t.amount) >= 0 ? ('above' as const) : ('below' as const),
+      value,
+      rate,
+    };
   });
 }

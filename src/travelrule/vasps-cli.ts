@@ -4,8 +4,18 @@ import { parseArgs } from 'node:util';
 import { withDatabase } from '../appliance.js';
 import { ConfigError, type Config } from '../config/index.js';
 import {
-  VaspConflictError, VaspInput, getVasp, inboundUrl, listAllVasps, loadVaspsFile, removeVasp, rotateInboundToken, storeVasps, upsertVasp,
-  type Vasp, type VaspWithToken,
+  VaspConflictError,
+  VaspInput,
+  getVasp,
+  inboundUrl,
+  listAllVasps,
+  loadVaspsFile,
+  removeVasp,
+  rotateInboundToken,
+  storeVasps,
+  upsertVasp,
+  type Vasp,
+  type VaspWithToken,
 } from './vasps.js';
 
 export const VASPS_USAGE = `Usage:
@@ -40,26 +50,41 @@ function printTable(rows: Vasp[]): void {
     return;
   }
   const width = Math.min(40, Math.max(4, ...rows.map((r) => r.name.length))) + 2;
-  process.stdout.write(`${'uid'.padEnd(38)}${'name'.padEnd(width)}${'country'.padEnd(9)}${'reached by'.padEnd(12)}website\n`);
+  process.stdout.write(
+    `${'uid'.padEnd(38)}${'name'.padEnd(width)}${'country'.padEnd(9)}${'reached by'.padEnd(12)}website\n`,
+  );
   for (const r of rows) {
     const reached = r.trp_endpoint ? 'trp' : r.email ? 'e-mail' : 'nothing';
-    process.stdout.write(`${r.uid.padEnd(38)}${r.name.padEnd(width)}${(r.country ?? '-').padEnd(9)}${reached.padEnd(12)}${r.website}\n`);
+    process.stdout.write(
+      `${r.uid.padEnd(38)}${r.name.padEnd(width)}${(r.country ?? '-').padEnd(9)}${reached.padEnd(12)}${r.website}\n`,
+    );
   }
 }
 
 const ADD_OPTIONS = {
-  name: { type: 'string' }, website: { type: 'string' }, uid: { type: 'string' }, 'legal-name': { type: 'string' },
-  country: { type: 'string' }, 'trp-endpoint': { type: 'string' }, email: { type: 'string' },
+  name: { type: 'string' },
+  website: { type: 'string' },
+  uid: { type: 'string' },
+  'legal-name': { type: 'string' },
+  country: { type: 'string' },
+  'trp-endpoint': { type: 'string' },
+  email: { type: 'string' },
 } as const;
-
 
 async function add(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true });
-  if (positionals.length) return failWith(`unexpected argument ${positionals[0]}\n\n${VASPS_USAGE}`, 2);
-  if (!values.name || !values.website) return failWith(`vasps add needs --name and --website\n\n${VASPS_USAGE}`, 2);
+  if (positionals.length)
+    return failWith(`unexpected argument ${positionals[0]}\n\n${VASPS_USAGE}`, 2);
+  if (!values.name || !values.website)
+    return failWith(`vasps add needs --name and --website\n\n${VASPS_USAGE}`, 2);
   const parsed = VaspInput.safeParse({
-    uid: values.uid, name: values.name, website: values.website, legal_name: values['legal-name'],
-    country: values.country, trp_endpoint: values['trp-endpoint'], email: values.email,
+    uid: values.uid,
+    name: values.name,
+    website: values.website,
+    legal_name: values['legal-name'],
+    country: values.country,
+    trp_endpoint: values['trp-endpoint'],
+    email: values.email,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -68,7 +93,9 @@ async function add(config: Config, args: string[]): Promise<void> {
   await withDatabase(config, async (sql) => {
     const existed = parsed.data.uid ? (await getVasp(sql, parsed.data.uid)) !== undefined : false;
     const vasp = await upsertVasp(sql, parsed.data, 'cli');
-    process.stdout.write(`${existed ? 'Updated' : 'Added'} VASP ${vasp.uid} (${vasp.name}). Hand it the inbound_url: its TRP inquiries go there.\n`);
+    process.stdout.write(
+      `${existed ? 'Updated' : 'Added'} VASP ${vasp.uid} (${vasp.name}). Hand it the inbound_url: its TRP inquiries go there.\n`,
+    );
     process.stdout.write(JSON.stringify(printable(vasp, config)) + '\n');
   });
 }
@@ -109,7 +136,11 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       return withDatabase(config, async (sql) => {
         const outcome = await removeVasp(sql, uid);
         if (outcome === 'not_found') return failWith(`no VASP with uid ${uid}`, 1);
-        if (outcome === 'in_use') return failWith(`VASP ${uid} is named by travel rule transactions and stays in the directory`, 1);
+        if (outcome === 'in_use')
+          return failWith(
+            `VASP ${uid} is named by travel rule transactions and stays in the directory`,
+            1,
+          );
         process.stdout.write(`Removed VASP ${uid}.\n`);
       });
     }
@@ -119,19 +150,24 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       return withDatabase(config, async (sql) => {
         const token = await rotateInboundToken(sql, uid);
         if (!token) return failWith(`no VASP with uid ${uid}`, 1);
-        process.stdout.write(`New inbound URL of VASP ${uid} (the old one no longer works; hand this one to the VASP):\n`);
+        process.stdout.write(
+          `New inbound URL of VASP ${uid} (the old one no longer works; hand this one to the VASP):\n`,
+        );
         process.stdout.write(inboundUrl(publicBase(config), token) + '\n');
       });
     }
     case 'import': {
       const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-      if (positionals.length !== 1) return failWith(`vasps import needs exactly one FILE\n\n${VASPS_USAGE}`, 2);
+      if (positionals.length !== 1)
+        return failWith(`vasps import needs exactly one FILE\n\n${VASPS_USAGE}`, 2);
       const file = resolve(positionals[0]!);
       if (!existsSync(file)) return failWith(`no such file: ${positionals[0]}`, 1);
       const entries = loadVaspsFile(file); // checked before the database is opened
       return withDatabase(config, async (sql) => {
         const counts = await storeVasps(sql, entries, 'cli');
-        process.stdout.write(JSON.stringify({ file: positionals[0], entries: entries.length, ...counts }) + '\n');
+        process.stdout.write(
+          JSON.stringify({ file: positionals[0], entries: entries.length, ...counts }) + '\n',
+        );
       });
     }
     default:
@@ -149,7 +185,8 @@ export async function vaspsCommand(config: Config, args: string[]): Promise<void
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
       return failWith(`${(err as Error).message}\n\n${VASPS_USAGE}`, 2);
     }
-    if (err instanceof ConfigError || err instanceof VaspConflictError) return failWith(err.message, 1);
+    if (err instanceof ConfigError || err instanceof VaspConflictError)
+      return failWith(err.message, 1);
     throw err;
   }
 }

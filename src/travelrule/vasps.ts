@@ -40,33 +40,64 @@ export interface VaspWithToken extends Vasp {
 
 const TOKEN = /^[A-Za-z0-9_-]{32,200}$/;
 
-const httpUrl = z.string().trim().max(2000, 'must be at most 2000 characters').refine((v) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http(s) URL');
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .refine((v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
 
 /** An optional field: absent, null and "" (an empty form field) all mean "none". */
 function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional());
+  return z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    schema.optional(),
+  );
 }
 
 /** A directory entry as written (file, CLI flags, dashboard form). */
 export const VaspInput = z.object({
   /** Generated when absent. */
-  uid: optional(z.string().trim().regex(UUID_RE, 'must be a UUID').transform((v) => v.toLowerCase())),
-  name: z.string().trim().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
+  uid: optional(
+    z
+      .string()
+      .trim()
+      .regex(UUID_RE, 'must be a UUID')
+      .transform((v) => v.toLowerCase()),
+  ),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'must be 1 to 100 characters')
+    .max(100, 'must be 1 to 100 characters'),
   legal_name: optional(z.string().trim().max(200, 'must be at most 200 characters')),
   /** ISO 3166-1 alpha-2, any letter case; stored upper case. */
-  country: optional(z.string().trim().transform((v) => v.toUpperCase()).refine((v) => COUNTRY_CODES.has(v), 'must be an ISO 3166-1 alpha-2 country code')),
+  country: optional(
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toUpperCase())
+      .refine((v) => COUNTRY_CODES.has(v), 'must be an ISO 3166-1 alpha-2 country code'),
+  ),
   website: httpUrl,
   /** Their TRP inquiry URL; absent: reached by e-mail. */
   trp_endpoint: optional(httpUrl),
-  email: optional(z.string().trim().max(254, 'must be an e-mail address').pipe(z.email('must be an e-mail address'))),
+  email: optional(
+    z
+      .string()
+      .trim()
+      .max(254, 'must be an e-mail address')
+      .pipe(z.email('must be an e-mail address')),
+  ),
   /** The secret of their inbound URL; generated (32 random bytes, base64url) when absent. */
-  inbound_token: optional(z.string().trim().regex(TOKEN, 'must be 32 to 200 characters of A-Z a-z 0-9 _ -')),
+  inbound_token: optional(
+    z.string().trim().regex(TOKEN, 'must be 32 to 200 characters of A-Z a-z 0-9 _ -'),
+  ),
 });
 
 export type VaspInputValue = z.output<typeof VaspInput>;
@@ -82,10 +113,21 @@ type Outcome = 'added' | 'updated' | 'unchanged';
  * Insert or update by uid. An update replaces every field and keeps the inbound token unless
  * the input gives one; a row whose fields are all the same is not touched ('unchanged').
  */
-async function writeVasp(sql: Sql, input: VaspInputValue, source: Vasp['source']): Promise<{ vasp: VaspWithToken; outcome: Outcome }> {
+async function writeVasp(
+  sql: Sql,
+  input: VaspInputValue,
+  source: Vasp['source'],
+): Promise<{ vasp: VaspWithToken; outcome: Outcome }> {
   const uid = input.uid ?? randomUUID();
   const given = input.inbound_token ?? null;
-  const fields = [input.name, input.legal_name ?? null, input.country ?? null, input.website, input.trp_endpoint ?? null, input.email ?? null] as const;
+  const fields = [
+    input.name,
+    input.legal_name ?? null,
+    input.country ?? null,
+    input.website,
+    input.trp_endpoint ?? null,
+    input.email ?? null,
+  ] as const;
   try {
     const [row] = await sql<(VaspWithToken & { inserted: boolean })[]>`
       insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, inbound_token, source)
@@ -102,7 +144,10 @@ async function writeVasp(sql: Sql, input: VaspInputValue, source: Vasp['source']
       return { vasp, outcome: inserted ? 'added' : 'updated' };
     }
   } catch (err) {
-    if ((err as { code?: string }).code === '23505' && (err as { constraint_name?: string }).constraint_name === 'vasps_inbound_token_key') {
+    if (
+      (err as { code?: string }).code === '23505' &&
+      (err as { constraint_name?: string }).constraint_name === 'vasps_inbound_token_key'
+    ) {
       throw new VaspConflictError('inbound_token is already the token of another VASP');
     }
     throw err;
@@ -118,7 +163,11 @@ export class VaspConflictError extends Error {
   }
 }
 
-export async function upsertVasp(sql: Sql, input: VaspInputValue, source: Vasp['source']): Promise<VaspWithToken> {
+export async function upsertVasp(
+  sql: Sql,
+  input: VaspInputValue,
+  source: Vasp['source'],
+): Promise<VaspWithToken> {
   return (await writeVasp(sql, input, source)).vasp;
 }
 
@@ -138,7 +187,11 @@ export async function findVaspByInboundToken(sql: Sql, token: string): Promise<V
 }
 
 /** A page of the directory, by name (case-insensitive), then uid. page ≥ 1. */
-export async function listVasps(sql: Sql, page: number, limit: number): Promise<{ rows: VaspRecord[]; total: number }> {
+export async function listVasps(
+  sql: Sql,
+  page: number,
+  limit: number,
+): Promise<{ rows: VaspRecord[]; total: number }> {
   const rows = await sql<VaspRecord[]>`
     select uid, name, legal_name, country, website from vasps
     order by lower(name), uid limit ${limit} offset ${(page - 1) * limit}`;
@@ -157,7 +210,10 @@ export async function listAllVasps(sql: Sql): Promise<Vasp[]> {
  * Removes a VASP that no travel rule transaction names (as counterparty, or as the beneficiary
  * VASP a caller chose); otherwise nothing is removed and the answer is 'in_use'.
  */
-export async function removeVasp(sql: Sql, uid: string): Promise<'removed' | 'not_found' | 'in_use'> {
+export async function removeVasp(
+  sql: Sql,
+  uid: string,
+): Promise<'removed' | 'not_found' | 'in_use'> {
   if (!UUID_RE.test(uid)) return 'not_found';
   try {
     const removed = await sql`
@@ -204,19 +260,32 @@ export function loadVaspsFile(path: string): VaspInputValue[] {
   const seen = new Map<string, number>();
   return data.map((entry: unknown, index) => {
     const at = `${path}[${index}]`;
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new ConfigError(`${at}: must be an object`);
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+      throw new ConfigError(`${at}: must be an object`);
     // Keys starting with $ are comments ("$comment").
-    const fields = Object.fromEntries(Object.entries(entry).filter(([key]) => !key.startsWith('$')));
+    const fields = Object.fromEntries(
+      Object.entries(entry).filter(([key]) => !key.startsWith('$')),
+    );
     const parsed = entrySchema.safeParse(fields);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.length ? '.' + issue.path.map(String).join('.') : '';
-      const missing = issue.code === 'invalid_type' && issue.path.length === 1 && (fields as Record<string, unknown>)[String(issue.path[0])] === undefined;
-      const message = missing ? 'required' : issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : issue.message;
+      const missing =
+        issue.code === 'invalid_type' &&
+        issue.path.length === 1 &&
+        (fields as Record<string, unknown>)[String(issue.path[0])] === undefined;
+      const message = missing
+        ? 'required'
+        : issue.code === 'unrecognized_keys'
+          ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+          : issue.message;
       throw new ConfigError(`${at}${field}: ${message}`);
     }
     const uid = parsed.data.uid;
-    if (!uid) throw new ConfigError(`${at}.uid: required in a directory file (a fixed uid keeps the entry the same each time the file is read)`);
+    if (!uid)
+      throw new ConfigError(
+        `${at}.uid: required in a directory file (a fixed uid keeps the entry the same each time the file is read)`,
+      );
     const earlier = seen.get(uid);
     if (earlier !== undefined) throw new ConfigError(`${at}.uid: the same as entry [${earlier}]`);
     seen.set(uid, index);
@@ -225,7 +294,11 @@ export function loadVaspsFile(path: string): VaspInputValue[] {
 }
 
 /** Writes checked entries in one transaction. */
-export async function storeVasps(sql: Sql, entries: readonly VaspInputValue[], source: Vasp['source']): Promise<{ added: number; updated: number }> {
+export async function storeVasps(
+  sql: Sql,
+  entries: readonly VaspInputValue[],
+  source: Vasp['source'],
+): Promise<{ added: number; updated: number }> {
   const counts = { added: 0, updated: 0 };
   await sql.begin(async (tx) => {
     for (const entry of entries) {
@@ -241,7 +314,11 @@ export async function storeVasps(sql: Sql, entries: readonly VaspInputValue[], s
  * with source 'cli'). The path is relative to the project unless absolute. Idempotent: entries
  * that did not change count as neither added nor updated. An invalid file writes nothing.
  */
-export async function seedVaspsFromFile(sql: Sql, path: string, source: Vasp['source'] = 'config'): Promise<{ added: number; updated: number }> {
+export async function seedVaspsFromFile(
+  sql: Sql,
+  path: string,
+  source: Vasp['source'] = 'config',
+): Promise<{ added: number; updated: number }> {
   const entries = loadVaspsFile(path);
   if (entries.length === 0) return { added: 0, updated: 0 };
   try {

@@ -26,21 +26,29 @@ const MAC = /^[A-Za-z0-9_-]+$/;
 export type ViewTokenStatus = 'ok' | 'expired' | 'invalid';
 
 /** The MAC key derived from data key `keyId` (default: the current key); undefined when the keyring lacks it. */
-export function viewLinkKey(keyring: Keyring, keyId?: string): { id: string; key: Buffer } | undefined {
+export function viewLinkKey(
+  keyring: Keyring,
+  keyId?: string,
+): { id: string; key: Buffer } | undefined {
   const dataKey = keyId === undefined ? keyring.current : keyring.byId.get(keyId);
   if (!dataKey) return undefined;
-  const key = Buffer.from(hkdfSync('sha256', dataKey.key, Buffer.alloc(0), VIEW_LINK_INFO, VIEW_LINK_KEY_BYTES));
+  const key = Buffer.from(
+    hkdfSync('sha256', dataKey.key, Buffer.alloc(0), VIEW_LINK_INFO, VIEW_LINK_KEY_BYTES),
+  );
   return { id: dataKey.id, key };
 }
 
 function mac(key: Buffer, transactionId: string, expiry: string): string {
-  return createHmac('sha256', key).update(`view\0${transactionId}\0${expiry}`, 'utf8').digest('base64url');
+  return createHmac('sha256', key)
+    .update(`view\0${transactionId}\0${expiry}`, 'utf8')
+    .digest('base64url');
 }
 
 /** A token for `transactionId`, valid until `expiresAt` (rounded down to the second), signed with the current key. */
 export function createViewToken(keyring: Keyring, transactionId: string, expiresAt: Date): string {
   const expiry = String(Math.floor(expiresAt.getTime() / 1000));
-  if (!EXPIRY.test(expiry)) throw new RangeError('view link expiry must be a time after 1970 and before year 33658');
+  if (!EXPIRY.test(expiry))
+    throw new RangeError('view link expiry must be a time after 1970 and before year 33658');
   const { id, key } = viewLinkKey(keyring)!;
   return `${expiry}.${id}.${mac(key, transactionId, expiry)}`;
 }
@@ -50,12 +58,18 @@ export function createViewToken(keyring: Keyring, transactionId: string, expires
  * 'expired' when the MAC is right but the expiry has passed; 'invalid' for anything else
  * (malformed, tampered, another transaction, a key not in the keyring).
  */
-export function verifyViewToken(keyring: Keyring, transactionId: string, token: string, now: Date = new Date()): ViewTokenStatus {
+export function verifyViewToken(
+  keyring: Keyring,
+  transactionId: string,
+  token: string,
+  now: Date = new Date(),
+): ViewTokenStatus {
   if (typeof token !== 'string' || token.length > 200) return 'invalid';
   const parts = token.split('.');
   if (parts.length !== 3) return 'invalid';
   const [expiry, keyId, given] = parts as [string, string, string];
-  if (!EXPIRY.test(expiry) || !KEY_ID.test(keyId) || given.length !== MAC_CHARS || !MAC.test(given)) return 'invalid';
+  if (!EXPIRY.test(expiry) || !KEY_ID.test(keyId) || given.length !== MAC_CHARS || !MAC.test(given))
+    return 'invalid';
   const derived = viewLinkKey(keyring, keyId);
   if (!derived) return 'invalid';
   // Both strings are MAC_CHARS ASCII characters; comparing the canonical encoding also refuses

@@ -27,14 +27,21 @@ export interface ViewPageData {
 /** Response headers of both pages. no-referrer: the token is in the URL; no-store: the page holds personal data. */
 export const VIEW_PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-frame-options': 'DENY',
 };
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Text made safe for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -46,7 +53,6 @@ export function htmlTime(d: Date): string {
   const iso = d.toISOString();
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(`${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`)}</time>`;
 }
-
 
 let regionNames: Intl.DisplayNames | undefined;
 function country(code: string): string {
@@ -71,7 +77,8 @@ type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
 function addressLines(a: Address): string[] {
   const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join(' ');
   const lines = [
-    a.department, a.subDepartment,
+    a.department,
+    a.subDepartment,
     ...(a.addressLine ?? []),
     join(a.streetName, a.buildingNumber) || undefined,
     a.buildingName,
@@ -79,7 +86,9 @@ function addressLines(a: Address): string[] {
     a.room !== undefined ? `Room ${a.room}` : undefined,
     a.postBox !== undefined ? `PO box ${a.postBox}` : undefined,
     join(a.postCode, a.townName) || undefined,
-    a.townLocationName, a.districtName, a.countrySubDivision,
+    a.townLocationName,
+    a.districtName,
+    a.countrySubDivision,
     country(a.country),
   ];
   return lines.filter((l): l is string => l !== undefined && l !== '').map(escapeHtml);
@@ -88,19 +97,28 @@ function addressLines(a: Address): string[] {
 function personRows(p: NaturalPersonValue): Row[] {
   const rows: Row[] = p.name.nameIdentifier.map((n) => [
     codeLabel('name', n.nameIdentifierType),
-    `<span class="primary">${escapeHtml(n.primaryIdentifier)}</span>`
-      + (n.secondaryIdentifier !== undefined ? `, <span class="secondary">${escapeHtml(n.secondaryIdentifier)}</span>` : '')
-      + ' <span class="note">(family name, given names)</span>',
+    `<span class="primary">${escapeHtml(n.primaryIdentifier)}</span>` +
+      (n.secondaryIdentifier !== undefined
+        ? `, <span class="secondary">${escapeHtml(n.secondaryIdentifier)}</span>`
+        : '') +
+      ' <span class="note">(family name, given names)</span>',
   ]);
   const birth = p.dateAndPlaceOfBirth;
   if (birth?.dateOfBirth !== undefined) rows.push(['Date of birth', escapeHtml(birth.dateOfBirth)]);
-  if (birth?.placeOfBirth !== undefined) rows.push(['Place of birth', escapeHtml(birth.placeOfBirth)]);
+  if (birth?.placeOfBirth !== undefined)
+    rows.push(['Place of birth', escapeHtml(birth.placeOfBirth)]);
   const id = p.nationalIdentification;
   if (id) {
     const parts = [
-      id.nationalIdentifierType !== undefined ? escapeHtml(codeLabel('national', id.nationalIdentifierType)) : undefined,
-      id.nationalIdentifier !== undefined ? `<span class="id">${escapeHtml(id.nationalIdentifier)}</span>` : undefined,
-      id.countryOfIssue !== undefined ? `issued in ${escapeHtml(country(id.countryOfIssue))}` : undefined,
+      id.nationalIdentifierType !== undefined
+        ? escapeHtml(codeLabel('national', id.nationalIdentifierType))
+        : undefined,
+      id.nationalIdentifier !== undefined
+        ? `<span class="id">${escapeHtml(id.nationalIdentifier)}</span>`
+        : undefined,
+      id.countryOfIssue !== undefined
+        ? `issued in ${escapeHtml(country(id.countryOfIssue))}`
+        : undefined,
     ].filter((x) => x !== undefined);
     rows.push(['National identification', parts.join(', ')]);
   }
@@ -108,7 +126,11 @@ function personRows(p: NaturalPersonValue): Row[] {
     const label = `${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${codeLabel('address', a.addressType)}`;
     rows.push([label, addressLines(a).join('<br>')]);
   });
-  if (p.customerIdentification !== undefined) rows.push(['Customer identification', `<span class="id">${escapeHtml(p.customerIdentification)}</span>`]);
+  if (p.customerIdentification !== undefined)
+    rows.push([
+      'Customer identification',
+      `<span class="id">${escapeHtml(p.customerIdentification)}</span>`,
+    ]);
   return rows;
 }
 
@@ -170,13 +192,21 @@ export function renderViewPage(d: ViewPageData): string {
   const summary: Row[] = [
     ['Reference', `<code>${escapeHtml(d.transactionRef)}</code>`],
     ['Shared by', escapeHtml(d.fromVasp)],
-    ['Direction', d.direction === 'outgoing' ? `Outgoing: sent by a customer of ${escapeHtml(d.fromVasp)}` : `Incoming: received by a customer of ${escapeHtml(d.fromVasp)}`],
+    [
+      'Direction',
+      d.direction === 'outgoing'
+        ? `Outgoing: sent by a customer of ${escapeHtml(d.fromVasp)}`
+        : `Incoming: received by a customer of ${escapeHtml(d.fromVasp)}`,
+    ],
     ['Status', escapeHtml(d.status)],
     ['Asset', escapeHtml(d.asset)],
     ['Network', d.network !== null ? escapeHtml(d.network) : 'Not given'],
     ['Amount', `${escapeHtml(d.amount)} ${escapeHtml(d.asset)}`],
     ['Created', htmlTime(d.createdAt)],
-    ['Transaction hash', d.txHash !== null ? `<code>${escapeHtml(d.txHash)}</code>` : 'Not yet sent'],
+    [
+      'Transaction hash',
+      d.txHash !== null ? `<code>${escapeHtml(d.txHash)}</code>` : 'Not yet sent',
+    ],
   ];
   const body = `<header>
 <h1>Travel rule transaction</h1>
@@ -197,9 +227,16 @@ ${partySection('Beneficiary', 'beneficiary', d.beneficiary)}
 
 /** The page for a link that does not open: shows no transaction data at all. */
 export function renderForbiddenPage(reason: 'expired' | 'invalid'): string {
-  const [title, explanation] = reason === 'expired'
-    ? ['This link has expired', 'Transaction view links work for a limited time, and this one is past its expiry.']
-    : ['This link is not valid', 'The link is incomplete, has been altered, or does not belong to this transaction. Check that the whole link was copied from the e-mail.'];
+  const [title, explanation] =
+    reason === 'expired'
+      ? [
+          'This link has expired',
+          'Transaction view links work for a limited time, and this one is past its expiry.',
+        ]
+      : [
+          'This link is not valid',
+          'The link is incomplete, has been altered, or does not belong to this transaction. Check that the whole link was copied from the e-mail.',
+        ];
   const body = `<h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(explanation)}</p>
 <p>To see the travel rule information of the transaction, contact the compliance team of the VASP that sent you the e-mail and ask for a new link.</p>`;

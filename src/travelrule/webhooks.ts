@@ -14,12 +14,21 @@ import { readPayload } from './store.js';
  * which do not change, so every attempt sends the same bytes.
  */
 
-export type TravelRuleWebhookStatus = 'OTHER_VASP_APPROVED' | 'OTHER_VASP_REJECTED' | 'WAITING_ADDRESS_DATA' | 'TRANSACTION_CONFIRMED';
+export type TravelRuleWebhookStatus =
+  | 'OTHER_VASP_APPROVED'
+  | 'OTHER_VASP_REJECTED'
+  | 'WAITING_ADDRESS_DATA'
+  | 'TRANSACTION_CONFIRMED';
 
 /** Enqueues one travel rule webhook, in the caller's database transaction. */
 export async function enqueueTravelRuleWebhook(
   tx: TransactionSql,
-  e: { apiKeyId: string; transactionId: string; status: TravelRuleWebhookStatus; txid?: string | null },
+  e: {
+    apiKeyId: string;
+    transactionId: string;
+    status: TravelRuleWebhookStatus;
+    txid?: string | null;
+  },
 ): Promise<void> {
   // network/address/block columns are the stream's; a travel rule event has none. confirmed and
   // confirmation_done are true so that no confirmation or reorg step ever looks at it.
@@ -44,13 +53,27 @@ export interface SealedParties {
  * beneficiary's persons and accountNumber (the caller finds the customer's deposit address from
  * them); TRANSACTION_CONFIRMED adds txid. Undefined when the transaction is gone.
  */
-export async function buildTravelRuleBody(sql: Sql, keyring: Keyring, eventId: string): Promise<string | undefined> {
-  const [ev] = await sql<{ travelrule_id: string; travelrule_status: TravelRuleWebhookStatus; tx_hash: string; transaction_ref: string }[]>`
+export async function buildTravelRuleBody(
+  sql: Sql,
+  keyring: Keyring,
+  eventId: string,
+): Promise<string | undefined> {
+  const [ev] = await sql<
+    {
+      travelrule_id: string;
+      travelrule_status: TravelRuleWebhookStatus;
+      tx_hash: string;
+      transaction_ref: string;
+    }[]
+  >`
     select e.travelrule_id, e.travelrule_status, e.tx_hash, t.transaction_ref
     from webhook_events e join travelrule_transactions t on t.id = e.travelrule_id
     where e.id = ${eventId}`;
   if (!ev) return undefined;
-  const body: Record<string, unknown> = { transaction_ref: ev.transaction_ref, status: ev.travelrule_status };
+  const body: Record<string, unknown> = {
+    transaction_ref: ev.transaction_ref,
+    status: ev.travelrule_status,
+  };
   if (ev.travelrule_status === 'WAITING_ADDRESS_DATA') {
     const payload = (await readPayload(sql, keyring, ev.travelrule_id)) as SealedParties;
     body.persons = payload.beneficiary.persons;
@@ -67,12 +90,18 @@ export async function setTravelRuleWebhook(sql: Sql, apiKeyId: string, url: stri
     on conflict (api_key_id) do update set url = excluded.url, updated_at = now()`;
 }
 
-export async function getTravelRuleWebhook(sql: Sql, apiKeyId: string): Promise<string | undefined> {
-  const [row] = await sql<{ url: string }[]>`select url from travelrule_webhooks where api_key_id = ${apiKeyId}`;
+export async function getTravelRuleWebhook(
+  sql: Sql,
+  apiKeyId: string,
+): Promise<string | undefined> {
+  const [row] = await sql<
+    { url: string }[]
+  >`select url from travelrule_webhooks where api_key_id = ${apiKeyId}`;
   return row?.url;
 }
 
 export async function deleteTravelRuleWebhook(sql: Sql, apiKeyId: string): Promise<boolean> {
-  const rows = await sql`delete from travelrule_webhooks where api_key_id = ${apiKeyId} returning api_key_id`;
+  const rows =
+    await sql`delete from travelrule_webhooks where api_key_id = ${apiKeyId} returning api_key_id`;
   return rows.length > 0;
 }

@@ -33,9 +33,10 @@ class Unavailable extends Error {}
 
 /** Outcomes of the fetch itself, recorded as 'failed' (a RetryableError here is the last attempt). */
 function isFetchFailure(err: unknown): err is Error {
-  return [Unavailable, FetchError, DataUriError, MetadataFormatError, RetryableError].some((type) => err instanceof type);
+  return [Unavailable, FetchError, DataUriError, MetadataFormatError, RetryableError].some(
+    (type) => err instanceof type,
+  );
 }
-
 
 /** tokenURI(id) of an ERC-721, uri(id) of an ERC-1155 with `{id}` substituted. */
 async function readTokenUri(client: PublicClient, key: NftKey): Promise<string> {
@@ -43,9 +44,15 @@ async function readTokenUri(client: PublicClient, key: NftKey): Promise<string> 
   const functionName = key.standard === 'ERC721' ? 'tokenURI' : 'uri';
   let raw: string;
   try {
-    raw = await client.readContract({ address: key.token as Hex, abi: uriAbi, functionName, args: [id] });
+    raw = await client.readContract({
+      address: key.token as Hex,
+      abi: uriAbi,
+      functionName,
+      args: [id],
+    });
   } catch (err) {
-    if (isTransportError(err)) throw new RetryableError(`reading ${functionName} failed`, { cause: err });
+    if (isTransportError(err))
+      throw new RetryableError(`reading ${functionName} failed`, { cause: err });
     throw new Unavailable(`${functionName}(id) reverted or is missing`);
   }
   const uri = raw.replace(/\u0000/g, '').trim();
@@ -53,12 +60,27 @@ async function readTokenUri(client: PublicClient, key: NftKey): Promise<string> 
   return key.standard === 'ERC1155' ? substituteErc1155Id(uri, id) : uri;
 }
 
-async function loadDocument(deps: NftMetadataDeps, uri: string): Promise<{ metadata: NftMetadata; source: string; host?: string }> {
+async function loadDocument(
+  deps: NftMetadataDeps,
+  uri: string,
+): Promise<{ metadata: NftMetadata; source: string; host?: string }> {
   const source = metadataSource(uri, deps.nftIpfsGateway);
   if (source.kind === 'unsupported') throw new Unavailable(source.reason);
-  if (source.kind === 'data') return { metadata: normalizeMetadata(decodeDataUri(source.uri, METADATA_MAX_BYTES)), source: 'data' };
-  const body = await guardedGet(source.url, { allow: deps.allow, timeoutMs: METADATA_TIMEOUT_MS, maxBytes: METADATA_MAX_BYTES });
-  return { metadata: normalizeMetadata(body.toString('utf8')), source: 'http', host: new URL(source.url).host };
+  if (source.kind === 'data')
+    return {
+      metadata: normalizeMetadata(decodeDataUri(source.uri, METADATA_MAX_BYTES)),
+      source: 'data',
+    };
+  const body = await guardedGet(source.url, {
+    allow: deps.allow,
+    timeoutMs: METADATA_TIMEOUT_MS,
+    maxBytes: METADATA_MAX_BYTES,
+  });
+  return {
+    metadata: normalizeMetadata(body.toString('utf8')),
+    source: 'http',
+    host: new URL(source.url).host,
+  };
 }
 
 /**
@@ -68,7 +90,11 @@ async function loadDocument(deps: NftMetadataDeps, uri: string): Promise<{ metad
  * recorded as 'failed' and not retried by the queue: the API asks again after a while, or on
  * refresh=true. Only an unreachable RPC node is retried by graphile-worker, until the last attempt.
  */
-export async function fetchNftMetadata(deps: NftMetadataDeps, key: NftKey, job: { id: string; attempts: number; max_attempts: number }): Promise<void> {
+export async function fetchNftMetadata(
+  deps: NftMetadataDeps,
+  key: NftKey,
+  job: { id: string; attempts: number; max_attempts: number },
+): Promise<void> {
   const started = performance.now();
   const ctx = { job_id: job.id, network: key.network, token: key.token, token_id: key.token_id };
   let tokenUri: string | null = null;
@@ -84,7 +110,10 @@ export async function fetchNftMetadata(deps: NftMetadataDeps, key: NftKey, job: 
     outcome = { status: 'ok', tokenUri, metadata: loaded.metadata };
   } catch (err) {
     if (err instanceof RetryableError && job.attempts < job.max_attempts) {
-      log.warn({ ...ctx, error: describeError(err), attempt: job.attempts }, 'nft metadata: RPC failed; will retry');
+      log.warn(
+        { ...ctx, error: describeError(err), attempt: job.attempts },
+        'nft metadata: RPC failed; will retry',
+      );
       throw err;
     }
     if (!isFetchFailure(err)) throw err; // the database, a bug: let the queue retry

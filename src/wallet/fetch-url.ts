@@ -1,6 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
-import { type AllowList, guardedLookup, literalHostAllowed, parseWebhookUrl } from '../webhooks/ssrf.js';
+import {
+  type AllowList,
+  guardedLookup,
+  literalHostAllowed,
+  parseWebhookUrl,
+} from '../webhooks/ssrf.js';
 
 /**
  * GET of a URL named by someone else (a token contract), under the same rule as webhooks: only
@@ -33,7 +38,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export function checkFetchTarget(value: string, allow: AllowList): URL {
   const parsed = parseWebhookUrl(value);
   if (!parsed.ok) throw new FetchError(`URL ${parsed.reason}`);
-  if (!literalHostAllowed(parsed.url, allow)) throw new FetchError('URL points at a forbidden address');
+  if (!literalHostAllowed(parsed.url, allow))
+    throw new FetchError('URL points at a forbidden address');
   return parsed.url;
 }
 
@@ -62,13 +68,21 @@ function describe(err: unknown): string {
   return `${e.code ?? e.name ?? 'error'}: ${String(e.message ?? e).split('\n')[0]}`.slice(0, 200);
 }
 
-function getOnce(url: URL, opts: GuardedGetOptions, deadline: number): Promise<{ body: Buffer } | { location: string }> {
+function getOnce(
+  url: URL,
+  opts: GuardedGetOptions,
+  deadline: number,
+): Promise<{ body: Buffer } | { location: string }> {
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     let settled = false;
     const req = mod.request(url, {
       method: 'GET',
-      headers: { accept: 'application/json, */*;q=0.5', 'accept-encoding': 'identity', 'user-agent': 'tollgate-nft-metadata' },
+      headers: {
+        accept: 'application/json, */*;q=0.5',
+        'accept-encoding': 'identity',
+        'user-agent': 'tollgate-nft-metadata',
+      },
       lookup: guardedLookup(opts.allow) as never,
       agent: false,
     });
@@ -77,19 +91,27 @@ function getOnce(url: URL, opts: GuardedGetOptions, deadline: number): Promise<{
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      if (outcome instanceof Error) reject(outcome instanceof FetchError ? outcome : new FetchError(describe(outcome)));
+      if (outcome instanceof Error)
+        reject(outcome instanceof FetchError ? outcome : new FetchError(describe(outcome)));
       else resolve(outcome);
     };
-    const timer = setTimeout(() => finish(new FetchError(`no answer within ${opts.timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => finish(new FetchError(`no answer within ${opts.timeoutMs} ms`)),
+      Math.max(0, deadline - Date.now()),
+    );
     req.on('error', finish);
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status)) {
         const location = res.headers.location;
-        return finish(location ? { location } : new FetchError(`redirect ${status} without a location`));
+        return finish(
+          location ? { location } : new FetchError(`redirect ${status} without a location`),
+        );
       }
-      if (status < 200 || status >= 300) return finish(new FetchError(`metadata server answered ${status}`));
-      if (Number(res.headers['content-length']) > opts.maxBytes) return finish(new FetchError(`larger than ${opts.maxBytes} bytes`));
+      if (status < 200 || status >= 300)
+        return finish(new FetchError(`metadata server answered ${status}`));
+      if (Number(res.headers['content-length']) > opts.maxBytes)
+        return finish(new FetchError(`larger than ${opts.maxBytes} bytes`));
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -99,7 +121,9 @@ function getOnce(url: URL, opts: GuardedGetOptions, deadline: number): Promise<{
       });
       res.on('end', () => finish({ body: Buffer.concat(chunks) }));
       res.on('error', finish);
-      res.on('close', () => finish(new FetchError('connection closed before the end of the answer')));
+      res.on('close', () =>
+        finish(new FetchError('connection closed before the end of the answer')),
+      );
     });
     req.end();
   });

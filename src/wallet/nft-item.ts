@@ -11,33 +11,69 @@ import { reportedNetwork } from './network-name.js';
 
 const Attribute = z.object({ trait_type: z.string(), value: z.string() });
 
-export const NftMetadataSchema = z.object({
-  name: z.string(),
-  image: z.string().meta({ description: 'URI as the token gives it (may be ipfs:// or data:); "" when unknown.' }),
-  description: z.string(),
-  attributes: z.array(Attribute).optional().meta({ description: 'Present when the token has attributes, or has neither attributes nor properties ([]). Values as strings.' }),
-  properties: z.record(z.string(), z.unknown()).optional().meta({ description: 'Present when the token has a properties object.' }),
-  external_url: z.string().optional(),
-  animation_url: z.string().optional(),
-}).meta({ id: 'NftMetadata' });
+export const NftMetadataSchema = z
+  .object({
+    name: z.string(),
+    image: z
+      .string()
+      .meta({
+        description: 'URI as the token gives it (may be ipfs:// or data:); "" when unknown.',
+      }),
+    description: z.string(),
+    attributes: z
+      .array(Attribute)
+      .optional()
+      .meta({
+        description:
+          'Present when the token has attributes, or has neither attributes nor properties ([]). Values as strings.',
+      }),
+    properties: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'Present when the token has a properties object.' }),
+    external_url: z.string().optional(),
+    animation_url: z.string().optional(),
+  })
+  .meta({ id: 'NftMetadata' });
 
-export const NftItem = z.object({
-  name: z.string().meta({ description: 'metadata.name; "" until the metadata is fetched, or when it cannot be.' }),
-  image: z.string().meta({ description: 'metadata.image (may be ipfs:// or data:); "" when unknown.' }),
-  media: z.array(z.object({
-    raw: z.string().meta({ description: 'The image URI as the metadata gives it.' }),
-    gateway: z.string().meta({ description: 'http(s) URL a browser can load (ipfs:// through the configured gateway; data: passed through); "" for other schemes.' }),
-  })).meta({ description: 'One entry for the image; [] when there is none.' }),
-  chainId: z.int(),
-  network: z.string().meta({ description: 'Network symbol; Polygon items say "matic" as the spec shows.' }),
-  metadata: NftMetadataSchema,
-  token_id: z.string().meta({ description: 'Decimal digits.' }),
-  token_type: z.enum(['ERC721', 'ERC1155']),
-  description: z.string(),
-  contract_name: z.string().meta({ description: 'name() of the contract; "" when it has none or it was not read yet.' }),
-  contract_symbol: z.string(),
-  contract_address: z.string().meta({ description: 'Lower-case 0x address.' }),
-}).meta({ id: 'NftItem' });
+export const NftItem = z
+  .object({
+    name: z
+      .string()
+      .meta({
+        description: 'metadata.name; "" until the metadata is fetched, or when it cannot be.',
+      }),
+    image: z
+      .string()
+      .meta({ description: 'metadata.image (may be ipfs:// or data:); "" when unknown.' }),
+    media: z
+      .array(
+        z.object({
+          raw: z.string().meta({ description: 'The image URI as the metadata gives it.' }),
+          gateway: z
+            .string()
+            .meta({
+              description:
+                'http(s) URL a browser can load (ipfs:// through the configured gateway; data: passed through); "" for other schemes.',
+            }),
+        }),
+      )
+      .meta({ description: 'One entry for the image; [] when there is none.' }),
+    chainId: z.int(),
+    network: z
+      .string()
+      .meta({ description: 'Network symbol; Polygon items say "matic" as the spec shows.' }),
+    metadata: NftMetadataSchema,
+    token_id: z.string().meta({ description: 'Decimal digits.' }),
+    token_type: z.enum(['ERC721', 'ERC1155']),
+    description: z.string(),
+    contract_name: z
+      .string()
+      .meta({ description: 'name() of the contract; "" when it has none or it was not read yet.' }),
+    contract_symbol: z.string(),
+    contract_address: z.string().meta({ description: 'Lower-case 0x address.' }),
+  })
+  .meta({ id: 'NftItem' });
 
 export type NftItem = z.infer<typeof NftItem>;
 
@@ -55,13 +91,14 @@ export interface Holding {
   fetch_due: boolean;
 }
 
-
 export function toNftItem(h: Holding, ipfsGateway: string): NftItem {
   const metadata: NftMetadata = h.metadata ?? { ...EMPTY_METADATA, attributes: [] };
   return {
     name: metadata.name,
     image: metadata.image,
-    media: metadata.image ? [{ raw: metadata.image, gateway: browserUrl(metadata.image, ipfsGateway) }] : [],
+    media: metadata.image
+      ? [{ raw: metadata.image, gateway: browserUrl(metadata.image, ipfsGateway) }]
+      : [],
     chainId: Number(h.chain_id),
     network: reportedNetwork(h.network),
     metadata,

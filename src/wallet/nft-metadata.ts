@@ -22,7 +22,12 @@ export interface NftMetadata {
 }
 
 /** What an item carries when no metadata could be fetched (yet). */
-export const EMPTY_METADATA: Readonly<NftMetadata> = Object.freeze({ name: '', image: '', description: '', attributes: [] });
+export const EMPTY_METADATA: Readonly<NftMetadata> = Object.freeze({
+  name: '',
+  image: '',
+  description: '',
+  attributes: [],
+});
 
 export class MetadataFormatError extends Error {
   constructor(message: string) {
@@ -66,7 +71,9 @@ function imageOf(doc: Record<string, unknown>): string {
   if (image) return image;
   // OpenSea's image_data: raw SVG markup, served as a data: URI.
   const svg = text(doc.image_data).trim();
-  return svg.startsWith('<svg') ? `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}` : '';
+  return svg.startsWith('<svg')
+    ? `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`
+    : '';
 }
 
 /** The normalised metadata of a JSON document; throws MetadataFormatError when it is not a JSON object. */
@@ -79,9 +86,15 @@ export function normalizeMetadata(json: string): NftMetadata {
   }
   if (!isObject(parsed)) throw new MetadataFormatError('metadata is not a JSON object');
   const doc = clean(parsed) as Record<string, unknown>;
-  const out: NftMetadata = { name: text(doc.name), image: imageOf(doc), description: text(doc.description) };
+  const out: NftMetadata = {
+    name: text(doc.name),
+    image: imageOf(doc),
+    description: text(doc.description),
+  };
   if (Array.isArray(doc.attributes)) {
-    out.attributes = doc.attributes.filter(isObject).map((a) => ({ trait_type: text(a.trait_type), value: valueText(a.value) }));
+    out.attributes = doc.attributes
+      .filter(isObject)
+      .map((a) => ({ trait_type: text(a.trait_type), value: valueText(a.value) }));
   }
   if (isObject(doc.properties)) out.properties = doc.properties;
   if (!out.attributes && !out.properties) out.attributes = [];

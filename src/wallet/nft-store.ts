@@ -28,7 +28,11 @@ export interface NftKey {
  * sent away or burned (sent to 0x0) is gone, and ERC-1155 amounts add up. Set-based: two index-only
  * range scans (migration 0004) and one aggregate, whatever the number of transfers.
  */
-export async function listNftHoldings(sql: Sql, address: string, networks: readonly string[]): Promise<Holding[]> {
+export async function listNftHoldings(
+  sql: Sql,
+  address: string,
+  networks: readonly string[],
+): Promise<Holding[]> {
   if (networks.length === 0) return [];
   return sql<Holding[]>`
     with moves as (

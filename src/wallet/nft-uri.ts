@@ -66,8 +66,12 @@ export function decodeDataUri(uri: string, maxBytes: number): string {
   const comma = uri.indexOf(',');
   if (comma < 0) throw new DataUriError('data: URI without a comma');
   // Base64 takes 4 characters per 3 bytes; percent-encoding up to 3 per byte.
-  if (uri.length - comma > maxBytes * 3 + 4) throw new DataUriError(`data: URI larger than ${maxBytes} bytes`);
-  const params = uri.slice(5, comma).split(';').map((p) => p.trim().toLowerCase());
+  if (uri.length - comma > maxBytes * 3 + 4)
+    throw new DataUriError(`data: URI larger than ${maxBytes} bytes`);
+  const params = uri
+    .slice(5, comma)
+    .split(';')
+    .map((p) => p.trim().toLowerCase());
   const payload = uri.slice(comma + 1);
   const bytes = params.includes('base64')
     ? Buffer.from(payload.includes('%') ? safeDecode(payload) : payload, 'base64')
@@ -103,5 +107,8 @@ export function metadataSource(uri: string, gateway: string): MetadataSource {
     return { kind: 'unsupported', reason: 'token URI is not a URI' };
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') return { kind: 'http', url: url.href };
-  return { kind: 'unsupported', reason: `unsupported URI scheme ${url.protocol.slice(0, -1).slice(0, 20)}` };
+  return {
+    kind: 'unsupported',
+    reason: `unsupported URI scheme ${url.protocol.slice(0, -1).slice(0, 20)}`,
+  };
 }

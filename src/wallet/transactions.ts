@@ -37,8 +37,15 @@ interface Row {
   logs: { address: string; topics: string[]; data: string }[];
 }
 
-export async function walletTransactions(sql: Sql, address: string, page: number, limit: number): Promise<{ rows: WalletTransaction[]; total: number }> {
-  const [count] = await sql<{ n: number }[]>`select count(*)::int as n from evm_tx_addresses where address = ${address}`;
+export async function walletTransactions(
+  sql: Sql,
+  address: string,
+  page: number,
+  limit: number,
+): Promise<{ rows: WalletTransaction[]; total: number }> {
+  const [count] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from evm_tx_addresses where address = ${address}`;
   const rows = await sql<Row[]>`
     with page as (
       select network, tx_hash, block_number, timestamp from evm_tx_addresses

@@ -3,7 +3,12 @@ import type { Sql } from '../db/index.js';
 import { describeError, PermanentError } from '../errors.js';
 import { stringifyWithBigInts } from '../json.js';
 import { networkInfo } from '../config/networks.js';
-import { buildEvmPayload, evmTxKey, loadEvmTransactions, type EvmTxForPayload } from './evm-payload.js';
+import {
+  buildEvmPayload,
+  evmTxKey,
+  loadEvmTransactions,
+  type EvmTxForPayload,
+} from './evm-payload.js';
 import { buildUtxoPayload } from './utxo-payload.js';
 import type { ClaimedEvent } from './outbox.js';
 import type { AllowList } from './ssrf.js';
@@ -35,19 +40,29 @@ export type Prepared =
  * travel rule body may hold persons, so it is never stored in clear: it is rebuilt at each
  * attempt from the sealed payload, and comes out the same each time.
  */
-export async function prepareDelivery(deps: DeliveryDeps, ev: ClaimedEvent, evmTxs?: ReadonlyMap<string, EvmTxForPayload>): Promise<Prepared> {
+export async function prepareDelivery(
+  deps: DeliveryDeps,
+  ev: ClaimedEvent,
+  evmTxs?: ReadonlyMap<string, EvmTxForPayload>,
+): Promise<Prepared> {
   let url = ev.url;
   if (ev.kind === 'travelrule') {
     url ??= deps.travelRuleWebhookUrl ?? null;
     // No travel rule webhook registered yet: the event waits (with backoff) rather than being lost.
-    if (!url && !ev.key_revoked) return { retry: 'no travel rule webhook registered for the key (POST /v2/travelrule/webhook) and no travel_rule.webhook_url' };
+    if (!url && !ev.key_revoked)
+      return {
+        retry:
+          'no travel rule webhook registered for the key (POST /v2/travelrule/webhook) and no travel_rule.webhook_url',
+      };
   }
   if (ev.key_revoked || !url) return { cancel: 'subscription or key removed' };
 
   if (ev.kind === 'travelrule') {
     if (!deps.keyring) return { retry: 'this worker has no data keyring' };
     const built = await buildTravelRuleBody(deps.sql, deps.keyring, ev.id);
-    return built === undefined ? { cancel: 'travel rule transaction not found' } : { send: { url, body: built } };
+    return built === undefined
+      ? { cancel: 'travel rule transaction not found' }
+      : { send: { url, body: built } };
   }
   if (ev.body !== null) return { send: { url, body: ev.body } };
 
@@ -57,8 +72,12 @@ export async function prepareDelivery(deps: DeliveryDeps, ev: ClaimedEvent, evmT
   if (!utxo && !client) return { retry: `no RPC client for ${ev.network} in this worker` };
   if (!utxo && ev.chain_id === null) return { retry: `no cursor for ${ev.network} yet` };
   try {
-    const evmTx = utxo ? undefined : (evmTxs ?? (await loadEvmTransactions(deps.sql, [ev]))).get(evmTxKey(ev));
-    const payload = utxo ? await buildUtxoPayload(deps.sql, ev) : await buildEvmPayload(deps.sql, client!, ev, Number(ev.chain_id), evmTx);
+    const evmTx = utxo
+      ? undefined
+      : (evmTxs ?? (await loadEvmTransactions(deps.sql, [ev]))).get(evmTxKey(ev));
+    const payload = utxo
+      ? await buildUtxoPayload(deps.sql, ev)
+      : await buildEvmPayload(deps.sql, client!, ev, Number(ev.chain_id), evmTx);
     return { send: { url, body: stringifyWithBigInts(payload) } };
   } catch (err) {
     if (err instanceof PermanentError) return { cancel: err.message };
@@ -70,8 +89,20 @@ export async function prepareDelivery(deps: DeliveryDeps, ev: ClaimedEvent, evmT
  * prepareDelivery for a batch: the EVM transactions of the stream bodies still to build are read
  * in one round trip first. Never throws: an event that cannot be prepared now is to be retried.
  */
-export async function prepareDeliveries(deps: DeliveryDeps, events: readonly ClaimedEvent[]): Promise<Prepared[]> {
-  const building = new Set(events.filter((ev) => ev.kind === 'stream' && ev.body === null && !ev.key_revoked && ev.url && networkInfo(ev.network)?.family !== 'utxo'));
+export async function prepareDeliveries(
+  deps: DeliveryDeps,
+  events: readonly ClaimedEvent[],
+): Promise<Prepared[]> {
+  const building = new Set(
+    events.filter(
+      (ev) =>
+        ev.kind === 'stream' &&
+        ev.body === null &&
+        !ev.key_revoked &&
+        ev.url &&
+        networkInfo(ev.network)?.family !== 'utxo',
+    ),
+  );
   let evmTxs: Map<string, EvmTxForPayload> | undefined;
   let loadError: string | undefined;
   try {
@@ -79,14 +110,16 @@ export async function prepareDeliveries(deps: DeliveryDeps, events: readonly Cla
   } catch (err) {
     loadError = describeError(err);
   }
-  return Promise.all(events.map(async (ev): Promise<Prepared> => {
-    if (loadError !== undefined && building.has(ev)) return { retry: loadError };
-    try {
-      return await prepareDelivery(deps, ev, evmTxs);
-    } catch (err) {
-      return { retry: describeError(err) };
-    }
-  }));
+  return Promise.all(
+    events.map(async (ev): Promise<Prepared> => {
+      if (loadError !== undefined && building.has(ev)) return { retry: loadError };
+      try {
+        return await prepareDelivery(deps, ev, evmTxs);
+      } catch (err) {
+        return { retry: describeError(err) };
+      }
+    }),
+  );
 }
 
 /**
@@ -96,5 +129,7 @@ export async function prepareDeliveries(deps: DeliveryDeps, events: readonly Cla
  */
 export function withSequence(body: string, sequence: string | null): string {
   if (sequence === null) return body;
-  return body.trimEnd() === '{}' ? `{"sequence":${sequence}}` : `{"sequence":${sequence},${body.slice(1)}`;
+  return body.trimEnd() === '{}'
+    ? `{"sequence":${sequence}}`
+    : `{"sequence":${sequence},${body.slice(1)}`;
 }

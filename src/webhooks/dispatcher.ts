@@ -110,7 +110,10 @@ export class DeliveryDispatcher {
   private handBackBatch: Promise<void> | undefined;
   private readonly log = log.child({ role: 'dispatcher' });
 
-  constructor(private readonly deps: DeliveryDeps, private readonly opts: DispatcherOptions) {
+  constructor(
+    private readonly deps: DeliveryDeps,
+    private readonly opts: DispatcherOptions,
+  ) {
     this.agents = createWebhookAgents(opts.endpointConcurrency);
     // Longer than any attempt can take (a POST retried twice on connection errors, each within
     // the timeout), and the record after it: a live worker's lease never runs out under it.
@@ -139,7 +142,9 @@ export class DeliveryDispatcher {
     let cutOff: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.batches]),
-      new Promise<void>((r) => { cutOff = setTimeout(r, STOP_IN_FLIGHT_MS); }),
+      new Promise<void>((r) => {
+        cutOff = setTimeout(r, STOP_IN_FLIGHT_MS);
+      }),
     ]);
     clearTimeout(cutOff);
     this.stopped.abort();
@@ -150,7 +155,10 @@ export class DeliveryDispatcher {
       if (this.outcomes.length > 0) await new Promise((r) => setTimeout(r, DB_RETRY_MIN_MS));
     }
     if (this.outcomes.length > 0) {
-      this.log.warn({ unrecorded: this.outcomes.length }, 'stopping with attempts unrecorded; their events are sent again when their lease ends');
+      this.log.warn(
+        { unrecorded: this.outcomes.length },
+        'stopping with attempts unrecorded; their events are sent again when their lease ends',
+      );
     }
     clearTimeout(this.recordTimer);
     clearInterval(this.stallTimer);
@@ -167,7 +175,12 @@ export class DeliveryDispatcher {
         if (this.stopping) void l.unlisten().catch(() => {});
         else this.unlisten = l.unlisten;
       })
-      .catch((err) => this.log.warn({ error: describeError(err) }, 'could not listen for new webhook events; polling'));
+      .catch((err) =>
+        this.log.warn(
+          { error: describeError(err) },
+          'could not listen for new webhook events; polling',
+        ),
+      );
   }
 
   private poke(): void {
@@ -194,7 +207,10 @@ export class DeliveryDispatcher {
   private dbFailed(err: unknown, what: string): number {
     if (this.dbDownSince === undefined) {
       this.dbDownSince = Date.now();
-      this.log.warn({ error: describeError(err) }, `${what} failed: database unavailable; deliveries wait for it`);
+      this.log.warn(
+        { error: describeError(err) },
+        `${what} failed: database unavailable; deliveries wait for it`,
+      );
     }
     const down = Date.now() - this.dbDownSince;
     return Math.min(DB_RETRY_MAX_MS, DB_RETRY_MIN_MS * 2 ** Math.floor(down / 2000));
@@ -202,7 +218,10 @@ export class DeliveryDispatcher {
 
   private dbWorks(): void {
     if (this.dbDownSince === undefined) return;
-    this.log.info({ down_ms: Date.now() - this.dbDownSince }, 'database reachable again; deliveries resume');
+    this.log.info(
+      { down_ms: Date.now() - this.dbDownSince },
+      'database reachable again; deliveries resume',
+    );
     this.dbDownSince = undefined;
   }
 
@@ -216,7 +235,12 @@ export class DeliveryDispatcher {
         let claimed: ClaimedEvent[];
         try {
           // Events waiting for one in flight stay at the queue's head: look past them.
-          claimed = await claimDueDeliveries(this.sql, limit, this.leaseS, 2 * limit + this.opts.concurrency);
+          claimed = await claimDueDeliveries(
+            this.sql,
+            limit,
+            this.leaseS,
+            2 * limit + this.opts.concurrency,
+          );
           this.dbWorks();
         } catch (err) {
           await this.pause(this.dbFailed(err, 'claiming webhook events'));
@@ -236,7 +260,11 @@ export class DeliveryDispatcher {
 
   private endpoint(key: string): Endpoint {
     let ep = this.endpoints.get(key);
-    if (!ep) this.endpoints.set(key, (ep = { assigned: 0, active: 0, waiting: [], avgMs: undefined, lastProgress: Date.now() }));
+    if (!ep)
+      this.endpoints.set(
+        key,
+        (ep = { assigned: 0, active: 0, waiting: [], avgMs: undefined, lastProgress: Date.now() }),
+      );
     return ep;
   }
 
@@ -247,7 +275,9 @@ export class DeliveryDispatcher {
   /** Events one receiver may have in this worker's hands at once. */
   private endpointRoom(ep: Endpoint): number {
     if (this.stalled(ep)) return ep.active;
-    const slow = (ep.avgMs ?? 0) > SLOW_RECEIVER_MS || (ep.active > 0 && Date.now() - ep.lastProgress > SLOW_RECEIVER_MS);
+    const slow =
+      (ep.avgMs ?? 0) > SLOW_RECEIVER_MS ||
+      (ep.active > 0 && Date.now() - ep.lastProgress > SLOW_RECEIVER_MS);
     return slow ? 2 * this.opts.endpointConcurrency : this.opts.concurrency;
   }
 
@@ -256,7 +286,8 @@ export class DeliveryDispatcher {
     const now = Date.now();
     for (const [key, ep] of this.endpoints) {
       if (ep.waiting.length > 0 && this.stalled(ep, now)) handBackWaiting(ep);
-      if (ep.assigned === 0 && ep.active === 0 && now - ep.lastProgress > RECEIVER_FORGET_MS) this.endpoints.delete(key);
+      if (ep.assigned === 0 && ep.active === 0 && now - ep.lastProgress > RECEIVER_FORGET_MS)
+        this.endpoints.delete(key);
     }
   }
 
@@ -274,8 +305,11 @@ export class DeliveryDispatcher {
       const keep: { ev: ClaimedEvent; key: string | null }[] = [];
       const deferred: string[] = [];
       for (const ev of claimed) {
-        const key = endpointKey(ev.url ?? (ev.kind === 'travelrule' ? this.deps.travelRuleWebhookUrl ?? null : null));
-        if (key !== null && this.endpoint(key).assigned >= this.endpointRoom(this.endpoint(key))) deferred.push(ev.id);
+        const key = endpointKey(
+          ev.url ?? (ev.kind === 'travelrule' ? (this.deps.travelRuleWebhookUrl ?? null) : null),
+        );
+        if (key !== null && this.endpoint(key).assigned >= this.endpointRoom(this.endpoint(key)))
+          deferred.push(ev.id);
         else {
           if (key !== null) this.endpoint(key).assigned++;
           keep.push({ ev, key });
@@ -286,7 +320,10 @@ export class DeliveryDispatcher {
         if (key !== null) this.endpoint(key).assigned--;
       };
 
-      const bodies = await prepareDeliveries(this.deps, keep.map((k) => k.ev));
+      const bodies = await prepareDeliveries(
+        this.deps,
+        keep.map((k) => k.ev),
+      );
       const prepared = keep.map(({ ev, key }, i) => ({ ev, key, p: bodies[i]! }));
       const toSend: { ev: ClaimedEvent; key: string; url: string; body: string }[] = [];
       for (const { ev, key, p } of prepared) {
@@ -295,8 +332,32 @@ export class DeliveryDispatcher {
           continue;
         }
         release(key);
-        if ('cancel' in p) settle(ev, { outcome: 'cancelled', url: null, status_code: null, duration_ms: 0, error: p.cancel, retry_in_s: 0 }, null);
-        else settle(ev, { outcome: 'retry', url: ev.url ?? '', status_code: null, duration_ms: 0, error: 'retry' in p ? p.retry : 'no receiver', retry_in_s: retryDelayS(ev.attempts + 1) }, null);
+        if ('cancel' in p)
+          settle(
+            ev,
+            {
+              outcome: 'cancelled',
+              url: null,
+              status_code: null,
+              duration_ms: 0,
+              error: p.cancel,
+              retry_in_s: 0,
+            },
+            null,
+          );
+        else
+          settle(
+            ev,
+            {
+              outcome: 'retry',
+              url: ev.url ?? '',
+              status_code: null,
+              duration_ms: 0,
+              error: 'retry' in p ? p.retry : 'no receiver',
+              retry_in_s: retryDelayS(ev.attempts + 1),
+            },
+            null,
+          );
       }
       if (toSend.length === 0) return;
 
@@ -304,7 +365,10 @@ export class DeliveryDispatcher {
       // retracts them. If this fails, nothing is sent; the events are claimed again later.
       let frozen: Map<string, string | null>;
       try {
-        frozen = await freezeAndMarkSent(this.sql, toSend.map((s) => ({ id: s.ev.id, body: s.ev.kind === 'travelrule' ? null : s.body })));
+        frozen = await freezeAndMarkSent(
+          this.sql,
+          toSend.map((s) => ({ id: s.ev.id, body: s.ev.kind === 'travelrule' ? null : s.body })),
+        );
       } catch (err) {
         this.dbFailed(err, 'marking webhook events sent');
         for (const s of toSend) {
@@ -314,21 +378,29 @@ export class DeliveryDispatcher {
         }
         return;
       }
-      await Promise.all(toSend.map(async (s) => {
-        const body = withSequence(s.ev.kind === 'travelrule' ? s.body : (frozen.get(s.ev.id) ?? s.body), s.ev.sequence);
-        try {
-          const result = await this.post(s.key, s.url, s.ev, body);
-          if (result === undefined) {
-            // Never sent (its receiver stalled): due again in a while, as unsent as it was.
-            handed.add(s.ev.id);
-            await this.handBack([s.ev.id], true);
-          } else settle(s.ev, result, new URL(s.url).host);
-        } finally {
-          release(s.key);
-        }
-      }));
+      await Promise.all(
+        toSend.map(async (s) => {
+          const body = withSequence(
+            s.ev.kind === 'travelrule' ? s.body : (frozen.get(s.ev.id) ?? s.body),
+            s.ev.sequence,
+          );
+          try {
+            const result = await this.post(s.key, s.url, s.ev, body);
+            if (result === undefined) {
+              // Never sent (its receiver stalled): due again in a while, as unsent as it was.
+              handed.add(s.ev.id);
+              await this.handBack([s.ev.id], true);
+            } else settle(s.ev, result, new URL(s.url).host);
+          } finally {
+            release(s.key);
+          }
+        }),
+      );
     } catch (err) {
-      this.log.error({ error: describeError(err) }, 'webhook batch failed unexpectedly; its events are claimed again when their lease ends');
+      this.log.error(
+        { error: describeError(err) },
+        'webhook batch failed unexpectedly; its events are claimed again when their lease ends',
+      );
     } finally {
       for (const ev of claimed) if (!handed.has(ev.id)) this.inHand.delete(ev.id);
       this.poke();
@@ -342,13 +414,20 @@ export class DeliveryDispatcher {
   private handBack(ids: readonly string[], handedOut: boolean): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
     this.handingBack.push(...ids.map((id) => ({ id, handedOut })));
-    this.handBackBatch ??= new Promise<void>((r) => setTimeout(r, RECORD_DELAY_MS)).then(async () => {
-      const batch = this.handingBack.splice(0);
-      this.handBackBatch = undefined;
-      await deferDeliveries(this.sql, batch, this.deferS).catch((err) => this.log.warn({ error: describeError(err) }, 'could not hand back deferred webhook events; their lease ends in time'));
-      for (const { id } of batch) this.inHand.delete(id);
-      this.poke();
-    });
+    this.handBackBatch ??= new Promise<void>((r) => setTimeout(r, RECORD_DELAY_MS)).then(
+      async () => {
+        const batch = this.handingBack.splice(0);
+        this.handBackBatch = undefined;
+        await deferDeliveries(this.sql, batch, this.deferS).catch((err) =>
+          this.log.warn(
+            { error: describeError(err) },
+            'could not hand back deferred webhook events; their lease ends in time',
+          ),
+        );
+        for (const { id } of batch) this.inHand.delete(id);
+        this.poke();
+      },
+    );
     return this.handBackBatch;
   }
 
@@ -356,28 +435,48 @@ export class DeliveryDispatcher {
    * One attempt under the receiver's limit of POSTs in flight. Undefined: not attempted, the
    * receiver stalled while it waited for a slot.
    */
-  private async post(key: string, url: string, ev: ClaimedEvent, body: string): Promise<Omit<AttemptResult, 'id'> | undefined> {
+  private async post(
+    key: string,
+    url: string,
+    ev: ClaimedEvent,
+    body: string,
+  ): Promise<Omit<AttemptResult, 'id'> | undefined> {
     const ep = this.endpoint(key);
     if (ep.active >= this.opts.endpointConcurrency) {
       if (!(await new Promise<boolean>((r) => ep.waiting.push(r)))) return undefined;
     } else if (ep.active++ === 0) ep.lastProgress = Date.now();
     try {
       const headers = webhookHeaders(ev.webhook_secret, `msg_${ev.id}`, body);
-      const r = await postWebhook(url, headers, body, { timeoutMs: this.deps.timeoutMs, allow: this.deps.allow, agents: this.agents, signal: this.stopped.signal });
+      const r = await postWebhook(url, headers, body, {
+        timeoutMs: this.deps.timeoutMs,
+        allow: this.deps.allow,
+        agents: this.agents,
+        signal: this.stopped.signal,
+      });
       ep.lastProgress = Date.now();
       ep.avgMs = ep.avgMs === undefined ? r.duration_ms : 0.8 * ep.avgMs + 0.2 * r.duration_ms;
       const outcome = r.error === null ? 'delivered' : r.retryable ? 'retry' : 'refused';
-      return { outcome, url, status_code: r.status_code, duration_ms: r.duration_ms, error: r.error, retry_in_s: retryDelayS(ev.attempts + 1), in_doubt: r.in_doubt };
+      return {
+        outcome,
+        url,
+        status_code: r.status_code,
+        duration_ms: r.duration_ms,
+        error: r.error,
+        retry_in_s: retryDelayS(ev.attempts + 1),
+        in_doubt: r.in_doubt,
+      };
     } finally {
       const next = ep.waiting.shift();
-      if (next) next(true); // the slot passes to the next one waiting
+      if (next)
+        next(true); // the slot passes to the next one waiting
       else ep.active--;
     }
   }
 
   private scheduleFlush(): void {
     if (this.outcomes.length >= RECORD_BATCH_MAX) void this.flush();
-    else if (!this.recordTimer) this.recordTimer = setTimeout(() => void this.flush(), RECORD_DELAY_MS);
+    else if (!this.recordTimer)
+      this.recordTimer = setTimeout(() => void this.flush(), RECORD_DELAY_MS);
   }
 
   /** Records what is waiting, one batch at a time; on a database error keeps it and tries again. */
@@ -390,7 +489,11 @@ export class DeliveryDispatcher {
         const batch = this.outcomes.slice(0, RECORD_BATCH_MAX);
         let recorded: RecordedAttempt[];
         try {
-          recorded = await recordAttempts(this.sql, batch.map((p) => p.result), this.opts.maxAttempts);
+          recorded = await recordAttempts(
+            this.sql,
+            batch.map((p) => p.result),
+            this.opts.maxAttempts,
+          );
           this.dbWorks();
         } catch (err) {
           const wait = this.dbFailed(err, 'recording webhook attempts');
@@ -414,22 +517,46 @@ export class DeliveryDispatcher {
 
   private logOutcome({ result, host, ev }: Pending, rec: RecordedAttempt | undefined): void {
     const fields = {
-      event_id: ev.id, kind: ev.kind, network: ev.network || undefined, tx_hash: ev.tx_hash || undefined, confirmed: ev.confirmed,
-      sequence: ev.sequence === null ? undefined : Number(ev.sequence), host: host ?? undefined, status_code: result.status_code ?? undefined,
-      duration_ms: result.duration_ms, attempts: rec?.attempts, max_attempts: rec?.max_attempts,
+      event_id: ev.id,
+      kind: ev.kind,
+      network: ev.network || undefined,
+      tx_hash: ev.tx_hash || undefined,
+      confirmed: ev.confirmed,
+      sequence: ev.sequence === null ? undefined : Number(ev.sequence),
+      host: host ?? undefined,
+      status_code: result.status_code ?? undefined,
+      duration_ms: result.duration_ms,
+      attempts: rec?.attempts,
+      max_attempts: rec?.max_attempts,
     };
-    if (!rec) return void this.log.debug(fields, 'webhook attempt not recorded: the event was settled meanwhile');
-    if (rec.retractions > 0) this.log.warn({ ...fields, retractions: rec.retractions }, 'webhook delivered after a reorg orphaned it; retraction enqueued');
+    if (!rec)
+      return void this.log.debug(
+        fields,
+        'webhook attempt not recorded: the event was settled meanwhile',
+      );
+    if (rec.retractions > 0)
+      this.log.warn(
+        { ...fields, retractions: rec.retractions },
+        'webhook delivered after a reorg orphaned it; retraction enqueued',
+      );
     if (result.outcome === 'delivered') return void this.log.debug(fields, 'webhook delivered');
-    if (result.outcome === 'cancelled') return void this.log.info({ ...fields, reason: result.error }, 'webhook cancelled');
+    if (result.outcome === 'cancelled')
+      return void this.log.info({ ...fields, reason: result.error }, 'webhook cancelled');
     if (rec.gave_up) {
-      const why = result.outcome === 'refused' ? 'refused by the receiver; not retried' : 'retries exhausted';
+      const why =
+        result.outcome === 'refused' ? 'refused by the receiver; not retried' : 'retries exhausted';
       return void this.log.error({ ...fields, error: result.error }, `webhook given up: ${why}`);
     }
     if (rec.status === 'pending') {
-      return void this.log.warn({ ...fields, error: result.error, retry_in_s: Math.round(result.retry_in_s) }, 'webhook attempt failed; will retry');
+      return void this.log.warn(
+        { ...fields, error: result.error, retry_in_s: Math.round(result.retry_in_s) },
+        'webhook attempt failed; will retry',
+      );
     }
-    this.log.info({ ...fields, status: rec.status, error: result.error }, 'webhook attempt failed; event settled');
+    this.log.info(
+      { ...fields, status: rec.status, error: result.error },
+      'webhook attempt failed; event settled',
+    );
   }
 }
 

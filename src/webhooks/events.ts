@@ -22,7 +22,13 @@ export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
  */
 export async function enqueueStreamEvents(
   tx: TransactionSql,
-  opts: { table: AddressTable; family: 'evm' | 'utxo'; network: string; blockNumber: bigint; blockHash: string },
+  opts: {
+    table: AddressTable;
+    family: 'evm' | 'utxo';
+    network: string;
+    blockNumber: bigint;
+    blockHash: string;
+  },
 ): Promise<number> {
   const rows = await tx`
     with ins as (
@@ -50,7 +56,11 @@ export async function enqueueStreamEvents(
  * and no later attempt is made (claimDueDeliveries cancels it).
  * Returns how many retractions were written.
  */
-export async function retractOrphanedEvents(tx: TransactionSql, network: string, ancestor: bigint): Promise<number> {
+export async function retractOrphanedEvents(
+  tx: TransactionSql,
+  network: string,
+  ancestor: bigint,
+): Promise<number> {
   const rows = await tx`
     with orphaned as (
       update webhook_events set orphaned = true, confirmation_done = true,
@@ -84,7 +94,11 @@ export function retractionsOf(tx: Sql | TransactionSql) {
  * Confirmed events for the unconfirmed ones at or below `upTo` (the highest block that now has
  * enough confirmations). Each unconfirmed event is confirmed once; an orphaned one never is.
  */
-export async function enqueueConfirmations(tx: TransactionSql, network: string, upTo: bigint): Promise<number> {
+export async function enqueueConfirmations(
+  tx: TransactionSql,
+  network: string,
+  upTo: bigint,
+): Promise<number> {
   const rows = await tx`
     with due as (
       update webhook_events set confirmation_done = true
@@ -101,4 +115,3 @@ export async function enqueueConfirmations(tx: TransactionSql, network: string, 
     ${written(tx)}`;
   return rows.length;
 }
-

@@ -1,6 +1,11 @@
 import type { PublicClient } from 'viem';
 import type { Sql } from '../db/index.js';
-import { decodeApprovals, decodeTransfers, type RawLog, type TokenTransfer } from '../chains/evm/decode.js';
+import {
+  decodeApprovals,
+  decodeTransfers,
+  type RawLog,
+  type TokenTransfer,
+} from '../chains/evm/decode.js';
 import { tokenMetadata, type TokenMeta } from '../chains/evm/tokens.js';
 import { networkInfo } from '../config/networks.js';
 import { PermanentError } from '../errors.js';
@@ -12,11 +17,26 @@ import { PermanentError } from '../errors.js';
  */
 
 interface TxRow {
-  hash: string; block_number: string; block_hash: string; tx_index: number; from_address: string; to_address: string | null;
-  contract_address: string | null; value: string; gas: string; gas_price: string | null; input: string; status: number | null;
+  hash: string;
+  block_number: string;
+  block_hash: string;
+  tx_index: number;
+  from_address: string;
+  to_address: string | null;
+  contract_address: string | null;
+  value: string;
+  gas: string;
+  gas_price: string | null;
+  input: string;
+  status: number | null;
   timestamp: string;
 }
-interface LogRow { log_index: number; address: string; topics: string[]; data: string }
+interface LogRow {
+  log_index: number;
+  address: string;
+  topics: string[];
+  data: string;
+}
 
 /** value / 10^decimals as a float; precision is the float's (the exact integer is in `value`). */
 export function formatUnits(value: bigint, decimals: number): number {
@@ -29,7 +49,11 @@ export function formatUnits(value: bigint, decimals: number): number {
 export type EvmTxForPayload = TxRow & { network: string; logs: LogRow[] };
 
 /** Where a stream event's transaction is. */
-export interface EvmTxKey { network: string; tx_hash: string; block_hash: string }
+export interface EvmTxKey {
+  network: string;
+  tx_hash: string;
+  block_hash: string;
+}
 
 export const evmTxKey = (k: EvmTxKey) => `${k.network}|${k.tx_hash}|${k.block_hash}`;
 
@@ -38,7 +62,10 @@ export const evmTxKey = (k: EvmTxKey) => `${k.network}|${k.tx_hash}|${k.block_ha
  * unconfirmed and a confirmed event of one transaction share it), by evmTxKey. A transaction no
  * longer in the event's block (reorged) is absent.
  */
-export async function loadEvmTransactions(sql: Sql, keys: readonly EvmTxKey[]): Promise<Map<string, EvmTxForPayload>> {
+export async function loadEvmTransactions(
+  sql: Sql,
+  keys: readonly EvmTxKey[],
+): Promise<Map<string, EvmTxForPayload>> {
   const unique = [...new Map(keys.map((k) => [evmTxKey(k), k])).values()];
   if (unique.length === 0) return new Map();
   const rows = await sql<EvmTxForPayload[]>`
@@ -51,21 +78,51 @@ export async function loadEvmTransactions(sql: Sql, keys: readonly EvmTxKey[]): 
       as k(network, hash, block_hash)
     join evm_transactions t on t.network = k.network and t.hash = k.hash and t.block_hash = k.block_hash
     join evm_blocks b on b.network = t.network and b.number = t.block_number`;
-  return new Map(rows.map((r) => [evmTxKey({ network: r.network, tx_hash: r.hash, block_hash: r.block_hash }), r]));
+  return new Map(
+    rows.map((r) => [
+      evmTxKey({ network: r.network, tx_hash: r.hash, block_hash: r.block_hash }),
+      r,
+    ]),
+  );
 }
 
 /**
  * The body for a stream event, from its transaction as loadEvmTransactions gave it (undefined:
  * not there, the transaction was reorged out of the event's block).
  */
-export async function buildEvmPayload(sql: Sql, client: PublicClient, event: { network: string; address: string; tx_hash: string; block_hash: string; confirmed: boolean }, chainId: number, tx: EvmTxForPayload | undefined) {
-  if (!tx) throw new PermanentError(`transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`);
+export async function buildEvmPayload(
+  sql: Sql,
+  client: PublicClient,
+  event: {
+    network: string;
+    address: string;
+    tx_hash: string;
+    block_hash: string;
+    confirmed: boolean;
+  },
+  chainId: number,
+  tx: EvmTxForPayload | undefined,
+) {
+  if (!tx)
+    throw new PermanentError(
+      `transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`,
+    );
   const logs = tx.logs;
 
-  const raw: RawLog[] = logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: l.log_index }));
+  const raw: RawLog[] = logs.map((l) => ({
+    address: l.address,
+    topics: l.topics,
+    data: l.data,
+    logIndex: l.log_index,
+  }));
   const transfers = decodeTransfers(raw);
   const approvals = decodeApprovals(raw);
-  const meta = await tokenMetadata(sql, client, event.network, transfers.map((t) => t.address));
+  const meta = await tokenMetadata(
+    sql,
+    client,
+    event.network,
+    transfers.map((t) => t.address),
+  );
   const blockNumber = BigInt(tx.block_number);
   const createdAt = new Date(Number(tx.timestamp) * 1000).toISOString();
   const nativeDecimals = networkInfo(event.network)?.decimals ?? 18;
@@ -124,7 +181,14 @@ export async function buildEvmPayload(sql: Sql, client: PublicClient, event: { n
       })),
     },
     confirmed: event.confirmed,
-    approvals: approvals.map((a) => ({ address: a.address, topic: a.topic, from: a.from, to: a.to, method: 'approval', index: a.logIndex })),
+    approvals: approvals.map((a) => ({
+      address: a.address,
+      topic: a.topic,
+      from: a.from,
+      to: a.to,
+      method: 'approval',
+      index: a.logIndex,
+    })),
     erc20Transfers: erc20,
     erc721Transfers: erc721,
     erc1155Transfers: erc1155,

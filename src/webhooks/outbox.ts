@@ -70,8 +70,15 @@ export interface ClaimedEvent {
  * back to when that one is due, and recordAttempts brings it forward again as soon as the earlier
  * one is settled. An event whose worker died is claimable again when its lease ends.
  */
-export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number, lookAhead = 2 * limit): Promise<ClaimedEvent[]> {
-  return headOfQueue(sql, (tx) => tx<ClaimedEvent[]>`
+export async function claimDueDeliveries(
+  sql: Sql,
+  limit: number,
+  leaseS: number,
+  lookAhead = 2 * limit,
+): Promise<ClaimedEvent[]> {
+  return headOfQueue(
+    sql,
+    (tx) => tx<ClaimedEvent[]>`
     with candidates as materialized (
       select e.id, e.next_attempt_at, w.waits, w.in_flight, w.until
       from webhook_events e
@@ -117,7 +124,8 @@ export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number
     left join tracked_addresses t on t.id = e.tracked_id
     left join travelrule_webhooks w on w.api_key_id = e.api_key_id and e.kind = 'travelrule'
     left join indexer_cursors c on c.network = e.network
-    where e.status = 'pending'`);
+    where e.status = 'pending'`,
+  );
 }
 
 /**
@@ -125,7 +133,10 @@ export async function claimDueDeliveries(sql: Sql, limit: number, leaseS: number
  * marks the events sent, just before their POSTs. A null body (a travel rule event's, rebuilt at
  * each attempt) stays null. Returns the frozen bodies by event id.
  */
-export async function freezeAndMarkSent(sql: Sql, items: readonly { id: string; body: string | null }[]): Promise<Map<string, string | null>> {
+export async function freezeAndMarkSent(
+  sql: Sql,
+  items: readonly { id: string; body: string | null }[],
+): Promise<Map<string, string | null>> {
   if (items.length === 0) return new Map();
   const rows = await sql<{ id: string; body: string | null }[]>`
     update webhook_events e set body = coalesce(e.body, f.body), sent_at = now(), in_doubt = e.in_doubt + 1
@@ -177,9 +188,14 @@ export interface RecordedAttempt {
  * retracted at once, as the reorg would have done. `maxAttempts` applies to events that carry no
  * allowance of their own.
  */
-export async function recordAttempts(sql: Sql, results: readonly AttemptResult[], maxAttempts: number): Promise<RecordedAttempt[]> {
+export async function recordAttempts(
+  sql: Sql,
+  results: readonly AttemptResult[],
+  maxAttempts: number,
+): Promise<RecordedAttempt[]> {
   if (results.length === 0) return [];
-  const col = <K extends keyof AttemptResult>(k: K) => results.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
+  const col = <K extends keyof AttemptResult>(k: K) =>
+    results.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
   return sql<RecordedAttempt[]>`
     with o as (
       select * from unnest(${col('id')}::uuid[], ${col('outcome')}::text[], ${col('url')}::text[], ${col('status_code')}::int[],
@@ -230,7 +246,11 @@ export async function recordAttempts(sql: Sql, results: readonly AttemptResult[]
  * the place of other receivers' deliveries meanwhile. `handedOut`: its body was handed out
  * (freezeAndMarkSent) but never POSTed, so it is no longer in doubt on that account.
  */
-export async function deferDeliveries(sql: Sql, items: readonly { id: string; handedOut: boolean }[], inS: number): Promise<void> {
+export async function deferDeliveries(
+  sql: Sql,
+  items: readonly { id: string; handedOut: boolean }[],
+  inS: number,
+): Promise<void> {
   if (items.length === 0) return;
   const ids = items.map((i) => i.id);
   await sql`
@@ -247,7 +267,11 @@ export async function deferDeliveries(sql: Sql, items: readonly { id: string; ha
  * those made. The webhook-id (the event's id) and the body (frozen on the event) stay the same,
  * so a receiver that deduplicates sees one message. False when there is no such failed event.
  */
-export async function redeliverEvent(sql: Sql, eventId: string, maxAttempts: number): Promise<boolean> {
+export async function redeliverEvent(
+  sql: Sql,
+  eventId: string,
+  maxAttempts: number,
+): Promise<boolean> {
   const rows = await sql`
     update webhook_events set status = 'pending', next_attempt_at = now(), lease_until = null, gave_up_at = null,
       max_attempts = attempts + ${maxAttempts}

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import pRetry, { AbortError } from 'p-retry';
-import { type AllowList, ForbiddenAddressError, guardedLookup, literalHostAllowed } from './ssrf.js';
+import {
+  type AllowList,
+  ForbiddenAddressError,
+  guardedLookup,
+  literalHostAllowed,
+} from './ssrf.js';
 
 export interface PostResult {
   status_code: number | null;
@@ -19,7 +24,14 @@ export interface PostResult {
 }
 
 /** Errors where the request never reached the receiver: worth a quick retry within one attempt. */
-const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+const CONNECT_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
 
 /** Keep-alive connection pools for one allow-list's receivers (a dispatcher's). */
 export interface WebhookAgents {
@@ -33,7 +45,12 @@ export interface WebhookAgents {
  * reusing it cannot reach another address.
  */
 export function createWebhookAgents(socketsPerHost: number): WebhookAgents {
-  const options = { keepAlive: true, maxSockets: socketsPerHost, maxFreeSockets: socketsPerHost, scheduling: 'lifo' as const };
+  const options = {
+    keepAlive: true,
+    maxSockets: socketsPerHost,
+    maxFreeSockets: socketsPerHost,
+    scheduling: 'lifo' as const,
+  };
   return { http: new http.Agent(options), https: new https.Agent(options) };
 }
 
@@ -47,13 +64,22 @@ interface PostOptions {
 }
 
 /** Whether a request of the attempt went out whole with no answer to it. */
-interface Unanswered { sent: boolean }
+interface Unanswered {
+  sent: boolean;
+}
 
-function once(url: URL, headers: Record<string, string>, body: string, opts: PostOptions, unanswered: Unanswered): Promise<number> {
+function once(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  opts: PostOptions,
+  unanswered: Unanswered,
+): Promise<number> {
   const { timeoutMs, allow } = opts;
   const isHttps = url.protocol === 'https:';
   const mod = isHttps ? https : http;
-  if (!literalHostAllowed(url, allow)) return Promise.reject(new ForbiddenAddressError(url.hostname));
+  if (!literalHostAllowed(url, allow))
+    return Promise.reject(new ForbiddenAddressError(url.hostname));
   if (opts.signal?.aborted) return Promise.reject(new Error('the worker is stopping'));
   return new Promise((resolve, reject) => {
     const req = mod.request(url, {
@@ -63,7 +89,13 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
       timeout: timeoutMs,
       agent: opts.agents ? (isHttps ? opts.agents.https : opts.agents.http) : false,
     });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        req.destroy(
+          Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+        ),
+      timeoutMs,
+    );
     const abort = () => req.destroy(new Error('the worker is stopping'));
     opts.signal?.addEventListener('abort', abort, { once: true });
     const done = () => {
@@ -73,12 +105,24 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
     req.on('response', (res) => {
       // Drain at most a little of the answer; we keep only the status.
       res.on('data', () => {});
-      res.on('end', () => { done(); resolve(res.statusCode ?? 0); });
-      res.on('error', (err) => { done(); reject(err); });
+      res.on('end', () => {
+        done();
+        resolve(res.statusCode ?? 0);
+      });
+      res.on('error', (err) => {
+        done();
+        reject(err);
+      });
     });
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.on('timeout', () =>
+      req.destroy(
+        Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+      ),
+    );
     let whole = false;
-    req.on('finish', () => { whole = true; });
+    req.on('finish', () => {
+      whole = true;
+    });
     req.on('error', (err) => {
       done();
       if (whole) unanswered.sent = true;
@@ -92,7 +136,12 @@ function once(url: URL, headers: Record<string, string>, body: string, opts: Pos
  * POSTs one webhook body. Never follows redirects. Connection failures are retried briefly
  * inside this attempt (p-retry); everything else is reported for graphile-worker to back off on.
  */
-export async function postWebhook(urlString: string, headers: Record<string, string>, body: string, opts: PostOptions): Promise<PostResult> {
+export async function postWebhook(
+  urlString: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: PostOptions,
+): Promise<PostResult> {
   const started = performance.now();
   const url = new URL(urlString);
   const unanswered: Unanswered = { sent: false };
@@ -110,14 +159,25 @@ export async function postWebhook(urlString: string, headers: Record<string, str
       { retries: 2, minTimeout: 200, maxTimeout: 1000, factor: 2, randomize: true },
     );
     const duration_ms = Math.round(performance.now() - started);
-    if (status >= 200 && status < 300) return { status_code: status, duration_ms, error: null, retryable: false, in_doubt: false };
+    if (status >= 200 && status < 300)
+      return { status_code: status, duration_ms, error: null, retryable: false, in_doubt: false };
     const retryable = status >= 500 || status === 408 || status === 429;
-    const error = status >= 300 && status < 400 ? `redirect ${status} not followed` : `receiver answered ${status}`;
+    const error =
+      status >= 300 && status < 400
+        ? `redirect ${status} not followed`
+        : `receiver answered ${status}`;
     return { status_code: status, duration_ms, error, retryable, in_doubt: unanswered.sent };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const duration_ms = Math.round(performance.now() - started);
-    const reason = e.code === 'EFORBIDDENADDR' ? e.message : `${e.code ?? e.name}: ${e.message}`.slice(0, 300);
-    return { status_code: null, duration_ms, error: reason, retryable: true, in_doubt: unanswered.sent };
+    const reason =
+      e.code === 'EFORBIDDENADDR' ? e.message : `${e.code ?? e.name}: ${e.message}`.slice(0, 300);
+    return {
+      status_code: null,
+      duration_ms,
+      error: reason,
+      retryable: true,
+      in_doubt: unanswered.sent,
+    };
   }
 }

@@ -7,11 +7,18 @@ import { createHmac } from 'node:crypto';
  */
 export function signWebhook(secret: string, id: string, timestampS: number, body: string): string {
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestampS}.${body}`, 'utf8').digest('base64');
+  const mac = createHmac('sha256', key)
+    .update(`${id}.${timestampS}.${body}`, 'utf8')
+    .digest('base64');
   return `v1,${mac}`;
 }
 
-export function webhookHeaders(secret: string, id: string, body: string, now = Date.now()): Record<string, string> {
+export function webhookHeaders(
+  secret: string,
+  id: string,
+  body: string,
+  now = Date.now(),
+): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
   return {
     'content-type': 'application/json',

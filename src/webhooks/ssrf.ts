@@ -20,7 +20,8 @@ export function parseAllowList(cidrs: readonly string[]): AllowList {
 }
 
 function unmap(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) return (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    return (addr as ipaddr.IPv6).toIPv4Address();
   return addr;
 }
 
@@ -34,8 +35,15 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 function parseExact(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
   const tail = /^(.*:)(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(ip);
   if (!tail || !net.isIPv6(ip)) return ipaddr.parse(ip);
-  const [a, b, c, d] = ipaddr.IPv4.parse(tail[2]!).toByteArray() as [number, number, number, number];
-  return ipaddr.IPv6.parse(`${tail[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`);
+  const [a, b, c, d] = ipaddr.IPv4.parse(tail[2]!).toByteArray() as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return ipaddr.IPv6.parse(
+    `${tail[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`,
+  );
 }
 
 /**
@@ -69,14 +77,16 @@ const MAX_URL_LENGTH = 2048;
 
 /** Syntax of a webhook URL: http(s), a host, no credentials, a sane length. */
 export function parseWebhookUrl(value: string): UrlCheck {
-  if (value.length > MAX_URL_LENGTH) return { ok: false, reason: `longer than ${MAX_URL_LENGTH} characters` };
+  if (value.length > MAX_URL_LENGTH)
+    return { ok: false, reason: `longer than ${MAX_URL_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return { ok: false, reason: 'not a URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must be http or https' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: 'must be http or https' };
   if (!url.hostname) return { ok: false, reason: 'has no host' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   return { ok: true, url };
@@ -90,10 +100,15 @@ function hostForLookup(url: URL): string {
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
 /** The system's resolver (getaddrinfo: /etc/hosts, then DNS); tests inject one of their own. */
-export const systemResolve: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+export const systemResolve: ResolveAll = (hostname) =>
+  dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** Syntax, then every address the host resolves to now must be allowed. */
-export async function checkWebhookUrl(value: string, allow: AllowList, resolve: ResolveAll = systemResolve): Promise<UrlCheck> {
+export async function checkWebhookUrl(
+  value: string,
+  allow: AllowList,
+  resolve: ResolveAll = systemResolve,
+): Promise<UrlCheck> {
   const parsed = parseWebhookUrl(value);
   if (!parsed.ok) return parsed;
   const host = hostForLookup(parsed.url);
@@ -105,7 +120,8 @@ export async function checkWebhookUrl(value: string, allow: AllowList, resolve: 
   }
   if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
   const refused = addresses.find((a) => !isAllowedAddress(a.address, allow));
-  if (refused) return { ok: false, reason: 'resolves to a private, loopback, link-local or reserved address' };
+  if (refused)
+    return { ok: false, reason: 'resolves to a private, loopback, link-local or reserved address' };
   return parsed;
 }
 
@@ -126,20 +142,32 @@ export class ForbiddenAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for http.request that resolves once and refuses any forbidden address, so that the
  * socket connects to exactly the address that passed the check (no DNS rebinding in between).
  */
 export function guardedLookup(allow: AllowList, resolve: ResolveAll = systemResolve) {
-  return (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: LookupCallback): void => {
-    resolve(hostname).then((list) => {
-      const bad = list.find((a) => !isAllowedAddress(a.address, allow));
-      if (bad || list.length === 0) return callback(new ForbiddenAddressError(hostname), '');
-      const wantAll = typeof options === 'object' && options !== null && (options as LookupAllOptions).all;
-      if (wantAll) return callback(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
-    }, (err: NodeJS.ErrnoException) => callback(err, ''));
+  return (
+    hostname: string,
+    options: LookupOneOptions | LookupAllOptions | number,
+    callback: LookupCallback,
+  ): void => {
+    resolve(hostname).then(
+      (list) => {
+        const bad = list.find((a) => !isAllowedAddress(a.address, allow));
+        if (bad || list.length === 0) return callback(new ForbiddenAddressError(hostname), '');
+        const wantAll =
+          typeof options === 'object' && options !== null && (options as LookupAllOptions).all;
+        if (wantAll) return callback(null, list);
+        callback(null, list[0]!.address, list[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ''),
+    );
   };
 }

@@ -16,31 +16,76 @@ import { PermanentError } from '../errors.js';
  *   `tx.address`), `confirmed`, `network`, `blockNumber`, `blockHash`.
  */
 
-interface TxRow { txid: string; hex: string; version: string; size: number; vsize: number; weight: number; locktime: string; fee: string; block_height: string; block_hash: string; time: string }
-interface InputRow {
-  prev_txid: string | null; prev_vout: number | null; sequence: string; script: string; coinbase: boolean; prev_value: string | null;
-  prev_address: string | null; prev_script: string | null; prev_type: string | null; prev_req_sigs: number | null; prev_height: string | null;
-  prev_version: string | null; prev_coinbase: boolean | null;
+interface TxRow {
+  txid: string;
+  hex: string;
+  version: string;
+  size: number;
+  vsize: number;
+  weight: number;
+  locktime: string;
+  fee: string;
+  block_height: string;
+  block_hash: string;
+  time: string;
 }
-interface OutputRow { value: string; script: string; address: string | null; type: string; req_sigs: number | null }
+interface InputRow {
+  prev_txid: string | null;
+  prev_vout: number | null;
+  sequence: string;
+  script: string;
+  coinbase: boolean;
+  prev_value: string | null;
+  prev_address: string | null;
+  prev_script: string | null;
+  prev_type: string | null;
+  prev_req_sigs: number | null;
+  prev_height: string | null;
+  prev_version: string | null;
+  prev_coinbase: boolean | null;
+}
+interface OutputRow {
+  value: string;
+  script: string;
+  address: string | null;
+  type: string;
+  req_sigs: number | null;
+}
 
 const COINBASE_PREVOUT = { hash: '0'.repeat(64), index: 0xffffffff };
 
 /** Sums of value per address, in order of first appearance; entries without an address are left out. */
-function mapByAddress(entries: readonly { address: string | null; value: bigint }[]): { address: string; value: bigint }[] {
+function mapByAddress(
+  entries: readonly { address: string | null; value: bigint }[],
+): { address: string; value: bigint }[] {
   const sums = new Map<string, bigint>();
-  for (const e of entries) if (e.address !== null) sums.set(e.address, (sums.get(e.address) ?? 0n) + e.value);
+  for (const e of entries)
+    if (e.address !== null) sums.set(e.address, (sums.get(e.address) ?? 0n) + e.value);
   return [...sums].map(([address, value]) => ({ address, value }));
 }
 
-export async function buildUtxoPayload(sql: Sql, event: { network: string; address: string; tx_hash: string; block_hash: string; confirmed: boolean }): Promise<object> {
+export async function buildUtxoPayload(
+  sql: Sql,
+  event: {
+    network: string;
+    address: string;
+    tx_hash: string;
+    block_hash: string;
+    confirmed: boolean;
+  },
+): Promise<object> {
   const [tx] = await sql<TxRow[]>`
     select t.txid, t.hex, t.version, t.size, t.vsize, t.weight, t.locktime, t.fee, t.block_height, t.block_hash, b.time
     from utxo_transactions t join utxo_blocks b on b.network = t.network and b.height = t.block_height
     where t.network = ${event.network} and t.txid = ${event.tx_hash} and t.block_hash = ${event.block_hash}`;
-  if (!tx) throw new PermanentError(`transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`);
+  if (!tx)
+    throw new PermanentError(
+      `transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`,
+    );
   const [inputRows, outputRows] = await Promise.all([
-    sql<InputRow[]>`select prev_txid, prev_vout, sequence, script, coinbase, prev_value, prev_address, prev_script, prev_type,
+    sql<
+      InputRow[]
+    >`select prev_txid, prev_vout, sequence, script, coinbase, prev_value, prev_address, prev_script, prev_type,
         prev_req_sigs, prev_height, prev_version, prev_coinbase
       from utxo_inputs where network = ${event.network} and txid = ${tx.txid} and block_height = ${tx.block_height} order by vin`,
     sql<OutputRow[]>`select value, script, address, type, req_sigs
@@ -51,16 +96,18 @@ export async function buildUtxoPayload(sql: Sql, event: { network: string; addre
     prevout: i.coinbase ? COINBASE_PREVOUT : { hash: i.prev_txid!, index: i.prev_vout! },
     sequence: Number(i.sequence),
     script: i.script,
-    coin: i.coinbase ? null : {
-      version: Number(i.prev_version),
-      height: Number(i.prev_height),
-      value: BigInt(i.prev_value!),
-      script: i.prev_script!,
-      address: i.prev_address,
-      type: i.prev_type,
-      reqSigs: i.prev_req_sigs,
-      coinbase: i.prev_coinbase!,
-    },
+    coin: i.coinbase
+      ? null
+      : {
+          version: Number(i.prev_version),
+          height: Number(i.prev_height),
+          value: BigInt(i.prev_value!),
+          script: i.prev_script!,
+          address: i.prev_address,
+          type: i.prev_type,
+          reqSigs: i.prev_req_sigs,
+          coinbase: i.prev_coinbase!,
+        },
   }));
   const outputs = outputRows.map((o) => ({
     value: BigInt(o.value),
@@ -68,9 +115,13 @@ export async function buildUtxoPayload(sql: Sql, event: { network: string; addre
     address: o.address,
     scriptPubKey: { type: o.type, reqSigs: o.req_sigs },
   }));
-  const spent = inputs.flatMap((i) => (i.coin ? [{ address: i.coin.address, value: i.coin.value }] : []));
+  const spent = inputs.flatMap((i) =>
+    i.coin ? [{ address: i.coin.address, value: i.coin.value }] : [],
+  );
   const paid = outputs.map((o) => ({ address: o.address, value: o.value }));
-  const addresses = [...new Set([...spent, ...paid].map((e) => e.address).filter((a): a is string => a !== null))];
+  const addresses = [
+    ...new Set([...spent, ...paid].map((e) => e.address).filter((a): a is string => a !== null)),
+  ];
 
   return {
     hash: tx.txid,

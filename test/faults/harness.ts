@@ -6,7 +6,13 @@ import { randomAddress } from '../helpers/chain.js';
 import { freshDatabase } from '../helpers/db.js';
 import { eventually } from '../helpers/eventually.js';
 import { startOwnChain, type OwnChain } from '../helpers/own-chain.js';
-import { assertInvariants, expectedDeliveries, readCanonical, waitForDeliveries, type Endpoint } from './invariants.js';
+import {
+  assertInvariants,
+  expectedDeliveries,
+  readCanonical,
+  waitForDeliveries,
+  type Endpoint,
+} from './invariants.js';
 import { FaultReceiver } from './receiver.js';
 import { RoleProcess } from './roles.js';
 import { scenarioRng, type Rng } from './seed.js';
@@ -39,12 +45,15 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
   const chain: OwnChain = await startOwnChain();
   const db = opts.database ?? (await freshDatabase());
   const receivers = [await new FaultReceiver().start(), await new FaultReceiver().start()];
-  const streamed: Hex[] = [randomAddress(), randomAddress(), randomAddress()].map((a) => a.toLowerCase() as Hex);
+  const streamed: Hex[] = [randomAddress(), randomAddress(), randomAddress()].map(
+    (a) => a.toLowerCase() as Hex,
+  );
   const endpoints: Endpoint[] = [];
   for (const [i, receiver] of receivers.entries()) {
     const k = await createApiKey(db.sql, `faults-${i}`);
     endpoints.push({ receiver, secret: k.webhook_secret });
-    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2)) await subscribe(db.sql, k.id, address, 'evm', { stream: receiver.url });
+    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2))
+      await subscribe(db.sql, k.id, address, 'evm', { stream: receiver.url });
   }
   const rpcUrl = opts.rpcUrl ? await opts.rpcUrl(chain.url, rng.fork('rpc-proxy')) : chain.url;
   const env = {
@@ -56,7 +65,10 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
     TOLLGATE_WEBHOOK_TIMEOUT_MS: '5000',
     ...opts.env,
   };
-  const roles = { indexer: new RoleProcess('indexer', () => db.url, env), worker: new RoleProcess('worker', () => db.url, env) };
+  const roles = {
+    indexer: new RoleProcess('indexer', () => db.url, env),
+    worker: new RoleProcess('worker', () => db.url, env),
+  };
   const traffic = new Traffic(chain, streamed);
   await traffic.setup();
 
@@ -69,7 +81,11 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
     traffic,
     /** Waits until the roles are up and working: the first delivery has arrived. */
     async working(): Promise<void> {
-      await eventually(async () => receivers.some((r) => r.received.length > 0), (up) => up, 60_000);
+      await eventually(
+        async () => receivers.some((r) => r.received.length > 0),
+        (up) => up,
+        60_000,
+      );
     },
     /**
      * Mines the confirmations, waits (bounded) for the indexer to reach the head and for every
@@ -79,17 +95,41 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
       await chain.mine(opts.confirmations);
       for (const r of Object.values(roles)) if (!r.running) r.start();
       const canonical = await readCanonical(chain, START_BLOCK);
-      await eventually(() => db.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === canonical.headHash, SETTLE_TIMEOUT_MS);
+      await eventually(
+        () => db.sql`select block_hash from indexer_cursors where network = 'eth'`,
+        (r) => r[0]?.block_hash === canonical.headHash,
+        SETTLE_TIMEOUT_MS,
+      );
       const expected = expectedDeliveries(canonical, streamed, opts.confirmations);
       await waitForDeliveries(canonical, expected, endpoints, SETTLE_TIMEOUT_MS);
       // A receiver may have a delivery whose attempt a kill cut off before it was recorded: the
       // job is freed (stale-locks.ts) and runs again. Wait for the database to settle too.
-      await eventually(() => db.sql<{ n: number }[]>`select count(*)::int as n from webhook_events where status = 'pending'`, (r) => r[0]!.n === 0, SETTLE_TIMEOUT_MS);
+      await eventually(
+        () =>
+          db.sql<
+            { n: number }[]
+          >`select count(*)::int as n from webhook_events where status = 'pending'`,
+        (r) => r[0]!.n === 0,
+        SETTLE_TIMEOUT_MS,
+      );
       await Promise.all(Object.values(roles).map((r) => r.stop()));
       const crashes = Object.values(roles).flatMap((r) => r.crashes);
-      if (crashes.length) throw new Error(`a role exited on its own, or not with code 0 on SIGTERM:\n${crashes.join('\n---\n')}`);
-      const summary = await assertInvariants({ chain, canonical, sql: db.sql, streamed, endpoints, confirmations: opts.confirmations, startBlock: START_BLOCK });
-      console.log(`[faults] ${name}: ${canonical.txs.size} transactions in ${canonical.head} blocks, ${summary.expected} expected deliveries, ${summary.deliveries} received (${summary.duplicates} repeated, ${summary.retractions} retractions, ${summary.failedAttempts} failed attempts recorded); starts: indexer ${roles.indexer.starts}, worker ${roles.worker.starts}`);
+      if (crashes.length)
+        throw new Error(
+          `a role exited on its own, or not with code 0 on SIGTERM:\n${crashes.join('\n---\n')}`,
+        );
+      const summary = await assertInvariants({
+        chain,
+        canonical,
+        sql: db.sql,
+        streamed,
+        endpoints,
+        confirmations: opts.confirmations,
+        startBlock: START_BLOCK,
+      });
+      console.log(
+        `[faults] ${name}: ${canonical.txs.size} transactions in ${canonical.head} blocks, ${summary.expected} expected deliveries, ${summary.deliveries} received (${summary.duplicates} repeated, ${summary.retractions} retractions, ${summary.failedAttempts} failed attempts recorded); starts: indexer ${roles.indexer.starts}, worker ${roles.worker.starts}`,
+      );
     },
     async close(): Promise<void> {
       await Promise.all(Object.values(roles).map((r) => r.stop().catch(() => {})));

@@ -58,7 +58,9 @@ export async function readCanonical(chain: OwnChain, from: number): Promise<Cano
   for (let n = from; n <= Number(head.number); n++) {
     const block = await chain.pub.getBlock({ blockNumber: BigInt(n), includeTransactions: true });
     blocks.set(n, block.hash.toLowerCase());
-    const receipts = await Promise.all(block.transactions.map((t) => chain.pub.getTransactionReceipt({ hash: t.hash })));
+    const receipts = await Promise.all(
+      block.transactions.map((t) => chain.pub.getTransactionReceipt({ hash: t.hash })),
+    );
     block.transactions.forEach((t, i) => {
       const r = receipts[i]!;
       const touched = new Set<string>([t.from.toLowerCase()]);
@@ -71,16 +73,26 @@ export async function readCanonical(chain: OwnChain, from: number): Promise<Cano
           touched.add(topicAddress(b));
         }
       }
-      txs.set(t.hash.toLowerCase(), { hash: t.hash.toLowerCase(), blockNumber: n, blockHash: block.hash.toLowerCase(), touched });
+      txs.set(t.hash.toLowerCase(), {
+        hash: t.hash.toLowerCase(),
+        blockNumber: n,
+        blockHash: block.hash.toLowerCase(),
+        touched,
+      });
     });
   }
   return { head: Number(head.number), headHash: head.hash.toLowerCase(), blocks, txs };
 }
 
-const key = (address: string, hash: string, confirmed: boolean) => `${address.toLowerCase()}|${hash.toLowerCase()}|${confirmed}`;
+const key = (address: string, hash: string, confirmed: boolean) =>
+  `${address.toLowerCase()}|${hash.toLowerCase()}|${confirmed}`;
 
 /** (address, tx hash, confirmed) of every delivery the canonical chain calls for. */
-export function expectedDeliveries(c: Canonical, streamed: readonly Hex[], confirmations: number): Set<string> {
+export function expectedDeliveries(
+  c: Canonical,
+  streamed: readonly Hex[],
+  confirmations: number,
+): Set<string> {
   const out = new Set<string>();
   const confirmedUpTo = c.head - confirmations + 1;
   for (const tx of c.txs.values()) {
@@ -93,11 +105,17 @@ export function expectedDeliveries(c: Canonical, streamed: readonly Hex[], confi
   return out;
 }
 
-const all = (endpoints: readonly Endpoint[]): Delivery[] => endpoints.flatMap((e) => e.receiver.received);
-const isOnCanonical = (c: Canonical, d: Delivery) => c.txs.get(String(d.json?.tx?.hash).toLowerCase())?.blockNumber === Number(d.json?.blockNumber);
+const all = (endpoints: readonly Endpoint[]): Delivery[] =>
+  endpoints.flatMap((e) => e.receiver.received);
+const isOnCanonical = (c: Canonical, d: Delivery) =>
+  c.txs.get(String(d.json?.tx?.hash).toLowerCase())?.blockNumber === Number(d.json?.blockNumber);
 
 /** What is still to arrive: expected deliveries, and retractions of delivered orphaned ones. */
-export function outstanding(c: Canonical, expected: Set<string>, endpoints: readonly Endpoint[]): { missing: string[]; unretracted: string[] } {
+export function outstanding(
+  c: Canonical,
+  expected: Set<string>,
+  endpoints: readonly Endpoint[],
+): { missing: string[]; unretracted: string[] } {
   const got = new Set<string>();
   const retracted = new Set<string>();
   const orphanedDelivered = new Set<string>();
@@ -116,8 +134,17 @@ export function outstanding(c: Canonical, expected: Set<string>, endpoints: read
 }
 
 /** Waits (bounded) until nothing is outstanding; returns what still is when the time is up. */
-export async function waitForDeliveries(c: Canonical, expected: Set<string>, endpoints: readonly Endpoint[], timeoutMs: number) {
-  return eventually(async () => outstanding(c, expected, endpoints), (o) => o.missing.length === 0 && o.unretracted.length === 0, timeoutMs);
+export async function waitForDeliveries(
+  c: Canonical,
+  expected: Set<string>,
+  endpoints: readonly Endpoint[],
+  timeoutMs: number,
+) {
+  return eventually(
+    async () => outstanding(c, expected, endpoints),
+    (o) => o.missing.length === 0 && o.unretracted.length === 0,
+    timeoutMs,
+  );
 }
 
 export interface CheckInput {
@@ -130,7 +157,15 @@ export interface CheckInput {
   startBlock: number;
 }
 
-export async function assertInvariants(input: CheckInput): Promise<{ failedAttempts: number; deliveries: number; expected: number; duplicates: number; retractions: number }> {
+export async function assertInvariants(
+  input: CheckInput,
+): Promise<{
+  failedAttempts: number;
+  deliveries: number;
+  expected: number;
+  duplicates: number;
+  retractions: number;
+}> {
   const { canonical: c, sql, streamed, endpoints, confirmations } = input;
   const expected = expectedDeliveries(c, streamed, confirmations);
   const deliveries = all(endpoints);
@@ -153,45 +188,101 @@ export async function assertInvariants(input: CheckInput): Promise<{ failedAttem
       const seen = bodies.get(id);
       if (seen !== undefined && seen !== d.body) conflicts.push(id);
       bodies.set(id, d.body);
-      expect(streamedSet.has(String(d.json?.tx?.address).toLowerCase()), `delivery ${id} is for a streamed address`).toBe(true);
+      expect(
+        streamedSet.has(String(d.json?.tx?.address).toLowerCase()),
+        `delivery ${id} is for a streamed address`,
+      ).toBe(true);
     }
   }
   expect(conflicts, 'webhook-ids delivered with different bodies').toEqual([]);
 
   // 2. No orphaned transaction delivered as confirmed: the body's tx and block number, and the
   //    event's block hash, are the canonical chain's.
-  const confirmedIds = deliveries.filter((d) => d.json?.confirmed === true && d.json?.removed === undefined);
+  const confirmedIds = deliveries.filter(
+    (d) => d.json?.confirmed === true && d.json?.removed === undefined,
+  );
   const events = await sql<{ id: string; block_hash: string; tx_hash: string }[]>`
     select id::text, block_hash, tx_hash from webhook_events where id = any(${confirmedIds.map((d) => d.headers['webhook-id']!.replace(/^msg_/, ''))}::uuid[])`;
   const eventHash = new Map(events.map((e) => [e.id, e.block_hash]));
   for (const d of confirmedIds) {
     const id = d.headers['webhook-id']!;
     const tx = c.txs.get(String(d.json.tx.hash).toLowerCase());
-    expect(tx, `confirmed delivery ${id} of a transaction not on the canonical chain (${d.json.tx.hash})`).toBeDefined();
-    expect(Number(d.json.blockNumber), `block number of confirmed delivery ${id}`).toBe(tx!.blockNumber);
-    expect(eventHash.get(id.replace(/^msg_/, '')), `block hash of confirmed delivery ${id}`).toBe(tx!.blockHash);
+    expect(
+      tx,
+      `confirmed delivery ${id} of a transaction not on the canonical chain (${d.json.tx.hash})`,
+    ).toBeDefined();
+    expect(Number(d.json.blockNumber), `block number of confirmed delivery ${id}`).toBe(
+      tx!.blockNumber,
+    );
+    expect(eventHash.get(id.replace(/^msg_/, '')), `block hash of confirmed delivery ${id}`).toBe(
+      tx!.blockHash,
+    );
   }
   // The database agrees: no confirmed event off the canonical chain, every expected one delivered.
-  const dbEvents = await sql<{ address: string; tx_hash: string; block_number: string; block_hash: string; confirmed: boolean; removed: boolean; status: string }[]>`
+  const dbEvents = await sql<
+    {
+      address: string;
+      tx_hash: string;
+      block_number: string;
+      block_hash: string;
+      confirmed: boolean;
+      removed: boolean;
+      status: string;
+    }[]
+  >`
     select address, tx_hash, block_number::text, block_hash, confirmed, removed, status from webhook_events where kind = 'stream'`;
   for (const e of dbEvents.filter((e) => e.confirmed)) {
-    expect(c.blocks.get(Number(e.block_number)), `confirmed event ${e.tx_hash} in block ${e.block_number}`).toBe(e.block_hash);
+    expect(
+      c.blocks.get(Number(e.block_number)),
+      `confirmed event ${e.tx_hash} in block ${e.block_number}`,
+    ).toBe(e.block_hash);
   }
-  const delivered = new Set(dbEvents.filter((e) => !e.removed && e.status === 'delivered' && c.blocks.get(Number(e.block_number)) === e.block_hash).map((e) => key(e.address, e.tx_hash, e.confirmed)));
-  expect([...expected].filter((k) => !delivered.has(k)), 'expected events not marked delivered in the database').toEqual([]);
+  const delivered = new Set(
+    dbEvents
+      .filter(
+        (e) =>
+          !e.removed &&
+          e.status === 'delivered' &&
+          c.blocks.get(Number(e.block_number)) === e.block_hash,
+      )
+      .map((e) => key(e.address, e.tx_hash, e.confirmed)),
+  );
+  expect(
+    [...expected].filter((k) => !delivered.has(k)),
+    'expected events not marked delivered in the database',
+  ).toEqual([]);
 
   // 5. Order and sequence.
-  expect(orderViolations(endpoints), 'deliveries out of order (receiver: address|tx|block: what came first)').toEqual([]);
+  expect(
+    orderViolations(endpoints),
+    'deliveries out of order (receiver: address|tx|block: what came first)',
+  ).toEqual([]);
 
   // 4. The database equals a clean index of the canonical chain.
-  const [cursor] = await sql<{ block_number: string; block_hash: string }[]>`select block_number::text, block_hash from indexer_cursors where network = 'eth'`;
-  expect(cursor, 'the cursor is at the canonical head').toEqual({ block_number: String(c.head), block_hash: c.headHash });
+  const [cursor] = await sql<
+    { block_number: string; block_hash: string }[]
+  >`select block_number::text, block_hash from indexer_cursors where network = 'eth'`;
+  expect(cursor, 'the cursor is at the canonical head').toEqual({
+    block_number: String(c.head),
+    block_hash: c.headHash,
+  });
   const clean = await freshDatabase();
-  const indexer = await startTestAppliance(clean.url, {
-    TOLLGATE_RPC_ETH: input.chain.url, TOLLGATE_CONFIRMATIONS_ETH: String(confirmations), TOLLGATE_START_BLOCK_ETH: String(input.startBlock), TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
-  }, { api: false, worker: false, indexer: 'all', devChain: false });
+  const indexer = await startTestAppliance(
+    clean.url,
+    {
+      TOLLGATE_RPC_ETH: input.chain.url,
+      TOLLGATE_CONFIRMATIONS_ETH: String(confirmations),
+      TOLLGATE_START_BLOCK_ETH: String(input.startBlock),
+      TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+    },
+    { api: false, worker: false, indexer: 'all', devChain: false },
+  );
   try {
-    await eventually(() => clean.sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === c.headHash, 60_000);
+    await eventually(
+      () => clean.sql`select block_hash from indexer_cursors where network = 'eth'`,
+      (r) => r[0]?.block_hash === c.headHash,
+      60_000,
+    );
     await compareChainTables(sql, clean.sql);
   } finally {
     await indexer.stop();
@@ -199,8 +290,16 @@ export async function assertInvariants(input: CheckInput): Promise<{ failedAttem
   }
 
   const ids = deliveries.map((d) => d.headers['webhook-id']);
-  const [attempts] = await sql<{ failed: number }[]>`select count(*) filter (where error is not null)::int as failed from webhook_deliveries`;
-  return { failedAttempts: attempts!.failed, deliveries: deliveries.length, expected: expected.size, duplicates: ids.length - new Set(ids).size, retractions: deliveries.filter((d) => d.json?.removed === true).length };
+  const [attempts] = await sql<
+    { failed: number }[]
+  >`select count(*) filter (where error is not null)::int as failed from webhook_deliveries`;
+  return {
+    failedAttempts: attempts!.failed,
+    deliveries: deliveries.length,
+    expected: expected.size,
+    duplicates: ids.length - new Set(ids).size,
+    retractions: deliveries.filter((d) => d.json?.removed === true).length,
+  };
 }
 
 /**
@@ -218,22 +317,30 @@ export function orderViolations(endpoints: readonly Endpoint[]): string[] {
       if (!j?.tx) return;
       const id = d.headers['webhook-id']!;
       const sequence = Number(j.sequence);
-      if (!Number.isSafeInteger(sequence) || sequence < 1) out.push(`${i}: ${id} carries no sequence`);
+      if (!Number.isSafeInteger(sequence) || sequence < 1)
+        out.push(`${i}: ${id} carries no sequence`);
       const seen = sequenceOf.get(id);
-      if (seen !== undefined && seen !== sequence) out.push(`${i}: ${id} came with sequences ${seen} and ${sequence}`);
+      if (seen !== undefined && seen !== sequence)
+        out.push(`${i}: ${id} came with sequences ${seen} and ${sequence}`);
       sequenceOf.set(id, sequence);
       const key = `${String(j.tx.address).toLowerCase()}|${String(j.tx.hash).toLowerCase()}|${j.blockNumber}`;
-      const kind = j.removed === true ? 'retraction' : j.confirmed === true ? 'confirmed' : 'unconfirmed';
+      const kind =
+        j.removed === true ? 'retraction' : j.confirmed === true ? 'confirmed' : 'unconfirmed';
       const kinds = first.get(key) ?? new Map();
       first.set(key, kinds);
       if (!kinds.has(kind)) kinds.set(kind, { at, sequence });
     });
     for (const [key, kinds] of first) {
-      const order = ['unconfirmed', 'confirmed', 'retraction'].filter((k) => kinds.has(k)).map((k) => ({ k, ...kinds.get(k)! }));
+      const order = ['unconfirmed', 'confirmed', 'retraction']
+        .filter((k) => kinds.has(k))
+        .map((k) => ({ k, ...kinds.get(k)! }));
       for (let n = 1; n < order.length; n++) {
         const [a, b] = [order[n - 1]!, order[n]!];
         if (a.at > b.at) out.push(`${i}: ${key}: ${b.k} arrived before ${a.k}`);
-        if (a.sequence >= b.sequence) out.push(`${i}: ${key}: ${b.k} has sequence ${b.sequence}, not above ${a.k}'s ${a.sequence}`);
+        if (a.sequence >= b.sequence)
+          out.push(
+            `${i}: ${key}: ${b.k} has sequence ${b.sequence}, not above ${a.k}'s ${a.sequence}`,
+          );
       }
     }
   }
@@ -248,5 +355,7 @@ async function printEvents(sql: Sql, keys: string[]): Promise<void> {
       e.lease_until, e.sent_at, (select error from webhook_deliveries d where d.event_id = e.id order by d.id desc limit 1) as last_error
     from webhook_events e
     where e.tx_hash = any(${hashes}) order by e.block_number limit 20`;
-  console.log(`[faults] ${keys.length} deliveries missing; their events (first 20):\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
+  console.log(
+    `[faults] ${keys.length} deliveries missing; their events (first 20):\n${rows.map((r) => JSON.stringify(r)).join('\n')}`,
+  );
 }

@@ -2,7 +2,9 @@ import { afterAll, it } from 'vitest';
 import { sleep, startScenario, type Scenario } from './harness.js';
 
 let s: Scenario | undefined;
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const KILLS = 20;
 

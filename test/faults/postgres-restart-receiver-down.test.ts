@@ -11,7 +11,11 @@ afterAll(async () => {
 
 it('Postgres restarted while a receiver is down too: both come back, every delivery arrives in order', async () => {
   pg = await ownPostgres();
-  s = await startScenario('postgres-restart-receiver-down', { confirmations: 3, file: 'postgres-restart-receiver-down', database: pg.database });
+  s = await startScenario('postgres-restart-receiver-down', {
+    confirmations: 3,
+    file: 'postgres-restart-receiver-down',
+    database: pg.database,
+  });
   const { rng, roles, receivers } = s;
   roles.indexer.start();
   roles.worker.start();

@@ -11,7 +11,11 @@ afterAll(async () => {
 
 it('Postgres restarted mid-run, 2-3 times: the roles ride it out in-process, nothing lost, nothing wrong', async () => {
   pg = await ownPostgres();
-  s = await startScenario('postgres-restart', { confirmations: 3, file: 'postgres-restart', database: pg.database });
+  s = await startScenario('postgres-restart', {
+    confirmations: 3,
+    file: 'postgres-restart',
+    database: pg.database,
+  });
   const { rng, roles } = s;
   // No supervisor: a role that exits fails the scenario (finish() checks that none did).
   roles.indexer.start();

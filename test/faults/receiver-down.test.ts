@@ -2,7 +2,9 @@ import { afterAll, it } from 'vitest';
 import { sleep, startScenario, type Scenario } from './harness.js';
 
 let s: Scenario | undefined;
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 it('a webhook receiver down for a while (connection refused), then up: every delivery arrives', async () => {
   s = await startScenario('receiver-down', { confirmations: 3, file: 'receiver-down' });

@@ -33,12 +33,19 @@ export class FaultReceiver {
       req.on('data', (d: string) => (body += d));
       req.on('end', () => {
         let json: unknown;
-        try { json = JSON.parse(body); } catch { json = undefined; }
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
         this.received.push({ headers: req.headers as Record<string, string>, body, json });
         for (const w of this.arrivals.splice(0)) w();
         const delay = this.delayMs();
-        const answer = () => { if (!res.destroyed) res.writeHead(200).end(); };
-        if (delay > 0) setTimeout(answer, delay); else answer();
+        const answer = () => {
+          if (!res.destroyed) res.writeHead(200).end();
+        };
+        if (delay > 0) setTimeout(answer, delay);
+        else answer();
       });
     });
     server.on('connection', (s) => {
@@ -58,7 +65,10 @@ export class FaultReceiver {
   nextRequest(timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
       const t = setTimeout(() => resolve(false), timeoutMs);
-      this.arrivals.push(() => { clearTimeout(t); resolve(true); });
+      this.arrivals.push(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
     });
   }
 

@@ -2,13 +2,18 @@ import { afterAll, it } from 'vitest';
 import { sleep, startScenario, type Scenario } from './harness.js';
 
 let s: Scenario | undefined;
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const CONFIRMATIONS = 4;
 const REORGS = 8;
 
 it(`reorgs while deliveries are in flight (slow receivers, ${REORGS} reorgs up to ${CONFIRMATIONS - 1} blocks deep): retracted, never confirmed`, async () => {
-  s = await startScenario('reorg-in-flight', { confirmations: CONFIRMATIONS, file: 'reorg-in-flight' });
+  s = await startScenario('reorg-in-flight', {
+    confirmations: CONFIRMATIONS,
+    file: 'reorg-in-flight',
+  });
   const { rng, roles, chain, traffic } = s;
   const delays = rng.fork('receiver-delays');
   for (const r of s.receivers) r.delayMs = () => delays.int(100, 700);

@@ -13,18 +13,29 @@ export class RoleProcess {
   readonly crashes: string[] = [];
   starts = 0;
 
-  constructor(readonly role: RoleName, private readonly databaseUrl: () => string, private readonly env: Record<string, string>) {}
+  constructor(
+    readonly role: RoleName,
+    private readonly databaseUrl: () => string,
+    private readonly env: Record<string, string>,
+  ) {}
 
   start(): void {
     if (this.run) throw new Error(`${this.role} is already running`);
     this.expectingExit = false;
-    const run = runCli(this.databaseUrl(), [this.role], this.env, process.env.TEST_LOG_LEVEL ?? 'error');
+    const run = runCli(
+      this.databaseUrl(),
+      [this.role],
+      this.env,
+      process.env.TEST_LOG_LEVEL ?? 'error',
+    );
     this.run = run;
     this.starts++;
     void run.exited.then((code) => {
       if (this.run === run) this.run = undefined;
       if (this.expectingExit) return;
-      this.crashes.push(`${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-1500)}`);
+      this.crashes.push(
+        `${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-1500)}`,
+      );
     });
   }
 
@@ -52,7 +63,10 @@ export class RoleProcess {
     const code = await run.exited;
     clearTimeout(timer);
     // Every role stops with exit code 0 on SIGTERM, whatever happened before.
-    if (code !== 0) this.crashes.push(`${this.role} exited with code ${code} on SIGTERM: ${run.err().slice(-1500)}${run.out().slice(-1500)}`);
+    if (code !== 0)
+      this.crashes.push(
+        `${this.role} exited with code ${code} on SIGTERM: ${run.err().slice(-1500)}${run.out().slice(-1500)}`,
+      );
     this.run = undefined;
   }
 }

@@ -31,5 +31,7 @@ it('RPC errors and timeouts on 5% of calls: nothing lost, nothing wrong', async 
     await traffic.stop();
   }
   await s.finish();
-  console.log(`[faults] rpc-faults: ${proxy!.stats.requests} RPC requests through the proxy, faults injected: ${JSON.stringify(proxy!.stats.faults)}`);
+  console.log(
+    `[faults] rpc-faults: ${proxy!.stats.requests} RPC requests through the proxy, faults injected: ${JSON.stringify(proxy!.stats.faults)}`,
+  );
 }, 480_000);

@@ -24,34 +24,58 @@ const RPC_ERRORS = [
  * answered by the node), or no answer for `hangMs` (past the client's timeout), then a cut
  * connection. Everything else is passed to the node as it is.
  */
-export async function startFaultyRpcProxy(target: string, rng: Rng, opts: { rate: number; hangMs: number }): Promise<FaultyRpcProxy> {
-  const stats = { requests: 0, faults: { http_500: 0, rpc_error: 0, timeout: 0 } as Record<RpcFault, number> };
+export async function startFaultyRpcProxy(
+  target: string,
+  rng: Rng,
+  opts: { rate: number; hangMs: number },
+): Promise<FaultyRpcProxy> {
+  const stats = {
+    requests: 0,
+    faults: { http_500: 0, rpc_error: 0, timeout: 0 } as Record<RpcFault, number>,
+  };
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
   const forward = async (body: string): Promise<string> => {
-    const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     return res.text();
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: string) => {
     stats.requests++;
-    const fault: RpcFault | undefined = rng.chance(opts.rate) ? rng.pick(['http_500', 'rpc_error', 'timeout'] as const) : undefined;
+    const fault: RpcFault | undefined = rng.chance(opts.rate)
+      ? rng.pick(['http_500', 'rpc_error', 'timeout'] as const)
+      : undefined;
     if (fault) stats.faults[fault]++;
-    if (fault === 'http_500') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('injected fault');
+    if (fault === 'http_500')
+      return void res.writeHead(500, { 'content-type': 'text/plain' }).end('injected fault');
     if (fault === 'timeout') {
-      const t = setTimeout(() => { timers.delete(t); req.socket.destroy(); }, opts.hangMs);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        req.socket.destroy();
+      }, opts.hangMs);
       timers.add(t);
       return;
     }
     if (fault === 'rpc_error') {
       const error = rng.pick(RPC_ERRORS);
       const parsed = JSON.parse(body) as { id: unknown } | { id: unknown }[];
-      if (!Array.isArray(parsed)) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error }));
+      if (!Array.isArray(parsed))
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error }));
       const victim = rng.int(0, parsed.length - 1);
       const answers = JSON.parse(await forward(body)) as { id: unknown }[];
-      const out = answers.map((a) => (a.id === parsed[victim]!.id ? { jsonrpc: '2.0', id: a.id, error } : a));
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+      const out = answers.map((a) =>
+        a.id === parsed[victim]!.id ? { jsonrpc: '2.0', id: a.id, error } : a,
+      );
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(out));
     }
     const answer = await forward(body);
     res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
@@ -62,7 +86,9 @@ export async function startFaultyRpcProxy(target: string, rng: Rng, opts: { rate
     req.setEncoding('utf8');
     req.on('data', (d: string) => (body += d));
     req.on('end', () => {
-      handle(req, res, body).catch(() => { if (!res.headersSent) res.writeHead(502).end(); });
+      handle(req, res, body).catch(() => {
+        if (!res.headersSent) res.writeHead(502).end();
+      });
     });
   });
   server.on('connection', (s) => {

@@ -11,7 +11,8 @@ function seedOfRun(): number | undefined {
   const raw = process.env.FAULT_SEED;
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`FAULT_SEED must be a non-negative integer, got ${raw}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new Error(`FAULT_SEED must be a non-negative integer, got ${raw}`);
   return n;
 }
 
@@ -56,6 +57,8 @@ export function createRng(seed: number): Rng {
 /** The PRNG of one scenario (`file` its test file's name); prints the seed that replays it. */
 export function scenarioRng(scenario: string, file: string): Rng {
   const seed = seedOfRun() ?? randomInt(1, 2 ** 31);
-  console.log(`[faults] scenario "${scenario}": FAULT_SEED=${seed} (replay: FAULT_SEED=${seed} npm run test:faults -- ${file})`);
+  console.log(
+    `[faults] scenario "${scenario}": FAULT_SEED=${seed} (replay: FAULT_SEED=${seed} npm run test:faults -- ${file})`,
+  );
   return createRng(hashString(scenario, seed));
 }

@@ -17,36 +17,61 @@ export class Traffic {
   private readonly erc20 = inject('contracts').TestERC20;
   sent = 0;
 
-  constructor(private readonly chain: OwnChain, private readonly streamed: readonly Hex[]) {}
+  constructor(
+    private readonly chain: OwnChain,
+    private readonly streamed: readonly Hex[],
+  ) {}
 
   /** Deploys the token and mints the wallet a balance to transfer from. */
   async setup(): Promise<void> {
     await this.resyncNonce();
-    const hash = await this.chain.wallet.deployContract({ abi: this.erc20.abi as Abi, bytecode: this.erc20.bytecode, account: this.chain.wallet.account!, chain: hardhat, nonce: this.nonce++ });
+    const hash = await this.chain.wallet.deployContract({
+      abi: this.erc20.abi as Abi,
+      bytecode: this.erc20.bytecode,
+      account: this.chain.wallet.account!,
+      chain: hardhat,
+      nonce: this.nonce++,
+    });
     this.token = (await this.chain.pub.waitForTransactionReceipt({ hash })).contractAddress!;
     await this.call('mint', [this.chain.wallet.account!.address, 10n ** 30n]);
   }
 
   /** The wallet's nonce as the node has it now (after an evm_revert it goes back). */
   async resyncNonce(): Promise<void> {
-    this.nonce = await this.chain.pub.getTransactionCount({ address: this.chain.wallet.account!.address, blockTag: 'pending' });
+    this.nonce = await this.chain.pub.getTransactionCount({
+      address: this.chain.wallet.account!.address,
+      blockTag: 'pending',
+    });
   }
 
   private async send(to: Hex, value: bigint, data?: Hex): Promise<Hex> {
-    const hash = await this.chain.wallet.sendTransaction({ account: this.chain.wallet.account!, chain: hardhat, to, value, data, nonce: this.nonce++, gas: data ? 120_000n : 21_000n });
+    const hash = await this.chain.wallet.sendTransaction({
+      account: this.chain.wallet.account!,
+      chain: hardhat,
+      to,
+      value,
+      data,
+      nonce: this.nonce++,
+      gas: data ? 120_000n : 21_000n,
+    });
     this.sent++;
     return hash;
   }
 
   private call(functionName: 'mint' | 'transfer' | 'approve', args: unknown[]): Promise<Hex> {
-    return this.send(this.token!, 0n, encodeFunctionData({ abi: this.erc20.abi as Abi, functionName, args }));
+    return this.send(
+      this.token!,
+      0n,
+      encodeFunctionData({ abi: this.erc20.abi as Abi, functionName, args }),
+    );
   }
 
   /** One transaction of a random kind (mined at once: the node automines). */
   private async one(rng: Rng): Promise<void> {
     const target = rng.chance(0.8) ? rng.pick(this.streamed) : randomAddress();
     const kind = rng.pick(['eth', 'eth', 'transfer', 'mint', 'approve'] as const);
-    if (kind === 'eth') await this.send(target, BigInt(rng.int(1, 10 ** 6)) * parseEther('0.000001'));
+    if (kind === 'eth')
+      await this.send(target, BigInt(rng.int(1, 10 ** 6)) * parseEther('0.000001'));
     else await this.call(kind, [target, BigInt(rng.int(1, 10 ** 9))]);
   }
 
@@ -77,6 +102,11 @@ export class Traffic {
         await new Promise((r) => setTimeout(r, rng.int(pauseMs[0], pauseMs[1])));
       }
     })();
-    return { stop: async () => { running = false; await loop; } };
+    return {
+      stop: async () => {
+        running = false;
+        await loop;
+      },
+    };
   }
 }

@@ -11,7 +11,11 @@ export const ALL_ROLES: Roles = { api: true, worker: true, indexer: 'all', devCh
  * The real appliance in this process against the test file's database and the shared Hardhat
  * node, on a free port, with loopback webhooks allowed (the receivers run here).
  */
-export async function startTestAppliance(databaseUrl: string, env: Record<string, string> = {}, roles: Roles = ALL_ROLES): Promise<Appliance & { baseUrl: string }> {
+export async function startTestAppliance(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  roles: Roles = ALL_ROLES,
+): Promise<Appliance & { baseUrl: string }> {
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-data-')),
@@ -28,12 +32,16 @@ export async function startTestAppliance(databaseUrl: string, env: Record<string
   // An indexer starts at the head it first sees: wait until each has its cursor, so that a
   // transaction a test sends next is above the start block.
   if (roles.indexer) {
-    const wanted = roles.indexer === 'all' ? appliance.networks.map((n) => n.symbol) : roles.indexer;
+    const wanted =
+      roles.indexer === 'all' ? appliance.networks.map((n) => n.symbol) : roles.indexer;
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const rows = await appliance.db.sql<{ network: string }[]>`select network from indexer_cursors`;
+      const rows = await appliance.db.sql<
+        { network: string }[]
+      >`select network from indexer_cursors`;
       if (wanted.every((n) => rows.some((r) => r.network === n))) break;
-      if (Date.now() > deadline) throw new Error(`indexers did not start within 30 s: ${wanted.join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`indexers did not start within 30 s: ${wanted.join(', ')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -21,11 +21,15 @@ export function findChromium(): string | undefined {
  * For describe.skipIf.
  */
 export const skipWithoutChromium = !findChromium() && process.env.CI !== 'true';
-export const SKIP_MESSAGE = 'chromium not installed (apt-get install chromium, or set CHROMIUM_PATH); browser tests skipped';
+export const SKIP_MESSAGE =
+  'chromium not installed (apt-get install chromium, or set CHROMIUM_PATH); browser tests skipped';
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = findChromium();
-  if (!executablePath) throw new Error('chromium not found (CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser): the browser tests need it (apt-get install chromium)');
+  if (!executablePath)
+    throw new Error(
+      'chromium not found (CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser): the browser tests need it (apt-get install chromium)',
+    );
   // Chromium's sandbox relies on unprivileged user namespaces and refuses to start as root
   // ("Running as root without --no-sandbox is not supported"), as in CI containers. The pages
   // it loads are the appliance's own, so dropping the sandbox there loses nothing a test needs;
@@ -36,7 +40,11 @@ export async function launchChromium(): Promise<Browser> {
 
 /** A fresh context (own cookies) that accepts the test appliance's self-signed certificate. */
 export function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+  return browser.newContext({
+    baseURL,
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1280, height: 900 },
+  });
 }
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));

@@ -1,4 +1,12 @@
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Abi, type Hex } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  type Abi,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { inject } from 'vitest';
@@ -31,7 +39,12 @@ export async function fundedWallet(ether = '100') {
       return receipt.contractAddress!;
     },
     async write(address: Hex, abi: unknown[], functionName: string, args: unknown[]) {
-      const hash = await wallet.writeContract({ address, abi: abi as Abi, functionName, args } as never);
+      const hash = await wallet.writeContract({
+        address,
+        abi: abi as Abi,
+        functionName,
+        args,
+      } as never);
       return pub.waitForTransactionReceipt({ hash });
     },
   };

@@ -17,9 +17,21 @@ export interface CliRun {
  * Runs the real CLI (`tollgate …`) from source in a child process against `databaseUrl`, with a
  * data dir of its own. stdin is a pipe (commands that read a password from it).
  */
-export function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}, logLevel = 'warn'): CliRun {
+export function runCli(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string> = {},
+  logLevel = 'warn',
+): CliRun {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: databaseUrl, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')), TOLLGATE_LOG_LEVEL: logLevel, ...env },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: databaseUrl,
+      TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')),
+      TOLLGATE_LOG_LEVEL: logLevel,
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -28,5 +40,12 @@ export function runCli(databaseUrl: string, args: string[], env: Record<string, 
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const lastLine = () => stdout.trim().split('\n').pop()!;
-  return { child: child as CliRun['child'], exited, out: () => stdout, err: () => stderr, lastLine, lastJson: () => JSON.parse(lastLine()) };
+  return {
+    child: child as CliRun['child'],
+    exited,
+    out: () => stdout,
+    err: () => stderr,
+    lastLine,
+    lastJson: () => JSON.parse(lastLine()),
+  };
 }

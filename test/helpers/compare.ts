@@ -4,13 +4,31 @@ import type { Sql } from '../../src/db/index.js';
 /** Every EVM chain table of two databases holds the same rows (order-independent). */
 export async function compareChainTables(a: Sql, b: Sql): Promise<void> {
   const queries: [string, (sql: Sql) => PromiseLike<readonly unknown[]>][] = [
-    ['evm_blocks', (sql) => sql`select network, number, hash, parent_hash, timestamp, tx_count from evm_blocks order by network, number`],
-    ['evm_transactions', (sql) => sql`select * from evm_transactions order by network, block_number, tx_index`],
+    [
+      'evm_blocks',
+      (sql) =>
+        sql`select network, number, hash, parent_hash, timestamp, tx_count from evm_blocks order by network, number`,
+    ],
+    [
+      'evm_transactions',
+      (sql) => sql`select * from evm_transactions order by network, block_number, tx_index`,
+    ],
     ['evm_logs', (sql) => sql`select * from evm_logs order by network, block_number, log_index`],
-    ['evm_tx_addresses', (sql) => sql`select * from evm_tx_addresses order by network, block_number, tx_hash, address`],
-    ['evm_token_transfers', (sql) => sql`select * from evm_token_transfers order by network, block_number, log_index, batch_index`],
+    [
+      'evm_tx_addresses',
+      (sql) => sql`select * from evm_tx_addresses order by network, block_number, tx_hash, address`,
+    ],
+    [
+      'evm_token_transfers',
+      (sql) =>
+        sql`select * from evm_token_transfers order by network, block_number, log_index, batch_index`,
+    ],
     // Counts are exact after reorgs; first/last seen may be wider than what remains (documented).
-    ['address_edges', (sql) => sql`select network, address, counterparty, tx_count from address_edges order by network, address, counterparty`],
+    [
+      'address_edges',
+      (sql) =>
+        sql`select network, address, counterparty, tx_count from address_edges order by network, address, counterparty`,
+    ],
   ];
   for (const [table, q] of queries) {
     const [left, right] = await Promise.all([q(a), q(b)]);

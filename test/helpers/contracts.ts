@@ -4,18 +4,28 @@ export interface CompiledContract {
   abi: unknown[];
   bytecode: `0x${string}`;
 }
-export type CompiledContracts = Record<'TestERC20' | 'TestERC721' | 'TestERC1155', CompiledContract>;
+export type CompiledContracts = Record<
+  'TestERC20' | 'TestERC721' | 'TestERC1155',
+  CompiledContract
+>;
 
 /** Compiles the test token contracts with solc-js (no compiler download). */
 export function compileTestContracts(source: string): CompiledContracts {
   const input = {
     language: 'Solidity',
     sources: { 'TestTokens.sol': { content: source } },
-    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      evmVersion: 'cancun',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+    contracts: Record<
+      string,
+      Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>
+    >;
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));

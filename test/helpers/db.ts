@@ -9,7 +9,6 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-
 /** A fresh database cloned from the migrated template: each test file gets its own. */
 export async function freshDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');

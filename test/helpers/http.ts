@@ -10,10 +10,28 @@ export interface Reply {
   json: any;
 }
 
-export async function call(baseUrl: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Reply> {
-  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-  const headers = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
-  const res = await request(baseUrl + path, { method: method as 'GET', headers, body, dispatcher: insecure });
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string | object } = {},
+): Promise<Reply> {
+  const body =
+    opts.body === undefined
+      ? undefined
+      : typeof opts.body === 'string'
+        ? opts.body
+        : JSON.stringify(opts.body);
+  const headers = {
+    ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...opts.headers,
+  };
+  const res = await request(baseUrl + path, {
+    method: method as 'GET',
+    headers,
+    body,
+    dispatcher: insecure,
+  });
   const text = await res.body.text();
   let json: unknown;
   try {

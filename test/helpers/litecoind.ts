@@ -27,8 +27,8 @@ export function findLitecoind(): string | undefined {
  * For describe.skipIf.
  */
 export const skipWithoutLitecoind = !findLitecoind() && process.env.CI !== 'true';
-export const SKIP_MESSAGE = 'litecoind not installed (apt-get install litecoind); Bitcoin-family tests skipped';
-
+export const SKIP_MESSAGE =
+  'litecoind not installed (apt-get install litecoind); Bitcoin-family tests skipped';
 
 export interface Litecoind {
   /** `http://user:password@127.0.0.1:port`, as TOLLGATE_RPC_LITECOIN takes it. */
@@ -41,22 +41,52 @@ export interface Litecoind {
 
 export async function startLitecoind(): Promise<Litecoind> {
   const bin = findLitecoind();
-  if (!bin) throw new Error('litecoind not found (PATH, TEST_LITECOIND): the Bitcoin-family tests need it (apt-get install litecoind)');
+  if (!bin)
+    throw new Error(
+      'litecoind not found (PATH, TEST_LITECOIND): the Bitcoin-family tests need it (apt-get install litecoind)',
+    );
   const datadir = mkdtempSync(join(tmpdir(), 'tollgate-ltc-'));
   const port = await freePort();
   const [user, password] = ['tollgate', `pw${Math.random().toString(36).slice(2)}`];
-  const child: ChildProcess = spawn(bin, [
-    '-regtest', `-datadir=${datadir}`, '-server', '-txindex=1', '-fallbackfee=0.0001',
-    `-rpcuser=${user}`, `-rpcpassword=${password}`, '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${port}`,
-    '-listen=0', '-listenonion=0', '-discover=0', '-dnsseed=0', '-upnp=0', '-printtoconsole=0',
-  ], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    bin,
+    [
+      '-regtest',
+      `-datadir=${datadir}`,
+      '-server',
+      '-txindex=1',
+      '-fallbackfee=0.0001',
+      `-rpcuser=${user}`,
+      `-rpcpassword=${password}`,
+      '-rpcbind=127.0.0.1',
+      '-rpcallowip=127.0.0.1',
+      `-rpcport=${port}`,
+      '-listen=0',
+      '-listenonion=0',
+      '-discover=0',
+      '-dnsseed=0',
+      '-upnp=0',
+      '-printtoconsole=0',
+    ],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const client = new Client({ host: `http://127.0.0.1:${port}`, username: user, password, timeout: 60_000, logger: { debug() {}, info() {}, warn() {}, error() {} } });
-  const rpc = <T>(method: string, ...params: unknown[]) => client.command(method, ...params) as Promise<T>;
+  const client = new Client({
+    host: `http://127.0.0.1:${port}`,
+    username: user,
+    password,
+    timeout: 60_000,
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  const rpc = <T>(method: string, ...params: unknown[]) =>
+    client.command(method, ...params) as Promise<T>;
 
   const stop = async () => {
     if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGTERM');
-    const killed = setTimeout(() => child.pid && child.exitCode === null && process.kill(child.pid, 'SIGKILL'), 15_000);
+    const killed = setTimeout(
+      () => child.pid && child.exitCode === null && process.kill(child.pid, 'SIGKILL'),
+      15_000,
+    );
     await exited;
     clearTimeout(killed);
     rmSync(datadir, { recursive: true, force: true });
@@ -82,7 +112,8 @@ export async function startLitecoind(): Promise<Litecoind> {
   return {
     rpcUrl: `http://${user}:${password}@127.0.0.1:${port}`,
     rpc,
-    mine: async (n, address) => rpc<string[]>('generatetoaddress', n, address ?? (await rpc<string>('getnewaddress'))),
+    mine: async (n, address) =>
+      rpc<string[]>('generatetoaddress', n, address ?? (await rpc<string>('getnewaddress'))),
     stop,
   };
 }

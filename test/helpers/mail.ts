@@ -34,10 +34,15 @@ export function decodeMime(raw: string): string {
   const type = header('content-type') || 'text/plain';
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (type.toLowerCase().startsWith('multipart/') && boundary) {
-    return rest.split(`--${boundary}`).slice(1, -1).map((s) => decodeMime(s.replace(/^\r\n/, ''))).join('\n');
+    return rest
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((s) => decodeMime(s.replace(/^\r\n/, '')))
+      .join('\n');
   }
   const encoding = header('content-transfer-encoding').toLowerCase();
-  if (encoding === 'base64') return Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'base64')
+    return Buffer.from(rest.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (encoding === 'quoted-printable') return decodeQuotedPrintable(rest);
   return rest;
 }
@@ -79,7 +84,10 @@ export class MailCatcher {
   async waitFor(count: number, timeoutMs = 30_000): Promise<CapturedMail[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.mails.length < count) {
-      if (Date.now() > deadline) throw new Error(`mail: ${count} message(s) not received within ${timeoutMs} ms (${this.mails.length} received)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `mail: ${count} message(s) not received within ${timeoutMs} ms (${this.mails.length} received)`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
     return this.mails;

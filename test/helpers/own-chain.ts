@@ -27,12 +27,17 @@ export async function startOwnChain() {
     wallet,
     /** Real blocks, one by one: hardhat_mine with a count makes reserved blocks whose parentHash is zero. */
     async mine(blocks: number): Promise<void> {
-      for (let i = 0; i < blocks; i++) await test.request({ method: 'evm_mine', params: [] } as never);
+      for (let i = 0; i < blocks; i++)
+        await test.request({ method: 'evm_mine', params: [] } as never);
     },
     /** Waits until the database's eth cursor is the node's head block. */
     async indexedHead(sql: Sql): Promise<void> {
       const head = await pub.getBlock();
-      await eventually(() => sql`select block_hash from indexer_cursors where network = 'eth'`, (r) => r[0]?.block_hash === head.hash, 30_000);
+      await eventually(
+        () => sql`select block_hash from indexer_cursors where network = 'eth'`,
+        (r) => r[0]?.block_hash === head.hash,
+        30_000,
+      );
     },
     stop: () => chain.stop(),
   };

@@ -25,8 +25,17 @@ export class Receiver {
       req.on('data', (d) => (body += d));
       req.on('end', () => {
         let json: unknown;
-        try { json = JSON.parse(body); } catch { json = undefined; }
-        const r: Received = { headers: req.headers as Record<string, string>, body, json, at: Date.now() };
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        const r: Received = {
+          headers: req.headers as Record<string, string>,
+          body,
+          json,
+          at: Date.now(),
+        };
         this.received.push(r);
         res.writeHead(this.respond(r, this.received.length - 1)).end();
         for (const w of this.waiters) w();
@@ -40,10 +49,16 @@ export class Receiver {
   async waitFor(predicate: (all: Received[]) => boolean, timeoutMs = 30_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.received)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `receiver: condition not met within ${timeoutMs} ms (${this.received.length} received)`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 250);
-        this.waiters.push(() => { clearTimeout(t); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
       });
       this.waiters = [];
     }

@@ -13,8 +13,19 @@ export const BENEFICIARY_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 /** Every personal value of travelBody() except the wallet addresses. */
 export const PERSONAL_VALUES = [
-  'Quennellworth', 'Ottoline', '1961-04-23', 'Zyrardowek', 'PX7731209', 'Wisteria Crescent', 'Halvorsen House', 'QX9 4ZZ',
-  'Little Thornbury', 'CUST-5566-7788', 'Abernathy-Stroud', 'Perpetua', 'ID-4471-XQ',
+  'Quennellworth',
+  'Ottoline',
+  '1961-04-23',
+  'Zyrardowek',
+  'PX7731209',
+  'Wisteria Crescent',
+  'Halvorsen House',
+  'QX9 4ZZ',
+  'Little Thornbury',
+  'CUST-5566-7788',
+  'Abernathy-Stroud',
+  'Perpetua',
+  'ID-4471-XQ',
 ];
 
 export function travelBody(ref: string, extra: Record<string, unknown> = {}): Record<string, any> {
@@ -25,27 +36,62 @@ export function travelBody(ref: string, extra: Record<string, unknown> = {}): Re
     transaction_amount: '1.25',
     transaction_asset_decimals: '18',
     originator: {
-      persons: [{
-        naturalPerson: {
-          name: { nameIdentifier: [{ primaryIdentifier: 'Quennellworth', secondaryIdentifier: 'Ottoline', nameIdentifierType: 'LEGL' }] },
-          dateAndPlaceOfBirth: { dateOfBirth: '1961-04-23', placeOfBirth: 'Zyrardowek' },
-          nationalIdentification: { nationalIdentifier: 'PX7731209', nationalIdentifierType: 'CCPT', countryOfIssue: 'GB' },
-          geographicAddress: [{
-            addressType: 'HOME', streetName: 'Wisteria Crescent', buildingNumber: '7', buildingName: 'Halvorsen House', postCode: 'QX9 4ZZ',
-            townName: 'Little Thornbury', country: 'GB',
-          }],
-          customerIdentification: 'CUST-5566-7788',
+      persons: [
+        {
+          naturalPerson: {
+            name: {
+              nameIdentifier: [
+                {
+                  primaryIdentifier: 'Quennellworth',
+                  secondaryIdentifier: 'Ottoline',
+                  nameIdentifierType: 'LEGL',
+                },
+              ],
+            },
+            dateAndPlaceOfBirth: { dateOfBirth: '1961-04-23', placeOfBirth: 'Zyrardowek' },
+            nationalIdentification: {
+              nationalIdentifier: 'PX7731209',
+              nationalIdentifierType: 'CCPT',
+              countryOfIssue: 'GB',
+            },
+            geographicAddress: [
+              {
+                addressType: 'HOME',
+                streetName: 'Wisteria Crescent',
+                buildingNumber: '7',
+                buildingName: 'Halvorsen House',
+                postCode: 'QX9 4ZZ',
+                townName: 'Little Thornbury',
+                country: 'GB',
+              },
+            ],
+            customerIdentification: 'CUST-5566-7788',
+          },
         },
-      }],
+      ],
       accountNumber: [ORIGINATOR_ADDRESS],
     },
     beneficiary: {
-      persons: [{
-        naturalPerson: {
-          name: { nameIdentifier: [{ primaryIdentifier: 'Abernathy-Stroud', secondaryIdentifier: 'Perpetua', nameIdentifierType: 'LEGL' }] },
-          nationalIdentification: { nationalIdentifier: 'ID-4471-XQ', nationalIdentifierType: 'IDCD', countryOfIssue: 'DE' },
+      persons: [
+        {
+          naturalPerson: {
+            name: {
+              nameIdentifier: [
+                {
+                  primaryIdentifier: 'Abernathy-Stroud',
+                  secondaryIdentifier: 'Perpetua',
+                  nameIdentifierType: 'LEGL',
+                },
+              ],
+            },
+            nationalIdentification: {
+              nationalIdentifier: 'ID-4471-XQ',
+              nationalIdentifierType: 'IDCD',
+              countryOfIssue: 'DE',
+            },
+          },
         },
-      }],
+      ],
       accountNumber: [BENEFICIARY_ADDRESS],
     },
     ...extra,
@@ -56,15 +102,28 @@ export function travelBody(ref: string, extra: Record<string, unknown> = {}): Re
  * Sends a TRP transfer inquiry built from travelBody() to an appliance's inquiry URL, as a
  * directory VASP would; returns the reference the incoming transaction gets there.
  */
-export async function sendInquiry(baseUrl: string, token: string, opts: { callback: string; vaspName: string }): Promise<{ requestId: string; ref: string; status: number; json: any }> {
+export async function sendInquiry(
+  baseUrl: string,
+  token: string,
+  opts: { callback: string; vaspName: string },
+): Promise<{ requestId: string; ref: string; status: number; json: any }> {
   const parsed = parseTravelRuleInput(travelBody('ignored'), 'create_tx');
   if (!parsed.ok) throw new Error(parsed.message);
   const v = parsed.value;
   const body = buildInquiry({
-    asset: v.transaction_asset, network: v.transaction_network, decimals: v.transaction_asset_decimals, amountBaseUnits: v.transaction_amount_base_units,
-    callback: opts.callback, originator: v.originator, beneficiary: v.beneficiary, vaspName: opts.vaspName,
+    asset: v.transaction_asset,
+    network: v.transaction_network,
+    decimals: v.transaction_asset_decimals,
+    amountBaseUnits: v.transaction_amount_base_units,
+    callback: opts.callback,
+    originator: v.originator,
+    beneficiary: v.beneficiary,
+    vaspName: opts.vaspName,
   });
   const requestId = randomUUID();
-  const reply = await call(baseUrl, 'POST', `/trp/v3/inquiries/${token}`, { headers: { 'api-version': TRP_VERSION, 'request-identifier': requestId }, body });
+  const reply = await call(baseUrl, 'POST', `/trp/v3/inquiries/${token}`, {
+    headers: { 'api-version': TRP_VERSION, 'request-identifier': requestId },
+    body,
+  });
   return { requestId, ref: `trp-${requestId}`, status: reply.status, json: reply.json };
 }

@@ -20,7 +20,6 @@ declare module 'vitest' {
   }
 }
 
-
 export const TEMPLATE_DB = 'tollgate_template';
 
 /**
@@ -47,7 +46,9 @@ export default async function setup(project: TestProject) {
   await admin.end();
 
   const chain: DevChain = await startDevChain(await freePort());
-  const contracts = compileTestContracts(readFileSync(new URL('../fixtures/TestTokens.sol', import.meta.url), 'utf8'));
+  const contracts = compileTestContracts(
+    readFileSync(new URL('../fixtures/TestTokens.sol', import.meta.url), 'utf8'),
+  );
 
   project.provide('pgAdminUrl', adminUrl);
   project.provide('templateDb', TEMPLATE_DB);

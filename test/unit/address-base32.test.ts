@@ -31,27 +31,65 @@ describe('stellar', () => {
 
   it.each([
     ['one character changed', withChar(SEP23_ACCOUNT, 20, 'B'), 'CRC-16 checksum mismatch'],
-    ['one character changed in a muxed account', withChar(SEP23_MUXED, 60, 'B'), 'CRC-16 checksum mismatch'],
+    [
+      'one character changed in a muxed account',
+      withChar(SEP23_MUXED, 60, 'B'),
+      'CRC-16 checksum mismatch',
+    ],
     ['lower case', SEP23_ACCOUNT.toLowerCase(), 'expected a G… or M… StrKey'],
-    ['lower case after the G', `G${SEP23_ACCOUNT.slice(1).toLowerCase()}`, 'expected upper-case base32'],
-    ['a set unused bit in the last character', 'MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAACJUR', 'not a canonical StrKey'],
-    ['a contract (SEP-23 valid C… vector)', 'CA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUWDA', 'expected a G… or M… StrKey'],
+    [
+      'lower case after the G',
+      `G${SEP23_ACCOUNT.slice(1).toLowerCase()}`,
+      'expected upper-case base32',
+    ],
+    [
+      'a set unused bit in the last character',
+      'MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAACJUR',
+      'not a canonical StrKey',
+    ],
+    [
+      'a contract (SEP-23 valid C… vector)',
+      'CA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUWDA',
+      'expected a G… or M… StrKey',
+    ],
     ['an Algorand address', ALGO_DOCS, 'expected a G… or M… StrKey'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('stellar', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('stellar', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
 describe('algo', () => {
   it.each([
     ['one character changed', withChar(ALGO_DOCS, 10, 'A'), 'checksum mismatch'],
-    ['the key byte order broken by a swap', `${ALGO_DOCS.slice(0, 4)}${ALGO_DOCS[5]}${ALGO_DOCS[4]}${ALGO_DOCS.slice(6)}`, 'checksum mismatch'],
-    ['a set unused bit in the last character', withChar(ALGO_DOCS, 57, 'B'), 'not a canonical Algorand address'],
+    [
+      'the key byte order broken by a swap',
+      `${ALGO_DOCS.slice(0, 4)}${ALGO_DOCS[5]}${ALGO_DOCS[4]}${ALGO_DOCS.slice(6)}`,
+      'checksum mismatch',
+    ],
+    [
+      'a set unused bit in the last character',
+      withChar(ALGO_DOCS, 57, 'B'),
+      'not a canonical Algorand address',
+    ],
     ['lower case', ALGO_DOCS.toLowerCase(), 'expected 58 upper-case base32 characters'],
     ['57 characters', ALGO_DOCS.slice(0, 57), 'expected 58 upper-case base32 characters'],
-    ['a Stellar account (56 characters)', SEP23_ACCOUNT, 'expected 58 upper-case base32 characters'],
-    ['a 1, outside base32', withChar(ALGO_DOCS, 3, '1'), 'expected 58 upper-case base32 characters'],
+    [
+      'a Stellar account (56 characters)',
+      SEP23_ACCOUNT,
+      'expected 58 upper-case base32 characters',
+    ],
+    [
+      'a 1, outside base32',
+      withChar(ALGO_DOCS, 3, '1'),
+      'expected 58 upper-case base32 characters',
+    ],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('algo', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('algo', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });

@@ -17,11 +17,18 @@ describe('trx refuses', () => {
   it.each([
     ['one character changed', withChar(USDT_TRON, 11, 'H'), 'checksum mismatch'],
     ['a character dropped', USDT_TRON.slice(0, -1), 'checksum mismatch'],
-    ['a Bitcoin address (version 0x00)', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'version byte must be 0x41'],
+    [
+      'a Bitcoin address (version 0x00)',
+      '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      'version byte must be 0x41',
+    ],
     ['the hex form', '41a614f803b6fd780986a42c78ec9c7f77e6ded13c', 'not base58'],
     ['an EVM address', '0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C', 'not base58'],
   ])('%s', (_case, input, reason) => {
-    expect(validateAddress('trx', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('trx', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -29,11 +36,22 @@ describe('xrp refuses', () => {
   it.each([
     ['one character changed', withChar(XRP_GENESIS, 12, 'x'), 'checksum mismatch'],
     ['a character dropped', XRP_GENESIS.slice(0, -1), 'checksum mismatch'],
-    ['a Bitcoin address (other alphabet)', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'checksum mismatch'],
-    ['an X-address (XLS-5d), not supported', 'X7qvLs7gSnNoKvZzNWUT2e8st17QPY64PPe7zriLNuJszeg', 'payload must be a version byte'],
+    [
+      'a Bitcoin address (other alphabet)',
+      '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      'checksum mismatch',
+    ],
+    [
+      'an X-address (XLS-5d), not supported',
+      'X7qvLs7gSnNoKvZzNWUT2e8st17QPY64PPe7zriLNuJszeg',
+      'payload must be a version byte',
+    ],
     ['a character outside the Ripple alphabet', withChar(XRP_GENESIS, 5, '0'), 'not base58'],
   ])('%s', (_case, input, reason) => {
-    expect(validateAddress('xrp', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('xrp', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -48,10 +66,17 @@ describe('solana', () => {
     ['33 bytes (a character added)', `${TOKEN_PROGRAM}A`, 'must decode to 32 bytes'],
     ['too short', '1111111111111111111111111111111', 'expected 32 to 44 base58 characters'],
     ['a 0, outside base58', withChar(TOKEN_PROGRAM, 3, '0'), 'expected 32 to 44 base58 characters'],
-    ['an l, outside base58', withChar(TOKEN_PROGRAM, 3, 'l'), 'expected 32 to 44 base58 characters'],
+    [
+      'an l, outside base58',
+      withChar(TOKEN_PROGRAM, 3, 'l'),
+      'expected 32 to 44 base58 characters',
+    ],
     ['a Polkadot address (35 bytes)', ALICE_POLKADOT, 'expected 32 to 44 base58 characters'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('solana', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('solana', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -59,11 +84,22 @@ describe('xtz refuses', () => {
   it.each([
     ['one character changed', withChar(TZ1, 12, 'x'), 'checksum mismatch'],
     ['a character dropped', TZ1.slice(0, -1), 'checksum mismatch'],
-    ['a Bitcoin address', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'expected a tz1, tz2, tz3, tz4 or KT1 prefix'],
+    [
+      'a Bitcoin address',
+      '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      'expected a tz1, tz2, tz3, tz4 or KT1 prefix',
+    ],
     ['a Tron address', USDT_TRON, 'expected a tz1, tz2, tz3, tz4 or KT1 prefix'],
-    ['an ed25519 public key (edpk), not an address', 'edpkuBknW28nW72KG6RoHtYW7p12T6GKc7nAbwYX5m8Wd9sDVC9yav', 'expected a tz1, tz2, tz3, tz4 or KT1 prefix'],
+    [
+      'an ed25519 public key (edpk), not an address',
+      'edpkuBknW28nW72KG6RoHtYW7p12T6GKc7nAbwYX5m8Wd9sDVC9yav',
+      'expected a tz1, tz2, tz3, tz4 or KT1 prefix',
+    ],
   ])('%s', (_case, input, reason) => {
-    expect(validateAddress('xtz', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('xtz', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -76,11 +112,22 @@ describe('dot', () => {
   it.each([
     ['one character changed', withChar(ALICE_POLKADOT, 20, 'z'), 'SS58'],
     ['a character dropped', ALICE_POLKADOT.slice(0, -1), 'SS58'],
-    ['a Kusama address (prefix 2)', 'HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F', 'neither Polkadot (0) nor generic Substrate (42)'],
-    ['a Kusama address (prefix 2)', 'CpjsLDC1JFyrhm3ftC9Gs4QoyrkHKhZKtK7YqGTRFtTafgp', 'neither Polkadot (0) nor generic Substrate (42)'],
+    [
+      'a Kusama address (prefix 2)',
+      'HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F',
+      'neither Polkadot (0) nor generic Substrate (42)',
+    ],
+    [
+      'a Kusama address (prefix 2)',
+      'CpjsLDC1JFyrhm3ftC9Gs4QoyrkHKhZKtK7YqGTRFtTafgp',
+      'neither Polkadot (0) nor generic Substrate (42)',
+    ],
     ['a Solana address (32 bytes, no prefix)', TOKEN_PROGRAM, 'must hold a 32-byte account ID'],
     ['a 0, outside base58', withChar(ALICE_POLKADOT, 5, '0'), 'not SS58'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('dot', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('dot', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });

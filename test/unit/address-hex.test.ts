@@ -14,7 +14,11 @@ function withChar(text: string, index: number, char: string): string {
 
 describe.each(['eth', 'bsc', 'polygon', 'avalanche', 'arb', 'op'])('%s refuses', (network) => {
   it.each([
-    ['one hex digit changed in a checksummed address', withChar(VITALIK, 6, '7'), 'EIP-55 checksum mismatch'],
+    [
+      'one hex digit changed in a checksummed address',
+      withChar(VITALIK, 6, '7'),
+      'EIP-55 checksum mismatch',
+    ],
     ['one letter with its case flipped', withChar(VITALIK, 5, 'a'), 'EIP-55 checksum mismatch'],
     ['39 hex digits', VITALIK.slice(0, 41), 'expected 0x followed by 40 hex digits'],
     ['41 hex digits', `${VITALIK}5`, 'expected 0x followed by 40 hex digits'],
@@ -23,17 +27,27 @@ describe.each(['eth', 'bsc', 'polygon', 'avalanche', 'arb', 'op'])('%s refuses',
     ['a non-hex character', withChar(VITALIK, 10, 'g'), 'expected 0x followed by 40 hex digits'],
     ['a 32-byte Sui address', SUI_VECTOR, 'expected 0x followed by 40 hex digits'],
   ])('%s', (_case, input, reason) => {
-    expect(validateAddress(network, input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress(network, input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
 describe('vet refuses', () => {
   it.each([
-    ['a checksum-breaking case flip', '0x9760b32c0A515F6C8c4E6B7B89AF8964DDaCB985', 'EIP-55 checksum mismatch'],
+    [
+      'a checksum-breaking case flip',
+      '0x9760b32c0A515F6C8c4E6B7B89AF8964DDaCB985',
+      'EIP-55 checksum mismatch',
+    ],
     ['39 hex digits', VTHO.slice(0, 41), 'not a VeChain address'],
     ['a non-hex character', withChar(VTHO, 30, 'G'), 'not a VeChain address'],
   ])('%s', (_case, input, reason) => {
-    expect(validateAddress('vet', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('vet', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -46,25 +60,38 @@ describe('sui', () => {
     ['a non-hex character', withChar(SUI_VECTOR, 20, 'z'), 'not a Sui address'],
     ['an EVM address', VITALIK, 'short Sui address'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('sui', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('sui', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
 describe('apt (AIP-40)', () => {
   it('stores every special address 0x0–0xf in the LONG form', () => {
     for (let n = 0; n < 16; n++) {
-      expect(validateAddress('apt', `0x${n.toString(16)}`)).toEqual({ ok: true, address: `0x${n.toString(16).padStart(64, '0')}` });
+      expect(validateAddress('apt', `0x${n.toString(16)}`)).toEqual({
+        ok: true,
+        address: `0x${n.toString(16).padStart(64, '0')}`,
+      });
     }
   });
 
   it.each([
     ['a short non-special address', '0x10', 'only 0x0–0xf may be short'],
-    ['an AIP-40 SHORT example of a non-special address', '0x43ec2cb158e3569842d537740fd53403e992b9e7349cc5d3dfaa5aff8faaef2', 'only 0x0–0xf may be short'],
+    [
+      'an AIP-40 SHORT example of a non-special address',
+      '0x43ec2cb158e3569842d537740fd53403e992b9e7349cc5d3dfaa5aff8faaef2',
+      'only 0x0–0xf may be short',
+    ],
     ['the LONG form without 0x', APTOS_EXAMPLE.slice(2), 'not an Aptos address'],
     ['the SHORT form without 0x', '1', 'not an Aptos address'],
     ['65 hex digits', `${APTOS_EXAMPLE}1`, 'not an Aptos address'],
     ['a non-hex character', withChar(APTOS_EXAMPLE, 12, 'x'), 'not an Aptos address'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('apt', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('apt', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });

@@ -16,7 +16,10 @@ const COSMOS = 'cosmos1depk54cuajgkzea6zpgkq36tnjwdzv4afc3d27';
 
 describe('ton', () => {
   it('stores the base64 and base64url spellings of one account as its raw form', () => {
-    expect(validateAddress('ton', TON_DOCS.replace('-', '+'))).toEqual({ ok: true, address: TON_DOCS_RAW });
+    expect(validateAddress('ton', TON_DOCS.replace('-', '+'))).toEqual({
+      ok: true,
+      address: TON_DOCS_RAW,
+    });
     expect(validateAddress('ton', TON_KOTLIN.replace('_', '/').replace('-', '+'))).toEqual({
       ok: true,
       address: '0:0ab558f4db84fd31f61a273535c670c091ffc619b1cdbbe5769a0bf28d3b8fea',
@@ -26,14 +29,21 @@ describe('ton', () => {
   it.each([
     ['one character changed', withChar(TON_DOCS, 20, 'Q'), 'CRC-16 checksum mismatch'],
     ['unknown flags', withChar(TON_DOCS, 0, 'A'), 'unknown TON address flags'],
-    ['a workchain other than 0 and -1', withChar(TON_DOCS, 2, 'E'), 'TON workchain must be 0 or -1'],
+    [
+      'a workchain other than 0 and -1',
+      withChar(TON_DOCS, 2, 'E'),
+      'TON workchain must be 0 or -1',
+    ],
     ['base64 and base64url mixed', TON_KOTLIN.replace('_', '/'), 'mixes base64 and base64url'],
     ['47 characters', TON_DOCS.slice(0, 47), 'not a TON address'],
     ['raw, workchain 1', `1${TON_DOCS_RAW.slice(1)}`, 'not a TON address'],
     ['raw, 63 hex digits', TON_DOCS_RAW.slice(0, -1), 'not a TON address'],
     ['raw, no workchain', TON_DOCS_RAW.slice(2), 'not a TON address'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('ton', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('ton', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -44,20 +54,38 @@ describe('atom', () => {
     ['one character changed', withChar(COSMOS, 20, 'q'), 'bech32 checksum mismatch'],
     ['a character dropped', COSMOS.slice(0, -1), 'bech32 checksum mismatch'],
     ['mixed case', `COSMOS${COSMOS.slice(6)}`, 'mixed-case bech32'],
-    ['a Terra address (ENS address-encoder vector)', 'terra1pdx498r0hrc2fj36sjhs8vuhrz9hd2cw0tmam9', 'bech32 prefix must be cosmos'],
-    ['a Kava address (ENS address-encoder vector)', 'kava1r4v2zdhdalfj2ydazallqvrus9fkphmglhn6u6', 'bech32 prefix must be cosmos'],
-    ['a Bitcoin segwit address', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'bech32 prefix must be cosmos'],
+    [
+      'a Terra address (ENS address-encoder vector)',
+      'terra1pdx498r0hrc2fj36sjhs8vuhrz9hd2cw0tmam9',
+      'bech32 prefix must be cosmos',
+    ],
+    [
+      'a Kava address (ENS address-encoder vector)',
+      'kava1r4v2zdhdalfj2ydazallqvrus9fkphmglhn6u6',
+      'bech32 prefix must be cosmos',
+    ],
+    [
+      'a Bitcoin segwit address',
+      'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      'bech32 prefix must be cosmos',
+    ],
     ['16 bytes', bytes16, 'must hold 20 or 32 bytes'],
     ['no separator', 'cosmosdepk54cuajgkzea6zpgkq36tnjwdzv4afc3d27', 'malformed bech32'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('atom', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('atom', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
 describe('eos', () => {
-  it.each(['a', 'a12345abcdefj', 'zzzzzzzzzzzz5', 'eosio.ram', '1.2.3'])('takes the name %s', (name) => {
-    expect(validateAddress('eos', name)).toEqual({ ok: true, address: name });
-  });
+  it.each(['a', 'a12345abcdefj', 'zzzzzzzzzzzz5', 'eosio.ram', '1.2.3'])(
+    'takes the name %s',
+    (name) => {
+      expect(validateAddress('eos', name)).toEqual({ ok: true, address: name });
+    },
+  );
 
   it.each([
     ['upper case', 'EOSIO', 'may hold only'],
@@ -69,6 +97,9 @@ describe('eos', () => {
     ['a 13th character that is a dot', 'abcdefghijkl.', '13th character'],
     ['a trailing dot', 'eosio.', 'must not end with .'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(validateAddress('eos', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('eos', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });

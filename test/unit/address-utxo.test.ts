@@ -16,7 +16,10 @@ const DOGE_P2PKH = 'DBXu2kgc3xtvCUWFcxFE3r9hEYgmuaaCyD';
 
 describe('bitcoin refuses the BIP-350 invalid segwit vectors', () => {
   it.each([
-    ['tc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vq5zuyut', 'bech32 prefix is not one of bitcoin'],
+    [
+      'tc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vq5zuyut',
+      'bech32 prefix is not one of bitcoin',
+    ],
     ['bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqh2y7hd', 'must use bech32m'],
     ['tb1z0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqglt7rf', 'must use bech32m'],
     ['BC1S0XLXVLHEMJA6C4DQV22UAPCTQUPFHLXM9H8Z3K2E72Q4K9HCZ7VQ54WELL', 'must use bech32m'],
@@ -25,19 +28,28 @@ describe('bitcoin refuses the BIP-350 invalid segwit vectors', () => {
     ['bc1p38j9r5y49hruaue7wxjce0updqjuyyx0kh56v8s25huc6995vvpql3jow4', 'malformed bech32'],
     ['BC130XLXVLHEMJA6C4DQV22UAPCTQUPFHLXM9H8Z3K2E72Q4K9HCZ7VQ7ZWS8R', 'invalid witness version'],
     ['bc1pw5dgrnzv', '2 to 40 bytes'],
-    ['bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7v8n0nx0muaewav253zgeav', '2 to 40 bytes'],
+    [
+      'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7v8n0nx0muaewav253zgeav',
+      '2 to 40 bytes',
+    ],
     ['BC1QR508D6QEJXTDG4Y5R3ZARVARYV98GJ9P', 'version 0 program must be 20 or 32 bytes'],
     ['tb1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vq47Zagq', 'mixed-case bech32'],
     ['bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7v07qwwzcrf', 'padding'],
     ['tb1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vpggkg4j', 'padding'],
     ['bc1gmk9yu', 'invalid witness version'],
   ])('%s', (input, reason) => {
-    expect(validateAddress('bitcoin', input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress('bitcoin', input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 
   it('and the v1 address BIP-173 listed before BIP-350 changed its checksum', () => {
     const old = 'bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7k7grplx';
-    expect(validateAddress('bitcoin', old)).toEqual({ ok: false, reason: expect.stringContaining('must use bech32m') });
+    expect(validateAddress('bitcoin', old)).toEqual({
+      ok: false,
+      reason: expect.stringContaining('must use bech32m'),
+    });
   });
 });
 
@@ -49,7 +61,10 @@ describe.each([
   it.each(addresses)('%s with one character changed', (address) => {
     const index = Math.floor(address.length / 2);
     const swapped = withChar(address, index, address[index] === 'q' ? 'p' : 'q');
-    expect(validateAddress(network, swapped)).toEqual({ ok: false, reason: expect.stringMatching(/checksum|malformed/) });
+    expect(validateAddress(network, swapped)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/checksum|malformed/),
+    });
   });
 
   it.each(addresses)('%s with a character dropped or added', (address) => {
@@ -58,20 +73,31 @@ describe.each([
   });
 });
 
-describe('each UTXO network refuses the others\' addresses', () => {
+describe("each UTXO network refuses the others' addresses", () => {
   it.each([
     ['bitcoin', LTC_P2PKH, 'version byte 0x30 is not a bitcoin address version'],
     ['bitcoin', LTC_BECH32, "bech32 prefix is not one of bitcoin's"],
     ['bitcoin', DOGE_P2PKH, 'version byte 0x1e is not a bitcoin address version'],
     ['litecoin', GENESIS, 'version byte 0x00 is not a litecoin address version'],
     ['litecoin', BIP173_P2WPKH, "bech32 prefix is not one of litecoin's"],
-    ['litecoin', 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7', "bech32 prefix is not one of litecoin's"],
+    [
+      'litecoin',
+      'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7',
+      "bech32 prefix is not one of litecoin's",
+    ],
     ['doge', GENESIS, 'version byte 0x00 is not a doge address version'],
     ['doge', BIP173_P2WPKH, 'none: no segwit'],
     ['doge', LTC_P2PKH, 'version byte 0x30 is not a doge address version'],
-    ['doge', 'QXaUgLHkZcbJb2j5XgMYzY8cF9YM48Y81Z', 'version byte 0x3a is not a doge address version'],
+    [
+      'doge',
+      'QXaUgLHkZcbJb2j5XgMYzY8cF9YM48Y81Z',
+      'version byte 0x3a is not a doge address version',
+    ],
   ])('%s refuses %s', (network, input, reason) => {
-    expect(validateAddress(network, input)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(validateAddress(network, input)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 });
 
@@ -82,11 +108,17 @@ describe('base58 and bech32 form rules', () => {
     ['bitcoin', 'bC1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'mixed-case bech32'],
     ['litecoin', 'LTC1QDP7P2RPX4A2F80H7A4CRVPPCZGG4EGMV5C78W8', null],
     // the WIF private key of the Bitcoin wiki example: base58check, but 33 bytes of payload
-    ['bitcoin', '5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ', 'payload must be a version byte and a 20-byte hash'],
+    [
+      'bitcoin',
+      '5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ',
+      'payload must be a version byte and a 20-byte hash',
+    ],
     ['bitcoin', '1111111111111111111114oLvT2', null], // the all-zero hash160 P2PKH (a burn address) is valid
   ])('%s %s', (network, input, reason) => {
     const stored = input.startsWith('LTC1') ? input.toLowerCase() : input;
-    const expected = reason ? { ok: false, reason: expect.stringContaining(reason) } : { ok: true, address: stored };
+    const expected = reason
+      ? { ok: false, reason: expect.stringContaining(reason) }
+      : { ok: true, address: stored };
     expect(validateAddress(network, input)).toEqual(expected);
   });
 });

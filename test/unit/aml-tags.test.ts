@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LABEL_CATEGORIES } from '../../src/aml/labels/types.js';
-import { ALL_TAGS, BASE_TAGS, PREFIXED_TAGS, buildTags, parseTag, trueTags } from '../../src/aml/tags.js';
+import {
+  ALL_TAGS,
+  BASE_TAGS,
+  PREFIXED_TAGS,
+  buildTags,
+  parseTag,
+  trueTags,
+} from '../../src/aml/tags.js';
 import { isNewWallet } from '../../src/aml/analyze.js';
 
 describe('AML tags object', () => {
@@ -9,23 +16,49 @@ describe('AML tags object', () => {
     expect(PREFIXED_TAGS).toHaveLength(14);
     expect(ALL_TAGS).toHaveLength(44);
     expect(new Set(ALL_TAGS).size).toBe(44);
-    for (const t of ['direct_new_wallet', 'indirect_new_wallet', 'direct_invalid_tokens', 'indirect_invalid_tokens']) expect(ALL_TAGS).not.toContain(t);
-    expect(ALL_TAGS).toEqual(expect.arrayContaining(['mixer', 'direct_mixer', 'indirect_mixer', 'direct_number_of_malicious_contracts_created']));
+    for (const t of [
+      'direct_new_wallet',
+      'indirect_new_wallet',
+      'direct_invalid_tokens',
+      'indirect_invalid_tokens',
+    ])
+      expect(ALL_TAGS).not.toContain(t);
+    expect(ALL_TAGS).toEqual(
+      expect.arrayContaining([
+        'mixer',
+        'direct_mixer',
+        'indirect_mixer',
+        'direct_number_of_malicious_contracts_created',
+      ]),
+    );
     for (const c of LABEL_CATEGORIES) expect(BASE_TAGS).toContain(c);
   });
 
   it('builds every tag as a boolean, true where found, dropping variants the spec lacks', () => {
-    const tags = buildTags({ base: ['sanctioned'], direct: ['mixer', 'invalid_tokens'], indirect: ['phishing_activities', 'new_wallet'] });
+    const tags = buildTags({
+      base: ['sanctioned'],
+      direct: ['mixer', 'invalid_tokens'],
+      indirect: ['phishing_activities', 'new_wallet'],
+    });
     expect(Object.keys(tags)).toEqual(ALL_TAGS);
     expect(Object.values(tags).every((v) => typeof v === 'boolean')).toBe(true);
-    expect(trueTags(tags)).toEqual({ sanctioned: true, direct_mixer: true, indirect_phishing_activities: true });
-    expect(buildTags({ base: [], direct: [], indirect: [] })).toEqual(Object.fromEntries(ALL_TAGS.map((t) => [t, false])));
+    expect(trueTags(tags)).toEqual({
+      sanctioned: true,
+      direct_mixer: true,
+      indirect_phishing_activities: true,
+    });
+    expect(buildTags({ base: [], direct: [], indirect: [] })).toEqual(
+      Object.fromEntries(ALL_TAGS.map((t) => [t, false])),
+    );
   });
 
   it('parses tag names into base tag and level', () => {
     expect(parseTag('mixer')).toEqual({ tag: 'mixer', level: 'base' });
     expect(parseTag('direct_sanctioned')).toEqual({ tag: 'sanctioned', level: 'direct' });
-    expect(parseTag('indirect_number_of_malicious_contracts_created')).toEqual({ tag: 'number_of_malicious_contracts_created', level: 'indirect' });
+    expect(parseTag('indirect_number_of_malicious_contracts_created')).toEqual({
+      tag: 'number_of_malicious_contracts_created',
+      level: 'indirect',
+    });
     expect(parseTag('direct_new_wallet')).toBeUndefined();
     expect(parseTag('banana')).toBeUndefined();
   });

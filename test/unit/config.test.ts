@@ -7,15 +7,29 @@ describe('loadConfig', () => {
     expect(c.port).toBe(8443);
     expect(c.data_dir).toBe('./data');
     expect(wantsDevChain(c)).toBe(true);
-    expect(resolveNetworks(c, 'http://127.0.0.1:8545')).toEqual([expect.objectContaining({ symbol: 'eth', confirmations: 3 })]);
+    expect(resolveNetworks(c, 'http://127.0.0.1:8545')).toEqual([
+      expect.objectContaining({ symbol: 'eth', confirmations: 3 }),
+    ]);
   });
 
   it('reads per-network variables and applies the network table defaults', () => {
-    const c = loadConfig({ TOLLGATE_RPC_ETH: 'wss://node:8546', TOLLGATE_RPC_POLYGON: 'http://p', TOLLGATE_CONFIRMATIONS_POLYGON: '200', TOLLGATE_START_BLOCK_ETH: '1000' });
+    const c = loadConfig({
+      TOLLGATE_RPC_ETH: 'wss://node:8546',
+      TOLLGATE_RPC_POLYGON: 'http://p',
+      TOLLGATE_CONFIRMATIONS_POLYGON: '200',
+      TOLLGATE_START_BLOCK_ETH: '1000',
+    });
     expect(wantsDevChain(c)).toBe(false);
     const nets = resolveNetworks(c);
-    expect(nets.find((n) => n.symbol === 'eth')).toMatchObject({ rpc: 'wss://node:8546', confirmations: 12, startBlock: 1000 });
-    expect(nets.find((n) => n.symbol === 'polygon')).toMatchObject({ confirmations: 200, startBlock: 'head' });
+    expect(nets.find((n) => n.symbol === 'eth')).toMatchObject({
+      rpc: 'wss://node:8546',
+      confirmations: 12,
+      startBlock: 1000,
+    });
+    expect(nets.find((n) => n.symbol === 'polygon')).toMatchObject({
+      confirmations: 200,
+      startBlock: 'head',
+    });
   });
 
   it.each([
@@ -28,7 +42,10 @@ describe('loadConfig', () => {
     [{ TOLLGATE_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/8,banana' }, 'TOLLGATE_WEBHOOK_ALLOW_CIDRS'],
     [{ TOLLGATE_BOOTSTRAP_API_KEY: 'short' }, 'TOLLGATE_BOOTSTRAP_API_KEY'],
     [{ TOLLGATE_TLS_CERT: '/x.pem' }, 'TOLLGATE_TLS_KEY'],
-    [{ TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_CONFIRMATIONS_BSC: '5' }, 'TOLLGATE_CONFIRMATIONS_BSC'],
+    [
+      { TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_CONFIRMATIONS_BSC: '5' },
+      'TOLLGATE_CONFIRMATIONS_BSC',
+    ],
     [{ TOLLGATE_LOG_LEVEL: 'loud' }, 'TOLLGATE_LOG_LEVEL'],
     [{ TOLLGATE_CONFIG: '/nonexistent/tollgate.json' }, 'TOLLGATE_CONFIG'],
   ])('refuses %j naming %s', (env, name) => {
@@ -43,13 +60,29 @@ describe('TOLLGATE_CONFIG', () => {
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const file = join(mkdtempSync(join(tmpdir(), 'tollgate-config-')), 'tollgate.json');
-    writeFileSync(file, JSON.stringify({ port: 9443, webhook_allow_cidrs: ['10.9.0.0/16'], networks: { polygon: { rpc: 'https://polygon.internal', confirmations: 64 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        port: 9443,
+        webhook_allow_cidrs: ['10.9.0.0/16'],
+        networks: { polygon: { rpc: 'https://polygon.internal', confirmations: 64 } },
+      }),
+    );
     const c = loadConfig({ TOLLGATE_CONFIG: file, TOLLGATE_PORT: '10443' });
     expect(c.port).toBe(10443);
     expect(c.webhook_allow_cidrs).toEqual(['10.9.0.0/16']);
-    expect(resolveNetworks(c)).toEqual([expect.objectContaining({ symbol: 'polygon', rpc: 'https://polygon.internal', confirmations: 64 })]);
+    expect(resolveNetworks(c)).toEqual([
+      expect.objectContaining({
+        symbol: 'polygon',
+        rpc: 'https://polygon.internal',
+        confirmations: 64,
+      }),
+    ]);
 
-    writeFileSync(file, JSON.stringify({ networks: { polygon: { rpc: 'https://p', confirmations: -1 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ networks: { polygon: { rpc: 'https://p', confirmations: -1 } } }),
+    );
     expect(() => loadConfig({ TOLLGATE_CONFIG: file })).toThrow(/networks\.polygon\.confirmations/);
   });
 });

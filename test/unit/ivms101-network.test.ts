@@ -11,12 +11,24 @@ const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const MOVE = '0x259ff8074ab425cbb489f236e18e08f03f1a7856bdf7c7a2877bd64f738b5015'; // sui and apt
 
 const person = (primaryIdentifier: string) => ({
-  naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier, nameIdentifierType: 'LEGL' }] }, customerIdentification: 'C-9' },
+  naturalPerson: {
+    name: { nameIdentifier: [{ primaryIdentifier, nameIdentifierType: 'LEGL' }] },
+    customerIdentification: 'C-9',
+  },
 });
 
-function body(asset: string, decimals: string, originator: string, beneficiary: string, extra: Record<string, unknown> = {}) {
+function body(
+  asset: string,
+  decimals: string,
+  originator: string,
+  beneficiary: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
-    transaction_ref: 'r-1', transaction_asset: asset, transaction_amount: '2', transaction_asset_decimals: decimals,
+    transaction_ref: 'r-1',
+    transaction_asset: asset,
+    transaction_amount: '2',
+    transaction_asset_decimals: decimals,
     originator: { persons: [person('Okafor')], accountNumber: [originator] },
     beneficiary: { persons: [person('Lindqvist')], accountNumber: [beneficiary] },
     ...extra,
@@ -29,7 +41,10 @@ function networkOf(input: Record<string, unknown>): string {
   return result.value.transaction_network;
 }
 
-function refusal(input: Record<string, unknown>, kind: 'create_tx' | 'receive_without_protocol' = 'create_tx') {
+function refusal(
+  input: Record<string, unknown>,
+  kind: 'create_tx' | 'receive_without_protocol' = 'create_tx',
+) {
   const result = parseTravelRuleInput(input, kind);
   expect(result.ok).toBe(false);
   if (result.ok) throw new Error('accepted');
@@ -52,13 +67,19 @@ describe('transaction_network derived from the wallet addresses (spec note 1)', 
   });
 
   it('keeps a network the caller names (ETH on arb) and reports it was not derived', () => {
-    const result = parseTravelRuleInput(body('ETH', '18', EVM_A, EVM_B, { transaction_network: 'arb' }), 'create_tx');
+    const result = parseTravelRuleInput(
+      body('ETH', '18', EVM_A, EVM_B, { transaction_network: 'arb' }),
+      'create_tx',
+    );
     expect(result.ok && result.value.transaction_network).toBe('arb');
     expect(result.ok && result.value.transaction_network_derived).toBe(false);
   });
 
   it('derives bitcoin from bech32 and legacy addresses, storing bech32 in lower case', () => {
-    const result = parseTravelRuleInput(body('BTC', '8', BTC_BECH32.toUpperCase(), BTC_LEGACY), 'create_tx');
+    const result = parseTravelRuleInput(
+      body('BTC', '8', BTC_BECH32.toUpperCase(), BTC_LEGACY),
+      'create_tx',
+    );
     expect(result.ok, JSON.stringify(result)).toBe(true);
     if (!result.ok) return;
     expect(result.value.transaction_network).toBe('bitcoin');
@@ -66,7 +87,7 @@ describe('transaction_network derived from the wallet addresses (spec note 1)', 
     expect(result.value.transaction_amount_base_units).toBe('200000000');
   });
 
-  it('settles a P2SH address shared by bitcoin and litecoin by the other party\'s address or by the asset', () => {
+  it("settles a P2SH address shared by bitcoin and litecoin by the other party's address or by the asset", () => {
     expect(networkOf(body('XYZ', '8', P2SH, BTC_BECH32))).toBe('bitcoin');
     expect(networkOf(body('XYZ', '8', P2SH, LTC_BECH32))).toBe('litecoin');
     expect(networkOf(body('LTC', '8', P2SH, P2SH))).toBe('litecoin');
@@ -102,10 +123,12 @@ describe('transaction_network derived from the wallet addresses (spec note 1)', 
     expect(result.message).not.toContain('Okafor');
   });
 
-  it('names the beneficiary account number that is not on the originator\'s networks', () => {
+  it("names the beneficiary account number that is not on the originator's networks", () => {
     const result = refusal(body('ETH', '18', EVM_A, BTC_BECH32));
     expect(result.path).toBe('beneficiary.accountNumber[0]');
-    expect(result.message).toMatch(/not a wallet address on eth, bsc, polygon, avalanche, arb, op, vet/);
+    expect(result.message).toMatch(
+      /not a wallet address on eth, bsc, polygon, avalanche, arb, op, vet/,
+    );
     expect(result.message).not.toContain(BTC_BECH32);
     expect(result.message).not.toContain(EVM_A);
   });
@@ -113,7 +136,12 @@ describe('transaction_network derived from the wallet addresses (spec note 1)', 
 
 describe('receive_tx_without_protocol', () => {
   const HASH = `0x${'AB'.repeat(32)}`;
-  const receive = (extra: Record<string, unknown> = {}) => body('ETH', '18', EVM_A, EVM_B, { transaction_hash: HASH, created_at: '2024-05-01T15:00:00+03:00', ...extra });
+  const receive = (extra: Record<string, unknown> = {}) =>
+    body('ETH', '18', EVM_A, EVM_B, {
+      transaction_hash: HASH,
+      created_at: '2024-05-01T15:00:00+03:00',
+      ...extra,
+    });
 
   it('accepts the input plus transaction_hash and created_at, normalised', () => {
     const result = parseTravelRuleInput(receive(), 'receive_without_protocol');
@@ -125,13 +153,43 @@ describe('receive_tx_without_protocol', () => {
   });
 
   it.each([
-    ['transaction_hash missing', { transaction_hash: undefined }, 'transaction_hash', /is required/],
-    ['transaction_hash not an EVM hash', { transaction_hash: '0x1234' }, 'transaction_hash', /0x and 64 hex digits on eth/],
+    [
+      'transaction_hash missing',
+      { transaction_hash: undefined },
+      'transaction_hash',
+      /is required/,
+    ],
+    [
+      'transaction_hash not an EVM hash',
+      { transaction_hash: '0x1234' },
+      'transaction_hash',
+      /0x and 64 hex digits on eth/,
+    ],
     ['created_at missing', { created_at: undefined }, 'created_at', /is required/],
-    ['created_at a date only', { created_at: '2024-05-01' }, 'created_at', /ISO 8601 timestamp with a time zone/],
-    ['created_at without a time zone', { created_at: '2024-05-01T12:00:00' }, 'created_at', /ISO 8601 timestamp with a time zone/],
-    ['created_at in the future', { created_at: new Date(Date.now() + 86_400_000).toISOString() }, 'created_at', /must not be in the future/],
-    ['beneficiary_vasp_id present', { beneficiary_vasp_id: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' }, 'beneficiary_vasp_id', /not accepted on receive_tx_without_protocol/],
+    [
+      'created_at a date only',
+      { created_at: '2024-05-01' },
+      'created_at',
+      /ISO 8601 timestamp with a time zone/,
+    ],
+    [
+      'created_at without a time zone',
+      { created_at: '2024-05-01T12:00:00' },
+      'created_at',
+      /ISO 8601 timestamp with a time zone/,
+    ],
+    [
+      'created_at in the future',
+      { created_at: new Date(Date.now() + 86_400_000).toISOString() },
+      'created_at',
+      /must not be in the future/,
+    ],
+    [
+      'beneficiary_vasp_id present',
+      { beneficiary_vasp_id: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' },
+      'beneficiary_vasp_id',
+      /not accepted on receive_tx_without_protocol/,
+    ],
   ])('refuses %s', (_case, extra, path, reason) => {
     const result = refusal(receive(extra), 'receive_without_protocol');
     expect(result.path).toBe(path);
@@ -146,9 +204,15 @@ describe('receive_tx_without_protocol', () => {
   });
 
   it('accepts a Bitcoin hash of 64 hex digits and refuses a 0x one', () => {
-    const btc = (hash: string) => body('BTC', '8', BTC_BECH32, BTC_LEGACY, { transaction_hash: hash, created_at: '2024-05-01T12:00:00Z' });
+    const btc = (hash: string) =>
+      body('BTC', '8', BTC_BECH32, BTC_LEGACY, {
+        transaction_hash: hash,
+        created_at: '2024-05-01T12:00:00Z',
+      });
     expect(parseTravelRuleInput(btc('ab'.repeat(32)), 'receive_without_protocol').ok).toBe(true);
-    expect(refusal(btc(`0x${'ab'.repeat(32)}`), 'receive_without_protocol').path).toBe('transaction_hash');
+    expect(refusal(btc(`0x${'ab'.repeat(32)}`), 'receive_without_protocol').path).toBe(
+      'transaction_hash',
+    );
   });
 
   it('create_tx takes no transaction_hash and created_at (they are dropped)', () => {

@@ -3,8 +3,17 @@ import { parseCsv } from '../../src/aml/labels/csv.js';
 
 describe('parseCsv (RFC 4180)', () => {
   it('reads plain records with LF or CRLF breaks, with or without a final break', () => {
-    expect(parseCsv('a,b,c\n1,2,3\n')).toEqual({ records: [{ line: 1, fields: ['a', 'b', 'c'] }, { line: 2, fields: ['1', '2', '3'] }], errors: [] });
-    expect(parseCsv('a,b\r\n1,2').records).toEqual([{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }]);
+    expect(parseCsv('a,b,c\n1,2,3\n')).toEqual({
+      records: [
+        { line: 1, fields: ['a', 'b', 'c'] },
+        { line: 2, fields: ['1', '2', '3'] },
+      ],
+      errors: [],
+    });
+    expect(parseCsv('a,b\r\n1,2').records).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, fields: ['1', '2'] },
+    ]);
   });
 
   it('keeps empty fields, including a trailing one', () => {
@@ -25,13 +34,21 @@ describe('parseCsv (RFC 4180)', () => {
   });
 
   it('skips blank lines and a byte order mark', () => {
-    expect(parseCsv('\uFEFFa,b\n\n\r\n1,2\n\n').records).toEqual([{ line: 1, fields: ['a', 'b'] }, { line: 4, fields: ['1', '2'] }]);
+    expect(parseCsv('\uFEFFa,b\n\n\r\n1,2\n\n').records).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 4, fields: ['1', '2'] },
+    ]);
   });
 
   it('reports a quote inside an unquoted field and goes on with the next line', () => {
     expect(parseCsv('a,b\n1,x"y\n2,3\n')).toEqual({
-      records: [{ line: 1, fields: ['a', 'b'] }, { line: 3, fields: ['2', '3'] }],
-      errors: [{ line: 2, reason: expect.stringContaining('double quote inside an unquoted field') }],
+      records: [
+        { line: 1, fields: ['a', 'b'] },
+        { line: 3, fields: ['2', '3'] },
+      ],
+      errors: [
+        { line: 2, reason: expect.stringContaining('double quote inside an unquoted field') },
+      ],
     });
   });
 
@@ -44,7 +61,11 @@ describe('parseCsv (RFC 4180)', () => {
   it('reports an unterminated quote and resumes on the line after it, so later rows are not lost', () => {
     const { records, errors } = parseCsv('h1,h2\n1,"open\n2,3\n4,5\n');
     expect(errors).toEqual([{ line: 2, reason: 'unterminated quoted field' }]);
-    expect(records).toEqual([{ line: 1, fields: ['h1', 'h2'] }, { line: 3, fields: ['2', '3'] }, { line: 4, fields: ['4', '5'] }]);
+    expect(records).toEqual([
+      { line: 1, fields: ['h1', 'h2'] },
+      { line: 3, fields: ['2', '3'] },
+      { line: 4, fields: ['4', '5'] },
+    ]);
   });
 
   it('keeps line numbers right after an error that follows a multi-line field', () => {

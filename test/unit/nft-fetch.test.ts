@@ -16,13 +16,20 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     hits.push(req.url!);
     const url = req.url!;
-    if (url === '/ok') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"ok"}');
+    if (url === '/ok')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"ok"}');
     if (url === '/hop') return void res.writeHead(302, { location: '/ok' }).end();
     if (url === '/loop') return void res.writeHead(307, { location: '/loop' }).end();
-    if (url === '/to-metadata') return void res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
-    if (url === '/to-private') return void res.writeHead(302, { location: 'http://[::ffff:10.0.0.1]/x' }).end();
-    if (url === '/to-data') return void res.writeHead(302, { location: 'data:application/json,{}' }).end();
-    if (url === '/big') return void res.writeHead(200, { 'content-length': '5000' }).end('x'.repeat(5000));
+    if (url === '/to-metadata')
+      return void res
+        .writeHead(301, { location: 'http://169.254.169.254/latest/meta-data/' })
+        .end();
+    if (url === '/to-private')
+      return void res.writeHead(302, { location: 'http://[::ffff:10.0.0.1]/x' }).end();
+    if (url === '/to-data')
+      return void res.writeHead(302, { location: 'data:application/json,{}' }).end();
+    if (url === '/big')
+      return void res.writeHead(200, { 'content-length': '5000' }).end('x'.repeat(5000));
     if (url === '/big-chunked') {
       res.writeHead(200);
       for (let i = 0; i < 10; i++) res.write('y'.repeat(1000));
@@ -40,8 +47,16 @@ afterAll(() => {
   server.close();
 });
 
-const get = (path: string, allow = loopback, extra: { timeoutMs?: number; maxBytes?: number } = {}) =>
-  guardedGet(/^[a-z]+:/.test(path) ? path : base + path, { allow, timeoutMs: extra.timeoutMs ?? 2000, maxBytes: extra.maxBytes ?? 1024 });
+const get = (
+  path: string,
+  allow = loopback,
+  extra: { timeoutMs?: number; maxBytes?: number } = {},
+) =>
+  guardedGet(/^[a-z]+:/.test(path) ? path : base + path, {
+    allow,
+    timeoutMs: extra.timeoutMs ?? 2000,
+    maxBytes: extra.maxBytes ?? 1024,
+  });
 
 describe('guardedGet', () => {
   it('fetches from an allowed address and follows a redirect there', async () => {
@@ -53,10 +68,14 @@ describe('guardedGet', () => {
     const before = hits.length;
     const port = new URL(base).port;
     await expect(get('/ok', none)).rejects.toThrow('URL points at a forbidden address');
-    await expect(get(`http://localhost:${port}/ok`, none)).rejects.toThrow('host resolves to a forbidden address');
+    await expect(get(`http://localhost:${port}/ok`, none)).rejects.toThrow(
+      'host resolves to a forbidden address',
+    );
     await expect(get(`http://[::ffff:7f00:1]:${port}/ok`, none)).rejects.toThrow(FetchError);
     await expect(get(`http://0x7f000001:${port}/ok`, none)).rejects.toThrow('forbidden address');
-    await expect(get('http://169.254.169.254/latest/meta-data/', loopback)).rejects.toThrow('forbidden address');
+    await expect(get('http://169.254.169.254/latest/meta-data/', loopback)).rejects.toThrow(
+      'forbidden address',
+    );
     await expect(get('http://10.1.2.3/x', loopback)).rejects.toThrow('forbidden address');
     expect(hits.length).toBe(before);
   });
@@ -72,7 +91,9 @@ describe('guardedGet', () => {
 
   it('refuses URLs that are not plain http(s)', async () => {
     await expect(get('ftp://example.test/x')).rejects.toThrow('URL must be http or https');
-    await expect(get(`http://user:pw@127.0.0.1:${new URL(base).port}/ok`)).rejects.toThrow('must not carry credentials');
+    await expect(get(`http://user:pw@127.0.0.1:${new URL(base).port}/ok`)).rejects.toThrow(
+      'must not carry credentials',
+    );
   });
 
   it('bounds the size, declared or streamed, and the time', async () => {
@@ -80,7 +101,9 @@ describe('guardedGet', () => {
     await expect(get('/big-chunked')).rejects.toThrow('larger than 1024 bytes');
     expect((await get('/big-chunked', loopback, { maxBytes: 20_000 })).length).toBe(10_000);
     const started = Date.now();
-    await expect(get('/silent', loopback, { timeoutMs: 300 })).rejects.toThrow('no answer within 300 ms');
+    await expect(get('/silent', loopback, { timeoutMs: 300 })).rejects.toThrow(
+      'no answer within 300 ms',
+    );
     expect(Date.now() - started).toBeLessThan(2000);
   });
 

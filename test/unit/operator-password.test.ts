@@ -13,7 +13,10 @@ describe('operator passwords (scrypt)', () => {
   });
 
   it('salts: the same password hashes differently each time', async () => {
-    const [a, b] = await Promise.all([hashPassword('same password twice'), hashPassword('same password twice')]);
+    const [a, b] = await Promise.all([
+      hashPassword('same password twice'),
+      hashPassword('same password twice'),
+    ]);
     expect(a).not.toBe(b);
     expect(await verifyPassword('same password twice', b)).toBe(true);
   });
@@ -28,7 +31,11 @@ describe('operator passwords (scrypt)', () => {
     const good = await hashPassword('whatever password');
     const parts = good.split('$');
     for (const bad of [
-      '', 'plain', 'scrypt$', good.replace('scrypt', 'bcrypt'), parts.slice(0, 5).join('$'),
+      '',
+      'plain',
+      'scrypt$',
+      good.replace('scrypt', 'bcrypt'),
+      parts.slice(0, 5).join('$'),
       ['scrypt', '1000', ...parts.slice(2)].join('$'), // N not a power of two
       ['scrypt', String(2 ** 30), ...parts.slice(2)].join('$'), // N too large to attempt
       ['scrypt', '32768', '0', ...parts.slice(3)].join('$'),

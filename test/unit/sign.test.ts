@@ -17,22 +17,51 @@ describe('Standard Webhooks signing', () => {
 
   it('matches the specification example', () => {
     // From the Standard Webhooks specification's reference tests.
-    const sig = signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+    const sig = signWebhook(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      1614265330,
+      '{"test": 2432232314}',
+    );
     expect(sig).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 });
 
 describe('JSON with exact chain integers', () => {
   it('writes bigints as exact JSON numbers, and nothing else changes', () => {
-    const text = stringifyWithBigInts({ value: 10n ** 30n, neg: -5n, s: '__bigint_x_1', n: 1.5, nested: [2n ** 255n] });
-    expect(text).toBe(`{"value":${10n ** 30n},"neg":-5,"s":"__bigint_x_1","n":1.5,"nested":[${2n ** 255n}]}`);
+    const text = stringifyWithBigInts({
+      value: 10n ** 30n,
+      neg: -5n,
+      s: '__bigint_x_1',
+      n: 1.5,
+      nested: [2n ** 255n],
+    });
+    expect(text).toBe(
+      `{"value":${10n ** 30n},"neg":-5,"s":"__bigint_x_1","n":1.5,"nested":[${2n ** 255n}]}`,
+    );
   });
 
   it('writes everything else as JSON.stringify does', () => {
     const values: unknown[] = [
-      { a: 1, b: 'x"y\u2028\n', c: [1, undefined, () => 1, null, NaN, -0, Infinity], d: undefined, e: () => 1, f: { g: true, h: false } },
-      { date: new Date(0), nested: { toJSON: () => ({ replaced: [1e21, 1e-7] }) }, empty: {}, list: [] },
-      [{ '': 0, 'ключ': 'значение', '\u0001': '\u0001' }], 'text', 12.5, null, true,
+      {
+        a: 1,
+        b: 'x"y\u2028\n',
+        c: [1, undefined, () => 1, null, NaN, -0, Infinity],
+        d: undefined,
+        e: () => 1,
+        f: { g: true, h: false },
+      },
+      {
+        date: new Date(0),
+        nested: { toJSON: () => ({ replaced: [1e21, 1e-7] }) },
+        empty: {},
+        list: [],
+      },
+      [{ '': 0, ключ: 'значение', '\u0001': '\u0001' }],
+      'text',
+      12.5,
+      null,
+      true,
       Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
     ];
     for (const value of values) expect(stringifyWithBigInts(value)).toBe(JSON.stringify(value));

@@ -1,20 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isAllowedAddress, parseAllowList, parseWebhookUrl } from '../../src/webhooks/ssrf.js';
+import {
+  checkWebhookUrl,
+  isAllowedAddress,
+  parseAllowList,
+  parseWebhookUrl,
+} from '../../src/webhooks/ssrf.js';
 
 const none = parseAllowList([]);
 
 describe('isAllowedAddress', () => {
   it.each([
-    '127.0.0.1', '127.1.2.3', '0.0.0.0', '10.0.0.1', '172.16.5.5', '172.31.255.255', '192.168.1.1',
-    '169.254.169.254', '100.64.0.1', '100.127.255.254', '224.0.0.1', '255.255.255.255', '192.0.2.1', '198.18.0.1',
-    '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254',
+    '127.0.0.1',
+    '127.1.2.3',
+    '0.0.0.0',
+    '10.0.0.1',
+    '172.16.5.5',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '100.127.255.254',
+    '224.0.0.1',
+    '255.255.255.255',
+    '192.0.2.1',
+    '198.18.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
   ])('refuses %s', (ip) => {
     expect(isAllowedAddress(ip, none)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows public %s', (ip) => {
-    expect(isAllowedAddress(ip, none)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows public %s',
+    (ip) => {
+      expect(isAllowedAddress(ip, none)).toBe(true);
+    },
+  );
 
   it('allows a private range the operator lists, and nothing more', () => {
     const allow = parseAllowList(['10.20.0.0/16', 'fd12::/16']);
@@ -41,7 +69,12 @@ describe('webhook URLs', () => {
 
   it('checks what a name resolves to', async () => {
     expect(await checkWebhookUrl('http://localhost:9000/hook', none)).toMatchObject({ ok: false });
-    expect(await checkWebhookUrl('http://localhost:9000/hook', parseAllowList(['127.0.0.0/8', '::1/128']))).toMatchObject({ ok: true });
+    expect(
+      await checkWebhookUrl(
+        'http://localhost:9000/hook',
+        parseAllowList(['127.0.0.0/8', '::1/128']),
+      ),
+    ).toMatchObject({ ok: true });
     expect(await checkWebhookUrl('http://[::ffff:7f00:1]/', none)).toMatchObject({ ok: false });
     expect(await checkWebhookUrl('http://0x7f000001/', none)).toMatchObject({ ok: false });
     expect(await checkWebhookUrl('http://2130706433/', none)).toMatchObject({ ok: false });
@@ -53,15 +86,24 @@ describe('delivery connects only to an allowed address', () => {
     const { createServer } = await import('node:http');
     const { postWebhook } = await import('../../src/webhooks/post.js');
     let hits = 0;
-    const srv = createServer((_req, res) => { hits++; res.writeHead(200).end(); });
+    const srv = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200).end();
+    });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     try {
-      const refused = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: none });
+      const refused = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', {
+        timeoutMs: 2000,
+        allow: none,
+      });
       expect(refused).toMatchObject({ status_code: null, retryable: true });
       expect(refused.error).toContain('may not be sent to');
       expect(hits).toBe(0);
-      const allowed = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: parseAllowList(['127.0.0.0/8', '::1/128']) });
+      const allowed = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', {
+        timeoutMs: 2000,
+        allow: parseAllowList(['127.0.0.0/8', '::1/128']),
+      });
       expect(allowed).toMatchObject({ status_code: 200, error: null });
       expect(hits).toBe(1);
     } finally {
@@ -73,18 +115,29 @@ describe('delivery connects only to an allowed address', () => {
     const { createServer } = await import('node:http');
     const { postWebhook } = await import('../../src/webhooks/post.js');
     const srv = createServer((req, res) => {
-      if (req.url === '/redirect') res.writeHead(307, { location: 'http://169.254.169.254/' }).end();
+      if (req.url === '/redirect')
+        res.writeHead(307, { location: 'http://169.254.169.254/' }).end();
       // otherwise: never answer
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     const allow = parseAllowList(['127.0.0.0/8']);
     try {
-      const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, {}, '{}', { timeoutMs: 300, allow });
+      const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, {}, '{}', {
+        timeoutMs: 300,
+        allow,
+      });
       expect(slow).toMatchObject({ status_code: null, retryable: true });
       expect(slow.error).toContain('no response within 300 ms');
-      const redirect = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', { timeoutMs: 2000, allow });
-      expect(redirect).toMatchObject({ status_code: 307, retryable: false, error: 'redirect 307 not followed' });
+      const redirect = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', {
+        timeoutMs: 2000,
+        allow,
+      });
+      expect(redirect).toMatchObject({
+        status_code: 307,
+        retryable: false,
+        error: 'redirect 307 not followed',
+      });
     } finally {
       srv.closeAllConnections();
       srv.close();
@@ -97,16 +150,25 @@ describe('IP-literal webhook hosts', () => {
     const { createServer } = await import('node:http');
     const { postWebhook } = await import('../../src/webhooks/post.js');
     let hits = 0;
-    const srv = createServer((_req, res) => { hits++; res.writeHead(200).end(); });
+    const srv = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200).end();
+    });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     try {
       for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '0x7f000001', '2130706433']) {
-        const refused = await postWebhook(`http://${host}:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: none });
+        const refused = await postWebhook(`http://${host}:${port}/hook`, {}, '{}', {
+          timeoutMs: 2000,
+          allow: none,
+        });
         expect(refused.error, host).toContain('may not be sent to');
       }
       expect(hits).toBe(0);
-      const allowed = await postWebhook(`http://127.0.0.1:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow: parseAllowList(['127.0.0.0/8']) });
+      const allowed = await postWebhook(`http://127.0.0.1:${port}/hook`, {}, '{}', {
+        timeoutMs: 2000,
+        allow: parseAllowList(['127.0.0.0/8']),
+      });
       expect(allowed.status_code).toBe(200);
       expect(hits).toBe(1);
     } finally {

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { DecryptionError, decodeDataKey, loadKeyring, makeKeyring, openPayload, sealPayload } from '../../src/travelrule/crypto.js';
+import {
+  DecryptionError,
+  decodeDataKey,
+  loadKeyring,
+  makeKeyring,
+  openPayload,
+  sealPayload,
+} from '../../src/travelrule/crypto.js';
 
 const newKey = () => decodeDataKey(randomBytes(32).toString('base64'), 'test');
 const ROW = '3f0c2a4e-8d7b-4b8e-9a57-1c2d3e4f5a6b';
@@ -26,9 +33,20 @@ describe('sealPayload / openPayload', () => {
   it('refuses a flipped byte, a flipped tag, another row id, and an unknown key', () => {
     const ring = makeKeyring(newKey());
     const sealed = sealPayload(ring, ROW, payload);
-    const flip = (buf: Buffer, i: number) => { const c = Buffer.from(buf); c[i] = c[i]! ^ 1; return c; };
-    expect(() => openPayload(ring, ROW, { ...sealed, ciphertext: flip(sealed.ciphertext, 0) })).toThrow(DecryptionError);
-    expect(() => openPayload(ring, ROW, { ...sealed, ciphertext: flip(sealed.ciphertext, sealed.ciphertext.length - 1) })).toThrow(DecryptionError);
+    const flip = (buf: Buffer, i: number) => {
+      const c = Buffer.from(buf);
+      c[i] = c[i]! ^ 1;
+      return c;
+    };
+    expect(() =>
+      openPayload(ring, ROW, { ...sealed, ciphertext: flip(sealed.ciphertext, 0) }),
+    ).toThrow(DecryptionError);
+    expect(() =>
+      openPayload(ring, ROW, {
+        ...sealed,
+        ciphertext: flip(sealed.ciphertext, sealed.ciphertext.length - 1),
+      }),
+    ).toThrow(DecryptionError);
     expect(() => openPayload(ring, OTHER_ROW, sealed)).toThrow(DecryptionError);
     expect(() => openPayload(makeKeyring(newKey()), ROW, sealed)).toThrow(/not in the keyring/);
   });
@@ -62,7 +80,9 @@ describe('loadKeyring', () => {
     const configured = randomBytes(32).toString('base64');
     const ring = loadKeyring({ dataDir: dir, dataKey: configured, dataKeysOld: [old] });
     expect(ring.current.id).toBe(decodeDataKey(configured, 'x').id);
-    expect([...ring.byId.keys()].sort()).toEqual([ring.current.id, fileKey.id, decodeDataKey(old, 'x').id].sort());
+    expect([...ring.byId.keys()].sort()).toEqual(
+      [ring.current.id, fileKey.id, decodeDataKey(old, 'x').id].sort(),
+    );
   });
 
   it('refuses a key file that is not a 32-byte key, naming the file', () => {
@@ -86,7 +106,10 @@ describe('config data_key', () => {
     ['TOLLGATE_DATA_KEY', 'not base64!'],
     ['TOLLGATE_DATA_KEY', randomBytes(16).toString('base64')],
     ['TOLLGATE_DATA_KEY', randomBytes(33).toString('base64')],
-    ['TOLLGATE_DATA_KEYS_OLD', `${randomBytes(32).toString('base64')},${randomBytes(31).toString('base64')}`],
+    [
+      'TOLLGATE_DATA_KEYS_OLD',
+      `${randomBytes(32).toString('base64')},${randomBytes(31).toString('base64')}`,
+    ],
   ])('refuses a bad %s, naming it and not showing the value', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

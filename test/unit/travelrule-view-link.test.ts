@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeDataKey, makeKeyring } from '../../src/travelrule/crypto.js';
-import { createViewToken, verifyViewToken, viewLinkKey, viewLinkUrl } from '../../src/travelrule/view-link.js';
+import {
+  createViewToken,
+  verifyViewToken,
+  viewLinkKey,
+  viewLinkUrl,
+} from '../../src/travelrule/view-link.js';
 
 const newKey = () => decodeDataKey(randomBytes(32).toString('base64'), 'test');
 const TX = '3f0c2a4e-8d7b-4b8e-9a57-1c2d3e4f5a6b';
@@ -19,8 +24,12 @@ describe('view link tokens', () => {
     expect(mac).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(verifyViewToken(ring, TX, token, NOW)).toBe('ok');
     // Without `now`, the real clock.
-    expect(verifyViewToken(ring, TX, createViewToken(ring, TX, new Date(Date.now() + 60_000)))).toBe('ok');
-    expect(verifyViewToken(ring, TX, createViewToken(ring, TX, new Date(Date.now() - 60_000)))).toBe('expired');
+    expect(
+      verifyViewToken(ring, TX, createViewToken(ring, TX, new Date(Date.now() + 60_000))),
+    ).toBe('ok');
+    expect(
+      verifyViewToken(ring, TX, createViewToken(ring, TX, new Date(Date.now() - 60_000))),
+    ).toBe('expired');
   });
 
   it('derives a 32-byte key per data key, distinct from the data key itself', () => {
@@ -40,9 +49,13 @@ describe('view link tokens', () => {
     const token = createViewToken(ring, TX, IN_A_WEEK);
     expect(verifyViewToken(ring, TX, token, new Date(IN_A_WEEK.getTime() - 1000))).toBe('ok');
     expect(verifyViewToken(ring, TX, token, IN_A_WEEK)).toBe('expired');
-    expect(verifyViewToken(ring, TX, token, new Date(IN_A_WEEK.getTime() + 86_400_000))).toBe('expired');
+    expect(verifyViewToken(ring, TX, token, new Date(IN_A_WEEK.getTime() + 86_400_000))).toBe(
+      'expired',
+    );
     // An expired token for another transaction is invalid, not expired: no oracle for guesses.
-    expect(verifyViewToken(ring, OTHER_TX, token, new Date(IN_A_WEEK.getTime() + 1000))).toBe('invalid');
+    expect(verifyViewToken(ring, OTHER_TX, token, new Date(IN_A_WEEK.getTime() + 1000))).toBe(
+      'invalid',
+    );
   });
 
   it('refuses a changed MAC, expiry or key id, and another transaction', () => {
@@ -51,14 +64,21 @@ describe('view link tokens', () => {
     const [expiry, keyId, mac] = token.split('.') as [string, string, string];
     const flipped = (mac[0] === 'A' ? 'B' : 'A') + mac.slice(1);
     expect(verifyViewToken(ring, TX, `${expiry}.${keyId}.${flipped}`, NOW)).toBe('invalid');
-    expect(verifyViewToken(ring, TX, `${Number(expiry) + 3600}.${keyId}.${mac}`, NOW)).toBe('invalid');
+    expect(verifyViewToken(ring, TX, `${Number(expiry) + 3600}.${keyId}.${mac}`, NOW)).toBe(
+      'invalid',
+    );
     const otherId = [...ring.byId.keys()].find((id) => id !== keyId)!;
     expect(verifyViewToken(ring, TX, `${expiry}.${otherId}.${mac}`, NOW)).toBe('invalid');
     expect(verifyViewToken(ring, OTHER_TX, token, NOW)).toBe('invalid');
     // The last base64url character carries 2 unused bits: other spellings of the same bytes are refused too.
     const last = mac.at(-1)!;
-    const alias = 'AEIMQUYcgkosw048'.includes(last) ? String.fromCharCode(last.charCodeAt(0) + 1) : undefined;
-    if (alias) expect(verifyViewToken(ring, TX, `${expiry}.${keyId}.${mac.slice(0, -1)}${alias}`, NOW)).toBe('invalid');
+    const alias = 'AEIMQUYcgkosw048'.includes(last)
+      ? String.fromCharCode(last.charCodeAt(0) + 1)
+      : undefined;
+    if (alias)
+      expect(verifyViewToken(ring, TX, `${expiry}.${keyId}.${mac.slice(0, -1)}${alias}`, NOW)).toBe(
+        'invalid',
+      );
   });
 
   it('refuses malformed tokens', () => {
@@ -66,14 +86,35 @@ describe('view link tokens', () => {
     const token = createViewToken(ring, TX, IN_A_WEEK);
     const [expiry, keyId, mac] = token.split('.') as [string, string, string];
     const garbage = [
-      '', '.', '..', '...', 'abc', token + '.', `.${token}`, `${token}.x`, `${expiry}.${keyId}`,
-      `x${expiry}.${keyId}.${mac}`, `-${expiry}.${keyId}.${mac}`, `0${expiry}.${keyId}.${mac}`, `${expiry}.0.${keyId}.${mac}`,
-      `1e10.${keyId}.${mac}`, `${'9'.repeat(400)}.${keyId}.${mac}`, `99999999999999999999.${keyId}.${mac}`,
-      `${expiry}..${mac}`, `${expiry}.${keyId.toUpperCase()}.${mac}`, `${expiry}.${keyId}.`, `${expiry}.${keyId}.${mac}=`,
-      `${expiry}.${keyId}.${mac.slice(1)}`, `${expiry}.${keyId}.${mac}A`, `${expiry}.${keyId}.${mac.replace(/./, '+')}`,
-      'x'.repeat(100_000), `${expiry}.${keyId}.${mac}`.replace('.', '\u0000'), ` ${token}`,
+      '',
+      '.',
+      '..',
+      '...',
+      'abc',
+      token + '.',
+      `.${token}`,
+      `${token}.x`,
+      `${expiry}.${keyId}`,
+      `x${expiry}.${keyId}.${mac}`,
+      `-${expiry}.${keyId}.${mac}`,
+      `0${expiry}.${keyId}.${mac}`,
+      `${expiry}.0.${keyId}.${mac}`,
+      `1e10.${keyId}.${mac}`,
+      `${'9'.repeat(400)}.${keyId}.${mac}`,
+      `99999999999999999999.${keyId}.${mac}`,
+      `${expiry}..${mac}`,
+      `${expiry}.${keyId.toUpperCase()}.${mac}`,
+      `${expiry}.${keyId}.`,
+      `${expiry}.${keyId}.${mac}=`,
+      `${expiry}.${keyId}.${mac.slice(1)}`,
+      `${expiry}.${keyId}.${mac}A`,
+      `${expiry}.${keyId}.${mac.replace(/./, '+')}`,
+      'x'.repeat(100_000),
+      `${expiry}.${keyId}.${mac}`.replace('.', '\u0000'),
+      ` ${token}`,
     ];
-    for (const bad of garbage) expect(verifyViewToken(ring, TX, bad, NOW), JSON.stringify(bad.slice(0, 80))).toBe('invalid');
+    for (const bad of garbage)
+      expect(verifyViewToken(ring, TX, bad, NOW), JSON.stringify(bad.slice(0, 80))).toBe('invalid');
     expect(verifyViewToken(ring, TX, undefined as unknown as string, NOW)).toBe('invalid');
   });
 
@@ -105,8 +146,14 @@ describe('view link tokens', () => {
 describe('viewLinkUrl', () => {
   it('builds the link under /v2 without a double slash', () => {
     const token = '1750000000.0123456789abcdef.abc_-DEF';
-    expect(viewLinkUrl('https://vasp.example/', TX, token)).toBe(`https://vasp.example/v2/travelrule/transaction/${TX}?q=${token}`);
-    expect(viewLinkUrl('https://vasp.example/tollgate', TX, token)).toBe(`https://vasp.example/tollgate/v2/travelrule/transaction/${TX}?q=${token}`);
-    expect(viewLinkUrl('https://vasp.example', TX, 'a+b/c=')).toBe(`https://vasp.example/v2/travelrule/transaction/${TX}?q=a%2Bb%2Fc%3D`);
+    expect(viewLinkUrl('https://vasp.example/', TX, token)).toBe(
+      `https://vasp.example/v2/travelrule/transaction/${TX}?q=${token}`,
+    );
+    expect(viewLinkUrl('https://vasp.example/tollgate', TX, token)).toBe(
+      `https://vasp.example/tollgate/v2/travelrule/transaction/${TX}?q=${token}`,
+    );
+    expect(viewLinkUrl('https://vasp.example', TX, 'a+b/c=')).toBe(
+      `https://vasp.example/v2/travelrule/transaction/${TX}?q=a%2Bb%2Fc%3D`,
+    );
   });
 });

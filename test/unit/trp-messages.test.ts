@@ -1,35 +1,90 @@
 import { describe, expect, it } from 'vitest';
 import { parseTravelRuleInput, type NormalisedInput } from '../../src/travelrule/ivms101/index.js';
-import { buildInquiry, fromBaseUnits, parseConfirmation, parseInquiry, parseResolution, trpPath } from '../../src/travelrule/trp/messages.js';
+import {
+  buildInquiry,
+  fromBaseUnits,
+  parseConfirmation,
+  parseInquiry,
+  parseResolution,
+  trpPath,
+} from '../../src/travelrule/trp/messages.js';
 
 const ORIGINATOR_ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const BENEFICIARY_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const PERSONAL = ['Yılmaz', 'Ayşe', 'Schmidt', 'Anna', 'U09876543', '1985-07-14', 'Bağdat', ORIGINATOR_ADDRESS, BENEFICIARY_ADDRESS];
+const PERSONAL = [
+  'Yılmaz',
+  'Ayşe',
+  'Schmidt',
+  'Anna',
+  'U09876543',
+  '1985-07-14',
+  'Bağdat',
+  ORIGINATOR_ADDRESS,
+  BENEFICIARY_ADDRESS,
+];
 
 /** An outgoing transfer as create_tx normalises it: the input buildInquiry is given. */
 function outgoing(over: Record<string, unknown> = {}): NormalisedInput {
-  const result = parseTravelRuleInput({
-    transaction_ref: 'wd-1',
-    transaction_asset: 'ETH',
-    transaction_amount: '1.25',
-    transaction_asset_decimals: '18',
-    originator: {
-      persons: [{
-        naturalPerson: {
-          name: { nameIdentifier: [{ primaryIdentifier: 'Yılmaz', secondaryIdentifier: 'Ayşe', nameIdentifierType: 'LEGL' }] },
-          dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14' },
-          nationalIdentification: { nationalIdentifier: 'U09876543', nationalIdentifierType: 'CCPT', countryOfIssue: 'TR' },
-          geographicAddress: [{ addressType: 'HOME', streetName: 'Bağdat Caddesi', buildingNumber: '12', country: 'TR' }],
-        },
-      }],
-      accountNumber: [ORIGINATOR_ADDRESS],
+  const result = parseTravelRuleInput(
+    {
+      transaction_ref: 'wd-1',
+      transaction_asset: 'ETH',
+      transaction_amount: '1.25',
+      transaction_asset_decimals: '18',
+      originator: {
+        persons: [
+          {
+            naturalPerson: {
+              name: {
+                nameIdentifier: [
+                  {
+                    primaryIdentifier: 'Yılmaz',
+                    secondaryIdentifier: 'Ayşe',
+                    nameIdentifierType: 'LEGL',
+                  },
+                ],
+              },
+              dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14' },
+              nationalIdentification: {
+                nationalIdentifier: 'U09876543',
+                nationalIdentifierType: 'CCPT',
+                countryOfIssue: 'TR',
+              },
+              geographicAddress: [
+                {
+                  addressType: 'HOME',
+                  streetName: 'Bağdat Caddesi',
+                  buildingNumber: '12',
+                  country: 'TR',
+                },
+              ],
+            },
+          },
+        ],
+        accountNumber: [ORIGINATOR_ADDRESS],
+      },
+      beneficiary: {
+        persons: [
+          {
+            naturalPerson: {
+              name: {
+                nameIdentifier: [
+                  {
+                    primaryIdentifier: 'Schmidt',
+                    secondaryIdentifier: 'Anna',
+                    nameIdentifierType: 'LEGL',
+                  },
+                ],
+              },
+            },
+          },
+        ],
+        accountNumber: [BENEFICIARY_ADDRESS],
+      },
+      ...over,
     },
-    beneficiary: {
-      persons: [{ naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: 'Schmidt', secondaryIdentifier: 'Anna', nameIdentifierType: 'LEGL' }] } } }],
-      accountNumber: [BENEFICIARY_ADDRESS],
-    },
-    ...over,
-  }, 'create_tx');
+    'create_tx',
+  );
   if (!result.ok) throw new Error(result.message);
   return result.value;
 }
@@ -49,7 +104,10 @@ function inquiryFor(tx: NormalisedInput): Record<string, any> {
 }
 
 /** A copy of `body` with `edit` applied. */
-function edited(body: Record<string, any>, edit: (b: Record<string, any>) => void): Record<string, any> {
+function edited(
+  body: Record<string, any>,
+  edit: (b: Record<string, any>) => void,
+): Record<string, any> {
   const copy = structuredClone(body);
   edit(copy);
   return copy;
@@ -72,7 +130,11 @@ describe('buildInquiry / parseInquiry', () => {
     expect(body.IVMS101.originator.originatorPersons).toEqual(tx.originator.persons);
     expect(body.IVMS101.beneficiary.beneficiaryPersons).toEqual(tx.beneficiary.persons);
     expect(body.IVMS101.originatingVASP.originatingVASP.legalPerson).toEqual({
-      name: { nameIdentifier: [{ legalPersonName: 'Alpha Exchange GmbH', legalPersonNameIdentifierType: 'LEGL' }] },
+      name: {
+        nameIdentifier: [
+          { legalPersonName: 'Alpha Exchange GmbH', legalPersonNameIdentifierType: 'LEGL' },
+        ],
+      },
       countryOfRegistration: 'DE',
     });
 
@@ -94,12 +156,23 @@ describe('buildInquiry / parseInquiry', () => {
   });
 
   it('sends a token with network, symbol and decimals and no slip0044', () => {
-    const tx = outgoing({ transaction_asset: 'USDT', transaction_amount: '10.5', transaction_asset_decimals: '6', transaction_network: 'polygon' });
+    const tx = outgoing({
+      transaction_asset: 'USDT',
+      transaction_amount: '10.5',
+      transaction_asset_decimals: '6',
+      transaction_network: 'polygon',
+    });
     const body = inquiryFor(tx);
     expect(body.asset).toEqual({ network: 'polygon', symbol: 'USDT', decimals: 6 });
     expect(body.amount).toBe('10500000');
     const parsed = parseInquiry(body);
-    expect(parsed.ok && parsed.value).toMatchObject({ asset: 'USDT', network: 'polygon', decimals: 6, amount: '10.5', network_resolved: 'polygon' });
+    expect(parsed.ok && parsed.value).toMatchObject({
+      asset: 'USDT',
+      network: 'polygon',
+      decimals: 6,
+      amount: '10.5',
+      network_resolved: 'polygon',
+    });
   });
 
   it('sends ETH on a layer 2 by network alone', () => {
@@ -110,66 +183,258 @@ describe('buildInquiry / parseInquiry', () => {
 
   it('accepts other asset spellings', () => {
     const body = inquiryFor(outgoing());
-    const bySlip = parseInquiry(edited(body, (b) => { b.asset = { slip0044: 60 }; b.amount = 5; }));
-    expect(bySlip.ok && bySlip.value).toMatchObject({ asset: 'ETH', network: 'eth', decimals: 18, amount: '0.000000000000000005', amountBaseUnits: '5' });
-    const byName = parseInquiry(edited(body, (b) => { b.asset = { network: 'Ethereum', dti: 'X9J9K872S' }; }));
+    const bySlip = parseInquiry(
+      edited(body, (b) => {
+        b.asset = { slip0044: 60 };
+        b.amount = 5;
+      }),
+    );
+    expect(bySlip.ok && bySlip.value).toMatchObject({
+      asset: 'ETH',
+      network: 'eth',
+      decimals: 18,
+      amount: '0.000000000000000005',
+      amountBaseUnits: '5',
+    });
+    const byName = parseInquiry(
+      edited(body, (b) => {
+        b.asset = { network: 'Ethereum', dti: 'X9J9K872S' };
+      }),
+    );
     expect(byName.ok && byName.value).toMatchObject({ asset: 'ETH', network: 'eth' });
     // Symbol alone: the network is derived from the wallet addresses, the decimals from the coin.
-    const bySymbol = parseInquiry(edited(body, (b) => { b.asset = { symbol: 'ETH' }; }));
-    expect(bySymbol.ok && bySymbol.value).toMatchObject({ asset: 'ETH', network: undefined, decimals: 18, network_resolved: 'eth' });
+    const bySymbol = parseInquiry(
+      edited(body, (b) => {
+        b.asset = { symbol: 'ETH' };
+      }),
+    );
+    expect(bySymbol.ok && bySymbol.value).toMatchObject({
+      asset: 'ETH',
+      network: undefined,
+      decimals: 18,
+      network_resolved: 'eth',
+    });
     // A token on slip0044 60 without network: eth.
-    const token = parseInquiry(edited(body, (b) => { b.asset = { slip0044: 60, symbol: 'USDC', decimals: 6 }; b.amount = '2500000'; }));
-    expect(token.ok && token.value).toMatchObject({ asset: 'USDC', network: 'eth', decimals: 6, amount: '2.5' });
+    const token = parseInquiry(
+      edited(body, (b) => {
+        b.asset = { slip0044: 60, symbol: 'USDC', decimals: 6 };
+        b.amount = '2500000';
+      }),
+    );
+    expect(token.ok && token.value).toMatchObject({
+      asset: 'USDC',
+      network: 'eth',
+      decimals: 6,
+      amount: '2.5',
+    });
     // IVMS101 NaturalPerson.name as an array of name objects.
-    const nameArray = parseInquiry(edited(body, (b) => {
-      const person = b.IVMS101.beneficiary.beneficiaryPersons[0].naturalPerson;
-      person.name = [person.name];
-    }));
-    expect(nameArray.ok && nameArray.value.beneficiary.persons[0]!.naturalPerson.name.nameIdentifier[0]!.primaryIdentifier).toBe('Schmidt');
+    const nameArray = parseInquiry(
+      edited(body, (b) => {
+        const person = b.IVMS101.beneficiary.beneficiaryPersons[0].naturalPerson;
+        person.name = [person.name];
+      }),
+    );
+    expect(
+      nameArray.ok &&
+        nameArray.value.beneficiary.persons[0]!.naturalPerson.name.nameIdentifier[0]!
+          .primaryIdentifier,
+    ).toBe('Schmidt');
     // No originating VASP: no name.
-    const noVasp = parseInquiry(edited(body, (b) => { delete b.IVMS101.originatingVASP; }));
+    const noVasp = parseInquiry(
+      edited(body, (b) => {
+        delete b.IVMS101.originatingVASP;
+      }),
+    );
     expect(noVasp.ok && noVasp.value.originatingVaspName).toBeUndefined();
   });
 
   it('refuses malformed inquiries with the path in TRP terms and no values', () => {
     const body = inquiryFor(outgoing());
     expect(refusal('not an object')).toBe('the body must be a JSON object');
-    expect(refusal(edited(body, (b) => { delete b.asset; }))).toBe('asset: is required');
-    expect(refusal(edited(body, (b) => { b.asset = 'ETH'; }))).toBe('asset: must be an object');
-    expect(refusal(edited(body, (b) => { b.asset = { dti: 'X9J9K872S' }; }))).toMatch(/^asset: must name the asset/);
-    expect(refusal(edited(body, (b) => { b.asset = { slip0044: 99999 }; }))).toMatch(/^asset\.slip0044: is not a coin type/);
-    expect(refusal(edited(body, (b) => { b.asset = { slip0044: 0, network: 'eth' }; }))).toBe('asset.slip0044: contradicts asset.network');
-    expect(refusal(edited(body, (b) => { b.asset = { network: 'eth', symbol: 'USDT' }; }))).toBe('asset.decimals: required');
-    expect(refusal(edited(body, (b) => { b.asset = { network: 'eth', decimals: 6 }; }))).toBe('asset.decimals: must be 18 for ETH on eth');
-    expect(refusal(edited(body, (b) => { b.asset = { network: 'eth', symbol: 'US DT', decimals: 6 }; }))).toMatch(/^asset\.symbol: must be an asset symbol/);
-    expect(refusal(edited(body, (b) => { delete b.amount; }))).toBe('amount: is required');
-    expect(refusal(edited(body, (b) => { b.amount = '1.5'; }))).toMatch(/^amount: must be a non-negative integer string/);
-    expect(refusal(edited(body, (b) => { b.amount = '-5'; }))).toMatch(/^amount: must be a non-negative integer string/);
-    expect(refusal(edited(body, (b) => { b.amount = 1.5; }))).toMatch(/^amount: must be a non-negative integer/);
-    expect(refusal(edited(body, (b) => { b.amount = 2 ** 60; }))).toMatch(/^amount: must be a non-negative integer/);
-    expect(refusal(edited(body, (b) => { delete b.callback; }))).toBe('callback: is required');
-    expect(refusal(edited(body, (b) => { b.callback = 'not a url'; }))).toBe('callback: must be an http(s) URL');
-    expect(refusal(edited(body, (b) => { b.callback = 'ftp://vasp-a.example/x'; }))).toBe('callback: must be http or https');
-    expect(refusal(edited(body, (b) => { delete b.IVMS101; }))).toBe('IVMS101: is required');
-    expect(refusal(edited(body, (b) => { delete b.IVMS101.beneficiary; }))).toBe('IVMS101.beneficiary: is required');
-    expect(refusal(edited(body, (b) => { delete b.IVMS101.originator.originatorPersons; }))).toBe('IVMS101.originator.originatorPersons: is required');
-    expect(refusal(edited(body, (b) => { b.IVMS101.originator.originatorPersons = []; }))).toBe('IVMS101.originator.originatorPersons: must hold at least one person');
-    expect(refusal(edited(body, (b) => { b.IVMS101.beneficiary.beneficiaryPersons = [{ legalPerson: { name: {} } }]; })))
-      .toBe('IVMS101.beneficiary.beneficiaryPersons[0]: legal persons are not supported, only naturalPerson');
-    expect(refusal(edited(body, (b) => { b.IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth = '1985-02-30'; })))
-      .toBe('IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth: must be a real calendar date');
-    expect(refusal(edited(body, (b) => {
-      const person = b.IVMS101.originator.originatorPersons[0].naturalPerson;
-      delete person.dateAndPlaceOfBirth; delete person.nationalIdentification; delete person.geographicAddress;
-    }))).toMatch(/^IVMS101\.originator\.originatorPersons\[0\]\.naturalPerson: needs at least one of/);
-    expect(refusal(edited(body, (b) => { b.IVMS101.beneficiary.accountNumber = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq']; })))
-      .toMatch(/^IVMS101\.beneficiary\.accountNumber\[0\]: is not a valid eth wallet address/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          delete b.asset;
+        }),
+      ),
+    ).toBe('asset: is required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = 'ETH';
+        }),
+      ),
+    ).toBe('asset: must be an object');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { dti: 'X9J9K872S' };
+        }),
+      ),
+    ).toMatch(/^asset: must name the asset/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { slip0044: 99999 };
+        }),
+      ),
+    ).toMatch(/^asset\.slip0044: is not a coin type/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { slip0044: 0, network: 'eth' };
+        }),
+      ),
+    ).toBe('asset.slip0044: contradicts asset.network');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { network: 'eth', symbol: 'USDT' };
+        }),
+      ),
+    ).toBe('asset.decimals: required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { network: 'eth', decimals: 6 };
+        }),
+      ),
+    ).toBe('asset.decimals: must be 18 for ETH on eth');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { network: 'eth', symbol: 'US DT', decimals: 6 };
+        }),
+      ),
+    ).toMatch(/^asset\.symbol: must be an asset symbol/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          delete b.amount;
+        }),
+      ),
+    ).toBe('amount: is required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.amount = '1.5';
+        }),
+      ),
+    ).toMatch(/^amount: must be a non-negative integer string/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.amount = '-5';
+        }),
+      ),
+    ).toMatch(/^amount: must be a non-negative integer string/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.amount = 1.5;
+        }),
+      ),
+    ).toMatch(/^amount: must be a non-negative integer/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.amount = 2 ** 60;
+        }),
+      ),
+    ).toMatch(/^amount: must be a non-negative integer/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          delete b.callback;
+        }),
+      ),
+    ).toBe('callback: is required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.callback = 'not a url';
+        }),
+      ),
+    ).toBe('callback: must be an http(s) URL');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.callback = 'ftp://vasp-a.example/x';
+        }),
+      ),
+    ).toBe('callback: must be http or https');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          delete b.IVMS101;
+        }),
+      ),
+    ).toBe('IVMS101: is required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          delete b.IVMS101.beneficiary;
+        }),
+      ),
+    ).toBe('IVMS101.beneficiary: is required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          delete b.IVMS101.originator.originatorPersons;
+        }),
+      ),
+    ).toBe('IVMS101.originator.originatorPersons: is required');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.IVMS101.originator.originatorPersons = [];
+        }),
+      ),
+    ).toBe('IVMS101.originator.originatorPersons: must hold at least one person');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.IVMS101.beneficiary.beneficiaryPersons = [{ legalPerson: { name: {} } }];
+        }),
+      ),
+    ).toBe(
+      'IVMS101.beneficiary.beneficiaryPersons[0]: legal persons are not supported, only naturalPerson',
+    );
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth =
+            '1985-02-30';
+        }),
+      ),
+    ).toBe(
+      'IVMS101.originator.originatorPersons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth: must be a real calendar date',
+    );
+    expect(
+      refusal(
+        edited(body, (b) => {
+          const person = b.IVMS101.originator.originatorPersons[0].naturalPerson;
+          delete person.dateAndPlaceOfBirth;
+          delete person.nationalIdentification;
+          delete person.geographicAddress;
+        }),
+      ),
+    ).toMatch(/^IVMS101\.originator\.originatorPersons\[0\]\.naturalPerson: needs at least one of/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.IVMS101.beneficiary.accountNumber = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'];
+        }),
+      ),
+    ).toMatch(/^IVMS101\.beneficiary\.accountNumber\[0\]: is not a valid eth wallet address/);
   });
 
   it('maps create_tx paths to TRP paths', () => {
     expect(trpPath('transaction_network')).toBe('asset.network');
     expect(trpPath('originator.accountNumber[2]')).toBe('IVMS101.originator.accountNumber[2]');
-    expect(trpPath('beneficiary.persons[1].naturalPerson.name')).toBe('IVMS101.beneficiary.beneficiaryPersons[1].naturalPerson.name');
+    expect(trpPath('beneficiary.persons[1].naturalPerson.name')).toBe(
+      'IVMS101.beneficiary.beneficiaryPersons[1].naturalPerson.name',
+    );
     expect(trpPath('originator')).toBe('IVMS101.originator');
   });
 
@@ -184,10 +449,30 @@ describe('buildInquiry / parseInquiry', () => {
 
 describe('parseResolution', () => {
   it('accepts exactly one of version, approved, rejected', () => {
-    expect(parseResolution({ version: '3.1.0' })).toEqual({ ok: true, value: { version: '3.1.0' } });
-    expect(parseResolution({ approved: { address: BENEFICIARY_ADDRESS, callback: 'https://vasp-b.example/trp/v3/confirmations/abc' } }))
-      .toEqual({ ok: true, value: { approved: { address: BENEFICIARY_ADDRESS, callback: 'https://vasp-b.example/trp/v3/confirmations/abc' } } });
-    expect(parseResolution({ rejected: 'sanctioned' })).toEqual({ ok: true, value: { rejected: 'sanctioned' } });
+    expect(parseResolution({ version: '3.1.0' })).toEqual({
+      ok: true,
+      value: { version: '3.1.0' },
+    });
+    expect(
+      parseResolution({
+        approved: {
+          address: BENEFICIARY_ADDRESS,
+          callback: 'https://vasp-b.example/trp/v3/confirmations/abc',
+        },
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        approved: {
+          address: BENEFICIARY_ADDRESS,
+          callback: 'https://vasp-b.example/trp/v3/confirmations/abc',
+        },
+      },
+    });
+    expect(parseResolution({ rejected: 'sanctioned' })).toEqual({
+      ok: true,
+      value: { rejected: 'sanctioned' },
+    });
     expect(parseResolution({ rejected: null })).toEqual({ ok: true, value: { rejected: '' } });
     // Unknown keys (extensions) are ignored.
     expect(parseResolution({ rejected: 'no', extensions: {} }).ok).toBe(true);
@@ -196,33 +481,54 @@ describe('parseResolution', () => {
   it('refuses anything else', () => {
     const message = (body: unknown) => (parseResolution(body) as { message: string }).message;
     expect(message({})).toBe('the body must hold exactly one of version, approved, rejected');
-    expect(message({ version: '3.1.0', rejected: 'x' })).toBe('the body must hold exactly one of version, approved, rejected');
+    expect(message({ version: '3.1.0', rejected: 'x' })).toBe(
+      'the body must hold exactly one of version, approved, rejected',
+    );
     expect(message([])).toBe('the body must be a JSON object');
     expect(message({ version: '' })).toMatch(/^version: /);
     expect(message({ approved: 'yes' })).toBe('approved: must be an object');
-    expect(message({ approved: { address: '', callback: 'https://b.example/' } })).toBe('approved.address: must be a non-empty string');
-    expect(message({ approved: { address: 'x'.repeat(201), callback: 'https://b.example/' } })).toBe('approved.address: must be at most 200 characters');
-    expect(message({ approved: { address: BENEFICIARY_ADDRESS } })).toBe('approved.callback: is required');
-    expect(message({ approved: { address: BENEFICIARY_ADDRESS, callback: 'javascript:alert(1)' } })).toBe('approved.callback: must be http or https');
+    expect(message({ approved: { address: '', callback: 'https://b.example/' } })).toBe(
+      'approved.address: must be a non-empty string',
+    );
+    expect(
+      message({ approved: { address: 'x'.repeat(201), callback: 'https://b.example/' } }),
+    ).toBe('approved.address: must be at most 200 characters');
+    expect(message({ approved: { address: BENEFICIARY_ADDRESS } })).toBe(
+      'approved.callback: is required',
+    );
+    expect(
+      message({ approved: { address: BENEFICIARY_ADDRESS, callback: 'javascript:alert(1)' } }),
+    ).toBe('approved.callback: must be http or https');
     expect(message({ rejected: 5 })).toBe('rejected: must be a string');
-    expect(message({ rejected: 'x'.repeat(1001) })).toBe('rejected: must be at most 1000 characters');
+    expect(message({ rejected: 'x'.repeat(1001) })).toBe(
+      'rejected: must be at most 1000 characters',
+    );
   });
 });
 
 describe('parseConfirmation', () => {
   it('accepts exactly one of txid, canceled', () => {
     expect(parseConfirmation({ txid: '0xabc' })).toEqual({ ok: true, value: { txid: '0xabc' } });
-    expect(parseConfirmation({ canceled: 'customer withdrew' })).toEqual({ ok: true, value: { canceled: 'customer withdrew' } });
+    expect(parseConfirmation({ canceled: 'customer withdrew' })).toEqual({
+      ok: true,
+      value: { canceled: 'customer withdrew' },
+    });
   });
 
   it('refuses anything else', () => {
     const message = (body: unknown) => (parseConfirmation(body) as { message: string }).message;
     expect(message({})).toBe('the body must hold exactly one of txid, canceled');
-    expect(message({ txid: '0xabc', canceled: 'x' })).toBe('the body must hold exactly one of txid, canceled');
+    expect(message({ txid: '0xabc', canceled: 'x' })).toBe(
+      'the body must hold exactly one of txid, canceled',
+    );
     expect(message({ txid: '' })).toBe('txid: must be a string of 1 to 200 characters');
-    expect(message({ txid: 'a'.repeat(201) })).toBe('txid: must be a string of 1 to 200 characters');
+    expect(message({ txid: 'a'.repeat(201) })).toBe(
+      'txid: must be a string of 1 to 200 characters',
+    );
     expect(message({ txid: 12 })).toBe('txid: must be a string of 1 to 200 characters');
-    expect(message({ canceled: 'x'.repeat(1001) })).toBe('canceled: must be at most 1000 characters');
+    expect(message({ canceled: 'x'.repeat(1001) })).toBe(
+      'canceled: must be at most 1000 characters',
+    );
     expect(message(null)).toBe('the body must be a JSON object');
   });
 });

@@ -22,23 +22,37 @@ function failWith(message: string, code: number): void {
 }
 
 function printImport(report: ImportReport): void {
-  for (const { line, reason } of report.refused_lines) process.stdout.write(`refused line ${line}: ${reason}\n`);
-  for (const { reason, lines } of report.skipped_reasons) process.stdout.write(`skipped ${lines} line(s): ${reason}\n`);
+  for (const { line, reason } of report.refused_lines)
+    process.stdout.write(`refused line ${line}: ${reason}\n`);
+  for (const { reason, lines } of report.skipped_reasons)
+    process.stdout.write(`skipped ${lines} line(s): ${reason}\n`);
   if (report.note) process.stdout.write(`note: ${report.note}\n`);
-  process.stdout.write(JSON.stringify({ file: report.file, format: report.format, source: report.source, list: report.list, ...report.counts, ...(report.note ? { note: report.note } : {}) }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      file: report.file,
+      format: report.format,
+      source: report.source,
+      list: report.list,
+      ...report.counts,
+      ...(report.note ? { note: report.note } : {}),
+    }) + '\n',
+  );
 }
 
 function printStats(stats: LabelStats): void {
   if (stats.labels.length === 0) process.stdout.write('No labels.\n');
   else {
     process.stdout.write(`${'source'.padEnd(16)}${'category'.padEnd(24)}labels\n`);
-    for (const row of stats.labels) process.stdout.write(`${row.source.padEnd(16)}${row.category.padEnd(24)}${row.labels}\n`);
+    for (const row of stats.labels)
+      process.stdout.write(`${row.source.padEnd(16)}${row.category.padEnd(24)}${row.labels}\n`);
     process.stdout.write(`${'total'.padEnd(40)}${stats.total}\n`);
   }
   const last = stats.last_import;
   if (last) {
-    process.stdout.write(`\nLast import: ${last.file} (${last.format}, source ${last.source}) ${last.status} at ${last.finished_at ?? last.started_at}: ` +
-      `read ${last.rows_read}, inserted ${last.inserted}, updated ${last.updated}, unchanged ${last.unchanged}, removed ${last.removed}, refused ${last.refused}, skipped ${last.skipped}\n`);
+    process.stdout.write(
+      `\nLast import: ${last.file} (${last.format}, source ${last.source}) ${last.status} at ${last.finished_at ?? last.started_at}: ` +
+        `read ${last.rows_read}, inserted ${last.inserted}, updated ${last.updated}, unchanged ${last.unchanged}, removed ${last.removed}, refused ${last.refused}, skipped ${last.skipped}\n`,
+    );
   }
 }
 
@@ -48,20 +62,43 @@ export async function labelsCommand(config: Config, args: string[]): Promise<voi
   if (sub === 'import') {
     let parsed;
     try {
-      parsed = parseArgs({ args: rest, allowPositionals: true, options: { format: { type: 'string' }, source: { type: 'string' }, replace: { type: 'boolean' } } });
+      parsed = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          format: { type: 'string' },
+          source: { type: 'string' },
+          replace: { type: 'boolean' },
+        },
+      });
     } catch (err) {
       return failWith(`${(err as Error).message}\n\n${LABELS_USAGE}`, 2);
     }
     const { values, positionals } = parsed;
-    if (positionals.length !== 1) return failWith(`labels import needs exactly one FILE\n\n${LABELS_USAGE}`, 2);
-    if (values.format !== undefined && !(LABEL_FORMATS as readonly string[]).includes(values.format)) {
-      return failWith(`unknown format ${JSON.stringify(values.format)}: use --format ofac or --format csv`, 2);
+    if (positionals.length !== 1)
+      return failWith(`labels import needs exactly one FILE\n\n${LABELS_USAGE}`, 2);
+    if (
+      values.format !== undefined &&
+      !(LABEL_FORMATS as readonly string[]).includes(values.format)
+    ) {
+      return failWith(
+        `unknown format ${JSON.stringify(values.format)}: use --format ofac or --format csv`,
+        2,
+      );
     }
-    if (values.source !== undefined && (values.source.length === 0 || values.source.length > 100 || /[\u0000-\u001f]/.test(values.source))) {
+    if (
+      values.source !== undefined &&
+      (values.source.length === 0 ||
+        values.source.length > 100 ||
+        /[\u0000-\u001f]/.test(values.source))
+    ) {
       return failWith('--source must be 1-100 printable characters', 2);
     }
     try {
-      const loaded = await loadLabelFile(positionals[0]!, { format: values.format as LabelFormat | undefined, source: values.source });
+      const loaded = await loadLabelFile(positionals[0]!, {
+        format: values.format as LabelFormat | undefined,
+        source: values.source,
+      });
       const db = await openDatabase(config);
       try {
         printImport(await storeLabelFile(db.sql, loaded, { replace: values.replace ?? false }));

@@ -1,6 +1,12 @@
 import { parseCsv } from './csv.js';
 import { isLabelTarget, validateForTarget } from './targets.js';
-import { addLineRows, emptyParsed, isLabelCategory, LABEL_CATEGORIES, type ParsedLabels } from './types.js';
+import {
+  addLineRows,
+  emptyParsed,
+  isLabelCategory,
+  LABEL_CATEGORIES,
+  type ParsedLabels,
+} from './types.js';
 
 /** A file-level problem: nothing of the file is imported (an unreadable file, a bad header, …). */
 export class LabelFileError extends Error {
@@ -18,12 +24,19 @@ function readHeader(fields: readonly string[]): Record<Column, number> {
   const positions = {} as Record<Column, number>;
   fields.forEach((raw, index) => {
     const column = raw.trim().toLowerCase();
-    if (!(COLUMNS as readonly string[]).includes(column)) throw new LabelFileError(`unknown column ${JSON.stringify(raw)} in the header (columns: ${COLUMNS.join(',')})`);
-    if (positions[column as Column] !== undefined) throw new LabelFileError(`column ${column} appears twice in the header`);
+    if (!(COLUMNS as readonly string[]).includes(column))
+      throw new LabelFileError(
+        `unknown column ${JSON.stringify(raw)} in the header (columns: ${COLUMNS.join(',')})`,
+      );
+    if (positions[column as Column] !== undefined)
+      throw new LabelFileError(`column ${column} appears twice in the header`);
     positions[column as Column] = index;
   });
   const missing = REQUIRED.filter((column) => positions[column] === undefined);
-  if (missing.length) throw new LabelFileError(`the header lacks ${missing.join(', ')} (expected ${COLUMNS.join(',')})`);
+  if (missing.length)
+    throw new LabelFileError(
+      `the header lacks ${missing.join(', ')} (expected ${COLUMNS.join(',')})`,
+    );
   return positions;
 }
 
@@ -38,15 +51,24 @@ export function parseCsvLabels(text: string, defaultSource: string | undefined):
   const { records, errors } = parseCsv(text);
   const parsed = emptyParsed();
   const [header, ...rows] = records;
-  if (!header || (errors[0] && errors[0].line < header.line)) throw new LabelFileError(errors[0] ? `line ${errors[0].line}: ${errors[0].reason}` : 'the file is empty: expected a header row');
+  if (!header || (errors[0] && errors[0].line < header.line))
+    throw new LabelFileError(
+      errors[0]
+        ? `line ${errors[0].line}: ${errors[0].reason}`
+        : 'the file is empty: expected a header row',
+    );
   const at = readHeader(header.fields);
   const seen = new Set<string>();
   parsed.read = rows.length + errors.length;
   parsed.refused.push(...errors);
   for (const { line, fields } of rows) {
-    const cell = (column: Column) => (at[column] === undefined ? '' : (fields[at[column]] ?? '').trim());
+    const cell = (column: Column) =>
+      at[column] === undefined ? '' : (fields[at[column]] ?? '').trim();
     if (fields.length !== header.fields.length) {
-      parsed.refused.push({ line, reason: `expected ${header.fields.length} fields, found ${fields.length}` });
+      parsed.refused.push({
+        line,
+        reason: `expected ${header.fields.length} fields, found ${fields.length}`,
+      });
       continue;
     }
     const network = cell('network').toLowerCase();
@@ -54,11 +76,17 @@ export function parseCsvLabels(text: string, defaultSource: string | undefined):
     const source = cell('source') || defaultSource || '';
     const name = cell('name');
     let reason: string | undefined;
-    if (!isLabelTarget(network)) reason = network ? `unknown network ${JSON.stringify(network)} (a network symbol, or evm for every EVM network)` : 'network is missing';
-    else if (!isLabelCategory(category)) reason = `unknown category ${JSON.stringify(category)} (one of ${LABEL_CATEGORIES.join(', ')})`;
+    if (!isLabelTarget(network))
+      reason = network
+        ? `unknown network ${JSON.stringify(network)} (a network symbol, or evm for every EVM network)`
+        : 'network is missing';
+    else if (!isLabelCategory(category))
+      reason = `unknown category ${JSON.stringify(category)} (one of ${LABEL_CATEGORIES.join(', ')})`;
     else if (!source) reason = 'source is missing (fill the source column or pass --source)';
-    else if (source.length > MAX_SOURCE_CHARS || /[\u0000-\u001f]/.test(source)) reason = `source must be 1-${MAX_SOURCE_CHARS} printable characters`;
-    else if (name.length > MAX_NAME_CHARS) reason = `name is longer than ${MAX_NAME_CHARS} characters`;
+    else if (source.length > MAX_SOURCE_CHARS || /[\u0000-\u001f]/.test(source))
+      reason = `source must be 1-${MAX_SOURCE_CHARS} printable characters`;
+    else if (name.length > MAX_NAME_CHARS)
+      reason = `name is longer than ${MAX_NAME_CHARS} characters`;
     if (reason) {
       parsed.refused.push({ line, reason });
       continue;
@@ -68,7 +96,16 @@ export function parseCsvLabels(text: string, defaultSource: string | undefined):
       parsed.refused.push({ line, reason: `not a valid ${network} address: ${address.reason}` });
       continue;
     }
-    addLineRows(parsed, seen, [{ network, address: address.address, category: category as (typeof LABEL_CATEGORIES)[number], source, name, list: null }]);
+    addLineRows(parsed, seen, [
+      {
+        network,
+        address: address.address,
+        category: category as (typeof LABEL_CATEGORIES)[number],
+        source,
+        name,
+        list: null,
+      },
+    ]);
   }
   parsed.refused.sort((a, b) => a.line - b.line);
   return parsed;

@@ -64,14 +64,26 @@ export function parseCsv(input: string): { records: CsvRecord[]; errors: CsvErro
           error = UNTERMINATED;
           break;
         }
-        if (i < text.length && text[i] !== ',' && text[i] !== '\n' && !(text[i] === '\r' && text[i + 1] === '\n')) {
+        if (
+          i < text.length &&
+          text[i] !== ',' &&
+          text[i] !== '\n' &&
+          !(text[i] === '\r' && text[i + 1] === '\n')
+        ) {
           error = 'unexpected text after a closing quote';
           break;
         }
       } else {
-        while (i < text.length && text[i] !== ',' && text[i] !== '\n' && !(text[i] === '\r' && text[i + 1] === '\n')) field += text[i++];
+        while (
+          i < text.length &&
+          text[i] !== ',' &&
+          text[i] !== '\n' &&
+          !(text[i] === '\r' && text[i + 1] === '\n')
+        )
+          field += text[i++];
         if (field.includes('"')) {
-          error = 'a double quote inside an unquoted field (quote the whole field and double the quote)';
+          error =
+            'a double quote inside an unquoted field (quote the whole field and double the quote)';
           break;
         }
       }

@@ -30,26 +30,54 @@ export interface ImportReport {
  * a list emptied by OFAC: then the stored labels are kept and the report says so. A CSV file
  * only adds and updates, unless `replace` is set (see removeAbsentFromSources).
  */
-export async function storeLabelFile(sql: Sql, loaded: LoadedLabelFile, options: { replace?: boolean } = {}): Promise<ImportReport> {
+export async function storeLabelFile(
+  sql: Sql,
+  loaded: LoadedLabelFile,
+  options: { replace?: boolean } = {},
+): Promise<ImportReport> {
   const { parsed } = loaded;
   const startedAt = Date.now();
   const source = loaded.source ?? [...new Set(parsed.rows.map((r) => r.source))].join(',');
-  const id = await startImportRecord(sql, { source: source || '(none)', file: loaded.file, format: loaded.format, list: loaded.list, contentSha256: loaded.contentSha256 });
+  const id = await startImportRecord(sql, {
+    source: source || '(none)',
+    file: loaded.file,
+    format: loaded.format,
+    list: loaded.list,
+    contentSha256: loaded.contentSha256,
+  });
   const replaceList = loaded.format === 'ofac' && loaded.list !== null && loaded.source !== null;
-  const keptList = replaceList && parsed.rows.length === 0 && !('skip' in ofacAssetRule(loaded.list!));
-  const note = keptList ? `no valid address in the file: the labels of list ${loaded.list} were kept` : undefined;
+  const keptList =
+    replaceList && parsed.rows.length === 0 && !('skip' in ofacAssetRule(loaded.list!));
+  const note = keptList
+    ? `no valid address in the file: the labels of list ${loaded.list} were kept`
+    : undefined;
   try {
     const counts = await sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtext('tollgate_labels_import'))`;
       const written = await upsertLabels(tx, parsed.rows, OFAC_NAME_PREFIX);
       let removed = 0;
-      if (replaceList && parsed.rows.length > 0) removed = await removeDelisted(tx, loaded.source!, loaded.list!, parsed.rows, OFAC_NAME_PREFIX);
+      if (replaceList && parsed.rows.length > 0)
+        removed = await removeDelisted(
+          tx,
+          loaded.source!,
+          loaded.list!,
+          parsed.rows,
+          OFAC_NAME_PREFIX,
+        );
       if (options.replace && loaded.format === 'csv' && parsed.rows.length > 0) {
-        removed = await removeAbsentFromSources(tx, [...new Set(parsed.rows.map((r) => r.source))], parsed.rows);
+        removed = await removeAbsentFromSources(
+          tx,
+          [...new Set(parsed.rows.map((r) => r.source))],
+          parsed.rows,
+        );
       }
       const result: ImportCounts = {
-        read: parsed.read, ...written, removed, duplicates: parsed.duplicates,
-        refused: parsed.refused.length, skipped: parsed.skipped.length,
+        read: parsed.read,
+        ...written,
+        removed,
+        duplicates: parsed.duplicates,
+        refused: parsed.refused.length,
+        skipped: parsed.skipped.length,
       };
       await finishImportRecord(tx, id, result, parsed.refused, parsed.skipped);
       // Labels changed: tracked addresses they make risky raise live AML events (src/aml/rescan.ts).
@@ -58,15 +86,34 @@ export async function storeLabelFile(sql: Sql, loaded: LoadedLabelFile, options:
     });
     const skipped = new Map<string, number>();
     for (const s of parsed.skipped) skipped.set(s.reason, (skipped.get(s.reason) ?? 0) + 1);
-    log.info({ import_id: id, file: loaded.file, format: loaded.format, source, list: loaded.list, ...counts, duration_ms: Date.now() - startedAt }, 'labels imported');
+    log.info(
+      {
+        import_id: id,
+        file: loaded.file,
+        format: loaded.format,
+        source,
+        list: loaded.list,
+        ...counts,
+        duration_ms: Date.now() - startedAt,
+      },
+      'labels imported',
+    );
     if (note) log.warn({ import_id: id, file: loaded.file, list: loaded.list }, note);
     return {
-      import_id: id, file: loaded.file, format: loaded.format, source: source || null, list: loaded.list, counts,
-      refused_lines: parsed.refused, skipped_reasons: [...skipped].map(([reason, lines]) => ({ reason, lines })),
+      import_id: id,
+      file: loaded.file,
+      format: loaded.format,
+      source: source || null,
+      list: loaded.list,
+      counts,
+      refused_lines: parsed.refused,
+      skipped_reasons: [...skipped].map(([reason, lines]) => ({ reason, lines })),
       ...(note ? { note } : {}),
     };
   } catch (err) {
-    await failImportRecord(sql, id, err instanceof Error ? err.message : String(err)).catch(() => {});
+    await failImportRecord(sql, id, err instanceof Error ? err.message : String(err)).catch(
+      () => {},
+    );
     throw err;
   }
 }

@@ -24,7 +24,13 @@ export async function startImportRecord(sql: Db, start: ImportRecordStart): Prom
 }
 
 /** Marks the import succeeded with its counts: called inside the import's transaction. */
-export async function finishImportRecord(tx: Db, id: string, counts: ImportCounts, refused: readonly LineProblem[], skipped: readonly LineProblem[]): Promise<void> {
+export async function finishImportRecord(
+  tx: Db,
+  id: string,
+  counts: ImportCounts,
+  refused: readonly LineProblem[],
+  skipped: readonly LineProblem[],
+): Promise<void> {
   const skipReasons = new Map<string, number>();
   for (const s of skipped) skipReasons.set(s.reason, (skipReasons.get(s.reason) ?? 0) + 1);
   const problems = {
@@ -55,9 +61,21 @@ export interface LabelStats {
   labels: { source: string; category: string; labels: number }[];
   total: number;
   last_import: {
-    id: string; source: string; file: string; format: string; list: string | null; status: string;
-    started_at: string; finished_at: string | null; rows_read: number; inserted: number; updated: number;
-    unchanged: number; removed: number; refused: number; skipped: number;
+    id: string;
+    source: string;
+    file: string;
+    format: string;
+    list: string | null;
+    status: string;
+    started_at: string;
+    finished_at: string | null;
+    rows_read: number;
+    inserted: number;
+    updated: number;
+    unchanged: number;
+    removed: number;
+    refused: number;
+    skipped: number;
   } | null;
 }
 
@@ -65,12 +83,23 @@ export interface LabelStats {
 export async function labelStats(sql: Db): Promise<LabelStats> {
   const labels = await sql<{ source: string; category: string; labels: number }[]>`
     select source, category, count(*)::int as labels from labels group by source, category order by source, category`;
-  const [last] = await sql<(Omit<NonNullable<LabelStats['last_import']>, 'started_at' | 'finished_at'> & { started_at: Date; finished_at: Date | null })[]>`
+  const [last] = await sql<
+    (Omit<NonNullable<LabelStats['last_import']>, 'started_at' | 'finished_at'> & {
+      started_at: Date;
+      finished_at: Date | null;
+    })[]
+  >`
     select id, source, file, format, list, status, started_at, finished_at, rows_read, inserted, updated, unchanged, removed, refused, skipped
     from label_imports order by started_at desc, id desc limit 1`;
   return {
     labels: [...labels],
     total: labels.reduce((sum, row) => sum + row.labels, 0),
-    last_import: last ? { ...last, started_at: last.started_at.toISOString(), finished_at: last.finished_at?.toISOString() ?? null } : null,
+    last_import: last
+      ? {
+          ...last,
+          started_at: last.started_at.toISOString(),
+          finished_at: last.finished_at?.toISOString() ?? null,
+        }
+      : null,
   };
 }

@@ -38,14 +38,22 @@ export interface LoadOptions {
 }
 
 /** Reads and parses a label file. LabelFileError when it cannot be read or is not of its format. */
-export async function loadLabelFile(path: string, options: LoadOptions = {}): Promise<LoadedLabelFile> {
+export async function loadLabelFile(
+  path: string,
+  options: LoadOptions = {},
+): Promise<LoadedLabelFile> {
   const format = options.format ?? inferLabelFormat(path);
-  if (!format) throw new LabelFileError(`cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt or *.csv, or pass --format ofac|csv`);
+  if (!format)
+    throw new LabelFileError(
+      `cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt or *.csv, or pass --format ofac|csv`,
+    );
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (err) {
-    throw new LabelFileError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new LabelFileError(
+      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   let text: string;
   try {
@@ -57,9 +65,19 @@ export async function loadLabelFile(path: string, options: LoadOptions = {}): Pr
   const file = options.file ?? path;
   if (format === 'ofac') {
     const list = ofacAssetOfFile(basename(path));
-    if (!list) throw new LabelFileError(`an OFAC list is named sanctioned_addresses_<ASSET>.txt (the asset decides its networks): ${basename(path)}`);
+    if (!list)
+      throw new LabelFileError(
+        `an OFAC list is named sanctioned_addresses_<ASSET>.txt (the asset decides its networks): ${basename(path)}`,
+      );
     const source = options.source ?? DEFAULT_OFAC_SOURCE;
     return { file, format, source, list, contentSha256, parsed: parseOfac(text, list, source) };
   }
-  return { file, format, source: options.source ?? null, list: null, contentSha256, parsed: parseCsvLabels(text, options.source) };
+  return {
+    file,
+    format,
+    source: options.source ?? null,
+    list: null,
+    contentSha256,
+    parsed: parseCsvLabels(text, options.source),
+  };
 }

@@ -15,10 +15,16 @@ export interface StoredLabel {
  * The labels of an address on a network: its own rows, and for an EVM network also the
  * family-wide 'evm' rows. `address` is the stored form (validateAddress's output).
  */
-export async function findLabels(sql: Sql, network: string, address: string): Promise<StoredLabel[]> {
+export async function findLabels(
+  sql: Sql,
+  network: string,
+  address: string,
+): Promise<StoredLabel[]> {
   const networks = networkInfo(network)?.family === 'evm' ? [network, EVM_SCOPE] : [network];
-  return [...await sql<StoredLabel[]>`
+  return [
+    ...(await sql<StoredLabel[]>`
     select network, address, category, source, name, lists from labels
     where address = ${address} and network = any(${networks}::text[])
-    order by category, source, network`];
+    order by category, source, network`),
+  ];
 }

@@ -23,25 +23,33 @@ export type OfacAssetRule =
  *   another chain (the ETC address is in the ETH list as well).
  */
 const RULES: Readonly<Record<string, OfacAssetRule>> = Object.fromEntries(
-  ([
-    { asset: 'XBT', targets: ['bitcoin'] },
-    { asset: 'LTC', targets: ['litecoin'] },
-    { asset: 'ETH', targets: [EVM_SCOPE] },
-    { asset: 'ARB', targets: [EVM_SCOPE] },
-    { asset: 'BSC', targets: [EVM_SCOPE] },
-    { asset: 'USDT', targets: [EVM_SCOPE, 'bitcoin', 'trx', 'solana', 'ton', 'algo', 'eos', 'xtz', 'dot'] },
-    { asset: 'USDC', targets: [EVM_SCOPE, 'solana', 'stellar', 'algo', 'trx', 'sui', 'apt', 'dot'] },
-    { asset: 'TRX', targets: ['trx'] },
-    { asset: 'XRP', targets: ['xrp'] },
-    { asset: 'BCH', skip: 'BCH (Bitcoin Cash) has no network in Tollgate' },
-    { asset: 'BSV', skip: 'BSV (Bitcoin SV) has no network in Tollgate' },
-    { asset: 'BTG', skip: 'BTG (Bitcoin Gold) has no network in Tollgate' },
-    { asset: 'DASH', skip: 'DASH (Dash) has no network in Tollgate' },
-    { asset: 'ETC', skip: 'ETC (Ethereum Classic) has no network in Tollgate' },
-    { asset: 'XMR', skip: 'XMR (Monero) has no network in Tollgate' },
-    { asset: 'XVG', skip: 'XVG (Verge) has no network in Tollgate' },
-    { asset: 'ZEC', skip: 'ZEC (Zcash) has no network in Tollgate' },
-  ] satisfies OfacAssetRule[]).map((rule) => [rule.asset, rule]),
+  (
+    [
+      { asset: 'XBT', targets: ['bitcoin'] },
+      { asset: 'LTC', targets: ['litecoin'] },
+      { asset: 'ETH', targets: [EVM_SCOPE] },
+      { asset: 'ARB', targets: [EVM_SCOPE] },
+      { asset: 'BSC', targets: [EVM_SCOPE] },
+      {
+        asset: 'USDT',
+        targets: [EVM_SCOPE, 'bitcoin', 'trx', 'solana', 'ton', 'algo', 'eos', 'xtz', 'dot'],
+      },
+      {
+        asset: 'USDC',
+        targets: [EVM_SCOPE, 'solana', 'stellar', 'algo', 'trx', 'sui', 'apt', 'dot'],
+      },
+      { asset: 'TRX', targets: ['trx'] },
+      { asset: 'XRP', targets: ['xrp'] },
+      { asset: 'BCH', skip: 'BCH (Bitcoin Cash) has no network in Tollgate' },
+      { asset: 'BSV', skip: 'BSV (Bitcoin SV) has no network in Tollgate' },
+      { asset: 'BTG', skip: 'BTG (Bitcoin Gold) has no network in Tollgate' },
+      { asset: 'DASH', skip: 'DASH (Dash) has no network in Tollgate' },
+      { asset: 'ETC', skip: 'ETC (Ethereum Classic) has no network in Tollgate' },
+      { asset: 'XMR', skip: 'XMR (Monero) has no network in Tollgate' },
+      { asset: 'XVG', skip: 'XVG (Verge) has no network in Tollgate' },
+      { asset: 'ZEC', skip: 'ZEC (Zcash) has no network in Tollgate' },
+    ] satisfies OfacAssetRule[]
+  ).map((rule) => [rule.asset, rule]),
 );
 
 /**
@@ -53,8 +61,14 @@ export function ofacAssetRule(asset: string): OfacAssetRule {
   const known = Object.hasOwn(RULES, asset) ? RULES[asset] : undefined;
   if (known) return known;
   const natives = NETWORK_SYMBOLS.filter((symbol) => networkInfo(symbol)!.asset === asset);
-  const targets = [...new Set(natives.map((symbol) => (networkInfo(symbol)!.family === 'evm' ? EVM_SCOPE : symbol)))];
-  return targets.length ? { asset, targets } : { asset, skip: `${asset} is not an asset of any network in Tollgate` };
+  const targets = [
+    ...new Set(
+      natives.map((symbol) => (networkInfo(symbol)!.family === 'evm' ? EVM_SCOPE : symbol)),
+    ),
+  ];
+  return targets.length
+    ? { asset, targets }
+    : { asset, skip: `${asset} is not an asset of any network in Tollgate` };
 }
 
 const OFAC_FILE = /^sanctioned_addresses_([A-Z0-9]+)\.txt$/;

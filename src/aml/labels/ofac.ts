@@ -33,9 +33,21 @@ export function parseOfac(text: string, asset: string, source: string): ParsedLa
     const rows: LabelRow[] = [];
     for (const target of rule.targets) {
       const result = validateForTarget(target, input);
-      if (result.ok) rows.push({ network: target, address: result.address, category: 'sanctioned', source, name: ofacListName([asset]), list: asset });
+      if (result.ok)
+        rows.push({
+          network: target,
+          address: result.address,
+          category: 'sanctioned',
+          source,
+          name: ofacListName([asset]),
+          list: asset,
+        });
     }
-    if (rows.length === 0) parsed.refused.push({ line, reason: notForTargets(rule.targets, input, `the ${asset} list`) });
+    if (rows.length === 0)
+      parsed.refused.push({
+        line,
+        reason: notForTargets(rule.targets, input, `the ${asset} list`),
+      });
     else addLineRows(parsed, seen, rows);
   }
   return parsed;

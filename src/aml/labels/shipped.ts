@@ -25,7 +25,10 @@ export function listLabelFiles(dir: string): string[] {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return names.map((name) => join(dir, name)).filter((path) => inferLabelFormat(path) !== null).sort();
+  return names
+    .map((name) => join(dir, name))
+    .filter((path) => inferLabelFormat(path) !== null)
+    .sort();
 }
 
 /**
@@ -34,7 +37,10 @@ export function listLabelFiles(dir: string): string[] {
  * SHA-256 equals that of its last successful import is not imported again. A file that cannot
  * be imported is logged and left out; start-up goes on. Database errors are thrown.
  */
-export async function importShippedLabels(sql: Sql, dir: string = projectPath('config', 'labels')): Promise<ShippedLabelsResult> {
+export async function importShippedLabels(
+  sql: Sql,
+  dir: string = projectPath('config', 'labels'),
+): Promise<ShippedLabelsResult> {
   const result: ShippedLabelsResult = { imported: [], unchanged_files: 0, failed: [] };
   for (const path of listLabelFiles(dir)) {
     const file = relative(PROJECT_ROOT, path);
@@ -51,6 +57,13 @@ export async function importShippedLabels(sql: Sql, dir: string = projectPath('c
       result.failed.push({ file, error: err.message });
     }
   }
-  log.info({ files_imported: result.imported.length, files_unchanged: result.unchanged_files, files_failed: result.failed.length }, 'shipped labels checked');
+  log.info(
+    {
+      files_imported: result.imported.length,
+      files_unchanged: result.unchanged_files,
+      files_failed: result.failed.length,
+    },
+    'shipped labels checked',
+  );
   return result;
 }

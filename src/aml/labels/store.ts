@@ -12,7 +12,11 @@ type Db = Sql | TransactionSql;
  * a row without a list (CSV) replaces the stored name. A row already stored as it would be is
  * not written (counted unchanged), so a second import of the same file changes nothing.
  */
-export async function upsertLabels(tx: Db, rows: readonly LabelRow[], listNamePrefix: string): Promise<{ inserted: number; updated: number; unchanged: number }> {
+export async function upsertLabels(
+  tx: Db,
+  rows: readonly LabelRow[],
+  listNamePrefix: string,
+): Promise<{ inserted: number; updated: number; unchanged: number }> {
   let inserted = 0;
   let updated = 0;
   for (let start = 0; start < rows.length; start += LABEL_BATCH_ROWS) {
@@ -46,7 +50,13 @@ export async function upsertLabels(tx: Db, rows: readonly LabelRow[], listNamePr
  * in `keep` (the list's new content) lose that list; a label left with no list is deleted, one
  * still carried by another list of the source stays, renamed. Returns the labels de-listed.
  */
-export async function removeDelisted(tx: Db, source: string, list: string, keep: readonly LabelRow[], listNamePrefix: string): Promise<number> {
+export async function removeDelisted(
+  tx: Db,
+  source: string,
+  list: string,
+  keep: readonly LabelRow[],
+  listNamePrefix: string,
+): Promise<number> {
   const [row] = await tx<{ removed: number }[]>`
     with keep as (
       select * from unnest(${keep.map((r) => r.network)}::text[], ${keep.map((r) => r.address)}::text[], ${keep.map((r) => r.category)}::text[])
@@ -71,7 +81,11 @@ export async function removeDelisted(tx: Db, source: string, list: string, keep:
  * that are not in the file and come from no list (OFAC rows are left to their own lists) are
  * deleted. Returns how many.
  */
-export async function removeAbsentFromSources(tx: Db, sources: readonly string[], keep: readonly LabelRow[]): Promise<number> {
+export async function removeAbsentFromSources(
+  tx: Db,
+  sources: readonly string[],
+  keep: readonly LabelRow[],
+): Promise<number> {
   const [row] = await tx<{ removed: number }[]>`
     with keep as (
       select * from unnest(${keep.map((r) => r.network)}::text[], ${keep.map((r) => r.address)}::text[],

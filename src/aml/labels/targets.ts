@@ -7,7 +7,7 @@ import { EVM_SCOPE } from './types.js';
  * shares one address format, so any EVM symbol's rules do).
  */
 export function validateForTarget(target: string, input: string): AddressResult {
-  return validateAddress(target === EVM_SCOPE ? EVM_NETWORKS[0] ?? 'eth' : target, input);
+  return validateAddress(target === EVM_SCOPE ? (EVM_NETWORKS[0] ?? 'eth') : target, input);
 }
 
 /** True for a target labels can be stored under: a network symbol or EVM_SCOPE. */
@@ -22,9 +22,10 @@ export function isLabelTarget(target: string): boolean {
  */
 export function notForTargets(targets: readonly string[], input: string, listName: string): string {
   const only = targets.length === 1 ? validateForTarget(targets[0]!, input) : undefined;
-  const reason = only && !only.ok
-    ? `not a valid ${targets[0]} address: ${only.reason}`
-    : `not a valid address of any of ${targets.join(', ')}`;
+  const reason =
+    only && !only.ok
+      ? `not a valid ${targets[0]} address: ${only.reason}`
+      : `not a valid address of any of ${targets.join(', ')}`;
   const elsewhere = inferFamily(input);
   if (!elsewhere) return reason;
   const where = elsewhere.family === 'evm' ? EVM_SCOPE : elsewhere.networks.join(', ');

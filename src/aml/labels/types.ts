@@ -5,9 +5,20 @@
 
 /** The spec's base AML tags a label can carry (sql/0005_labels.sql holds the same list). */
 export const LABEL_CATEGORIES = [
-  'mixer', 'fake_kyc', 'cybercrime', 'sanctioned', 'financial_crime', 'stealing_attack',
-  'money_laundering', 'gambling_accounts', 'blacklisted_tokens', 'phishing_activities',
-  'blacklisted_accounts', 'blackmail_activities', 'darkweb_transactions', 'invalid_tokens',
+  'mixer',
+  'fake_kyc',
+  'cybercrime',
+  'sanctioned',
+  'financial_crime',
+  'stealing_attack',
+  'money_laundering',
+  'gambling_accounts',
+  'blacklisted_tokens',
+  'phishing_activities',
+  'blacklisted_accounts',
+  'blackmail_activities',
+  'darkweb_transactions',
+  'invalid_tokens',
 ] as const;
 
 export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
@@ -69,7 +80,11 @@ export function emptyParsed(): ParsedLabels {
  * Adds the rows of one line unless each (network, address, category, source) was already taken
  * from the file; a line that adds nothing new counts as a duplicate.
  */
-export function addLineRows(parsed: ParsedLabels, seen: Set<string>, rows: readonly LabelRow[]): void {
+export function addLineRows(
+  parsed: ParsedLabels,
+  seen: Set<string>,
+  rows: readonly LabelRow[],
+): void {
   let added = 0;
   for (const row of rows) {
     const key = `${row.network}\u0000${row.address}\u0000${row.category}\u0000${row.source}`;

@@ -25,69 +25,142 @@ export interface AnalyzeDeps {
   utxoClients: ReadonlyMap<string, UtxoRpc>;
 }
 
-const Network = z.enum(NETWORK_SYMBOLS as [string, ...string[]], { error: (issue) => (issue.input === undefined ? 'is required' : 'unknown network symbol') }).meta({ description: 'Network symbol (the spec\'s table of 23). An unknown symbol gets error 5000.' });
+const Network = z
+  .enum(NETWORK_SYMBOLS as [string, ...string[]], {
+    error: (issue) => (issue.input === undefined ? 'is required' : 'unknown network symbol'),
+  })
+  .meta({
+    description: "Network symbol (the spec's table of 23). An unknown symbol gets error 5000.",
+  });
 
-const AmlTags = z.object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()]))).meta({ id: 'AmlTags', description: 'Base tags, and direct_/indirect_ variants of all but new_wallet and invalid_tokens.' });
-const Threshold = z.object({ low: z.int(), modarate: z.int(), high: z.int() }).meta({ description: 'Score bands (configurable, key `aml.thresholds`); spelled as the spec.' });
+const AmlTags = z
+  .object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()])))
+  .meta({
+    id: 'AmlTags',
+    description:
+      'Base tags, and direct_/indirect_ variants of all but new_wallet and invalid_tokens.',
+  });
+const Threshold = z
+  .object({ low: z.int(), modarate: z.int(), high: z.int() })
+  .meta({ description: 'Score bands (configurable, key `aml.thresholds`); spelled as the spec.' });
 
-const SCORE_TEXT = 'Score 0–100 where **100 is the highest risk** (one scale everywhere). Each true tag risks min(1, weight(tag)/100 × factor(level)), level = base, direct_ (one hop) or indirect_ (two hops); score = round(100 × (1 − Π(1 − risk))). Weights, factors and thresholds are configuration (`aml`).';
+const SCORE_TEXT =
+  'Score 0–100 where **100 is the highest risk** (one scale everywhere). Each true tag risks min(1, weight(tag)/100 × factor(level)), level = base, direct_ (one hop) or indirect_ (two hops); score = round(100 × (1 − Π(1 − risk))). Weights, factors and thresholds are configuration (`aml`).';
 
-export const TxDetailSchema = z.object({
-  from: z.string(), to: z.string(),
-  status: z.enum(['Success', 'Failed']),
-  timestamp: z.int().meta({ description: 'Block time, Unix seconds.' }),
-  network: z.string(), hash: z.string(),
-  value: z.number().meta({ description: 'Native value in the network\'s unit (ETH, BTC, …) as a float.' }),
-  transfers: z.array(z.object({ from: z.string(), to: z.string(), value: z.number(), token_name: z.string(), token_symbol: z.string() })),
-  aml_data: z.object({ tags: z.record(z.string(), z.boolean()), score: z.int().min(0).max(100), threshold: Threshold }),
-}).meta({ id: 'TxDetail' });
+export const TxDetailSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    status: z.enum(['Success', 'Failed']),
+    timestamp: z.int().meta({ description: 'Block time, Unix seconds.' }),
+    network: z.string(),
+    hash: z.string(),
+    value: z
+      .number()
+      .meta({ description: "Native value in the network's unit (ETH, BTC, …) as a float." }),
+    transfers: z.array(
+      z.object({
+        from: z.string(),
+        to: z.string(),
+        value: z.number(),
+        token_name: z.string(),
+        token_symbol: z.string(),
+      }),
+    ),
+    aml_data: z.object({
+      tags: z.record(z.string(), z.boolean()),
+      score: z.int().min(0).max(100),
+      threshold: Threshold,
+    }),
+  })
+  .meta({ id: 'TxDetail' });
 
 function addressOrThrow(network: string, input: string): string {
   const result = validateAddress(network, input);
-  if (!result.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: ${result.reason}.`);
+  if (!result.ok)
+    throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: ${result.reason}.`);
   return result.address;
 }
 
 export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
   return [
-    defineRoute({
-      method: 'get', path: '/analyze/aml', tag: 'Security',
-      summary: 'AML analysis of an address: risk score and every AML tag',
-      description: `${SCORE_TEXT} Base tags come from labels (every network); direct_/indirect_ exposure, new_wallet and number_of_malicious_contracts_created need chain data, so they can be true only on networks this appliance indexes. \`webhook\` also starts live AML tracking of the address (EVM and Bitcoin-family only).`,
-      query: z.object({ address: Address, network: Network, webhook: WebhookUrl.optional() }),
-      response: envelope(z.object({ score: z.int().min(0).max(100), tags: AmlTags })),
-      fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK },
-      errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK],
-    }, async ({ query, apiKey }) => {
-      const address = addressOrThrow(query.network, query.address);
-      const family = networkInfo(query.network)!.family;
-      let webhook: string | undefined;
-      if (query.webhook !== undefined) {
-        if (family !== 'evm' && family !== 'utxo') throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: live AML tracking covers EVM and Bitcoin-family addresses, not ${query.network}.`);
-        webhook = await webhookOrThrow(query.webhook, deps.allow, 'webhook');
-      }
-      const analysis = await analyzeAddress(deps.sql, deps.aml, { network: query.network, address, indexed: deps.networks.includes(query.network) });
-      if (webhook) await startTracking(deps.sql, apiKey.id, address, family, webhook);
-      return { data: analysis };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/analyze/aml',
+        tag: 'Security',
+        summary: 'AML analysis of an address: risk score and every AML tag',
+        description: `${SCORE_TEXT} Base tags come from labels (every network); direct_/indirect_ exposure, new_wallet and number_of_malicious_contracts_created need chain data, so they can be true only on networks this appliance indexes. \`webhook\` also starts live AML tracking of the address (EVM and Bitcoin-family only).`,
+        query: z.object({ address: Address, network: Network, webhook: WebhookUrl.optional() }),
+        response: envelope(z.object({ score: z.int().min(0).max(100), tags: AmlTags })),
+        fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK },
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK],
+      },
+      async ({ query, apiKey }) => {
+        const address = addressOrThrow(query.network, query.address);
+        const family = networkInfo(query.network)!.family;
+        let webhook: string | undefined;
+        if (query.webhook !== undefined) {
+          if (family !== 'evm' && family !== 'utxo')
+            throw new ApiError(
+              400,
+              ErrorNumber.INVALID_ADDRESS,
+              `Invalid Address: live AML tracking covers EVM and Bitcoin-family addresses, not ${query.network}.`,
+            );
+          webhook = await webhookOrThrow(query.webhook, deps.allow, 'webhook');
+        }
+        const analysis = await analyzeAddress(deps.sql, deps.aml, {
+          network: query.network,
+          address,
+          indexed: deps.networks.includes(query.network),
+        });
+        if (webhook) await startTracking(deps.sql, apiKey.id, address, family, webhook);
+        return { data: analysis };
+      },
+    ),
 
-    defineRoute({
-      method: 'get', path: '/analyze/tx_detail', tag: 'Security',
-      summary: 'A transaction with its token transfers and AML data',
-      description: `EVM: from the index, else from the network's node (for transactions older than the start block). Bitcoin-family: from the index, else from the node (it needs -txindex); \`from\` is the first input's address, \`to\` the first output not paying back to an input, \`value\` what left the senders, one transfer per output. aml_data is that of the transaction's parties: the union of their true tags and the highest of their scores. ${SCORE_TEXT} A malformed hash, or a transaction neither the index nor the node has, gets 5002; a network this appliance does not index, 5000.`,
-      query: z.object({ hash: z.string().min(1).max(100), network: Network }),
-      response: envelope(TxDetailSchema),
-      fieldErrors: { hash: ErrorNumber.INVALID_ADDRESS },
-      errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
-    }, async ({ query }) => {
-      const family = networkInfo(query.network)!.family;
-      const canLook = deps.networks.includes(query.network) || deps.evmClients.has(query.network);
-      if ((family !== 'evm' && family !== 'utxo') || !canLook) throw new ApiError(400, ErrorNumber.BAD_REQUEST, `Network ${query.network} is not indexed by this appliance.`);
-      const hash = normalizeTxHash(query.network, query.hash);
-      if (!hash) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid transaction hash for ${query.network}.`);
-      const detail = await txDetail({ sql: deps.sql, aml: deps.aml, indexed: deps.networks, evmClients: deps.evmClients, utxoClients: deps.utxoClients }, query.network, hash);
-      if (!detail) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Transaction not found.');
-      return { data: detail };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/analyze/tx_detail',
+        tag: 'Security',
+        summary: 'A transaction with its token transfers and AML data',
+        description: `EVM: from the index, else from the network's node (for transactions older than the start block). Bitcoin-family: from the index, else from the node (it needs -txindex); \`from\` is the first input's address, \`to\` the first output not paying back to an input, \`value\` what left the senders, one transfer per output. aml_data is that of the transaction's parties: the union of their true tags and the highest of their scores. ${SCORE_TEXT} A malformed hash, or a transaction neither the index nor the node has, gets 5002; a network this appliance does not index, 5000.`,
+        query: z.object({ hash: z.string().min(1).max(100), network: Network }),
+        response: envelope(TxDetailSchema),
+        fieldErrors: { hash: ErrorNumber.INVALID_ADDRESS },
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+      },
+      async ({ query }) => {
+        const family = networkInfo(query.network)!.family;
+        const canLook = deps.networks.includes(query.network) || deps.evmClients.has(query.network);
+        if ((family !== 'evm' && family !== 'utxo') || !canLook)
+          throw new ApiError(
+            400,
+            ErrorNumber.BAD_REQUEST,
+            `Network ${query.network} is not indexed by this appliance.`,
+          );
+        const hash = normalizeTxHash(query.network, query.hash);
+        if (!hash)
+          throw new ApiError(
+            400,
+            ErrorNumber.INVALID_ADDRESS,
+            `Invalid transaction hash for ${query.network}.`,
+          );
+        const detail = await txDetail(
+          {
+            sql: deps.sql,
+            aml: deps.aml,
+            indexed: deps.networks,
+            evmClients: deps.evmClients,
+            utxoClients: deps.utxoClients,
+          },
+          query.network,
+          hash,
+        );
+        if (!detail) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Transaction not found.');
+        return { data: detail };
+      },
+    ),
   ];
 }

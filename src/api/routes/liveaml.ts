@@ -16,90 +16,137 @@ import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
  * missing or out-of-range `page`/`limit` or a malformed body.
  */
 
-export const LiveAmlTrackingRecord = z.object({
-  address: z.string(),
-  aml_webhook: z.url(),
-  created_at: z.iso.datetime(),
-  has_stream: z.boolean().meta({ description: 'The same key also streams this address.' }),
-}).meta({ id: 'LiveAmlTrackingRecord' });
+export const LiveAmlTrackingRecord = z
+  .object({
+    address: z.string(),
+    aml_webhook: z.url(),
+    created_at: z.iso.datetime(),
+    has_stream: z.boolean().meta({ description: 'The same key also streams this address.' }),
+  })
+  .meta({ id: 'LiveAmlTrackingRecord' });
 
 const Tags = z.record(z.string(), z.boolean());
 
-export const LiveAmlEventRecord = z.object({
-  id: z.string(),
-  address: z.string().meta({ description: 'The tracked wallet.' }),
-  event: z.object({
-    hash: z.string(),
-    tags: Tags.meta({ description: 'AML tags: only the indirect_ variants, as the spec shows for this list (the webhook has all of them).' }),
-    score: z.int().min(0).max(100).meta({ description: 'Risk score 0–100, 100 the highest risk (the same scale as /analyze/aml).' }),
-    hash_tags: Tags.meta({ description: 'The tags true for this transaction.' }),
-    block_number: z.int(),
-  }),
-  created_at: z.iso.datetime(),
-}).meta({ id: 'LiveAmlEventRecord' });
+export const LiveAmlEventRecord = z
+  .object({
+    id: z.string(),
+    address: z.string().meta({ description: 'The tracked wallet.' }),
+    event: z.object({
+      hash: z.string(),
+      tags: Tags.meta({
+        description:
+          'AML tags: only the indirect_ variants, as the spec shows for this list (the webhook has all of them).',
+      }),
+      score: z
+        .int()
+        .min(0)
+        .max(100)
+        .meta({
+          description: 'Risk score 0–100, 100 the highest risk (the same scale as /analyze/aml).',
+        }),
+      hash_tags: Tags.meta({ description: 'The tags true for this transaction.' }),
+      block_number: z.int(),
+    }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'LiveAmlEventRecord' });
 
 const CreateBody = z.object({
   address: Address,
   webhook: WebhookUrl.meta({ description: 'URL that receives the live AML webhooks.' }),
-  stream_webhook: WebhookUrl.optional().meta({ description: 'Also creates (or updates) the stream for the address, with this webhook.' }),
+  stream_webhook: WebhookUrl.optional().meta({
+    description: 'Also creates (or updates) the stream for the address, with this webhook.',
+  }),
 });
-
 
 export function liveAmlRoutes(sql: Sql, allow: AllowList): Route[] {
   return [
-    defineRoute({
-      method: 'post', path: '/liveaml/create', tag: 'Live AML',
-      summary: 'Track an address for live AML (or update its webhooks)',
-      description: 'Calls `webhook` when the address takes part in a risky transaction. `stream_webhook` also creates the stream for the address. Creating the same address again updates the webhooks; a stream that exists is kept when `stream_webhook` is not given.',
-      body: CreateBody,
-      response: envelope(z.null()),
-      fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK, stream_webhook: ErrorNumber.INVALID_WEBHOOK },
-      errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
-    }, async ({ body, apiKey }) => {
-      const { address, family } = streamAddressOrThrow(body.address);
-      const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
-      const streamWebhook = body.stream_webhook ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook') : undefined;
-      await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook);
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/liveaml/create',
+        tag: 'Live AML',
+        summary: 'Track an address for live AML (or update its webhooks)',
+        description:
+          'Calls `webhook` when the address takes part in a risky transaction. `stream_webhook` also creates the stream for the address. Creating the same address again updates the webhooks; a stream that exists is kept when `stream_webhook` is not given.',
+        body: CreateBody,
+        response: envelope(z.null()),
+        fieldErrors: {
+          address: ErrorNumber.INVALID_ADDRESS,
+          webhook: ErrorNumber.INVALID_WEBHOOK,
+          stream_webhook: ErrorNumber.INVALID_WEBHOOK,
+        },
+        errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+      },
+      async ({ body, apiKey }) => {
+        const { address, family } = streamAddressOrThrow(body.address);
+        const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
+        const streamWebhook = body.stream_webhook
+          ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook')
+          : undefined;
+        await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook);
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'delete', path: '/liveaml/delete', tag: 'Live AML',
-      summary: 'Stop live AML tracking of an address',
-      description: 'The stream of the address, if any, is kept. An address this key does not track gets error 5003. Events already recorded stay listed.',
-      query: z.object({ address: Address }),
-      response: envelope(z.null()),
-      fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
-      errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
-    }, async ({ query, apiKey }) => {
-      const { address } = streamAddressOrThrow(query.address);
-      if (!(await stopTracking(sql, apiKey.id, address))) {
-        throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, 'This key does not track that address.');
-      }
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'delete',
+        path: '/liveaml/delete',
+        tag: 'Live AML',
+        summary: 'Stop live AML tracking of an address',
+        description:
+          'The stream of the address, if any, is kept. An address this key does not track gets error 5003. Events already recorded stay listed.',
+        query: z.object({ address: Address }),
+        response: envelope(z.null()),
+        fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
+        errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
+      },
+      async ({ query, apiKey }) => {
+        const { address } = streamAddressOrThrow(query.address);
+        if (!(await stopTracking(sql, apiKey.id, address))) {
+          throw new ApiError(
+            400,
+            ErrorNumber.NOT_FOUND_FOR_KEY,
+            'This key does not track that address.',
+          );
+        }
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'get', path: '/liveaml/list', tag: 'Live AML',
-      summary: "List this key's tracked addresses",
-      query: z.object(PageQuery(true)),
-      response: envelope(z.array(LiveAmlTrackingRecord), true),
-      errors: [ErrorNumber.BAD_REQUEST],
-    }, async ({ query, apiKey }) => {
-      const { rows, total } = await listTracking(sql, apiKey.id, query.page, query.limit);
-      return { data: rows, page_count: Math.ceil(total / query.limit) };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/liveaml/list',
+        tag: 'Live AML',
+        summary: "List this key's tracked addresses",
+        query: z.object(PageQuery(true)),
+        response: envelope(z.array(LiveAmlTrackingRecord), true),
+        errors: [ErrorNumber.BAD_REQUEST],
+      },
+      async ({ query, apiKey }) => {
+        const { rows, total } = await listTracking(sql, apiKey.id, query.page, query.limit);
+        return { data: rows, page_count: Math.ceil(total / query.limit) };
+      },
+    ),
 
-    defineRoute({
-      method: 'get', path: '/liveaml/events', tag: 'Live AML',
-      summary: "List the live AML events of this key's tracked addresses, newest first",
-      description: 'Events of transactions in blocks later reorganised away are not listed. Events stay listed after the tracking is deleted.',
-      query: z.object(PageQuery(true)),
-      response: envelope(z.array(LiveAmlEventRecord), true),
-      errors: [ErrorNumber.BAD_REQUEST],
-    }, async ({ query, apiKey }) => {
-      const { rows, total } = await listEvents(sql, apiKey.id, query.page, query.limit);
-      return { data: rows, page_count: Math.ceil(total / query.limit) };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/liveaml/events',
+        tag: 'Live AML',
+        summary: "List the live AML events of this key's tracked addresses, newest first",
+        description:
+          'Events of transactions in blocks later reorganised away are not listed. Events stay listed after the tracking is deleted.',
+        query: z.object(PageQuery(true)),
+        response: envelope(z.array(LiveAmlEventRecord), true),
+        errors: [ErrorNumber.BAD_REQUEST],
+      },
+      async ({ query, apiKey }) => {
+        const { rows, total } = await listEvents(sql, apiKey.id, query.page, query.limit);
+        return { data: rows, page_count: Math.ceil(total / query.limit) };
+      },
+    ),
   ];
 }

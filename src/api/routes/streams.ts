@@ -7,17 +7,21 @@ import { checkWebhookUrl, type AllowList } from '../../webhooks/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
 
-export const StreamRecord = z.object({
-  address: z.string(),
-  stream_webhook: z.url(),
-  created_at: z.iso.datetime(),
-  has_stream: z.boolean(),
-}).meta({ id: 'StreamRecord' });
+export const StreamRecord = z
+  .object({
+    address: z.string(),
+    stream_webhook: z.url(),
+    created_at: z.iso.datetime(),
+    has_stream: z.boolean(),
+  })
+  .meta({ id: 'StreamRecord' });
 
 const CreateBody = z.object({
   address: Address,
   webhook: WebhookUrl,
-  aml_webhook: WebhookUrl.optional().meta({ description: 'Also sets the live AML webhook for the address.' }),
+  aml_webhook: WebhookUrl.optional().meta({
+    description: 'Also sets the live AML webhook for the address.',
+  }),
 });
 
 /** The stored form and family of an address a stream or live AML tracking may watch, or 5002. */
@@ -27,55 +31,94 @@ export function streamAddressOrThrow(value: string) {
   return normalized;
 }
 
-export async function webhookOrThrow(value: string, allow: AllowList, field: string): Promise<string> {
+export async function webhookOrThrow(
+  value: string,
+  allow: AllowList,
+  field: string,
+): Promise<string> {
   const check = await checkWebhookUrl(value, allow);
-  if (!check.ok) throw new ApiError(400, ErrorNumber.INVALID_WEBHOOK, `Invalid webhook: ${field} ${check.reason}.`);
+  if (!check.ok)
+    throw new ApiError(
+      400,
+      ErrorNumber.INVALID_WEBHOOK,
+      `Invalid webhook: ${field} ${check.reason}.`,
+    );
   return check.url.toString();
 }
 
 export function streamRoutes(sql: Sql, allow: AllowList): Route[] {
   return [
-    defineRoute({
-      method: 'post', path: '/stream/create', tag: 'Stream',
-      summary: 'Create a stream (or update the webhooks of an existing one)',
-      description: 'Calls `webhook` for every transaction that touches the address (sender, recipient, or party of an ERC-20/721/1155 Transfer or Approval), once unconfirmed and once confirmed. Creating the same address again updates it.',
-      body: CreateBody,
-      response: envelope(z.null()),
-      fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK, aml_webhook: ErrorNumber.INVALID_WEBHOOK },
-      errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
-    }, async ({ body, apiKey }) => {
-      const { address, family } = streamAddressOrThrow(body.address);
-      const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
-      const amlWebhook = body.aml_webhook ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook') : undefined;
-      await subscribe(sql, apiKey.id, address, family, { stream: webhook, ...(amlWebhook ? { aml: amlWebhook } : {}) });
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/stream/create',
+        tag: 'Stream',
+        summary: 'Create a stream (or update the webhooks of an existing one)',
+        description:
+          'Calls `webhook` for every transaction that touches the address (sender, recipient, or party of an ERC-20/721/1155 Transfer or Approval), once unconfirmed and once confirmed. Creating the same address again updates it.',
+        body: CreateBody,
+        response: envelope(z.null()),
+        fieldErrors: {
+          address: ErrorNumber.INVALID_ADDRESS,
+          webhook: ErrorNumber.INVALID_WEBHOOK,
+          aml_webhook: ErrorNumber.INVALID_WEBHOOK,
+        },
+        errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+      },
+      async ({ body, apiKey }) => {
+        const { address, family } = streamAddressOrThrow(body.address);
+        const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
+        const amlWebhook = body.aml_webhook
+          ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook')
+          : undefined;
+        await subscribe(sql, apiKey.id, address, family, {
+          stream: webhook,
+          ...(amlWebhook ? { aml: amlWebhook } : {}),
+        });
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'delete', path: '/stream/delete', tag: 'Stream',
-      summary: 'Delete a stream',
-      description: 'Stops the stream. An address this key does not stream gets error 5003. Events already on their way are not sent.',
-      query: z.object({ address: Address }),
-      response: envelope(z.null()),
-      fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
-      errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
-    }, async ({ query, apiKey }) => {
-      const { address } = streamAddressOrThrow(query.address);
-      if (!(await unsubscribe(sql, apiKey.id, address, 'stream'))) {
-        throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, 'This key has no stream for that address.');
-      }
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'delete',
+        path: '/stream/delete',
+        tag: 'Stream',
+        summary: 'Delete a stream',
+        description:
+          'Stops the stream. An address this key does not stream gets error 5003. Events already on their way are not sent.',
+        query: z.object({ address: Address }),
+        response: envelope(z.null()),
+        fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
+        errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
+      },
+      async ({ query, apiKey }) => {
+        const { address } = streamAddressOrThrow(query.address);
+        if (!(await unsubscribe(sql, apiKey.id, address, 'stream'))) {
+          throw new ApiError(
+            400,
+            ErrorNumber.NOT_FOUND_FOR_KEY,
+            'This key has no stream for that address.',
+          );
+        }
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'get', path: '/stream/list', tag: 'Stream',
-      summary: "List this key's streamed addresses",
-      query: z.object(PageQuery(false)),
-      response: envelope(z.array(StreamRecord), true),
-      errors: [ErrorNumber.BAD_REQUEST],
-    }, async ({ query, apiKey }) => {
-      const { rows, total } = await listStreams(sql, apiKey.id, query.page, query.limit);
-      return { data: rows, page_count: Math.ceil(total / query.limit) };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/stream/list',
+        tag: 'Stream',
+        summary: "List this key's streamed addresses",
+        query: z.object(PageQuery(false)),
+        response: envelope(z.array(StreamRecord), true),
+        errors: [ErrorNumber.BAD_REQUEST],
+      },
+      async ({ query, apiKey }) => {
+        const { rows, total } = await listStreams(sql, apiKey.id, query.page, query.limit);
+        return { data: rows, page_count: Math.ceil(total / query.limit) };
+      },
+    ),
   ];
 }

@@ -4,15 +4,33 @@ import { ApiError, ErrorNumber } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../webhooks/ssrf.js';
 import { TravelRuleError } from '../../travelrule/errors.js';
-import { CreateTxBody, ReceiveTxBody, parseTravelRuleInput, type TravelRuleKind } from '../../travelrule/ivms101/index.js';
 import {
-  createOutgoing, receiveWithoutProtocol, sendAddress, sendTxHash, type TravelRuleDeps,
+  CreateTxBody,
+  ReceiveTxBody,
+  parseTravelRuleInput,
+  type TravelRuleKind,
+} from '../../travelrule/ivms101/index.js';
+import {
+  createOutgoing,
+  receiveWithoutProtocol,
+  sendAddress,
+  sendTxHash,
+  type TravelRuleDeps,
 } from '../../travelrule/service.js';
 import { getTransaction, readPayload } from '../../travelrule/store.js';
 import { listVasps } from '../../travelrule/vasps.js';
-import { renderForbiddenPage, renderViewPage, VIEW_PAGE_HEADERS } from '../../travelrule/view-page.js';
+import {
+  renderForbiddenPage,
+  renderViewPage,
+  VIEW_PAGE_HEADERS,
+} from '../../travelrule/view-page.js';
 import { verifyViewToken } from '../../travelrule/view-link.js';
-import { deleteTravelRuleWebhook, getTravelRuleWebhook, setTravelRuleWebhook, type SealedParties } from '../../travelrule/webhooks.js';
+import {
+  deleteTravelRuleWebhook,
+  getTravelRuleWebhook,
+  setTravelRuleWebhook,
+  type SealedParties,
+} from '../../travelrule/webhooks.js';
 import { defineRoute, type Route } from '../route.js';
 import { PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
@@ -30,10 +48,14 @@ import { UUID_RE } from '../../ids.js';
 export function travelRuleApiError(err: unknown): never {
   if (!(err instanceof TravelRuleError)) throw err;
   switch (err.kind) {
-    case 'not_found': throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, err.message);
-    case 'invalid_address': throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, err.message);
-    case 'unavailable': throw new ApiError(503, ErrorNumber.UNAVAILABLE, err.message);
-    default: throw new ApiError(400, ErrorNumber.BAD_REQUEST, err.message);
+    case 'not_found':
+      throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, err.message);
+    case 'invalid_address':
+      throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, err.message);
+    case 'unavailable':
+      throw new ApiError(503, ErrorNumber.UNAVAILABLE, err.message);
+    default:
+      throw new ApiError(400, ErrorNumber.BAD_REQUEST, err.message);
   }
 }
 
@@ -41,124 +63,192 @@ function travelRuleBody(kind: TravelRuleKind) {
   return (raw: unknown) => {
     const parsed = parseTravelRuleInput(raw, kind);
     if (parsed.ok) return parsed.value;
-    const number = /accountNumber/.test(parsed.path) ? ErrorNumber.INVALID_ADDRESS : ErrorNumber.BAD_REQUEST;
+    const number = /accountNumber/.test(parsed.path)
+      ? ErrorNumber.INVALID_ADDRESS
+      : ErrorNumber.BAD_REQUEST;
     throw new ApiError(400, number, parsed.message);
   };
 }
 
-export const VaspRecordSchema = z.object({
-  uid: z.uuid(),
-  name: z.string(),
-  legal_name: z.string().nullable(),
-  country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, upper case.' }),
-  website: z.string(),
-}).meta({ id: 'VaspRecord' });
+export const VaspRecordSchema = z
+  .object({
+    uid: z.uuid(),
+    name: z.string(),
+    legal_name: z.string().nullable(),
+    country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2, upper case.' }),
+    website: z.string(),
+  })
+  .meta({ id: 'VaspRecord' });
 
 const Ref = z.string().min(1).max(200);
 
-const STATUS_TEXT = 'Statuses and moves: see the README (Travel Rule). The caller learns of later moves by its travel rule webhook (POST /travelrule/webhook).';
+const STATUS_TEXT =
+  'Statuses and moves: see the README (Travel Rule). The caller learns of later moves by its travel rule webhook (POST /travelrule/webhook).';
 
 export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[] {
   return [
-    defineRoute({
-      method: 'post', path: '/travelrule/create_tx', tag: 'Travel rule',
-      summary: 'Create a withdrawal travel rule transaction (PENDING for the operators)',
-      description: `Validates the IVMS101 data (an error names the failing path, e.g. originator.persons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth), screens every wallet address of both parties with the AML engine, stores the record (personal data encrypted) and queues it for the operators. transaction_ref is unique per API key. beneficiary_vasp_id, when given, must be a uid of list_vasps. When transaction_network is omitted it is derived from the wallet addresses. ${STATUS_TEXT}`,
-      body: CreateTxBody,
-      parseBody: travelRuleBody('create_tx'),
-      response: envelope(z.literal('PENDING')),
-      errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
-    }, async ({ body, apiKey }) => {
-      const done = await createOutgoing(deps, apiKey.id, body as never).catch(travelRuleApiError);
-      return { data: done.status };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/create_tx',
+        tag: 'Travel rule',
+        summary: 'Create a withdrawal travel rule transaction (PENDING for the operators)',
+        description: `Validates the IVMS101 data (an error names the failing path, e.g. originator.persons[0].naturalPerson.dateAndPlaceOfBirth.dateOfBirth), screens every wallet address of both parties with the AML engine, stores the record (personal data encrypted) and queues it for the operators. transaction_ref is unique per API key. beneficiary_vasp_id, when given, must be a uid of list_vasps. When transaction_network is omitted it is derived from the wallet addresses. ${STATUS_TEXT}`,
+        body: CreateTxBody,
+        parseBody: travelRuleBody('create_tx'),
+        response: envelope(z.literal('PENDING')),
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+      },
+      async ({ body, apiKey }) => {
+        const done = await createOutgoing(deps, apiKey.id, body as never).catch(travelRuleApiError);
+        return { data: done.status };
+      },
+    ),
 
-    defineRoute({
-      method: 'post', path: '/travelrule/send_tx_hash', tag: 'Travel rule',
-      summary: 'Send the on-chain hash of an approved withdrawal',
-      description: 'Taken once the beneficiary VASP approved (the OTHER_VASP_APPROVED webhook; status WAITING_TX_HASH). The hash goes to the beneficiary VASP (TRP confirmation, or e-mail). The hash must have its network\'s format (EVM: 0x and 64 hex digits; Bitcoin family: 64 hex digits).',
-      body: z.object({ transaction_ref: Ref, transaction_hash: z.string().min(1).max(200) }),
-      response: envelope(z.null()),
-      errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
-    }, async ({ body, apiKey }) => {
-      await sendTxHash(deps, apiKey.id, body.transaction_ref, body.transaction_hash).catch(travelRuleApiError);
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/send_tx_hash',
+        tag: 'Travel rule',
+        summary: 'Send the on-chain hash of an approved withdrawal',
+        description:
+          "Taken once the beneficiary VASP approved (the OTHER_VASP_APPROVED webhook; status WAITING_TX_HASH). The hash goes to the beneficiary VASP (TRP confirmation, or e-mail). The hash must have its network's format (EVM: 0x and 64 hex digits; Bitcoin family: 64 hex digits).",
+        body: z.object({ transaction_ref: Ref, transaction_hash: z.string().min(1).max(200) }),
+        response: envelope(z.null()),
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
+      },
+      async ({ body, apiKey }) => {
+        await sendTxHash(deps, apiKey.id, body.transaction_ref, body.transaction_hash).catch(
+          travelRuleApiError,
+        );
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'get', path: '/travelrule/list_vasps', tag: 'Travel rule',
-      summary: 'List the VASPs of the directory',
-      description: 'The directory is seeded from config/vasps.json and managed with `tollgate vasps`. `page` defaults to 1 and `limit` to 50 (1 to 100); ordered by name.',
-      query: z.object(PageQuery(false)),
-      response: envelope(z.array(VaspRecordSchema), true),
-      errors: [ErrorNumber.BAD_REQUEST],
-    }, async ({ query }) => {
-      const { rows, total } = await listVasps(deps.sql, query.page, query.limit);
-      return { data: rows, page_count: Math.ceil(total / query.limit) };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/travelrule/list_vasps',
+        tag: 'Travel rule',
+        summary: 'List the VASPs of the directory',
+        description:
+          'The directory is seeded from config/vasps.json and managed with `tollgate vasps`. `page` defaults to 1 and `limit` to 50 (1 to 100); ordered by name.',
+        query: z.object(PageQuery(false)),
+        response: envelope(z.array(VaspRecordSchema), true),
+        errors: [ErrorNumber.BAD_REQUEST],
+      },
+      async ({ query }) => {
+        const { rows, total } = await listVasps(deps.sql, query.page, query.limit);
+        return { data: rows, page_count: Math.ceil(total / query.limit) };
+      },
+    ),
 
-    defineRoute({
-      method: 'post', path: '/travelrule/send_address', tag: 'Travel rule',
-      summary: 'Send the deposit address for an incoming transfer',
-      description: 'Answers the WAITING_ADDRESS_DATA webhook: the wallet address of the beneficiary (your customer) for a deposit that came over the protocol and an operator accepted. The originator VASP then gets the approval with this address.',
-      body: z.object({ transaction_ref: Ref, address: z.string().min(1).max(256) }),
-      response: envelope(z.null()),
-      fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
-      errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
-    }, async ({ body, apiKey }) => {
-      await sendAddress(deps, apiKey.id, body.transaction_ref, body.address).catch(travelRuleApiError);
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/send_address',
+        tag: 'Travel rule',
+        summary: 'Send the deposit address for an incoming transfer',
+        description:
+          'Answers the WAITING_ADDRESS_DATA webhook: the wallet address of the beneficiary (your customer) for a deposit that came over the protocol and an operator accepted. The originator VASP then gets the approval with this address.',
+        body: z.object({ transaction_ref: Ref, address: z.string().min(1).max(256) }),
+        response: envelope(z.null()),
+        fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
+        errors: [
+          ErrorNumber.BAD_REQUEST,
+          ErrorNumber.INVALID_ADDRESS,
+          ErrorNumber.NOT_FOUND_FOR_KEY,
+        ],
+      },
+      async ({ body, apiKey }) => {
+        await sendAddress(deps, apiKey.id, body.transaction_ref, body.address).catch(
+          travelRuleApiError,
+        );
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'post', path: '/travelrule/receive_tx_without_protocol', tag: 'Travel rule',
-      summary: 'Record a deposit whose originator VASP has no travel rule protocol (APPROVED)',
-      description: 'The same input as create_tx plus transaction_hash and created_at (ISO 8601), without beneficiary_vasp_id. The record is screened and listed for the operators; its status is APPROVED (final).',
-      body: ReceiveTxBody,
-      parseBody: travelRuleBody('receive_without_protocol'),
-      response: envelope(z.literal('APPROVED')),
-      errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
-    }, async ({ body, apiKey }) => {
-      const done = await receiveWithoutProtocol(deps, apiKey.id, body as never).catch(travelRuleApiError);
-      return { data: done.status };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/receive_tx_without_protocol',
+        tag: 'Travel rule',
+        summary: 'Record a deposit whose originator VASP has no travel rule protocol (APPROVED)',
+        description:
+          'The same input as create_tx plus transaction_hash and created_at (ISO 8601), without beneficiary_vasp_id. The record is screened and listed for the operators; its status is APPROVED (final).',
+        body: ReceiveTxBody,
+        parseBody: travelRuleBody('receive_without_protocol'),
+        response: envelope(z.literal('APPROVED')),
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+      },
+      async ({ body, apiKey }) => {
+        const done = await receiveWithoutProtocol(deps, apiKey.id, body as never).catch(
+          travelRuleApiError,
+        );
+        return { data: done.status };
+      },
+    ),
 
-    defineRoute({
-      method: 'post', path: '/travelrule/webhook', tag: 'Travel rule',
-      summary: "Register this key's travel rule webhook",
-      description: 'Not in the spec. The URL receives the travel rule webhooks (OTHER_VASP_APPROVED, OTHER_VASP_REJECTED, WAITING_ADDRESS_DATA, TRANSACTION_CONFIRMED), signed like the stream webhooks with the key\'s webhook secret. Without one, the configured default (travel_rule.webhook_url) is used; with neither, webhooks wait (retried with backoff) until one is registered.',
-      body: z.object({ url: WebhookUrl }),
-      response: envelope(z.null()),
-      fieldErrors: { url: ErrorNumber.INVALID_WEBHOOK },
-      errors: [ErrorNumber.INVALID_WEBHOOK],
-    }, async ({ body, apiKey }) => {
-      const url = await webhookOrThrow(body.url, allow, 'url');
-      await setTravelRuleWebhook(deps.sql, apiKey.id, url);
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/webhook',
+        tag: 'Travel rule',
+        summary: "Register this key's travel rule webhook",
+        description:
+          "Not in the spec. The URL receives the travel rule webhooks (OTHER_VASP_APPROVED, OTHER_VASP_REJECTED, WAITING_ADDRESS_DATA, TRANSACTION_CONFIRMED), signed like the stream webhooks with the key's webhook secret. Without one, the configured default (travel_rule.webhook_url) is used; with neither, webhooks wait (retried with backoff) until one is registered.",
+        body: z.object({ url: WebhookUrl }),
+        response: envelope(z.null()),
+        fieldErrors: { url: ErrorNumber.INVALID_WEBHOOK },
+        errors: [ErrorNumber.INVALID_WEBHOOK],
+      },
+      async ({ body, apiKey }) => {
+        const url = await webhookOrThrow(body.url, allow, 'url');
+        await setTravelRuleWebhook(deps.sql, apiKey.id, url);
+        return { data: null };
+      },
+    ),
 
-    defineRoute({
-      method: 'get', path: '/travelrule/webhook', tag: 'Travel rule',
-      summary: "This key's travel rule webhook",
-      description: '`source` is "key" for a URL registered by this key, "default" for the configured default, null when there is none.',
-      response: envelope(z.object({ url: z.string().nullable(), source: z.enum(['key', 'default']).nullable() })),
-      errors: [],
-    }, async ({ apiKey }) => {
-      const own = await getTravelRuleWebhook(deps.sql, apiKey.id);
-      if (own) return { data: { url: own, source: 'key' } };
-      const fallback = deps.config.webhook_url;
-      return { data: { url: fallback ?? null, source: fallback ? 'default' : null } };
-    }),
+    defineRoute(
+      {
+        method: 'get',
+        path: '/travelrule/webhook',
+        tag: 'Travel rule',
+        summary: "This key's travel rule webhook",
+        description:
+          '`source` is "key" for a URL registered by this key, "default" for the configured default, null when there is none.',
+        response: envelope(
+          z.object({ url: z.string().nullable(), source: z.enum(['key', 'default']).nullable() }),
+        ),
+        errors: [],
+      },
+      async ({ apiKey }) => {
+        const own = await getTravelRuleWebhook(deps.sql, apiKey.id);
+        if (own) return { data: { url: own, source: 'key' } };
+        const fallback = deps.config.webhook_url;
+        return { data: { url: fallback ?? null, source: fallback ? 'default' : null } };
+      },
+    ),
 
-    defineRoute({
-      method: 'delete', path: '/travelrule/webhook', tag: 'Travel rule',
-      summary: "Remove this key's travel rule webhook (the configured default applies again)",
-      response: envelope(z.null()),
-      errors: [ErrorNumber.NOT_FOUND_FOR_KEY],
-    }, async ({ apiKey }) => {
-      if (!(await deleteTravelRuleWebhook(deps.sql, apiKey.id))) throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, 'This key has no travel rule webhook of its own.');
-      return { data: null };
-    }),
+    defineRoute(
+      {
+        method: 'delete',
+        path: '/travelrule/webhook',
+        tag: 'Travel rule',
+        summary: "Remove this key's travel rule webhook (the configured default applies again)",
+        response: envelope(z.null()),
+        errors: [ErrorNumber.NOT_FOUND_FOR_KEY],
+      },
+      async ({ apiKey }) => {
+        if (!(await deleteTravelRuleWebhook(deps.sql, apiKey.id)))
+          throw new ApiError(
+            400,
+            ErrorNumber.NOT_FOUND_FOR_KEY,
+            'This key has no travel rule webhook of its own.',
+          );
+        return { data: null };
+      },
+    ),
   ];
 }
 
@@ -172,17 +262,32 @@ export function viewPageHandler(deps: TravelRuleDeps) {
     for (const [name, value] of Object.entries(VIEW_PAGE_HEADERS)) c.header(name, value);
     const id = c.req.param('id') ?? '';
     const token = c.req.query('q') ?? '';
-    const verdict = UUID_RE.test(id) && token ? verifyViewToken(deps.keyring, id.toLowerCase(), token) : 'invalid';
+    const verdict =
+      UUID_RE.test(id) && token
+        ? verifyViewToken(deps.keyring, id.toLowerCase(), token)
+        : 'invalid';
     if (verdict !== 'ok') return c.html(renderForbiddenPage(verdict), 403);
     const t = await getTransaction(deps.sql, id.toLowerCase());
     if (!t) return c.html(renderForbiddenPage('invalid'), 403);
     const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
     const expiresAt = new Date(Number(token.split('.')[0]) * 1000);
     log.info({ travelrule_id: t.id }, 'travel rule transaction viewed by link');
-    return c.html(renderViewPage({
-      transactionRef: t.transaction_ref, direction: t.direction, status: t.status, asset: t.asset, network: t.network, amount: t.amount,
-      createdAt: t.created_at, fromVasp: deps.config.vasp_name, originator: parties.originator, beneficiary: parties.beneficiary,
-      txHash: t.tx_hash, expiresAt,
-    }), 200);
+    return c.html(
+      renderViewPage({
+        transactionRef: t.transaction_ref,
+        direction: t.direction,
+        status: t.status,
+        asset: t.asset,
+        network: t.network,
+        amount: t.amount,
+        createdAt: t.created_at,
+        fromVasp: deps.config.vasp_name,
+        originator: parties.originator,
+        beneficiary: parties.beneficiary,
+        txHash: t.tx_hash,
+        expiresAt,
+      }),
+      200,
+    );
   };
 }

@@ -9,10 +9,12 @@ import { accept, refuse, type AddressResult } from './result.js';
  * The string must re-encode to itself (no set padding bits). Stored as typed.
  */
 export function validateAlgorand(input: string): AddressResult {
-  if (!/^[A-Z2-7]{58}$/.test(input)) return refuse('not an Algorand address: expected 58 upper-case base32 characters');
+  if (!/^[A-Z2-7]{58}$/.test(input))
+    return refuse('not an Algorand address: expected 58 upper-case base32 characters');
   const bytes = decodeBase32Canonical(input);
   if (!bytes || bytes.length !== 36) return refuse('not a canonical Algorand address encoding');
   const key = bytes.subarray(0, 32);
-  if (!equalBytes(bytes.subarray(32), sha512_256(key).subarray(28))) return refuse('Algorand address checksum mismatch');
+  if (!equalBytes(bytes.subarray(32), sha512_256(key).subarray(28)))
+    return refuse('Algorand address checksum mismatch');
   return accept(input);
 }

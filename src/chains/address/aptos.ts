@@ -8,7 +8,9 @@ import { accept, refuse, type AddressResult } from './result.js';
  */
 export function validateAptos(input: string): AddressResult {
   if (/^0x[0-9a-fA-F]{64}$/.test(input)) return accept(input.toLowerCase());
-  if (/^0x[0-9a-fA-F]$/.test(input)) return accept(`0x${input.slice(2).toLowerCase().padStart(64, '0')}`);
-  if (/^0x[0-9a-fA-F]{2,63}$/.test(input)) return refuse('short Aptos address: only 0x0–0xf may be short (AIP-40)');
+  if (/^0x[0-9a-fA-F]$/.test(input))
+    return accept(`0x${input.slice(2).toLowerCase().padStart(64, '0')}`);
+  if (/^0x[0-9a-fA-F]{2,63}$/.test(input))
+    return refuse('short Aptos address: only 0x0–0xf may be short (AIP-40)');
   return refuse('not an Aptos address: expected 0x followed by 64 hex digits');
 }

@@ -18,11 +18,12 @@ export function validateByron(input: string): AddressResult {
   }
   const outer = readOuter(bytes);
   if (!outer) return refuse('not a Cardano Byron address: bad CBOR envelope');
-  if ((crc32(outer.payload) >>> 0) !== outer.crc) return refuse('Byron address CRC-32 mismatch');
+  if (crc32(outer.payload) >>> 0 !== outer.crc) return refuse('Byron address CRC-32 mismatch');
   const p = outer.payload;
   const type = p[p.length - 1];
-  const opensWithRoot = p[0] === 0x83 && p[1] === 0x58 && p[2] === 28 && ((p[31] ?? 0) >> 5) === 5;
-  if (!opensWithRoot || (type !== 0 && type !== 2)) return refuse('not a Cardano Byron address: bad payload');
+  const opensWithRoot = p[0] === 0x83 && p[1] === 0x58 && p[2] === 28 && (p[31] ?? 0) >> 5 === 5;
+  if (!opensWithRoot || (type !== 0 && type !== 2))
+    return refuse('not a Cardano Byron address: bad payload');
   return accept(input);
 }
 
@@ -38,7 +39,11 @@ function readOuter(bytes: Uint8Array): { payload: Uint8Array; crc: number } | nu
 }
 
 /** A CBOR head of the given major type with an argument of up to 4 bytes. */
-function readHead(bytes: Uint8Array, at: number, major: number): { value: number; next: number } | null {
+function readHead(
+  bytes: Uint8Array,
+  at: number,
+  major: number,
+): { value: number; next: number } | null {
   const first = bytes[at];
   if (first === undefined || first >> 5 !== major) return null;
   const info = first & 0x1f;

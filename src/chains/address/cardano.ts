@@ -28,9 +28,12 @@ export function validateCardano(input: string): AddressResult {
   if (!prefix || !bytes) return refuse('malformed Cardano bech32 address');
   const header = bytes[0] ?? 0;
   const type = header >> 4;
-  if (!prefix.types.includes(type)) return refuse(`header type ${type} is not allowed under the ${decoded.prefix} prefix`);
-  if ((header & 0x0f) !== prefix.networkTag) return refuse(`network tag does not match the ${decoded.prefix} prefix`);
-  if (!payloadFits(type, bytes.subarray(1))) return refuse(`wrong payload length for a type ${type} address`);
+  if (!prefix.types.includes(type))
+    return refuse(`header type ${type} is not allowed under the ${decoded.prefix} prefix`);
+  if ((header & 0x0f) !== prefix.networkTag)
+    return refuse(`network tag does not match the ${decoded.prefix} prefix`);
+  if (!payloadFits(type, bytes.subarray(1)))
+    return refuse(`wrong payload length for a type ${type} address`);
   return accept(lower);
 }
 

@@ -9,12 +9,16 @@ const HRP = 'cosmos';
  * (`cosmosvaloper…`) and other HRPs are refused. Stored lower-case.
  */
 export function validateCosmos(input: string): AddressResult {
-  if (input !== input.toLowerCase() && input !== input.toUpperCase()) return refuse('mixed-case bech32 address');
+  if (input !== input.toLowerCase() && input !== input.toUpperCase())
+    return refuse('mixed-case bech32 address');
   const lower = input.toLowerCase();
-  const decoded = lower.includes('1') ? bech32.decodeUnsafe(lower as `${string}1${string}`) : undefined;
+  const decoded = lower.includes('1')
+    ? bech32.decodeUnsafe(lower as `${string}1${string}`)
+    : undefined;
   if (!decoded) return refuse('not a Cosmos address: bech32 checksum mismatch or malformed bech32');
   if (decoded.prefix !== HRP) return refuse(`bech32 prefix must be ${HRP}`);
   const bytes = bech32.fromWordsUnsafe(decoded.words);
-  if (!bytes || (bytes.length !== 20 && bytes.length !== 32)) return refuse('Cosmos address must hold 20 or 32 bytes');
+  if (!bytes || (bytes.length !== 20 && bytes.length !== 32))
+    return refuse('Cosmos address must hold 20 or 32 bytes');
   return accept(lower);
 }

@@ -10,10 +10,12 @@ const HEX_40 = /^0x[0-9a-fA-F]{40}$/;
  * streamed. Stored lower-case. `chain` names the chain in the reason.
  */
 export function validateEip55(input: string, chain: string): AddressResult {
-  if (!HEX_40.test(input)) return refuse(`not ${chain} address: expected 0x followed by 40 hex digits`);
+  if (!HEX_40.test(input))
+    return refuse(`not ${chain} address: expected 0x followed by 40 hex digits`);
   const hex = input.slice(2);
   const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
-  if (mixedCase && getAddress(input) !== input) return refuse('EIP-55 checksum mismatch in a mixed-case address');
+  if (mixedCase && getAddress(input) !== input)
+    return refuse('EIP-55 checksum mismatch in a mixed-case address');
   return accept(input.toLowerCase());
 }
 

@@ -60,7 +60,9 @@ export function validateAddress(network: string, input: string): AddressResult {
   if (/\s/.test(input)) return refuse('address contains whitespace');
   // The table is read from JSON at start-up, so a family may lack a validator at run time.
   const validate = VALIDATORS[info.family] as FamilyValidator | undefined;
-  return validate ? validate(input, network) : refuse(`no address rules for the ${info.family} family`);
+  return validate
+    ? validate(input, network)
+    : refuse(`no address rules for the ${info.family} family`);
 }
 
 export interface InferredFamily {
@@ -87,12 +89,18 @@ export function inferFamily(input: string): InferredFamily | null {
   if (/^0x[0-9a-fA-F]$/.test(input)) return null;
   const accepted: { network: string; family: NetworkFamily; address: string }[] = [];
   for (const family of PRECEDENCE) {
-    for (const network of NETWORK_SYMBOLS.filter((symbol) => networkInfo(symbol)?.family === family)) {
+    for (const network of NETWORK_SYMBOLS.filter(
+      (symbol) => networkInfo(symbol)?.family === family,
+    )) {
       const result = validateAddress(network, input);
       if (result.ok) accepted.push({ network, family, address: result.address });
     }
   }
   const first = accepted[0];
   if (!first) return null;
-  return { family: first.family, address: first.address, networks: accepted.map((hit) => hit.network) };
+  return {
+    family: first.family,
+    address: first.address,
+    networks: accepted.map((hit) => hit.network),
+  };
 }

@@ -28,12 +28,14 @@ export function validatePolkadot(input: string): AddressResult {
   } catch {
     return refuse('not SS58: contains a character outside the base58 alphabet');
   }
-  if (bytes.length !== 35) return refuse('not a Polkadot account: SS58 address must hold a 32-byte account ID');
+  if (bytes.length !== 35)
+    return refuse('not a Polkadot account: SS58 address must hold a 32-byte account ID');
   const prefix = bytes[0];
   if (prefix !== POLKADOT_PREFIX && prefix !== SUBSTRATE_PREFIX) {
     return refuse('SS58 network prefix is neither Polkadot (0) nor generic Substrate (42)');
   }
-  if (!equalBytes(bytes.subarray(33), ss58Checksum(bytes.subarray(0, 33)))) return refuse('SS58 checksum mismatch');
+  if (!equalBytes(bytes.subarray(33), ss58Checksum(bytes.subarray(0, 33))))
+    return refuse('SS58 checksum mismatch');
   if (prefix === POLKADOT_PREFIX) return accept(input);
   const polkadot = concatBytes(new Uint8Array([POLKADOT_PREFIX]), bytes.subarray(1, 33));
   return accept(base58.encode(concatBytes(polkadot, ss58Checksum(polkadot))));

@@ -20,12 +20,19 @@ export function decodeSegwit(input: string): SegwitResult {
   const decoded = plain ?? modified;
   if (!decoded) return { ok: false, reason: 'bech32 checksum mismatch or malformed bech32' };
   const [version, ...data] = decoded.words;
-  if (version === undefined || version > 16) return { ok: false, reason: 'invalid witness version' };
-  if (version === 0 && !plain) return { ok: false, reason: 'witness version 0 must use bech32, not bech32m' };
-  if (version > 0 && !modified) return { ok: false, reason: `witness version ${version} must use bech32m (BIP-350), not bech32` };
+  if (version === undefined || version > 16)
+    return { ok: false, reason: 'invalid witness version' };
+  if (version === 0 && !plain)
+    return { ok: false, reason: 'witness version 0 must use bech32, not bech32m' };
+  if (version > 0 && !modified)
+    return {
+      ok: false,
+      reason: `witness version ${version} must use bech32m (BIP-350), not bech32`,
+    };
   const program = bech32.fromWordsUnsafe(data);
   if (!program) return { ok: false, reason: 'invalid witness program padding' };
-  if (program.length < 2 || program.length > 40) return { ok: false, reason: 'witness program must be 2 to 40 bytes' };
+  if (program.length < 2 || program.length > 40)
+    return { ok: false, reason: 'witness program must be 2 to 40 bytes' };
   if (version === 0 && program.length !== 20 && program.length !== 32) {
     return { ok: false, reason: 'witness version 0 program must be 20 or 32 bytes' };
   }

@@ -9,7 +9,8 @@ const BASE58_32_BYTES = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
  * length are checked. Stored as typed (base58 has one spelling per byte string).
  */
 export function validateSolana(input: string): AddressResult {
-  if (!BASE58_32_BYTES.test(input)) return refuse('not a Solana address: expected 32 to 44 base58 characters');
+  if (!BASE58_32_BYTES.test(input))
+    return refuse('not a Solana address: expected 32 to 44 base58 characters');
   if (base58.decode(input).length !== 32) return refuse('Solana address must decode to 32 bytes');
   return accept(input);
 }

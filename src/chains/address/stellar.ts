@@ -3,7 +3,9 @@ import { crc16Xmodem } from './checksum.js';
 import { accept, refuse, type AddressResult } from './result.js';
 
 /** StrKey kinds accepted (SEP-23): version byte, decoded length (version + key + crc), length in characters. */
-const KINDS: Readonly<Record<string, { version: number; bytes: number; chars: number; name: string }>> = {
+const KINDS: Readonly<
+  Record<string, { version: number; bytes: number; chars: number; name: string }>
+> = {
   G: { version: 6 << 3, bytes: 35, chars: 56, name: 'account (G…)' },
   M: { version: 12 << 3, bytes: 43, chars: 69, name: 'muxed account (M…)' },
 };
@@ -18,12 +20,15 @@ const KINDS: Readonly<Record<string, { version: number; bytes: number; chars: nu
 export function validateStellar(input: string): AddressResult {
   const kind = KINDS[input[0] ?? ''];
   if (!kind) return refuse('not a Stellar account: expected a G… or M… StrKey');
-  if (!/^[A-Z2-7]+$/.test(input)) return refuse('not a StrKey: expected upper-case base32 (A–Z, 2–7)');
-  if (input.length !== kind.chars) return refuse(`a Stellar ${kind.name} StrKey is ${kind.chars} characters`);
+  if (!/^[A-Z2-7]+$/.test(input))
+    return refuse('not a StrKey: expected upper-case base32 (A–Z, 2–7)');
+  if (input.length !== kind.chars)
+    return refuse(`a Stellar ${kind.name} StrKey is ${kind.chars} characters`);
   const bytes = decodeBase32Canonical(input);
   if (!bytes || bytes.length !== kind.bytes) return refuse('not a canonical StrKey encoding');
   if (bytes[0] !== kind.version) return refuse('StrKey version byte is not an ed25519 account');
   const crc = crc16Xmodem(bytes.subarray(0, kind.bytes - 2));
-  if (bytes[kind.bytes - 2] !== (crc & 0xff) || bytes[kind.bytes - 1] !== crc >> 8) return refuse('StrKey CRC-16 checksum mismatch');
+  if (bytes[kind.bytes - 2] !== (crc & 0xff) || bytes[kind.bytes - 1] !== crc >> 8)
+    return refuse('StrKey CRC-16 checksum mismatch');
   return accept(input);
 }

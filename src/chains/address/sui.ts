@@ -7,6 +7,7 @@ import { accept, refuse, type AddressResult } from './result.js';
  */
 export function validateSui(input: string): AddressResult {
   if (/^0x[0-9a-fA-F]{64}$/.test(input)) return accept(input.toLowerCase());
-  if (/^0x[0-9a-fA-F]{1,63}$/.test(input)) return refuse('short Sui address: write all 64 hex digits');
+  if (/^0x[0-9a-fA-F]{1,63}$/.test(input))
+    return refuse('short Sui address: write all 64 hex digits');
   return refuse('not a Sui address: expected 0x followed by 64 hex digits');
 }

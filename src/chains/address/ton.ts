@@ -19,15 +19,19 @@ export function validateTon(input: string): AddressResult {
   const raw = RAW.exec(input);
   if (raw) return accept(`${raw[1]}:${raw[2]!.toLowerCase()}`);
   if (input.length !== 48 || !/^[A-Za-z0-9+/_-]+$/.test(input)) {
-    return refuse('not a TON address: expected 0:<64 hex>, -1:<64 hex> or a 48-character user-friendly address');
+    return refuse(
+      'not a TON address: expected 0:<64 hex>, -1:<64 hex> or a 48-character user-friendly address',
+    );
   }
-  if (/[+/]/.test(input) && /[-_]/.test(input)) return refuse('TON address mixes base64 and base64url characters');
+  if (/[+/]/.test(input) && /[-_]/.test(input))
+    return refuse('TON address mixes base64 and base64url characters');
   const bytes = base64.decode(input.replace(/-/g, '+').replace(/_/g, '/'));
   const flags = (bytes[0] ?? 0) & ~TEST_ONLY;
   if (flags !== BOUNCEABLE && flags !== NON_BOUNCEABLE) return refuse('unknown TON address flags');
   const workchain = bytes[1] === 0xff ? -1 : bytes[1];
   if (workchain !== 0 && workchain !== -1) return refuse('TON workchain must be 0 or -1');
   const crc = crc16Xmodem(bytes.subarray(0, 34));
-  if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff)) return refuse('TON address CRC-16 checksum mismatch');
+  if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff))
+    return refuse('TON address CRC-16 checksum mismatch');
   return accept(`${workchain}:${bytesToHex(bytes.subarray(2, 34))}`);
 }

@@ -12,6 +12,7 @@ export function validateTron(input: string): AddressResult {
   const decoded = decodeBase58Check(input);
   if (!decoded.ok) return decoded;
   if (decoded.payload.length !== 21) return refuse('Tron address payload must be 21 bytes');
-  if (decoded.payload[0] !== TRON_VERSION) return refuse('not a Tron address: version byte must be 0x41 (T…)');
+  if (decoded.payload[0] !== TRON_VERSION)
+    return refuse('not a Tron address: version byte must be 0x41 (T…)');
   return accept(input);
 }

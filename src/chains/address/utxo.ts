@@ -39,17 +39,27 @@ export function validateUtxo(input: string, network: string): AddressResult {
   const segwit = decodeSegwit(input);
   if (segwit.ok) {
     if (params.hrps.includes(segwit.hrp)) return accept(input.toLowerCase());
-    return refuse(`bech32 prefix is not one of ${network}'s (${params.hrps.join(', ') || 'none: no segwit'})`);
+    return refuse(
+      `bech32 prefix is not one of ${network}'s (${params.hrps.join(', ') || 'none: no segwit'})`,
+    );
   }
   const lower = input.toLowerCase();
   return params.hrps.some((prefix) => lower.startsWith(`${prefix}1`)) ? segwit : decoded;
 }
 
-function checkVersion(input: string, payload: Uint8Array, network: string, params: UtxoParams): AddressResult {
+function checkVersion(
+  input: string,
+  payload: Uint8Array,
+  network: string,
+  params: UtxoParams,
+): AddressResult {
   const version = payload[0] ?? 0;
-  if (payload.length !== 21) return refuse('base58check payload must be a version byte and a 20-byte hash');
+  if (payload.length !== 21)
+    return refuse('base58check payload must be a version byte and a 20-byte hash');
   if (!params.versions.includes(version)) {
-    return refuse(`version byte 0x${version.toString(16).padStart(2, '0')} is not a ${network} address version`);
+    return refuse(
+      `version byte 0x${version.toString(16).padStart(2, '0')} is not a ${network} address version`,
+    );
   }
   return accept(input);
 }

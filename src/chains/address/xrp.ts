@@ -12,7 +12,9 @@ const ACCOUNT_ID_VERSION = 0x00;
 export function validateXrp(input: string): AddressResult {
   const decoded = decodeBase58Check(input, base58xrp);
   if (!decoded.ok) return decoded;
-  if (decoded.payload.length !== 21) return refuse('XRP address payload must be a version byte and a 20-byte account ID');
-  if (decoded.payload[0] !== ACCOUNT_ID_VERSION) return refuse('not a classic XRP address: version byte must be 0x00 (r…)');
+  if (decoded.payload.length !== 21)
+    return refuse('XRP address payload must be a version byte and a 20-byte account ID');
+  if (decoded.payload[0] !== ACCOUNT_ID_VERSION)
+    return refuse('not a classic XRP address: version byte must be 0x00 (r…)');
   return accept(input);
 }

@@ -1,4 +1,11 @@
-import { createPublicClient, http, webSocket, type PublicClient, type Hex, numberToHex } from 'viem';
+import {
+  createPublicClient,
+  http,
+  webSocket,
+  type PublicClient,
+  type Hex,
+  numberToHex,
+} from 'viem';
 import { RetryableError } from '../../errors.js';
 import type { RawLog } from './decode.js';
 
@@ -37,7 +44,9 @@ interface RpcReceipt {
 }
 
 export function createEvmClient(rpcUrl: string): PublicClient {
-  const transport = rpcUrl.startsWith('ws') ? webSocket(rpcUrl, { retryCount: 3 }) : http(rpcUrl, { batch: { batchSize: 100, wait: 0 }, retryCount: 2, timeout: 15_000 });
+  const transport = rpcUrl.startsWith('ws')
+    ? webSocket(rpcUrl, { retryCount: 3 })
+    : http(rpcUrl, { batch: { batchSize: 100, wait: 0 }, retryCount: 2, timeout: 15_000 });
   return createPublicClient({ transport }) as PublicClient;
 }
 
@@ -59,21 +68,34 @@ export class EvmBlockSource {
   }
 
   async blockHash(number: bigint): Promise<string | null> {
-    const block = await this.rpc(() => this.client.getBlock({ blockNumber: number }).catch((err) => {
-      if ((err as Error).name === 'BlockNotFoundError') return null;
-      throw err;
-    }), 'eth_getBlockByNumber');
+    const block = await this.rpc(
+      () =>
+        this.client.getBlock({ blockNumber: number }).catch((err) => {
+          if ((err as Error).name === 'BlockNotFoundError') return null;
+          throw err;
+        }),
+      'eth_getBlockByNumber',
+    );
     return block?.hash ?? null;
   }
 
   /** The block, or null when the node has no block at that height (yet, or any more). */
   async fetchBlock(number: bigint): Promise<EvmBlock | null> {
-    const block = await this.rpc(() => this.client.getBlock({ blockNumber: number, includeTransactions: true }).catch((err) => {
-      if ((err as Error).name === 'BlockNotFoundError') return null;
-      throw err;
-    }), 'eth_getBlockByNumber');
+    const block = await this.rpc(
+      () =>
+        this.client.getBlock({ blockNumber: number, includeTransactions: true }).catch((err) => {
+          if ((err as Error).name === 'BlockNotFoundError') return null;
+          throw err;
+        }),
+      'eth_getBlockByNumber',
+    );
     if (!block || !block.hash) return null;
-    const receipts = block.transactions.length ? await this.receipts(number, block.transactions.map((t) => t.hash)) : [];
+    const receipts = block.transactions.length
+      ? await this.receipts(
+          number,
+          block.transactions.map((t) => t.hash),
+        )
+      : [];
     const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
     const transactions = block.transactions.map((tx): EvmTransaction => {
       const r = byHash.get(tx.hash.toLowerCase());
@@ -91,28 +113,55 @@ export class EvmBlockSource {
         nonce: BigInt(tx.nonce),
         input: tx.input,
         status: r.status === undefined ? null : Number(BigInt(r.status)),
-        logs: r.logs.map((l) => ({ address: l.address.toLowerCase(), topics: l.topics.map((t) => t.toLowerCase()), data: l.data, logIndex: Number(BigInt(l.logIndex)) })),
+        logs: r.logs.map((l) => ({
+          address: l.address.toLowerCase(),
+          topics: l.topics.map((t) => t.toLowerCase()),
+          data: l.data,
+          logIndex: Number(BigInt(l.logIndex)),
+        })),
       };
     });
-    return { number: block.number!, hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase(), timestamp: block.timestamp, transactions };
+    return {
+      number: block.number!,
+      hash: block.hash.toLowerCase(),
+      parentHash: block.parentHash.toLowerCase(),
+      timestamp: block.timestamp,
+      transactions,
+    };
   }
 
   private async receipts(number: bigint, hashes: readonly Hex[]): Promise<RpcReceipt[]> {
     if (this.blockReceipts !== false) {
       try {
-        const r = await this.client.request({ method: 'eth_getBlockReceipts' as never, params: [numberToHex(number)] as never });
+        const r = await this.client.request({
+          method: 'eth_getBlockReceipts' as never,
+          params: [numberToHex(number)] as never,
+        });
         this.blockReceipts = true;
         if (Array.isArray(r)) return r as RpcReceipt[];
       } catch (err) {
-        if (this.blockReceipts === true) throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, { cause: err });
+        if (this.blockReceipts === true)
+          throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, {
+            cause: err,
+          });
         this.blockReceipts = false; // the node does not have it: per-transaction receipts from now on
       }
     }
     return this.rpc(
-      () => Promise.all(hashes.map((hash) => this.client.request({ method: 'eth_getTransactionReceipt', params: [hash] }) as Promise<RpcReceipt | null>)),
+      () =>
+        Promise.all(
+          hashes.map(
+            (hash) =>
+              this.client.request({
+                method: 'eth_getTransactionReceipt',
+                params: [hash],
+              }) as Promise<RpcReceipt | null>,
+          ),
+        ),
       'eth_getTransactionReceipt',
     ).then((list) => {
-      if (list.some((r) => r === null)) throw new RetryableError(`a receipt of block ${number} is not available yet`);
+      if (list.some((r) => r === null))
+        throw new RetryableError(`a receipt of block ${number} is not available yet`);
       return list as RpcReceipt[];
     });
   }
@@ -122,7 +171,9 @@ export class EvmBlockSource {
       return await fn();
     } catch (err) {
       if (err instanceof RetryableError) throw err;
-      throw new RetryableError(`${method} failed: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+      throw new RetryableError(`${method} failed: ${(err as Error).message.split('\n')[0]}`, {
+        cause: err,
+      });
     }
   }
 }

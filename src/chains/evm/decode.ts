@@ -88,9 +88,27 @@ export function decodeTransfers(logs: readonly RawLog[]): TokenTransfer[] {
       if (log.topics.length === 3) {
         const value = word(log.data, 0);
         if (value === null) continue;
-        out.push({ type: 'ERC20', address, topic, from, to, value, tokenId: null, logIndex: log.logIndex });
+        out.push({
+          type: 'ERC20',
+          address,
+          topic,
+          from,
+          to,
+          value,
+          tokenId: null,
+          logIndex: log.logIndex,
+        });
       } else if (log.topics.length === 4 && t3) {
-        out.push({ type: 'ERC721', address, topic, from, to, value: 1n, tokenId: BigInt(t3), logIndex: log.logIndex });
+        out.push({
+          type: 'ERC721',
+          address,
+          topic,
+          from,
+          to,
+          value: 1n,
+          tokenId: BigInt(t3),
+          logIndex: log.logIndex,
+        });
       }
     } else if (topic === TOPIC.TRANSFER_SINGLE && log.topics.length === 4) {
       const from = topicToAddress(t2);
@@ -98,14 +116,34 @@ export function decodeTransfers(logs: readonly RawLog[]): TokenTransfer[] {
       const id = word(log.data, 0);
       const value = word(log.data, 1);
       if (!from || !to || id === null || value === null) continue;
-      out.push({ type: 'ERC1155', address, topic, from, to, value, tokenId: id, logIndex: log.logIndex });
+      out.push({
+        type: 'ERC1155',
+        address,
+        topic,
+        from,
+        to,
+        value,
+        tokenId: id,
+        logIndex: log.logIndex,
+      });
     } else if (topic === TOPIC.TRANSFER_BATCH && log.topics.length === 4) {
       const from = topicToAddress(t2);
       const to = topicToAddress(t3);
       const ids = uintArray(log.data, 0);
       const values = uintArray(log.data, 1);
       if (!from || !to || !ids || !values || ids.length !== values.length) continue;
-      ids.forEach((id, i) => out.push({ type: 'ERC1155', address, topic, from, to, value: values[i]!, tokenId: id, logIndex: log.logIndex }));
+      ids.forEach((id, i) =>
+        out.push({
+          type: 'ERC1155',
+          address,
+          topic,
+          from,
+          to,
+          value: values[i]!,
+          tokenId: id,
+          logIndex: log.logIndex,
+        }),
+      );
     }
   }
   return out;
@@ -128,7 +166,10 @@ export function decodeApprovals(logs: readonly RawLog[]): TokenApproval[] {
  * Every address a transaction touches: sender, recipient, the contract it created, and the
  * parties of its token transfers and approvals. Lower-case, without duplicates.
  */
-export function touchedAddresses(tx: { from: string; to: string | null; contractAddress: string | null }, logs: readonly RawLog[]): string[] {
+export function touchedAddresses(
+  tx: { from: string; to: string | null; contractAddress: string | null },
+  logs: readonly RawLog[],
+): string[] {
   const set = new Set<string>();
   set.add(tx.from.toLowerCase());
   if (tx.to) set.add(tx.to.toLowerCase());

@@ -3,35 +3,53 @@ import type { Sql } from '../../db/index.js';
 import { RetryableError } from '../../errors.js';
 import { isTransportError } from './transport.js';
 
-
 export interface TokenMeta {
   name: string | null;
   symbol: string | null;
   decimals: number | null;
 }
 
-const nameSymbolAbi = erc20Abi.filter((f) => f.type === 'function' && ['name', 'symbol', 'decimals'].includes(f.name));
+const nameSymbolAbi = erc20Abi.filter(
+  (f) => f.type === 'function' && ['name', 'symbol', 'decimals'].includes(f.name),
+);
 
 /** Token name, symbol and decimals: read from the contract once, then from evm_tokens. */
-export async function tokenMetadata(sql: Sql, client: PublicClient, network: string, addresses: readonly string[]): Promise<Map<string, TokenMeta>> {
+export async function tokenMetadata(
+  sql: Sql,
+  client: PublicClient,
+  network: string,
+  addresses: readonly string[],
+): Promise<Map<string, TokenMeta>> {
   const out = new Map<string, TokenMeta>();
   if (addresses.length === 0) return out;
   const unique = [...new Set(addresses)];
-  const cached = await sql<{ address: string; name: string | null; symbol: string | null; decimals: number | null }[]>`
+  const cached = await sql<
+    { address: string; name: string | null; symbol: string | null; decimals: number | null }[]
+  >`
     select address, name, symbol, decimals from evm_tokens where network = ${network} and address = any(${unique})`;
-  for (const row of cached) out.set(row.address, { name: row.name, symbol: row.symbol, decimals: row.decimals });
+  for (const row of cached)
+    out.set(row.address, { name: row.name, symbol: row.symbol, decimals: row.decimals });
   const missing = unique.filter((a) => !out.has(a));
   for (const address of missing) {
     const read = async (fn: 'name' | 'symbol' | 'decimals') => {
       try {
-        return await client.readContract({ address: address as `0x${string}`, abi: nameSymbolAbi, functionName: fn });
+        return await client.readContract({
+          address: address as `0x${string}`,
+          abi: nameSymbolAbi,
+          functionName: fn,
+        });
       } catch (err) {
         // A transport failure must not be cached as "no name": retry the whole delivery later.
-        if (isTransportError(err)) throw new RetryableError(`reading token ${fn} failed`, { cause: err });
+        if (isTransportError(err))
+          throw new RetryableError(`reading token ${fn} failed`, { cause: err });
         return null; // not every token has every field (ERC-721 has no decimals)
       }
     };
-    const [name, symbol, decimals] = await Promise.all([read('name'), read('symbol'), read('decimals')]);
+    const [name, symbol, decimals] = await Promise.all([
+      read('name'),
+      read('symbol'),
+      read('decimals'),
+    ]);
     const meta: TokenMeta = {
       name: typeof name === 'string' ? name.replace(/\u0000/g, '').slice(0, 200) : null,
       symbol: typeof symbol === 'string' ? symbol.replace(/\u0000/g, '').slice(0, 50) : null,

@@ -4,7 +4,13 @@
  */
 export function isTransportError(err: unknown): boolean {
   for (let e = err as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.name === 'HttpRequestError' || e.name === 'TimeoutError' || e.name === 'WebSocketRequestError' || e.name === 'SocketClosedError') return true;
+    if (
+      e.name === 'HttpRequestError' ||
+      e.name === 'TimeoutError' ||
+      e.name === 'WebSocketRequestError' ||
+      e.name === 'SocketClosedError'
+    )
+      return true;
   }
   return false;
 }

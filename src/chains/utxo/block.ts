@@ -71,7 +71,11 @@ export function parseOutput(v: RawVout, decimals: number): UtxoOutput {
   };
 }
 
-export function parseTransaction(t: RawTransaction, index: number, decimals: number): UtxoTransaction {
+export function parseTransaction(
+  t: RawTransaction,
+  index: number,
+  decimals: number,
+): UtxoTransaction {
   const inputs: UtxoInput[] = [];
   t.vin.forEach((v, vin) => {
     if (v.ismweb) return;

@@ -7,16 +7,48 @@ import { RetryableError } from '../../errors.js';
  * the node's error code where it sent one); "not found" answers come back as null.
  */
 
-export interface RawScriptPubKey { hex: string; type: string; reqSigs?: number; address?: string; addresses?: string[] }
-export interface RawVout { value: number | string; n: number; scriptPubKey: RawScriptPubKey; ismweb?: boolean }
-export interface RawVin { txid?: string; vout?: number; coinbase?: string; scriptSig?: { hex: string }; sequence: number; ismweb?: boolean }
+export interface RawScriptPubKey {
+  hex: string;
+  type: string;
+  reqSigs?: number;
+  address?: string;
+  addresses?: string[];
+}
+export interface RawVout {
+  value: number | string;
+  n: number;
+  scriptPubKey: RawScriptPubKey;
+  ismweb?: boolean;
+}
+export interface RawVin {
+  txid?: string;
+  vout?: number;
+  coinbase?: string;
+  scriptSig?: { hex: string };
+  sequence: number;
+  ismweb?: boolean;
+}
 export interface RawTransaction {
-  txid: string; version: number; size: number; vsize?: number; weight?: number; locktime: number; hex: string;
-  vin: RawVin[]; vout: RawVout[]; blockhash?: string;
+  txid: string;
+  version: number;
+  size: number;
+  vsize?: number;
+  weight?: number;
+  locktime: number;
+  hex: string;
+  vin: RawVin[];
+  vout: RawVout[];
+  blockhash?: string;
   /** Block time, when the transaction is in a block (getrawtransaction verbose). */
   blocktime?: number;
 }
-export interface RawBlock { hash: string; height: number; previousblockhash?: string; time: number; tx: RawTransaction[] }
+export interface RawBlock {
+  hash: string;
+  height: number;
+  previousblockhash?: string;
+  time: number;
+  tx: RawTransaction[];
+}
 
 /** Node error codes (Bitcoin Core's rpc/protocol.h) that mean "no such thing". */
 const RPC_INVALID_PARAMETER = -8;
@@ -30,8 +62,15 @@ const BATCH_SIZE = 200;
 const TIMEOUT_MS = 30_000;
 
 export class RpcCallError extends RetryableError {
-  constructor(method: string, readonly code: number | undefined, message: string, cause?: unknown) {
-    super(`${method} failed: ${message}${code === undefined ? '' : ` (rpc code ${code})`}`, { cause });
+  constructor(
+    method: string,
+    readonly code: number | undefined,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(`${method} failed: ${message}${code === undefined ? '' : ` (rpc code ${code})`}`, {
+      cause,
+    });
     this.name = 'RpcCallError';
   }
 }
@@ -39,8 +78,15 @@ export class RpcCallError extends RetryableError {
 /** `http://user:password@host:port` into the client's options (credentials URL-decoded). */
 export function parseRpcUrl(url: string): { host: string; username?: string; password?: string } {
   const u = new URL(url);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('a Bitcoin-family RPC URL (TOLLGATE_RPC_<NETWORK>) must be http(s)://user:password@host:port');
-  return { host: `${u.protocol}//${u.host}`, username: decodeURIComponent(u.username) || undefined, password: decodeURIComponent(u.password) || undefined };
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(
+      'a Bitcoin-family RPC URL (TOLLGATE_RPC_<NETWORK>) must be http(s)://user:password@host:port',
+    );
+  return {
+    host: `${u.protocol}//${u.host}`,
+    username: decodeURIComponent(u.username) || undefined,
+    password: decodeURIComponent(u.password) || undefined,
+  };
 }
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
@@ -72,32 +118,49 @@ export class UtxoRpc {
     type Block = Omit<RawBlock, 'tx'> & { tx: (RawTransaction | string)[] };
     let block: Block | null;
     try {
-      block = await this.orNull(this.call<Block>('getblock', hash, this.verbosity2 === false ? true : 2), RPC_INVALID_ADDRESS_OR_KEY);
+      block = await this.orNull(
+        this.call<Block>('getblock', hash, this.verbosity2 === false ? true : 2),
+        RPC_INVALID_ADDRESS_OR_KEY,
+      );
       this.verbosity2 ??= true;
     } catch (err) {
-      const boolOnly = err instanceof RpcCallError && (err.code === RPC_TYPE_ERROR || err.code === RPC_MISC_ERROR);
+      const boolOnly =
+        err instanceof RpcCallError && (err.code === RPC_TYPE_ERROR || err.code === RPC_MISC_ERROR);
       if (this.verbosity2 !== undefined || !boolOnly) throw err;
       this.verbosity2 = false;
       return this.block(hash);
     }
     if (!block) return null;
     if (block.tx.every((t) => typeof t !== 'string')) return block as RawBlock;
-    return { ...block, tx: await this.transactions(block.tx.map((t) => (typeof t === 'string' ? t : t.txid))) };
+    return {
+      ...block,
+      tx: await this.transactions(block.tx.map((t) => (typeof t === 'string' ? t : t.txid))),
+    };
   }
 
   /** Transactions by txid (getrawtransaction, verbose, batched). Needs the node's -txindex. */
   async transactions(txids: readonly string[]): Promise<RawTransaction[]> {
-    return this.batch<RawTransaction>('getrawtransaction', txids.map((txid) => [txid, true]), 'the node needs -txindex=1 to find transactions by id');
+    return this.batch<RawTransaction>(
+      'getrawtransaction',
+      txids.map((txid) => [txid, true]),
+      'the node needs -txindex=1 to find transactions by id',
+    );
   }
 
   /** One transaction by txid, or null when the node has none by that id (needs -txindex). */
   async transaction(txid: string): Promise<RawTransaction | null> {
-    return this.orNull(this.call<RawTransaction>('getrawtransaction', txid, true), RPC_INVALID_ADDRESS_OR_KEY);
+    return this.orNull(
+      this.call<RawTransaction>('getrawtransaction', txid, true),
+      RPC_INVALID_ADDRESS_OR_KEY,
+    );
   }
 
   /** Heights of blocks by hash (getblockheader, batched). */
   async blockHeights(hashes: readonly string[]): Promise<Map<string, bigint>> {
-    const headers = await this.batch<{ hash: string; height: number }>('getblockheader', hashes.map((h) => [h, true]));
+    const headers = await this.batch<{ hash: string; height: number }>(
+      'getblockheader',
+      hashes.map((h) => [h, true]),
+    );
     return new Map(headers.map((h) => [h.hash, BigInt(h.height)]));
   }
 
@@ -130,10 +193,16 @@ export class UtxoRpc {
   }
 
   /** One JSON-RPC batch per BATCH_SIZE calls; any failed call fails the whole read. */
-  private async batch<T>(method: string, paramsList: readonly unknown[][], hint = ''): Promise<T[]> {
+  private async batch<T>(
+    method: string,
+    paramsList: readonly unknown[][],
+    hint = '',
+  ): Promise<T[]> {
     const out: T[] = [];
     for (let i = 0; i < paramsList.length; i += BATCH_SIZE) {
-      const chunk = paramsList.slice(i, i + BATCH_SIZE).map((parameters) => ({ method, parameters }));
+      const chunk = paramsList
+        .slice(i, i + BATCH_SIZE)
+        .map((parameters) => ({ method, parameters }));
       let results: unknown[];
       try {
         results = (await this.client.command(chunk)) as unknown[];
@@ -143,7 +212,9 @@ export class UtxoRpc {
       for (const r of results) {
         if (r instanceof Error) {
           const e = wrap(method, r);
-          throw hint && e.code === RPC_INVALID_ADDRESS_OR_KEY ? new RpcCallError(method, e.code, `${r.message}; ${hint}`, r) : e;
+          throw hint && e.code === RPC_INVALID_ADDRESS_OR_KEY
+            ? new RpcCallError(method, e.code, `${r.message}; ${hint}`, r)
+            : e;
         }
         out.push(r as T);
       }
@@ -157,5 +228,10 @@ function wrap(method: string, err: unknown): RpcCallError {
   const e = err as { code?: unknown; message?: string };
   const code = typeof e.code === 'number' ? e.code : undefined;
   const message = (e.message ?? String(err)).split('\n')[0]!;
-  return new RpcCallError(method, code, typeof e.code === 'string' ? `${message} (${e.code})` : message, err);
+  return new RpcCallError(
+    method,
+    code,
+    typeof e.code === 'string' ? `${message} (${e.code})` : message,
+    err,
+  );
 }

@@ -13,12 +13,19 @@ type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
 function addressLines(a: Address): string[] {
   const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join(' ');
   return [
-    a.department, a.subDepartment, ...(a.addressLine ?? []),
-    join(a.streetName, a.buildingNumber) || undefined, a.buildingName,
+    a.department,
+    a.subDepartment,
+    ...(a.addressLine ?? []),
+    join(a.streetName, a.buildingNumber) || undefined,
+    a.buildingName,
     a.floor !== undefined ? `Floor ${a.floor}` : undefined,
     a.room !== undefined ? `Room ${a.room}` : undefined,
     a.postBox !== undefined ? `PO box ${a.postBox}` : undefined,
-    join(a.postCode, a.townName) || undefined, a.townLocationName, a.districtName, a.countrySubDivision, a.country,
+    join(a.postCode, a.townName) || undefined,
+    a.townLocationName,
+    a.districtName,
+    a.countrySubDivision,
+    a.country,
   ].filter((l): l is string => l !== undefined && l !== '');
 }
 
@@ -30,42 +37,97 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
       {p.name.nameIdentifier.map((n) => (
         <>
           <dt>{codeLabel('name', n.nameIdentifierType)}</dt>
-          <dd>{n.primaryIdentifier}{n.secondaryIdentifier !== undefined ? `, ${n.secondaryIdentifier}` : ''} <span class="muted">(family name, given names)</span></dd>
+          <dd>
+            {n.primaryIdentifier}
+            {n.secondaryIdentifier !== undefined ? `, ${n.secondaryIdentifier}` : ''}{' '}
+            <span class="muted">(family name, given names)</span>
+          </dd>
         </>
       ))}
-      {birth?.dateOfBirth !== undefined ? <><dt>Date of birth</dt><dd>{birth.dateOfBirth}</dd></> : null}
-      {birth?.placeOfBirth !== undefined ? <><dt>Place of birth</dt><dd>{birth.placeOfBirth}</dd></> : null}
+      {birth?.dateOfBirth !== undefined ? (
+        <>
+          <dt>Date of birth</dt>
+          <dd>{birth.dateOfBirth}</dd>
+        </>
+      ) : null}
+      {birth?.placeOfBirth !== undefined ? (
+        <>
+          <dt>Place of birth</dt>
+          <dd>{birth.placeOfBirth}</dd>
+        </>
+      ) : null}
       {id ? (
         <>
           <dt>National identification</dt>
-          <dd>{[id.nationalIdentifierType !== undefined ? codeLabel('national', id.nationalIdentifierType) : undefined, id.nationalIdentifier,
-            id.countryOfIssue !== undefined ? `issued in ${id.countryOfIssue}` : undefined].filter((x) => x !== undefined).join(', ')}</dd>
+          <dd>
+            {[
+              id.nationalIdentifierType !== undefined
+                ? codeLabel('national', id.nationalIdentifierType)
+                : undefined,
+              id.nationalIdentifier,
+              id.countryOfIssue !== undefined ? `issued in ${id.countryOfIssue}` : undefined,
+            ]
+              .filter((x) => x !== undefined)
+              .join(', ')}
+          </dd>
         </>
       ) : null}
       {(p.geographicAddress ?? []).map((a, i, all) => (
         <>
           <dt>{`${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${codeLabel('address', a.addressType)}`}</dt>
-          <dd>{addressLines(a).map((line, j) => <>{j > 0 ? <br /> : null}{line}</>)}</dd>
+          <dd>
+            {addressLines(a).map((line, j) => (
+              <>
+                {j > 0 ? <br /> : null}
+                {line}
+              </>
+            ))}
+          </dd>
         </>
       ))}
-      {p.customerIdentification !== undefined ? <><dt>Customer identification</dt><dd class="mono">{p.customerIdentification}</dd></> : null}
+      {p.customerIdentification !== undefined ? (
+        <>
+          <dt>Customer identification</dt>
+          <dd class="mono">{p.customerIdentification}</dd>
+        </>
+      ) : null}
     </dl>
   );
 };
 
-export const Party: FC<{ title: string; slug: string; party: NormalisedParty | undefined }> = ({ title, slug, party }) => (
+export const Party: FC<{ title: string; slug: string; party: NormalisedParty | undefined }> = ({
+  title,
+  slug,
+  party,
+}) => (
   <section aria-labelledby={slug}>
     <h3 id={slug}>{title}</h3>
-    {!party ? <p>Not given.</p> : (
+    {!party ? (
+      <p>Not given.</p>
+    ) : (
       <>
-        {party.persons.length === 0 ? <p>No person given.</p> : party.persons.map((person, i) => (
-          <>
-            {party.persons.length > 1 ? <h4>Person {i + 1}</h4> : null}
-            <Person p={person.naturalPerson} />
-          </>
-        ))}
+        {party.persons.length === 0 ? (
+          <p>No person given.</p>
+        ) : (
+          party.persons.map((person, i) => (
+            <>
+              {party.persons.length > 1 ? <h4>Person {i + 1}</h4> : null}
+              <Person p={person.naturalPerson} />
+            </>
+          ))
+        )}
         <h4>Wallet addresses (account numbers)</h4>
-        {party.accountNumber.length ? <ul>{party.accountNumber.map((a) => <li><code>{a}</code></li>)}</ul> : <p>None given.</p>}
+        {party.accountNumber.length ? (
+          <ul>
+            {party.accountNumber.map((a) => (
+              <li>
+                <code>{a}</code>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>None given.</p>
+        )}
       </>
     )}
   </section>

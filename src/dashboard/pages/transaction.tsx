@@ -27,10 +27,17 @@ export interface TransactionPageProps extends Omit<PageProps, 'title'> {
 }
 
 const Row: FC<{ label: string; children?: unknown }> = ({ label, children }) => (
-  <><dt>{label}</dt><dd>{(children ?? <span class="muted">—</span>) as never}</dd></>
+  <>
+    <dt>{label}</dt>
+    <dd>{(children ?? <span class="muted">—</span>) as never}</dd>
+  </>
 );
 
-const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullable<TransactionPageProps['values']> }> = ({ t, csrf, values }) => {
+const Decisions: FC<{
+  t: TravelRuleTransaction;
+  csrf: string;
+  values: NonNullable<TransactionPageProps['values']>;
+}> = ({ t, csrf, values }) => {
   const base = `/dashboard/travelrule/${t.id}`;
   const forms = [];
   if (t.status === 'PENDING') {
@@ -40,21 +47,40 @@ const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullabl
         <CsrfField token={csrf} />
         <div>
           <label for="accept-email">E-mail of the beneficiary VASP (optional)</label>
-          <input id="accept-email" name="email" type="email" value={values.email ?? ''} maxlength={254} aria-describedby="accept-email-hint" />
-          <span id="accept-email-hint" class="muted">{t.direction === 'outgoing'
-            ? ' Only for a VASP outside the directory, or to send the view link elsewhere than its listed address.'
-            : " Not used for an incoming transfer: your backend is asked for the beneficiary's deposit address (webhook WAITING_ADDRESS_DATA)."}</span>
+          <input
+            id="accept-email"
+            name="email"
+            type="email"
+            value={values.email ?? ''}
+            maxlength={254}
+            aria-describedby="accept-email-hint"
+          />
+          <span id="accept-email-hint" class="muted">
+            {t.direction === 'outgoing'
+              ? ' Only for a VASP outside the directory, or to send the view link elsewhere than its listed address.'
+              : " Not used for an incoming transfer: your backend is asked for the beneficiary's deposit address (webhook WAITING_ADDRESS_DATA)."}
+          </span>
         </div>
-        <div><button type="submit">Accept</button></div>
+        <div>
+          <button type="submit">Accept</button>
+        </div>
       </form>,
       <form id="reject" method="post" action={`${base}/reject`}>
         <h3>Reject</h3>
         <CsrfField token={csrf} />
         <div>
-          <label for="reject-reason">Reason (required; kept in the history, never sent to the other VASP)</label>
-          <textarea id="reject-reason" name="reason" maxlength={1000} aria-required="true">{values.reason ?? ''}</textarea>
+          <label for="reject-reason">
+            Reason (required; kept in the history, never sent to the other VASP)
+          </label>
+          <textarea id="reject-reason" name="reason" maxlength={1000} aria-required="true">
+            {values.reason ?? ''}
+          </textarea>
         </div>
-        <div><button type="submit" class="danger">Reject</button></div>
+        <div>
+          <button type="submit" class="danger">
+            Reject
+          </button>
+        </div>
       </form>,
     );
   }
@@ -65,9 +91,15 @@ const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullabl
         <CsrfField token={csrf} />
         <div>
           <label for="cancel-reason">Reason (required; kept in the history)</label>
-          <textarea id="cancel-reason" name="reason" maxlength={1000} aria-required="true">{values.reason ?? ''}</textarea>
+          <textarea id="cancel-reason" name="reason" maxlength={1000} aria-required="true">
+            {values.reason ?? ''}
+          </textarea>
         </div>
-        <div><button type="submit" class="danger">Cancel transfer</button></div>
+        <div>
+          <button type="submit" class="danger">
+            Cancel transfer
+          </button>
+        </div>
       </form>,
     );
   }
@@ -79,9 +111,17 @@ const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullabl
         <input type="hidden" name="answer" value="approved" />
         <div>
           <label for="answer-address">Beneficiary's wallet address (optional)</label>
-          <input id="answer-address" name="address" type="text" value={values.address ?? ''} maxlength={256} />
+          <input
+            id="answer-address"
+            name="address"
+            type="text"
+            value={values.address ?? ''}
+            maxlength={256}
+          />
         </div>
-        <div><button type="submit">Record approval</button></div>
+        <div>
+          <button type="submit">Record approval</button>
+        </div>
       </form>,
       <form id="answer-rejected" method="post" action={`${base}/answer`}>
         <h3>Record the beneficiary VASP's rejection</h3>
@@ -89,9 +129,18 @@ const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullabl
         <input type="hidden" name="answer" value="rejected" />
         <div>
           <label for="answer-reason">Their reason (required)</label>
-          <textarea id="answer-reason" name="reason" maxlength={1000} aria-required="true"></textarea>
+          <textarea
+            id="answer-reason"
+            name="reason"
+            maxlength={1000}
+            aria-required="true"
+          ></textarea>
         </div>
-        <div><button type="submit" class="danger">Record rejection</button></div>
+        <div>
+          <button type="submit" class="danger">
+            Record rejection
+          </button>
+        </div>
       </form>,
     );
   }
@@ -102,42 +151,92 @@ const Decisions: FC<{ t: TravelRuleTransaction; csrf: string; values: NonNullabl
 export const TransactionPage: FC<TransactionPageProps> = (p) => {
   const { t } = p;
   return (
-    <Layout title={`Transaction ${t.transaction_ref}`} session={p.session} current="/dashboard/travelrule" flash={p.flash} error={p.error}>
-      <p><a href="/dashboard/travelrule">Back to the queue</a></p>
+    <Layout
+      title={`Transaction ${t.transaction_ref}`}
+      session={p.session}
+      current="/dashboard/travelrule"
+      flash={p.flash}
+      error={p.error}
+    >
+      <p>
+        <a href="/dashboard/travelrule">Back to the queue</a>
+      </p>
       <section id="summary" aria-labelledby="h-summary">
         <h2 id="h-summary">Summary</h2>
         <dl>
-          <Row label="Reference"><code>{t.transaction_ref}</code></Row>
-          <Row label="Id"><code>{t.id}</code></Row>
+          <Row label="Reference">
+            <code>{t.transaction_ref}</code>
+          </Row>
+          <Row label="Id">
+            <code>{t.id}</code>
+          </Row>
           <Row label="Direction">{t.direction}</Row>
-          <Row label="Status"><strong>{t.status}</strong></Row>
+          <Row label="Status">
+            <strong>{t.status}</strong>
+          </Row>
           <Row label="Amount">{`${t.amount} ${t.asset}`}</Row>
           <Row label="Network">{t.network}</Row>
-          <Row label={t.direction === 'outgoing' ? 'Beneficiary VASP' : 'Originator VASP'}>{p.counterpartyName}</Row>
-          <Row label="Reached by">{t.counterparty_protocol === 'trp' ? 'TRP' : t.counterparty_protocol === 'email' ? 'e-mail' : null}</Row>
+          <Row label={t.direction === 'outgoing' ? 'Beneficiary VASP' : 'Originator VASP'}>
+            {p.counterpartyName}
+          </Row>
+          <Row label="Reached by">
+            {t.counterparty_protocol === 'trp'
+              ? 'TRP'
+              : t.counterparty_protocol === 'email'
+                ? 'e-mail'
+                : null}
+          </Row>
           <Row label="E-mail sent to">{t.counterparty_email}</Row>
-          <Row label="Beneficiary address">{t.beneficiary_address ? <code>{t.beneficiary_address}</code> : null}</Row>
+          <Row label="Beneficiary address">
+            {t.beneficiary_address ? <code>{t.beneficiary_address}</code> : null}
+          </Row>
           <Row label="Transaction hash">{t.tx_hash ? <code>{t.tx_hash}</code> : null}</Row>
           <Row label="Other VASP's reason">{t.counterparty_reason}</Row>
-          <Row label="Created"><Time at={t.created_at} /></Row>
-          <Row label="Updated"><Time at={t.updated_at} /></Row>
+          <Row label="Created">
+            <Time at={t.created_at} />
+          </Row>
+          <Row label="Updated">
+            <Time at={t.updated_at} />
+          </Row>
         </dl>
         <h3>Travel Rule threshold</h3>
         {t.threshold?.length ? (
           <ul>
             {t.threshold.map((n) => (
-              <li>{`${n.jurisdiction}: ${n.result}`}{n.value !== undefined ? ` (${n.value} ${n.currency} against ${n.threshold} ${n.currency}, rate ${n.rate})` : ` (threshold ${n.threshold} ${n.currency}; no rate for ${t.asset})`}</li>
+              <li>
+                {`${n.jurisdiction}: ${n.result}`}
+                {n.value !== undefined
+                  ? ` (${n.value} ${n.currency} against ${n.threshold} ${n.currency}, rate ${n.rate})`
+                  : ` (threshold ${n.threshold} ${n.currency}; no rate for ${t.asset})`}
+              </li>
             ))}
           </ul>
-        ) : <p class="muted">No threshold configured (travel_rule.thresholds).</p>}
+        ) : (
+          <p class="muted">No threshold configured (travel_rule.thresholds).</p>
+        )}
       </section>
       <section id="screening" aria-labelledby="h-screening">
         <h2 id="h-screening">AML screening</h2>
         <table>
-          <thead><tr><th scope="col">Party</th><th scope="col">Score and true tags</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Party</th>
+              <th scope="col">Score and true tags</th>
+            </tr>
+          </thead>
           <tbody>
-            <tr><th scope="row">Originator</th><td><ScreeningCell party={t.screening?.originator} score={t.originator_score} /></td></tr>
-            <tr><th scope="row">Beneficiary</th><td><ScreeningCell party={t.screening?.beneficiary} score={t.beneficiary_score} /></td></tr>
+            <tr>
+              <th scope="row">Originator</th>
+              <td>
+                <ScreeningCell party={t.screening?.originator} score={t.originator_score} />
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Beneficiary</th>
+              <td>
+                <ScreeningCell party={t.screening?.beneficiary} score={t.beneficiary_score} />
+              </td>
+            </tr>
           </tbody>
         </table>
         <p class="muted">Screening informs; the decision is yours.</p>
@@ -150,7 +249,11 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
             <Party title="Originator" slug="originator" party={p.parties.originator} />
             <Party title="Beneficiary" slug="beneficiary" party={p.parties.beneficiary} />
           </>
-        ) : <p role="alert" class="alert">The data could not be decrypted with the configured data keys.</p>}
+        ) : (
+          <p role="alert" class="alert">
+            The data could not be decrypted with the configured data keys.
+          </p>
+        )}
       </section>
       {p.canDecide && p.session ? (
         <section id="decision" aria-labelledby="h-decision">
@@ -162,13 +265,34 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
         <h2 id="h-messages">Messages to the other VASP</h2>
         <table>
           <thead>
-            <tr><th scope="col">Kind</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col" class="num">Last response</th><th scope="col">Last error</th><th scope="col">Created</th><th scope="col">Sent</th></tr>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="num">
+                Attempts
+              </th>
+              <th scope="col" class="num">
+                Last response
+              </th>
+              <th scope="col">Last error</th>
+              <th scope="col">Created</th>
+              <th scope="col">Sent</th>
+            </tr>
           </thead>
           <tbody>
             {p.messages.map((m) => (
               <tr>
-                <td>{m.kind}</td><td>{m.status}</td><td class="num">{m.attempts}</td><td class="num">{m.last_status ?? '—'}</td>
-                <td>{m.last_error ?? '—'}</td><td><Time at={m.created_at} /></td><td><Time at={m.sent_at} /></td>
+                <td>{m.kind}</td>
+                <td>{m.status}</td>
+                <td class="num">{m.attempts}</td>
+                <td class="num">{m.last_status ?? '—'}</td>
+                <td>{m.last_error ?? '—'}</td>
+                <td>
+                  <Time at={m.created_at} />
+                </td>
+                <td>
+                  <Time at={m.sent_at} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -181,7 +305,8 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           {p.history.map((h) => (
             <li>
               <strong>{h.to_status}</strong>
-              {` from ${h.from_status ?? '(new)'} · ${h.trigger} by ${h.actor_type} ${h.actor_id} · `}<Time at={h.at} />
+              {` from ${h.from_status ?? '(new)'} · ${h.trigger} by ${h.actor_type} ${h.actor_id} · `}
+              <Time at={h.at} />
               {h.reason ? <div>Reason: {h.reason}</div> : null}
             </li>
           ))}

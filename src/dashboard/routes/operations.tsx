@@ -2,8 +2,23 @@ import { Hono } from 'hono';
 import { recordAudit } from '../../audit/audit.js';
 import { indexerStatus } from '../../indexer/status.js';
 import { roleAllows } from '../../operators/operators.js';
-import { appCounts, deleteJob, failedJobs, givenUpDeliveries, jobQueueCounts, recentDeliveryFailures, redeliver, retryJob } from '../../ops/status.js';
-import { render, requireRole, type DashboardDeps, type DashContext, type DashEnv } from '../context.js';
+import {
+  appCounts,
+  deleteJob,
+  failedJobs,
+  givenUpDeliveries,
+  jobQueueCounts,
+  recentDeliveryFailures,
+  redeliver,
+  retryJob,
+} from '../../ops/status.js';
+import {
+  render,
+  requireRole,
+  type DashboardDeps,
+  type DashContext,
+  type DashEnv,
+} from '../context.js';
 import { CsrfField, Layout, Time } from '../layout.js';
 
 /**
@@ -34,24 +49,68 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
     const [networks, queues, failed, givenUp, deliveries, counts] = await Promise.all([
-      indexerStatus(sql), jobQueueCounts(sql), failedJobs(sql, SHOWN_ROWS), givenUpDeliveries(sql, SHOWN_ROWS), recentDeliveryFailures(sql, SHOWN_ROWS), appCounts(sql),
+      indexerStatus(sql),
+      jobQueueCounts(sql),
+      failedJobs(sql, SHOWN_ROWS),
+      givenUpDeliveries(sql, SHOWN_ROWS),
+      recentDeliveryFailures(sql, SHOWN_ROWS),
+      appCounts(sql),
     ]);
     const done = c.req.query('done') ?? '';
     const gone = c.req.query('gone') ?? '';
-    const ActionForm = ({ action, label, text, danger }: { action: string; label: string; text: string; danger?: boolean }) => (
+    const ActionForm = ({
+      action,
+      label,
+      text,
+      danger,
+    }: {
+      action: string;
+      label: string;
+      text: string;
+      danger?: boolean;
+    }) => (
       <form method="post" action={action} class="inline">
         <CsrfField token={session.csrfToken} />
-        <button type="submit" class={danger ? 'danger' : 'secondary'} aria-label={label}>{text}</button>
+        <button type="submit" class={danger ? 'danger' : 'secondary'} aria-label={label}>
+          {text}
+        </button>
       </form>
     );
-    const Redeliver = ({ id }: { id: string }) => <ActionForm action={`/dashboard/operations/deliveries/${id}/redeliver`} label={`Redeliver event ${id}`} text="Redeliver" />;
-    return render(c, (
-      <Layout title="Operations" session={session} current="/dashboard/operations" flash={DONE[done]} error={GONE[gone]}>
+    const Redeliver = ({ id }: { id: string }) => (
+      <ActionForm
+        action={`/dashboard/operations/deliveries/${id}/redeliver`}
+        label={`Redeliver event ${id}`}
+        text="Redeliver"
+      />
+    );
+    return render(
+      c,
+      <Layout
+        title="Operations"
+        session={session}
+        current="/dashboard/operations"
+        flash={DONE[done]}
+        error={GONE[gone]}
+      >
         <section id="networks" aria-labelledby="h-networks">
           <h2 id="h-networks">Networks</h2>
           <table>
             <thead>
-              <tr><th scope="col">Network</th><th scope="col" class="num">Head</th><th scope="col" class="num">Indexed</th><th scope="col" class="num">Lag (blocks)</th><th scope="col">Head seen</th><th scope="col">Last reorg</th><th scope="col">State</th></tr>
+              <tr>
+                <th scope="col">Network</th>
+                <th scope="col" class="num">
+                  Head
+                </th>
+                <th scope="col" class="num">
+                  Indexed
+                </th>
+                <th scope="col" class="num">
+                  Lag (blocks)
+                </th>
+                <th scope="col">Head seen</th>
+                <th scope="col">Last reorg</th>
+                <th scope="col">State</th>
+              </tr>
             </thead>
             <tbody>
               {networks.map((n) => (
@@ -60,9 +119,22 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                   <td class="num">{n.head_block ?? '—'}</td>
                   <td class="num">{n.indexed_block}</td>
                   <td class="num">{n.lag_blocks ?? '—'}</td>
-                  <td><Time at={n.head_seen_at} /></td>
-                  <td>{n.last_reorg_at ? <><Time at={n.last_reorg_at} />{` (${n.last_reorg_depth ?? '?'} blocks; ${n.reorg_count ?? '?'} in all)`}</> : 'none'}</td>
-                  <td>{n.halted_reason ? <strong>{`halted: ${n.halted_reason}`}</strong> : 'running'}</td>
+                  <td>
+                    <Time at={n.head_seen_at} />
+                  </td>
+                  <td>
+                    {n.last_reorg_at ? (
+                      <>
+                        <Time at={n.last_reorg_at} />
+                        {` (${n.last_reorg_depth ?? '?'} blocks; ${n.reorg_count ?? '?'} in all)`}
+                      </>
+                    ) : (
+                      'none'
+                    )}
+                  </td>
+                  <td>
+                    {n.halted_reason ? <strong>{`halted: ${n.halted_reason}`}</strong> : 'running'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -72,27 +144,68 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         <section id="queues" aria-labelledby="h-queues">
           <h2 id="h-queues">Job queues</h2>
           <table>
-            <thead><tr><th scope="col">Task</th><th scope="col" class="num">Queued</th><th scope="col" class="num">Running</th><th scope="col" class="num">Failed</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col" class="num">
+                  Queued
+                </th>
+                <th scope="col" class="num">
+                  Running
+                </th>
+                <th scope="col" class="num">
+                  Failed
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {queues.map((q) => (
-                <tr data-task={q.task}><th scope="row">{q.task}</th><td class="num">{q.queued}</td><td class="num">{q.running}</td><td class="num">{q.failed}</td></tr>
+                <tr data-task={q.task}>
+                  <th scope="row">{q.task}</th>
+                  <td class="num">{q.queued}</td>
+                  <td class="num">{q.running}</td>
+                  <td class="num">{q.failed}</td>
+                </tr>
               ))}
             </tbody>
           </table>
           <h3 id="h-failed">Failed jobs</h3>
           <table id="failed-jobs" aria-labelledby="h-failed">
             <thead>
-              <tr><th scope="col">Job</th><th scope="col">Task</th><th scope="col" class="num">Attempts</th><th scope="col">Last error</th><th scope="col">Created</th>{admin ? <th scope="col">Actions</th> : null}</tr>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Task</th>
+                <th scope="col" class="num">
+                  Attempts
+                </th>
+                <th scope="col">Last error</th>
+                <th scope="col">Created</th>
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
             </thead>
             <tbody>
               {failed.map((j) => (
                 <tr data-id={j.id}>
-                  <td class="num">{j.id}</td><td>{j.task}</td><td class="num">{`${j.attempts} / ${j.max_attempts}`}</td>
-                  <td>{j.last_error ?? '—'}</td><td><Time at={j.created_at} /></td>
+                  <td class="num">{j.id}</td>
+                  <td>{j.task}</td>
+                  <td class="num">{`${j.attempts} / ${j.max_attempts}`}</td>
+                  <td>{j.last_error ?? '—'}</td>
+                  <td>
+                    <Time at={j.created_at} />
+                  </td>
                   {admin ? (
                     <td>
-                      <ActionForm action={`/dashboard/operations/jobs/${j.id}/retry`} label={`Retry job ${j.id}`} text="Retry" />{' '}
-                      <ActionForm action={`/dashboard/operations/jobs/${j.id}/delete`} label={`Delete job ${j.id}`} text="Delete" danger />
+                      <ActionForm
+                        action={`/dashboard/operations/jobs/${j.id}/retry`}
+                        label={`Retry job ${j.id}`}
+                        text="Retry"
+                      />{' '}
+                      <ActionForm
+                        action={`/dashboard/operations/jobs/${j.id}/delete`}
+                        label={`Delete job ${j.id}`}
+                        text="Delete"
+                        danger
+                      />
                     </td>
                   ) : null}
                 </tr>
@@ -106,14 +219,38 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
           <table>
             <caption>{`Events no receiver took: retries exhausted, or refused (4xx); the latest ${SHOWN_ROWS}, newest first`}</caption>
             <thead>
-              <tr><th scope="col">Given up</th><th scope="col">Event</th><th scope="col">Kind</th><th scope="col">URL</th><th scope="col" class="num">Attempts</th><th scope="col">Last error</th>{admin ? <th scope="col">Actions</th> : null}</tr>
+              <tr>
+                <th scope="col">Given up</th>
+                <th scope="col">Event</th>
+                <th scope="col">Kind</th>
+                <th scope="col">URL</th>
+                <th scope="col" class="num">
+                  Attempts
+                </th>
+                <th scope="col">Last error</th>
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
             </thead>
             <tbody>
               {givenUp.map((g) => (
                 <tr data-event={g.event_id}>
-                  <td><Time at={g.gave_up_at} /></td><td><code>{g.event_id}</code></td><td>{g.kind}</td><td><code>{g.url ?? '—'}</code></td>
-                  <td class="num">{g.attempts}</td><td>{g.last_error ?? '—'}</td>
-                  {admin ? <td><Redeliver id={g.event_id} /></td> : null}
+                  <td>
+                    <Time at={g.gave_up_at} />
+                  </td>
+                  <td>
+                    <code>{g.event_id}</code>
+                  </td>
+                  <td>{g.kind}</td>
+                  <td>
+                    <code>{g.url ?? '—'}</code>
+                  </td>
+                  <td class="num">{g.attempts}</td>
+                  <td>{g.last_error ?? '—'}</td>
+                  {admin ? (
+                    <td>
+                      <Redeliver id={g.event_id} />
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
@@ -125,17 +262,43 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
           <table>
             <caption>{`The latest ${SHOWN_ROWS} failed attempts, newest first`}</caption>
             <thead>
-              <tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Kind</th><th scope="col">URL</th><th scope="col" class="num">Response</th><th scope="col">Error</th><th scope="col">Event status</th>{admin ? <th scope="col">Actions</th> : null}</tr>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">Kind</th>
+                <th scope="col">URL</th>
+                <th scope="col" class="num">
+                  Response
+                </th>
+                <th scope="col">Error</th>
+                <th scope="col">Event status</th>
+                {admin ? <th scope="col">Actions</th> : null}
+              </tr>
             </thead>
             <tbody>
               {deliveries.map((d) => (
                 <tr data-event={d.event_id}>
-                  <td><Time at={d.at} /></td><td><code>{d.event_id}</code></td><td>{d.kind}</td><td><code>{d.url}</code></td>
-                  <td class="num">{d.status_code ?? '—'}</td><td>{d.error ?? '—'}</td><td>{`${d.event_status} (${d.attempts} attempts)`}</td>
+                  <td>
+                    <Time at={d.at} />
+                  </td>
+                  <td>
+                    <code>{d.event_id}</code>
+                  </td>
+                  <td>{d.kind}</td>
+                  <td>
+                    <code>{d.url}</code>
+                  </td>
+                  <td class="num">{d.status_code ?? '—'}</td>
+                  <td>{d.error ?? '—'}</td>
+                  <td>{`${d.event_status} (${d.attempts} attempts)`}</td>
                   {admin ? (
-                    <td>{d.event_status === 'failed'
-                      ? <Redeliver id={d.event_id} />
-                      : <span class="muted">—</span>}</td>
+                    <td>
+                      {d.event_status === 'failed' ? (
+                        <Redeliver id={d.event_id} />
+                      ) : (
+                        <span class="muted">—</span>
+                      )}
+                    </td>
                   ) : null}
                 </tr>
               ))}
@@ -146,39 +309,87 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         <section id="counts" aria-labelledby="h-counts">
           <h2 id="h-counts">Counts</h2>
           <table>
-            <thead><tr><th scope="col">What</th><th scope="col" class="num">Count</th><th scope="col">Last import</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">What</th>
+                <th scope="col" class="num">
+                  Count
+                </th>
+                <th scope="col">Last import</th>
+              </tr>
+            </thead>
             <tbody>
-              <tr><th scope="row">Address streams</th><td class="num">{counts.streams}</td><td>—</td></tr>
-              <tr><th scope="row">Live AML trackings</th><td class="num">{counts.liveaml}</td><td>—</td></tr>
+              <tr>
+                <th scope="row">Address streams</th>
+                <td class="num">{counts.streams}</td>
+                <td>—</td>
+              </tr>
+              <tr>
+                <th scope="row">Live AML trackings</th>
+                <td class="num">{counts.liveaml}</td>
+                <td>—</td>
+              </tr>
               {counts.labels.map((l) => (
-                <tr data-source={l.source}><th scope="row">{`Labels: ${l.source}`}</th><td class="num">{l.count}</td><td><Time at={l.last_import_at} /></td></tr>
+                <tr data-source={l.source}>
+                  <th scope="row">{`Labels: ${l.source}`}</th>
+                  <td class="num">{l.count}</td>
+                  <td>
+                    <Time at={l.last_import_at} />
+                  </td>
+                </tr>
               ))}
             </tbody>
           </table>
         </section>
-      </Layout>
-    ));
+      </Layout>,
+    );
   });
 
-  const act = (done: 'retried' | 'deleted' | 'redelivered', run: (c: DashContext) => Promise<{ ok: boolean; audit: Parameters<typeof recordAudit>[1] }>) => async (c: DashContext) => {
-    const { ok, audit } = await run(c);
-    if (!ok) return c.redirect(`/dashboard/operations?gone=${done}`, 303);
-    await recordAudit(sql, audit);
-    return c.redirect(`/dashboard/operations?done=${done}`, 303);
-  };
+  const act =
+    (
+      done: 'retried' | 'deleted' | 'redelivered',
+      run: (c: DashContext) => Promise<{ ok: boolean; audit: Parameters<typeof recordAudit>[1] }>,
+    ) =>
+    async (c: DashContext) => {
+      const { ok, audit } = await run(c);
+      if (!ok) return c.redirect(`/dashboard/operations?gone=${done}`, 303);
+      await recordAudit(sql, audit);
+      return c.redirect(`/dashboard/operations?done=${done}`, 303);
+    };
 
-  ops.post('/jobs/:id/retry', requireRole('admin'), act('retried', async (c) => {
-    const id = c.req.param('id') ?? '';
-    return { ok: await retryJob(sql, id), audit: { actor: c.get('session').operator.login, action: 'job_retry', target: id } };
-  }));
-  ops.post('/jobs/:id/delete', requireRole('admin'), act('deleted', async (c) => {
-    const id = c.req.param('id') ?? '';
-    return { ok: await deleteJob(sql, id), audit: { actor: c.get('session').operator.login, action: 'job_delete', target: id } };
-  }));
-  ops.post('/deliveries/:id/redeliver', requireRole('admin'), act('redelivered', async (c) => {
-    const id = c.req.param('id') ?? '';
-    return { ok: await redeliver(sql, id, deps.travelRule.maxAttempts), audit: { actor: c.get('session').operator.login, action: 'webhook_redeliver', target: id } };
-  }));
+  ops.post(
+    '/jobs/:id/retry',
+    requireRole('admin'),
+    act('retried', async (c) => {
+      const id = c.req.param('id') ?? '';
+      return {
+        ok: await retryJob(sql, id),
+        audit: { actor: c.get('session').operator.login, action: 'job_retry', target: id },
+      };
+    }),
+  );
+  ops.post(
+    '/jobs/:id/delete',
+    requireRole('admin'),
+    act('deleted', async (c) => {
+      const id = c.req.param('id') ?? '';
+      return {
+        ok: await deleteJob(sql, id),
+        audit: { actor: c.get('session').operator.login, action: 'job_delete', target: id },
+      };
+    }),
+  );
+  ops.post(
+    '/deliveries/:id/redeliver',
+    requireRole('admin'),
+    act('redelivered', async (c) => {
+      const id = c.req.param('id') ?? '';
+      return {
+        ok: await redeliver(sql, id, deps.travelRule.maxAttempts),
+        audit: { actor: c.get('session').operator.login, action: 'webhook_redeliver', target: id },
+      };
+    }),
+  );
 
   return ops;
 }

@@ -1,9 +1,24 @@
 import { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import { recordAudit } from '../../audit/audit.js';
-import { getVasp, inboundUrl, upsertVasp, VaspInput, type VaspInputValue } from '../../travelrule/vasps.js';
 import {
-  errorPage, field, PAGE_SIZE, pageParam, queryString, render, requireRole, type DashboardDeps, type DashContext, type DashEnv,
+  getVasp,
+  inboundUrl,
+  upsertVasp,
+  VaspInput,
+  type VaspInputValue,
+} from '../../travelrule/vasps.js';
+import {
+  errorPage,
+  field,
+  PAGE_SIZE,
+  pageParam,
+  queryString,
+  render,
+  requireRole,
+  type DashboardDeps,
+  type DashContext,
+  type DashEnv,
 } from '../context.js';
 import { CsrfField, Field, Layout, Pager, Time } from '../layout.js';
 import { listVaspPage } from '../queries.js';
@@ -21,20 +36,64 @@ type FormErrors = Partial<Record<(typeof FIELDS)[number], string>>;
 
 const DONE: Record<string, string> = { created: 'VASP added.', updated: 'VASP saved.' };
 
-const VaspForm: FC<{ action: string; csrf: string; values: FormValues; errors: FormErrors }> = ({ action, csrf, values, errors }) => (
+const VaspForm: FC<{ action: string; csrf: string; values: FormValues; errors: FormErrors }> = ({
+  action,
+  csrf,
+  values,
+  errors,
+}) => (
   <form id="vasp-form" method="post" action={action} class="stack" novalidate>
     <CsrfField token={csrf} />
     <Field name="name" label="Name" value={values.name} error={errors.name} required />
-    <Field name="website" label="Website" type="url" value={values.website} error={errors.website} required hint="https://…" />
-    <Field name="legal_name" label="Legal name" value={values.legal_name} error={errors.legal_name} />
-    <Field name="country" label="Country" value={values.country} error={errors.country} hint="ISO 3166-1 alpha-2, e.g. DE" />
-    <Field name="trp_endpoint" label="TRP endpoint" type="url" value={values.trp_endpoint} error={errors.trp_endpoint} hint="Their TRP inquiry URL; leave empty to reach them by e-mail." />
-    <Field name="email" label="E-mail" type="email" value={values.email} error={errors.email} hint="Where the view link goes when there is no TRP endpoint." />
-    <div><button type="submit">Save VASP</button></div>
+    <Field
+      name="website"
+      label="Website"
+      type="url"
+      value={values.website}
+      error={errors.website}
+      required
+      hint="https://…"
+    />
+    <Field
+      name="legal_name"
+      label="Legal name"
+      value={values.legal_name}
+      error={errors.legal_name}
+    />
+    <Field
+      name="country"
+      label="Country"
+      value={values.country}
+      error={errors.country}
+      hint="ISO 3166-1 alpha-2, e.g. DE"
+    />
+    <Field
+      name="trp_endpoint"
+      label="TRP endpoint"
+      type="url"
+      value={values.trp_endpoint}
+      error={errors.trp_endpoint}
+      hint="Their TRP inquiry URL; leave empty to reach them by e-mail."
+    />
+    <Field
+      name="email"
+      label="E-mail"
+      type="email"
+      value={values.email}
+      error={errors.email}
+      hint="Where the view link goes when there is no TRP endpoint."
+    />
+    <div>
+      <button type="submit">Save VASP</button>
+    </div>
   </form>
 );
 
-function readVaspForm(c: DashContext): { values: FormValues; parsed?: VaspInputValue; errors: FormErrors } {
+function readVaspForm(c: DashContext): {
+  values: FormValues;
+  parsed?: VaspInputValue;
+  errors: FormErrors;
+} {
   const values: FormValues = Object.fromEntries(FIELDS.map((f) => [f, field(c, f)]));
   const result = VaspInput.safeParse(values);
   if (result.success) return { values, parsed: result.data, errors: {} };
@@ -50,19 +109,35 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
   const vasps = new Hono<DashEnv>();
 
-  const listPage = async (c: DashContext, form: { values: FormValues; errors: FormErrors; error?: string } = { values: {}, errors: {} }, status: 200 | 400 = 200) => {
+  const listPage = async (
+    c: DashContext,
+    form: { values: FormValues; errors: FormErrors; error?: string } = { values: {}, errors: {} },
+    status: 200 | 400 = 200,
+  ) => {
     const session = c.get('session');
     const admin = session.operator.role === 'admin';
     const page = pageParam(c.req.query('page'));
     const { rows, total } = await listVaspPage(sql, { page, limit: PAGE_SIZE, withTokens: admin });
-    return render(c, (
-      <Layout title="VASPs" session={session} current="/dashboard/vasps" flash={DONE[c.req.query('done') ?? '']} error={form.error}>
+    return render(
+      c,
+      <Layout
+        title="VASPs"
+        session={session}
+        current="/dashboard/vasps"
+        flash={DONE[c.req.query('done') ?? '']}
+        error={form.error}
+      >
         <table id="vasps">
           <caption>{`The directory, by name · ${total} VASPs`}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th><th scope="col">Legal name</th><th scope="col">Country</th><th scope="col">Website</th>
-              <th scope="col">Reached by</th>{admin ? <th scope="col">Inbound URL (give it to this VASP)</th> : null}<th scope="col">Updated</th>
+              <th scope="col">Name</th>
+              <th scope="col">Legal name</th>
+              <th scope="col">Country</th>
+              <th scope="col">Website</th>
+              <th scope="col">Reached by</th>
+              {admin ? <th scope="col">Inbound URL (give it to this VASP)</th> : null}
+              <th scope="col">Updated</th>
             </tr>
           </thead>
           <tbody>
@@ -72,69 +147,156 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
                 <td>{v.legal_name ?? '—'}</td>
                 <td>{v.country ?? '—'}</td>
                 <td>{v.website}</td>
-                <td>{v.trp_endpoint ? <>TRP: <code>{v.trp_endpoint}</code></> : v.email ? `e-mail: ${v.email}` : <span class="muted">no endpoint, no e-mail</span>}</td>
-                {admin ? <td>{v.inbound_token ? <code>{inboundUrl(deps.travelRule.publicUrl, v.inbound_token)}</code> : '—'}</td> : null}
-                <td><Time at={v.updated_at} /></td>
+                <td>
+                  {v.trp_endpoint ? (
+                    <>
+                      TRP: <code>{v.trp_endpoint}</code>
+                    </>
+                  ) : v.email ? (
+                    `e-mail: ${v.email}`
+                  ) : (
+                    <span class="muted">no endpoint, no e-mail</span>
+                  )}
+                </td>
+                {admin ? (
+                  <td>
+                    {v.inbound_token ? (
+                      <code>{inboundUrl(deps.travelRule.publicUrl, v.inbound_token)}</code>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                ) : null}
+                <td>
+                  <Time at={v.updated_at} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-        <Pager page={page} total={total} limit={PAGE_SIZE} href={(p) => `/dashboard/vasps${queryString({ page: p })}`} />
+        <Pager
+          page={page}
+          total={total}
+          limit={PAGE_SIZE}
+          href={(p) => `/dashboard/vasps${queryString({ page: p })}`}
+        />
         {admin ? (
           <section aria-labelledby="h-add">
             <h2 id="h-add">Add a VASP</h2>
-            <VaspForm action="/dashboard/vasps" csrf={session.csrfToken} values={form.values} errors={form.errors} />
+            <VaspForm
+              action="/dashboard/vasps"
+              csrf={session.csrfToken}
+              values={form.values}
+              errors={form.errors}
+            />
           </section>
         ) : null}
-      </Layout>
-    ), status);
+      </Layout>,
+      status,
+    );
   };
 
-  const editPage = async (c: DashContext, uid: string, form?: { values: FormValues; errors: FormErrors }) => {
+  const editPage = async (
+    c: DashContext,
+    uid: string,
+    form?: { values: FormValues; errors: FormErrors },
+  ) => {
     const v = await getVasp(sql, uid);
     if (!v) return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
     const session = c.get('session');
     const values: FormValues = form?.values ?? {
-      name: v.name, website: v.website, legal_name: v.legal_name ?? '', country: v.country ?? '', trp_endpoint: v.trp_endpoint ?? '', email: v.email ?? '',
+      name: v.name,
+      website: v.website,
+      legal_name: v.legal_name ?? '',
+      country: v.country ?? '',
+      trp_endpoint: v.trp_endpoint ?? '',
+      email: v.email ?? '',
     };
-    return render(c, (
-      <Layout title={`VASP ${v.name}`} session={session} current="/dashboard/vasps" error={form ? 'Some fields need a change; see below.' : undefined}>
-        <p><a href="/dashboard/vasps">Back to the directory</a></p>
+    return render(
+      c,
+      <Layout
+        title={`VASP ${v.name}`}
+        session={session}
+        current="/dashboard/vasps"
+        error={form ? 'Some fields need a change; see below.' : undefined}
+      >
+        <p>
+          <a href="/dashboard/vasps">Back to the directory</a>
+        </p>
         <dl>
-          <dt>Uid</dt><dd><code>{v.uid}</code></dd>
-          <dt>Inbound URL</dt><dd><code>{inboundUrl(deps.travelRule.publicUrl, v.inbound_token)}</code></dd>
-          <dt>Source</dt><dd>{v.source}</dd>
-          <dt>Created</dt><dd><Time at={v.created_at} /></dd>
+          <dt>Uid</dt>
+          <dd>
+            <code>{v.uid}</code>
+          </dd>
+          <dt>Inbound URL</dt>
+          <dd>
+            <code>{inboundUrl(deps.travelRule.publicUrl, v.inbound_token)}</code>
+          </dd>
+          <dt>Source</dt>
+          <dd>{v.source}</dd>
+          <dt>Created</dt>
+          <dd>
+            <Time at={v.created_at} />
+          </dd>
         </dl>
         <h2>Edit</h2>
-        <VaspForm action={`/dashboard/vasps/${v.uid}`} csrf={session.csrfToken} values={values} errors={form?.errors ?? {}} />
-      </Layout>
-    ), form ? 400 : 200);
+        <VaspForm
+          action={`/dashboard/vasps/${v.uid}`}
+          csrf={session.csrfToken}
+          values={values}
+          errors={form?.errors ?? {}}
+        />
+      </Layout>,
+      form ? 400 : 200,
+    );
   };
 
   vasps.get('/', (c) => listPage(c));
 
   vasps.post('/', requireRole('admin'), async (c) => {
     const { values, parsed, errors } = readVaspForm(c);
-    if (!parsed) return listPage(c, { values, errors, error: 'The VASP was not added: some fields need a change; see the form.' }, 400);
-    const vasp = await upsertVasp(sql, { ...parsed, uid: undefined, inbound_token: undefined }, 'dashboard');
-    await recordAudit(sql, { actor: c.get('session').operator.login, action: 'vasp_create', target: vasp.uid });
+    if (!parsed)
+      return listPage(
+        c,
+        {
+          values,
+          errors,
+          error: 'The VASP was not added: some fields need a change; see the form.',
+        },
+        400,
+      );
+    const vasp = await upsertVasp(
+      sql,
+      { ...parsed, uid: undefined, inbound_token: undefined },
+      'dashboard',
+    );
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'vasp_create',
+      target: vasp.uid,
+    });
     return c.redirect('/dashboard/vasps?done=created', 303);
   });
 
   vasps.get('/:uid', requireRole('admin'), async (c) => {
     const uid = c.req.param('uid');
-    if (!UUID_RE.test(uid)) return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
+    if (!UUID_RE.test(uid))
+      return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
     return editPage(c, uid.toLowerCase());
   });
 
   vasps.post('/:uid', requireRole('admin'), async (c) => {
     const uid = c.req.param('uid').toLowerCase();
-    if (!UUID_RE.test(uid) || !(await getVasp(sql, uid))) return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
+    if (!UUID_RE.test(uid) || !(await getVasp(sql, uid)))
+      return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
     const { values, parsed, errors } = readVaspForm(c);
     if (!parsed) return editPage(c, uid, { values, errors });
     await upsertVasp(sql, { ...parsed, uid, inbound_token: undefined }, 'dashboard');
-    await recordAudit(sql, { actor: c.get('session').operator.login, action: 'vasp_update', target: uid });
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'vasp_update',
+      target: uid,
+    });
     return c.redirect('/dashboard/vasps?done=updated', 303);
   });
 

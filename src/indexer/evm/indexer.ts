@@ -3,8 +3,20 @@ import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
 import { describeError } from '../../errors.js';
 import { mapWithConcurrency } from '../../concurrency.js';
 import { ChainIndexer, IndexerHaltError, type ChainIndexerOptions } from '../chain-indexer.js';
-import { type Cursor, CursorMovedError, clearHalt, initCursor, readCursor, recordHead } from '../cursor.js';
-import { ensureNetworkPartitions, revertToAncestor, storeBlocks, storedBlockHash } from './store.js';
+import {
+  type Cursor,
+  CursorMovedError,
+  clearHalt,
+  initCursor,
+  readCursor,
+  recordHead,
+} from '../cursor.js';
+import {
+  ensureNetworkPartitions,
+  revertToAncestor,
+  storeBlocks,
+  storedBlockHash,
+} from './store.js';
 
 export { IndexerHaltError };
 
@@ -31,7 +43,11 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   /** The next batch, fetched while the current one is stored (catching up only). */
   private ahead: Prefetch | undefined;
 
-  constructor(sql: Sql, private readonly source: EvmBlockSource, opts: EvmIndexerOptions) {
+  constructor(
+    sql: Sql,
+    private readonly source: EvmBlockSource,
+    opts: EvmIndexerOptions,
+  ) {
     super(sql, opts);
   }
 
@@ -48,7 +64,14 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   }
 
   protected revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number> {
-    return revertToAncestor(this.sql, this.opts.network, ancestor, ancestorHash, depth, this.lockPid);
+    return revertToAncestor(
+      this.sql,
+      this.opts.network,
+      ancestor,
+      ancestorHash,
+      depth,
+      this.lockPid,
+    );
   }
 
   private async ensureCursor(): Promise<Cursor> {
@@ -57,15 +80,20 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const chainId = await this.source.chainId();
     if (existing) {
       if (Number(existing.chain_id) !== chainId) {
-        throw new IndexerHaltError(`node for ${network} reports chain id ${chainId}, but this database indexed chain id ${existing.chain_id}`);
+        throw new IndexerHaltError(
+          `node for ${network} reports chain id ${chainId}, but this database indexed chain id ${existing.chain_id}`,
+        );
       }
       await clearHalt(this.sql, network);
       return existing;
     }
     const start = startBlock === 'head' ? await this.source.headNumber() : BigInt(startBlock);
     const below = start - 1n;
-    const hash = below >= 0n ? (await this.source.blockHash(below)) ?? '' : '';
-    this.log.info({ start_block: start.toString(), chain_id: chainId }, 'first start: indexing from block');
+    const hash = below >= 0n ? ((await this.source.blockHash(below)) ?? '') : '';
+    this.log.info(
+      { start_block: start.toString(), chain_id: chainId },
+      'first start: indexing from block',
+    );
     return initCursor(this.sql, network, chainId, below, hash);
   }
 
@@ -75,7 +103,11 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     return this.source.client.watchBlockNumber({
       emitOnBegin: false,
       onBlockNumber: () => this.wakeUp(),
-      onError: (err) => this.log.warn({ error: describeError(err) }, 'newHeads subscription error; polling meanwhile'),
+      onError: (err) =>
+        this.log.warn(
+          { error: describeError(err) },
+          'newHeads subscription error; polling meanwhile',
+        ),
     });
   }
 
@@ -108,7 +140,9 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   private fetchBatch(from: bigint, head: bigint): Prefetch {
     const count = Number(min(head - from + 1n, BigInt(this.opts.batchBlocks ?? 50)));
     const numbers = Array.from({ length: count }, (_, i) => from + BigInt(i));
-    const blocks = mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) => this.source.fetchBlock(n));
+    const blocks = mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) =>
+      this.source.fetchBlock(n),
+    );
     blocks.catch(() => {}); // a prefetch nobody takes (a reorg, a stop) must not go unhandled
     return { from, blocks };
   }
@@ -132,7 +166,14 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const first = fetched[0];
     if (!first) return cursor; // the head moved back; the next poll sorts it out
     if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash) {
-      this.log.warn({ block_number: Number(first.number), parent_hash: first.parentHash, cursor_hash: cursor.block_hash }, 'parent hash mismatch: reorg');
+      this.log.warn(
+        {
+          block_number: Number(first.number),
+          parent_hash: first.parentHash,
+          cursor_hash: cursor.block_hash,
+        },
+        'parent hash mismatch: reorg',
+      );
       return this.reorg(cursor);
     }
     // Keep the linked run: a block missing or not on its predecessor (a reorg during the fetch)
@@ -146,9 +187,20 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     if (after <= head && !this.stopping) this.ahead = this.fetchBatch(after, head);
     const started = performance.now();
     try {
-      const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, { confirmations: this.opts.confirmations, lockPid: this.lockPid });
+      const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, {
+        confirmations: this.opts.confirmations,
+        lockPid: this.lockPid,
+      });
       const txCount = blocks.reduce((n, b) => n + b.transactions.length, 0);
-      this.log.debug({ block_number: Number(blocks[blocks.length - 1]!.number), blocks: blocks.length, tx_count: txCount, duration_ms: Math.round(performance.now() - started) }, 'indexed blocks');
+      this.log.debug(
+        {
+          block_number: Number(blocks[blocks.length - 1]!.number),
+          blocks: blocks.length,
+          tx_count: txCount,
+          duration_ms: Math.round(performance.now() - started),
+        },
+        'indexed blocks',
+      );
       this.noteProgress(blocks[blocks.length - 1]!.number, blocks.length, txCount);
       return moved;
     } catch (err) {

@@ -7,19 +7,35 @@ import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { networkInfo } from '../../config/networks.js';
-import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
+import {
+  enqueueConfirmations,
+  enqueueStreamEvents,
+  retractOrphanedEvents,
+} from '../../webhooks/events.js';
 
 /** SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers. */
 
-const CHAIN_TABLES = ['evm_blocks', 'evm_transactions', 'evm_logs', 'evm_tx_addresses', 'evm_token_transfers'] as const;
+const CHAIN_TABLES = [
+  'evm_blocks',
+  'evm_transactions',
+  'evm_logs',
+  'evm_tx_addresses',
+  'evm_token_transfers',
+] as const;
 
 /** Creates the network's partition of each chain table (idempotent). */
 export function ensureNetworkPartitions(sql: Sql, network: string): Promise<void> {
   return ensurePartitions(sql, 'evm', network, CHAIN_TABLES);
 }
 
-export async function storedBlockHash(sql: Sql, network: string, number: bigint): Promise<string | undefined> {
-  const [row] = await sql<{ hash: string }[]>`select hash from evm_blocks where network = ${network} and number = ${number.toString()}`;
+export async function storedBlockHash(
+  sql: Sql,
+  network: string,
+  number: bigint,
+): Promise<string | undefined> {
+  const [row] = await sql<
+    { hash: string }[]
+  >`select hash from evm_blocks where network = ${network} and number = ${number.toString()}`;
   return row?.hash;
 }
 
@@ -28,19 +44,42 @@ export async function storedBlockHash(sql: Sql, network: string, number: bigint)
  * from them, moves the cursor to the last one and enqueues their webhook jobs, all in one
  * transaction: after a crash either all of it is there or none of it.
  */
-export async function storeBlocks(sql: Sql, network: string, blocks: readonly EvmBlock[], expected: Cursor, opts: StoreOptions): Promise<Cursor> {
+export async function storeBlocks(
+  sql: Sql,
+  network: string,
+  blocks: readonly EvmBlock[],
+  expected: Cursor,
+  opts: StoreOptions,
+): Promise<Cursor> {
   const last = blocks[blocks.length - 1]!;
   return sql.begin(async (tx) => {
     const cur = await lockCursor(tx, network, opts.lockPid);
-    if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
+    if (
+      !cur ||
+      cur.block_number !== expected.block_number ||
+      cur.block_hash !== expected.block_hash
+    )
+      throw new CursorMovedError(network);
     await insertBlocks(tx, network, blocks);
     const [moved] = await tx<Cursor[]>`
       update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + ${blocks.length}, txs_indexed = txs_indexed + ${blocks.reduce((n, b) => n + b.transactions.length, 0)}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
     for (const block of blocks) {
-      await enqueueStreamEvents(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash });
-      await enqueueLiveAmlChecks(tx, { table: 'evm_tx_addresses', family: 'evm', network, blockNumber: block.number, blockHash: block.hash });
+      await enqueueStreamEvents(tx, {
+        table: 'evm_tx_addresses',
+        family: 'evm',
+        network,
+        blockNumber: block.number,
+        blockHash: block.hash,
+      });
+      await enqueueLiveAmlChecks(tx, {
+        table: 'evm_tx_addresses',
+        family: 'evm',
+        network,
+        blockNumber: block.number,
+        blockHash: block.hash,
+      });
     }
     await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n);
     return moved!;
@@ -48,7 +87,11 @@ export async function storeBlocks(sql: Sql, network: string, blocks: readonly Ev
 }
 
 /** Column arrays for unnest: one statement per table for the whole batch of blocks. */
-async function insertBlocks(tx: TransactionSql, network: string, blocks: readonly EvmBlock[]): Promise<void> {
+async function insertBlocks(
+  tx: TransactionSql,
+  network: string,
+  blocks: readonly EvmBlock[],
+): Promise<void> {
   await tx`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count)
     select ${network}, u.number, u.hash, u.parent_hash, u.ts, u.tx_count
     from unnest(${blocks.map((b) => b.number.toString())}::bigint[], ${blocks.map((b) => b.hash)}::text[], ${blocks.map((b) => b.parentHash)}::text[],
@@ -78,9 +121,15 @@ async function insertBlocks(tx: TransactionSql, network: string, blocks: readonl
         as u(block_number, log_index, block_hash, tx_hash, tx_index, address, topics, data)`;
   }
 
-  await addEdges(tx, network, txs.map(({ b, t }) => ({ timestamp: b.timestamp, pairs: evmPairs(t) })));
+  await addEdges(
+    tx,
+    network,
+    txs.map(({ b, t }) => ({ timestamp: b.timestamp, pairs: evmPairs(t) })),
+  );
 
-  const touched = txs.flatMap(({ b, t }) => touchedAddresses(t, t.logs).map((address) => ({ b, address, hash: t.hash })));
+  const touched = txs.flatMap(({ b, t }) =>
+    touchedAddresses(t, t.logs).map((address) => ({ b, address, hash: t.hash })),
+  );
   await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
     select ${network}, u.address, u.block_number, u.tx_hash, u.ts
     from unnest(${touched.map((x) => x.address)}::text[], ${touched.map((x) => x.b.number.toString())}::bigint[],
@@ -133,12 +182,24 @@ function evmPairsAbove(tx: TransactionSql, network: string, above: string) {
  * transaction. Unconfirmed events of orphaned blocks are marked so that no confirmed delivery
  * ever follows them, and those not yet delivered are cancelled.
  */
-export async function revertToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, lockPid?: number): Promise<number> {
+export async function revertToAncestor(
+  sql: Sql,
+  network: string,
+  ancestor: bigint,
+  ancestorHash: string,
+  depth: number,
+  lockPid?: number,
+): Promise<number> {
   const a = ancestor.toString();
   return sql.begin(async (tx) => {
     await lockCursor(tx, network, lockPid);
     await subtractEdges(tx, network, evmPairsAbove(tx, network, a));
-    for (const table of ['evm_token_transfers', 'evm_tx_addresses', 'evm_logs', 'evm_transactions'] as const) {
+    for (const table of [
+      'evm_token_transfers',
+      'evm_tx_addresses',
+      'evm_logs',
+      'evm_transactions',
+    ] as const) {
       await tx`delete from ${tx(table)} where network = ${network} and block_number > ${a}`;
     }
     await tx`delete from evm_blocks where network = ${network} and number > ${a}`;
@@ -156,7 +217,8 @@ export async function revertToAncestor(sql: Sql, network: string, ancestor: bigi
  */
 export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
   await sql.begin(async (tx) => {
-    for (const table of [...CHAIN_TABLES, 'address_edges'] as const) await tx`delete from ${tx(table)} where network = ${network}`;
+    for (const table of [...CHAIN_TABLES, 'address_edges'] as const)
+      await tx`delete from ${tx(table)} where network = ${network}`;
     await tx`update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' then 'cancelled' else status end
       where network = ${network}`;

@@ -3,9 +3,21 @@ import { parseBlock } from '../../chains/utxo/block.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 import { networkInfo } from '../../config/networks.js';
 import { ChainIndexer, type ChainIndexerOptions } from '../chain-indexer.js';
-import { type Cursor, CursorMovedError, clearHalt, initCursor, readCursor, recordHead } from '../cursor.js';
+import {
+  type Cursor,
+  CursorMovedError,
+  clearHalt,
+  initCursor,
+  readCursor,
+  recordHead,
+} from '../cursor.js';
 import { resolvePrevouts } from './prevouts.js';
-import { ensureUtxoPartitions, revertUtxoToAncestor, storedUtxoBlockHash, storeUtxoBlock } from './store.js';
+import {
+  ensureUtxoPartitions,
+  revertUtxoToAncestor,
+  storedUtxoBlockHash,
+  storeUtxoBlock,
+} from './store.js';
 
 export type UtxoIndexerOptions = ChainIndexerOptions;
 
@@ -20,7 +32,11 @@ const UTXO_CHAIN_ID = 0;
 export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
   private readonly decimals: number;
 
-  constructor(sql: Sql, private readonly rpc: UtxoRpc, opts: UtxoIndexerOptions) {
+  constructor(
+    sql: Sql,
+    private readonly rpc: UtxoRpc,
+    opts: UtxoIndexerOptions,
+  ) {
     super(sql, opts);
     this.decimals = networkInfo(opts.network)?.decimals ?? 8;
   }
@@ -38,12 +54,22 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
   }
 
   protected revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number> {
-    return revertUtxoToAncestor(this.sql, this.opts.network, ancestor, ancestorHash, depth, this.lockPid);
+    return revertUtxoToAncestor(
+      this.sql,
+      this.opts.network,
+      ancestor,
+      ancestorHash,
+      depth,
+      this.lockPid,
+    );
   }
 
   private async ensureCursor(): Promise<Cursor> {
     const { network, startBlock } = this.opts;
-    if ((await this.rpc.hasTxIndex()) === false) this.log.warn('the node runs without -txindex: coins spent from before the start block cannot be resolved');
+    if ((await this.rpc.hasTxIndex()) === false)
+      this.log.warn(
+        'the node runs without -txindex: coins spent from before the start block cannot be resolved',
+      );
     const existing = await readCursor(this.sql, network);
     if (existing) {
       await clearHalt(this.sql, network);
@@ -51,7 +77,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     }
     const start = startBlock === 'head' ? await this.rpc.headHeight() : BigInt(startBlock);
     const below = start - 1n;
-    const hash = below >= 0n ? (await this.rpc.blockHash(below)) ?? '' : '';
+    const hash = below >= 0n ? ((await this.rpc.blockHash(below)) ?? '') : '';
     this.log.info({ start_block: start.toString() }, 'first start: indexing from block');
     return initCursor(this.sql, network, UTXO_CHAIN_ID, below, hash);
   }
@@ -85,14 +111,38 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     const raw = hash === null ? null : await this.rpc.block(hash);
     if (!raw) return cursor; // the head moved back; the next poll sorts it out
     if (cursor.block_hash !== '' && (raw.previousblockhash ?? '') !== cursor.block_hash) {
-      this.log.warn({ block_number: Number(next), parent_hash: raw.previousblockhash ?? '', cursor_hash: cursor.block_hash }, 'parent hash mismatch: reorg');
+      this.log.warn(
+        {
+          block_number: Number(next),
+          parent_hash: raw.previousblockhash ?? '',
+          cursor_hash: cursor.block_hash,
+        },
+        'parent hash mismatch: reorg',
+      );
       return this.reorg(cursor);
     }
     const started = performance.now();
-    const block = await resolvePrevouts(this.sql, this.rpc, this.opts.network, parseBlock(raw, this.decimals), this.decimals);
+    const block = await resolvePrevouts(
+      this.sql,
+      this.rpc,
+      this.opts.network,
+      parseBlock(raw, this.decimals),
+      this.decimals,
+    );
     try {
-      const moved = await storeUtxoBlock(this.sql, this.opts.network, block, cursor, { confirmations: this.opts.confirmations, lockPid: this.lockPid });
-      this.log.debug({ block_number: Number(block.height), hash: block.hash, tx_count: block.transactions.length, duration_ms: Math.round(performance.now() - started) }, 'indexed block');
+      const moved = await storeUtxoBlock(this.sql, this.opts.network, block, cursor, {
+        confirmations: this.opts.confirmations,
+        lockPid: this.lockPid,
+      });
+      this.log.debug(
+        {
+          block_number: Number(block.height),
+          hash: block.hash,
+          tx_count: block.transactions.length,
+          duration_ms: Math.round(performance.now() - started),
+        },
+        'indexed block',
+      );
       this.noteProgress(block.height, 1, block.transactions.length);
       return moved;
     } catch (err) {

@@ -1,6 +1,13 @@
 import type { Sql } from '../../db/index.js';
 import { RetryableError } from '../../errors.js';
-import { outpointKey, parseOutput, type UtxoBlock, type UtxoInput, type UtxoOutput, type UtxoTransaction } from '../../chains/utxo/block.js';
+import {
+  outpointKey,
+  parseOutput,
+  type UtxoBlock,
+  type UtxoInput,
+  type UtxoOutput,
+  type UtxoTransaction,
+} from '../../chains/utxo/block.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 import { findStoredOutputs } from './store.js';
 
@@ -17,32 +24,54 @@ export interface Coin extends Omit<UtxoOutput, 'vout'> {
   version: number;
   coinbase: boolean;
 }
-export interface ResolvedInput extends UtxoInput { coin: Coin | null }
-export interface ResolvedTransaction extends Omit<UtxoTransaction, 'inputs'> { inputs: ResolvedInput[]; fee: bigint }
-export interface ResolvedBlock extends Omit<UtxoBlock, 'transactions'> { transactions: ResolvedTransaction[] }
+export interface ResolvedInput extends UtxoInput {
+  coin: Coin | null;
+}
+export interface ResolvedTransaction extends Omit<UtxoTransaction, 'inputs'> {
+  inputs: ResolvedInput[];
+  fee: bigint;
+}
+export interface ResolvedBlock extends Omit<UtxoBlock, 'transactions'> {
+  transactions: ResolvedTransaction[];
+}
 
 function coinsOf(t: UtxoTransaction, height: bigint, into: Map<string, Coin>): void {
   const coinbase = t.inputs.some((i) => i.coinbase);
-  for (const { vout, ...o } of t.outputs) into.set(outpointKey(t.txid, vout), { ...o, height, version: t.version, coinbase });
+  for (const { vout, ...o } of t.outputs)
+    into.set(outpointKey(t.txid, vout), { ...o, height, version: t.version, coinbase });
 }
 
-export async function resolvePrevouts(sql: Sql, rpc: UtxoRpc, network: string, block: UtxoBlock, decimals: number): Promise<ResolvedBlock> {
+export async function resolvePrevouts(
+  sql: Sql,
+  rpc: UtxoRpc,
+  network: string,
+  block: UtxoBlock,
+  decimals: number,
+): Promise<ResolvedBlock> {
   const coins = new Map<string, Coin>();
   // Outputs of this block first: a transaction may spend one of an earlier transaction here.
   for (const t of block.transactions) coinsOf(t, block.height, coins);
-  const wanted = block.transactions.flatMap((t) => t.inputs.filter((i) => !i.coinbase).map((i) => ({ txid: i.prevTxid!, vout: i.prevVout! })));
+  const wanted = block.transactions.flatMap((t) =>
+    t.inputs.filter((i) => !i.coinbase).map((i) => ({ txid: i.prevTxid!, vout: i.prevVout! })),
+  );
 
   const notInBlock = wanted.filter((o) => !coins.has(outpointKey(o.txid, o.vout)));
-  if (notInBlock.length) for (const [k, c] of await findStoredOutputs(sql, network, notInBlock)) coins.set(k, c);
+  if (notInBlock.length)
+    for (const [k, c] of await findStoredOutputs(sql, network, notInBlock)) coins.set(k, c);
 
-  const fromNode = [...new Set(wanted.filter((o) => !coins.has(outpointKey(o.txid, o.vout))).map((o) => o.txid))];
+  const fromNode = [
+    ...new Set(wanted.filter((o) => !coins.has(outpointKey(o.txid, o.vout))).map((o) => o.txid)),
+  ];
   if (fromNode.length) {
     const txs = await rpc.transactions(fromNode);
     const hashes = [...new Set(txs.map((t) => t.blockhash).filter((h): h is string => Boolean(h)))];
     const heights = hashes.length ? await rpc.blockHeights(hashes) : new Map<string, bigint>();
     for (const t of txs) {
       const height = t.blockhash ? heights.get(t.blockhash) : undefined;
-      if (height === undefined) throw new RetryableError(`transaction ${t.txid} spent in block ${block.height} is not in a block of the node`);
+      if (height === undefined)
+        throw new RetryableError(
+          `transaction ${t.txid} spent in block ${block.height} is not in a block of the node`,
+        );
       const coinbase = t.vin.some((v) => v.coinbase !== undefined);
       for (const v of t.vout) {
         if (v.ismweb) continue;
@@ -56,7 +85,10 @@ export async function resolvePrevouts(sql: Sql, rpc: UtxoRpc, network: string, b
     const inputs = t.inputs.map((i): ResolvedInput => {
       if (i.coinbase) return { ...i, coin: null };
       const coin = coins.get(outpointKey(i.prevTxid!, i.prevVout!));
-      if (!coin) throw new RetryableError(`output ${i.prevTxid}:${i.prevVout} spent in block ${block.height} not found`);
+      if (!coin)
+        throw new RetryableError(
+          `output ${i.prevTxid}:${i.prevVout} spent in block ${block.height} not found`,
+        );
       return { ...i, coin };
     });
     const coinbase = t.inputs.some((i) => i.coinbase);

@@ -1,6 +1,10 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { networkInfo } from '../../config/networks.js';
-import { enqueueConfirmations, enqueueStreamEvents, retractOrphanedEvents } from '../../webhooks/events.js';
+import {
+  enqueueConfirmations,
+  enqueueStreamEvents,
+  retractOrphanedEvents,
+} from '../../webhooks/events.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
 import { outpointKey } from '../../chains/utxo/block.js';
@@ -11,32 +15,70 @@ import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
 
 /** SQL of the Bitcoin-family indexer: blocks, transactions, inputs with their coins, outputs, touched addresses. */
 
-const UTXO_TABLES = ['utxo_blocks', 'utxo_transactions', 'utxo_inputs', 'utxo_outputs', 'utxo_tx_addresses'] as const;
+const UTXO_TABLES = [
+  'utxo_blocks',
+  'utxo_transactions',
+  'utxo_inputs',
+  'utxo_outputs',
+  'utxo_tx_addresses',
+] as const;
 
 /** Creates the network's partition of each UTXO table (idempotent). */
 export function ensureUtxoPartitions(sql: Sql, network: string): Promise<void> {
   return ensurePartitions(sql, 'utxo', network, UTXO_TABLES);
 }
 
-export async function storedUtxoBlockHash(sql: Sql, network: string, height: bigint): Promise<string | undefined> {
-  const [row] = await sql<{ hash: string }[]>`select hash from utxo_blocks where network = ${network} and height = ${height.toString()}`;
+export async function storedUtxoBlockHash(
+  sql: Sql,
+  network: string,
+  height: bigint,
+): Promise<string | undefined> {
+  const [row] = await sql<
+    { hash: string }[]
+  >`select hash from utxo_blocks where network = ${network} and height = ${height.toString()}`;
   return row?.hash;
 }
 
-interface OutputRow { txid: string; vout: number; value: string; script: string; address: string | null; type: string; req_sigs: number | null; block_height: string; version: string; tx_index: number }
+interface OutputRow {
+  txid: string;
+  vout: number;
+  value: string;
+  script: string;
+  address: string | null;
+  type: string;
+  req_sigs: number | null;
+  block_height: string;
+  version: string;
+  tx_index: number;
+}
 
 /** Indexed outputs by outpoint; of a txid that occurs twice (BIP 30), the later one. */
-export async function findStoredOutputs(sql: Sql, network: string, outpoints: readonly { txid: string; vout: number }[]): Promise<Map<string, Coin>> {
+export async function findStoredOutputs(
+  sql: Sql,
+  network: string,
+  outpoints: readonly { txid: string; vout: number }[],
+): Promise<Map<string, Coin>> {
   const rows = await sql<OutputRow[]>`
     select distinct on (o.txid, o.vout) o.txid, o.vout, o.value, o.script, o.address, o.type, o.req_sigs, o.block_height, t.version, t.tx_index
     from unnest(${outpoints.map((o) => o.txid)}::text[], ${outpoints.map((o) => o.vout)}::int[]) as q(txid, vout)
     join utxo_outputs o on o.network = ${network} and o.txid = q.txid and o.vout = q.vout
     join utxo_transactions t on t.network = o.network and t.txid = o.txid and t.block_height = o.block_height
     order by o.txid, o.vout, o.block_height desc`;
-  return new Map(rows.map((r) => [outpointKey(r.txid, r.vout), {
-    value: BigInt(r.value), script: r.script, address: r.address, type: r.type, reqSigs: r.req_sigs,
-    height: BigInt(r.block_height), version: Number(r.version), coinbase: r.tx_index === 0,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      outpointKey(r.txid, r.vout),
+      {
+        value: BigInt(r.value),
+        script: r.script,
+        address: r.address,
+        type: r.type,
+        reqSigs: r.req_sigs,
+        height: BigInt(r.block_height),
+        version: Number(r.version),
+        coinbase: r.tx_index === 0,
+      },
+    ]),
+  );
 }
 
 /**
@@ -44,17 +86,40 @@ export async function findStoredOutputs(sql: Sql, network: string, outpoints: re
  * addresses, moves the cursor and enqueues the block's webhook events and the confirmations now
  * due, all in one transaction: after a crash either all of it is there or none of it.
  */
-export async function storeUtxoBlock(sql: Sql, network: string, block: ResolvedBlock, expected: Cursor, opts: StoreOptions): Promise<Cursor> {
+export async function storeUtxoBlock(
+  sql: Sql,
+  network: string,
+  block: ResolvedBlock,
+  expected: Cursor,
+  opts: StoreOptions,
+): Promise<Cursor> {
   return sql.begin(async (tx) => {
     const cur = await lockCursor(tx, network, opts.lockPid);
-    if (!cur || cur.block_number !== expected.block_number || cur.block_hash !== expected.block_hash) throw new CursorMovedError(network);
+    if (
+      !cur ||
+      cur.block_number !== expected.block_number ||
+      cur.block_hash !== expected.block_hash
+    )
+      throw new CursorMovedError(network);
     await insertBlock(tx, network, block);
     const [moved] = await tx<Cursor[]>`
       update indexer_cursors set block_number = ${block.height.toString()}, block_hash = ${block.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + 1, txs_indexed = txs_indexed + ${block.transactions.length}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
-    await enqueueStreamEvents(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash });
-    await enqueueLiveAmlChecks(tx, { table: 'utxo_tx_addresses', family: 'utxo', network, blockNumber: block.height, blockHash: block.hash });
+    await enqueueStreamEvents(tx, {
+      table: 'utxo_tx_addresses',
+      family: 'utxo',
+      network,
+      blockNumber: block.height,
+      blockHash: block.hash,
+    });
+    await enqueueLiveAmlChecks(tx, {
+      table: 'utxo_tx_addresses',
+      family: 'utxo',
+      network,
+      blockNumber: block.height,
+      blockHash: block.hash,
+    });
     await enqueueConfirmations(tx, network, block.height - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;
@@ -67,7 +132,11 @@ export async function storeUtxoBlock(sql: Sql, network: string, block: ResolvedB
 const bit = (b: boolean) => (b ? 1 : 0);
 
 /** One statement per table, rows as unnest arrays. */
-async function insertBlock(tx: TransactionSql, network: string, block: ResolvedBlock): Promise<void> {
+async function insertBlock(
+  tx: TransactionSql,
+  network: string,
+  block: ResolvedBlock,
+): Promise<void> {
   const h = block.height.toString();
   const txs = block.transactions;
   await tx`insert into utxo_blocks (network, height, hash, prev_hash, time, tx_count)
@@ -105,10 +174,17 @@ async function insertBlock(tx: TransactionSql, network: string, block: ResolvedB
         as u(txid, vout, value, script, address, type, req_sigs)`;
   }
 
-  await addEdges(tx, network, txs.map((t) => ({ timestamp: block.time, pairs: utxoPairs(t) })));
+  await addEdges(
+    tx,
+    network,
+    txs.map((t) => ({ timestamp: block.time, pairs: utxoPairs(t) })),
+  );
 
-  const touched = txs.flatMap((t) => [...new Set([...t.inputs.map((i) => i.coin?.address), ...t.outputs.map((o) => o.address)])]
-    .filter((a): a is string => Boolean(a)).map((address) => ({ address, txid: t.txid })));
+  const touched = txs.flatMap((t) =>
+    [...new Set([...t.inputs.map((i) => i.coin?.address), ...t.outputs.map((o) => o.address)])]
+      .filter((a): a is string => Boolean(a))
+      .map((address) => ({ address, txid: t.txid })),
+  );
   if (touched.length) {
     await tx`insert into utxo_tx_addresses (network, address, block_number, tx_hash, timestamp)
       select ${network}, u.address, ${h}, u.txid, ${block.time.toString()}
@@ -122,7 +198,9 @@ async function insertBlock(tx: TransactionSql, network: string, block: ResolvedB
  * unless that makes more than MAX_UTXO_PAIRS_PER_TX pairs. Kept in step with utxoPairsAbove.
  */
 function utxoPairs(t: ResolvedBlock['transactions'][number]): [string, string][] {
-  const from = [...new Set(t.inputs.map((i) => i.coin?.address).filter((a): a is string => Boolean(a)))];
+  const from = [
+    ...new Set(t.inputs.map((i) => i.coin?.address).filter((a): a is string => Boolean(a))),
+  ];
   const to = [...new Set(t.outputs.map((o) => o.address).filter((a): a is string => Boolean(a)))];
   if (from.length * to.length > MAX_UTXO_PAIRS_PER_TX) return [];
   return from.flatMap((a) => to.map((b): [string, string] => [a, b]));
@@ -149,7 +227,14 @@ function utxoPairsAbove(tx: TransactionSql, network: string, above: string) {
  * Reorg: removes every row above the common ancestor, retracts or cancels the orphaned blocks'
  * webhook events and moves the cursor back to the ancestor, in one transaction.
  */
-export async function revertUtxoToAncestor(sql: Sql, network: string, ancestor: bigint, ancestorHash: string, depth: number, lockPid?: number): Promise<number> {
+export async function revertUtxoToAncestor(
+  sql: Sql,
+  network: string,
+  ancestor: bigint,
+  ancestorHash: string,
+  depth: number,
+  lockPid?: number,
+): Promise<number> {
   const a = ancestor.toString();
   return sql.begin(async (tx) => {
     await lockCursor(tx, network, lockPid);

@@ -16,21 +16,53 @@ export const ADDRESS_TYPES = ['HOME', 'BIZZ', 'GEOG'] as const;
  * DRLC driver's licence, FIIN foreign investment identity number, TXID tax number,
  * SOCS social security number, IDCD identity card, LEIX legal entity identifier, MISC other.
  */
-export const NATIONAL_IDENTIFIER_TYPES = ['ARNU', 'CCPT', 'RAID', 'DRLC', 'FIIN', 'TXID', 'SOCS', 'IDCD', 'LEIX', 'MISC'] as const;
+export const NATIONAL_IDENTIFIER_TYPES = [
+  'ARNU',
+  'CCPT',
+  'RAID',
+  'DRLC',
+  'FIIN',
+  'TXID',
+  'SOCS',
+  'IDCD',
+  'LEIX',
+  'MISC',
+] as const;
 
 export type NameIdentifierType = (typeof NAME_IDENTIFIER_TYPES)[number];
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 export type NationalIdentifierType = (typeof NATIONAL_IDENTIFIER_TYPES)[number];
 
 /** What each code means, for pages that show IVMS101 data to people. */
-const NAME_TYPE_LABELS: Record<string, string> = { LEGL: 'Legal name', ALIA: 'Alias', BIRT: 'Name at birth', MAID: 'Maiden name', MISC: 'Name' };
-const ADDRESS_TYPE_LABELS: Record<string, string> = { HOME: 'Residential', BIZZ: 'Business', GEOG: 'Geographic' };
-const NATIONAL_IDENTIFIER_TYPE_LABELS: Record<string, string> = {
-  ARNU: 'Alien registration number', CCPT: 'Passport number', RAID: 'Registration authority identifier',
-  DRLC: "Driver's licence number", FIIN: 'Foreign investment identity number', TXID: 'Tax identification number',
-  SOCS: 'Social security number', IDCD: 'Identity card number', LEIX: 'Legal entity identifier', MISC: 'Other identifier',
+const NAME_TYPE_LABELS: Record<string, string> = {
+  LEGL: 'Legal name',
+  ALIA: 'Alias',
+  BIRT: 'Name at birth',
+  MAID: 'Maiden name',
+  MISC: 'Name',
 };
-const LABELS = { name: NAME_TYPE_LABELS, address: ADDRESS_TYPE_LABELS, national: NATIONAL_IDENTIFIER_TYPE_LABELS };
+const ADDRESS_TYPE_LABELS: Record<string, string> = {
+  HOME: 'Residential',
+  BIZZ: 'Business',
+  GEOG: 'Geographic',
+};
+const NATIONAL_IDENTIFIER_TYPE_LABELS: Record<string, string> = {
+  ARNU: 'Alien registration number',
+  CCPT: 'Passport number',
+  RAID: 'Registration authority identifier',
+  DRLC: "Driver's licence number",
+  FIIN: 'Foreign investment identity number',
+  TXID: 'Tax identification number',
+  SOCS: 'Social security number',
+  IDCD: 'Identity card number',
+  LEIX: 'Legal entity identifier',
+  MISC: 'Other identifier',
+};
+const LABELS = {
+  name: NAME_TYPE_LABELS,
+  address: ADDRESS_TYPE_LABELS,
+  national: NATIONAL_IDENTIFIER_TYPE_LABELS,
+};
 
 /** "Passport number (CCPT)"; an unknown code as it is. */
 export function codeLabel(list: keyof typeof LABELS, code: string): string {

@@ -49,12 +49,16 @@ export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /** null, a missing key and a blank string all mean "not given" for an optional field. */
 export function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional());
+  return z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    schema.optional(),
+  );
 }
 
 /** Trimmed text of at most `max` characters, not blank, without control characters. */
 export function text(max: number, description?: string) {
-  const schema = z.string()
+  const schema = z
+    .string()
     .trim()
     .refine((v) => v.length > 0, 'must not be blank')
     .max(max, `must be at most ${max} characters`)
@@ -63,8 +67,12 @@ export function text(max: number, description?: string) {
 }
 
 /** One of a code list, matched case-insensitively, stored in upper case. */
-export function code<const T extends readonly [string, ...string[]]>(values: T, description: string) {
-  return z.string()
+export function code<const T extends readonly [string, ...string[]]>(
+  values: T,
+  description: string,
+) {
+  return z
+    .string()
     .trim()
     .toUpperCase()
     .pipe(z.enum(values, { error: () => `must be one of ${values.join(', ')}` }))
@@ -72,7 +80,8 @@ export function code<const T extends readonly [string, ...string[]]>(values: T, 
 }
 
 /** ISO 3166-1 alpha-2 country code, any letter case in, upper case out. */
-export const Country = z.string()
+export const Country = z
+  .string()
   .trim()
   .transform((v, ctx) => {
     const upper = countryCode(v);
@@ -82,7 +91,10 @@ export const Country = z.string()
     }
     return upper;
   })
-  .meta({ description: 'ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case).' });
+  .meta({
+    description:
+      'ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case).',
+  });
 
 function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
@@ -92,17 +104,32 @@ function todayUtc(): string {
  * A calendar date YYYY-MM-DD that exists (no 2001-02-29), from 1900-01-01 up to yesterday
  * (UTC): "in the past" means before today's UTC date.
  */
-export const DateOfBirth = z.string()
+export const DateOfBirth = z
+  .string()
   .trim()
   .superRefine((v, ctx) => {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-    if (!match) return void ctx.addIssue({ code: 'custom', message: 'must be a date in the form YYYY-MM-DD' });
+    if (!match)
+      return void ctx.addIssue({
+        code: 'custom',
+        message: 'must be a date in the form YYYY-MM-DD',
+      });
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
     const date = new Date(Date.UTC(year, month - 1, day));
-    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    if (
+      date.getUTCFullYear() !== year ||
+      date.getUTCMonth() !== month - 1 ||
+      date.getUTCDate() !== day
+    ) {
       return void ctx.addIssue({ code: 'custom', message: 'must be a real calendar date' });
     }
-    if (v < EARLIEST_DATE_OF_BIRTH) return void ctx.addIssue({ code: 'custom', message: `must be on or after ${EARLIEST_DATE_OF_BIRTH}` });
+    if (v < EARLIEST_DATE_OF_BIRTH)
+      return void ctx.addIssue({
+        code: 'custom',
+        message: `must be on or after ${EARLIEST_DATE_OF_BIRTH}`,
+      });
     if (v >= todayUtc()) ctx.addIssue({ code: 'custom', message: 'must be in the past' });
   })
-  .meta({ description: `Date of birth, YYYY-MM-DD: a real date from ${EARLIEST_DATE_OF_BIRTH} to yesterday (UTC).` });
+  .meta({
+    description: `Date of birth, YYYY-MM-DD: a real date from ${EARLIEST_DATE_OF_BIRTH} to yesterday (UTC).`,
+  });

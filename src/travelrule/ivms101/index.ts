@@ -1,5 +1,11 @@
 import { CreateTxInput, ReceiveTxInput } from './input.js';
-import { comparePaths, fallbackReason, formatPath, type PathSegment, type TravelRuleIssue } from './issues.js';
+import {
+  comparePaths,
+  fallbackReason,
+  formatPath,
+  type PathSegment,
+  type TravelRuleIssue,
+} from './issues.js';
 import type { NormalisedInput } from './normalise.js';
 
 /**
@@ -35,13 +41,26 @@ export function parseTravelRuleInput(body: unknown, kind: TravelRuleKind): Trave
   const issues = result.error.issues
     .map((issue) => ({ segments: issue.path as PathSegment[], reason: issue.message }))
     .sort((a, b) => comparePaths(a.segments, b.segments))
-    .map(({ segments, reason }) => ({ path: formatPath(segments), reason: segments.length === 0 ? 'the body must be a JSON object' : reason }));
+    .map(({ segments, reason }) => ({
+      path: formatPath(segments),
+      reason: segments.length === 0 ? 'the body must be a JSON object' : reason,
+    }));
   const first = issues[0]!;
-  return { ok: false, path: first.path, message: first.path ? `${first.path}: ${first.reason}` : first.reason, issues };
+  return {
+    ok: false,
+    path: first.path,
+    message: first.path ? `${first.path}: ${first.reason}` : first.reason,
+    issues,
+  };
 }
 
 export { CreateTxBody, CreateTxInput, ReceiveTxBody, ReceiveTxInput } from './input.js';
-export type { NormalisedCreateTx, NormalisedInput, NormalisedParty, NormalisedReceiveTx } from './normalise.js';
+export type {
+  NormalisedCreateTx,
+  NormalisedInput,
+  NormalisedParty,
+  NormalisedReceiveTx,
+} from './normalise.js';
 export type { NaturalPersonValue } from './person.js';
 export type { TravelRuleIssue } from './issues.js';
 export { ADDRESS_TYPES, NAME_IDENTIFIER_TYPES, NATIONAL_IDENTIFIER_TYPES } from './codes.js';

@@ -15,16 +15,20 @@ import { BeneficiaryVaspId, ReceiveFields, TravelRuleFields } from './schema.js'
 /** Runs the joined rules; their problems become zod issues at their spec paths. */
 function withRules(value: RuleInput, ctx: z.RefinementCtx): RuleOutput | undefined {
   const { issues, output } = checkRules(value);
-  for (const issue of issues) ctx.addIssue({ code: 'custom', path: parsePath(issue.path), message: issue.reason });
+  for (const issue of issues)
+    ctx.addIssue({ code: 'custom', path: parsePath(issue.path), message: issue.reason });
   return output;
 }
 
-const DESCRIPTION = 'Travel rule transaction input (IVMS101-style natural persons). Both spellings of the interface are accepted (nationalIdentification / nationalIdenficiation, customerIdentification / customerIdenficiation) and stored as the first; different values under two spellings are refused.';
+const DESCRIPTION =
+  'Travel rule transaction input (IVMS101-style natural persons). Both spellings of the interface are accepted (nationalIdentification / nationalIdenficiation, customerIdentification / customerIdenficiation) and stored as the first; different values under two spellings are refused.';
 
-export const CreateTxBody = z.object({
-  ...TravelRuleFields,
-  beneficiary_vasp_id: BeneficiaryVaspId,
-}).meta({ description: DESCRIPTION });
+export const CreateTxBody = z
+  .object({
+    ...TravelRuleFields,
+    beneficiary_vasp_id: BeneficiaryVaspId,
+  })
+  .meta({ description: DESCRIPTION });
 
 export const CreateTxInput = CreateTxBody.transform((value, ctx): NormalisedCreateTx => {
   const rules = withRules(value, ctx);
@@ -32,15 +36,25 @@ export const CreateTxInput = CreateTxBody.transform((value, ctx): NormalisedCrea
   return {
     kind: 'create_tx',
     ...normaliseCommon(value, rules),
-    ...(value.beneficiary_vasp_id !== undefined ? { beneficiary_vasp_id: value.beneficiary_vasp_id } : {}),
+    ...(value.beneficiary_vasp_id !== undefined
+      ? { beneficiary_vasp_id: value.beneficiary_vasp_id }
+      : {}),
   };
 });
 
-export const ReceiveTxBody = z.object({
-  ...TravelRuleFields,
-  ...ReceiveFields,
-  beneficiary_vasp_id: optional(z.never({ error: 'is not accepted on receive_tx_without_protocol' }).meta({ description: 'Not accepted here (the sender has no protocol).' })),
-}).meta({ description: `${DESCRIPTION} Plus transaction_hash and created_at; no beneficiary_vasp_id.` });
+export const ReceiveTxBody = z
+  .object({
+    ...TravelRuleFields,
+    ...ReceiveFields,
+    beneficiary_vasp_id: optional(
+      z
+        .never({ error: 'is not accepted on receive_tx_without_protocol' })
+        .meta({ description: 'Not accepted here (the sender has no protocol).' }),
+    ),
+  })
+  .meta({
+    description: `${DESCRIPTION} Plus transaction_hash and created_at; no beneficiary_vasp_id.`,
+  });
 
 export const ReceiveTxInput = ReceiveTxBody.transform((value, ctx): NormalisedReceiveTx => {
   const rules = withRules(value, ctx);
@@ -50,7 +64,10 @@ export const ReceiveTxInput = ReceiveTxBody.transform((value, ctx): NormalisedRe
     kind: 'receive_without_protocol',
     ...normaliseCommon(value, rules),
     // EVM and Bitcoin-family hashes are hex: one letter case, as tx_detail stores them.
-    transaction_hash: family === 'evm' || family === 'utxo' ? value.transaction_hash.toLowerCase() : value.transaction_hash,
+    transaction_hash:
+      family === 'evm' || family === 'utxo'
+        ? value.transaction_hash.toLowerCase()
+        : value.transaction_hash,
     created_at: new Date(value.created_at).toISOString(),
   };
 });

@@ -24,22 +24,58 @@ export function formatPath(segments: readonly PropertyKey[]): string {
 /** The inverse of formatPath, for rules written with string paths. */
 export function parsePath(path: string): PathSegment[] {
   const segments: PathSegment[] = [];
-  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) segments.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    segments.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
   return segments;
 }
 
 /** Field names in the order of the spec's tables; a path's keys are compared by this rank. */
 const KEY_ORDER = [
-  'transaction_ref', 'transaction_asset', 'transaction_network', 'transaction_amount', 'transaction_asset_decimals',
-  'beneficiary_vasp_id', 'originator', 'beneficiary', 'transaction_hash', 'created_at',
-  'persons', 'accountNumber', 'naturalPerson',
-  'name', 'nameIdentifier', 'primaryIdentifier', 'secondaryIdentifier', 'nameIdentifierType',
-  'dateAndPlaceOfBirth', 'dateOfBirth', 'placeOfBirth',
-  'nationalIdentification', 'nationalIdenficiation', 'nationalIdentifier', 'nationalIdentifierType', 'countryOfIssue',
-  'geographicAddress', 'addressType', 'department', 'subDepartment', 'streetName', 'buildingNumber', 'buildingName',
-  'floor', 'postBox', 'room', 'postCode', 'townName', 'townLocationName', 'districtName', 'countrySubDivision',
-  'addressLine', 'country',
-  'customerIdentification', 'customerIdenficiation',
+  'transaction_ref',
+  'transaction_asset',
+  'transaction_network',
+  'transaction_amount',
+  'transaction_asset_decimals',
+  'beneficiary_vasp_id',
+  'originator',
+  'beneficiary',
+  'transaction_hash',
+  'created_at',
+  'persons',
+  'accountNumber',
+  'naturalPerson',
+  'name',
+  'nameIdentifier',
+  'primaryIdentifier',
+  'secondaryIdentifier',
+  'nameIdentifierType',
+  'dateAndPlaceOfBirth',
+  'dateOfBirth',
+  'placeOfBirth',
+  'nationalIdentification',
+  'nationalIdenficiation',
+  'nationalIdentifier',
+  'nationalIdentifierType',
+  'countryOfIssue',
+  'geographicAddress',
+  'addressType',
+  'department',
+  'subDepartment',
+  'streetName',
+  'buildingNumber',
+  'buildingName',
+  'floor',
+  'postBox',
+  'room',
+  'postCode',
+  'townName',
+  'townLocationName',
+  'districtName',
+  'countrySubDivision',
+  'addressLine',
+  'country',
+  'customerIdentification',
+  'customerIdenficiation',
 ];
 const RANK = new Map(KEY_ORDER.map((key, i) => [key, i]));
 
@@ -59,7 +95,12 @@ export function comparePaths(a: readonly PathSegment[], b: readonly PathSegment[
   return a.length - b.length;
 }
 
-const EXPECTED: Record<string, string> = { string: 'a string', array: 'an array', object: 'an object', number: 'a number' };
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  array: 'an array',
+  object: 'an object',
+  number: 'a number',
+};
 
 /**
  * The reason for an issue whose schema gave no message of its own (a per-parse zod error map):
@@ -68,11 +109,17 @@ const EXPECTED: Record<string, string> = { string: 'a string', array: 'an array'
 export function fallbackReason(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined || issue.input === null ? 'is required' : `must be ${EXPECTED[issue.expected] ?? issue.expected}`;
+      return issue.input === undefined || issue.input === null
+        ? 'is required'
+        : `must be ${EXPECTED[issue.expected] ?? issue.expected}`;
     case 'too_small':
-      return issue.origin === 'array' ? `must hold at least ${issue.minimum} items` : `must be at least ${issue.minimum} characters`;
+      return issue.origin === 'array'
+        ? `must hold at least ${issue.minimum} items`
+        : `must be at least ${issue.minimum} characters`;
     case 'too_big':
-      return issue.origin === 'array' ? `must hold at most ${issue.maximum} items` : `must be at most ${issue.maximum} characters`;
+      return issue.origin === 'array'
+        ? `must hold at most ${issue.maximum} items`
+        : `must be at most ${issue.maximum} characters`;
     case 'invalid_value':
       return `must be one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':

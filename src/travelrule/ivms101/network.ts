@@ -28,34 +28,66 @@ const ASSET_ALIASES: Readonly<Record<string, string>> = {
 
 /** Default network of an asset symbol (upper case): the first network of the table whose native asset it is. */
 function assetNetwork(asset: string): string | undefined {
-  return ASSET_ALIASES[asset] ?? NETWORK_SYMBOLS.find((symbol) => networkInfo(symbol)!.asset.toUpperCase() === asset);
+  return (
+    ASSET_ALIASES[asset] ??
+    NETWORK_SYMBOLS.find((symbol) => networkInfo(symbol)!.asset.toUpperCase() === asset)
+  );
 }
 
 export const DEFAULT_TOKEN_NETWORK = 'eth';
 
-export type Derivation = { ok: true; network: string } | { ok: false; path: string; message: string };
+export type Derivation =
+  | { ok: true; network: string }
+  | { ok: false; path: string; message: string };
 
 /**
  * The network for `accounts` (paths and values, the first originator account first) and
  * `asset`. Messages name networks and rules, never an address.
  */
-export function deriveNetwork(accounts: readonly { path: string; value: string }[], asset: string): Derivation {
+export function deriveNetwork(
+  accounts: readonly { path: string; value: string }[],
+  asset: string,
+): Derivation {
   const [first, ...others] = accounts;
-  if (!first) return { ok: false, path: 'originator.accountNumber', message: 'must hold at least one wallet address' };
+  if (!first)
+    return {
+      ok: false,
+      path: 'originator.accountNumber',
+      message: 'must hold at least one wallet address',
+    };
   const inferred = inferFamily(first.value);
-  if (!inferred) return { ok: false, path: first.path, message: 'is not a wallet address of any supported network' };
+  if (!inferred)
+    return {
+      ok: false,
+      path: first.path,
+      message: 'is not a wallet address of any supported network',
+    };
   let candidates = inferred.networks;
   for (const other of others) {
     const narrowed = candidates.filter((network) => validateAddress(network, other.value).ok);
-    if (narrowed.length === 0) return { ok: false, path: other.path, message: `is not a wallet address on ${candidates.join(', ')}, the networks of the first originator wallet address` };
+    if (narrowed.length === 0)
+      return {
+        ok: false,
+        path: other.path,
+        message: `is not a wallet address on ${candidates.join(', ')}, the networks of the first originator wallet address`,
+      };
     candidates = narrowed;
   }
   if (candidates.length === 1) return { ok: true, network: candidates[0]! };
   const native = assetNetwork(asset.toUpperCase());
   if (native !== undefined) {
     if (candidates.includes(native)) return { ok: true, network: native };
-    return { ok: false, path: 'transaction_network', message: `cannot be derived: the asset is native to ${native}, but the wallet addresses fit ${candidates.join(', ')}; name the network` };
+    return {
+      ok: false,
+      path: 'transaction_network',
+      message: `cannot be derived: the asset is native to ${native}, but the wallet addresses fit ${candidates.join(', ')}; name the network`,
+    };
   }
-  if (inferred.family === 'evm' && candidates.includes(DEFAULT_TOKEN_NETWORK)) return { ok: true, network: DEFAULT_TOKEN_NETWORK };
-  return { ok: false, path: 'transaction_network', message: `is required: the wallet addresses fit several networks (${candidates.join(', ')}) and the asset does not choose one` };
+  if (inferred.family === 'evm' && candidates.includes(DEFAULT_TOKEN_NETWORK))
+    return { ok: true, network: DEFAULT_TOKEN_NETWORK };
+  return {
+    ok: false,
+    path: 'transaction_network',
+    message: `is required: the wallet addresses fit several networks (${candidates.join(', ')}) and the asset does not choose one`,
+  };
 }

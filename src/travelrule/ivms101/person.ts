@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { ADDRESS_TYPES, NAME_IDENTIFIER_TYPES, NATIONAL_IDENTIFIER_TYPES } from './codes.js';
-import { Country, DateOfBirth, IVMS101_MAX_CHARS as MAX, MAX_ADDRESS_LINES, code, optional, text } from './fields.js';
+import {
+  Country,
+  DateOfBirth,
+  IVMS101_MAX_CHARS as MAX,
+  MAX_ADDRESS_LINES,
+  code,
+  optional,
+  text,
+} from './fields.js';
 
 /**
  * The `naturalPerson` object of the spec, IVMS101-shaped. Optional parts may be sent as null,
@@ -12,66 +20,115 @@ export const MAX_NAME_IDENTIFIERS = 10;
 export const MAX_ADDRESSES = 10;
 
 const NameIdentifier = z.object({
-  primaryIdentifier: text(MAX.primaryIdentifier, 'Family name, or the whole name when it cannot be split (IVMS101 Max100Text).'),
+  primaryIdentifier: text(
+    MAX.primaryIdentifier,
+    'Family name, or the whole name when it cannot be split (IVMS101 Max100Text).',
+  ),
   secondaryIdentifier: optional(text(MAX.secondaryIdentifier, 'Given names (IVMS101 Max100Text).')),
-  nameIdentifierType: code(NAME_IDENTIFIER_TYPES, 'Nature of the name (IVMS101 NaturalPersonNameTypeCode).'),
+  nameIdentifierType: code(
+    NAME_IDENTIFIER_TYPES,
+    'Nature of the name (IVMS101 NaturalPersonNameTypeCode).',
+  ),
 });
 
 const Name = z.object({
-  nameIdentifier: z.array(NameIdentifier)
+  nameIdentifier: z
+    .array(NameIdentifier)
     .min(1, 'must hold at least one name identifier')
     .max(MAX_NAME_IDENTIFIERS, `must hold at most ${MAX_NAME_IDENTIFIERS} name identifiers`),
 });
 
 /** IVMS101 makes both parts mandatory; here placeOfBirth is optional, dateOfBirth is not when a place is given. */
-const DateAndPlaceOfBirth = z.object({
-  dateOfBirth: optional(DateOfBirth),
-  placeOfBirth: optional(text(MAX.placeOfBirth, 'Town and country of birth (IVMS101 Max70Text).')),
-}).superRefine((v, ctx) => {
-  if (v.placeOfBirth !== undefined && v.dateOfBirth === undefined) ctx.addIssue({ code: 'custom', path: ['dateOfBirth'], message: 'is required when placeOfBirth is given' });
-});
+const DateAndPlaceOfBirth = z
+  .object({
+    dateOfBirth: optional(DateOfBirth),
+    placeOfBirth: optional(
+      text(MAX.placeOfBirth, 'Town and country of birth (IVMS101 Max70Text).'),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.placeOfBirth !== undefined && v.dateOfBirth === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dateOfBirth'],
+        message: 'is required when placeOfBirth is given',
+      });
+  });
 
 /** An object with every field blank means "not given"; otherwise identifier and type are required (IVMS101 [1..1]). */
-const NationalIdentification = z.object({
-  nationalIdentifier: optional(text(MAX.nationalIdentifier, 'Identity document or registration number (IVMS101 Max35Text).')),
-  nationalIdentifierType: optional(code(NATIONAL_IDENTIFIER_TYPES, 'Kind of identifier (IVMS101 NationalIdentifierTypeCode).')),
-  countryOfIssue: optional(Country),
-}).superRefine((v, ctx) => {
-  if (v.nationalIdentifier === undefined && v.nationalIdentifierType === undefined && v.countryOfIssue === undefined) return;
-  for (const key of ['nationalIdentifier', 'nationalIdentifierType'] as const) {
-    if (v[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when a national identification is given' });
-  }
-});
+const NationalIdentification = z
+  .object({
+    nationalIdentifier: optional(
+      text(MAX.nationalIdentifier, 'Identity document or registration number (IVMS101 Max35Text).'),
+    ),
+    nationalIdentifierType: optional(
+      code(NATIONAL_IDENTIFIER_TYPES, 'Kind of identifier (IVMS101 NationalIdentifierTypeCode).'),
+    ),
+    countryOfIssue: optional(Country),
+  })
+  .superRefine((v, ctx) => {
+    if (
+      v.nationalIdentifier === undefined &&
+      v.nationalIdentifierType === undefined &&
+      v.countryOfIssue === undefined
+    )
+      return;
+    for (const key of ['nationalIdentifier', 'nationalIdentifierType'] as const) {
+      if (v[key] === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'is required when a national identification is given',
+        });
+    }
+  });
 
-const addressText = (key: keyof typeof MAX) => optional(text(MAX[key], `IVMS101 Max${MAX[key]}Text.`));
+const addressText = (key: keyof typeof MAX) =>
+  optional(text(MAX[key], `IVMS101 Max${MAX[key]}Text.`));
 
 /**
  * IVMS101 Address. addressType and country are mandatory; constraint C8 ValidAddress asks for
  * addressLine, or streetName with buildingNumber or buildingName.
  */
-const GeographicAddress = z.object({
-  addressType: code(ADDRESS_TYPES, 'Nature of the address (IVMS101 AddressTypeCode).'),
-  department: addressText('department'),
-  subDepartment: addressText('subDepartment'),
-  streetName: addressText('streetName'),
-  buildingNumber: addressText('buildingNumber'),
-  buildingName: addressText('buildingName'),
-  floor: addressText('floor'),
-  postBox: addressText('postBox'),
-  room: addressText('room'),
-  postCode: addressText('postCode'),
-  townName: addressText('townName'),
-  townLocationName: addressText('townLocationName'),
-  districtName: addressText('districtName'),
-  countrySubDivision: addressText('countrySubDivision'),
-  addressLine: optional(z.array(text(MAX.addressLine, 'IVMS101 Max70Text.')).max(MAX_ADDRESS_LINES, `must hold at most ${MAX_ADDRESS_LINES} lines`)),
-  country: Country,
-}).superRefine((v, ctx) => {
-  const lines = v.addressLine?.length ?? 0;
-  if (lines === 0 && !(v.streetName !== undefined && (v.buildingNumber !== undefined || v.buildingName !== undefined))) {
-    ctx.addIssue({ code: 'custom', message: 'needs addressLine, or streetName with buildingNumber or buildingName (IVMS101 ValidAddress)' });
-  }
-});
+const GeographicAddress = z
+  .object({
+    addressType: code(ADDRESS_TYPES, 'Nature of the address (IVMS101 AddressTypeCode).'),
+    department: addressText('department'),
+    subDepartment: addressText('subDepartment'),
+    streetName: addressText('streetName'),
+    buildingNumber: addressText('buildingNumber'),
+    buildingName: addressText('buildingName'),
+    floor: addressText('floor'),
+    postBox: addressText('postBox'),
+    room: addressText('room'),
+    postCode: addressText('postCode'),
+    townName: addressText('townName'),
+    townLocationName: addressText('townLocationName'),
+    districtName: addressText('districtName'),
+    countrySubDivision: addressText('countrySubDivision'),
+    addressLine: optional(
+      z
+        .array(text(MAX.addressLine, 'IVMS101 Max70Text.'))
+        .max(MAX_ADDRESS_LINES, `must hold at most ${MAX_ADDRESS_LINES} lines`),
+    ),
+    country: Country,
+  })
+  .superRefine((v, ctx) => {
+    const lines = v.addressLine?.length ?? 0;
+    if (
+      lines === 0 &&
+      !(
+        v.streetName !== undefined &&
+        (v.buildingNumber !== undefined || v.buildingName !== undefined)
+      )
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'needs addressLine, or streetName with buildingNumber or buildingName (IVMS101 ValidAddress)',
+      });
+    }
+  });
 
 const ALT = 'Alternative spelling that occurs in the interface; normalised to';
 
@@ -84,18 +141,38 @@ const NaturalPersonInput = z.object({
   name: Name,
   dateAndPlaceOfBirth: optional(DateAndPlaceOfBirth),
   nationalIdentification: optional(NationalIdentification),
-  nationalIdenficiation: optional(NationalIdentification).meta({ description: `${ALT} nationalIdentification.`, deprecated: true }),
-  nationalIdentifier: optional(NationalIdentification).meta({ description: `${ALT} nationalIdentification (the object, at person level).`, deprecated: true }),
-  geographicAddress: optional(z.array(GeographicAddress).max(MAX_ADDRESSES, `must hold at most ${MAX_ADDRESSES} addresses`)),
-  customerIdentification: optional(text(MAX.customerIdentification, 'Customer number at the VASP (IVMS101 Max50Text).')),
-  customerIdenficiation: optional(text(MAX.customerIdentification)).meta({ description: `${ALT} customerIdentification.`, deprecated: true }),
+  nationalIdenficiation: optional(NationalIdentification).meta({
+    description: `${ALT} nationalIdentification.`,
+    deprecated: true,
+  }),
+  nationalIdentifier: optional(NationalIdentification).meta({
+    description: `${ALT} nationalIdentification (the object, at person level).`,
+    deprecated: true,
+  }),
+  geographicAddress: optional(
+    z.array(GeographicAddress).max(MAX_ADDRESSES, `must hold at most ${MAX_ADDRESSES} addresses`),
+  ),
+  customerIdentification: optional(
+    text(MAX.customerIdentification, 'Customer number at the VASP (IVMS101 Max50Text).'),
+  ),
+  customerIdenficiation: optional(text(MAX.customerIdentification)).meta({
+    description: `${ALT} customerIdentification.`,
+    deprecated: true,
+  }),
 });
 
 type NaturalPersonIn = z.output<typeof NaturalPersonInput>;
 type NationalIdentificationValue = NonNullable<NaturalPersonIn['nationalIdentification']>;
 
-function given(id: NationalIdentificationValue | undefined): NationalIdentificationValue | undefined {
-  return id && (id.nationalIdentifier !== undefined || id.nationalIdentifierType !== undefined || id.countryOfIssue !== undefined) ? id : undefined;
+function given(
+  id: NationalIdentificationValue | undefined,
+): NationalIdentificationValue | undefined {
+  return id &&
+    (id.nationalIdentifier !== undefined ||
+      id.nationalIdentifierType !== undefined ||
+      id.countryOfIssue !== undefined)
+    ? id
+    : undefined;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -106,7 +183,12 @@ function oneSpelling<T>(ctx: z.RefinementCtx, spellings: [string, T | undefined]
   const [first] = present;
   if (!first) return undefined;
   for (const [key, value] of present.slice(1)) {
-    if (!same(first[1], value)) ctx.addIssue({ code: 'custom', path: [key], message: `conflicts with ${first[0]}: both spellings are given with different values` });
+    if (!same(first[1], value))
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `conflicts with ${first[0]}: both spellings are given with different values`,
+      });
   }
   return first[1];
 }
@@ -121,7 +203,8 @@ export const NaturalPerson = NaturalPersonInput.transform((p, ctx) => {
     ['customerIdentification', p.customerIdentification],
     ['customerIdenficiation', p.customerIdenficiation],
   ]);
-  const birth = p.dateAndPlaceOfBirth?.dateOfBirth !== undefined ? p.dateAndPlaceOfBirth : undefined;
+  const birth =
+    p.dateAndPlaceOfBirth?.dateOfBirth !== undefined ? p.dateAndPlaceOfBirth : undefined;
   return {
     name: p.name,
     ...(birth ? { dateAndPlaceOfBirth: birth } : {}),
@@ -132,7 +215,9 @@ export const NaturalPerson = NaturalPersonInput.transform((p, ctx) => {
 });
 
 export const Person = z.object({
-  naturalPerson: NaturalPerson.meta({ description: 'The person (IVMS101 NaturalPerson). Legal persons are not supported.' }),
+  naturalPerson: NaturalPerson.meta({
+    description: 'The person (IVMS101 NaturalPerson). Legal persons are not supported.',
+  }),
 });
 
 export type NaturalPersonValue = z.output<typeof NaturalPerson>;

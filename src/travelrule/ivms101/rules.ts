@@ -47,8 +47,12 @@ export interface RuleOutput {
  * required by the schema for both sides.
  */
 function originatorIdentified(person: NaturalPersonValue): boolean {
-  return person.dateAndPlaceOfBirth !== undefined || person.nationalIdentification !== undefined
-    || person.geographicAddress !== undefined || person.customerIdentification !== undefined;
+  return (
+    person.dateAndPlaceOfBirth !== undefined ||
+    person.nationalIdentification !== undefined ||
+    person.geographicAddress !== undefined ||
+    person.customerIdentification !== undefined
+  );
 }
 
 /** Fractional digits that carry value: trailing zeros do not count ("1.50" has one). */
@@ -60,7 +64,8 @@ export function fractionDigits(amount: string): number {
 /** Transaction hash formats where the spec's networks fix one; other families: any non-blank string without whitespace. */
 export function hashReason(network: string, hash: string): string | null {
   const family = networkInfo(network)?.family;
-  if (family === 'evm') return /^0x[0-9a-fA-F]{64}$/.test(hash) ? null : 'must be 0x and 64 hex digits';
+  if (family === 'evm')
+    return /^0x[0-9a-fA-F]{64}$/.test(hash) ? null : 'must be 0x and 64 hex digits';
   if (family === 'utxo') return /^[0-9a-fA-F]{64}$/.test(hash) ? null : 'must be 64 hex digits';
   return /^\S+$/.test(hash) ? null : 'must not contain whitespace';
 }
@@ -69,20 +74,36 @@ export function checkRules(input: RuleInput): { issues: RuleIssue[]; output?: Ru
   const issues: RuleIssue[] = [];
   const decimals = Number(input.transaction_asset_decimals);
   if (fractionDigits(input.transaction_amount) > decimals) {
-    issues.push({ path: 'transaction_amount', reason: `has more fractional digits than transaction_asset_decimals (${decimals})` });
+    issues.push({
+      path: 'transaction_amount',
+      reason: `has more fractional digits than transaction_asset_decimals (${decimals})`,
+    });
   }
   input.originator.persons.forEach((person, i) => {
     if (!originatorIdentified(person.naturalPerson)) {
-      issues.push({ path: `originator.persons[${i}].naturalPerson`, reason: 'needs at least one of dateAndPlaceOfBirth.dateOfBirth, nationalIdentification, geographicAddress, customerIdentification' });
+      issues.push({
+        path: `originator.persons[${i}].naturalPerson`,
+        reason:
+          'needs at least one of dateAndPlaceOfBirth.dateOfBirth, nationalIdentification, geographicAddress, customerIdentification',
+      });
     }
   });
-  if (input.created_at !== undefined && Date.parse(input.created_at) > Date.now() + CREATED_AT_SKEW_MS) {
+  if (
+    input.created_at !== undefined &&
+    Date.parse(input.created_at) > Date.now() + CREATED_AT_SKEW_MS
+  ) {
     issues.push({ path: 'created_at', reason: 'must not be in the future' });
   }
 
   const accounts = [
-    ...input.originator.accountNumber.map((value, i) => ({ path: `originator.accountNumber[${i}]`, value })),
-    ...input.beneficiary.accountNumber.map((value, i) => ({ path: `beneficiary.accountNumber[${i}]`, value })),
+    ...input.originator.accountNumber.map((value, i) => ({
+      path: `originator.accountNumber[${i}]`,
+      value,
+    })),
+    ...input.beneficiary.accountNumber.map((value, i) => ({
+      path: `beneficiary.accountNumber[${i}]`,
+      value,
+    })),
   ];
   let network = input.transaction_network;
   if (network === undefined) {
@@ -94,13 +115,20 @@ export function checkRules(input: RuleInput): { issues: RuleIssue[]; output?: Ru
 
   const info = networkInfo(network)!;
   if (input.transaction_asset.toUpperCase() === info.asset && decimals !== info.decimals) {
-    issues.push({ path: 'transaction_asset_decimals', reason: `must be ${info.decimals} for ${info.asset} on ${network}` });
+    issues.push({
+      path: 'transaction_asset_decimals',
+      reason: `must be ${info.decimals} for ${info.asset} on ${network}`,
+    });
   }
   const stored: string[] = [];
   for (const account of accounts) {
     const result = validateAddress(network, account.value);
     if (result.ok) stored.push(result.address);
-    else issues.push({ path: account.path, reason: `is not a valid ${network} wallet address: ${result.reason}` });
+    else
+      issues.push({
+        path: account.path,
+        reason: `is not a valid ${network} wallet address: ${result.reason}`,
+      });
   }
   if (input.transaction_hash !== undefined) {
     const reason = hashReason(network, input.transaction_hash);
@@ -108,5 +136,12 @@ export function checkRules(input: RuleInput): { issues: RuleIssue[]; output?: Ru
   }
   if (issues.length > 0) return { issues };
   const split = input.originator.accountNumber.length;
-  return { issues, output: { network, originatorAccounts: stored.slice(0, split), beneficiaryAccounts: stored.slice(split) } };
+  return {
+    issues,
+    output: {
+      network,
+      originatorAccounts: stored.slice(0, split),
+      beneficiaryAccounts: stored.slice(split),
+    },
+  };
 }

@@ -15,7 +15,11 @@ import { TRP_VERSION } from './messages.js';
  */
 
 export class TrpError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'TrpError';
   }
@@ -34,7 +38,11 @@ interface RawResponse {
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string }): Promise<RawResponse> {
+function send(
+  url: URL,
+  body: string,
+  opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string },
+): Promise<RawResponse> {
   const https_ = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const req = (https_ ? https : http).request(url, {
@@ -49,9 +57,14 @@ function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowLis
       lookup: guardedLookup(opts.allow) as never,
       agent: false,
       // One array element per certificate: Node reads only the first of several PEM blocks in one element.
-      ...(https_ && opts.ca ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] } : {}),
+      ...(https_ && opts.ca
+        ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] }
+        : {}),
     });
-    const timeout = () => req.destroy(Object.assign(new Error(`no response within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    const timeout = () =>
+      req.destroy(
+        Object.assign(new Error(`no response within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+      );
     // One deadline for connecting, sending and reading the whole answer.
     const timer = setTimeout(timeout, opts.timeoutMs);
     req.on('response', (res) => {
@@ -61,7 +74,12 @@ function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowLis
       const header = res.headers['request-identifier'];
       const finish = () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, requestId: Array.isArray(header) ? header[0] : header, text: Buffer.concat(chunks).toString('utf8'), truncated });
+        resolve({
+          status: res.statusCode ?? 0,
+          requestId: Array.isArray(header) ? header[0] : header,
+          text: Buffer.concat(chunks).toString('utf8'),
+          truncated,
+        });
       };
       res.on('data', (chunk: Buffer) => {
         if (truncated) return;
@@ -77,9 +95,15 @@ function send(url: URL, body: string, opts: { timeoutMs: number; allow: AllowLis
         size += chunk.length;
       });
       res.on('end', finish);
-      res.on('error', (err) => { clearTimeout(timer); if (!truncated) reject(err); });
+      res.on('error', (err) => {
+        clearTimeout(timer);
+        if (!truncated) reject(err);
+      });
     });
-    req.on('error', (err) => { clearTimeout(timer); reject(err); });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     req.end(body);
   });
 }
@@ -89,15 +113,24 @@ function peerMessage(text: string): string {
   let message = text;
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string') message = (parsed as { message: string }).message;
+    if (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      typeof (parsed as { message?: unknown }).message === 'string'
+    )
+      message = (parsed as { message: string }).message;
   } catch {
     // not JSON: the text itself
   }
-  return message.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MAX_PEER_MESSAGE_CHARS);
+  return message
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, MAX_PEER_MESSAGE_CHARS);
 }
 
 function describeFailure(err: NodeJS.ErrnoException, url: URL): string {
-  if (err.code === 'EFORBIDDENADDR') return `${url.hostname} resolves to an address TRP messages may not be sent to`;
+  if (err.code === 'EFORBIDDENADDR')
+    return `${url.hostname} resolves to an address TRP messages may not be sent to`;
   return `${err.code ?? err.name}: ${err.message}`.slice(0, 300);
 }
 
@@ -106,15 +139,21 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): string {
  * TrpError: retryable for 5xx, 408, 429, connection failures and timeouts; not for other 4xx,
  * redirects, a URL the SSRF guard refuses, or an answer that is not JSON or not ours.
  */
-export async function trpPost(url: string, body: unknown, opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string }): Promise<{ status: number; body: unknown }> {
+export async function trpPost(
+  url: string,
+  body: unknown,
+  opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string },
+): Promise<{ status: number; body: unknown }> {
   let target: URL;
   try {
     target = new URL(url);
   } catch {
     throw new TrpError('TRP URL is not a URL', false);
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new TrpError('TRP URL must be http or https', false);
-  if (!literalHostAllowed(target, opts.allow)) throw new TrpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
+  if (target.protocol !== 'https:' && target.protocol !== 'http:')
+    throw new TrpError('TRP URL must be http or https', false);
+  if (!literalHostAllowed(target, opts.allow))
+    throw new TrpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
 
   let res: RawResponse;
   try {
@@ -127,9 +166,12 @@ export async function trpPost(url: string, body: unknown, opts: { timeoutMs: num
 
   const { status } = res;
   if (status >= 200 && status < 300) {
-    if (res.requestId === undefined) log.debug({ host: target.host, status }, 'TRP peer did not echo request-identifier');
-    else if (res.requestId !== opts.requestId) throw new TrpError('request-identifier not echoed', false, status);
-    if (res.truncated) throw new TrpError(`answer larger than ${MAX_RESPONSE_BYTES} bytes`, false, status);
+    if (res.requestId === undefined)
+      log.debug({ host: target.host, status }, 'TRP peer did not echo request-identifier');
+    else if (res.requestId !== opts.requestId)
+      throw new TrpError('request-identifier not echoed', false, status);
+    if (res.truncated)
+      throw new TrpError(`answer larger than ${MAX_RESPONSE_BYTES} bytes`, false, status);
     if (res.text.trim() === '') return { status, body: null };
     try {
       return { status, body: JSON.parse(res.text) as unknown };
@@ -137,8 +179,13 @@ export async function trpPost(url: string, body: unknown, opts: { timeoutMs: num
       throw new TrpError(`peer answered ${status} with a body that is not JSON`, false, status);
     }
   }
-  if (status >= 300 && status < 400) throw new TrpError(`redirect ${status} not followed`, false, status);
+  if (status >= 300 && status < 400)
+    throw new TrpError(`redirect ${status} not followed`, false, status);
   const retryable = status >= 500 || status === 408 || status === 429;
   const message = peerMessage(res.text);
-  throw new TrpError(message ? `peer answered ${status}: ${message}` : `peer answered ${status}`, retryable, status);
+  throw new TrpError(
+    message ? `peer answered ${status}: ${message}` : `peer answered ${status}`,
+    retryable,
+    status,
+  );
 }

@@ -33,7 +33,10 @@ import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js'
 
 export const TRP_VERSION = '3.1.0';
 
-export type Resolution = { version: string } | { approved: { address: string; callback: string } } | { rejected: string };
+export type Resolution =
+  | { version: string }
+  | { approved: { address: string; callback: string } }
+  | { rejected: string };
 export type Confirmation = { txid: string } | { canceled: string };
 
 export interface InboundInquiry {
@@ -63,8 +66,26 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
  * 60 with `network: "arb"` is ETH on Arbitrum.
  */
 export const SLIP0044_COIN_TYPES: Readonly<Record<string, number>> = {
-  bitcoin: 0, litecoin: 2, doge: 3, eth: 60, atom: 118, xrp: 144, stellar: 148, eos: 194, trx: 195, algo: 283,
-  dot: 354, solana: 501, ton: 607, apt: 637, sui: 784, vet: 818, polygon: 966, xtz: 1729, ada: 1815, avalanche: 9000,
+  bitcoin: 0,
+  litecoin: 2,
+  doge: 3,
+  eth: 60,
+  atom: 118,
+  xrp: 144,
+  stellar: 148,
+  eos: 194,
+  trx: 195,
+  algo: 283,
+  dot: 354,
+  solana: 501,
+  ton: 607,
+  apt: 637,
+  sui: 784,
+  vet: 818,
+  polygon: 966,
+  xtz: 1729,
+  ada: 1815,
+  avalanche: 9000,
 };
 
 /** Coin type → network: the first network of the table with that native coin type. */
@@ -83,7 +104,8 @@ const MAX_AMOUNT_DIGITS = 114;
 const MAX_DECIMALS = 36;
 const MAX_VASP_NAME_CHARS = 100;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
 function isNative(asset: string, network: string): boolean {
@@ -95,25 +117,43 @@ function isNative(asset: string, network: string): boolean {
 
 /** The transfer inquiry body for the beneficiary VASP's inquiry URL. */
 export function buildInquiry(d: {
-  asset: string; network: string; decimals: number; amountBaseUnits: string; callback: string;
-  originator: NormalisedParty; beneficiary: NormalisedParty; vaspName: string; vaspCountry?: string;
+  asset: string;
+  network: string;
+  decimals: number;
+  amountBaseUnits: string;
+  callback: string;
+  originator: NormalisedParty;
+  beneficiary: NormalisedParty;
+  vaspName: string;
+  vaspCountry?: string;
 }): Record<string, unknown> {
   const coin = SLIP0044_COIN_TYPES[d.network];
   const native = isNative(d.asset, d.network);
-  const asset = native && coin !== undefined
-    ? { slip0044: coin, network: d.network }
-    : { network: d.network, symbol: d.asset, decimals: d.decimals };
+  const asset =
+    native && coin !== undefined
+      ? { slip0044: coin, network: d.network }
+      : { network: d.network, symbol: d.asset, decimals: d.decimals };
   return {
     asset,
     amount: d.amountBaseUnits,
     callback: d.callback,
     IVMS101: {
-      originator: { originatorPersons: d.originator.persons, accountNumber: d.originator.accountNumber },
-      beneficiary: { beneficiaryPersons: d.beneficiary.persons, accountNumber: d.beneficiary.accountNumber },
+      originator: {
+        originatorPersons: d.originator.persons,
+        accountNumber: d.originator.accountNumber,
+      },
+      beneficiary: {
+        beneficiaryPersons: d.beneficiary.persons,
+        accountNumber: d.beneficiary.accountNumber,
+      },
       originatingVASP: {
         originatingVASP: {
           legalPerson: {
-            name: { nameIdentifier: [{ legalPersonName: d.vaspName, legalPersonNameIdentifierType: 'LEGL' }] },
+            name: {
+              nameIdentifier: [
+                { legalPersonName: d.vaspName, legalPersonNameIdentifierType: 'LEGL' },
+              ],
+            },
             ...(d.vaspCountry ? { countryOfRegistration: d.vaspCountry } : {}),
           },
         },
@@ -144,7 +184,11 @@ function family(network: string): NetworkFamily {
 /** Decimals of a native coin named by symbol alone: known when every network paying in it agrees. */
 function nativeDecimals(symbol: string): number | undefined {
   const upper = symbol.toUpperCase();
-  const found = new Set(NETWORK_SYMBOLS.filter((s) => networkInfo(s)!.asset === upper).map((s) => networkInfo(s)!.decimals));
+  const found = new Set(
+    NETWORK_SYMBOLS.filter((s) => networkInfo(s)!.asset === upper).map(
+      (s) => networkInfo(s)!.decimals,
+    ),
+  );
   return found.size === 1 ? [...found][0] : undefined;
 }
 
@@ -155,13 +199,15 @@ function parseAsset(asset: unknown): Parsed<AssetFields> {
 
   let fromCoin: string | undefined;
   if (slip0044 !== undefined && slip0044 !== null) {
-    if (typeof slip0044 !== 'number' || !Number.isSafeInteger(slip0044) || slip0044 < 0) return fail('asset.slip0044: must be a non-negative integer');
+    if (typeof slip0044 !== 'number' || !Number.isSafeInteger(slip0044) || slip0044 < 0)
+      return fail('asset.slip0044: must be a non-negative integer');
     fromCoin = NETWORK_OF_COIN_TYPE.get(slip0044);
   }
   let named: string | undefined;
   let networkText: string | undefined;
   if (networkValue !== undefined && networkValue !== null) {
-    if (typeof networkValue !== 'string' || networkValue.trim() === '') return fail('asset.network: must be a non-empty string');
+    if (typeof networkValue !== 'string' || networkValue.trim() === '')
+      return fail('asset.network: must be a non-empty string');
     networkText = networkValue.trim();
     named = networkFromString(networkText);
   }
@@ -170,24 +216,38 @@ function parseAsset(asset: unknown): Parsed<AssetFields> {
   }
   const network = named ?? fromCoin;
 
-  if (symbol !== undefined && symbol !== null && typeof symbol !== 'string') return fail('asset.symbol: must be a string');
+  if (symbol !== undefined && symbol !== null && typeof symbol !== 'string')
+    return fail('asset.symbol: must be a string');
   let assetSymbol = typeof symbol === 'string' ? symbol : undefined;
   if (assetSymbol === undefined) {
     if (network !== undefined) assetSymbol = networkInfo(network)!.asset;
     else if (networkText !== undefined) assetSymbol = networkText.toUpperCase();
-    else if (slip0044 !== undefined && slip0044 !== null) return fail('asset.slip0044: is not a coin type this service knows; name asset.network or asset.symbol');
-    else return fail('asset: must name the asset by slip0044, network or symbol (dti alone is not supported)');
+    else if (slip0044 !== undefined && slip0044 !== null)
+      return fail(
+        'asset.slip0044: is not a coin type this service knows; name asset.network or asset.symbol',
+      );
+    else
+      return fail(
+        'asset: must name the asset by slip0044, network or symbol (dti alone is not supported)',
+      );
   }
 
   let decimals: number | undefined;
   if (decimalsValue !== undefined && decimalsValue !== null) {
-    const n = typeof decimalsValue === 'string' && /^\d{1,2}$/.test(decimalsValue) ? Number(decimalsValue) : decimalsValue;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_DECIMALS) return fail(`asset.decimals: must be an integer from 0 to ${MAX_DECIMALS}`);
+    const n =
+      typeof decimalsValue === 'string' && /^\d{1,2}$/.test(decimalsValue)
+        ? Number(decimalsValue)
+        : decimalsValue;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_DECIMALS)
+      return fail(`asset.decimals: must be an integer from 0 to ${MAX_DECIMALS}`);
     decimals = n;
   } else {
-    decimals = network !== undefined
-      ? (isNative(assetSymbol, network) ? networkInfo(network)!.decimals : undefined)
-      : nativeDecimals(assetSymbol);
+    decimals =
+      network !== undefined
+        ? isNative(assetSymbol, network)
+          ? networkInfo(network)!.decimals
+          : undefined
+        : nativeDecimals(assetSymbol);
   }
   if (decimals === undefined) return fail('asset.decimals: required');
   return { ok: true, value: { symbol: assetSymbol, network, decimals } };
@@ -196,10 +256,16 @@ function parseAsset(asset: unknown): Parsed<AssetFields> {
 function parseAmount(amount: unknown): Parsed<string> {
   if (amount === undefined || amount === null) return fail('amount: is required');
   if (typeof amount === 'number') {
-    if (!Number.isSafeInteger(amount) || amount < 0) return fail('amount: must be a non-negative integer in the smallest unit (as a string when above 2^53)');
+    if (!Number.isSafeInteger(amount) || amount < 0)
+      return fail(
+        'amount: must be a non-negative integer in the smallest unit (as a string when above 2^53)',
+      );
     return { ok: true, value: String(amount) };
   }
-  if (typeof amount !== 'string' || !/^(0|[1-9]\d*)$/.test(amount)) return fail('amount: must be a non-negative integer string in the smallest unit, such as "1500000"');
+  if (typeof amount !== 'string' || !/^(0|[1-9]\d*)$/.test(amount))
+    return fail(
+      'amount: must be a non-negative integer string in the smallest unit, such as "1500000"',
+    );
   if (amount.length > MAX_AMOUNT_DIGITS) return fail('amount: is too large');
   return { ok: true, value: amount };
 }
@@ -220,24 +286,43 @@ export function fromBaseUnits(units: string, decimals: number): string {
 function joinNames(person: unknown): unknown {
   if (!isObject(person) || !isObject(person.naturalPerson)) return person;
   const name = person.naturalPerson.name;
-  if (!Array.isArray(name) || name.length === 0 || !name.every((n) => isObject(n) && Array.isArray(n.nameIdentifier))) return person;
+  if (
+    !Array.isArray(name) ||
+    name.length === 0 ||
+    !name.every((n) => isObject(n) && Array.isArray(n.nameIdentifier))
+  )
+    return person;
   const nameIdentifier = name.flatMap((n) => (n as { nameIdentifier: unknown[] }).nameIdentifier);
   return { ...person, naturalPerson: { ...person.naturalPerson, name: { nameIdentifier } } };
 }
 
 type Side = 'originator' | 'beneficiary';
 
-function partyInput(ivms: Record<string, unknown>, side: Side): Parsed<{ persons: unknown; accountNumber: unknown }> {
+function partyInput(
+  ivms: Record<string, unknown>,
+  side: Side,
+): Parsed<{ persons: unknown; accountNumber: unknown }> {
   const party = ivms[side];
   if (party === undefined || party === null) return fail(`IVMS101.${side}: is required`);
   if (!isObject(party)) return fail(`IVMS101.${side}: must be an object`);
   const personsKey = `${side}Persons`;
   const persons = party[personsKey];
   if (Array.isArray(persons)) {
-    const legal = persons.findIndex((p) => isObject(p) && p.naturalPerson === undefined && p.legalPerson !== undefined);
-    if (legal >= 0) return fail(`IVMS101.${side}.${personsKey}[${legal}]: legal persons are not supported, only naturalPerson`);
+    const legal = persons.findIndex(
+      (p) => isObject(p) && p.naturalPerson === undefined && p.legalPerson !== undefined,
+    );
+    if (legal >= 0)
+      return fail(
+        `IVMS101.${side}.${personsKey}[${legal}]: legal persons are not supported, only naturalPerson`,
+      );
   }
-  return { ok: true, value: { persons: Array.isArray(persons) ? persons.map(joinNames) : persons, accountNumber: party.accountNumber } };
+  return {
+    ok: true,
+    value: {
+      persons: Array.isArray(persons) ? persons.map(joinNames) : persons,
+      accountNumber: party.accountNumber,
+    },
+  };
 }
 
 /** A parseTravelRuleInput path (create_tx terms) in TRP terms. */
@@ -263,12 +348,17 @@ function originatingVaspName(ivms: Record<string, unknown>): string | undefined 
   const legal = isObject(vasp) ? vasp.legalPerson : undefined;
   let names = isObject(legal) ? legal.name : undefined;
   if (Array.isArray(names)) names = names[0];
-  const ids = isObject(names) && Array.isArray(names.nameIdentifier) ? names.nameIdentifier.filter(isObject) : [];
+  const ids =
+    isObject(names) && Array.isArray(names.nameIdentifier)
+      ? names.nameIdentifier.filter(isObject)
+      : [];
   const chosen = ids.find((n) => n.legalPersonNameIdentifierType === 'LEGL') ?? ids[0];
   const name = chosen?.legalPersonName;
   if (typeof name !== 'string') return undefined;
   const trimmed = name.trim();
-  return trimmed && trimmed.length <= MAX_VASP_NAME_CHARS && !/[\u0000-\u001f\u007f]/.test(trimmed) ? trimmed : undefined;
+  return trimmed && trimmed.length <= MAX_VASP_NAME_CHARS && !/[\u0000-\u001f\u007f]/.test(trimmed)
+    ? trimmed
+    : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,9 +370,17 @@ export function parseInquiry(body: unknown): Parsed<InboundInquiry> {
   if (!asset.ok) return asset;
   const amount = parseAmount(body.amount);
   if (!amount.ok) return amount;
-  if (typeof body.callback !== 'string') return fail(body.callback === undefined || body.callback === null ? 'callback: is required' : 'callback: must be a string');
+  if (typeof body.callback !== 'string')
+    return fail(
+      body.callback === undefined || body.callback === null
+        ? 'callback: is required'
+        : 'callback: must be a string',
+    );
   const callback = parseWebhookUrl(body.callback);
-  if (!callback.ok) return fail(`callback: ${callback.reason === 'not a URL' ? 'must be an http(s) URL' : callback.reason}`);
+  if (!callback.ok)
+    return fail(
+      `callback: ${callback.reason === 'not a URL' ? 'must be an http(s) URL' : callback.reason}`,
+    );
   const ivms = body.IVMS101;
   if (ivms === undefined || ivms === null) return fail('IVMS101: is required');
   if (!isObject(ivms)) return fail('IVMS101: must be an object');
@@ -291,15 +389,18 @@ export function parseInquiry(body: unknown): Parsed<InboundInquiry> {
   const beneficiary = partyInput(ivms, 'beneficiary');
   if (!beneficiary.ok) return beneficiary;
 
-  const parsed = parseTravelRuleInput({
-    transaction_ref: 'trp-inquiry',
-    transaction_asset: asset.value.symbol,
-    ...(asset.value.network !== undefined ? { transaction_network: asset.value.network } : {}),
-    transaction_amount: fromBaseUnits(amount.value, asset.value.decimals),
-    transaction_asset_decimals: String(asset.value.decimals),
-    originator: originator.value,
-    beneficiary: beneficiary.value,
-  }, 'create_tx');
+  const parsed = parseTravelRuleInput(
+    {
+      transaction_ref: 'trp-inquiry',
+      transaction_asset: asset.value.symbol,
+      ...(asset.value.network !== undefined ? { transaction_network: asset.value.network } : {}),
+      transaction_amount: fromBaseUnits(amount.value, asset.value.decimals),
+      transaction_asset_decimals: String(asset.value.decimals),
+      originator: originator.value,
+      beneficiary: beneficiary.value,
+    },
+    'create_tx',
+  );
   if (!parsed.ok) {
     const path = trpPath(parsed.path);
     const reason = parsed.issues[0]!.reason;
@@ -327,7 +428,8 @@ export function parseInquiry(body: unknown): Parsed<InboundInquiry> {
 function reason(value: unknown, path: string): Parsed<string> {
   if (value === null) return { ok: true, value: '' };
   if (typeof value !== 'string') return fail(`${path}: must be a string`);
-  if (value.length > MAX_REASON_CHARS) return fail(`${path}: must be at most ${MAX_REASON_CHARS} characters`);
+  if (value.length > MAX_REASON_CHARS)
+    return fail(`${path}: must be at most ${MAX_REASON_CHARS} characters`);
   return { ok: true, value };
 }
 
@@ -344,7 +446,8 @@ export function parseResolution(body: unknown): Parsed<Resolution> {
   if (!key.ok) return key;
   const value = (body as Record<string, unknown>)[key.value];
   if (key.value === 'version') {
-    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_VERSION_CHARS) return fail(`version: must be a non-empty string of at most ${MAX_VERSION_CHARS} characters`);
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_VERSION_CHARS)
+      return fail(`version: must be a non-empty string of at most ${MAX_VERSION_CHARS} characters`);
     return { ok: true, value: { version: value } };
   }
   if (key.value === 'rejected') {
@@ -353,11 +456,16 @@ export function parseResolution(body: unknown): Parsed<Resolution> {
   }
   if (!isObject(value)) return fail('approved: must be an object');
   const { address, callback } = value;
-  if (typeof address !== 'string' || address.trim() === '') return fail('approved.address: must be a non-empty string');
-  if (address.length > MAX_ADDRESS_CHARS) return fail(`approved.address: must be at most ${MAX_ADDRESS_CHARS} characters`);
+  if (typeof address !== 'string' || address.trim() === '')
+    return fail('approved.address: must be a non-empty string');
+  if (address.length > MAX_ADDRESS_CHARS)
+    return fail(`approved.address: must be at most ${MAX_ADDRESS_CHARS} characters`);
   if (typeof callback !== 'string') return fail('approved.callback: is required');
   const url = parseWebhookUrl(callback);
-  if (!url.ok) return fail(`approved.callback: ${url.reason === 'not a URL' ? 'must be an http(s) URL' : url.reason}`);
+  if (!url.ok)
+    return fail(
+      `approved.callback: ${url.reason === 'not a URL' ? 'must be an http(s) URL' : url.reason}`,
+    );
   return { ok: true, value: { approved: { address: address.trim(), callback: url.url.href } } };
 }
 
@@ -369,6 +477,7 @@ export function parseConfirmation(body: unknown): Parsed<Confirmation> {
     const r = reason(value, 'canceled');
     return r.ok ? { ok: true, value: { canceled: r.value } } : r;
   }
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TXID_CHARS) return fail(`txid: must be a string of 1 to ${MAX_TXID_CHARS} characters`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TXID_CHARS)
+    return fail(`txid: must be a string of 1 to ${MAX_TXID_CHARS} characters`);
   return { ok: true, value: { txid: value } };
 }

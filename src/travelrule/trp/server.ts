@@ -1,7 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { describeError } from '../../errors.js';
 import { log } from '../../log.js';
-import { TRP_VERSION, parseConfirmation, parseInquiry, parseResolution, type Confirmation, type InboundInquiry, type Resolution } from './messages.js';
+import {
+  TRP_VERSION,
+  parseConfirmation,
+  parseInquiry,
+  parseResolution,
+  type Confirmation,
+  type InboundInquiry,
+  type Resolution,
+} from './messages.js';
 import { UUID_RE } from '../../ids.js';
 import { hasNul } from '../../json.js';
 
@@ -17,14 +25,25 @@ import { hasNul } from '../../json.js';
  */
 
 export interface TrpInboundHandlers {
-  inquiry(token: string, inquiry: InboundInquiry, meta: { requestId: string; extensions: string[] }): Promise<Resolution>;
+  inquiry(
+    token: string,
+    inquiry: InboundInquiry,
+    meta: { requestId: string; extensions: string[] },
+  ): Promise<Resolution>;
   resolution(token: string, resolution: Resolution, meta: { requestId: string }): Promise<void>;
-  confirmation(token: string, confirmation: Confirmation, meta: { requestId: string }): Promise<void>;
+  confirmation(
+    token: string,
+    confirmation: Confirmation,
+    meta: { requestId: string },
+  ): Promise<void>;
 }
 
 /** Thrown by handlers: unknown token → 404, the transfer is not in a state for this message → 409. */
 export class TrpHttpError extends Error {
-  constructor(readonly status: 400 | 403 | 404 | 409 | 503, message: string) {
+  constructor(
+    readonly status: 400 | 403 | 404 | 409 | 503,
+    message: string,
+  ) {
     super(message);
     this.name = 'TrpHttpError';
   }
@@ -35,10 +54,21 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_EXTENSIONS = 32;
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 500 | 503;
-const ERROR_NUMBERS: Record<ErrorStatus, number> = { 400: 5000, 403: 4030, 404: 4040, 409: 4090, 413: 4130, 500: 5999, 503: 5030 };
+const ERROR_NUMBERS: Record<ErrorStatus, number> = {
+  400: 5000,
+  403: 4030,
+  404: 4040,
+  409: 4090,
+  413: 4130,
+  500: 5999,
+  503: 5030,
+};
 
 class Refusal extends Error {
-  constructor(readonly status: ErrorStatus, message: string) {
+  constructor(
+    readonly status: ErrorStatus,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -52,7 +82,8 @@ function supportedVersion(value: string): boolean {
 /** The body as text, refusing (413) once it passes the limit without reading the rest. */
 async function readBody(req: Request): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? '');
-  if (Number.isFinite(declared) && declared > TRP_MAX_BODY_BYTES) throw new Refusal(413, `request body larger than ${TRP_MAX_BODY_BYTES} bytes`);
+  if (Number.isFinite(declared) && declared > TRP_MAX_BODY_BYTES)
+    throw new Refusal(413, `request body larger than ${TRP_MAX_BODY_BYTES} bytes`);
   if (!req.body) return '';
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -73,19 +104,37 @@ async function readBody(req: Request): Promise<string> {
 type Endpoint = 'inquiry' | 'resolution' | 'confirmation';
 
 /** Runs one endpoint: the protocol checks, then `run`, whose result is the 200 body. */
-async function serve(c: Context, endpoint: Endpoint, run: (token: string, body: unknown, meta: { requestId: string; extensions: string[] }) => Promise<unknown>): Promise<Response> {
+async function serve(
+  c: Context,
+  endpoint: Endpoint,
+  run: (
+    token: string,
+    body: unknown,
+    meta: { requestId: string; extensions: string[] },
+  ) => Promise<unknown>,
+): Promise<Response> {
   c.header('api-version', TRP_VERSION);
   let requestId: string | undefined;
   try {
     const version = c.req.header('api-version');
-    if (version === undefined || version.trim() === '') throw new Refusal(400, 'api-version header is required');
-    if (!supportedVersion(version)) throw new Refusal(400, `api-version is not supported: this endpoint speaks TRP ${TRP_VERSION} (any 3.x)`);
+    if (version === undefined || version.trim() === '')
+      throw new Refusal(400, 'api-version header is required');
+    if (!supportedVersion(version))
+      throw new Refusal(
+        400,
+        `api-version is not supported: this endpoint speaks TRP ${TRP_VERSION} (any 3.x)`,
+      );
     const given = c.req.header('request-identifier');
-    if (given === undefined || given.trim() === '') throw new Refusal(400, 'request-identifier header is required');
+    if (given === undefined || given.trim() === '')
+      throw new Refusal(400, 'request-identifier header is required');
     if (!UUID_RE.test(given.trim())) throw new Refusal(400, 'request-identifier must be a UUID');
     requestId = given.trim();
     c.header('request-identifier', requestId);
-    const extensions = (c.req.header('api-extensions') ?? '').split(',').map((e) => e.trim()).filter(Boolean).slice(0, MAX_EXTENSIONS);
+    const extensions = (c.req.header('api-extensions') ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
+      .slice(0, MAX_EXTENSIONS);
 
     const token = c.req.param('token') ?? '';
     if (!TOKEN.test(token)) throw new Refusal(404, 'unknown TRP endpoint');
@@ -98,17 +147,31 @@ async function serve(c: Context, endpoint: Endpoint, run: (token: string, body: 
       throw new Refusal(400, 'body is not JSON');
     }
     // Only an escaped NUL can be in a parsed string (a raw one is not JSON); Postgres text cannot store it.
-    if (text.includes('\\u0000') && hasNul(body)) throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
+    if (text.includes('\\u0000') && hasNul(body))
+      throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
     const result = await run(token, body, { requestId, extensions });
     return c.json(result ?? {}, 200);
   } catch (err) {
     const status = err instanceof Refusal || err instanceof TrpHttpError ? err.status : 500;
     const number = ERROR_NUMBERS[status];
     if (status === 500) {
-      log.error({ endpoint, request_id: requestId, error: describeError(err) }, 'TRP request failed');
-      return c.json({ code: number, status: number, message: `internal error${requestId ? ` (request-identifier ${requestId})` : ''}` }, 500);
+      log.error(
+        { endpoint, request_id: requestId, error: describeError(err) },
+        'TRP request failed',
+      );
+      return c.json(
+        {
+          code: number,
+          status: number,
+          message: `internal error${requestId ? ` (request-identifier ${requestId})` : ''}`,
+        },
+        500,
+      );
     }
-    log.info({ endpoint, request_id: requestId, status, reason: (err as Error).message }, 'TRP request refused');
+    log.info(
+      { endpoint, request_id: requestId, status, reason: (err as Error).message },
+      'TRP request refused',
+    );
     if (status === 503) c.header('retry-after', '5');
     if (status === 413) c.header('connection', 'close');
     return c.json({ code: number, status: number, message: (err as Error).message }, status);
@@ -123,14 +186,26 @@ function validated<T>(result: { ok: true; value: T } | { ok: false; message: str
 /** The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`. */
 export function trpRoutes(handlers: TrpInboundHandlers): Hono {
   const app = new Hono();
-  app.post('/trp/v3/inquiries/:token', (c) => serve(c, 'inquiry', (token, body, meta) => handlers.inquiry(token, validated(parseInquiry(body)), meta)));
-  app.post('/trp/v3/resolutions/:token', (c) => serve(c, 'resolution', async (token, body, meta) => {
-    await handlers.resolution(token, validated(parseResolution(body)), { requestId: meta.requestId });
-    return {};
-  }));
-  app.post('/trp/v3/confirmations/:token', (c) => serve(c, 'confirmation', async (token, body, meta) => {
-    await handlers.confirmation(token, validated(parseConfirmation(body)), { requestId: meta.requestId });
-    return {};
-  }));
+  app.post('/trp/v3/inquiries/:token', (c) =>
+    serve(c, 'inquiry', (token, body, meta) =>
+      handlers.inquiry(token, validated(parseInquiry(body)), meta),
+    ),
+  );
+  app.post('/trp/v3/resolutions/:token', (c) =>
+    serve(c, 'resolution', async (token, body, meta) => {
+      await handlers.resolution(token, validated(parseResolution(body)), {
+        requestId: meta.requestId,
+      });
+      return {};
+    }),
+  );
+  app.post('/trp/v3/confirmations/:token', (c) =>
+    serve(c, 'confirmation', async (token, body, meta) => {
+      await handlers.confirmation(token, validated(parseConfirmation(body)), {
+        requestId: meta.requestId,
+      });
+      return {};
+    }),
+  );
   return app;
 }
