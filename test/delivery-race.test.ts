@@ -348,7 +348,7 @@ it('gives up after the allowed attempts, and a redelivery grants new ones', asyn
 
 it('keeps retrying a retraction the receiver failed to take', async () => {
   const s = await subscription();
-  const ev = await insertEvent(s, 'ff', false, { status: 'delivered' });
+  await insertEvent(s, 'ff', false, { status: 'delivered' });
   await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
   const [retraction] = await db.sql<
     { id: string }[]

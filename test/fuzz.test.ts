@@ -327,7 +327,7 @@ function leaves(
   out: (string | number)[][] = [],
 ): (string | number)[][] {
   if (typeof value === 'string') out.push(path);
-  else if (Array.isArray(value)) value.forEach((v, i) => leaves(v, [...path, i], out));
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) leaves(v, [...path, i], out);
   else if (value && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) leaves(v, [...path, k], out);
   return out;
@@ -489,9 +489,8 @@ function v2Case(rng: Rng, route: Route): Case {
       },
       () => {
         const side = rng.pick(['originator', 'beneficiary']) as 'originator';
-        const party = (
-          body![side] && typeof body![side] === 'object' ? body![side] : (body![side] = {})
-        ) as Record<string, unknown>;
+        if (!body![side] || typeof body![side] !== 'object') body![side] = {};
+        const party = body![side] as Record<string, unknown>;
         const which = rng.pick(['persons', 'accountNumber']);
         party[which] = rng.pick<unknown>([
           {},
@@ -1055,7 +1054,7 @@ describe('fuzzed bad input', () => {
       [
         `${API_BASE}/travelrule/send_address`,
         { apikey: apiKey },
-        { transaction_ref: 'ref', address: EVM, ['k\u0000']: 1 },
+        { transaction_ref: 'ref', address: EVM, 'k\u0000': 1 },
       ],
       [
         '/ops/travelrule/transactions/00000000-0000-4000-8000-000000000000/reject',

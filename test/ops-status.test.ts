@@ -254,8 +254,11 @@ describe('redeliver with a real worker', () => {
     expect(res.json).toMatchObject({ code: 0 });
     // The first (unconfirmed) delivery is answered 500: with one attempt allowed, the event fails.
     let refused = false;
-    receiver.respond = (r) =>
-      !refused && r.json?.confirmed === false ? ((refused = true), 500) : 200;
+    receiver.respond = (r) => {
+      if (refused || r.json?.confirmed !== false) return 200;
+      refused = true;
+      return 500;
+    };
 
     const w = await fundedWallet();
     const receipt = await w.send(to, 10n ** 15n);

@@ -79,7 +79,7 @@ export async function runLiveAmlRescan(
     const risky = new Set<string>();
     for (const network of networks[t.family]) {
       const a = await analyzeAddress(sql, deps.aml, { network, address: t.address, indexed: true });
-      riskTagsOf(a.tags).forEach((tag) => risky.add(tag));
+      for (const tag of riskTagsOf(a.tags)) risky.add(tag);
       if (!best || a.score > best.score) best = { network, ...a };
     }
     const known = new Set(t.risk_tags ?? []);

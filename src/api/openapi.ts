@@ -62,7 +62,8 @@ export function openApiDocument(
         required: true,
         content: { 'application/json': { schema: jsonSchema(spec.body) } },
       };
-    (paths[spec.path] ??= {})[spec.method] = op;
+    paths[spec.path] ??= {};
+    paths[spec.path]![spec.method] = op;
   }
   return {
     openapi: '3.0.3',

@@ -40,22 +40,14 @@ export const PageQuery = (required: boolean) => ({
   }),
 });
 
-export const Address = z
-  .string()
-  .min(1)
-  .max(256)
-  .meta({
-    description:
-      'Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified.',
-  });
-export const WebhookUrl = z
-  .string()
-  .min(1)
-  .max(2048)
-  .meta({
-    description:
-      'http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range.',
-  });
+export const Address = z.string().min(1).max(256).meta({
+  description:
+    'Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified.',
+});
+export const WebhookUrl = z.string().min(1).max(2048).meta({
+  description:
+    'http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range.',
+});
 
 export const ErrorBody = z
   .object({

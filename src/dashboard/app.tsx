@@ -13,7 +13,7 @@ import {
   originAllowed,
   tokensEqual,
 } from './csrf.js';
-import { CsrfField, Layout } from './layout.js';
+import { Layout } from './layout.js';
 import { auditRoutes } from './routes/audit.js';
 import { keyRoutes } from './routes/keys.js';
 import { operationsRoutes } from './routes/operations.js';

@@ -3,7 +3,6 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import { PermanentError, RetryableError, describeError } from '../errors.js';
 import { log } from '../log.js';
 import type { AllowList } from '../webhooks/ssrf.js';
-import type { Keyring } from './crypto.js';
 import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
 import { baseUnits } from './ivms101/normalise.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from './store.js';
@@ -130,7 +129,7 @@ export async function sendMessage(
   job: { attempts: number; max_attempts: number },
 ): Promise<void> {
   const m = await loadMessage(deps.sql, messageId);
-  if (!m || m.status !== 'pending') return;
+  if (m?.status !== 'pending') return;
   const t = await getTransaction(deps.sql, m.transaction_id);
   if (!t) return;
   const ctx = { message_id: m.id, travelrule_id: t.id, kind: m.kind, request_id: m.request_id };

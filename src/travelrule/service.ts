@@ -676,8 +676,7 @@ export async function receiveResolution(
   resolution: Resolution,
 ): Promise<void> {
   const t = await findByCallbackToken(deps.sql, token);
-  if (!t || t.direction !== 'outgoing')
-    throw new TravelRuleError('not_found', 'unknown callback URL');
+  if (t?.direction !== 'outgoing') throw new TravelRuleError('not_found', 'unknown callback URL');
   await applyResolution(deps, t, resolution);
 }
 
@@ -688,8 +687,7 @@ export async function receiveConfirmation(
   confirmation: Confirmation,
 ): Promise<void> {
   const t = await findByCallbackToken(deps.sql, token);
-  if (!t || t.direction !== 'incoming')
-    throw new TravelRuleError('not_found', 'unknown callback URL');
+  if (t?.direction !== 'incoming') throw new TravelRuleError('not_found', 'unknown callback URL');
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('txid' in confirmation) {
     if (t.status === 'TRANSACTION_CONFIRMED' && t.tx_hash === confirmation.txid) return;

@@ -14,19 +14,14 @@ const Attribute = z.object({ trait_type: z.string(), value: z.string() });
 export const NftMetadataSchema = z
   .object({
     name: z.string(),
-    image: z
-      .string()
-      .meta({
-        description: 'URI as the token gives it (may be ipfs:// or data:); "" when unknown.',
-      }),
+    image: z.string().meta({
+      description: 'URI as the token gives it (may be ipfs:// or data:); "" when unknown.',
+    }),
     description: z.string(),
-    attributes: z
-      .array(Attribute)
-      .optional()
-      .meta({
-        description:
-          'Present when the token has attributes, or has neither attributes nor properties ([]). Values as strings.',
-      }),
+    attributes: z.array(Attribute).optional().meta({
+      description:
+        'Present when the token has attributes, or has neither attributes nor properties ([]). Values as strings.',
+    }),
     properties: z
       .record(z.string(), z.unknown())
       .optional()
@@ -38,11 +33,9 @@ export const NftMetadataSchema = z
 
 export const NftItem = z
   .object({
-    name: z
-      .string()
-      .meta({
-        description: 'metadata.name; "" until the metadata is fetched, or when it cannot be.',
-      }),
+    name: z.string().meta({
+      description: 'metadata.name; "" until the metadata is fetched, or when it cannot be.',
+    }),
     image: z
       .string()
       .meta({ description: 'metadata.image (may be ipfs:// or data:); "" when unknown.' }),
@@ -50,12 +43,10 @@ export const NftItem = z
       .array(
         z.object({
           raw: z.string().meta({ description: 'The image URI as the metadata gives it.' }),
-          gateway: z
-            .string()
-            .meta({
-              description:
-                'http(s) URL a browser can load (ipfs:// through the configured gateway; data: passed through); "" for other schemes.',
-            }),
+          gateway: z.string().meta({
+            description:
+              'http(s) URL a browser can load (ipfs:// through the configured gateway; data: passed through); "" for other schemes.',
+          }),
         }),
       )
       .meta({ description: 'One entry for the image; [] when there is none.' }),

@@ -260,11 +260,10 @@ export class DeliveryDispatcher {
 
   private endpoint(key: string): Endpoint {
     let ep = this.endpoints.get(key);
-    if (!ep)
-      this.endpoints.set(
-        key,
-        (ep = { assigned: 0, active: 0, waiting: [], avgMs: undefined, lastProgress: Date.now() }),
-      );
+    if (!ep) {
+      ep = { assigned: 0, active: 0, waiting: [], avgMs: undefined, lastProgress: Date.now() };
+      this.endpoints.set(key, ep);
+    }
     return ep;
   }
 

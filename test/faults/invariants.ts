@@ -157,9 +157,7 @@ export interface CheckInput {
   startBlock: number;
 }
 
-export async function assertInvariants(
-  input: CheckInput,
-): Promise<{
+export async function assertInvariants(input: CheckInput): Promise<{
   failedAttempts: number;
   deliveries: number;
   expected: number;

@@ -84,6 +84,7 @@ export const ODD_STRINGS: readonly string[] = [
   '%00',
   '%',
   '%zz',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, not a template
   '${jndi:ldap:x}',
   '{{7*7}}',
   '<script>alert(1)</script>',

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { openDatabase } from '../../appliance.js';
 import type { Config } from '../../config/index.js';
 import { LabelFileError } from './csv-labels.js';
@@ -16,6 +16,18 @@ export const LABELS_USAGE = `Usage:
       labels per source and category, and the last import`;
 
 /** Usage and file errors: a message on stderr and a non-zero exit code, without a stack. */
+/** The parsed arguments, or undefined after printing the usage (exit code 2) when they do not parse. */
+function parsedOrUsage<T extends ParseArgsConfig>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> | undefined {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    failWith(`${(err as Error).message}\n\n${LABELS_USAGE}`, 2);
+    return undefined;
+  }
+}
+
 function failWith(message: string, code: number): void {
   process.stderr.write(`tollgate labels: ${message}\n`);
   process.exitCode = code;
@@ -60,20 +72,16 @@ function printStats(stats: LabelStats): void {
 export async function labelsCommand(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'import') {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          format: { type: 'string' },
-          source: { type: 'string' },
-          replace: { type: 'boolean' },
-        },
-      });
-    } catch (err) {
-      return failWith(`${(err as Error).message}\n\n${LABELS_USAGE}`, 2);
-    }
+    const parsed = parsedOrUsage({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        source: { type: 'string' },
+        replace: { type: 'boolean' },
+      },
+    });
+    if (!parsed) return;
     const { values, positionals } = parsed;
     if (positionals.length !== 1)
       return failWith(`labels import needs exactly one FILE\n\n${LABELS_USAGE}`, 2);
@@ -112,12 +120,9 @@ export async function labelsCommand(config: Config, args: string[]): Promise<voi
     return;
   }
   if (sub === 'stats') {
-    let values;
-    try {
-      ({ values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } }));
-    } catch (err) {
-      return failWith(`${(err as Error).message}\n\n${LABELS_USAGE}`, 2);
-    }
+    const parsed = parsedOrUsage({ args: rest, options: { json: { type: 'boolean' } } });
+    if (!parsed) return;
+    const { values } = parsed;
     const db = await openDatabase(config);
     try {
       const stats = await labelStats(db.sql);

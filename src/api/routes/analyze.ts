@@ -33,13 +33,11 @@ const Network = z
     description: "Network symbol (the spec's table of 23). An unknown symbol gets error 5000.",
   });
 
-const AmlTags = z
-  .object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()])))
-  .meta({
-    id: 'AmlTags',
-    description:
-      'Base tags, and direct_/indirect_ variants of all but new_wallet and invalid_tokens.',
-  });
+const AmlTags = z.object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()]))).meta({
+  id: 'AmlTags',
+  description:
+    'Base tags, and direct_/indirect_ variants of all but new_wallet and invalid_tokens.',
+});
 const Threshold = z
   .object({ low: z.int(), modarate: z.int(), high: z.int() })
   .meta({ description: 'Score bands (configurable, key `aml.thresholds`); spelled as the spec.' });

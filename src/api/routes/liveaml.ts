@@ -37,13 +37,9 @@ export const LiveAmlEventRecord = z
         description:
           'AML tags: only the indirect_ variants, as the spec shows for this list (the webhook has all of them).',
       }),
-      score: z
-        .int()
-        .min(0)
-        .max(100)
-        .meta({
-          description: 'Risk score 0–100, 100 the highest risk (the same scale as /analyze/aml).',
-        }),
+      score: z.int().min(0).max(100).meta({
+        description: 'Risk score 0–100, 100 the highest risk (the same scale as /analyze/aml).',
+      }),
       hash_tags: Tags.meta({ description: 'The tags true for this transaction.' }),
       block_number: z.int(),
     }),

@@ -12,7 +12,7 @@ export function validateAlgorand(input: string): AddressResult {
   if (!/^[A-Z2-7]{58}$/.test(input))
     return refuse('not an Algorand address: expected 58 upper-case base32 characters');
   const bytes = decodeBase32Canonical(input);
-  if (!bytes || bytes.length !== 36) return refuse('not a canonical Algorand address encoding');
+  if (bytes?.length !== 36) return refuse('not a canonical Algorand address encoding');
   const key = bytes.subarray(0, 32);
   if (!equalBytes(bytes.subarray(32), sha512_256(key).subarray(28)))
     return refuse('Algorand address checksum mismatch');

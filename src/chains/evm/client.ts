@@ -89,7 +89,7 @@ export class EvmBlockSource {
         }),
       'eth_getBlockByNumber',
     );
-    if (!block || !block.hash) return null;
+    if (!block?.hash) return null;
     const receipts = block.transactions.length
       ? await this.receipts(
           number,

@@ -132,7 +132,7 @@ export function decodeTransfers(logs: readonly RawLog[]): TokenTransfer[] {
       const ids = uintArray(log.data, 0);
       const values = uintArray(log.data, 1);
       if (!from || !to || !ids || !values || ids.length !== values.length) continue;
-      ids.forEach((id, i) =>
+      for (const [i, id] of ids.entries())
         out.push({
           type: 'ERC1155',
           address,
@@ -142,8 +142,7 @@ export function decodeTransfers(logs: readonly RawLog[]): TokenTransfer[] {
           value: values[i]!,
           tokenId: id,
           logIndex: log.logIndex,
-        }),
-      );
+        });
     }
   }
   return out;

@@ -6,7 +6,6 @@ import { addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
-import { networkInfo } from '../../config/networks.js';
 import {
   enqueueConfirmations,
   enqueueStreamEvents,

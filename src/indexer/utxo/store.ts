@@ -1,5 +1,4 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
-import { networkInfo } from '../../config/networks.js';
 import {
   enqueueConfirmations,
   enqueueStreamEvents,
