@@ -19,7 +19,7 @@ import { UtxoRpc } from './chains/utxo/client.js';
 import { forgetNetwork } from './indexer/evm/store.js';
 import { readCursor } from './indexer/cursor.js';
 import { startWorker, type Worker } from './jobs/worker.js';
-import { parseAllowList } from './webhooks/ssrf.js';
+import { parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
 import { VERSION } from './version.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { DeliveryDispatcher } from '../src/webhooks/dispatcher.js';
-import { parseAllowList } from '../src/webhooks/ssrf.js';
+import { parseAllowList } from '../src/net/ssrf.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { RawReceivers } from './helpers/receiver.js';

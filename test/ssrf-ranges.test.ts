@@ -7,7 +7,7 @@ import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { trpPost } from '../src/travelrule/trp/client.js';
-import { checkFetchTarget, guardedGet } from '../src/wallet/fetch-url.js';
+import { checkFetchTarget, guardedGet } from '../src/net/fetch-url.js';
 import { postWebhook } from '../src/webhooks/post.js';
 import {
   checkWebhookUrl,
@@ -15,7 +15,7 @@ import {
   isAllowedAddress,
   parseAllowList,
   type ResolveAll,
-} from '../src/webhooks/ssrf.js';
+} from '../src/net/ssrf.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -24,7 +24,7 @@ import { call } from './helpers/http.js';
 
 /**
  * Every range a webhook, an NFT metadata fetch or a TRP message must never reach, against the real
- * guard (src/webhooks/ssrf.ts) and the real clients. Layout on loopback: the allowed receiver is
+ * guard (src/net/ssrf.ts) and the real clients. Layout on loopback: the allowed receiver is
  * 127.0.0.3 (the only address allowed, /32); traps listen on 127.0.0.1 and 127.0.0.2, which are
  * forbidden like the rest of 127/8, and count every TCP connection they get — which must stay 0.
  *

@@ -15,7 +15,7 @@ import {
   type Resolution,
 } from '../src/travelrule/trp/messages.js';
 import { TrpHttpError, trpRoutes, type TrpInboundHandlers } from '../src/travelrule/trp/server.js';
-import { parseAllowList } from '../src/webhooks/ssrf.js';
+import { parseAllowList } from '../src/net/ssrf.js';
 import { call } from './helpers/http.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { postWebhook } from '../src/webhooks/post.js';
-import { parseAllowList } from '../src/webhooks/ssrf.js';
+import { parseAllowList } from '../src/net/ssrf.js';
 import { freePort } from './helpers/ports.js';
 import { RawReceivers } from './helpers/receiver.js';
 

@@ -7,7 +7,7 @@ import type { AmlConfig } from '../aml/config.js';
 import type { Sql } from '../db/index.js';
 import { ApiError, ErrorNumber, describeError } from '../errors.js';
 import { log } from '../log.js';
-import type { AllowList } from '../webhooks/ssrf.js';
+import type { AllowList } from '../net/ssrf.js';
 import { type AuthEnv, requireApiKey } from './auth.js';
 import { rateLimit, type RateLimitOptions } from './ratelimit.js';
 import { openApiDocument } from './openapi.js';

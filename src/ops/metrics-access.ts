@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import ipaddr from 'ipaddr.js';
 import { ErrorNumber } from '../errors.js';
-import { inAllowList, parseAllowList } from '../webhooks/ssrf.js';
+import { inAllowList, parseAllowList } from '../net/ssrf.js';
 
 /**
  * Who may read GET /metrics (config `metrics_token`, `metrics_allow_cidrs`):

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { PermanentError, RetryableError, describeError } from '../errors.js';
 import { log } from '../log.js';
-import type { AllowList } from '../webhooks/ssrf.js';
+import type { AllowList } from '../net/ssrf.js';
 import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
 import { baseUnits } from './ivms101/normalise.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from './store.js';

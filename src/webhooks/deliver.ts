@@ -11,7 +11,7 @@ import {
 } from './evm-payload.js';
 import { buildUtxoPayload } from './utxo-payload.js';
 import type { ClaimedEvent } from './outbox.js';
-import type { AllowList } from './ssrf.js';
+import type { AllowList } from '../net/ssrf.js';
 import type { Keyring } from '../travelrule/crypto.js';
 import { buildTravelRuleBody } from '../travelrule/webhooks.js';
 

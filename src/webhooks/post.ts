@@ -6,7 +6,7 @@ import {
   ForbiddenAddressError,
   guardedLookup,
   literalHostAllowed,
-} from './ssrf.js';
+} from '../net/ssrf.js';
 
 export interface PostResult {
   status_code: number | null;

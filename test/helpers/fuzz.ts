@@ -7,7 +7,7 @@ import type { Route } from '../../src/api/route.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { Sql } from '../../src/db/index.js';
 import { loadKeyring } from '../../src/travelrule/crypto.js';
-import { parseAllowList } from '../../src/webhooks/ssrf.js';
+import { parseAllowList } from '../../src/net/ssrf.js';
 
 /**
  * Tools of the bad-input tests: a small seeded PRNG (replayable runs), pools of hostile values,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FetchError, guardedGet, MAX_REDIRECTS } from '../../src/wallet/fetch-url.js';
-import { parseAllowList } from '../../src/webhooks/ssrf.js';
+import { FetchError, guardedGet, MAX_REDIRECTS } from '../../src/net/fetch-url.js';
+import { parseAllowList } from '../../src/net/ssrf.js';
 
 // The guarded GET of NFT metadata against a real HTTP server on loopback.
 

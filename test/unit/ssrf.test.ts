@@ -4,7 +4,7 @@ import {
   isAllowedAddress,
   parseAllowList,
   parseWebhookUrl,
-} from '../../src/webhooks/ssrf.js';
+} from '../../src/net/ssrf.js';
 
 const none = parseAllowList([]);
 

@@ -9,7 +9,7 @@ import type { AmlConfig } from '../../aml/config.js';
 import { ALL_TAGS } from '../../aml/tags.js';
 import { startTracking } from '../../aml/tracking.js';
 import { normalizeTxHash, txDetail } from '../../aml/tx-detail.js';
-import type { AllowList } from '../../webhooks/ssrf.js';
+import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';

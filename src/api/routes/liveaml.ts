@@ -3,7 +3,7 @@ import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { listEvents } from '../../aml/liveaml-events.js';
 import { listTracking, startTracking, stopTracking } from '../../aml/tracking.js';
-import type { AllowList } from '../../webhooks/ssrf.js';
+import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { streamAddressOrThrow, webhookOrThrow } from './streams.js';

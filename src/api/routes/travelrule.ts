@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { log } from '../../log.js';
-import type { AllowList } from '../../webhooks/ssrf.js';
+import type { AllowList } from '../../net/ssrf.js';
 import { TravelRuleError } from '../../travelrule/errors.js';
 import {
   CreateTxBody,

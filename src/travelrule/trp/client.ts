@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import { log } from '../../log.js';
-import { type AllowList, guardedLookup, literalHostAllowed } from '../../webhooks/ssrf.js';
+import { type AllowList, guardedLookup, literalHostAllowed } from '../../net/ssrf.js';
 import { TRP_VERSION } from './messages.js';
 
 /**

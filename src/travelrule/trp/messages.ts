@@ -1,5 +1,5 @@
 import { NETWORK_SYMBOLS, networkInfo, type NetworkFamily } from '../../config/networks.js';
-import { parseWebhookUrl } from '../../webhooks/ssrf.js';
+import { parseWebhookUrl } from '../../net/ssrf.js';
 import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js';
 
 /**

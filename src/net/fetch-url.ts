@@ -1,11 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import {
-  type AllowList,
-  guardedLookup,
-  literalHostAllowed,
-  parseWebhookUrl,
-} from '../webhooks/ssrf.js';
+import { type AllowList, guardedLookup, literalHostAllowed, parseWebhookUrl } from './ssrf.js';
 
 /**
  * GET of a URL named by someone else (a token contract), under the same rule as webhooks: only
