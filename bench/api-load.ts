@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config/index.js';
-import { openDatabase } from '../src/appliance.js';
+import { openDatabase } from '../src/db/open.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';

@@ -14,7 +14,7 @@ import { createTestClient, http, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { loadConfig } from '../src/config/index.js';
-import { openDatabase } from '../src/appliance.js';
+import { openDatabase } from '../src/db/open.js';
 import { createEvmClient, EvmBlockSource } from '../src/chains/evm/client.js';
 import { mapWithConcurrency } from '../src/concurrency.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';

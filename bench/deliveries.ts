@@ -34,7 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../src/config/index.js';
-import { openDatabase } from '../src/appliance.js';
+import { openDatabase } from '../src/db/open.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { createApiKey } from '../src/keys/keys.js';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
-import { openDatabase, startAppliance, type Appliance, type Roles } from './appliance.js';
+import { startAppliance, type Appliance, type Roles } from './appliance.js';
+import { openDatabase } from './db/open.js';
 import {
   countActiveApiKeys,
   createApiKey,
@@ -12,9 +13,9 @@ import {
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { formatStatusTable, indexerStatus } from './indexer/status.js';
-import { labelsCommand } from './aml/labels/cli.js';
-import { vaspsCommand } from './travelrule/vasps-cli.js';
-import { operatorsCommand } from './operators/cli.js';
+import { labelsCommand } from './cli/labels.js';
+import { vaspsCommand } from './cli/vasps.js';
+import { operatorsCommand } from './cli/operators.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>

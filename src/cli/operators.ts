@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { withDatabase } from '../appliance.js';
+import { withDatabase } from '../db/open.js';
 import type { Config } from '../config/index.js';
 import {
   OPERATOR_ROLES,
@@ -10,7 +10,7 @@ import {
   listOperators,
   resetOperatorPassword,
   type OperatorListing,
-} from './operators.js';
+} from '../operators/operators.js';
 
 export const OPERATORS_USAGE = `Usage:
   tollgate operators create --login L --role viewer|reviewer|admin [--password-stdin]

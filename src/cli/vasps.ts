@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withDatabase } from '../appliance.js';
+import { withDatabase } from '../db/open.js';
 import { ConfigError, type Config } from '../config/index.js';
 import {
   VaspConflictError,
@@ -16,7 +16,7 @@ import {
   upsertVasp,
   type Vasp,
   type VaspWithToken,
-} from './vasps.js';
+} from '../travelrule/vasps.js';
 
 export const VASPS_USAGE = `Usage:
   tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--email E]

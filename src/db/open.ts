@@ -1,0 +1,43 @@
+import type { Config } from '../config/index.js';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded.js';
+import { openPool, type Sql } from './index.js';
+import { migrate } from './migrate.js';
+
+export interface Database {
+  url: string;
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+/** The configured database, or the embedded one in the data dir; migrated. */
+export async function openDatabase(
+  config: Config,
+  opts: { migrate?: boolean; poolMax?: number } = {},
+): Promise<Database> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.database_url;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.data_dir);
+    url = embedded.url;
+  }
+  const sql = openPool(url, { max: opts.poolMax ?? 10 });
+  if (opts.migrate !== false) await migrate(sql, url);
+  return {
+    url,
+    sql,
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Runs `fn` with the database open (a CLI command), closing it afterwards whatever happens. */
+export async function withDatabase<T>(config: Config, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const db = await openDatabase(config);
+  try {
+    return await fn(db.sql);
+  } finally {
+    await db.close();
+  }
+}
