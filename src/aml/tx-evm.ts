@@ -2,7 +2,7 @@ import { TransactionNotFoundError, TransactionReceiptNotFoundError, type PublicC
 import { decodeTransfers, type TokenStandard } from '../chains/evm/decode.js';
 import { tokenMetadata, type TokenMeta } from '../chains/evm/tokens.js';
 import type { Sql } from '../db/index.js';
-import { formatUnits } from '../webhooks/evm-payload.js';
+import { formatUnits } from '../chains/units.js';
 import { networkInfo } from '../config/networks.js';
 import { uniqueParties, type TxCore, type TxTransfer } from './tx-types.js';
 

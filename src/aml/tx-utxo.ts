@@ -2,7 +2,7 @@ import { networkInfo } from '../config/networks.js';
 import type { Sql } from '../db/index.js';
 import { parseOutput, parseTransaction } from '../chains/utxo/block.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
-import { formatUnits } from '../webhooks/evm-payload.js';
+import { formatUnits } from '../chains/units.js';
 import { uniqueParties, type TxCore } from './tx-types.js';
 
 /**

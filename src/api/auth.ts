@@ -2,26 +2,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Sql } from '../db/index.js';
 import { ApiError, ErrorNumber } from '../errors.js';
 import { findApiKey, type ApiKey } from '../keys/keys.js';
+import { decodeBasicAuth } from '../net/basic-auth.js';
 import { readJsonBody } from './body.js';
 
 export type AuthEnv = { Variables: { apiKey: ApiKey; requestId: string; body: unknown } };
 
 const MAX_KEY_LENGTH = 200;
-
-/**
- * An HTTP basic-auth header decoded: the user, and the password when there is a colon. Undefined
- * when the header is not basic auth. API keys use the user (no password); operators use both.
- */
-export function decodeBasicAuth(
-  header: string | undefined,
-): { user: string; password: string | undefined } | undefined {
-  if (!header || !/^basic /i.test(header)) return undefined;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon === -1
-    ? { user: decoded, password: undefined }
-    : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
 
 /**
  * The API key, from any one of the spec's four places: query `apikey`, header `apikey`,

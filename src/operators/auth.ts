@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Sql } from '../db/index.js';
-import { decodeBasicAuth } from '../api/auth.js';
+import { decodeBasicAuth } from '../net/basic-auth.js';
 import { ApiError, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
 import { authenticateOperator, roleAllows, type Operator, type OperatorRole } from './operators.js';

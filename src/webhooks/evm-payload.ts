@@ -9,6 +9,7 @@ import {
 import { tokenMetadata, type TokenMeta } from '../chains/evm/tokens.js';
 import { networkInfo } from '../config/networks.js';
 import { PermanentError } from '../errors.js';
+import { formatUnits } from '../chains/units.js';
 
 /**
  * The stream webhook body for an EVM transaction, in the spec's EVM shape. Chain integers are
@@ -36,13 +37,6 @@ interface LogRow {
   address: string;
   topics: string[];
   data: string;
-}
-
-/** value / 10^decimals as a float; precision is the float's (the exact integer is in `value`). */
-export function formatUnits(value: bigint, decimals: number): number {
-  if (decimals <= 0) return Number(value);
-  const s = value.toString().padStart(decimals + 1, '0');
-  return Number(`${s.slice(0, -decimals)}.${s.slice(-decimals)}`);
 }
 
 /** A transaction as a stream body needs it: its row, its block's timestamp and its logs. */

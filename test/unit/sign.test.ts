@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret } from '../../src/keys/keys.js';
 import { signWebhook, webhookHeaders } from '../../src/webhooks/sign.js';
 import { stringifyWithBigInts } from '../../src/json.js';
-import { formatUnits } from '../../src/webhooks/evm-payload.js';
+import { formatUnits } from '../../src/chains/units.js';
 
 describe('Standard Webhooks signing', () => {
   it('verifies with the reference implementation', () => {
