@@ -1,5 +1,5 @@
 import type { Sql } from '../db/index.js';
-import type { AmlConfig } from './config.js';
+import type { AmlConfig } from '../config/aml.js';
 import { addressFacts, type AddressFacts } from './exposure.js';
 import { scoreTags } from './score.js';
 import { buildTags, type AmlTags, type BaseTag } from './tags.js';

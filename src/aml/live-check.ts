@@ -2,10 +2,9 @@ import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
 import { analyzeAddress } from './analyze.js';
-import type { AmlConfig } from './config.js';
+import type { AmlConfig } from '../config/aml.js';
 import { EVM_SCOPE } from './labels/types.js';
 import { recordEvent } from './liveaml-events.js';
-import { rememberRiskTags } from './rescan.js';
 import { buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';
 
 /**
@@ -13,6 +12,26 @@ import { buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';
  * transaction of one tracked address. When the transaction brings a risk tag, it records a
  * live AML event and enqueues the live AML webhook, both in one database transaction.
  */
+
+/** The risk tags of an analysis (true, new_wallet aside), sorted. */
+export const riskTagsOf = (tags: AmlTags) =>
+  Object.entries(tags)
+    .filter(([name, v]) => v && name !== 'new_wallet')
+    .map(([name]) => name)
+    .sort();
+
+/** Records the risk tags now known for a tracked address (merged with what was known). */
+export async function rememberRiskTags(
+  sql: Sql | TransactionSql,
+  trackedId: string,
+  tags: AmlTags,
+): Promise<void> {
+  await sql`
+    insert into liveaml_state (tracked_id, risk_tags) values (${trackedId}, ${riskTagsOf(tags)})
+    on conflict (tracked_id) do update set
+      risk_tags = (select array_agg(distinct t order by t) from unnest(liveaml_state.risk_tags || excluded.risk_tags) t),
+      updated_at = now()`;
+}
 
 export interface LiveAmlDeps {
   sql: Sql;

@@ -7,6 +7,7 @@ import {
   isRisky,
   type LiveAmlDeps,
   type LiveAmlWebhook,
+  riskTagsOf,
 } from './live-check.js';
 import { recordEvent } from './liveaml-events.js';
 import type { AmlTags } from './tags.js';
@@ -24,25 +25,6 @@ export const RESCAN_TASK = 'liveaml_rescan';
 /** Enqueues one rescan (coalesced: imports in a row make one job). */
 export async function enqueueLiveAmlRescan(sql: Sql | TransactionSql): Promise<void> {
   await sql`select graphile_worker.add_job(${RESCAN_TASK}, json_build_object(), job_key => ${RESCAN_TASK}, job_key_mode => 'replace')`;
-}
-
-const riskTagsOf = (tags: AmlTags) =>
-  Object.entries(tags)
-    .filter(([name, v]) => v && name !== 'new_wallet')
-    .map(([name]) => name)
-    .sort();
-
-/** Records the risk tags now known for a tracked address (merged with what was known). */
-export async function rememberRiskTags(
-  sql: Sql | TransactionSql,
-  trackedId: string,
-  tags: AmlTags,
-): Promise<void> {
-  await sql`
-    insert into liveaml_state (tracked_id, risk_tags) values (${trackedId}, ${riskTagsOf(tags)})
-    on conflict (tracked_id) do update set
-      risk_tags = (select array_agg(distinct t order by t) from unnest(liveaml_state.risk_tags || excluded.risk_tags) t),
-      updated_at = now()`;
 }
 
 interface Tracked {

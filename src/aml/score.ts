@@ -1,4 +1,4 @@
-import type { AmlConfig } from './config.js';
+import type { AmlConfig } from '../config/aml.js';
 import { parseTag, type AmlTags } from './tags.js';
 
 /**

@@ -1,3 +1,4 @@
+import { BASE_TAGS } from '../config/aml.js';
 import { LABEL_CATEGORIES } from './labels/types.js';
 
 /**
@@ -6,24 +7,7 @@ import { LABEL_CATEGORIES } from './labels/types.js';
  * counterparty that is X (a path of exactly two hops, the queried address excluded as the
  * second hop). Direct and indirect are computed independently: an address can be both.
  */
-export const BASE_TAGS = [
-  'mixer',
-  'fake_kyc',
-  'cybercrime',
-  'new_wallet',
-  'sanctioned',
-  'invalid_tokens',
-  'financial_crime',
-  'stealing_attack',
-  'money_laundering',
-  'gambling_accounts',
-  'blacklisted_tokens',
-  'phishing_activities',
-  'blacklisted_accounts',
-  'blackmail_activities',
-  'darkweb_transactions',
-  'number_of_malicious_contracts_created',
-] as const;
+export { BASE_TAGS };
 
 export type BaseTag = (typeof BASE_TAGS)[number];
 export type TagLevel = 'base' | 'direct' | 'indirect';

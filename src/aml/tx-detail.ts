@@ -3,7 +3,7 @@ import { networkInfo } from '../config/networks.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import type { Sql } from '../db/index.js';
 import { analyzeAddress } from './analyze.js';
-import type { AmlConfig } from './config.js';
+import type { AmlConfig } from '../config/aml.js';
 import { trueTags, type AmlTags } from './tags.js';
 import { evmTxFromIndex, evmTxFromNode } from './tx-evm.js';
 import type { TxCore } from './tx-types.js';

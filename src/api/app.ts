@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { PublicClient } from 'viem';
-import type { AmlConfig } from '../aml/config.js';
+import type { AmlConfig } from '../config/aml.js';
 import type { Sql } from '../db/index.js';
 import { ApiError, ErrorNumber, describeError } from '../errors.js';
 import { log } from '../log.js';

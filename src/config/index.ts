@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectPath } from '../paths.js';
 import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
-import { AmlConfigSchema } from '../aml/config.js';
+import { AmlConfigSchema } from './aml.js';
 
 /**
  * The one configuration module. Sources, later ones winning:
@@ -146,7 +146,7 @@ const ConfigSchema = z.object({
       return false;
     }
   }, 'must be an http(s):// URL'),
-  /** AML score weights, thresholds and exposure limits (src/aml/config.ts). */
+  /** AML score weights, thresholds and exposure limits (src/config/aml.ts). */
   aml: AmlConfigSchema,
   /** Encrypts travel rule personal data at rest; without it, `<data_dir>/data.key` (generated once). */
   data_key: dataKey.optional(),

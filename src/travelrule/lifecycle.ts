@@ -64,31 +64,8 @@ import { log } from '../log.js';
 import { sealPayload, type Keyring } from './crypto.js';
 import { insertHistory, insertTransaction, lockForTransition, updateStatus } from './store.js';
 
-export const STATUSES = [
-  'CREATED',
-  'REJECTED',
-  'APPROVED',
-  'COMPLETED',
-  'SCORE',
-  'PENDING',
-  'WAITING_TX_HASH',
-  'OTHER_VASP_PENDING',
-  'OTHER_VASP_APPROVED',
-  'OTHER_VASP_REJECTED',
-  'WAITING_ADDRESS_DATA',
-  'WAITING_FOR_CONFIRMATION',
-  'TRANSACTION_CONFIRMED',
-] as const;
-export type Status = (typeof STATUSES)[number];
-
-export type Direction = 'outgoing' | 'incoming';
-export type ActorType = 'api_key' | 'operator' | 'counterparty' | 'system';
-
-/** Who moves a transaction: an API key id, an operator's login, a VASP id, a worker's name. */
-export interface Actor {
-  type: ActorType;
-  id: string;
-}
+export { STATUSES, type Status, type Direction, type ActorType, type Actor } from './status.js';
+import { type Actor, type ActorType, type Direction, STATUSES, type Status } from './status.js';
 
 export interface Edge {
   to: Status;

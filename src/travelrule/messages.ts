@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { Sql, TransactionSql } from '../db/index.js';
+import type { Sql } from '../db/index.js';
 import { PermanentError, RetryableError, describeError } from '../errors.js';
 import { log } from '../log.js';
 import type { AllowList } from '../net/ssrf.js';
@@ -12,6 +11,7 @@ import { getVasp } from './vasps.js';
 import { createViewToken, viewLinkUrl } from './view-link.js';
 import type { SealedParties } from './webhooks.js';
 import { TravelRuleError } from './errors.js';
+import type { MessageKind, MessageRow } from './message-queue.js';
 import type { TravelRuleDeps } from './service.js';
 import { applyResolution } from './service.js';
 
@@ -24,56 +24,14 @@ import { applyResolution } from './service.js';
  * time; the row holds only non-personal parameters.
  */
 
-export const SEND_TASK = 'travelrule_send';
-
-export type MessageKind =
-  | 'trp_inquiry'
-  | 'trp_resolution'
-  | 'trp_confirmation'
-  | 'email_inquiry'
-  | 'email_tx_hash';
-
-export interface MessageParams {
-  approved?: true;
-  rejected?: string;
-  txid?: string;
-  canceled?: string;
-}
-
-export async function enqueueMessage(
-  tx: TransactionSql,
-  m: { transactionId: string; kind: MessageKind; params?: MessageParams; maxAttempts: number },
-): Promise<string> {
-  const [row] = await tx<{ id: string }[]>`
-    insert into travelrule_messages (transaction_id, kind, params, request_id)
-    values (${m.transactionId}, ${m.kind}, ${tx.json((m.params ?? {}) as never)}, ${randomUUID()})
-    returning id`;
-  const id = String(row!.id);
-  await tx`select graphile_worker.add_job(${SEND_TASK}, json_build_object('message_id', ${id}::bigint),
-    max_attempts => ${m.maxAttempts}::int, job_key => ${'trm:' + id})`;
-  return id;
-}
-
-export interface MessageRow {
-  id: string;
-  transaction_id: string;
-  kind: MessageKind;
-  params: MessageParams;
-  request_id: string;
-  status: 'pending' | 'sent' | 'failed' | 'cancelled';
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
-
-export async function listMessages(sql: Sql, transactionId: string): Promise<MessageRow[]> {
-  const rows = await sql<MessageRow[]>`
-    select id, transaction_id, kind, params, request_id, status, attempts, last_status, last_error, created_at, sent_at
-    from travelrule_messages where transaction_id = ${transactionId} order by id`;
-  return rows.map((r) => ({ ...r, id: String(r.id) }));
-}
+export {
+  enqueueMessage,
+  listMessages,
+  type MessageKind,
+  type MessageParams,
+  type MessageRow,
+  SEND_TASK,
+} from './message-queue.js';
 
 async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined> {
   const [row] = await sql<MessageRow[]>`

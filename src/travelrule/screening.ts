@@ -1,4 +1,4 @@
-import type { AmlConfig } from '../aml/config.js';
+import type { AmlConfig } from '../config/aml.js';
 import { analyzeAddress } from '../aml/analyze.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { NormalisedParty } from './ivms101/index.js';

@@ -1,4 +1,4 @@
-import type { AmlConfig } from '../aml/config.js';
+import type { AmlConfig } from '../config/aml.js';
 import { randomToken } from '../ids.js';
 import { validateAddress } from '../chains/address/index.js';
 import type { TravelRuleConfig } from '../config/index.js';
@@ -17,7 +17,7 @@ import {
   type Actor,
   type Status,
 } from './lifecycle.js';
-import { enqueueMessage } from './messages.js';
+import { enqueueMessage } from './message-queue.js';
 import { screenParties } from './screening.js';
 import {
   findByCallbackToken,

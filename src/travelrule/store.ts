@@ -1,6 +1,6 @@
 import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
 import { openPayload, type Keyring, type Sealed } from './crypto.js';
-import type { Actor, Direction, Status } from './lifecycle.js';
+import type { Actor, Direction, Status } from './status.js';
 import type { ThresholdNote } from './threshold.js';
 import type { Screening } from './screening.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AmlConfigSchema } from '../../src/aml/config.js';
+import { AmlConfigSchema } from '../../src/config/aml.js';
 import { riskBand, scoreTags } from '../../src/aml/score.js';
 import { BASE_TAGS, buildTags, type BaseTag } from '../../src/aml/tags.js';
 import { loadConfig } from '../../src/config/index.js';

@@ -5,7 +5,7 @@ import { NETWORK_SYMBOLS, networkInfo } from '../../config/networks.js';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { analyzeAddress } from '../../aml/analyze.js';
-import type { AmlConfig } from '../../aml/config.js';
+import type { AmlConfig } from '../../config/aml.js';
 import { ALL_TAGS } from '../../aml/tags.js';
 import { startTracking } from '../../aml/tracking.js';
 import { normalizeTxHash, txDetail } from '../../aml/tx-detail.js';

@@ -4,12 +4,11 @@ import {
   outpointKey,
   parseOutput,
   type UtxoBlock,
-  type UtxoInput,
-  type UtxoOutput,
   type UtxoTransaction,
 } from '../../chains/utxo/block.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 import { findStoredOutputs } from './store.js';
+import type { Coin, ResolvedBlock, ResolvedInput, ResolvedTransaction } from './resolved.js';
 
 /**
  * Prevout resolution: each input of a block gets the output it spends (its "coin"), and each
@@ -17,23 +16,6 @@ import { findStoredOutputs } from './store.js';
  * utxo_outputs (everything indexed so far), then the node (getrawtransaction, batched, which
  * needs -txindex; only for coins created before the indexer's start block).
  */
-
-export interface Coin extends Omit<UtxoOutput, 'vout'> {
-  /** Height of the block that holds the transaction that created the coin. */
-  height: bigint;
-  version: number;
-  coinbase: boolean;
-}
-export interface ResolvedInput extends UtxoInput {
-  coin: Coin | null;
-}
-export interface ResolvedTransaction extends Omit<UtxoTransaction, 'inputs'> {
-  inputs: ResolvedInput[];
-  fee: bigint;
-}
-export interface ResolvedBlock extends Omit<UtxoBlock, 'transactions'> {
-  transactions: ResolvedTransaction[];
-}
 
 function coinsOf(t: UtxoTransaction, height: bigint, into: Map<string, Coin>): void {
   const coinbase = t.inputs.some((i) => i.coinbase);

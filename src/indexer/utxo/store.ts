@@ -7,7 +7,7 @@ import {
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
 import { outpointKey } from '../../chains/utxo/block.js';
-import type { Coin, ResolvedBlock } from './prevouts.js';
+import type { Coin, ResolvedBlock } from './resolved.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';

@@ -1,5 +1,24 @@
 import { z } from 'zod';
-import { BASE_TAGS } from './tags.js';
+
+/** The spec's base AML tags (aml/tags.ts says what each level means); the config weighs each. */
+export const BASE_TAGS = [
+  'mixer',
+  'fake_kyc',
+  'cybercrime',
+  'new_wallet',
+  'sanctioned',
+  'invalid_tokens',
+  'financial_crime',
+  'stealing_attack',
+  'money_laundering',
+  'gambling_accounts',
+  'blacklisted_tokens',
+  'phishing_activities',
+  'blacklisted_accounts',
+  'blackmail_activities',
+  'darkweb_transactions',
+  'number_of_malicious_contracts_created',
+] as const;
 
 /**
  * The `aml` configuration key (defaults in config/default.json; a TOLLGATE_CONFIG file may
