@@ -1,4 +1,5 @@
 import type { TransactionSql } from '../db/index.js';
+import { JOBS } from '../db/jobs.js';
 import type { AddressTable } from '../webhooks/events.js';
 
 /**
@@ -7,11 +8,6 @@ import type { AddressTable } from '../webhooks/events.js';
  * The job (src/aml/live-check.ts) does the analysis later, outside the block's transaction, so
  * indexing never waits for the exposure queries.
  */
-
-export const LIVEAML_CHECK_TASK = 'liveaml_check';
-
-/** A check only reads the database: a few attempts cover a connection lost on the way. */
-export const LIVEAML_CHECK_MAX_ATTEMPTS = 10;
 
 /**
  * Adds the checks of one block. The job key `aml:<tracked_id>:<tx_hash>:<block_hash>` makes a
@@ -36,10 +32,10 @@ export async function enqueueLiveAmlChecks(
       join api_keys k on k.id = t.api_key_id and k.revoked_at is null
       where a.network = ${opts.network} and a.block_number = ${opts.blockNumber.toString()}
     )
-    select graphile_worker.add_job(${LIVEAML_CHECK_TASK},
+    select graphile_worker.add_job(${JOBS.liveaml_check.task},
         json_build_object('tracked_id', due.id::text, 'network', ${opts.network}::text, 'tx_hash', due.tx_hash,
           'block_number', ${opts.blockNumber.toString()}::text, 'block_hash', ${opts.blockHash}::text),
-        max_attempts => ${LIVEAML_CHECK_MAX_ATTEMPTS}::int,
+        max_attempts => ${JOBS.liveaml_check.maxAttempts}::int,
         job_key => 'aml:' || due.id::text || ':' || due.tx_hash || ':' || ${opts.blockHash}::text,
         job_key_mode => 'preserve_run_at')
     from due`;

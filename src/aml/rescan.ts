@@ -1,5 +1,6 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
+import { enqueueJob, JOBS } from '../db/jobs.js';
 import { log } from '../log.js';
 import { analyzeAddress } from './analyze.js';
 import {
@@ -20,11 +21,9 @@ import type { AmlTags } from './tags.js';
  * import that changes nothing for an address says nothing about it.
  */
 
-export const RESCAN_TASK = 'liveaml_rescan';
-
 /** Enqueues one rescan (coalesced: imports in a row make one job). */
 export async function enqueueLiveAmlRescan(sql: Sql | TransactionSql): Promise<void> {
-  await sql`select graphile_worker.add_job(${RESCAN_TASK}, json_build_object(), job_key => ${RESCAN_TASK}, job_key_mode => 'replace')`;
+  await enqueueJob(sql, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
 }
 
 interface Tracked {

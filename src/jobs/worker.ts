@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
+import type { JobName } from '../db/jobs.js';
 import pg from 'pg';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
@@ -71,12 +72,13 @@ export async function startWorker(
       log.warn({ error: describeError(err) }, 'worker database connection failed'),
     ),
   );
-  const taskList: TaskList = {
+  const tasks: Partial<Record<JobName, Task>> = {
     fetch_nft_metadata: fetchNftMetadataTask(deps),
     liveaml_check: liveAmlCheckTask(deps),
     liveaml_rescan: liveAmlRescanTask(deps),
     ...(deps.travelRule ? { travelrule_send: travelRuleSendTask(deps.travelRule) } : {}),
   };
+  const taskList = tasks as TaskList;
 
   const startPool = async (): Promise<Pool> => {
     let poolId: string | undefined;

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../db/index.js';
+import { JOB_NAMES, JOBS } from '../db/jobs.js';
 import { redeliverEvent } from '../webhooks/outbox.js';
 import { UUID_RE } from '../ids.js';
 
@@ -8,14 +9,6 @@ import { UUID_RE } from '../ids.js';
  * delivery failures and give-ups, and counts of what the appliance serves. Read by the
  * dashboard's operations pages and by /metrics.
  */
-
-/** Every task the worker runs (src/jobs/worker.ts): each one is listed, even with no job. */
-export const KNOWN_TASKS = [
-  'fetch_nft_metadata',
-  'liveaml_check',
-  'liveaml_rescan',
-  'travelrule_send',
-] as const;
 
 export interface QueueCounts {
   task: string;
@@ -49,7 +42,7 @@ export async function jobQueueCounts(sql: Sql | TransactionSql): Promise<QueueCo
       },
     ]),
   );
-  for (const task of KNOWN_TASKS)
+  for (const task of JOB_NAMES)
     if (!byTask.has(task)) byTask.set(task, { task, queued: 0, running: 0, failed: 0 });
   return [...byTask.values()].sort((a, b) => a.task.localeCompare(b.task));
 }
@@ -100,7 +93,7 @@ export async function retryJob(sql: Sql, id: string): Promise<boolean> {
     if (!job) return false;
     const messageId = job.payload?.message_id;
     if (
-      failed.task === 'travelrule_send' &&
+      failed.task === JOBS.travelrule_send.task &&
       (typeof messageId === 'string' || typeof messageId === 'number')
     ) {
       await tx`update travelrule_messages set status = 'pending' where id = ${String(messageId)}::bigint and status = 'failed'`;

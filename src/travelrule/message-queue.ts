@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/index.js';
+import { enqueueJob } from '../db/jobs.js';
 
 /**
  * The queue of messages to other VASPs: one travelrule_messages row and one travelrule_send job
  * each, written in the transaction of the status change that calls for the message. The sender
  * (messages.ts) takes them from here.
  */
-
-export const SEND_TASK = 'travelrule_send';
 
 export type MessageKind =
   | 'trp_inquiry'
@@ -32,8 +31,12 @@ export async function enqueueMessage(
     values (${m.transactionId}, ${m.kind}, ${tx.json((m.params ?? {}) as never)}, ${randomUUID()})
     returning id`;
   const id = String(row!.id);
-  await tx`select graphile_worker.add_job(${SEND_TASK}, json_build_object('message_id', ${id}::bigint),
-    max_attempts => ${m.maxAttempts}::int, job_key => ${'trm:' + id})`;
+  await enqueueJob(
+    tx,
+    'travelrule_send',
+    { message_id: id },
+    { jobKey: `trm:${id}`, maxAttempts: m.maxAttempts },
+  );
   return id;
 }
 

@@ -30,7 +30,6 @@ export {
   type MessageKind,
   type MessageParams,
   type MessageRow,
-  SEND_TASK,
 } from './message-queue.js';
 
 async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined> {

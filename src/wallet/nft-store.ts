@@ -1,19 +1,12 @@
 import type { Sql } from '../db/index.js';
+import { JOBS } from '../db/jobs.js';
 import type { Holding } from './nft-item.js';
 import type { NftMetadata } from './nft-metadata.js';
 
 /** SQL of NFT holdings (from evm_token_transfers) and their metadata cache (nft_metadata). */
 
-export const FETCH_NFT_METADATA_TASK = 'fetch_nft_metadata';
-
 /** A failed fetch (or one enqueued but never finished) is tried again on a request after this long. */
 export const REFETCH_FAILED_AFTER = '30 minutes';
-
-/** graphile-worker attempts per fetch job; only RPC failures are retried this way (see fetch-metadata.ts). */
-export const FETCH_MAX_ATTEMPTS = 5;
-
-/** Below the default 0: webhook deliveries go first when the worker is busy. */
-const FETCH_PRIORITY = 10;
 
 export interface NftKey {
   network: string;
@@ -77,9 +70,9 @@ export async function requestMetadataFetches(sql: Sql, keys: readonly NftKey[]):
       on conflict (network, token, token_id) do update set requested_at = now(), standard = excluded.standard
       returning network, token, token_id, standard
     )
-    select graphile_worker.add_job(${FETCH_NFT_METADATA_TASK},
+    select graphile_worker.add_job(${JOBS.fetch_nft_metadata.task},
         json_build_object('network', network, 'token', token, 'token_id', token_id::text, 'standard', standard),
-        max_attempts => ${FETCH_MAX_ATTEMPTS}::int, priority => ${FETCH_PRIORITY}::int,
+        max_attempts => ${JOBS.fetch_nft_metadata.maxAttempts}::int, priority => ${JOBS.fetch_nft_metadata.priority}::int,
         job_key => 'nft:' || network || ':' || token || ':' || token_id::text, job_key_mode => 'preserve_run_at')
       from marked`;
   return rows.length;
