@@ -44,11 +44,16 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Makes the worker connection's statistics so far visible to the next read on db.sql. */
+async function flushWorkerStats(): Promise<void> {
+  await worker`select pg_stat_force_next_flush()`;
+  await worker`select 1`; // a transaction end, where the forced flush happens
+  await db.sql`select pg_stat_clear_snapshot()`;
+}
+
 /** Rows updated in webhook_events, and how many of them as HOT updates (no new index entries). */
 async function updates(): Promise<{ all: number; hot: number }> {
-  await worker`select pg_stat_force_next_flush()`;
-  await worker`select 1`;
-  await db.sql`select pg_stat_clear_snapshot()`;
+  await flushWorkerStats();
   const [r] = await db.sql<{ all: string; hot: string }[]>`
     select n_tup_upd as all, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'webhook_events'`;
   return { all: Number(r!.all), hot: Number(r!.hot) };
@@ -57,9 +62,7 @@ async function updates(): Promise<{ all: number; hot: number }> {
 /** Index entries read from the queue's partial indexes by `run` (on the worker connection). */
 async function queueEntriesRead(run: () => Promise<unknown>): Promise<number> {
   const read = async () => {
-    await worker`select pg_stat_force_next_flush()`;
-    await worker`select 1`; // a transaction end, where the forced flush happens
-    await db.sql`select pg_stat_clear_snapshot()`;
+    await flushWorkerStats();
     const [r] = await db.sql<{ n: string }[]>`
       select coalesce(sum(idx_tup_read), 0) as n from pg_stat_user_indexes
       where indexrelname in ('webhook_events_due', 'webhook_events_pending_order')`;

@@ -15,7 +15,6 @@ export const LABELS_USAGE = `Usage:
   tollgate labels stats [--json]
       labels per source and category, and the last import`;
 
-/** Usage and file errors: a message on stderr and a non-zero exit code, without a stack. */
 /** The parsed arguments, or undefined after printing the usage (exit code 2) when they do not parse. */
 function parsedOrUsage<T extends ParseArgsConfig>(
   config: T,
@@ -28,6 +27,7 @@ function parsedOrUsage<T extends ParseArgsConfig>(
   }
 }
 
+/** Usage and file errors: a message on stderr and a non-zero exit code, without a stack. */
 function failWith(message: string, code: number): void {
   process.stderr.write(`tollgate labels: ${message}\n`);
   process.exitCode = code;
