@@ -57,7 +57,7 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
   const dispatcher = new DeliveryDispatcher(
     {
       sql: db.sql,
-      evmClients: new Map(),
+      kinds: new Map(),
       timeoutMs: 120_000,
       allow: parseAllowList(['127.0.0.0/8']),
     },

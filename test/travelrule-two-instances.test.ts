@@ -249,6 +249,31 @@ async function transfer(from: Side, to: Side, ref: string, txid: string): Promis
   });
   await waitStatus(from, ref, 'COMPLETED');
   await waitStatus(to, incoming.transaction_ref, 'TRANSACTION_CONFIRMED');
+  // In the outbox a notice is about no chain position; only the confirmed one names its txid.
+  const rows = await to.db.sql`
+    select e.travelrule_status, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body
+    from webhook_events e join travelrule_transactions t on t.id = e.travelrule_id
+    where t.transaction_ref = ${incoming.transaction_ref} order by e.created_at`;
+  expect(rows.map((r) => ({ ...r }))).toEqual([
+    {
+      travelrule_status: 'WAITING_ADDRESS_DATA',
+      network: null,
+      address: null,
+      tx_hash: null,
+      block_number: null,
+      block_hash: null,
+      body: null,
+    },
+    {
+      travelrule_status: 'TRANSACTION_CONFIRMED',
+      network: null,
+      address: null,
+      tx_hash: txid,
+      block_number: null,
+      block_hash: null,
+      body: null,
+    },
+  ]);
   return incoming.transaction_ref;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createApiKey } from '../src/keys/keys.js';
 import { PermanentError } from '../src/errors.js';
-import { buildUtxoPayload } from '../src/webhooks/utxo-payload.js';
+import { buildUtxoPayload } from '../src/streams/utxo-payload.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';

@@ -1,6 +1,7 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
+import { enqueueEvents } from '../webhooks/enqueue.js';
 import { analyzeAddress } from './analyze.js';
 import type { AmlConfig } from '../config/aml.js';
 import { EVM_SCOPE } from './labels/types.js';
@@ -194,15 +195,24 @@ export async function insertLiveAmlWebhook(
   c: LiveAmlCheck,
   body: string,
 ): Promise<void> {
-  await tx`
-    with ins as (
-      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
-          confirmed, confirmation_done, body)
+  await enqueueEvents(
+    tx,
+    [
+      'kind',
+      'api_key_id',
+      'tracked_id',
+      'network',
+      'address',
+      'tx_hash',
+      'block_number',
+      'block_hash',
+      'confirmed',
+      'confirmation_done',
+      'body',
+    ],
+    tx`
       select 'liveaml', t.api_key_id, t.id, ${c.network}, t.address, ${c.txHash}, ${c.blockNumber.toString()}, ${c.blockHash},
         false, true, ${body}
-      from tracked_addresses t where t.id = ${c.trackedId}
-      on conflict do nothing
-      returning id
-    )
-    select id from ins`;
+      from tracked_addresses t where t.id = ${c.trackedId}`,
+  );
 }

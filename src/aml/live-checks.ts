@@ -1,6 +1,6 @@
 import type { TransactionSql } from '../db/index.js';
 import { JOBS } from '../db/jobs.js';
-import type { AddressTable } from '../webhooks/events.js';
+import type { AddressTable } from '../db/index.js';
 
 /**
  * The indexer's side of the live AML risk worker: in the block's transaction, one

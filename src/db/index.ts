@@ -2,6 +2,14 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
+/** A piece of a statement, composed into another one (postgres.js runs the whole as one). */
+export type Fragment = postgres.Fragment;
+
+/**
+ * Tables that list, per block, every (address, transaction) a chain's indexer saw (columns
+ * network, address, block_number, tx_hash).
+ */
+export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
 
 /**
  * Opens a postgres.js pool. int8 and numeric come back as strings (never lossy JS numbers);

@@ -11,7 +11,11 @@ import { travelRuleSendTask } from '../../workers/travelrule_send.js';
 import type { SenderDeps } from '../travelrule/messages.js';
 import type { LiveAmlDeps } from '../aml/live-check.js';
 import type { NftMetadataDeps } from '../wallet/fetch-metadata.js';
+import type { PublicClient } from 'viem';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
+import type { Keyring } from '../travelrule/crypto.js';
+import { travelRuleEvents } from '../travelrule/webhooks.js';
+import { streamEvents } from '../streams/webhook-bodies.js';
 import { DeliveryDispatcher, type DispatcherOptions } from '../webhooks/dispatcher.js';
 import { log } from '../log.js';
 import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
@@ -34,7 +38,35 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-type WorkerDeps = DeliveryDeps & NftMetadataDeps & LiveAmlDeps & { travelRule?: SenderDeps };
+type WorkerDeps = Omit<DeliveryDeps, 'kinds'> &
+  NftMetadataDeps &
+  LiveAmlDeps & {
+    /** viem clients by network: stream bodies read token metadata through them. */
+    evmClients: ReadonlyMap<string, PublicClient>;
+    /** Decrypts travel rule payloads: their webhook bodies are built from them at each attempt. */
+    keyring?: Keyring;
+    /** Travel rule webhook of keys that registered none (config travel_rule.webhook_url). */
+    travelRuleWebhookUrl?: string;
+    travelRule?: SenderDeps;
+  };
+
+/**
+ * The kinds of webhook events the dispatcher delivers, each from its own domain. A live AML
+ * alert has no builder: its body is written with the event.
+ */
+function eventKinds(deps: WorkerDeps): DeliveryDeps['kinds'] {
+  return new Map([
+    ['stream', streamEvents(deps)],
+    [
+      'travelrule',
+      travelRuleEvents({
+        sql: deps.sql,
+        keyring: deps.keyring,
+        defaultUrl: deps.travelRuleWebhookUrl,
+      }),
+    ],
+  ]);
+}
 
 /** One graphile-worker pool with the stale-lock sweeper that holds its liveness. */
 interface Pool {
@@ -157,7 +189,7 @@ export async function startWorker(
     }
   })();
 
-  const dispatcher = new DeliveryDispatcher(deps, delivery);
+  const dispatcher = new DeliveryDispatcher({ ...deps, kinds: eventKinds(deps) }, delivery);
   dispatcher.start();
   log.info({ concurrency, delivery_concurrency: delivery.concurrency }, 'worker started');
   return {

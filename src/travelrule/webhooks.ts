@@ -2,6 +2,9 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import type { Keyring } from './crypto.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import { readPayload } from './store.js';
+import { describeError } from '../errors.js';
+import type { Built, EventKind } from '../webhooks/deliver.js';
+import { enqueueEvents } from '../webhooks/enqueue.js';
 
 /**
  * Travel rule webhooks to the caller's backend (the spec's Events: OTHER_VASP_APPROVED,
@@ -30,16 +33,52 @@ export async function enqueueTravelRuleWebhook(
     txid?: string | null;
   },
 ): Promise<void> {
-  // network/address/block columns are the stream's; a travel rule event has none. confirmed and
-  // confirmation_done are true so that no confirmation or reorg step ever looks at it.
-  await tx`
-    with ins as (
-      insert into webhook_events (kind, api_key_id, network, address, tx_hash, block_number, block_hash, confirmed,
-        confirmation_done, travelrule_id, travelrule_status)
-      values ('travelrule', ${e.apiKeyId}, '', '', ${e.txid ?? ''}, 0, '', true, true, ${e.transactionId}, ${e.status})
-      returning id
-    )
-    select id from ins`;
+  // A travel rule event has no chain columns. It is confirmed and its confirmation done from the
+  // start, so that no confirmation or reorg step ever looks at it.
+  await enqueueEvents(
+    tx,
+    [
+      'kind',
+      'api_key_id',
+      'tx_hash',
+      'confirmed',
+      'confirmation_done',
+      'travelrule_id',
+      'travelrule_status',
+    ],
+    tx`values ('travelrule', ${e.apiKeyId}::bigint, ${e.txid ?? null}::text, true, true, ${e.transactionId}::uuid, ${e.status}::text)`,
+  );
+}
+
+/**
+ * Travel rule webhooks as the outbox delivers them: a body is never stored (it may hold persons)
+ * and is rebuilt at each attempt; a key that registered no webhook uses the configured one, and
+ * with neither the event waits for one.
+ */
+export function travelRuleEvents(deps: {
+  sql: Sql;
+  keyring: Keyring | undefined;
+  /** config travel_rule.webhook_url */
+  defaultUrl: string | undefined;
+}): EventKind {
+  return {
+    freeze: false,
+    fallbackUrl: deps.defaultUrl,
+    awaitReceiver:
+      'no travel rule webhook registered for the key (POST /v2/travelrule/webhook) and no travel_rule.webhook_url',
+    build: (events) =>
+      Promise.all(
+        events.map(async (ev): Promise<Built> => {
+          if (!deps.keyring) return { retry: 'this worker has no data keyring' };
+          try {
+            const body = await buildTravelRuleBody(deps.sql, deps.keyring, ev.id);
+            return body === undefined ? { cancel: 'travel rule transaction not found' } : { body };
+          } catch (err) {
+            return { retry: describeError(err) };
+          }
+        }),
+      ),
+  };
 }
 
 /** The payload sealed on a travel rule row: the normalised originator and beneficiary. */

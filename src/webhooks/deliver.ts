@@ -1,30 +1,44 @@
-import type { PublicClient } from 'viem';
 import type { Sql } from '../db/index.js';
-import { describeError, PermanentError } from '../errors.js';
-import { stringifyWithBigInts } from '../json.js';
-import { networkInfo } from '../config/networks.js';
-import {
-  buildEvmPayload,
-  evmTxKey,
-  loadEvmTransactions,
-  type EvmTxForPayload,
-} from './evm-payload.js';
-import { buildUtxoPayload } from './utxo-payload.js';
+import { describeError } from '../errors.js';
 import type { ClaimedEvent } from './outbox.js';
 import type { AllowList } from '../net/ssrf.js';
-import type { Keyring } from '../travelrule/crypto.js';
-import { buildTravelRuleBody } from '../travelrule/webhooks.js';
+
+/** A body built for an event, or why there is none now: nothing to send any more, or not yet. */
+export type Built = { body: string } | { cancel: string } | { retry: string };
+
+/**
+ * What the outbox needs to know of one kind of event (a stream delivery, a live AML alert, a
+ * travel rule notice), handed in by the domain that writes such events. The outbox itself knows
+ * no kind: it signs, sends, retries and records whatever body the kind gives it.
+ */
+export interface EventKind {
+  /**
+   * Builds the bodies of claimed events of this kind that have none stored, one entry per event
+   * in order. An event whose body was written with it (a live AML alert, a retraction) or frozen
+   * at an earlier attempt never comes here. Never throws: what cannot be built now is a retry.
+   */
+  build?(events: readonly ClaimedEvent[]): Promise<Built[]>;
+  /**
+   * Whether a built body is stored at the first attempt, so that every attempt sends the same
+   * bytes (and a reorg can retract it). False for a body that may hold persons, which is never
+   * stored in clear: the kind rebuilds it at each attempt, and it comes out the same each time.
+   */
+  freeze: boolean;
+  /** Where an event goes whose subscription names no receiver (a configured default). */
+  fallbackUrl?: string;
+  /**
+   * With no receiver at all and the key still live: the event waits (with backoff) for one to be
+   * registered rather than being cancelled, and this says why it waits.
+   */
+  awaitReceiver?: string;
+}
 
 export interface DeliveryDeps {
   sql: Sql;
-  /** viem clients by network, for token metadata. */
-  evmClients: ReadonlyMap<string, PublicClient>;
   timeoutMs: number;
   allow: AllowList;
-  /** Decrypts travel rule payloads: their webhook bodies are built from them at each attempt. */
-  keyring?: Keyring;
-  /** Travel rule webhook of keys that registered none (config travel_rule.webhook_url). */
-  travelRuleWebhookUrl?: string;
+  /** The kinds of events this worker delivers, by webhook_events.kind. */
+  kinds: ReadonlyMap<string, EventKind>;
 }
 
 /** What to do with a claimed event: send this body to this URL, cancel it, or try again later. */
@@ -33,93 +47,51 @@ export type Prepared =
   | { cancel: string }
   | { retry: string };
 
-/**
- * The body of a claimed event and where it goes. A stream body is built from the database (and,
- * for EVM tokens, the node's token metadata) at the first attempt; the dispatcher freezes it so
- * every attempt sends the same bytes. A live AML body was frozen when the event was written. A
- * travel rule body may hold persons, so it is never stored in clear: it is rebuilt at each
- * attempt from the sealed payload, and comes out the same each time.
- */
-export async function prepareDelivery(
-  deps: DeliveryDeps,
-  ev: ClaimedEvent,
-  evmTxs?: ReadonlyMap<string, EvmTxForPayload>,
-): Promise<Prepared> {
-  let url = ev.url;
-  if (ev.kind === 'travelrule') {
-    url ??= deps.travelRuleWebhookUrl ?? null;
-    // No travel rule webhook registered yet: the event waits (with backoff) rather than being lost.
-    if (!url && !ev.key_revoked)
-      return {
-        retry:
-          'no travel rule webhook registered for the key (POST /v2/travelrule/webhook) and no travel_rule.webhook_url',
-      };
-  }
-  if (ev.key_revoked || !url) return { cancel: 'subscription or key removed' };
+/** The receiver of a claimed event: its subscription's, else its kind's default; null: none. */
+export function receiverOf(deps: DeliveryDeps, ev: ClaimedEvent): string | null {
+  return ev.url ?? deps.kinds.get(ev.kind)?.fallbackUrl ?? null;
+}
 
-  if (ev.kind === 'travelrule') {
-    if (!deps.keyring) return { retry: 'this worker has no data keyring' };
-    const built = await buildTravelRuleBody(deps.sql, deps.keyring, ev.id);
-    return built === undefined
-      ? { cancel: 'travel rule transaction not found' }
-      : { send: { url, body: built } };
-  }
-  if (ev.body !== null) return { send: { url, body: ev.body } };
-
-  // Bitcoin-family bodies come from the database alone; EVM ones also read token metadata.
-  const utxo = networkInfo(ev.network)?.family === 'utxo';
-  const client = deps.evmClients.get(ev.network);
-  if (!utxo && !client) return { retry: `no RPC client for ${ev.network} in this worker` };
-  if (!utxo && ev.chain_id === null) return { retry: `no cursor for ${ev.network} yet` };
-  try {
-    const evmTx = utxo
-      ? undefined
-      : (evmTxs ?? (await loadEvmTransactions(deps.sql, [ev]))).get(evmTxKey(ev));
-    const payload = utxo
-      ? await buildUtxoPayload(deps.sql, ev)
-      : await buildEvmPayload(deps.sql, client!, ev, Number(ev.chain_id), evmTx);
-    return { send: { url, body: stringifyWithBigInts(payload) } };
-  } catch (err) {
-    if (err instanceof PermanentError) return { cancel: err.message };
-    return { retry: describeError(err) };
-  }
+/** Whether an event's body is stored at its first attempt (see EventKind.freeze). */
+export function freezesBody(deps: DeliveryDeps, ev: ClaimedEvent): boolean {
+  return deps.kinds.get(ev.kind)?.freeze ?? true;
 }
 
 /**
- * prepareDelivery for a batch: the EVM transactions of the stream bodies still to build are read
- * in one round trip first. Never throws: an event that cannot be prepared now is to be retried.
+ * The body of each claimed event and where it goes. A stored body (written with the event, or
+ * frozen at its first attempt) is sent as it is; the others are built by their kind, the events
+ * of one kind together. Never throws: an event that cannot be prepared now is to be retried.
  */
 export async function prepareDeliveries(
   deps: DeliveryDeps,
   events: readonly ClaimedEvent[],
 ): Promise<Prepared[]> {
-  const building = new Set(
-    events.filter(
-      (ev) =>
-        ev.kind === 'stream' &&
-        ev.body === null &&
-        !ev.key_revoked &&
-        ev.url &&
-        networkInfo(ev.network)?.family !== 'utxo',
-    ),
-  );
-  let evmTxs: Map<string, EvmTxForPayload> | undefined;
-  let loadError: string | undefined;
-  try {
-    evmTxs = await loadEvmTransactions(deps.sql, [...building]);
-  } catch (err) {
-    loadError = describeError(err);
-  }
-  return Promise.all(
-    events.map(async (ev): Promise<Prepared> => {
-      if (loadError !== undefined && building.has(ev)) return { retry: loadError };
+  const out: Prepared[] = new Array(events.length);
+  const toBuild = new Map<string, { at: number; ev: ClaimedEvent; url: string }[]>();
+  events.forEach((ev, at) => {
+    const url = receiverOf(deps, ev);
+    const kind = deps.kinds.get(ev.kind);
+    if (!url && !ev.key_revoked && kind?.awaitReceiver) out[at] = { retry: kind.awaitReceiver };
+    else if (ev.key_revoked || !url) out[at] = { cancel: 'subscription or key removed' };
+    else if (ev.body !== null) out[at] = { send: { url, body: ev.body } };
+    else if (!kind?.build) out[at] = { retry: `this worker builds no ${ev.kind} webhook bodies` };
+    else toBuild.set(ev.kind, [...(toBuild.get(ev.kind) ?? []), { at, ev, url }]);
+  });
+  await Promise.all(
+    [...toBuild].map(async ([name, items]) => {
+      let built: Built[];
       try {
-        return await prepareDelivery(deps, ev, evmTxs);
+        built = await deps.kinds.get(name)!.build!(items.map((i) => i.ev));
       } catch (err) {
-        return { retry: describeError(err) };
+        built = items.map(() => ({ retry: describeError(err) }));
       }
+      items.forEach(({ at, url }, i) => {
+        const b = built[i] ?? { retry: `no ${name} body built` };
+        out[at] = 'body' in b ? { send: { url, body: b.body } } : b;
+      });
     }),
   );
+  return out;
 }
 
 /**

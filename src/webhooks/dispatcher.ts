@@ -1,7 +1,13 @@
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
-import { prepareDeliveries, withSequence, type DeliveryDeps } from './deliver.js';
+import {
+  freezesBody,
+  prepareDeliveries,
+  receiverOf,
+  withSequence,
+  type DeliveryDeps,
+} from './deliver.js';
 import {
   claimDueDeliveries,
   deferDeliveries,
@@ -304,9 +310,7 @@ export class DeliveryDispatcher {
       const keep: { ev: ClaimedEvent; key: string | null }[] = [];
       const deferred: string[] = [];
       for (const ev of claimed) {
-        const key = endpointKey(
-          ev.url ?? (ev.kind === 'travelrule' ? (this.deps.travelRuleWebhookUrl ?? null) : null),
-        );
+        const key = endpointKey(receiverOf(this.deps, ev));
         if (key !== null && this.endpoint(key).assigned >= this.endpointRoom(this.endpoint(key)))
           deferred.push(ev.id);
         else {
@@ -366,7 +370,7 @@ export class DeliveryDispatcher {
       try {
         frozen = await freezeAndMarkSent(
           this.sql,
-          toSend.map((s) => ({ id: s.ev.id, body: s.ev.kind === 'travelrule' ? null : s.body })),
+          toSend.map((s) => ({ id: s.ev.id, body: freezesBody(this.deps, s.ev) ? s.body : null })),
         );
       } catch (err) {
         this.dbFailed(err, 'marking webhook events sent');
@@ -380,7 +384,7 @@ export class DeliveryDispatcher {
       await Promise.all(
         toSend.map(async (s) => {
           const body = withSequence(
-            s.ev.kind === 'travelrule' ? s.body : (frozen.get(s.ev.id) ?? s.body),
+            freezesBody(this.deps, s.ev) ? (frozen.get(s.ev.id) ?? s.body) : s.body,
             s.ev.sequence,
           );
           try {

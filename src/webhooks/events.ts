@@ -1,49 +1,12 @@
 import type { Sql, TransactionSql } from '../db/index.js';
+import { enqueueEvents, eventInsert, type EventColumn } from './enqueue.js';
 
 /**
- * Webhook events, the delivery outbox: one row per (tracked address, transaction, block,
- * confirmed), created by the indexer in the same transaction as the block, and sent by the
- * dispatcher (dispatcher.ts). The unique key makes a replayed block enqueue nothing twice.
+ * What happens to events about a chain's transactions as the chain moves on, whatever their kind:
+ * an unconfirmed event is followed by a confirmed one once its block has enough confirmations,
+ * and one whose block a reorg removed is retracted if its receiver may have it. The indexer
+ * calls these in the same transaction as the block.
  */
-
-/** The tail of an event insert whose CTE is `ins`: the ids written (the outbox's triggers number
- * them in their subscription and wake the dispatchers when the transaction commits). */
-function written(tx: Sql | TransactionSql) {
-  return tx`select id from ins`;
-}
-
-/** Tables that list, per block, every (address, transaction) a chain's indexer saw. */
-export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
-
-/**
- * Unconfirmed events for every streamed address that a transaction of this block touches.
- * `table` is the chain family's address table (columns network, address, block_number, tx_hash);
- * `family` matches tracked_addresses.family.
- */
-export async function enqueueStreamEvents(
-  tx: TransactionSql,
-  opts: {
-    table: AddressTable;
-    family: 'evm' | 'utxo';
-    network: string;
-    blockNumber: bigint;
-    blockHash: string;
-  },
-): Promise<number> {
-  const rows = await tx`
-    with ins as (
-      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
-      select distinct 'stream', t.api_key_id, t.id, ${opts.network}, t.address, a.tx_hash, a.block_number, ${opts.blockHash}, false
-      from ${tx(opts.table)} a
-      join tracked_addresses t on t.address = a.address and t.family = ${opts.family} and t.stream_webhook is not null
-      join api_keys k on k.id = t.api_key_id and k.revoked_at is null
-      where a.network = ${opts.network} and a.block_number = ${opts.blockNumber.toString()}
-      on conflict do nothing
-      returning id
-    )
-    ${written(tx)}`;
-  return rows.length;
-}
 
 /**
  * After a reorg removed every block above `ancestor`: events of orphaned transactions are never
@@ -61,15 +24,17 @@ export async function retractOrphanedEvents(
   network: string,
   ancestor: bigint,
 ): Promise<number> {
-  const rows = await tx`
-    with orphaned as (
+  return enqueueEvents(
+    tx,
+    RETRACTION_COLUMNS,
+    retractionRows(tx),
+    tx`orphaned as (
       update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' and (lease_until is null or lease_until < now()) then 'cancelled' else status end
       where network = ${network} and block_number > ${ancestor.toString()} and not removed and not orphaned
       returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt
-    ), ${retractionsOf(tx)}
-    ${written(tx)}`;
-  return rows.length;
+    )`,
+  );
 }
 
 /**
@@ -78,16 +43,31 @@ export async function retractOrphanedEvents(
  * and `confirmed` false, under an id of its own. One per (subscription, transaction, block).
  */
 export function retractionsOf(tx: Sql | TransactionSql) {
-  return tx`ins as (
-      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash,
-          confirmed, removed, confirmation_done, orphaned, body)
+  return eventInsert(tx, RETRACTION_COLUMNS, retractionRows(tx));
+}
+
+const RETRACTION_COLUMNS: readonly EventColumn[] = [
+  'kind',
+  'api_key_id',
+  'tracked_id',
+  'network',
+  'address',
+  'tx_hash',
+  'block_number',
+  'block_hash',
+  'confirmed',
+  'removed',
+  'confirmation_done',
+  'orphaned',
+  'body',
+];
+
+function retractionRows(tx: Sql | TransactionSql) {
+  return tx`
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, false, true, true, true,
         '{"removed":true,' || replace(substr(body, 2), '"confirmed":true', '"confirmed":false')
       from orphaned
-      where (status = 'delivered' or in_doubt > 0) and body is not null and tracked_id is not null
-      on conflict do nothing
-      returning id
-    )`;
+      where (status = 'delivered' or in_doubt > 0) and body is not null and tracked_id is not null`;
 }
 
 /**
@@ -99,19 +79,26 @@ export async function enqueueConfirmations(
   network: string,
   upTo: bigint,
 ): Promise<number> {
-  const rows = await tx`
-    with due as (
+  return enqueueEvents(
+    tx,
+    [
+      'kind',
+      'api_key_id',
+      'tracked_id',
+      'network',
+      'address',
+      'tx_hash',
+      'block_number',
+      'block_hash',
+      'confirmed',
+    ],
+    tx`select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, true
+      from due where tracked_id is not null`,
+    tx`due as (
       update webhook_events set confirmation_done = true
       where network = ${network} and not confirmed and not confirmation_done and not orphaned
         and block_number <= ${upTo.toString()}
       returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash
-    ), ins as (
-      insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
-      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, true
-      from due where tracked_id is not null
-      on conflict do nothing
-      returning id
-    )
-    ${written(tx)}`;
-  return rows.length;
+    )`,
+  );
 }

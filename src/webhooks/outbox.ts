@@ -2,7 +2,7 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import { retractionsOf } from './events.js';
 
 /**
- * The delivery outbox's operations on webhook_events (written by events.ts and the domains):
+ * The delivery outbox's operations on webhook_events (written through enqueue.ts):
  * claim what is due, freeze bodies and mark them sent, record outcomes, defer. Each is one
  * statement for a whole batch. Invariants they keep together:
  * - An event is claimed only when no earlier event (lower sequence) of the same subscription
@@ -40,10 +40,11 @@ async function headOfQueue<T>(sql: Sql, run: (tx: TransactionSql) => Promise<T>)
 export interface ClaimedEvent {
   id: string;
   kind: string;
-  network: string;
-  address: string;
-  tx_hash: string;
-  block_hash: string;
+  /** The chain columns: null for an event about no transaction (a travel rule notice). */
+  network: string | null;
+  address: string | null;
+  tx_hash: string | null;
+  block_hash: string | null;
   confirmed: boolean;
   removed: boolean;
   sequence: string | null;

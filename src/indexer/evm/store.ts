@@ -6,11 +6,8 @@ import { addEdges, subtractEdges } from '../edges.js';
 import { orphanEventsAbove } from '../../aml/liveaml-events.js';
 import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
-import {
-  enqueueConfirmations,
-  enqueueStreamEvents,
-  retractOrphanedEvents,
-} from '../../webhooks/events.js';
+import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
+import { enqueueStreamEvents } from '../../streams/events.js';
 
 /** SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers. */
 

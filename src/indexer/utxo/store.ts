@@ -1,9 +1,6 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
-import {
-  enqueueConfirmations,
-  enqueueStreamEvents,
-  retractOrphanedEvents,
-} from '../../webhooks/events.js';
+import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
+import { enqueueStreamEvents } from '../../streams/events.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
 import { outpointKey } from '../../chains/utxo/block.js';

@@ -1,0 +1,76 @@
+import type { PublicClient } from 'viem';
+import type { Sql } from '../db/index.js';
+import { describeError, PermanentError } from '../errors.js';
+import { stringifyWithBigInts } from '../json.js';
+import { networkInfo } from '../config/networks.js';
+import type { Built, EventKind } from '../webhooks/deliver.js';
+import type { ClaimedEvent } from '../webhooks/outbox.js';
+import {
+  buildEvmPayload,
+  evmTxKey,
+  loadEvmTransactions,
+  type EvmTxForPayload,
+} from './evm-payload.js';
+import { buildUtxoPayload } from './utxo-payload.js';
+
+export interface StreamBodyDeps {
+  sql: Sql;
+  /** viem clients by network, for token metadata. */
+  evmClients: ReadonlyMap<string, PublicClient>;
+}
+
+/**
+ * Stream webhooks as the outbox delivers them: the body is built from the database (and, for
+ * EVM tokens, the node's token metadata) at the first attempt and frozen, so every attempt sends
+ * the same bytes. The EVM transactions of a batch are read in one round trip.
+ */
+export function streamEvents(deps: StreamBodyDeps): EventKind {
+  return { freeze: true, build: (events) => buildStreamBodies(deps, events) };
+}
+
+/** A claimed stream event: it always has its chain columns. */
+type StreamEvent = ClaimedEvent & {
+  network: string;
+  address: string;
+  tx_hash: string;
+  block_hash: string;
+};
+
+async function buildStreamBodies(
+  deps: StreamBodyDeps,
+  claimed: readonly ClaimedEvent[],
+): Promise<Built[]> {
+  const events = claimed as readonly StreamEvent[];
+  const evm = new Set(events.filter((ev) => networkInfo(ev.network)?.family !== 'utxo'));
+  let evmTxs: Map<string, EvmTxForPayload>;
+  try {
+    evmTxs = await loadEvmTransactions(deps.sql, [...evm]);
+  } catch (err) {
+    const retry = describeError(err);
+    return Promise.all(
+      events.map((ev) => (evm.has(ev) ? { retry } : buildOne(deps, ev, new Map()))),
+    );
+  }
+  return Promise.all(events.map((ev) => buildOne(deps, ev, evmTxs)));
+}
+
+async function buildOne(
+  deps: StreamBodyDeps,
+  ev: StreamEvent,
+  evmTxs: ReadonlyMap<string, EvmTxForPayload>,
+): Promise<Built> {
+  // Bitcoin-family bodies come from the database alone; EVM ones also read token metadata.
+  const utxo = networkInfo(ev.network)?.family === 'utxo';
+  const client = deps.evmClients.get(ev.network);
+  if (!utxo && !client) return { retry: `no RPC client for ${ev.network} in this worker` };
+  if (!utxo && ev.chain_id === null) return { retry: `no cursor for ${ev.network} yet` };
+  try {
+    const payload = utxo
+      ? await buildUtxoPayload(deps.sql, ev)
+      : await buildEvmPayload(deps.sql, client!, ev, Number(ev.chain_id), evmTxs.get(evmTxKey(ev)));
+    return { body: stringifyWithBigInts(payload) };
+  } catch (err) {
+    if (err instanceof PermanentError) return { cancel: err.message };
+    return { retry: describeError(err) };
+  }
+}
