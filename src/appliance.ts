@@ -22,12 +22,14 @@ import { parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
 import { VERSION } from './version.js';
-import { importShippedLabels } from './aml/labels/shipped.js';
+import { importShippedLabels } from './aml/index.js';
 import { readFileSync } from 'node:fs';
-import { loadKeyring } from './travelrule/crypto.js';
-import { createMailer } from './travelrule/email.js';
-import type { SenderDeps } from './travelrule/messages.js';
-import { seedVaspsFromFile } from './travelrule/vasps.js';
+import {
+  createMailer,
+  loadKeyring,
+  seedVaspsFromFile,
+  type SenderDeps,
+} from './travelrule/index.js';
 
 export interface Roles {
   api: boolean;

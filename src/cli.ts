@@ -9,7 +9,7 @@ import {
   ensureApiKey,
   listApiKeys,
   revokeApiKey,
-} from './keys/keys.js';
+} from './keys/index.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { formatStatusTable, indexerStatus } from './indexer/status.js';

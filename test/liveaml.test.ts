@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { orphanEventsAbove, recordEvent, type NewLiveAmlEvent } from '../src/aml/liveaml-events.js';
+import { orphanEventsAbove, recordEvent, type NewLiveAmlEvent } from '../src/liveaml/events.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call, type Reply } from './helpers/http.js';

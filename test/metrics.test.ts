@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Hono } from 'hono';
 import { createApiKey } from '../src/keys/keys.js';
-import { metricsAccess } from '../src/ops/metrics-access.js';
+import { metricsAccess } from '../src/monitoring/metrics-access.js';
 import { ensureNetworkPartitions, revertToAncestor } from '../src/indexer/evm/store.js';
 import { ensureUtxoPartitions, revertUtxoToAncestor } from '../src/indexer/utxo/store.js';
 import { startTestAppliance } from './helpers/appliance.js';

@@ -9,7 +9,7 @@ import {
   recentDeliveryFailures,
   redeliver,
   retryJob,
-} from '../src/ops/status.js';
+} from '../src/monitoring/status.js';
 import type { Sql } from '../src/db/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';

@@ -7,7 +7,7 @@ import {
   composeTxHashEmail,
   createMailer,
   type Mailer,
-} from '../src/travelrule/email.js';
+} from '../src/travelrule/sending/email.js';
 import { freePort } from './helpers/ports.js';
 import { decodeQuotedPrintable } from './helpers/mail.js';
 

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import { JOBS } from '../src/db/jobs.js';
-import { fetchNftMetadata, type NftMetadataDeps } from '../src/wallet/fetch-metadata.js';
+import { fetchNftMetadata, type NftMetadataDeps } from '../src/wallet/index.js';
 
 /** graphile-worker task `fetch_nft_metadata`: reads one token's URI and fetches its metadata. */
 export function fetchNftMetadataTask(deps: NftMetadataDeps): Task {

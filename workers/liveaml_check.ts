@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import { JOBS } from '../src/db/jobs.js';
-import { runLiveAmlCheck, type LiveAmlDeps } from '../src/aml/live-check.js';
+import { type LiveAmlDeps, runLiveAmlCheck } from '../src/liveaml/index.js';
 
 /** graphile-worker task `liveaml_check`: the live AML risk check of one transaction of one tracked address. */
 export function liveAmlCheckTask(deps: LiveAmlDeps): Task {

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import { JOBS } from '../src/db/jobs.js';
-import { sendMessage, type SenderDeps } from '../src/travelrule/messages.js';
+import { type SenderDeps, sendMessage } from '../src/travelrule/index.js';
 
 /** graphile-worker task `travelrule_send`: one attempt at one message to another VASP (TRP or e-mail). */
 export function travelRuleSendTask(deps: SenderDeps): Task {

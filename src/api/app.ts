@@ -20,11 +20,11 @@ import { analyzeRoutes } from './routes/analyze.js';
 import { readiness } from './readiness.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
 import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
-import { opsRoutes } from './ops.js';
+import { opsRoutes } from './operator-api.js';
 import { trpInbound } from './trp.js';
-import type { TravelRuleDeps } from '../travelrule/service.js';
-import { createMetrics } from '../ops/metrics.js';
-import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../ops/metrics-access.js';
+import type { TravelRuleDeps } from '../travelrule/index.js';
+import { createMetrics } from '../monitoring/metrics.js';
+import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
 import { dashboardRoutes } from '../dashboard/app.js';
 
 export interface AppDeps {

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Sql } from '../db/index.js';
 import { ApiError, ErrorNumber } from '../errors.js';
-import { findApiKey, type ApiKey } from '../keys/keys.js';
+import { type ApiKey, findApiKey } from '../keys/index.js';
 import { decodeBasicAuth } from '../net/basic-auth.js';
 import { readJsonBody } from './body.js';
 

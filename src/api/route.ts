@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AuthEnv } from './auth.js';
 import { readJsonBody } from './body.js';
 import { parseInput } from './schemas.js';
-import type { ApiKey } from '../keys/keys.js';
+import type { ApiKey } from '../keys/index.js';
 
 /**
  * One /v2 route: its schemas (which validate the request and generate the OpenAPI document)

@@ -1,12 +1,13 @@
 import type { Hono } from 'hono';
-import { TravelRuleError } from '../travelrule/errors.js';
 import {
   receiveConfirmation,
   receiveInquiry,
   receiveResolution,
   type TravelRuleDeps,
-} from '../travelrule/service.js';
-import { TrpHttpError, trpRoutes } from '../travelrule/trp/server.js';
+  TravelRuleError,
+  TrpHttpError,
+  trpRoutes,
+} from '../travelrule/index.js';
 
 /** A TravelRuleError as TRP's answer: unknown token 404, wrong state 409, bad content 400. */
 function trpError(err: unknown): never {

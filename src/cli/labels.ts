@@ -1,11 +1,16 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { openDatabase } from '../db/open.js';
 import type { Config } from '../config/index.js';
-import { LabelFileError } from '../aml/labels/csv-labels.js';
-import { storeLabelFile, type ImportReport } from '../aml/labels/import.js';
-import { labelStats, type LabelStats } from '../aml/labels/imports.js';
-import { LABEL_FORMATS, loadLabelFile } from '../aml/labels/load.js';
-import type { LabelFormat } from '../aml/labels/types.js';
+import {
+  type ImportReport,
+  LABEL_FORMATS,
+  LabelFileError,
+  type LabelFormat,
+  labelStats,
+  type LabelStats,
+  loadLabelFile,
+  storeLabelFile,
+} from '../aml/index.js';
 
 export const LABELS_USAGE = `Usage:
   tollgate labels import FILE [--format ofac|csv] [--source NAME] [--replace]

@@ -2,15 +2,15 @@ import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
 import type { Config } from '../config/index.js';
 import {
-  OPERATOR_ROLES,
-  OperatorInputError,
   createOperator,
   disableOperator,
   isOperatorRole,
   listOperators,
-  resetOperatorPassword,
+  OPERATOR_ROLES,
+  OperatorInputError,
   type OperatorListing,
-} from '../operators/operators.js';
+  resetOperatorPassword,
+} from '../operators/index.js';
 
 export const OPERATORS_USAGE = `Usage:
   tollgate operators create --login L --role viewer|reviewer|admin [--password-stdin]

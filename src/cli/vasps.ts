@@ -4,8 +4,6 @@ import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
 import { ConfigError, type Config } from '../config/index.js';
 import {
-  VaspConflictError,
-  VaspInput,
   getVasp,
   inboundUrl,
   listAllVasps,
@@ -15,8 +13,10 @@ import {
   storeVasps,
   upsertVasp,
   type Vasp,
+  VaspConflictError,
+  VaspInput,
   type VaspWithToken,
-} from '../travelrule/vasps.js';
+} from '../travelrule/index.js';
 
 export const VASPS_USAGE = `Usage:
   tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--email E]

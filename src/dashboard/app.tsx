@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../audit/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
-import { authenticateOperator, MAX_PASSWORD_LENGTH } from '../operators/operators.js';
+import { authenticateOperator, MAX_PASSWORD_LENGTH } from '../operators/index.js';
 import { errorPage, render, type DashboardDeps, type DashEnv } from './context.js';
 import {
   CSRF_FIELD,

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { roleAllows, type OperatorRole } from '../operators/operators.js';
-import type { TravelRuleDeps } from '../travelrule/service.js';
+import { type OperatorRole, roleAllows } from '../operators/index.js';
+import type { TravelRuleDeps } from '../travelrule/index.js';
 import { Layout } from './layout.js';
 import type { Session } from './session.js';
 

@@ -1,5 +1,5 @@
 import type { Child, FC } from 'hono/jsx';
-import type { Operator } from '../operators/operators.js';
+import type { Operator } from '../operators/index.js';
 import { CSRF_FIELD } from './csrf.js';
 
 /**

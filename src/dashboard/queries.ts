@@ -1,7 +1,5 @@
 import { whereAll, type Sql } from '../db/index.js';
-import type { Direction, Status } from '../travelrule/lifecycle.js';
-import type { Screening } from '../travelrule/screening.js';
-import type { Vasp } from '../travelrule/vasps.js';
+import type { Direction, Screening, Status, Vasp } from '../travelrule/index.js';
 
 /**
  * The dashboard's read queries that the domains do not have: the travel rule search (reference,

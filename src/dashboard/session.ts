@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Sql } from '../db/index.js';
 import { randomToken } from '../ids.js';
-import type { Operator } from '../operators/operators.js';
+import type { Operator } from '../operators/index.js';
 
 /**
  * Dashboard sessions (table operator_sessions). The cookie holds 32 random bytes (base64url);

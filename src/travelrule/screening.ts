@@ -1,5 +1,5 @@
 import type { AmlConfig } from '../config/aml.js';
-import { analyzeAddress } from '../aml/analyze.js';
+import { analyzeAddress } from '../aml/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { NormalisedParty } from './ivms101/index.js';
 

@@ -6,7 +6,7 @@ import { ofacAssetRule } from './ofac-assets.js';
 import { OFAC_NAME_PREFIX } from './ofac.js';
 import { removeAbsentFromSources, removeDelisted, upsertLabels } from './store.js';
 import type { ImportCounts, LineProblem } from './types.js';
-import { enqueueLiveAmlRescan } from '../rescan.js';
+import { enqueueJob, JOBS } from '../../db/jobs.js';
 
 export interface ImportReport {
   import_id: string;
@@ -80,8 +80,10 @@ export async function storeLabelFile(
         skipped: parsed.skipped.length,
       };
       await finishImportRecord(tx, id, result, parsed.refused, parsed.skipped);
-      // Labels changed: tracked addresses they make risky raise live AML events (src/aml/rescan.ts).
-      if (result.inserted + result.updated + result.removed > 0) await enqueueLiveAmlRescan(tx);
+      // Labels changed: tracked addresses they make risky raise live AML events
+      // (src/liveaml/rescan.ts). Imports in a row make one job.
+      if (result.inserted + result.updated + result.removed > 0)
+        await enqueueJob(tx, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
       return result;
     });
     const skipped = new Map<string, number>();

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
-import { listEvents } from '../../aml/liveaml-events.js';
-import { listTracking, startTracking, stopTracking } from '../../aml/tracking.js';
+import { listEvents, listTracking, startTracking, stopTracking } from '../../liveaml/index.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeStreamAddress } from '../../chains/address.js';
-import { listStreams, subscribe, unsubscribe } from '../../streams/streams.js';
+import { listStreams, subscribe, unsubscribe } from '../../streams/index.js';
 import { checkWebhookUrl, type AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';

@@ -3,34 +3,29 @@ import { z } from 'zod';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
-import { TravelRuleError } from '../../travelrule/errors.js';
-import {
-  CreateTxBody,
-  ReceiveTxBody,
-  parseTravelRuleInput,
-  type TravelRuleKind,
-} from '../../travelrule/ivms101/index.js';
 import {
   createOutgoing,
+  CreateTxBody,
+  deleteTravelRuleWebhook,
+  getTransaction,
+  getTravelRuleWebhook,
+  listVasps,
+  parseTravelRuleInput,
+  readPayload,
+  ReceiveTxBody,
   receiveWithoutProtocol,
-  sendAddress,
-  sendTxHash,
-  type TravelRuleDeps,
-} from '../../travelrule/service.js';
-import { getTransaction, readPayload } from '../../travelrule/store.js';
-import { listVasps } from '../../travelrule/vasps.js';
-import {
   renderForbiddenPage,
   renderViewPage,
-  VIEW_PAGE_HEADERS,
-} from '../../travelrule/view-page.js';
-import { verifyViewToken } from '../../travelrule/view-link.js';
-import {
-  deleteTravelRuleWebhook,
-  getTravelRuleWebhook,
-  setTravelRuleWebhook,
   type SealedParties,
-} from '../../travelrule/webhooks.js';
+  sendAddress,
+  sendTxHash,
+  setTravelRuleWebhook,
+  type TravelRuleDeps,
+  TravelRuleError,
+  type TravelRuleKind,
+  verifyViewToken,
+  VIEW_PAGE_HEADERS,
+} from '../../travelrule/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';

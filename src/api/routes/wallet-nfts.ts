@@ -4,12 +4,13 @@ import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
 import { networkInfo } from '../../config/networks.js';
 import { log } from '../../log.js';
-import { NftItem, toNftItem } from '../../wallet/nft-item.js';
 import {
   listNftHoldings,
+  NftItem,
   REFETCH_FAILED_AFTER,
   requestMetadataFetches,
-} from '../../wallet/nft-store.js';
+  toNftItem,
+} from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, envelope } from '../schemas.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
-import { walletTransactions } from '../../wallet/transactions.js';
+import { walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, envelope } from '../schemas.js';
 

@@ -1,7 +1,9 @@
 import type { FC } from 'hono/jsx';
-import type { NormalisedParty } from '../../travelrule/ivms101/normalise.js';
-import type { NaturalPersonValue } from '../../travelrule/ivms101/person.js';
-import { codeLabel } from '../../travelrule/ivms101/codes.js';
+import {
+  codeLabel,
+  type NaturalPersonValue,
+  type NormalisedParty,
+} from '../../travelrule/index.js';
 
 /**
  * A transaction's IVMS101 data (originator and beneficiary) as definition lists. The values were

@@ -1,7 +1,10 @@
 import type { FC } from 'hono/jsx';
-import type { MessageRow } from '../../travelrule/messages.js';
-import type { HistoryEntry, TravelRuleTransaction } from '../../travelrule/store.js';
-import type { SealedParties } from '../../travelrule/webhooks.js';
+import type {
+  HistoryEntry,
+  MessageRow,
+  SealedParties,
+  TravelRuleTransaction,
+} from '../../travelrule/index.js';
 import { CsrfField, Layout, Time, type PageProps } from '../layout.js';
 import { Party } from './ivms101.js';
 import { ScreeningCell } from './transactions.js';

@@ -1,6 +1,5 @@
 import type { FC } from 'hono/jsx';
-import { STATUSES } from '../../travelrule/lifecycle.js';
-import type { PartyScreening } from '../../travelrule/screening.js';
+import { type PartyScreening, STATUSES } from '../../travelrule/index.js';
 import { queryString } from '../context.js';
 import { Layout, Pager, Time, type PageProps } from '../layout.js';
 import type { TransactionListRow } from '../queries.js';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { AUDIT_ACTIONS, listAudit } from '../../audit/audit.js';
+import { AUDIT_ACTIONS, listAudit } from '../../audit/index.js';
 import {
   PAGE_SIZE,
   pageParam,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { recordAudit } from '../../audit/audit.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../keys/keys.js';
+import { recordAudit } from '../../audit/index.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../keys/index.js';
 import {
   field,
   render,

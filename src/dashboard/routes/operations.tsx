@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit/index.js';
 import { indexerStatus } from '../../indexer/status.js';
-import { roleAllows } from '../../operators/operators.js';
+import { roleAllows } from '../../operators/index.js';
 import {
   appCounts,
   deleteJob,
@@ -11,7 +11,7 @@ import {
   recentDeliveryFailures,
   redeliver,
   retryJob,
-} from '../../ops/status.js';
+} from '../../monitoring/status.js';
 import {
   render,
   requireRole,

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit/index.js';
 import {
   createOperator,
   disableOperator,
@@ -8,7 +8,7 @@ import {
   OPERATOR_ROLES,
   OperatorInputError,
   resetOperatorPassword,
-} from '../../operators/operators.js';
+} from '../../operators/index.js';
 import {
   errorPage,
   field,

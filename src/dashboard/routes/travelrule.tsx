@@ -1,21 +1,24 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { recordAudit, type AuditAction } from '../../audit/audit.js';
+import { type AuditAction, recordAudit } from '../../audit/index.js';
 import { log } from '../../log.js';
-import { roleAllows } from '../../operators/operators.js';
-import { DecryptionError } from '../../travelrule/crypto.js';
-import { TravelRuleError } from '../../travelrule/errors.js';
-import { STATUSES, type Status } from '../../travelrule/lifecycle.js';
-import { listMessages } from '../../travelrule/messages.js';
+import { roleAllows } from '../../operators/index.js';
 import {
   acceptByOperator,
   cancelByOperator,
+  DecryptionError,
+  getTransaction,
+  getVasp,
+  listHistory,
+  listMessages,
+  readPayload,
   recordAnswerByOperator,
   rejectByOperator,
-} from '../../travelrule/service.js';
-import { getTransaction, listHistory, readPayload } from '../../travelrule/store.js';
-import { getVasp } from '../../travelrule/vasps.js';
-import type { SealedParties } from '../../travelrule/webhooks.js';
+  type SealedParties,
+  type Status,
+  STATUSES,
+  TravelRuleError,
+} from '../../travelrule/index.js';
 import {
   errorPage,
   field,

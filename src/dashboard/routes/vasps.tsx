@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit/index.js';
 import {
   getVasp,
   inboundUrl,
   upsertVasp,
   VaspInput,
   type VaspInputValue,
-} from '../../travelrule/vasps.js';
+} from '../../travelrule/index.js';
 import {
   errorPage,
   field,

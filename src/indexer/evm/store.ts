@@ -3,11 +3,10 @@ import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '..
 import { ensurePartitions } from '../partitions.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
-import { orphanEventsAbove } from '../../aml/liveaml-events.js';
-import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
+import { enqueueLiveAmlChecks, orphanEventsAbove } from '../../liveaml/index.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
-import { enqueueStreamEvents } from '../../streams/events.js';
+import { enqueueStreamEvents } from '../../streams/index.js';
 
 /** SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers. */
 

@@ -1,13 +1,12 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
-import { enqueueStreamEvents } from '../../streams/events.js';
+import { enqueueStreamEvents } from '../../streams/index.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './resolved.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
-import { orphanEventsAbove } from '../../aml/liveaml-events.js';
-import { enqueueLiveAmlChecks } from '../../aml/live-checks.js';
+import { enqueueLiveAmlChecks, orphanEventsAbove } from '../../liveaml/index.js';
 
 /** SQL of the Bitcoin-family indexer: blocks, transactions, inputs with their coins, outputs, touched addresses. */
 

@@ -1,26 +1,24 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../audit/index.js';
 import { ApiError, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
-import { requireOperator, type OperatorEnv } from '../operators/auth.js';
-import { TravelRuleError } from '../travelrule/errors.js';
-import { STATUSES } from '../travelrule/lifecycle.js';
-import { listMessages } from '../travelrule/messages.js';
+import { type OperatorEnv, requireOperator } from '../operators/index.js';
 import {
   acceptByOperator,
   cancelByOperator,
-  rejectByOperator,
-  recordAnswerByOperator,
-  type TravelRuleDeps,
-} from '../travelrule/service.js';
-import {
   getTransaction,
   listHistory,
+  listMessages,
   listTransactions,
   readPayload,
+  recordAnswerByOperator,
+  rejectByOperator,
+  STATUSES,
+  type TravelRuleDeps,
+  TravelRuleError,
   type TravelRuleTransaction,
-} from '../travelrule/store.js';
+} from '../travelrule/index.js';
 import { readJsonBody } from './body.js';
 import { parseInput, intParam } from './schemas.js';
 import { UUID_RE } from '../ids.js';

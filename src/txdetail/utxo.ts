@@ -3,7 +3,7 @@ import type { Sql } from '../db/index.js';
 import { parseOutput, parseTransaction } from '../chains/utxo/block.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
 import { formatUnits } from '../chains/units.js';
-import { uniqueParties, type TxCore } from './tx-types.js';
+import { uniqueParties, type TxCore } from './types.js';
 
 /**
  * A Bitcoin-family transaction for tx_detail. The spec's shape has one `from` and one `to`; a

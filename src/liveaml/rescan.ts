@@ -1,17 +1,15 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
-import { enqueueJob, JOBS } from '../db/jobs.js';
 import { log } from '../log.js';
-import { analyzeAddress } from './analyze.js';
+import { type AmlTags, analyzeAddress } from '../aml/index.js';
 import {
   insertLiveAmlWebhook,
   isRisky,
   type LiveAmlDeps,
   type LiveAmlWebhook,
   riskTagsOf,
-} from './live-check.js';
-import { recordEvent } from './liveaml-events.js';
-import type { AmlTags } from './tags.js';
+} from './check.js';
+import { recordEvent } from './events.js';
 
 /**
  * After a label import changed labels: every address tracked for live AML is analysed again, and
@@ -20,11 +18,6 @@ import type { AmlTags } from './tags.js';
  * and `block_number` 0; `hash_tags` holds the newly true tags. The state is then updated, so an
  * import that changes nothing for an address says nothing about it.
  */
-
-/** Enqueues one rescan (coalesced: imports in a row make one job). */
-export async function enqueueLiveAmlRescan(sql: Sql | TransactionSql): Promise<void> {
-  await enqueueJob(sql, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
-}
 
 interface Tracked {
   id: string;

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/index.js';
-import { subscribe, unsubscribe } from '../streams/streams.js';
+import { subscribe, unsubscribe } from '../streams/index.js';
 
 /**
  * Live AML tracking: a key's "call my AML webhook when this address does something risky"

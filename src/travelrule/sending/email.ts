@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
-import type { TravelRuleConfig } from '../config/index.js';
-import { PermanentError, RetryableError } from '../errors.js';
-import { escapeHtml } from './view-page.js';
+import type { TravelRuleConfig } from '../../config/index.js';
+import { PermanentError, RetryableError } from '../../errors.js';
+import { escapeHtml } from '../view-page.js';
 
 /**
  * The e-mail fallback: a VASP without the travel rule protocol is told about a transaction by

@@ -2,12 +2,11 @@ import type { PublicClient } from 'viem';
 import { networkInfo } from '../config/networks.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import type { Sql } from '../db/index.js';
-import { analyzeAddress } from './analyze.js';
+import { type AmlTags, analyzeAddress, trueTags } from '../aml/index.js';
 import type { AmlConfig } from '../config/aml.js';
-import { trueTags, type AmlTags } from './tags.js';
-import { evmTxFromIndex, evmTxFromNode } from './tx-evm.js';
-import type { TxCore } from './tx-types.js';
-import { utxoTxFromIndex, utxoTxFromNode } from './tx-utxo.js';
+import { evmTxFromIndex, evmTxFromNode } from './evm.js';
+import type { TxCore } from './types.js';
+import { utxoTxFromIndex, utxoTxFromNode } from './utxo.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
 
 /**

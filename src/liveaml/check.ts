@@ -2,11 +2,16 @@ import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
 import { enqueueEvents } from '../webhooks/enqueue.js';
-import { analyzeAddress } from './analyze.js';
+import {
+  type AmlTags,
+  analyzeAddress,
+  buildTags,
+  EVM_SCOPE,
+  isBaseTag,
+  trueTags,
+} from '../aml/index.js';
 import type { AmlConfig } from '../config/aml.js';
-import { EVM_SCOPE } from './labels/types.js';
-import { recordEvent } from './liveaml-events.js';
-import { buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';
+import { recordEvent } from './events.js';
 
 /**
  * The live AML risk worker (task `liveaml_check`, enqueued by src/aml/live-checks.ts): one

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from '../db/index.js';
-import { trueTags, type AmlTags } from './tags.js';
+import { type AmlTags, trueTags } from '../aml/index.js';
 
 /**
  * Live AML events (table liveaml_events): what the risk worker found about a transaction of a

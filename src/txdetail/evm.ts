@@ -4,7 +4,7 @@ import { tokenMetadata, type TokenMeta } from '../chains/evm/tokens.js';
 import type { Sql } from '../db/index.js';
 import { formatUnits } from '../chains/units.js';
 import { networkInfo } from '../config/networks.js';
-import { uniqueParties, type TxCore, type TxTransfer } from './tx-types.js';
+import { uniqueParties, type TxCore, type TxTransfer } from './types.js';
 
 /**
  * An EVM transaction for tx_detail: from the index (evm_transactions, evm_token_transfers), or,

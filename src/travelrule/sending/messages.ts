@@ -1,19 +1,19 @@
-import type { Sql } from '../db/index.js';
-import { PermanentError, RetryableError, describeError } from '../errors.js';
-import { log } from '../log.js';
-import type { AllowList } from '../net/ssrf.js';
+import type { Sql } from '../../db/index.js';
+import { PermanentError, RetryableError, describeError } from '../../errors.js';
+import { log } from '../../log.js';
+import type { AllowList } from '../../net/ssrf.js';
 import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
-import { baseUnits } from './ivms101/normalise.js';
-import { readPayload, getTransaction, type TravelRuleTransaction } from './store.js';
-import { TrpError, trpPost } from './trp/client.js';
-import { buildInquiry, parseResolution } from './trp/messages.js';
-import { getVasp } from './vasps.js';
-import { createViewToken, viewLinkUrl } from './view-link.js';
-import type { SealedParties } from './webhooks.js';
-import { TravelRuleError } from './errors.js';
-import type { MessageKind, MessageRow } from './message-queue.js';
-import type { TravelRuleDeps } from './service.js';
-import { applyResolution } from './service.js';
+import { baseUnits } from '../ivms101/normalise.js';
+import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
+import { TrpError, trpPost } from '../trp/client.js';
+import { buildInquiry, parseResolution } from '../trp/messages.js';
+import { getVasp } from '../vasps.js';
+import { createViewToken, viewLinkUrl } from '../view-link.js';
+import type { SealedParties } from '../webhooks.js';
+import { TravelRuleError } from '../errors.js';
+import type { MessageKind, MessageRow } from './queue.js';
+import type { TravelRuleDeps } from '../flow.js';
+import { applyResolution } from '../withdrawal.js';
 
 /**
  * Messages to the other VASP: TRP inquiry, resolution and confirmation, and the e-mails of the
@@ -23,14 +23,6 @@ import { applyResolution } from './service.js';
  * other side can recognise a retry. The personal data is read from the sealed payload at send
  * time; the row holds only non-personal parameters.
  */
-
-export {
-  enqueueMessage,
-  listMessages,
-  type MessageKind,
-  type MessageParams,
-  type MessageRow,
-} from './message-queue.js';
 
 async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined> {
   const [row] = await sql<MessageRow[]>`

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql, TransactionSql } from '../db/index.js';
-import { enqueueJob } from '../db/jobs.js';
+import type { Sql, TransactionSql } from '../../db/index.js';
+import { enqueueJob } from '../../db/jobs.js';
 
 /**
  * The queue of messages to other VASPs: one travelrule_messages row and one travelrule_send job

@@ -1,0 +1,10 @@
+/** API keys' face. Nothing outside this folder imports a file in it but this one. */
+export {
+  countActiveApiKeys,
+  createApiKey,
+  ensureApiKey,
+  findApiKey,
+  listApiKeys,
+  revokeApiKey,
+  type ApiKey,
+} from './keys.js';

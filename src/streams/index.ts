@@ -1,0 +1,7 @@
+/**
+ * Streams' face: subscriptions, the events the indexer writes for them, and their webhook bodies
+ * (handed to the outbox). Nothing outside this folder imports a file in it but this one.
+ */
+export { enqueueStreamEvents } from './events.js';
+export { listStreams, subscribe, unsubscribe } from './streams.js';
+export { streamEvents } from './webhook-bodies.js';

@@ -1,0 +1,140 @@
+import type { AmlConfig } from '../config/aml.js';
+import { validateAddress } from '../chains/address/index.js';
+import type { TravelRuleConfig } from '../config/index.js';
+import type { Sql, TransactionSql } from '../db/index.js';
+import type { Keyring } from './crypto.js';
+import { TravelRuleError } from './errors.js';
+import type { NormalisedParty } from './ivms101/index.js';
+import {
+  DuplicateTransactionRefError,
+  IllegalTransitionError,
+  StatusChangedError,
+  transition,
+  type Actor,
+} from './lifecycle.js';
+import type { screenParties } from './screening.js';
+import {
+  findByRef,
+  getTransaction,
+  recordScreening,
+  recordThreshold,
+  type TravelRuleTransaction,
+} from './store.js';
+import { thresholdNotes } from './threshold.js';
+
+/**
+ * The Travel Rule flows of the spec, on top of the lifecycle (lifecycle.ts decides which moves
+ * are allowed; the flows decide which move a request means, and what goes with it: the
+ * screening, the message to the other VASP, the webhook to the caller), each in one database
+ * transaction with its side effects (messages and webhooks are rows and jobs, sent by workers).
+ * By direction and step: withdrawal.ts, deposit.ts, review.ts (the operators' decisions), and
+ * sending/ (messages to the other VASP, over TRP or by e-mail). This file holds what they share.
+ *
+ * - withdrawal: create_tx → PENDING → operator accepts → OTHER_VASP_PENDING and an inquiry (TRP)
+ *   or an e-mail with the view link → the other VASP approves (OTHER_VASP_APPROVED webhook,
+ *   then WAITING_TX_HASH) or rejects (OTHER_VASP_REJECTED webhook) → send_tx_hash → COMPLETED
+ *   and the confirmation {txid} (or an e-mail with the hash).
+ * - deposit with the protocol: an inquiry arrives → PENDING → operator accepts →
+ *   WAITING_ADDRESS_DATA webhook → send_address → approved resolution, WAITING_FOR_CONFIRMATION
+ *   → the originator's confirmation → TRANSACTION_CONFIRMED webhook with txid. Rejected → a
+ *   rejected resolution.
+ * - deposit without the protocol: receive_tx_without_protocol → APPROVED, screened, listed.
+ *
+ * What the other VASP is told on a rejection is a fixed sentence, never the operator's reason:
+ * that reason is internal (it may say why a customer is suspected, and telling would be tipping
+ * off); it stays in the history.
+ */
+
+export interface TravelRuleDeps {
+  sql: Sql;
+  keyring: Keyring;
+  config: TravelRuleConfig;
+  aml: AmlConfig;
+  /** Networks this appliance indexes (screening knows an address's age only there). */
+  indexedNetworks: readonly string[];
+  /** Where other VASPs reach this appliance (callbacks and view links). */
+  publicUrl: string;
+  maxAttempts: number;
+}
+
+export const REJECTION_SENT = 'rejected by the compliance review of the counterparty VASP';
+export const CANCELLATION_SENT = 'canceled by the compliance review of the counterparty VASP';
+
+export const SYSTEM: Actor = { type: 'system', id: 'tollgate' };
+export const MAX_REASON_CHARS = 1000;
+
+/** Runs `fn`, turning the lifecycle's refusals into TravelRuleError('state'). */
+export async function moving<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof IllegalTransitionError || err instanceof StatusChangedError)
+      throw new TravelRuleError('state', err.message);
+    throw err;
+  }
+}
+
+export async function screenAndPend(
+  deps: TravelRuleDeps,
+  tx: TransactionSql,
+  id: string,
+  t: {
+    network: string;
+    asset: string;
+    amount: string;
+    originator: NormalisedParty;
+    beneficiary: NormalisedParty;
+  },
+  screening: Awaited<ReturnType<typeof screenParties>>,
+): Promise<void> {
+  await transition(tx, { id, to: 'SCORE', actor: SYSTEM });
+  await recordScreening(tx, id, screening);
+  await recordThreshold(tx, id, thresholdNotes(deps.config, t.asset, t.amount));
+  await transition(tx, { id, to: 'PENDING', actor: SYSTEM });
+}
+
+export function duplicateRef(err: unknown): never {
+  if (err instanceof DuplicateTransactionRefError) {
+    throw new TravelRuleError(
+      'invalid',
+      'transaction_ref: this API key already has a travel rule transaction with this reference',
+    );
+  }
+  throw err;
+}
+
+export async function mustGet(sql: Sql, id: string): Promise<TravelRuleTransaction> {
+  const t = await getTransaction(sql, id);
+  if (!t) throw new TravelRuleError('not_found', 'no travel rule transaction with this id');
+  return t;
+}
+
+export function reasonOrThrow(reason: unknown): string {
+  if (typeof reason !== 'string' || reason.trim() === '')
+    throw new TravelRuleError('invalid', 'reason: a reason is required');
+  if (reason.length > MAX_REASON_CHARS)
+    throw new TravelRuleError('invalid', `reason: at most ${MAX_REASON_CHARS} characters`);
+  return reason.trim();
+}
+
+export function addressOrThrow(network: string | null, address: string, field: string): string {
+  if (!network) return address;
+  const result = validateAddress(network, address);
+  if (!result.ok)
+    throw new TravelRuleError('invalid_address', `${field}: not a valid ${network} address`);
+  return result.address;
+}
+
+export async function byRef(
+  deps: TravelRuleDeps,
+  apiKeyId: string,
+  ref: string,
+): Promise<TravelRuleTransaction> {
+  const t = await findByRef(deps.sql, apiKeyId, ref);
+  if (!t)
+    throw new TravelRuleError(
+      'not_found',
+      'transaction_ref: this API key has no travel rule transaction with this reference',
+    );
+  return t;
+}

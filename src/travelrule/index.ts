@@ -1,0 +1,68 @@
+/**
+ * The Travel Rule's face: what the API, the dashboard, the worker and the CLI use. The flows
+ * (withdrawal.ts, deposit.ts, review.ts) on the lifecycle (lifecycle.ts, status.ts); messages to
+ * the other VASP (sending/, trp/); the IVMS101 checks (ivms101/); the VASP directory (vasps.ts);
+ * the sealed store (store.ts, crypto.ts); webhooks to the caller (webhooks.ts); the e-mailed view
+ * (view-link.ts, view-page.ts). Nothing outside this folder imports a file in it but this one.
+ */
+export { DecryptionError, loadKeyring, type Keyring } from './crypto.js';
+export {
+  receiveConfirmation,
+  receiveInquiry,
+  receiveWithoutProtocol,
+  sendAddress,
+} from './deposit.js';
+export { TravelRuleError } from './errors.js';
+export type { TravelRuleDeps } from './flow.js';
+export { codeLabel } from './ivms101/codes.js';
+export { parseTravelRuleInput, type TravelRuleKind } from './ivms101/index.js';
+export { CreateTxBody, ReceiveTxBody } from './ivms101/input.js';
+export type { NormalisedParty } from './ivms101/normalise.js';
+export type { NaturalPersonValue } from './ivms101/person.js';
+export {
+  acceptByOperator,
+  cancelByOperator,
+  recordAnswerByOperator,
+  rejectByOperator,
+} from './review.js';
+export type { PartyScreening, Screening } from './screening.js';
+export { createMailer } from './sending/email.js';
+export { sendMessage, type SenderDeps } from './sending/messages.js';
+export { listMessages, type MessageRow } from './sending/queue.js';
+export { STATUSES, type Direction, type Status } from './status.js';
+export {
+  getTransaction,
+  listHistory,
+  listTransactions,
+  readPayload,
+  type HistoryEntry,
+  type TravelRuleTransaction,
+} from './store.js';
+export { TrpHttpError, trpRoutes } from './trp/server.js';
+export {
+  getVasp,
+  inboundUrl,
+  listAllVasps,
+  listVasps,
+  loadVaspsFile,
+  removeVasp,
+  rotateInboundToken,
+  seedVaspsFromFile,
+  storeVasps,
+  upsertVasp,
+  VaspConflictError,
+  VaspInput,
+  type Vasp,
+  type VaspInputValue,
+  type VaspWithToken,
+} from './vasps.js';
+export { verifyViewToken } from './view-link.js';
+export { renderForbiddenPage, renderViewPage, VIEW_PAGE_HEADERS } from './view-page.js';
+export {
+  deleteTravelRuleWebhook,
+  getTravelRuleWebhook,
+  setTravelRuleWebhook,
+  travelRuleEvents,
+  type SealedParties,
+} from './webhooks.js';
+export { createOutgoing, receiveResolution, sendTxHash } from './withdrawal.js';

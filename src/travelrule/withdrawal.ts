@@ -1,0 +1,195 @@
+import { TravelRuleError } from './errors.js';
+import type { NormalisedCreateTx } from './ivms101/index.js';
+import { hashReason } from './ivms101/rules.js';
+import { createTransaction, transition, type Actor } from './lifecycle.js';
+import { enqueueMessage } from './sending/queue.js';
+import { screenParties } from './screening.js';
+import { findByCallbackToken, updateCounterparty, type TravelRuleTransaction } from './store.js';
+import type { Resolution } from './trp/messages.js';
+import { getVasp, type Vasp } from './vasps.js';
+import { enqueueTravelRuleWebhook, type SealedParties } from './webhooks.js';
+
+import {
+  SYSTEM,
+  MAX_REASON_CHARS,
+  moving,
+  screenAndPend,
+  duplicateRef,
+  addressOrThrow,
+  byRef,
+  type TravelRuleDeps,
+} from './flow.js';
+
+/**
+ * Withdrawals: our customer sends to a customer of another VASP (create_tx), the inquiry goes
+ * out once an operator accepted it, the beneficiary VASP's answer comes back (applyResolution),
+ * and the caller's transaction hash follows (send_tx_hash).
+ */
+
+/** create_tx: validated input → screened, stored, PENDING for the operators. */
+export async function createOutgoing(
+  deps: TravelRuleDeps,
+  apiKeyId: string,
+  input: NormalisedCreateTx,
+): Promise<{ id: string; status: 'PENDING' }> {
+  let vasp: Vasp | undefined;
+  if (input.beneficiary_vasp_id) {
+    vasp = await getVasp(deps.sql, input.beneficiary_vasp_id);
+    if (!vasp)
+      throw new TravelRuleError(
+        'invalid',
+        'beneficiary_vasp_id: no VASP with this uid (see GET /v2/travelrule/list_vasps)',
+      );
+  }
+  const parties: SealedParties = { originator: input.originator, beneficiary: input.beneficiary };
+  const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
+    network: input.transaction_network,
+    ...parties,
+  });
+  const id = await deps.sql.begin(async (tx) => {
+    const created = await createTransaction(tx, deps.keyring, {
+      apiKeyId,
+      direction: 'outgoing',
+      transactionRef: input.transaction_ref,
+      asset: input.transaction_asset,
+      network: input.transaction_network,
+      amount: input.transaction_amount,
+      decimals: input.transaction_asset_decimals,
+      beneficiaryVaspId: vasp?.uid ?? null,
+      status: 'CREATED',
+      actor: { type: 'api_key', id: apiKeyId },
+      ivms101: parties,
+    }).catch(duplicateRef);
+    if (vasp) await updateCounterparty(tx, created.id, { vaspId: vasp.uid });
+    await screenAndPend(
+      deps,
+      tx,
+      created.id,
+      {
+        network: input.transaction_network,
+        asset: input.transaction_asset,
+        amount: input.transaction_amount,
+        ...parties,
+      },
+      screening,
+    );
+    return created.id;
+  });
+  return { id, status: 'PENDING' };
+}
+
+/** send_tx_hash: the caller paid out an approved withdrawal; the hash goes to the beneficiary VASP. */
+export async function sendTxHash(
+  deps: TravelRuleDeps,
+  apiKeyId: string,
+  ref: string,
+  hash: string,
+): Promise<void> {
+  const t = await byRef(deps, apiKeyId, ref);
+  if (t.direction !== 'outgoing')
+    throw new TravelRuleError(
+      'state',
+      'transaction_ref: send_tx_hash is for withdrawals (create_tx); this is a deposit',
+    );
+  if (t.status !== 'WAITING_TX_HASH')
+    throw new TravelRuleError(
+      'state',
+      `the transaction is ${t.status}; send_tx_hash is taken once the beneficiary VASP approved (WAITING_TX_HASH)`,
+    );
+  const reason = t.network
+    ? hashReason(t.network, hash)
+    : /^\S{1,200}$/.test(hash)
+      ? null
+      : 'must be a hash without whitespace';
+  if (reason)
+    throw new TravelRuleError(
+      'invalid',
+      `transaction_hash: ${reason}${t.network ? ` on ${t.network}` : ''}`,
+    );
+  await moving(() =>
+    deps.sql.begin(async (tx) => {
+      await transition(tx, {
+        id: t.id,
+        from: 'WAITING_TX_HASH',
+        to: 'COMPLETED',
+        actor: { type: 'api_key', id: apiKeyId },
+        txHash: hash,
+      });
+      const kind = t.counterparty_protocol === 'trp' ? 'trp_confirmation' : 'email_tx_hash';
+      await enqueueMessage(tx, {
+        transactionId: t.id,
+        kind,
+        params: { txid: hash },
+        maxAttempts: deps.maxAttempts,
+      });
+    }),
+  );
+}
+
+/**
+ * The beneficiary VASP's answer to our inquiry: POSTed to our callback, or in the inquiry's
+ * response. Deferred ({version}) changes nothing. A repeat of an answer already applied is
+ * accepted and changes nothing.
+ */
+export async function applyResolution(
+  deps: TravelRuleDeps,
+  t: TravelRuleTransaction,
+  resolution: Resolution,
+): Promise<void> {
+  if ('version' in resolution) return;
+  const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
+  if ('approved' in resolution) {
+    if (t.status === 'WAITING_TX_HASH' || t.status === 'COMPLETED') return;
+    const address = addressOrThrow(t.network, resolution.approved.address, 'approved.address');
+    await moving(() =>
+      deps.sql.begin(async (tx) => {
+        await transition(tx, {
+          id: t.id,
+          from: 'OTHER_VASP_PENDING',
+          to: 'OTHER_VASP_APPROVED',
+          actor,
+        });
+        await updateCounterparty(tx, t.id, {
+          beneficiaryAddress: address,
+          callback: resolution.approved.callback,
+        });
+        await enqueueTravelRuleWebhook(tx, {
+          apiKeyId: t.api_key_id,
+          transactionId: t.id,
+          status: 'OTHER_VASP_APPROVED',
+        });
+        await transition(tx, { id: t.id, to: 'WAITING_TX_HASH', actor: SYSTEM });
+      }),
+    );
+    return;
+  }
+  if (t.status === 'OTHER_VASP_REJECTED') return;
+  const reason = resolution.rejected.slice(0, MAX_REASON_CHARS);
+  await moving(() =>
+    deps.sql.begin(async (tx) => {
+      await transition(tx, {
+        id: t.id,
+        from: 'OTHER_VASP_PENDING',
+        to: 'OTHER_VASP_REJECTED',
+        actor,
+        reason,
+      });
+      await updateCounterparty(tx, t.id, { reason });
+      await enqueueTravelRuleWebhook(tx, {
+        apiKeyId: t.api_key_id,
+        transactionId: t.id,
+        status: 'OTHER_VASP_REJECTED',
+      });
+    }),
+  );
+}
+
+export async function receiveResolution(
+  deps: TravelRuleDeps,
+  token: string,
+  resolution: Resolution,
+): Promise<void> {
+  const t = await findByCallbackToken(deps.sql, token);
+  if (t?.direction !== 'outgoing') throw new TravelRuleError('not_found', 'unknown callback URL');
+  await applyResolution(deps, t, resolution);
+}

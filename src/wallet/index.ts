@@ -1,0 +1,8 @@
+/**
+ * Wallet data's face: a wallet's transactions and NFTs, and the NFT metadata fetches. Nothing
+ * outside this folder imports a file in it but this one.
+ */
+export { fetchNftMetadata, type NftMetadataDeps } from './fetch-metadata.js';
+export { NftItem, toNftItem } from './nft-item.js';
+export { listNftHoldings, REFETCH_FAILED_AFTER, requestMetadataFetches } from './nft-store.js';
+export { walletTransactions } from './transactions.js';
