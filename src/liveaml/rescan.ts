@@ -1,5 +1,5 @@
 import { networkInfo } from '../config/networks.js';
-import type { Sql, TransactionSql } from '../db/index.js';
+import type { Sql } from '../db/index.js';
 import { log } from '../log.js';
 import { type AmlTags, analyzeAddress } from '../aml/index.js';
 import {
