@@ -1,8 +1,14 @@
 /**
- * Error types. Each says whether a retry can help:
- * - ApiError: a client's request is wrong; turned into the JSON error body in one place (api/app.ts).
- * - RetryableError: the outside world failed for now (RPC timeout, receiver 5xx, connection reset).
- * - PermanentError: retrying cannot help (receiver refused the URL, invalid payload); recorded, not retried.
+ * Error types. Every error a domain throws extends one of two bases, and that alone says whether
+ * a retry can help (isRetryable):
+ * - RetryableError: the outside world failed for now (RPC timeout, receiver 5xx, connection reset,
+ *   a concurrent change). A job throws it to be tried again.
+ * - PermanentError: retrying cannot help (a refused URL, an invalid payload, a request the state
+ *   does not allow); recorded, not retried. Its kinds:
+ *   - ApiError: a client's request is wrong; the JSON error body, made in one place (api/app.ts).
+ *   - DomainError: what a domain operation refuses, whoever asked; each face (the /v2 API, the
+ *     operator API, the dashboard, TRP) answers it through one mapping (apiErrorOf).
+ * An error of neither (a database error, a bug) is retried by the jobs that meet it.
  */
 
 /** Error numbers of the API (the spec's, plus ours where the spec shows none; see README). */
@@ -24,17 +30,6 @@ export const ErrorNumber = {
   UNAVAILABLE: 5030,
 } as const;
 
-export class ApiError extends Error {
-  constructor(
-    readonly httpStatus: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503,
-    readonly errorNumber: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
 export class RetryableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -47,6 +42,64 @@ export class PermanentError extends Error {
     super(message, options);
     this.name = 'PermanentError';
   }
+}
+
+/** Whether trying again may help: anything but a PermanentError. */
+export function isRetryable(err: unknown): boolean {
+  return !(err instanceof PermanentError);
+}
+
+export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+
+export class ApiError extends PermanentError {
+  constructor(
+    readonly httpStatus: ApiStatus,
+    readonly errorNumber: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** What a domain operation refuses. Messages name fields and states, never personal data. */
+export type RefusalKind = 'not_found' | 'state' | 'invalid' | 'invalid_address' | 'unavailable';
+
+export class DomainError extends PermanentError {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/**
+ * The one mapping from a refusal to an answer, per face. `v2`: the spec's API, where a refused
+ * request is a 400 with the spec's error number (5003 for a reference the key does not have),
+ * and only a service not ready yet is a 503. `http`: the operator API, the dashboard and TRP,
+ * which answer with the status that says it (404 unknown, 409 wrong state).
+ */
+const ANSWERS: Record<RefusalKind, Record<'v2' | 'http', [ApiStatus, number]>> = {
+  not_found: {
+    v2: [400, ErrorNumber.NOT_FOUND_FOR_KEY],
+    http: [404, ErrorNumber.ROUTE_NOT_FOUND],
+  },
+  state: { v2: [400, ErrorNumber.BAD_REQUEST], http: [409, ErrorNumber.CONFLICT] },
+  invalid: { v2: [400, ErrorNumber.BAD_REQUEST], http: [400, ErrorNumber.BAD_REQUEST] },
+  invalid_address: {
+    v2: [400, ErrorNumber.INVALID_ADDRESS],
+    http: [400, ErrorNumber.INVALID_ADDRESS],
+  },
+  unavailable: { v2: [503, ErrorNumber.UNAVAILABLE], http: [503, ErrorNumber.UNAVAILABLE] },
+};
+
+/** A DomainError as the API error of a face; any other error is thrown on as it is. */
+export function apiErrorOf(err: unknown, face: 'v2' | 'http'): ApiError {
+  if (!(err instanceof DomainError)) throw err;
+  const [status, number] = ANSWERS[err.kind][face];
+  return new ApiError(status, number, err.message);
 }
 
 /** A short, log-safe description of any thrown value (no stack, no request bodies). */

@@ -6,7 +6,8 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/api/server.js';
 import { parseTravelRuleInput, type NormalisedInput } from '../src/travelrule/ivms101/index.js';
-import { TrpError, trpPost } from '../src/travelrule/trp/client.js';
+import { type TrpError, TrpRefused, TrpRetryable, trpPost } from '../src/travelrule/trp/client.js';
+import { isRetryable } from '../src/errors.js';
 import {
   TRP_VERSION,
   buildInquiry,
@@ -151,14 +152,18 @@ afterAll(async () => {
   await trp.close();
 });
 
-async function refused(promise: Promise<unknown>): Promise<TrpError> {
+/** The failure of a TRP request, with whether the job would try it again. */
+async function refused(
+  promise: Promise<unknown>,
+): Promise<{ retryable: boolean; status?: number; message: string }> {
   const err = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(TrpError);
-  for (const value of PERSONAL) expect((err as Error).message).not.toContain(value);
-  return err as TrpError;
+  expect(err instanceof TrpRetryable || err instanceof TrpRefused).toBe(true);
+  const e = err as TrpError;
+  for (const value of PERSONAL) expect(e.message).not.toContain(value);
+  return { retryable: isRetryable(e), status: e.status, message: e.message };
 }
 
 describe('trpRoutes', () => {

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { recordAudit } from '../audit/index.js';
-import { ApiError, ErrorNumber } from '../errors.js';
+import { ApiError, apiErrorOf, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
 import { type OperatorEnv, requireOperator } from '../operators/index.js';
 import {
@@ -33,19 +33,7 @@ import { UUID_RE } from '../ids.js';
  */
 
 function opsError(err: unknown): never {
-  if (!(err instanceof TravelRuleError)) throw err;
-  switch (err.kind) {
-    case 'not_found':
-      throw new ApiError(404, ErrorNumber.ROUTE_NOT_FOUND, err.message);
-    case 'state':
-      throw new ApiError(409, ErrorNumber.CONFLICT, err.message);
-    case 'invalid_address':
-      throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, err.message);
-    case 'unavailable':
-      throw new ApiError(503, ErrorNumber.UNAVAILABLE, err.message);
-    default:
-      throw new ApiError(400, ErrorNumber.BAD_REQUEST, err.message);
-  }
+  throw apiErrorOf(err, 'http');
 }
 
 /** A transaction as operators see it in a list: no personal data, no callback secrets. */

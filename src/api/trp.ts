@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { apiErrorOf } from '../errors.js';
 import {
   receiveConfirmation,
   receiveInquiry,
@@ -9,19 +10,12 @@ import {
   trpRoutes,
 } from '../travelrule/index.js';
 
-/** A TravelRuleError as TRP's answer: unknown token 404, wrong state 409, bad content 400. */
+/** A refusal as TRP's answer: unknown token 404, wrong state 409, bad content 400. */
 function trpError(err: unknown): never {
-  if (!(err instanceof TravelRuleError)) throw err;
-  switch (err.kind) {
-    case 'not_found':
-      throw new TrpHttpError(404, err.message);
-    case 'state':
-      throw new TrpHttpError(409, err.message);
-    case 'unavailable':
-      throw new TrpHttpError(503, err.message);
-    default:
-      throw new TrpHttpError(400, err.message);
-  }
+  throw new TrpHttpError(
+    apiErrorOf(err, 'http').httpStatus as TrpHttpError['status'],
+    (err as Error).message,
+  );
 }
 
 /**

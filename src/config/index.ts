@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -187,7 +188,7 @@ export type Config = z.infer<typeof ConfigSchema>;
 export type NetworkConfig = z.infer<typeof NetworkConfigSchema>;
 export type TravelRuleConfig = z.infer<typeof TravelRuleConfigSchema>;
 
-export class ConfigError extends Error {
+export class ConfigError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';

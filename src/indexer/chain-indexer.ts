@@ -1,11 +1,11 @@
 import type { Sql } from '../db/index.js';
-import { describeError } from '../errors.js';
+import { describeError, PermanentError } from '../errors.js';
 import { log } from '../log.js';
 import { type Cursor, readCursor, recordHalt } from './cursor.js';
 import { LockLostError, NetworkLock } from './network-lock.js';
 
 /** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
-export class IndexerHaltError extends Error {
+export class IndexerHaltError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'IndexerHaltError';

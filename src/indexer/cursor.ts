@@ -1,3 +1,4 @@
+import { RetryableError } from '../errors.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { assertNetworkLock } from './network-lock.js';
 
@@ -36,7 +37,7 @@ export async function recordHead(sql: Sql, network: string, head: bigint): Promi
   await sql`update indexer_cursors set head_number = ${head.toString()}, head_seen_at = now() where network = ${network}`;
 }
 
-export class CursorMovedError extends Error {
+export class CursorMovedError extends RetryableError {
   constructor(network: string) {
     super(`the ${network} cursor moved under this indexer (another indexer is running?)`);
     this.name = 'CursorMovedError';

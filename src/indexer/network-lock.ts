@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { TransactionSql } from '../db/index.js';
-import { describeError } from '../errors.js';
+import { describeError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -17,7 +17,7 @@ import type { Logger } from '../log.js';
 const NETWORK_LOCK_CLASS = 0x746c69; // 'tli'
 
 /** This indexer no longer holds its network's lock: it must stop writing and stand by. */
-export class LockLostError extends Error {
+export class LockLostError extends RetryableError {
   constructor(network: string) {
     super(
       `this indexer no longer holds the ${network} lock (its database session ended); standing by`,

@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 import http from 'node:http';
 import https from 'node:https';
 import { type AllowList, guardedLookup, literalHostAllowed, parseWebhookUrl } from './ssrf.js';
@@ -12,7 +13,7 @@ import { type AllowList, guardedLookup, literalHostAllowed, parseWebhookUrl } fr
 
 export const MAX_REDIRECTS = 3;
 
-export class FetchError extends Error {
+export class FetchError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'FetchError';

@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
@@ -134,7 +135,7 @@ export function literalHostAllowed(url: URL, allow: AllowList): boolean {
   return net.isIP(host) === 0 || isAllowedAddress(host, allow);
 }
 
-export class ForbiddenAddressError extends Error {
+export class ForbiddenAddressError extends PermanentError {
   readonly code = 'EFORBIDDENADDR';
   constructor(host: string) {
     super(`${host} resolves to an address webhooks may not be sent to`);

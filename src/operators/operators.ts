@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 import type { Sql } from '../db/index.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
 
@@ -28,7 +29,7 @@ export const MAX_PASSWORD_LENGTH = 1024;
 const LOGIN = /^[a-z0-9._@-]{3,64}$/;
 
 /** An operator request that cannot succeed as given (bad login, short password, duplicate). */
-export class OperatorInputError extends Error {
+export class OperatorInputError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'OperatorInputError';

@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -44,7 +45,7 @@ export interface Sealed {
 }
 
 /** Decryption failed: tampered bytes, a ciphertext from another row, or a missing key. Never retryable. */
-export class DecryptionError extends Error {
+export class DecryptionError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'DecryptionError';

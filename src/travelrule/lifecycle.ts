@@ -58,6 +58,7 @@
  * Terminal statuses have no exits.
  */
 
+import { PermanentError, RetryableError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
@@ -155,7 +156,7 @@ export function canTransition(from: Status, to: Status, direction?: Direction): 
  * A move the table does not allow, or taken by the wrong kind of actor. The message names the
  * statuses and the actor type only: never a transaction's personal data.
  */
-export class IllegalTransitionError extends Error {
+export class IllegalTransitionError extends PermanentError {
   constructor(
     readonly from: Status | null,
     readonly to: Status,
@@ -204,7 +205,7 @@ function inTransaction<T>(
 }
 
 /** No travel rule transaction has this id. */
-export class TransactionNotFoundError extends Error {
+export class TransactionNotFoundError extends PermanentError {
   constructor(readonly id: string) {
     super(`no travel rule transaction ${id}`);
     this.name = 'TransactionNotFoundError';
@@ -212,7 +213,7 @@ export class TransactionNotFoundError extends Error {
 }
 
 /** The caller decided on a status the row has since left (another decision came first). */
-export class StatusChangedError extends Error {
+export class StatusChangedError extends RetryableError {
   constructor(
     readonly expected: Status,
     readonly actual: Status,
@@ -223,7 +224,7 @@ export class StatusChangedError extends Error {
 }
 
 /** The key already has a transaction with this transaction_ref. */
-export class DuplicateTransactionRefError extends Error {
+export class DuplicateTransactionRefError extends PermanentError {
   constructor() {
     super('a travel rule transaction with this transaction_ref already exists for the key');
     this.name = 'DuplicateTransactionRefError';

@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -156,7 +157,7 @@ async function writeVasp(
 }
 
 /** A directory write that conflicts with another entry (an inbound token in use). */
-export class VaspConflictError extends Error {
+export class VaspConflictError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'VaspConflictError';

@@ -1,7 +1,7 @@
 import { parseAbi, type Hex, type PublicClient } from 'viem';
 import type { Sql } from '../db/index.js';
 import { tokenMetadata } from '../chains/evm/tokens.js';
-import { RetryableError, describeError } from '../errors.js';
+import { RetryableError, describeError, PermanentError } from '../errors.js';
 import { log } from '../log.js';
 import type { AllowList } from '../net/ssrf.js';
 import { FetchError, guardedGet } from '../net/fetch-url.js';
@@ -29,7 +29,7 @@ const uriAbi = parseAbi([
 ]);
 
 /** The token's metadata cannot be had from what the contract says: recorded, not retried now. */
-class Unavailable extends Error {}
+class Unavailable extends PermanentError {}
 
 /** Outcomes of the fetch itself, recorded as 'failed' (a RetryableError here is the last attempt). */
 function isFetchFailure(err: unknown): err is Error {

@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 /**
  * Normalises a token's metadata JSON (ERC-721 / ERC-1155 metadata, OpenSea conventions) into the
  * spec's `metadata` object, with stable types: `name`, `image`, `description` always strings;
@@ -29,7 +30,7 @@ export const EMPTY_METADATA: Readonly<NftMetadata> = Object.freeze({
   attributes: [],
 });
 
-export class MetadataFormatError extends Error {
+export class MetadataFormatError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'MetadataFormatError';

@@ -1,3 +1,4 @@
+import { PermanentError } from '../errors.js';
 /**
  * Pure handling of the URIs found in NFT contracts and metadata: the ERC-1155 `{id}` template,
  * ipfs:// through the configured gateway, data: URIs decoded locally. No I/O; unit-tested alone.
@@ -50,7 +51,7 @@ export function browserUrl(uri: string, gateway: string): string {
   }
 }
 
-export class DataUriError extends Error {
+export class DataUriError extends PermanentError {
   constructor(message: string) {
     super(message);
     this.name = 'DataUriError';

@@ -1,3 +1,4 @@
+import { PermanentError } from '../../errors.js';
 import { parseCsv } from './csv.js';
 import { isLabelTarget, validateForTarget } from './targets.js';
 import {
@@ -9,7 +10,7 @@ import {
 } from './types.js';
 
 /** A file-level problem: nothing of the file is imported (an unreadable file, a bad header, …). */
-export class LabelFileError extends Error {
+export class LabelFileError extends PermanentError {
   override name = 'LabelFileError';
 }
 

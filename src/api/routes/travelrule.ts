@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { ApiError, ErrorNumber } from '../../errors.js';
+import { ApiError, apiErrorOf, ErrorNumber } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
 import {
@@ -41,17 +41,7 @@ import { UUID_RE } from '../../ids.js';
 
 /** A TravelRuleError as the API's answer. */
 export function travelRuleApiError(err: unknown): never {
-  if (!(err instanceof TravelRuleError)) throw err;
-  switch (err.kind) {
-    case 'not_found':
-      throw new ApiError(400, ErrorNumber.NOT_FOUND_FOR_KEY, err.message);
-    case 'invalid_address':
-      throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, err.message);
-    case 'unavailable':
-      throw new ApiError(503, ErrorNumber.UNAVAILABLE, err.message);
-    default:
-      throw new ApiError(400, ErrorNumber.BAD_REQUEST, err.message);
-  }
+  throw apiErrorOf(err, 'v2');
 }
 
 function travelRuleBody(kind: TravelRuleKind) {

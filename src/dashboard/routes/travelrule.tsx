@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
+import { apiErrorOf } from '../../errors.js';
 import { log } from '../../log.js';
 import { roleAllows } from '../../operators/index.js';
 import {
@@ -51,14 +52,6 @@ const DONE: Record<string, string> = {
   reject: 'Rejected. The reason is kept in the history.',
   cancel: 'Cancelled. The reason is kept in the history.',
   answer: "The beneficiary VASP's answer is recorded.",
-};
-
-const ERROR_STATUS: Record<TravelRuleError['kind'], ContentfulStatusCode> = {
-  not_found: 404,
-  state: 409,
-  invalid: 400,
-  invalid_address: 400,
-  unavailable: 503,
 };
 
 function readFilters(c: DashContext): { filters: Filters; error?: string } {
@@ -216,7 +209,7 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
           deps,
           id.toLowerCase(),
           { error: friendly(decision, err), values },
-          ERROR_STATUS[err.kind],
+          apiErrorOf(err, 'http').httpStatus as ContentfulStatusCode,
         );
       }
     };

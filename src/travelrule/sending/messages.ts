@@ -1,11 +1,11 @@
 import type { Sql } from '../../db/index.js';
-import { PermanentError, RetryableError, describeError } from '../../errors.js';
+import { PermanentError, RetryableError, describeError, isRetryable } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
 import { baseUnits } from '../ivms101/normalise.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
-import { TrpError, trpPost } from '../trp/client.js';
+import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
 import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
@@ -100,11 +100,9 @@ export async function sendMessage(
     if (m.kind === 'email_inquiry' || m.kind === 'email_tx_hash') await sendEmail(deps, m, t);
     else await sendTrp(deps, m, t);
   } catch (err) {
-    const retryable =
-      err instanceof TrpError
-        ? err.retryable
-        : !(err instanceof PermanentError || err instanceof TravelRuleError);
-    const status = err instanceof TrpError ? (err.status ?? null) : null;
+    const retryable = isRetryable(err);
+    const status =
+      err instanceof TrpRetryable || err instanceof TrpRefused ? (err.status ?? null) : null;
     const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
     await recordAttempt(
       deps.sql,

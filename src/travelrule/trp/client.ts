@@ -1,28 +1,47 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import { PermanentError, RetryableError } from '../../errors.js';
 import { log } from '../../log.js';
 import { type AllowList, guardedLookup, literalHostAllowed } from '../../net/ssrf.js';
 import { TRP_VERSION } from './messages.js';
 
 /**
  * The outbound side of TRP: one POST of one message to another VASP. No retries here: the
- * caller's job decides when to try again, from `TrpError.retryable`. The same SSRF guard as
+ * caller's job decides when to try again, from the error's class (a RetryableError or not). The same SSRF guard as
  * webhooks (the peer's URLs come from the other VASP: an inquiry's callback, an approval's
  * callback), never a redirect, at most 1 MiB of answer read.
  *
  * No error message ever carries the request body: it holds IVMS101 personal data.
  */
 
-export class TrpError extends Error {
+/** A TRP request that failed: TrpRetryable or TrpRefused; `status` is the peer's, if it answered. */
+export type TrpError = TrpRetryable | TrpRefused;
+
+/** No answer, or one that says "later" (5xx, 408, 429): the job tries again. */
+export class TrpRetryable extends RetryableError {
   constructor(
     message: string,
-    readonly retryable: boolean,
     readonly status?: number,
   ) {
     super(message);
     this.name = 'TrpError';
   }
+}
+
+/** The peer refused, or the request cannot go (a URL the guard refuses): not tried again. */
+export class TrpRefused extends PermanentError {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'TrpError';
+  }
+}
+
+function trpError(message: string, retryable: boolean, status?: number): TrpError {
+  return retryable ? new TrpRetryable(message, status) : new TrpRefused(message, status);
 }
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -136,7 +155,7 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): string {
 
 /**
  * POSTs one TRP message. 2xx → the parsed JSON answer (null when empty); anything else is a
- * TrpError: retryable for 5xx, 408, 429, connection failures and timeouts; not for other 4xx,
+ * TrpError: TrpRetryable for 5xx, 408, 429, connection failures and timeouts; TrpRefused for other 4xx,
  * redirects, a URL the SSRF guard refuses, or an answer that is not JSON or not ours.
  */
 export async function trpPost(
@@ -148,12 +167,12 @@ export async function trpPost(
   try {
     target = new URL(url);
   } catch {
-    throw new TrpError('TRP URL is not a URL', false);
+    throw trpError('TRP URL is not a URL', false);
   }
   if (target.protocol !== 'https:' && target.protocol !== 'http:')
-    throw new TrpError('TRP URL must be http or https', false);
+    throw trpError('TRP URL must be http or https', false);
   if (!literalHostAllowed(target, opts.allow))
-    throw new TrpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
+    throw trpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
 
   let res: RawResponse;
   try {
@@ -161,7 +180,7 @@ export async function trpPost(
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     // A host that resolves to a forbidden address is refused for good, like a literal one.
-    throw new TrpError(describeFailure(e, target), e.code !== 'EFORBIDDENADDR');
+    throw trpError(describeFailure(e, target), e.code !== 'EFORBIDDENADDR');
   }
 
   const { status } = res;
@@ -169,21 +188,21 @@ export async function trpPost(
     if (res.requestId === undefined)
       log.debug({ host: target.host, status }, 'TRP peer did not echo request-identifier');
     else if (res.requestId !== opts.requestId)
-      throw new TrpError('request-identifier not echoed', false, status);
+      throw trpError('request-identifier not echoed', false, status);
     if (res.truncated)
-      throw new TrpError(`answer larger than ${MAX_RESPONSE_BYTES} bytes`, false, status);
+      throw trpError(`answer larger than ${MAX_RESPONSE_BYTES} bytes`, false, status);
     if (res.text.trim() === '') return { status, body: null };
     try {
       return { status, body: JSON.parse(res.text) as unknown };
     } catch {
-      throw new TrpError(`peer answered ${status} with a body that is not JSON`, false, status);
+      throw trpError(`peer answered ${status} with a body that is not JSON`, false, status);
     }
   }
   if (status >= 300 && status < 400)
-    throw new TrpError(`redirect ${status} not followed`, false, status);
+    throw trpError(`redirect ${status} not followed`, false, status);
   const retryable = status >= 500 || status === 408 || status === 429;
   const message = peerMessage(res.text);
-  throw new TrpError(
+  throw trpError(
     message ? `peer answered ${status}: ${message}` : `peer answered ${status}`,
     retryable,
     status,

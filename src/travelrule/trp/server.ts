@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { describeError } from '../../errors.js';
+import { describeError, ErrorNumber, PermanentError } from '../../errors.js';
 import { log } from '../../log.js';
 import {
   TRP_VERSION,
@@ -39,7 +39,7 @@ export interface TrpInboundHandlers {
 }
 
 /** Thrown by handlers: unknown token → 404, the transfer is not in a state for this message → 409. */
-export class TrpHttpError extends Error {
+export class TrpHttpError extends PermanentError {
   constructor(
     readonly status: 400 | 403 | 404 | 409 | 503,
     message: string,
@@ -54,17 +54,18 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_EXTENSIONS = 32;
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 500 | 503;
+/** TRP's error body carries the API's error number of the status. */
 const ERROR_NUMBERS: Record<ErrorStatus, number> = {
-  400: 5000,
-  403: 4030,
-  404: 4040,
-  409: 4090,
-  413: 4130,
-  500: 5999,
-  503: 5030,
+  400: ErrorNumber.BAD_REQUEST,
+  403: ErrorNumber.FORBIDDEN,
+  404: ErrorNumber.ROUTE_NOT_FOUND,
+  409: ErrorNumber.CONFLICT,
+  413: ErrorNumber.PAYLOAD_TOO_LARGE,
+  500: ErrorNumber.INTERNAL,
+  503: ErrorNumber.UNAVAILABLE,
 };
 
-class Refusal extends Error {
+class Refusal extends PermanentError {
   constructor(
     readonly status: ErrorStatus,
     message: string,
