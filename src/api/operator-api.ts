@@ -16,7 +16,6 @@ import {
   rejectByOperator,
   STATUSES,
   type TravelRuleDeps,
-  TravelRuleError,
   type TravelRuleTransaction,
 } from '../travelrule/index.js';
 import { readJsonBody } from './body.js';

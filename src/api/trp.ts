@@ -5,7 +5,6 @@ import {
   receiveInquiry,
   receiveResolution,
   type TravelRuleDeps,
-  TravelRuleError,
   TrpHttpError,
   trpRoutes,
 } from '../travelrule/index.js';

@@ -21,7 +21,6 @@ import {
   sendTxHash,
   setTravelRuleWebhook,
   type TravelRuleDeps,
-  TravelRuleError,
   type TravelRuleKind,
   verifyViewToken,
   VIEW_PAGE_HEADERS,

@@ -10,7 +10,6 @@ import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
 import type { SealedParties } from '../webhooks.js';
-import { TravelRuleError } from '../errors.js';
 import type { MessageKind, MessageRow } from './queue.js';
 import type { TravelRuleDeps } from '../flow.js';
 import { applyResolution } from '../withdrawal.js';
