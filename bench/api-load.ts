@@ -25,7 +25,7 @@ import { openDatabase } from '../src/db/open.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { AML_TARGET, buildAmlGraph } from './lib/aml-graph.js';
 import { machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';

@@ -20,7 +20,7 @@ import { mapWithConcurrency } from '../src/concurrency.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { startDevChain } from '../src/devchain/devchain.js';
 import { setLogLevel } from '../src/log.js';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';
 

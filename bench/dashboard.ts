@@ -15,7 +15,7 @@ import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
-import { travelBody } from '../test/helpers/travelrule.js';
+import { travelBody } from '../support/travel-rule-body.js';
 import { startBenchApi } from './lib/api-appliance.js';
 import { machine, writeResult } from './lib/common.js';
 

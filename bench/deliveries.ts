@@ -40,7 +40,7 @@ import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
 
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';
 

@@ -20,7 +20,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { startDevChain } from '../src/devchain/devchain.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { setLogLevel } from '../src/log.js';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { latencySummary, machine, writeResult } from './lib/common.js';
 
 const N = Number(process.argv[2] ?? 300);

@@ -7,7 +7,7 @@ import { createApiKey } from '../src/keys/keys.js';
 import { openPool } from '../src/db/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { call } from './helpers/http.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../support/ports.js';
 
 // A Postgres of this test's own, so that stopping it disturbs no other test file.
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-outage-'));

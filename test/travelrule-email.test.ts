@@ -8,7 +8,7 @@ import {
   createMailer,
   type Mailer,
 } from '../src/travelrule/sending/email.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { decodeQuotedPrintable } from './helpers/mail.js';
 
 /**

@@ -9,7 +9,7 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { MailCatcher } from './helpers/mail.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { Receiver } from './helpers/receiver.js';
 import { ORIGINATOR_ADDRESS, PERSONAL_VALUES, travelBody } from './helpers/travelrule.js';
 

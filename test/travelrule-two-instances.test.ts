@@ -12,7 +12,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { Receiver } from './helpers/receiver.js';
 import { BENEFICIARY_ADDRESS, ORIGINATOR_ADDRESS, travelBody } from './helpers/travelrule.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { postWebhook } from '../src/webhooks/post.js';
 import { parseAllowList } from '../src/net/ssrf.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { RawReceivers } from './helpers/receiver.js';
 
 /**

@@ -5,7 +5,7 @@ import { startAppliance, type Appliance } from '../../src/appliance.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { setLogLevel } from '../../src/log.js';
-import { freePort } from '../../test/helpers/ports.js';
+import { freePort } from '../../support/ports.js';
 
 /**
  * The API role in this process on an embedded Postgres of the bench's own, with the rate limit

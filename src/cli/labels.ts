@@ -1,10 +1,10 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
+import { command } from './command.js';
 import { openDatabase } from '../db/open.js';
 import type { Config } from '../config/index.js';
 import {
   type ImportReport,
   LABEL_FORMATS,
-  LabelFileError,
   type LabelFormat,
   labelStats,
   type LabelStats,
@@ -20,23 +20,7 @@ export const LABELS_USAGE = `Usage:
   tollgate labels stats [--json]
       labels per source and category, and the last import`;
 
-/** The parsed arguments, or undefined after printing the usage (exit code 2) when they do not parse. */
-function parsedOrUsage<T extends ParseArgsConfig>(
-  config: T,
-): ReturnType<typeof parseArgs<T>> | undefined {
-  try {
-    return parseArgs(config);
-  } catch (err) {
-    failWith(`${(err as Error).message}\n\n${LABELS_USAGE}`, 2);
-    return undefined;
-  }
-}
-
-/** Usage and file errors: a message on stderr and a non-zero exit code, without a stack. */
-function failWith(message: string, code: number): void {
-  process.stderr.write(`tollgate labels: ${message}\n`);
-  process.exitCode = code;
-}
+const cmd = command('labels', LABELS_USAGE);
 
 function printImport(report: ImportReport): void {
   for (const { line, reason } of report.refused_lines)
@@ -75,9 +59,13 @@ function printStats(stats: LabelStats): void {
 
 /** `tollgate labels …`: the file is read and checked before the database is opened. */
 export async function labelsCommand(config: Config, args: string[]): Promise<void> {
+  await cmd.run(() => labels(config, args));
+}
+
+async function labels(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'import') {
-    const parsed = parsedOrUsage({
+    const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
       options: {
@@ -86,15 +74,12 @@ export async function labelsCommand(config: Config, args: string[]): Promise<voi
         replace: { type: 'boolean' },
       },
     });
-    if (!parsed) return;
-    const { values, positionals } = parsed;
-    if (positionals.length !== 1)
-      return failWith(`labels import needs exactly one FILE\n\n${LABELS_USAGE}`, 2);
+    if (positionals.length !== 1) return cmd.usage(`labels import needs exactly one FILE`);
     if (
       values.format !== undefined &&
       !(LABEL_FORMATS as readonly string[]).includes(values.format)
     ) {
-      return failWith(
+      return cmd.fail(
         `unknown format ${JSON.stringify(values.format)}: use --format ofac or --format csv`,
         2,
       );
@@ -105,29 +90,22 @@ export async function labelsCommand(config: Config, args: string[]): Promise<voi
         values.source.length > 100 ||
         /[\u0000-\u001f]/.test(values.source))
     ) {
-      return failWith('--source must be 1-100 printable characters', 2);
+      return cmd.fail('--source must be 1-100 printable characters', 2);
     }
+    const loaded = await loadLabelFile(positionals[0]!, {
+      format: values.format as LabelFormat | undefined,
+      source: values.source,
+    });
+    const db = await openDatabase(config);
     try {
-      const loaded = await loadLabelFile(positionals[0]!, {
-        format: values.format as LabelFormat | undefined,
-        source: values.source,
-      });
-      const db = await openDatabase(config);
-      try {
-        printImport(await storeLabelFile(db.sql, loaded, { replace: values.replace ?? false }));
-      } finally {
-        await db.close();
-      }
-    } catch (err) {
-      if (err instanceof LabelFileError) return failWith(err.message, 1);
-      throw err;
+      printImport(await storeLabelFile(db.sql, loaded, { replace: values.replace ?? false }));
+    } finally {
+      await db.close();
     }
     return;
   }
   if (sub === 'stats') {
-    const parsed = parsedOrUsage({ args: rest, options: { json: { type: 'boolean' } } });
-    if (!parsed) return;
-    const { values } = parsed;
+    const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
     const db = await openDatabase(config);
     try {
       const stats = await labelStats(db.sql);
@@ -138,5 +116,5 @@ export async function labelsCommand(config: Config, args: string[]): Promise<voi
     }
     return;
   }
-  failWith(LABELS_USAGE, 2);
+  cmd.usage();
 }

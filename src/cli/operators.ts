@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
+import { command } from './command.js';
 import type { Config } from '../config/index.js';
 import {
   createOperator,
@@ -7,7 +8,6 @@ import {
   isOperatorRole,
   listOperators,
   OPERATOR_ROLES,
-  OperatorInputError,
   type OperatorListing,
   resetOperatorPassword,
 } from '../operators/index.js';
@@ -24,10 +24,7 @@ export const OPERATORS_USAGE = `Usage:
 /** Names the environment variable that supplies a password instead of a generated one. */
 const PASSWORD_ENV = 'TOLLGATE_OPERATOR_PASSWORD';
 
-function failWith(message: string, code: number): void {
-  process.stderr.write(`tollgate operators: ${message}\n`);
-  process.exitCode = code;
-}
+const cmd = command('operators', OPERATORS_USAGE);
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -70,7 +67,7 @@ function printTable(rows: OperatorListing[]): void {
 
 function oneLogin(sub: string, positionals: string[]): string | undefined {
   if (positionals.length === 1) return positionals[0];
-  failWith(`operators ${sub} needs exactly one <login>\n\n${OPERATORS_USAGE}`, 2);
+  cmd.usage(`operators ${sub} needs exactly one <login>`);
   return undefined;
 }
 
@@ -87,9 +84,9 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
         },
       });
       if (positionals.length || !values.login || !values.role)
-        return failWith(`operators create needs --login and --role\n\n${OPERATORS_USAGE}`, 2);
+        return cmd.usage(`operators create needs --login and --role`);
       if (!isOperatorRole(values.role))
-        return failWith(`--role must be one of ${OPERATOR_ROLES.join(', ')}`, 2);
+        return cmd.fail(`--role must be one of ${OPERATOR_ROLES.join(', ')}`, 2);
       const role = values.role;
       const login = values.login;
       const password = await suppliedPassword(values['password-stdin']);
@@ -121,7 +118,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       if (!login) return;
       return withDatabase(config, async (sql) => {
         if (!(await disableOperator(sql, login)))
-          return failWith(`no active operator with login ${login}`, 1);
+          return cmd.fail(`no active operator with login ${login}`, 1);
         process.stdout.write(`Disabled operator ${login.toLowerCase()}.\n`);
       });
     }
@@ -136,7 +133,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       const password = await suppliedPassword(values['password-stdin']);
       return withDatabase(config, async (sql) => {
         const secret = await resetOperatorPassword(sql, login, password);
-        if (secret === undefined) return failWith(`no operator with login ${login}`, 1);
+        if (secret === undefined) return cmd.fail(`no operator with login ${login}`, 1);
         process.stdout.write(
           `New password set for ${login.toLowerCase()}; a lockout is cleared.${password === undefined ? ' The password is shown once.' : ''}\n`,
         );
@@ -150,20 +147,12 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     default:
-      return failWith(OPERATORS_USAGE, 2);
+      return cmd.usage();
   }
 }
 
 /** `tollgate operators …`: the dashboard's operator accounts. */
 export async function operatorsCommand(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  try {
-    await run(config, sub, rest);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
-      return failWith(`${(err as Error).message}\n\n${OPERATORS_USAGE}`, 2);
-    if (err instanceof OperatorInputError) return failWith(err.message, 1);
-    throw err;
-  }
+  await cmd.run(() => run(config, sub, rest));
 }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
-import { ConfigError, type Config } from '../config/index.js';
+import { command } from './command.js';
+import type { Config } from '../config/index.js';
 import {
   getVasp,
   inboundUrl,
@@ -13,7 +14,6 @@ import {
   storeVasps,
   upsertVasp,
   type Vasp,
-  VaspConflictError,
   VaspInput,
   type VaspWithToken,
 } from '../travelrule/index.js';
@@ -28,10 +28,7 @@ export const VASPS_USAGE = `Usage:
   tollgate vasps rotate-token <uid>     a new inbound URL for the VASP (the old one stops working)
   tollgate vasps import FILE            add or update the entries of a JSON file (as config/vasps.json)`;
 
-function failWith(message: string, code: number): void {
-  process.stderr.write(`tollgate vasps: ${message}\n`);
-  process.exitCode = code;
-}
+const cmd = command('vasps', VASPS_USAGE);
 
 /** Where other VASPs reach this appliance: travel_rule.public_url, else the local HTTPS port. */
 function publicBase(config: Config): string {
@@ -73,10 +70,8 @@ const ADD_OPTIONS = {
 
 async function add(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true });
-  if (positionals.length)
-    return failWith(`unexpected argument ${positionals[0]}\n\n${VASPS_USAGE}`, 2);
-  if (!values.name || !values.website)
-    return failWith(`vasps add needs --name and --website\n\n${VASPS_USAGE}`, 2);
+  if (positionals.length) return cmd.usage(`unexpected argument ${positionals[0]}`);
+  if (!values.name || !values.website) return cmd.usage(`vasps add needs --name and --website`);
   const parsed = VaspInput.safeParse({
     uid: values.uid,
     name: values.name,
@@ -88,7 +83,7 @@ async function add(config: Config, args: string[]): Promise<void> {
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return failWith(`--${String(issue.path[0] ?? 'name').replace(/_/g, '-')}: ${issue.message}`, 2);
+    return cmd.fail(`--${String(issue.path[0] ?? 'name').replace(/_/g, '-')}: ${issue.message}`, 2);
   }
   await withDatabase(config, async (sql) => {
     const existed = parsed.data.uid ? (await getVasp(sql, parsed.data.uid)) !== undefined : false;
@@ -103,7 +98,7 @@ async function add(config: Config, args: string[]): Promise<void> {
 function oneUid(sub: string, args: string[]): string | undefined {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length !== 1) {
-    failWith(`vasps ${sub} needs exactly one <uid>\n\n${VASPS_USAGE}`, 2);
+    cmd.usage(`vasps ${sub} needs exactly one <uid>`);
     return undefined;
   }
   return positionals[0];
@@ -126,7 +121,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       if (!uid) return;
       return withDatabase(config, async (sql) => {
         const vasp = await getVasp(sql, uid);
-        if (!vasp) return failWith(`no VASP with uid ${uid}`, 1);
+        if (!vasp) return cmd.fail(`no VASP with uid ${uid}`, 1);
         process.stdout.write(JSON.stringify(printable(vasp, config)) + '\n');
       });
     }
@@ -135,9 +130,9 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       if (!uid) return;
       return withDatabase(config, async (sql) => {
         const outcome = await removeVasp(sql, uid);
-        if (outcome === 'not_found') return failWith(`no VASP with uid ${uid}`, 1);
+        if (outcome === 'not_found') return cmd.fail(`no VASP with uid ${uid}`, 1);
         if (outcome === 'in_use')
-          return failWith(
+          return cmd.fail(
             `VASP ${uid} is named by travel rule transactions and stays in the directory`,
             1,
           );
@@ -149,7 +144,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       if (!uid) return;
       return withDatabase(config, async (sql) => {
         const token = await rotateInboundToken(sql, uid);
-        if (!token) return failWith(`no VASP with uid ${uid}`, 1);
+        if (!token) return cmd.fail(`no VASP with uid ${uid}`, 1);
         process.stdout.write(
           `New inbound URL of VASP ${uid} (the old one no longer works; hand this one to the VASP):\n`,
         );
@@ -158,10 +153,9 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
     }
     case 'import': {
       const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-      if (positionals.length !== 1)
-        return failWith(`vasps import needs exactly one FILE\n\n${VASPS_USAGE}`, 2);
+      if (positionals.length !== 1) return cmd.usage(`vasps import needs exactly one FILE`);
       const file = resolve(positionals[0]!);
-      if (!existsSync(file)) return failWith(`no such file: ${positionals[0]}`, 1);
+      if (!existsSync(file)) return cmd.fail(`no such file: ${positionals[0]}`, 1);
       const entries = loadVaspsFile(file); // checked before the database is opened
       return withDatabase(config, async (sql) => {
         const counts = await storeVasps(sql, entries, 'cli');
@@ -171,22 +165,12 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     default:
-      return failWith(VASPS_USAGE, 2);
+      return cmd.usage();
   }
 }
 
 /** `tollgate vasps …`: the VASP directory. */
 export async function vaspsCommand(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  try {
-    await run(config, sub, rest);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
-      return failWith(`${(err as Error).message}\n\n${VASPS_USAGE}`, 2);
-    }
-    if (err instanceof ConfigError || err instanceof VaspConflictError)
-      return failWith(err.message, 1);
-    throw err;
-  }
+  await cmd.run(() => run(config, sub, rest));
 }

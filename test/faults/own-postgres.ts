@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { openPool } from '../../src/db/index.js';
 import { migrate } from '../../src/db/migrate.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../support/ports.js';
 import type { ScenarioOptions } from './harness.js';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import Client from 'bitcoin-core';
-import { freePort } from './ports.js';
+import { freePort } from '../../support/ports.js';
 
 /**
  * A real `litecoind -regtest` for one test file: its own data dir and free RPC port on

@@ -4,7 +4,7 @@ import { hardhat } from 'viem/chains';
 import { startDevChain } from '../../src/devchain/devchain.js';
 import type { Sql } from '../../src/db/index.js';
 import { eventually } from './eventually.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../support/ports.js';
 
 /**
  * A Hardhat node of one test file's own, for tests that rewind or mine the chain (evm_revert on

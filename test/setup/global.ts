@@ -9,7 +9,7 @@ import { startDevChain, type DevChain } from '../../src/devchain/devchain.js';
 import { setLogLevel } from '../../src/log.js';
 import { compileTestContracts, type CompiledContracts } from '../helpers/contracts.js';
 import { withDatabase } from '../helpers/urls.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../support/ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

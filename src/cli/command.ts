@@ -1,0 +1,40 @@
+import { PermanentError } from '../errors.js';
+
+/**
+ * What the command files of src/cli/ share: how a command says it failed. A usage error (an
+ * argument node:util's parseArgs refuses, a missing one) prints the message and the usage, exit
+ * code 2; what the command refuses (a PermanentError: a bad file, a conflict, an invalid input)
+ * prints its message, exit code 1. Neither prints a stack. Anything else is thrown on to the
+ * entry (src/cli.ts), which logs it and exits 1.
+ */
+export interface Command {
+  /** Prints `tollgate <name>: message` on stderr and sets the exit code. */
+  fail(message: string, code: number): void;
+  /** A usage error: the message, then the usage; exit code 2. */
+  usage(message?: string): void;
+  /** Runs the command's body with the failures above answered. */
+  run(body: () => Promise<void>): Promise<void>;
+}
+
+export function command(name: string, usageText: string): Command {
+  const fail = (message: string, code: number) => {
+    process.stderr.write(`tollgate ${name}: ${message}\n`);
+    process.exitCode = code;
+  };
+  const usage = (message?: string) => fail(message ? `${message}\n\n${usageText}` : usageText, 2);
+  return {
+    fail,
+    usage,
+    async run(body) {
+      try {
+        await body();
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
+          return usage((err as Error).message);
+        if (err instanceof PermanentError) return fail(err.message, 1);
+        throw err;
+      }
+    },
+  };
+}
