@@ -172,7 +172,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     const ready = await readiness(deps.sql, deps.networks, deps.maxLagBlocks);
     return c.json(ready, ready.ready ? 200 : 503);
   });
-  // Outside /v2 (no API key): its own token or an allowed address (src/ops/metrics-access.ts).
+  // Outside /v2 (no API key): its own token or an allowed address (src/monitoring/metrics-access.ts).
   app.get(
     '/metrics',
     metricsAccess({

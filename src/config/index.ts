@@ -157,7 +157,7 @@ const ConfigSchema = z.object({
   travel_rule: TravelRuleConfigSchema.default(() => TravelRuleConfigSchema.parse({})),
   /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
   dev_chain: z.boolean().optional(),
-  /** Bearer token that opens GET /metrics from any address (src/ops/metrics-access.ts); none: CIDRs only. */
+  /** Bearer token that opens GET /metrics from any address (src/monitoring/metrics-access.ts); none: CIDRs only. */
   metrics_token: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
   /** Client addresses that may read GET /metrics without the token; an empty list: token only. */
   metrics_allow_cidrs: z.array(cidr).default(['127.0.0.0/8', '::1/128']),

@@ -56,7 +56,7 @@ export const JOBS = {
   travelrule_send: {
     task: 'travelrule_send',
     payload: z.object({ message_id: z.union([z.int().positive(), digits(19)]) }),
-    // The configured travel rule attempts replace this (message-queue.ts passes them).
+    // The configured travel rule attempts replace this (travelrule/sending/queue.ts passes them).
     maxAttempts: 25,
   },
 } as const satisfies Record<string, JobContract<z.ZodType>>;

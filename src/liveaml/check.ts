@@ -14,7 +14,7 @@ import type { AmlConfig } from '../config/aml.js';
 import { recordEvent } from './events.js';
 
 /**
- * The live AML risk worker (task `liveaml_check`, enqueued by src/aml/live-checks.ts): one
+ * The live AML risk worker (task `liveaml_check`, enqueued by src/liveaml/enqueue-checks.ts): one
  * transaction of one tracked address. When the transaction brings a risk tag, it records a
  * live AML event and enqueues the live AML webhook, both in one database transaction.
  */

@@ -5,7 +5,7 @@ import type { AddressTable } from '../db/index.js';
 /**
  * The indexer's side of the live AML risk worker: in the block's transaction, one
  * `liveaml_check` job per (address tracked for live AML, transaction of the block touching it).
- * The job (src/aml/live-check.ts) does the analysis later, outside the block's transaction, so
+ * The job (src/liveaml/check.ts) does the analysis later, outside the block's transaction, so
  * indexing never waits for the exposure queries.
  */
 

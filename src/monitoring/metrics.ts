@@ -21,7 +21,7 @@ import { jobQueueCounts, type QueueCounts } from './status.js';
  *   blocks, transactions, deliveries) are prom-client Counters whose collect() sets the stored
  *   total (`reset()` then `inc(total)`): the TYPE is counter, and rate() works across scrapes.
  * - measured in this process: HTTP request latency by route pattern, and Node's process metrics.
- * Access control is src/ops/metrics-access.ts.
+ * Access control is src/monitoring/metrics-access.ts.
  */
 
 const PREFIX = 'tollgate_';
