@@ -413,6 +413,101 @@ describe('the operator API', () => {
   });
 });
 
+describe('what a backend reads and checks (additions to the spec)', () => {
+  it('check_tx runs every create_tx check and the screening, and stores nothing', async () => {
+    const before = await db.sql`select count(*)::int as n from travelrule_transactions`;
+    const jobs = await db.sql`select count(*)::int as n from graphile_worker.jobs`;
+    const body = travelBody('chk-1');
+    body.originator.accountNumber = ['0x01e2919679362dFBC9ee1644Ba9C6da6D6245BB1'];
+    const ok = await api('POST', '/travelrule/check_tx', body);
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({
+      code: 0,
+      message: 'OK',
+      data: {
+        valid: true,
+        network: 'eth',
+        screening: { originator: { score: 100, tags: { sanctioned: true } } },
+      },
+    });
+    expect(ok.json.data.threshold).toBeInstanceOf(Array);
+    for (const value of PERSONAL_VALUES) expect(JSON.stringify(ok.json)).not.toContain(value);
+    // The same failures as create_tx: a bad field, a reference already used.
+    const bad = travelBody('chk-2');
+    bad.beneficiary.accountNumber = ['not-an-address'];
+    expect((await api('POST', '/travelrule/check_tx', bad)).json.code).toBe(5002);
+    const taken = await api('POST', '/travelrule/check_tx', travelBody('wd-1'));
+    expect(taken.json).toMatchObject({ code: 5000, message: /already has/ });
+    expect(await db.sql`select count(*)::int as n from travelrule_transactions`).toEqual(before);
+    expect(await db.sql`select count(*)::int as n from graphile_worker.jobs`).toEqual(jobs);
+    // And create_tx then takes the body.
+    expect((await api('POST', '/travelrule/create_tx', body)).json.data).toBe('PENDING');
+  });
+
+  it('tx_status tells the backend where its transaction stands, without personal data or operator reasons', async () => {
+    const ref = 'st-1';
+    expect((await api('POST', '/travelrule/create_tx', travelBody(ref))).json.data).toBe('PENDING');
+    const id = await transactionId(ref);
+    await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
+      headers: reviewer,
+      body: { reason: 'customer under investigation 4471' },
+    });
+    const res = await api('GET', `/travelrule/tx_status?transaction_ref=${ref}`);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      code: 0,
+      message: 'OK',
+      data: {
+        transaction_ref: ref,
+        direction: 'outgoing',
+        status: 'REJECTED',
+        asset: 'ETH',
+        network: 'eth',
+        amount: '1.25',
+        tx_hash: null,
+        counterparty_reason: null,
+        messages: [],
+      },
+    });
+    expect(res.json.data.history.map((h: any) => [h.status, h.actor_type])).toEqual([
+      ['CREATED', 'api_key'],
+      ['SCORE', 'system'],
+      ['PENDING', 'system'],
+      ['REJECTED', 'operator'],
+    ]);
+    const text = JSON.stringify(res.json);
+    expect(text).not.toContain('4471');
+    expect(text).not.toContain('rita.reviewer');
+    for (const value of PERSONAL_VALUES) expect(text).not.toContain(value);
+    // Another key's reference, or none: 5003.
+    expect(
+      (await api('GET', `/travelrule/tx_status?transaction_ref=${ref}`, undefined, otherKey.apikey))
+        .json.code,
+    ).toBe(5003);
+    expect((await api('GET', '/travelrule/tx_status?transaction_ref=nope')).json.code).toBe(5003);
+    expect((await api('GET', '/travelrule/tx_status')).json.code).toBe(5000);
+  });
+
+  it('takes the same transaction_ref length everywhere (255)', async () => {
+    const ref = 'r'.repeat(255);
+    expect((await api('POST', '/travelrule/create_tx', travelBody(ref))).json.data).toBe('PENDING');
+    // send_tx_hash finds it (refused for its status, not for the reference's length).
+    const early = await api('POST', '/travelrule/send_tx_hash', {
+      transaction_ref: ref,
+      transaction_hash: '0x' + '11'.repeat(32),
+    });
+    expect(early.json.message).toMatch(/is PENDING; send_tx_hash/);
+    expect(
+      (await api('GET', `/travelrule/tx_status?transaction_ref=${ref}`)).json.data.status,
+    ).toBe('PENDING');
+    const tooLong = await api('POST', '/travelrule/send_address', {
+      transaction_ref: 'r'.repeat(256),
+      address: BENEFICIARY_ADDRESS,
+    });
+    expect(tooLong.json).toMatchObject({ code: 5000, message: /transaction_ref/ });
+  });
+});
+
 describe('the e-mail fallback, end to end', () => {
   it('accept → e-mail with the view link (no personal data in it) → the link shows the data; a bad token 403 → answer recorded → webhook → send_tx_hash → e-mail with the hash', async () => {
     const id = await transactionId('wd-vasp');

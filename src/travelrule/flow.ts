@@ -93,8 +93,9 @@ export async function screenAndPend(
   await transition(tx, { id, to: 'PENDING', actor: SYSTEM });
 }
 
-export function duplicateRef(err: unknown): never {
-  if (err instanceof DuplicateTransactionRefError) {
+/** A lifecycle DuplicateTransactionRefError (or none given: a reference found taken) as the API's refusal. */
+export function duplicateRef(err?: unknown): never {
+  if (err === undefined || err instanceof DuplicateTransactionRefError) {
     throw new TravelRuleError(
       'invalid',
       'transaction_ref: this API key already has a travel rule transaction with this reference',

@@ -15,7 +15,11 @@ export {
 export { TravelRuleError } from './errors.js';
 export type { TravelRuleDeps } from './flow.js';
 export { codeLabel } from './ivms101/codes.js';
-export { parseTravelRuleInput, type TravelRuleKind } from './ivms101/index.js';
+export {
+  parseTravelRuleInput,
+  TravelRuleFields,
+  type TravelRuleKind,
+} from './ivms101/index.js';
 export { CreateTxBody, ReceiveTxBody } from './ivms101/input.js';
 export type { NormalisedParty } from './ivms101/normalise.js';
 export type { NaturalPersonValue } from './ivms101/person.js';
@@ -65,4 +69,5 @@ export {
   travelRuleEvents,
   type SealedParties,
 } from './webhooks.js';
-export { createOutgoing, receiveResolution, sendTxHash } from './withdrawal.js';
+export { checkOutgoing, createOutgoing, receiveResolution, sendTxHash } from './withdrawal.js';
+export { transactionStatus, type TransactionStatusView } from './status-view.js';

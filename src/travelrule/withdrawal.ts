@@ -4,7 +4,14 @@ import { hashReason } from './ivms101/rules.js';
 import { createTransaction, transition, type Actor } from './lifecycle.js';
 import { enqueueMessage } from './sending/queue.js';
 import { screenParties } from './screening.js';
-import { findByCallbackToken, updateCounterparty, type TravelRuleTransaction } from './store.js';
+import {
+  findByCallbackToken,
+  findByRef,
+  updateCounterparty,
+  type TravelRuleTransaction,
+} from './store.js';
+import { thresholdNotes, type ThresholdNote } from './threshold.js';
+import type { Screening } from './screening.js';
 import type { Resolution } from './trp/messages.js';
 import { getVasp, type Vasp } from './vasps.js';
 import { enqueueTravelRuleWebhook, type SealedParties } from './webhooks.js';
@@ -26,12 +33,23 @@ import {
  * and the caller's transaction hash follows (send_tx_hash).
  */
 
-/** create_tx: validated input → screened, stored, PENDING for the operators. */
-export async function createOutgoing(
+/** What create_tx would store, found without storing anything: check_tx answers with it. */
+export interface OutgoingCheck {
+  network: string;
+  screening: Screening;
+  threshold: ThresholdNote[];
+}
+
+/**
+ * Every check create_tx makes (the input was validated by parseTravelRuleInput already): the
+ * beneficiary VASP is in the directory, the reference is new for the key, and the parties'
+ * screening and the threshold notes. Stores nothing and queues nothing.
+ */
+export async function checkOutgoing(
   deps: TravelRuleDeps,
   apiKeyId: string,
   input: NormalisedCreateTx,
-): Promise<{ id: string; status: 'PENDING' }> {
+): Promise<OutgoingCheck & { vasp: Vasp | undefined }> {
   let vasp: Vasp | undefined;
   if (input.beneficiary_vasp_id) {
     vasp = await getVasp(deps.sql, input.beneficiary_vasp_id);
@@ -41,11 +59,28 @@ export async function createOutgoing(
         'beneficiary_vasp_id: no VASP with this uid (see GET /v2/travelrule/list_vasps)',
       );
   }
-  const parties: SealedParties = { originator: input.originator, beneficiary: input.beneficiary };
+  if (await findByRef(deps.sql, apiKeyId, input.transaction_ref)) duplicateRef();
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network: input.transaction_network,
-    ...parties,
+    originator: input.originator,
+    beneficiary: input.beneficiary,
   });
+  return {
+    vasp,
+    network: input.transaction_network,
+    screening,
+    threshold: thresholdNotes(deps.config, input.transaction_asset, input.transaction_amount),
+  };
+}
+
+/** create_tx: validated input → screened, stored, PENDING for the operators. */
+export async function createOutgoing(
+  deps: TravelRuleDeps,
+  apiKeyId: string,
+  input: NormalisedCreateTx,
+): Promise<{ id: string; status: 'PENDING' }> {
+  const { vasp, screening } = await checkOutgoing(deps, apiKeyId, input);
+  const parties: SealedParties = { originator: input.originator, beneficiary: input.beneficiary };
   const id = await deps.sql.begin(async (tx) => {
     const created = await createTransaction(tx, deps.keyring, {
       apiKeyId,

@@ -4,7 +4,10 @@ import { ApiError, apiErrorOf, ErrorNumber } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
 import {
+  checkOutgoing,
   createOutgoing,
+  transactionStatus,
+  TravelRuleFields,
   CreateTxBody,
   deleteTravelRuleWebhook,
   getTransaction,
@@ -17,6 +20,7 @@ import {
   renderForbiddenPage,
   renderViewPage,
   type SealedParties,
+  STATUSES,
   sendAddress,
   sendTxHash,
   setTravelRuleWebhook,
@@ -64,7 +68,74 @@ export const VaspRecordSchema = z
   })
   .meta({ id: 'VaspRecord' });
 
-const Ref = z.string().min(1).max(200);
+const PartyScreeningRecord = z.object({
+  score: z.number().int().min(0).max(100),
+  tags: z
+    .record(z.string(), z.literal(true))
+    .meta({ description: "Tags true on any of the party's addresses." }),
+});
+
+export const CheckTxResult = z
+  .object({
+    valid: z.literal(true),
+    network: z.string(),
+    screening: z.object({ originator: PartyScreeningRecord, beneficiary: PartyScreeningRecord }),
+    threshold: z.array(
+      z.object({
+        jurisdiction: z.string(),
+        currency: z.string(),
+        threshold: z.string(),
+        result: z.enum(['above', 'below', 'unknown']),
+        value: z.string().optional(),
+        rate: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'CheckTxResult' });
+
+export const TxStatusRecord = z
+  .object({
+    transaction_ref: z.string(),
+    direction: z.enum(['outgoing', 'incoming']),
+    status: z.enum(STATUSES),
+    asset: z.string(),
+    network: z.string().nullable(),
+    amount: z.string(),
+    tx_hash: z.string().nullable(),
+    counterparty_vasp_id: z.string().nullable(),
+    counterparty_protocol: z.enum(['trp', 'email']).nullable(),
+    counterparty_reason: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    history: z.array(
+      z.object({
+        from_status: z.enum(STATUSES).nullable(),
+        status: z.enum(STATUSES),
+        actor_type: z.enum(['api_key', 'operator', 'counterparty', 'system']),
+        at: z.string(),
+      }),
+    ),
+    messages: z.array(
+      z.object({
+        kind: z.enum([
+          'trp_inquiry',
+          'trp_resolution',
+          'trp_confirmation',
+          'email_inquiry',
+          'email_tx_hash',
+        ]),
+        status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
+        attempts: z.number().int(),
+        last_status: z.number().int().nullable(),
+        last_error: z.string().nullable(),
+        sent_at: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'TxStatusRecord' });
+
+/** One transaction_ref everywhere: what create_tx takes, send_tx_hash and the others find. */
+const Ref = TravelRuleFields.transaction_ref;
 
 const STATUS_TEXT =
   'Statuses and moves: see the README (Travel Rule). The caller learns of later moves by its travel rule webhook (POST /travelrule/webhook).';
@@ -86,6 +157,56 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
       async ({ body, apiKey }) => {
         const done = await createOutgoing(deps, apiKey.id, body as never).catch(travelRuleApiError);
         return { data: done.status };
+      },
+    ),
+
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/check_tx',
+        tag: 'Travel rule',
+        summary: 'Check a withdrawal as create_tx would, storing nothing',
+        description:
+          'The completeness check: the same body as create_tx, every rule create_tx applies (IVMS101, addresses, the beneficiary VASP, a transaction_ref new for this key) and the screening of both parties, with the threshold notes. Nothing is stored, queued or sent; the same body then given to create_tx is accepted unless something changed meanwhile (a label, the directory, another transaction with the reference). An addition to the spec.',
+        body: CreateTxBody,
+        parseBody: travelRuleBody('create_tx'),
+        response: envelope(CheckTxResult),
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+      },
+      async ({ body, apiKey }) => {
+        const { network, screening, threshold } = await checkOutgoing(
+          deps,
+          apiKey.id,
+          body as never,
+        ).catch(travelRuleApiError);
+        return {
+          data: {
+            valid: true as const,
+            network,
+            screening: { originator: screening.originator, beneficiary: screening.beneficiary },
+            threshold,
+          },
+        };
+      },
+    ),
+
+    defineRoute(
+      {
+        method: 'get',
+        path: '/travelrule/tx_status',
+        tag: 'Travel rule',
+        summary: "A transaction's status and history, by transaction_ref",
+        description:
+          "Where a transaction of this key stands: its status, each status it took (who moved it: api_key, operator, counterparty or system) and how its messages to the other VASP fared (attempts, the other side's last HTTP status and error). No personal data, and not the operators' reasons (internal to the compliance team); what the other VASP said when it rejected or cancelled is counterparty_reason. 5003 when this key has no transaction with the reference. An addition to the spec.",
+        query: z.object({ transaction_ref: Ref }),
+        response: envelope(TxStatusRecord),
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
+      },
+      async ({ query, apiKey }) => {
+        const view = await transactionStatus(deps.sql, apiKey.id, query.transaction_ref).catch(
+          travelRuleApiError,
+        );
+        return { data: view };
       },
     ),
 

@@ -55,6 +55,7 @@ export function parseTravelRuleInput(body: unknown, kind: TravelRuleKind): Trave
 }
 
 export { CreateTxBody, CreateTxInput, ReceiveTxBody, ReceiveTxInput } from './input.js';
+export { TravelRuleFields } from './schema.js';
 export type {
   NormalisedCreateTx,
   NormalisedInput,
