@@ -362,7 +362,11 @@ describe('IP-literal URLs, before any connection', () => {
         guardedGet(url, { allow: allowReceiver, timeoutMs: 2000, maxBytes: 1000 }),
         ip,
       ).rejects.toThrow('forbidden address');
-      const refused = trpPost(url, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' });
+      const refused = trpPost(
+        url,
+        {},
+        { allow: allowReceiver, timeoutMs: 2000, requestId: 'r', allowHttpLoopback: true },
+      );
       // Refused for good (a TrpRefused, not to be retried).
       await expect(refused, ip).rejects.toBeInstanceOf(TrpRefused);
       await expect(refused, ip).rejects.toThrow('may not be sent to');
@@ -449,7 +453,11 @@ describe('host names that resolve to a forbidden address', () => {
       ).rejects.toThrow();
       // A name that does not resolve (localhost. on most systems) is a retryable failure; one that resolves is refused for good.
       await expect(
-        trpPost(url, {}, { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' }),
+        trpPost(
+          url,
+          {},
+          { allow: allowReceiver, timeoutMs: 2000, requestId: 'r', allowHttpLoopback: true },
+        ),
         host,
       ).rejects.toMatchObject({ message: expect.stringMatching(/may not be sent to|ENOTFOUND/) });
     }
@@ -522,7 +530,7 @@ describe('redirects toward forbidden addresses', () => {
       const refused = trpPost(
         `${receiver.base}${path}`,
         {},
-        { allow: allowReceiver, timeoutMs: 2000, requestId: 'r' },
+        { allow: allowReceiver, timeoutMs: 2000, requestId: 'r', allowHttpLoopback: true },
       );
       await expect(refused, path).rejects.toBeInstanceOf(TrpRefused);
       await expect(refused, path).rejects.toThrow(/^redirect 30\d not followed$/);

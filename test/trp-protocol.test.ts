@@ -133,7 +133,13 @@ const handlers: TrpInboundHandlers = {
 
 let trp: RunningServer;
 let base: string;
-const opts = (requestId = randomUUID()) => ({ timeoutMs: 5000, allow: LOOPBACK, requestId });
+/** The peers here are plain http on loopback, allowed only by the development setting. */
+const opts = (requestId = randomUUID()) => ({
+  timeoutMs: 5000,
+  allow: LOOPBACK,
+  requestId,
+  allowHttpLoopback: true,
+});
 const headers = (over: Record<string, string> = {}) => ({
   'api-version': '3.1.0',
   'request-identifier': randomUUID(),
@@ -469,6 +475,11 @@ describe('trpPost', () => {
     expect(
       await refused(trpPost(`${peer.url}/slow`, inquiryBody(), { ...opts(), timeoutMs: 300 })),
     ).toMatchObject({ retryable: true });
+    // Without the development setting, plain http is refused before any connection.
+    const plain = await refused(
+      trpPost(`${peer.url}/500`, inquiryBody(), { ...opts(), allowHttpLoopback: false }),
+    );
+    expect(plain).toMatchObject({ retryable: false, message: /must be https/ });
     const closed = await refused(trpPost('http://127.0.0.1:1/', {}, opts()));
     expect(closed.retryable).toBe(true);
     expect(closed.message).toMatch(/ECONNREFUSED/);

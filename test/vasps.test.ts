@@ -76,6 +76,13 @@ describe('VaspInput', () => {
     expect(bad({ legal_name: 'l'.repeat(201) })).toMatchObject({ path: ['legal_name'] });
     expect(bad({ email: 'not an address' })).toMatchObject({ path: ['email'] });
     expect(bad({ trp_endpoint: 'javascript:alert(1)' })).toMatchObject({ path: ['trp_endpoint'] });
+    // Inquiries carry personal data: https, or plain http to loopback (development).
+    expect(bad({ trp_endpoint: 'http://peer.example/trp' })).toMatchObject({
+      path: ['trp_endpoint'],
+      message: /must be https/,
+    });
+    expect(bad({ trp_endpoint: 'http://127.0.0.1:9000/trp' })).toBeUndefined();
+    expect(bad({ trp_endpoint: 'https://peer.example/trp' })).toBeUndefined();
     expect(bad({ inbound_token: 'too-short' })).toMatchObject({ path: ['inbound_token'] });
     expect(bad({ inbound_token: 'x'.repeat(31) + '!' })).toMatchObject({ path: ['inbound_token'] });
     expect(bad({ inbound_token: 'x'.repeat(32) })).toBeUndefined();

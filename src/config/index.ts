@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectPath } from '../paths.js';
+import { personalDataUrlRefusal } from '../urls.js';
 import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
 import { AmlConfigSchema } from './aml.js';
 
@@ -56,56 +57,67 @@ const decimalString = z
  * (as the spec says). `rates` convert a transaction's asset into the threshold's currency: the
  * appliance has no price feed, so an asset without a rate is noted as "unknown".
  */
-const TravelRuleConfigSchema = z.object({
-  /** The base URL other VASPs reach this appliance at: TRP callbacks and e-mailed view links point here. */
-  public_url: httpUrl.optional(),
-  /** This VASP, as other VASPs see it (the TRP originatingVASP / beneficiaryVASP). */
-  vasp_name: z.string().min(1).max(100).default('Tollgate VASP'),
-  vasp_country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
-    .optional(),
-  /** Travel rule webhook for API keys that registered none (POST /v2/travelrule/webhook). */
-  webhook_url: httpUrl.optional(),
-  /** Name of the API key that receives incoming transfers (inbound TRP inquiries); default: the oldest active key. */
-  incoming_key_name: z.string().min(1).optional(),
-  /** How long an e-mailed transaction view link works. */
-  view_link_ttl_hours: z
-    .int()
-    .min(1)
-    .max(24 * 90)
-    .default(168),
-  /** The directory seeded at start (missing file: nothing seeded). */
-  vasps_file: z.string().min(1).default('config/vasps.json'),
-  /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
-  trp_ca_file: z.string().min(1).optional(),
-  trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
-  /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
-  smtp_url: z
-    .string()
-    .refine((v) => {
-      try {
-        return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }, 'must be an smtp:// or smtps:// URL')
-    .optional(),
-  smtp_from: z.string().min(3).default('Tollgate Travel Rule <travelrule@localhost>'),
-  /** Accept a relay's self-signed certificate (a relay inside the building). */
-  smtp_tls_insecure: z.boolean().default(false),
-  thresholds: z
-    .array(
-      z.object({
-        jurisdiction: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
-        currency: z.string().min(1).max(10),
-        amount: decimalString,
-        /** Price of one unit of each asset in `currency`, by asset symbol: {"ETH": "120000"}. */
-        rates: z.record(z.string(), decimalString).default({}),
-      }),
-    )
-    .default([]),
-});
+const TravelRuleConfigSchema = z
+  .object({
+    /** The base URL other VASPs reach this appliance at: TRP callbacks and e-mailed view links point here. */
+    public_url: httpUrl.optional(),
+    /** This VASP, as other VASPs see it (the TRP originatingVASP / beneficiaryVASP). */
+    vasp_name: z.string().min(1).max(100).default('Tollgate VASP'),
+    vasp_country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+      .optional(),
+    /** Travel rule webhook for API keys that registered none (POST /v2/travelrule/webhook). https. */
+    webhook_url: httpUrl.optional(),
+    /**
+     * Development only: allow plain http to loopback hosts for what carries personal data (TRP
+     * endpoints and callbacks, travel rule webhooks). Off: https everywhere.
+     */
+    allow_http_loopback: z.boolean().default(false),
+    /** Name of the API key that receives incoming transfers (inbound TRP inquiries); default: the oldest active key. */
+    incoming_key_name: z.string().min(1).optional(),
+    /** How long an e-mailed transaction view link works. */
+    view_link_ttl_hours: z
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(168),
+    /** The directory seeded at start (missing file: nothing seeded). */
+    vasps_file: z.string().min(1).default('config/vasps.json'),
+    /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
+    trp_ca_file: z.string().min(1).optional(),
+    trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
+    /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
+    smtp_url: z
+      .string()
+      .refine((v) => {
+        try {
+          return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    smtp_from: z.string().min(3).default('Tollgate Travel Rule <travelrule@localhost>'),
+    /** Accept a relay's self-signed certificate (a relay inside the building). */
+    smtp_tls_insecure: z.boolean().default(false),
+    thresholds: z
+      .array(
+        z.object({
+          jurisdiction: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
+          currency: z.string().min(1).max(10),
+          amount: decimalString,
+          /** Price of one unit of each asset in `currency`, by asset symbol: {"ETH": "120000"}. */
+          rates: z.record(z.string(), decimalString).default({}),
+        }),
+      )
+      .default([]),
+  })
+  .superRefine((tr, ctx) => {
+    if (tr.webhook_url === undefined) return;
+    const refusal = personalDataUrlRefusal(new URL(tr.webhook_url), tr.allow_http_loopback);
+    if (refusal) ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: refusal });
+  });
 
 const NetworkConfigSchema = z.object({
   /** Without it the network is not indexed (except eth when the dev chain runs). */
@@ -231,6 +243,10 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_TRAVEL_RULE_VASP_NAME: { path: 'travel_rule.vasp_name', type: 'string' },
   TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: { path: 'travel_rule.webhook_url', type: 'string' },
   TOLLGATE_TRAVEL_RULE_INCOMING_KEY: { path: 'travel_rule.incoming_key_name', type: 'string' },
+  TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: {
+    path: 'travel_rule.allow_http_loopback',
+    type: 'bool',
+  },
   TOLLGATE_TRAVEL_RULE_VIEW_LINK_TTL_HOURS: {
     path: 'travel_rule.view_link_ttl_hours',
     type: 'int',

@@ -61,6 +61,7 @@ function eventKinds(deps: WorkerDeps): DeliveryDeps['kinds'] {
         sql: deps.sql,
         keyring: deps.keyring,
         defaultUrl: deps.travelRuleWebhookUrl,
+        allowHttpLoopback: deps.travelRule?.config.allow_http_loopback ?? false,
       }),
     ],
   ]);

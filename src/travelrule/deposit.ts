@@ -27,6 +27,7 @@ import {
   addressOrThrow,
   byRef,
   type TravelRuleDeps,
+  callbackOrThrow,
 } from './flow.js';
 
 /**
@@ -141,6 +142,7 @@ export async function receiveInquiry(
 ): Promise<Resolution> {
   const vasp = await findVaspByInboundToken(deps.sql, token);
   if (!vasp) throw new TravelRuleError('not_found', 'unknown inquiry URL');
+  callbackOrThrow(deps, inquiry.callback, 'callback');
   const apiKeyId = await incomingKey(deps);
   if (!apiKeyId) throw new TravelRuleError('unavailable', 'this VASP cannot take transfers yet');
   const ref = `trp-${requestId}`;

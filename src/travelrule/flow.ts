@@ -4,6 +4,7 @@ import type { TravelRuleConfig } from '../config/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { Keyring } from './crypto.js';
 import { TravelRuleError } from './errors.js';
+import { personalDataUrlRefusal } from '../urls.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import {
   DuplicateTransactionRefError,
@@ -138,4 +139,11 @@ export async function byRef(
       'transaction_ref: this API key has no travel rule transaction with this reference',
     );
   return t;
+}
+
+/** A counterparty's callback URL, refused (400 on TRP) unless personal data may go there. */
+export function callbackOrThrow(deps: TravelRuleDeps, url: string, field: string): string {
+  const refusal = personalDataUrlRefusal(new URL(url), deps.config.allow_http_loopback);
+  if (refusal) throw new TravelRuleError('invalid', `${field}: ${refusal}`);
+  return url;
 }

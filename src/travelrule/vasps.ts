@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { personalDataUrlRefusal } from '../urls.js';
 import { ConfigError } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
@@ -86,8 +87,16 @@ export const VaspInput = z.object({
       .refine((v) => COUNTRY_CODES.has(v), 'must be an ISO 3166-1 alpha-2 country code'),
   ),
   website: httpUrl,
-  /** Their TRP inquiry URL; absent: reached by e-mail. */
-  trp_endpoint: optional(httpUrl),
+  /**
+   * Their TRP inquiry URL; absent: reached by e-mail. https (it receives personal data); plain
+   * http is taken for a loopback host, and used only under travel_rule.allow_http_loopback.
+   */
+  trp_endpoint: optional(
+    httpUrl.refine(
+      (v) => personalDataUrlRefusal(new URL(v), true) === undefined,
+      'must be https: it receives personal data',
+    ),
+  ),
   email: optional(
     z
       .string()

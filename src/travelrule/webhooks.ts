@@ -3,6 +3,7 @@ import type { Keyring } from './crypto.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import { readPayload } from './store.js';
 import { describeError } from '../errors.js';
+import { personalDataUrlRefusal } from '../urls.js';
 import type { Built, EventKind } from '../webhooks/deliver.js';
 import { enqueueEvents } from '../webhooks/enqueue.js';
 
@@ -60,6 +61,8 @@ export function travelRuleEvents(deps: {
   keyring: Keyring | undefined;
   /** config travel_rule.webhook_url */
   defaultUrl: string | undefined;
+  /** config travel_rule.allow_http_loopback */
+  allowHttpLoopback: boolean;
 }): EventKind {
   return {
     freeze: false,
@@ -70,6 +73,11 @@ export function travelRuleEvents(deps: {
       Promise.all(
         events.map(async (ev): Promise<Built> => {
           if (!deps.keyring) return { retry: 'this worker has no data keyring' };
+          // Registered before https was required: never sent in clear, and the event says why.
+          const url = ev.url ?? deps.defaultUrl;
+          const refusal = url && personalDataUrlRefusal(new URL(url), deps.allowHttpLoopback);
+          if (refusal)
+            return { cancel: `travel rule webhook URL ${refusal}; register an https one` };
           try {
             const body = await buildTravelRuleBody(deps.sql, deps.keyring, ev.id);
             return body === undefined ? { cancel: 'travel rule transaction not found' } : { body };

@@ -25,6 +25,7 @@ import {
   addressOrThrow,
   byRef,
   type TravelRuleDeps,
+  callbackOrThrow,
 } from './flow.js';
 
 /**
@@ -176,6 +177,7 @@ export async function applyResolution(
   if ('approved' in resolution) {
     if (t.status === 'WAITING_TX_HASH' || t.status === 'COMPLETED') return;
     const address = addressOrThrow(t.network, resolution.approved.address, 'approved.address');
+    callbackOrThrow(deps, resolution.approved.callback, 'approved.callback');
     await moving(() =>
       deps.sql.begin(async (tx) => {
         await transition(tx, {

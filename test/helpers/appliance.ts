@@ -25,6 +25,8 @@ export async function startTestAppliance(
     TOLLGATE_CONFIRMATIONS_ETH: '3',
     TOLLGATE_POLL_INTERVAL_MS_ETH: '100',
     TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    // Test receivers and peers are plain http on loopback; test/travelrule-https.test.ts turns it off.
+    TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'true',
     TOLLGATE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });

@@ -2,6 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveNetworks, wantsDevChain } from '../../src/config/index.js';
 
 describe('loadConfig', () => {
+  it('takes a travel rule webhook only over https, plain http only to loopback in development', () => {
+    expect(() =>
+      loadConfig({ TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: 'http://backend.internal/tr' }),
+    ).toThrow(/TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: must be https/);
+    expect(() =>
+      loadConfig({
+        TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: 'http://backend.internal/tr',
+        TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'true',
+      }),
+    ).toThrow(/must be https \(plain http only to a loopback host\)/);
+    expect(
+      loadConfig({
+        TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: 'http://127.0.0.1:8080/tr',
+        TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'true',
+      }).travel_rule.webhook_url,
+    ).toBe('http://127.0.0.1:8080/tr');
+    expect(
+      loadConfig({ TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: 'https://backend.internal/tr' }).travel_rule
+        .webhook_url,
+    ).toBe('https://backend.internal/tr');
+  });
+
   it('has working defaults and the dev chain when no RPC is set', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8443);

@@ -19,6 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'paths.ts',
     'version.ts',
     'concurrency.ts',
+    'urls.ts',
     'config',
   ],
   // infrastructure: the database, outbound HTTP, chain clients and units

@@ -33,6 +33,7 @@ import { defineRoute, type Route } from '../route.js';
 import { PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
 import { UUID_RE } from '../../ids.js';
+import { personalDataUrlRefusal } from '../../urls.js';
 
 /**
  * The spec's Travel rule endpoints, plus the registration of the caller's travel rule webhook
@@ -301,7 +302,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         tag: 'Travel rule',
         summary: "Register this key's travel rule webhook",
         description:
-          "Not in the spec. The URL receives the travel rule webhooks (OTHER_VASP_APPROVED, OTHER_VASP_REJECTED, WAITING_ADDRESS_DATA, TRANSACTION_CONFIRMED), signed like the stream webhooks with the key's webhook secret. Without one, the configured default (travel_rule.webhook_url) is used; with neither, webhooks wait (retried with backoff) until one is registered.",
+          "Not in the spec. The URL (https: the webhooks carry personal data) receives the travel rule webhooks (OTHER_VASP_APPROVED, OTHER_VASP_REJECTED, WAITING_ADDRESS_DATA, TRANSACTION_CONFIRMED), signed like the stream webhooks with the key's webhook secret. Without one, the configured default (travel_rule.webhook_url) is used; with neither, webhooks wait (retried with backoff) until one is registered.",
         body: z.object({ url: WebhookUrl }),
         response: envelope(z.null()),
         fieldErrors: { url: ErrorNumber.INVALID_WEBHOOK },
@@ -309,6 +310,9 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
       },
       async ({ body, apiKey }) => {
         const url = await webhookOrThrow(body.url, allow, 'url');
+        const refusal = personalDataUrlRefusal(new URL(url), deps.config.allow_http_loopback);
+        if (refusal)
+          throw new ApiError(400, ErrorNumber.INVALID_WEBHOOK, `Invalid webhook: url ${refusal}.`);
         await setTravelRuleWebhook(deps.sql, apiKey.id, url);
         return { data: null };
       },

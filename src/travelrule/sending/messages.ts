@@ -128,6 +128,7 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
     allow: deps.allow,
     ca: deps.trpCa,
     requestId: m.request_id,
+    allowHttpLoopback: deps.config.allow_http_loopback,
   };
   if (m.kind === 'trp_inquiry') {
     const vasp = t.counterparty_vasp_id

@@ -3,6 +3,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import { PermanentError, RetryableError } from '../../errors.js';
 import { log } from '../../log.js';
+import { personalDataUrlRefusal } from '../../urls.js';
 import { type AllowList, guardedLookup, literalHostAllowed } from '../../net/ssrf.js';
 import { TRP_VERSION } from './messages.js';
 
@@ -57,11 +58,7 @@ interface RawResponse {
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-function send(
-  url: URL,
-  body: string,
-  opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string },
-): Promise<RawResponse> {
+function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawResponse> {
   const https_ = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const req = (https_ ? https : http).request(url, {
@@ -158,10 +155,19 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): string {
  * TrpError: TrpRetryable for 5xx, 408, 429, connection failures and timeouts; TrpRefused for other 4xx,
  * redirects, a URL the SSRF guard refuses, or an answer that is not JSON or not ours.
  */
+export interface TrpPostOptions {
+  timeoutMs: number;
+  allow: AllowList;
+  ca?: string;
+  requestId: string;
+  /** Development only: plain http to a loopback host (config travel_rule.allow_http_loopback). */
+  allowHttpLoopback?: boolean;
+}
+
 export async function trpPost(
   url: string,
   body: unknown,
-  opts: { timeoutMs: number; allow: AllowList; ca?: string; requestId: string },
+  opts: TrpPostOptions,
 ): Promise<{ status: number; body: unknown }> {
   let target: URL;
   try {
@@ -170,9 +176,11 @@ export async function trpPost(
     throw trpError('TRP URL is not a URL', false);
   }
   if (target.protocol !== 'https:' && target.protocol !== 'http:')
-    throw trpError('TRP URL must be http or https', false);
+    throw trpError('TRP URL must be https', false);
   if (!literalHostAllowed(target, opts.allow))
     throw trpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
+  const refusal = personalDataUrlRefusal(target, opts.allowHttpLoopback ?? false);
+  if (refusal) throw trpError(`TRP URL ${refusal}`, false);
 
   let res: RawResponse;
   try {
