@@ -29,6 +29,7 @@ import {
   loadKeyring,
   seedVaspsFromFile,
   type SenderDeps,
+  DtiTable,
 } from './travelrule/index.js';
 
 export interface Roles {
@@ -114,6 +115,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       keyring,
       config: tr,
       aml: config.aml,
+      dtis: DtiTable.load(tr.dti_file),
       indexedNetworks: networks.map((n) => n.symbol),
       publicUrl: '',
       maxAttempts: config.webhook_max_attempts,

@@ -1,3 +1,5 @@
+import { parse as parseLossless } from 'lossless-json';
+
 /**
  * JSON.stringify that writes bigint values as exact JSON numbers (JSON numbers have no size
  * limit; a JS number would round 1 ETH in wei). Where the spec says "number" for a chain integer
@@ -23,6 +25,7 @@ function write(value: unknown): string | undefined {
       return value ? 'true' : 'false';
     case 'object': {
       if (value === null) return 'null';
+      if (value instanceof JsonNumber) return value.text;
       const withToJson = value as { toJSON?: () => unknown };
       if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON());
       if (Array.isArray(value)) return `[${value.map((item) => write(item) ?? 'null').join(',')}]`;
@@ -58,4 +61,46 @@ export function hasNul(value: unknown): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A JSON number by its exact text. An amount with 18 decimals is not a JS number (a float keeps
+ * about 16 digits), so where the exact value matters the number is read and written as text:
+ * stringifyWithBigInts writes it as it is, parseJsonExact reads it so.
+ */
+export class JsonNumber {
+  constructor(readonly text: string) {
+    if (!JSON_NUMBER.test(text)) throw new TypeError('not a JSON number');
+  }
+}
+
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * JSON.parse, except that the numbers under the top-level keys `exact` come out as JsonNumber
+ * (their text as sent); every other number is a JS number, as JSON.parse gives it. Throws on
+ * text that is not JSON (lossless-json also refuses a key given twice with different values).
+ */
+export function parseJsonExact(text: string, exact: readonly string[]): unknown {
+  const value = parseLossless(text, null, (n: string) => new JsonNumber(n));
+  const keep = new Set<unknown>();
+  if (value !== null && typeof value === 'object' && !Array.isArray(value))
+    for (const key of exact) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v instanceof JsonNumber) keep.add(v);
+    }
+  // Iterative: a deeply nested body cannot overflow the stack here.
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const entries = v as Record<string, unknown>;
+    for (const key of Object.keys(entries)) {
+      const item = entries[key];
+      if (item instanceof JsonNumber) {
+        if (!keep.has(item)) entries[key] = Number(item.text);
+      } else if (item !== null && typeof item === 'object') stack.push(item);
+    }
+  }
+  return value instanceof JsonNumber ? Number(value.text) : value;
 }

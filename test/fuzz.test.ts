@@ -8,7 +8,7 @@ import type { Route } from '../src/api/route.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { parseTravelRuleInput } from '../src/travelrule/ivms101/index.js';
-import { buildInquiry } from '../src/travelrule/trp/messages.js';
+import { inquiryText } from './helpers/trp-peer.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import {
@@ -643,16 +643,18 @@ function inquiry(): Record<string, unknown> {
     const parsed = parseTravelRuleInput(travelBody('trp'), 'create_tx');
     if (!parsed.ok) throw new Error(parsed.message);
     const tx = parsed.value;
-    inquiryBaseline = buildInquiry({
-      asset: tx.transaction_asset,
-      network: tx.transaction_network,
-      decimals: tx.transaction_asset_decimals,
-      amountBaseUnits: tx.transaction_amount_base_units,
-      callback: 'https://vasp-a.example/trp/v3/resolutions/tok_callback_000000',
-      originator: tx.originator,
-      beneficiary: tx.beneficiary,
-      vaspName: 'Fuzz VASP',
-    }) as Record<string, unknown>;
+    inquiryBaseline = JSON.parse(
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: tx.transaction_amount,
+        callback: 'https://vasp-a.example/trp/v3/resolutions/tok_callback_000000',
+        originatorPersons: tx.originator.persons,
+        originatorAccounts: tx.originator.accountNumber,
+        beneficiaryPersons: tx.beneficiary.persons,
+        beneficiaryAccounts: tx.beneficiary.accountNumber,
+        originatorVasp: 'Fuzz VASP',
+      }),
+    ) as Record<string, unknown>;
   }
   return structuredClone(inquiryBaseline);
 }

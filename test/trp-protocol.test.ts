@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../src/api/server.js';
 import { parseTravelRuleInput, type NormalisedInput } from '../src/travelrule/ivms101/index.js';
 import { type TrpError, TrpRefused, TrpRetryable, trpPost } from '../src/travelrule/trp/client.js';
 import { isRetryable } from '../src/errors.js';
+import { stringifyWithBigInts } from '../src/json.js';
 import {
   TRP_VERSION,
   buildInquiry,
@@ -16,6 +17,7 @@ import {
   type Resolution,
 } from '../src/travelrule/trp/messages.js';
 import { TrpHttpError, trpRoutes, type TrpInboundHandlers } from '../src/travelrule/trp/server.js';
+import { DtiTable } from '../src/travelrule/trp/assets.js';
 import { parseAllowList } from '../src/net/ssrf.js';
 import { call } from './helpers/http.js';
 
@@ -82,16 +84,19 @@ function outgoing(): NormalisedInput {
 
 function inquiryBody(): Record<string, unknown> {
   const tx = outgoing();
-  return buildInquiry({
-    asset: tx.transaction_asset,
-    network: tx.transaction_network,
-    decimals: tx.transaction_asset_decimals,
-    amountBaseUnits: tx.transaction_amount_base_units,
-    callback: 'https://vasp-a.example/trp/v3/resolutions/tok_callback_000000',
-    originator: tx.originator,
-    beneficiary: tx.beneficiary,
-    vaspName: 'Alpha Exchange GmbH',
-  });
+  // As it goes on the wire (the amount a JSON number), read back as a plain object.
+  return JSON.parse(
+    stringifyWithBigInts(
+      buildInquiry({
+        asset: { slip0044: 60 },
+        amount: tx.transaction_amount,
+        callback: 'https://vasp-a.example/trp/v3/resolutions/tok_callback_000000',
+        originator: tx.originator,
+        beneficiary: tx.beneficiary,
+        vaspName: 'Alpha Exchange GmbH',
+      }),
+    ),
+  );
 }
 
 type Recorded =
@@ -149,7 +154,7 @@ const headers = (over: Record<string, string> = {}) => ({
 beforeAll(async () => {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.route('/', trpRoutes(handlers));
+  app.route('/', trpRoutes(handlers, DtiTable.load()));
   trp = await startServer(app, { host: '127.0.0.1', port: 0, tls: null });
   base = `http://127.0.0.1:${trp.port}`;
 });
@@ -193,7 +198,7 @@ describe('trpRoutes', () => {
     const raw = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
       headers: headers({
         'request-identifier': requestId,
-        'api-version': '3.0',
+        'api-version': '3.1',
         'api-extensions': 'message-signing, , beneficiary-details',
       }),
       body: inquiryBody(),
@@ -251,8 +256,24 @@ describe('trpRoutes', () => {
     });
     expect(old.status).toBe(400);
     expect(old.json.message).toMatch(/^api-version is not supported/);
+    // Only the versions whose content this endpoint implements (3.1.x).
+    for (const version of ['3.0', '3.2.0', '3', '4.0.0']) {
+      const res = await call(base, 'POST', path, {
+        headers: headers({ 'api-version': version }),
+        body: inquiryBody(),
+      });
+      expect(res.status, version).toBe(400);
+      expect(res.json.message).toMatch(/speaks TRP 3\.1\.0 \(api-version 3\.1 or 3\.1\.x\)/);
+    }
+    // Any identifier form the spec allows (not only UUIDs); none, or one with spaces, is refused.
+    const tokenId = await call(base, 'POST', path, {
+      headers: headers({ 'request-identifier': 'transfer-0042_a' }),
+      body: inquiryBody(),
+    });
+    expect(tokenId.status).toBe(200);
+    expect(tokenId.headers['request-identifier']).toBe('transfer-0042_a');
 
-    for (const bad of [undefined, 'not-a-uuid']) {
+    for (const bad of [undefined, 'has spaces in it']) {
       const res = await call(base, 'POST', path, {
         headers: { 'api-version': '3.1.0', ...(bad ? { 'request-identifier': bad } : {}) },
         body: inquiryBody(),
@@ -531,7 +552,7 @@ describe('trpPost', () => {
       extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
     });
     const app = new Hono();
-    app.route('/', trpRoutes(handlers));
+    app.route('/', trpRoutes(handlers, DtiTable.load()));
     const tlsServer = await startServer(app, {
       host: '127.0.0.1',
       port: 0,

@@ -24,11 +24,14 @@ function trpError(err: unknown): never {
  * TLS-terminating proxy in front (README).
  */
 export function trpInbound(deps: TravelRuleDeps): Hono {
-  return trpRoutes({
-    inquiry: (token, inquiry, meta) =>
-      receiveInquiry(deps, token, inquiry, meta.requestId).catch(trpError),
-    resolution: (token, resolution) => receiveResolution(deps, token, resolution).catch(trpError),
-    confirmation: (token, confirmation) =>
-      receiveConfirmation(deps, token, confirmation).catch(trpError),
-  });
+  return trpRoutes(
+    {
+      inquiry: (token, inquiry, meta) =>
+        receiveInquiry(deps, token, inquiry, meta.requestId).catch(trpError),
+      resolution: (token, resolution) => receiveResolution(deps, token, resolution).catch(trpError),
+      confirmation: (token, confirmation) =>
+        receiveConfirmation(deps, token, confirmation).catch(trpError),
+    },
+    deps.dtis,
+  );
 }

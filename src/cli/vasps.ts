@@ -19,7 +19,7 @@ import {
 } from '../travelrule/index.js';
 
 export const VASPS_USAGE = `Usage:
-  tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--email E]
+  tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--trp-slip0044 number|symbol] [--email E]
       add a VASP to the directory (or replace the fields of the one with that uid); prints it as JSON last,
       with the inbound_url to hand to that VASP
   tollgate vasps list [--json]          the directory (never the inbound tokens)
@@ -65,6 +65,7 @@ const ADD_OPTIONS = {
   'legal-name': { type: 'string' },
   country: { type: 'string' },
   'trp-endpoint': { type: 'string' },
+  'trp-slip0044': { type: 'string' },
   email: { type: 'string' },
 } as const;
 
@@ -79,6 +80,7 @@ async function add(config: Config, args: string[]): Promise<void> {
     legal_name: values['legal-name'],
     country: values.country,
     trp_endpoint: values['trp-endpoint'],
+    trp_slip0044: values['trp-slip0044'],
     email: values.email,
   });
   if (!parsed.success) {

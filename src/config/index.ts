@@ -84,6 +84,8 @@ const TravelRuleConfigSchema = z
       .default(168),
     /** The directory seeded at start (missing file: nothing seeded). */
     vasps_file: z.string().min(1).default('config/vasps.json'),
+    /** DTIs of the assets named over TRP (src/travelrule/trp/assets.ts); relative to the project. */
+    dti_file: z.string().min(1).default('config/dti.json'),
     /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
     trp_ca_file: z.string().min(1).optional(),
     trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
@@ -252,6 +254,7 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
     type: 'int',
   },
   TOLLGATE_VASPS_FILE: { path: 'travel_rule.vasps_file', type: 'string' },
+  TOLLGATE_DTI_FILE: { path: 'travel_rule.dti_file', type: 'string' },
   TOLLGATE_TRP_CA_FILE: { path: 'travel_rule.trp_ca_file', type: 'string' },
   TOLLGATE_TRP_TIMEOUT_MS: { path: 'travel_rule.trp_timeout_ms', type: 'int' },
   TOLLGATE_SMTP_URL: { path: 'travel_rule.smtp_url', type: 'string' },

@@ -84,7 +84,7 @@ export async function listVaspPage(
 ): Promise<{ rows: VaspListRow[]; total: number }> {
   const [rows, [count]] = await Promise.all([
     sql<VaspListRow[]>`
-      select uid, name, legal_name, country, website, trp_endpoint, email, source, created_at, updated_at,
+      select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at,
         case when ${f.withTokens}::boolean then inbound_token end as inbound_token
       from vasps order by lower(name), uid limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
     sql<{ total: number }[]>`select count(*)::int as total from vasps`,

@@ -4,6 +4,7 @@ import type { TravelRuleConfig } from '../config/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { Keyring } from './crypto.js';
 import { TravelRuleError } from './errors.js';
+import type { DtiTable } from './trp/assets.js';
 import { personalDataUrlRefusal } from '../urls.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import {
@@ -51,6 +52,8 @@ export interface TravelRuleDeps {
   keyring: Keyring;
   config: TravelRuleConfig;
   aml: AmlConfig;
+  /** The DTIs of assets named over TRP (travel_rule.dti_file). */
+  dtis: DtiTable;
   /** Networks this appliance indexes (screening knows an address's age only there). */
   indexedNetworks: readonly string[];
   /** Where other VASPs reach this appliance (callbacks and view links). */

@@ -71,3 +71,4 @@ export {
 } from './webhooks.js';
 export { checkOutgoing, createOutgoing, receiveResolution, sendTxHash } from './withdrawal.js';
 export { transactionStatus, type TransactionStatusView } from './status-view.js';
+export { DtiTable } from './trp/assets.js';

@@ -22,6 +22,7 @@
  * | OTHER_VASP_PENDING       | operator_cancel (ours)      | operator     | out | REJECTED                 |
  * | OTHER_VASP_PENDING       | operator_records_approval (ours) | operator | out | OTHER_VASP_APPROVED   |
  * | OTHER_VASP_PENDING       | operator_records_rejection (ours) | operator | out | OTHER_VASP_REJECTED  |
+ * | OTHER_VASP_PENDING       | inquiry_undeliverable (ours) | system      | out | OTHER_VASP_REJECTED      |
  * | OTHER_VASP_APPROVED      | tx_hash_requested           | system       | out | WAITING_TX_HASH          |
  * | WAITING_TX_HASH          | send_tx_hash                | api_key      | out | COMPLETED                |
  * | WAITING_TX_HASH          | operator_cancel (ours)      | operator     | out | REJECTED                 |
@@ -30,6 +31,11 @@
  * | WAITING_ADDRESS_DATA     | counterparty_cancel (ours)  | counterparty | in  | OTHER_VASP_REJECTED      |
  * | WAITING_FOR_CONFIRMATION | counterparty_tx_hash        | counterparty | in  | TRANSACTION_CONFIRMED    |
  * | WAITING_FOR_CONFIRMATION | counterparty_cancel (ours)  | counterparty | in  | OTHER_VASP_REJECTED      |
+ *
+ * inquiry_undeliverable: the beneficiary VASP refused our inquiry (a 4xx: a wrong endpoint or
+ * Travel Address, a message it cannot read) or every attempt failed. The transfer cannot go on
+ * as it is; the caller learns it as a rejection (OTHER_VASP_REJECTED webhook, tx_status says
+ * why) and the operators see the refusal on the transaction.
  *
  * The two operator_records_* edges are for a beneficiary VASP reached by e-mail: it answers
  * outside the protocol (by e-mail or phone), and an operator records its answer, which then
@@ -105,6 +111,7 @@ export const TRANSITIONS: Readonly<Record<Status, readonly Edge[]>> = {
     edge('REJECTED', 'operator_cancel', 'operator', 'outgoing'),
     edge('OTHER_VASP_APPROVED', 'operator_records_approval', 'operator', 'outgoing'),
     edge('OTHER_VASP_REJECTED', 'operator_records_rejection', 'operator', 'outgoing'),
+    edge('OTHER_VASP_REJECTED', 'inquiry_undeliverable', 'system', 'outgoing'),
   ],
   OTHER_VASP_APPROVED: [edge('WAITING_TX_HASH', 'tx_hash_requested', 'system', 'outgoing')],
   WAITING_TX_HASH: [

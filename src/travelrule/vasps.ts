@@ -30,6 +30,8 @@ export interface VaspRecord {
 
 export interface Vasp extends VaspRecord {
   trp_endpoint: string | null;
+  /** How inquiries to it write slip0044 (src/travelrule/trp/assets.ts). */
+  trp_slip0044: 'number' | 'symbol';
   email: string | null;
   source: 'config' | 'cli' | 'dashboard';
   created_at: Date;
@@ -97,6 +99,8 @@ export const VaspInput = z.object({
       'must be https: it receives personal data',
     ),
   ),
+  /** How inquiries to it write a native coin's slip0044: "number" (default) or "symbol" (TRISA). */
+  trp_slip0044: optional(z.enum(['number', 'symbol'], { error: () => 'must be number or symbol' })),
   email: optional(
     z
       .string()
@@ -137,17 +141,18 @@ async function writeVasp(
     input.website,
     input.trp_endpoint ?? null,
     input.email ?? null,
+    input.trp_slip0044 ?? 'number',
   ] as const;
   try {
     const [row] = await sql<(VaspWithToken & { inserted: boolean })[]>`
-      insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, inbound_token, source)
-      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${given ?? randomToken()}, ${source})
+      insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, inbound_token, source)
+      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${fields[6]}, ${given ?? randomToken()}, ${source})
       on conflict (uid) do update set
         name = excluded.name, legal_name = excluded.legal_name, country = excluded.country, website = excluded.website,
-        trp_endpoint = excluded.trp_endpoint, email = excluded.email,
+        trp_endpoint = excluded.trp_endpoint, email = excluded.email, trp_slip0044 = excluded.trp_slip0044,
         inbound_token = coalesce(${given}::text, v.inbound_token), source = excluded.source, updated_at = now()
-      where (v.name, v.legal_name, v.country, v.website, v.trp_endpoint, v.email, v.inbound_token)
-        is distinct from (excluded.name, excluded.legal_name, excluded.country, excluded.website, excluded.trp_endpoint, excluded.email, coalesce(${given}::text, v.inbound_token))
+      where (v.name, v.legal_name, v.country, v.website, v.trp_endpoint, v.email, v.trp_slip0044, v.inbound_token)
+        is distinct from (excluded.name, excluded.legal_name, excluded.country, excluded.website, excluded.trp_endpoint, excluded.email, excluded.trp_slip0044, coalesce(${given}::text, v.inbound_token))
       returning v.*, (xmax = 0) as inserted`;
     if (row) {
       const { inserted, ...vasp } = row;
@@ -191,7 +196,7 @@ export async function getVasp(sql: Sql, uid: string): Promise<VaspWithToken | un
 export async function findVaspByInboundToken(sql: Sql, token: string): Promise<Vasp | undefined> {
   if (!TOKEN.test(token)) return undefined;
   const [row] = await sql<Vasp[]>`
-    select uid, name, legal_name, country, website, trp_endpoint, email, source, created_at, updated_at
+    select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at
     from vasps where inbound_token = ${token}`;
   return row;
 }
@@ -212,7 +217,7 @@ export async function listVasps(
 /** The whole directory without the tokens (the CLI's list). */
 export async function listAllVasps(sql: Sql): Promise<Vasp[]> {
   return sql<Vasp[]>`
-    select uid, name, legal_name, country, website, trp_endpoint, email, source, created_at, updated_at
+    select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at
     from vasps order by lower(name), uid`;
 }
 

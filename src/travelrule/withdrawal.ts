@@ -175,9 +175,21 @@ export async function applyResolution(
   if ('version' in resolution) return;
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('approved' in resolution) {
-    if (t.status === 'WAITING_TX_HASH' || t.status === 'COMPLETED') return;
     const address = addressOrThrow(t.network, resolution.approved.address, 'approved.address');
     callbackOrThrow(deps, resolution.approved.callback, 'approved.callback');
+    if (t.status === 'WAITING_TX_HASH' || t.status === 'COMPLETED') {
+      // The same approval again (a retry) changes nothing; a different one is refused, as a
+      // late rejection is: the address the caller paid or will pay to stays the one approved.
+      if (
+        address === t.beneficiary_address &&
+        resolution.approved.callback === t.counterparty_callback
+      )
+        return;
+      throw new TravelRuleError(
+        'state',
+        `the transfer is ${t.status}: it was approved already, and a different approval is refused`,
+      );
+    }
     await moving(() =>
       deps.sql.begin(async (tx) => {
         await transition(tx, {

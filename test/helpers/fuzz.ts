@@ -1,3 +1,4 @@
+import { DtiTable } from '../../src/travelrule/trp/assets.js';
 import { randomInt } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -291,6 +292,7 @@ export function routeTable(sql: Sql): { v2: Route[]; all: RouteTableEntry[] } {
     keyring: loadKeyring({ dataDir }),
     config: config.travel_rule,
     aml: config.aml,
+    dtis: DtiTable.load(),
     indexedNetworks: ['eth'],
     publicUrl: 'https://localhost',
     maxAttempts: config.webhook_max_attempts,

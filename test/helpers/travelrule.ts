@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { parseTravelRuleInput } from '../../src/travelrule/ivms101/index.js';
-import { buildInquiry, TRP_VERSION } from '../../src/travelrule/trp/messages.js';
-import { call } from './http.js';
+import { inquiryText, trpSend } from './trp-peer.js';
 
 /**
  * Travel rule fixtures: a create_tx body whose personal values are distinctive strings, so a
@@ -17,31 +14,34 @@ export {
 import { travelBody } from '../../support/travel-rule-body.js';
 
 /**
- * Sends a TRP transfer inquiry built from travelBody() to an appliance's inquiry URL, as a
- * directory VASP would; returns the reference the incoming transaction gets there.
+ * Sends a TRP transfer inquiry for travelBody()'s parties to an appliance's inquiry URL, as an
+ * independent directory VASP would (test/helpers/trp-peer.ts: the protocol's shapes, 1.25 ETH
+ * named by slip0044); returns the reference the incoming transaction gets there.
  */
 export async function sendInquiry(
   baseUrl: string,
   token: string,
   opts: { callback: string; vaspName: string },
 ): Promise<{ requestId: string; ref: string; status: number; json: any }> {
-  const parsed = parseTravelRuleInput(travelBody('ignored'), 'create_tx');
-  if (!parsed.ok) throw new Error(parsed.message);
-  const v = parsed.value;
-  const body = buildInquiry({
-    asset: v.transaction_asset,
-    network: v.transaction_network,
-    decimals: v.transaction_asset_decimals,
-    amountBaseUnits: v.transaction_amount_base_units,
-    callback: opts.callback,
-    originator: v.originator,
-    beneficiary: v.beneficiary,
-    vaspName: opts.vaspName,
-  });
-  const requestId = randomUUID();
-  const reply = await call(baseUrl, 'POST', `/trp/v3/inquiries/${token}`, {
-    headers: { 'api-version': TRP_VERSION, 'request-identifier': requestId },
-    body,
-  });
-  return { requestId, ref: `trp-${requestId}`, status: reply.status, json: reply.json };
+  const parties = travelBody('ignored');
+  const reply = await trpSend(
+    baseUrl,
+    `/trp/v3/inquiries/${token}`,
+    inquiryText({
+      asset: { slip0044: 60 },
+      amount: '1.25',
+      callback: opts.callback,
+      originatorPersons: parties.originator.persons,
+      originatorAccounts: parties.originator.accountNumber,
+      beneficiaryPersons: parties.beneficiary.persons,
+      beneficiaryAccounts: parties.beneficiary.accountNumber,
+      originatorVasp: opts.vaspName,
+    }),
+  );
+  return {
+    requestId: reply.requestId,
+    ref: `trp-${reply.requestId}`,
+    status: reply.status,
+    json: reply.json,
+  };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseTravelRuleInput, type NormalisedInput } from '../../src/travelrule/ivms101/index.js';
+import { JsonNumber, parseJsonExact, stringifyWithBigInts } from '../../src/json.js';
+import { DtiTable, trpAsset } from '../../src/travelrule/trp/assets.js';
 import {
   buildInquiry,
-  fromBaseUnits,
   parseConfirmation,
   parseInquiry,
   parseResolution,
@@ -91,10 +92,12 @@ function outgoing(over: Record<string, unknown> = {}): NormalisedInput {
 
 function inquiryFor(tx: NormalisedInput): Record<string, any> {
   return buildInquiry({
-    asset: tx.transaction_asset,
-    network: tx.transaction_network,
-    decimals: tx.transaction_asset_decimals,
-    amountBaseUnits: tx.transaction_amount_base_units,
+    asset: trpAsset(
+      { network: tx.transaction_network, asset: tx.transaction_asset },
+      DTIS,
+      'number',
+    ),
+    amount: tx.transaction_amount,
     callback: 'https://vasp-a.example/trp/v3/resolutions/tok_abcdefghijklmnop',
     originator: tx.originator,
     beneficiary: tx.beneficiary,
@@ -103,18 +106,28 @@ function inquiryFor(tx: NormalisedInput): Record<string, any> {
   });
 }
 
+/** The shipped DTI table and one token of an operator's own. */
+const DTIS = DtiTable.fromEntries([
+  ...['4H95J0R2X', 'X9J9K872S'].map((dti) => DtiTable.load().byDti(dti)!),
+  { dti: 'W3QWP2CDQ', network: 'polygon', asset: 'USDT', decimals: 6 },
+]);
+
+/** What a peer's JSON text reads as at our endpoint (numbers under amount exactly). */
+const wire = (body: Record<string, any>) =>
+  parseJsonExact(stringifyWithBigInts(body), ['amount']) as Record<string, any>;
+
 /** A copy of `body` with `edit` applied. */
 function edited(
   body: Record<string, any>,
   edit: (b: Record<string, any>) => void,
 ): Record<string, any> {
-  const copy = structuredClone(body);
+  const copy = wire(body);
   edit(copy);
   return copy;
 }
 
 function refusal(body: unknown): string {
-  const result = parseInquiry(body);
+  const result = parseInquiry(body, DTIS);
   expect(result.ok).toBe(false);
   const message = (result as { message: string }).message;
   for (const value of PERSONAL) expect(message).not.toContain(value);
@@ -122,11 +135,12 @@ function refusal(body: unknown): string {
 }
 
 describe('buildInquiry / parseInquiry', () => {
-  it('round-trips a native-coin inquiry', () => {
+  it('sends only what TRP defines: a native coin by slip0044, the amount as a number in whole units', () => {
     const tx = outgoing();
     const body = inquiryFor(tx);
-    expect(body.asset).toEqual({ slip0044: 60, network: 'eth' });
-    expect(body.amount).toBe('1250000000000000000');
+    expect(Object.keys(body)).toEqual(['asset', 'amount', 'callback', 'IVMS101']);
+    expect(body.asset).toEqual({ slip0044: 60 });
+    expect(stringifyWithBigInts(body)).toContain('"amount":1.25,');
     expect(body.IVMS101.originator.originatorPersons).toEqual(tx.originator.persons);
     expect(body.IVMS101.beneficiary.beneficiaryPersons).toEqual(tx.beneficiary.persons);
     expect(body.IVMS101.originatingVASP.originatingVASP.legalPerson).toEqual({
@@ -137,8 +151,7 @@ describe('buildInquiry / parseInquiry', () => {
       },
       countryOfRegistration: 'DE',
     });
-
-    const parsed = parseInquiry(JSON.parse(JSON.stringify(body)));
+    const parsed = parseInquiry(wire(body), DTIS);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value).toEqual({
@@ -153,19 +166,31 @@ describe('buildInquiry / parseInquiry', () => {
       network_resolved: 'eth',
       originatingVaspName: 'Alpha Exchange GmbH',
     });
+    // The coin symbol instead of the number, for a peer that reads only that (TRISA).
+    expect(trpAsset({ network: 'eth', asset: 'ETH' }, DTIS, 'symbol')).toEqual({ slip0044: 'ETH' });
   });
 
-  it('sends a token with network, symbol and decimals and no slip0044', () => {
-    const tx = outgoing({
+  it('writes and reads an 18-decimal amount exactly, never through a float', () => {
+    const tx = outgoing({ transaction_amount: '1.000000000000000001' });
+    const text = stringifyWithBigInts(inquiryFor(tx));
+    expect(text).toContain('"amount":1.000000000000000001,');
+    const parsed = parseInquiry(parseJsonExact(text, ['amount']), DTIS);
+    expect(parsed.ok && parsed.value).toMatchObject({
+      amount: '1.000000000000000001',
+      amountBaseUnits: '1000000000000000001',
+    });
+  });
+
+  it('names a token, or ETH on a layer 2, by its DTI, and refuses to send what has none', () => {
+    const usdt = outgoing({
       transaction_asset: 'USDT',
       transaction_amount: '10.5',
       transaction_asset_decimals: '6',
       transaction_network: 'polygon',
     });
-    const body = inquiryFor(tx);
-    expect(body.asset).toEqual({ network: 'polygon', symbol: 'USDT', decimals: 6 });
-    expect(body.amount).toBe('10500000');
-    const parsed = parseInquiry(body);
+    const body = inquiryFor(usdt);
+    expect(body.asset).toEqual({ dti: 'W3QWP2CDQ' });
+    const parsed = parseInquiry(wire(body), DTIS);
     expect(parsed.ok && parsed.value).toMatchObject({
       asset: 'USDT',
       network: 'polygon',
@@ -173,79 +198,62 @@ describe('buildInquiry / parseInquiry', () => {
       amount: '10.5',
       network_resolved: 'polygon',
     });
+    expect(() => inquiryFor(outgoing({ transaction_network: 'arb' }))).toThrow(
+      /TRP has no name for ETH on arb: add its DTI/,
+    );
   });
 
-  it('sends ETH on a layer 2 by network alone', () => {
-    const body = inquiryFor(outgoing({ transaction_network: 'arb' }));
-    expect(body.asset).toEqual({ network: 'arb', symbol: 'ETH', decimals: 18 });
-    expect(parseInquiry(body).ok && (parseInquiry(body) as any).value.network_resolved).toBe('arb');
-  });
-
-  it('accepts other asset spellings', () => {
+  it('reads the amount and the asset as independent peers write them', () => {
     const body = inquiryFor(outgoing());
-    const bySlip = parseInquiry(
-      edited(body, (b) => {
-        b.asset = { slip0044: 60 };
-        b.amount = 5;
-      }),
-    );
-    expect(bySlip.ok && bySlip.value).toMatchObject({
-      asset: 'ETH',
-      network: 'eth',
-      decimals: 18,
-      amount: '0.000000000000000005',
-      amountBaseUnits: '5',
+    const read = (edit: (b: Record<string, any>) => void) => {
+      const r = parseInquiry(edited(body, edit), DTIS);
+      if (!r.ok) throw new Error(r.message);
+      return r.value;
+    };
+    // Whole units as a JSON number: 2 is two ETH, 1.25 and 1250000000000000000 as written.
+    expect(read((b) => (b.amount = new JsonNumber('2')))).toMatchObject({
+      amount: '2',
+      amountBaseUnits: '2000000000000000000',
     });
-    const byName = parseInquiry(
-      edited(body, (b) => {
-        b.asset = { network: 'Ethereum', dti: 'X9J9K872S' };
-      }),
+    expect(read((b) => (b.amount = new JsonNumber('1250000000000000000'))).amount).toBe(
+      '1250000000000000000',
     );
-    expect(byName.ok && byName.value).toMatchObject({ asset: 'ETH', network: 'eth' });
-    // Symbol alone: the network is derived from the wallet addresses, the decimals from the coin.
-    const bySymbol = parseInquiry(
-      edited(body, (b) => {
-        b.asset = { symbol: 'ETH' };
-      }),
-    );
-    expect(bySymbol.ok && bySymbol.value).toMatchObject({
-      asset: 'ETH',
-      network: undefined,
-      decimals: 18,
-      network_resolved: 'eth',
-    });
-    // A token on slip0044 60 without network: eth.
-    const token = parseInquiry(
-      edited(body, (b) => {
-        b.asset = { slip0044: 60, symbol: 'USDC', decimals: 6 };
-        b.amount = '2500000';
-      }),
-    );
-    expect(token.ok && token.value).toMatchObject({
-      asset: 'USDC',
-      network: 'eth',
-      decimals: 6,
-      amount: '2.5',
-    });
-    // IVMS101 NaturalPerson.name as an array of name objects.
-    const nameArray = parseInquiry(
-      edited(body, (b) => {
-        const person = b.IVMS101.beneficiary.beneficiaryPersons[0].naturalPerson;
-        person.name = [person.name];
-      }),
-    );
+    expect(read((b) => (b.amount = new JsonNumber('2.1E-5'))).amount).toBe('0.000021');
+    expect(read((b) => (b.amount = new JsonNumber('0.000021'))).amount).toBe('0.000021');
+    // slip0044 as the number (the spec), the symbol or the name (TRISA), and by DTI.
+    for (const asset of [
+      { slip0044: 60 },
+      { slip0044: 'ETH' },
+      { slip0044: 'eth' },
+      { dti: 'X9J9K872S' },
+    ])
+      expect(read((b) => (b.asset = asset))).toMatchObject({
+        asset: 'ETH',
+        network: 'eth',
+        decimals: 18,
+      });
     expect(
-      nameArray.ok &&
-        nameArray.value.beneficiary.persons[0]!.naturalPerson.name.nameIdentifier[0]!
-          .primaryIdentifier,
+      read((b) => {
+        b.asset = { slip0044: 'BTC' };
+        b.IVMS101.originator.accountNumber = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'];
+        b.IVMS101.beneficiary.accountNumber = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'];
+      }),
+    ).toMatchObject({ asset: 'BTC', network: 'bitcoin', decimals: 8 });
+    // Keys outside the protocol are ignored.
+    expect(read((b) => (b.asset = { slip0044: 60, extra: true })).asset).toBe('ETH');
+    // The beneficiary's wallet address may be missing: the originator learns it from the approval.
+    const noAddress = read((b) => delete b.IVMS101.beneficiary.accountNumber);
+    expect(noAddress.beneficiary.accountNumber).toEqual([]);
+    // IVMS101 NaturalPerson.name as an array of name objects.
+    const nameArray = read((b) => {
+      const person = b.IVMS101.beneficiary.beneficiaryPersons[0].naturalPerson;
+      person.name = [person.name];
+    });
+    expect(
+      nameArray.beneficiary.persons[0]!.naturalPerson.name.nameIdentifier[0]!.primaryIdentifier,
     ).toBe('Schmidt');
     // No originating VASP: no name.
-    const noVasp = parseInquiry(
-      edited(body, (b) => {
-        delete b.IVMS101.originatingVASP;
-      }),
-    );
-    expect(noVasp.ok && noVasp.value.originatingVaspName).toBeUndefined();
+    expect(read((b) => delete b.IVMS101.originatingVASP).originatingVaspName).toBeUndefined();
   });
 
   it('refuses malformed inquiries with the path in TRP terms and no values', () => {
@@ -268,17 +276,38 @@ describe('buildInquiry / parseInquiry', () => {
     expect(
       refusal(
         edited(body, (b) => {
-          b.asset = { dti: 'X9J9K872S' };
+          b.asset = { dti: 'ZFP9K2W9F' };
         }),
       ),
-    ).toMatch(/^asset: must name the asset/);
+    ).toMatch(/^asset\.dti: is not a DTI this VASP knows/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { dti: 'not-a-dti' };
+        }),
+      ),
+    ).toMatch(/^asset\.dti: must be a Digital Token Identifier/);
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = {};
+        }),
+      ),
+    ).toBe('asset: must name the asset by slip0044 or dti');
     expect(
       refusal(
         edited(body, (b) => {
           b.asset = { slip0044: 99999 };
         }),
       ),
-    ).toMatch(/^asset\.slip0044: is not a coin type/);
+    ).toBe('asset.slip0044: is not a coin this VASP takes');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { slip0044: 'DOGEGOLD' };
+        }),
+      ),
+    ).toBe('asset.slip0044: is not a coin this VASP takes');
     expect(
       refusal(
         edited(body, (b) => {
@@ -314,34 +343,22 @@ describe('buildInquiry / parseInquiry', () => {
         }),
       ),
     ).toBe('amount: is required');
+    // TRP's amount is a JSON number in whole units: a string (our former base-unit form) is refused.
+    for (const amount of ['1.5', '1500000000000000000', -5, -0.5])
+      expect(
+        refusal(
+          edited(body, (b) => {
+            b.amount = amount;
+          }),
+        ),
+      ).toMatch(/^amount: must be/);
     expect(
       refusal(
         edited(body, (b) => {
-          b.amount = '1.5';
+          b.amount = new JsonNumber('1.0000000000000000001');
         }),
       ),
-    ).toMatch(/^amount: must be a non-negative integer string/);
-    expect(
-      refusal(
-        edited(body, (b) => {
-          b.amount = '-5';
-        }),
-      ),
-    ).toMatch(/^amount: must be a non-negative integer string/);
-    expect(
-      refusal(
-        edited(body, (b) => {
-          b.amount = 1.5;
-        }),
-      ),
-    ).toMatch(/^amount: must be a non-negative integer/);
-    expect(
-      refusal(
-        edited(body, (b) => {
-          b.amount = 2 ** 60;
-        }),
-      ),
-    ).toMatch(/^amount: must be a non-negative integer/);
+    ).toBe("amount: has more fractional digits than the asset's decimals (18)");
     expect(
       refusal(
         edited(body, (b) => {
@@ -363,6 +380,7 @@ describe('buildInquiry / parseInquiry', () => {
         }),
       ),
     ).toBe('callback: must be http or https');
+    // The beneficiary's wallet address may be left out (send_address supplies it); a wrong one is refused.
     expect(
       refusal(
         edited(body, (b) => {
@@ -436,14 +454,6 @@ describe('buildInquiry / parseInquiry', () => {
       'IVMS101.beneficiary.beneficiaryPersons[1].naturalPerson.name',
     );
     expect(trpPath('originator')).toBe('IVMS101.originator');
-  });
-
-  it('converts base units to whole units', () => {
-    expect(fromBaseUnits('1500000', 6)).toBe('1.5');
-    expect(fromBaseUnits('5', 8)).toBe('0.00000005');
-    expect(fromBaseUnits('0', 18)).toBe('0');
-    expect(fromBaseUnits('42', 0)).toBe('42');
-    expect(fromBaseUnits('100000000', 8)).toBe('1');
   });
 });
 

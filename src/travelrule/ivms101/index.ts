@@ -1,4 +1,4 @@
-import { CreateTxInput, ReceiveTxInput } from './input.js';
+import { CreateTxInput, InquiryInput, ReceiveTxInput } from './input.js';
 import {
   comparePaths,
   fallbackReason,
@@ -19,7 +19,8 @@ import type { NormalisedInput } from './normalise.js';
  * joined rules on the next attempt.
  */
 
-export type TravelRuleKind = 'create_tx' | 'receive_without_protocol';
+/** create_tx, receive_tx_without_protocol, or an inbound TRP inquiry (trp_inquiry). */
+export type TravelRuleKind = 'create_tx' | 'receive_without_protocol' | 'trp_inquiry';
 
 export type TravelRuleParseResult =
   | { ok: true; value: NormalisedInput }
@@ -33,7 +34,11 @@ export type TravelRuleParseResult =
       issues: TravelRuleIssue[];
     };
 
-const SCHEMAS = { create_tx: CreateTxInput, receive_without_protocol: ReceiveTxInput } as const;
+const SCHEMAS = {
+  create_tx: CreateTxInput,
+  receive_without_protocol: ReceiveTxInput,
+  trp_inquiry: InquiryInput,
+} as const;
 
 export function parseTravelRuleInput(body: unknown, kind: TravelRuleKind): TravelRuleParseResult {
   const result = SCHEMAS[kind].safeParse(body, { error: fallbackReason });

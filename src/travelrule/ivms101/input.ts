@@ -4,7 +4,12 @@ import { optional } from './fields.js';
 import { parsePath } from './issues.js';
 import { normaliseCommon, type NormalisedCreateTx, type NormalisedReceiveTx } from './normalise.js';
 import { checkRules, type RuleInput, type RuleOutput } from './rules.js';
-import { BeneficiaryVaspId, ReceiveFields, TravelRuleFields } from './schema.js';
+import {
+  BeneficiaryVaspId,
+  InquiryBeneficiary,
+  ReceiveFields,
+  TravelRuleFields,
+} from './schema.js';
 
 /**
  * The two request bodies of the spec, as zod schemas: field rules (schema.ts, person.ts), then
@@ -41,6 +46,15 @@ export const CreateTxInput = CreateTxBody.transform((value, ctx): NormalisedCrea
       : {}),
   };
 });
+
+/** An inbound TRP inquiry in create_tx terms: the beneficiary's wallet address may be missing. */
+export const InquiryInput = z
+  .object({ ...TravelRuleFields, beneficiary: InquiryBeneficiary })
+  .transform((value, ctx): NormalisedCreateTx => {
+    const rules = withRules(value, ctx);
+    if (!rules) return z.NEVER;
+    return { kind: 'create_tx', ...normaliseCommon(value, rules) };
+  });
 
 export const ReceiveTxBody = z
   .object({

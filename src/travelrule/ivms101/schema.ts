@@ -15,7 +15,7 @@ export const MAX_ACCOUNT_NUMBERS = 20;
 /** Tokens with more decimals than this do not exist in practice (ERC-20 uses uint8, commonly 18). */
 export const MAX_ASSET_DECIMALS = 36;
 
-const Party = (who: string) =>
+const Party = (who: string, accounts: 'required' | 'optional' = 'required') =>
   z.object({
     persons: z
       .array(Person)
@@ -24,7 +24,7 @@ const Party = (who: string) =>
       .meta({ description: `The ${who} persons; each element is a \`naturalPerson\` object.` }),
     accountNumber: z
       .array(z.string().min(1, 'must not be empty'))
-      .min(1, 'must hold at least one wallet address')
+      .min(accounts === 'required' ? 1 : 0, 'must hold at least one wallet address')
       .max(MAX_ACCOUNT_NUMBERS, `must hold at most ${MAX_ACCOUNT_NUMBERS} wallet addresses`)
       .meta({
         description: `The ${who} wallet addresses, each valid on the transaction's network (stored in the network's normal form).`,
@@ -85,6 +85,12 @@ export const TravelRuleFields = {
   }),
   beneficiary: Party('beneficiary').meta({ description: 'The receiver: name and wallet address.' }),
 };
+
+/**
+ * A TRP inquiry's beneficiary may come without a wallet address: the originator often learns it
+ * only from the approval, and the caller supplies it with send_address.
+ */
+export const InquiryBeneficiary = Party('beneficiary', 'optional');
 
 /** create_tx only: the counterpart VASP, a `uid` of list_vasps. */
 export const BeneficiaryVaspId = optional(

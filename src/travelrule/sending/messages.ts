@@ -3,15 +3,21 @@ import { PermanentError, RetryableError, describeError, isRetryable } from '../.
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
-import { baseUnits } from '../ivms101/normalise.js';
-import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
+import {
+  readPayload,
+  getTransaction,
+  updateCounterparty,
+  type TravelRuleTransaction,
+} from '../store.js';
+import { IllegalTransitionError, StatusChangedError, transition } from '../lifecycle.js';
 import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
+import { trpAsset } from '../trp/assets.js';
 import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
-import type { SealedParties } from '../webhooks.js';
+import { enqueueTravelRuleWebhook, type SealedParties } from '../webhooks.js';
 import type { MessageKind, MessageRow } from './queue.js';
-import type { TravelRuleDeps } from '../flow.js';
+import { MAX_REASON_CHARS, SYSTEM, type TravelRuleDeps } from '../flow.js';
 import { applyResolution } from '../withdrawal.js';
 
 /**
@@ -110,16 +116,60 @@ export async function sendMessage(
       status,
       reason,
     );
-    if (retryable) {
+    if (retryable && !lastTry) {
       log.warn(
         { ...ctx, error: reason, attempt: job.attempts, max_attempts: job.max_attempts },
         'travel rule message failed; will retry',
       );
       throw new RetryableError(`travel rule ${m.kind} failed: ${reason}`);
     }
-    return void log.warn({ ...ctx, error: reason }, 'travel rule message refused; not retried');
+    if (m.kind === 'trp_inquiry') await inquiryUndeliverable(deps, t, status, reason);
+    return void log.warn(
+      { ...ctx, error: reason, status },
+      retryable
+        ? 'travel rule message failed; attempts used up'
+        : 'travel rule message refused; not retried',
+    );
   }
   log.info(ctx, 'travel rule message sent');
+}
+
+/**
+ * The beneficiary VASP refused our inquiry, or it never got through: the withdrawal cannot go on
+ * as it is. It moves to OTHER_VASP_REJECTED (the caller's webhook; tx_status says why), unless
+ * it moved on meanwhile (an operator cancelled it).
+ */
+async function inquiryUndeliverable(
+  deps: SenderDeps,
+  t: TravelRuleTransaction,
+  status: number | null,
+  reason: string,
+): Promise<void> {
+  const why =
+    `the inquiry did not reach the beneficiary VASP: ${status !== null ? `HTTP ${status}: ` : ''}${reason}`.slice(
+      0,
+      MAX_REASON_CHARS,
+    );
+  try {
+    await deps.sql.begin(async (tx) => {
+      await transition(tx, {
+        id: t.id,
+        from: 'OTHER_VASP_PENDING',
+        to: 'OTHER_VASP_REJECTED',
+        actor: SYSTEM,
+        reason: why,
+      });
+      await updateCounterparty(tx, t.id, { reason: why });
+      await enqueueTravelRuleWebhook(tx, {
+        apiKeyId: t.api_key_id,
+        transactionId: t.id,
+        status: 'OTHER_VASP_REJECTED',
+      });
+    });
+  } catch (err) {
+    if (err instanceof IllegalTransitionError || err instanceof StatusChangedError) return;
+    throw err;
+  }
 }
 
 async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {
@@ -138,10 +188,8 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
       throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');
     const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
     const body = buildInquiry({
-      asset: t.asset,
-      network: t.network ?? '',
-      decimals: t.decimals,
-      amountBaseUnits: baseUnits(t.amount, t.decimals),
+      asset: trpAsset({ network: t.network ?? '', asset: t.asset }, deps.dtis, vasp.trp_slip0044),
+      amount: t.amount,
       callback: resolutionsUrl(deps, t),
       originator: parties.originator,
       beneficiary: parties.beneficiary,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { enqueueJob } from '../../db/jobs.js';
 
@@ -26,9 +25,13 @@ export async function enqueueMessage(
   tx: TransactionSql,
   m: { transactionId: string; kind: MessageKind; params?: MessageParams; maxAttempts: number },
 ): Promise<string> {
+  // TRP's request-identifier names the transfer, not the message: every message of a transfer
+  // carries the same one. The inquiry's for an incoming transfer (its counterparty_ref); for an
+  // outgoing one, the transaction's id, which its inquiry is the first to carry.
   const [row] = await tx<{ id: string }[]>`
     insert into travelrule_messages (transaction_id, kind, params, request_id)
-    values (${m.transactionId}, ${m.kind}, ${tx.json((m.params ?? {}) as never)}, ${randomUUID()})
+    select t.id, ${m.kind}, ${tx.json((m.params ?? {}) as never)}, coalesce(t.counterparty_ref, t.id::text)
+    from travelrule_transactions t where t.id = ${m.transactionId}
     returning id`;
   const id = String(row!.id);
   await enqueueJob(

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import { PermanentError, RetryableError } from '../../errors.js';
+import { stringifyWithBigInts } from '../../json.js';
 import { log } from '../../log.js';
 import { personalDataUrlRefusal } from '../../urls.js';
 import { type AllowList, guardedLookup, literalHostAllowed } from '../../net/ssrf.js';
@@ -184,7 +185,7 @@ export async function trpPost(
 
   let res: RawResponse;
   try {
-    res = await send(target, JSON.stringify(body), opts);
+    res = await send(target, stringifyWithBigInts(body), opts);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     // A host that resolves to a forbidden address is refused for good, like a literal one.

@@ -1,4 +1,6 @@
 import { NETWORK_SYMBOLS, networkInfo, type NetworkFamily } from '../../config/networks.js';
+import { JsonNumber } from '../../json.js';
+import { DTI_PATTERN, type DtiTable, networkOfSlip0044 } from './assets.js';
 import { parseWebhookUrl } from '../../net/ssrf.js';
 import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js';
 
@@ -59,42 +61,6 @@ export interface InboundInquiry {
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/**
- * SLIP-0044 coin types of the networks' native coins, only where the registry entry is certain.
- * arb and op (ETH on a layer 2) and bsc (BNB; 714 is Binance's own chain) have none on purpose:
- * a peer that reads only slip0044 would take 60 for ETH on Ethereum. Inbound, 60 alone means eth;
- * 60 with `network: "arb"` is ETH on Arbitrum.
- */
-export const SLIP0044_COIN_TYPES: Readonly<Record<string, number>> = {
-  bitcoin: 0,
-  litecoin: 2,
-  doge: 3,
-  eth: 60,
-  atom: 118,
-  xrp: 144,
-  stellar: 148,
-  eos: 194,
-  trx: 195,
-  algo: 283,
-  dot: 354,
-  solana: 501,
-  ton: 607,
-  apt: 637,
-  sui: 784,
-  vet: 818,
-  polygon: 966,
-  xtz: 1729,
-  ada: 1815,
-  avalanche: 9000,
-};
-
-/** Coin type → network: the first network of the table with that native coin type. */
-const NETWORK_OF_COIN_TYPE = new Map<number, string>();
-for (const symbol of NETWORK_SYMBOLS) {
-  const coin = SLIP0044_COIN_TYPES[symbol];
-  if (coin !== undefined && !NETWORK_OF_COIN_TYPE.has(coin)) NETWORK_OF_COIN_TYPE.set(coin, symbol);
-}
-
 const MAX_REASON_CHARS = 1000;
 const MAX_ADDRESS_CHARS = 200;
 const MAX_TXID_CHARS = 200;
@@ -115,27 +81,24 @@ function isNative(asset: string, network: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Outbound
 
-/** The transfer inquiry body for the beneficiary VASP's inquiry URL. */
+/**
+ * The transfer inquiry body for the beneficiary VASP's inquiry URL: only what TRP defines
+ * (asset, amount, callback, IVMS101). `asset` is trpAsset's; the amount is written exactly.
+ */
 export function buildInquiry(d: {
-  asset: string;
-  network: string;
-  decimals: number;
-  amountBaseUnits: string;
+  asset: { slip0044: number | string } | { dti: string };
+  /** Whole units of the asset, a decimal string (as stored): sent as a JSON number, exactly. */
+  amount: string;
   callback: string;
   originator: NormalisedParty;
   beneficiary: NormalisedParty;
   vaspName: string;
   vaspCountry?: string;
 }): Record<string, unknown> {
-  const coin = SLIP0044_COIN_TYPES[d.network];
-  const native = isNative(d.asset, d.network);
-  const asset =
-    native && coin !== undefined
-      ? { slip0044: coin, network: d.network }
-      : { network: d.network, symbol: d.asset, decimals: d.decimals };
+  const asset = d.asset;
   return {
     asset,
-    amount: d.amountBaseUnits,
+    amount: new JsonNumber(d.amount),
     callback: d.callback,
     IVMS101: {
       originator: {
@@ -144,7 +107,9 @@ export function buildInquiry(d: {
       },
       beneficiary: {
         beneficiaryPersons: d.beneficiary.persons,
-        accountNumber: d.beneficiary.accountNumber,
+        ...(d.beneficiary.accountNumber.length
+          ? { accountNumber: d.beneficiary.accountNumber }
+          : {}),
       },
       originatingVASP: {
         originatingVASP: {
@@ -192,16 +157,42 @@ function nativeDecimals(symbol: string): number | undefined {
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-function parseAsset(asset: unknown): Parsed<AssetFields> {
+/**
+ * The asset of an inbound inquiry. TRP names it by `slip0044` (the coin type as a number, as
+ * the spec writes it, or the coin's symbol or name as a string, as TRISA writes it) or by `dti`
+ * (read with the DTI table). Our earlier extension keys (`network`, `symbol`, `decimals`) are
+ * still read when present, so a peer that sends them is understood; other keys are ignored.
+ */
+function parseAsset(asset: unknown, dtis: DtiTable): Parsed<AssetFields> {
   if (asset === undefined || asset === null) return fail('asset: is required');
   if (!isObject(asset)) return fail('asset: must be an object');
-  const { slip0044, network: networkValue, symbol, decimals: decimalsValue } = asset;
+  const { slip0044, dti, network: networkValue, symbol, decimals: decimalsValue } = asset;
+
+  if (dti !== undefined && dti !== null && dti !== '') {
+    if (typeof dti !== 'string' || !DTI_PATTERN.test(dti.trim().toUpperCase()))
+      return fail('asset.dti: must be a Digital Token Identifier (9 characters)');
+    const entry = dtis.byDti(dti);
+    if (!entry)
+      return fail(
+        'asset.dti: is not a DTI this VASP knows (its DTI table lists the assets it takes)',
+      );
+    return {
+      ok: true,
+      value: { symbol: entry.asset, network: entry.network, decimals: entry.decimals },
+    };
+  }
 
   let fromCoin: string | undefined;
   if (slip0044 !== undefined && slip0044 !== null) {
-    if (typeof slip0044 !== 'number' || !Number.isSafeInteger(slip0044) || slip0044 < 0)
-      return fail('asset.slip0044: must be a non-negative integer');
-    fromCoin = NETWORK_OF_COIN_TYPE.get(slip0044);
+    if (typeof slip0044 === 'number') {
+      if (!Number.isSafeInteger(slip0044) || slip0044 < 0)
+        return fail(
+          'asset.slip0044: must be a coin type (a non-negative integer) or a coin symbol',
+        );
+    } else if (typeof slip0044 !== 'string' || slip0044.trim() === '' || slip0044.length > 64)
+      return fail('asset.slip0044: must be a coin type (a non-negative integer) or a coin symbol');
+    fromCoin = networkOfSlip0044(slip0044);
+    if (fromCoin === undefined) return fail('asset.slip0044: is not a coin this VASP takes');
   }
   let named: string | undefined;
   let networkText: string | undefined;
@@ -222,14 +213,7 @@ function parseAsset(asset: unknown): Parsed<AssetFields> {
   if (assetSymbol === undefined) {
     if (network !== undefined) assetSymbol = networkInfo(network)!.asset;
     else if (networkText !== undefined) assetSymbol = networkText.toUpperCase();
-    else if (slip0044 !== undefined && slip0044 !== null)
-      return fail(
-        'asset.slip0044: is not a coin type this service knows; name asset.network or asset.symbol',
-      );
-    else
-      return fail(
-        'asset: must name the asset by slip0044, network or symbol (dti alone is not supported)',
-      );
+    else return fail('asset: must name the asset by slip0044 or dti');
   }
 
   let decimals: number | undefined;
@@ -253,30 +237,44 @@ function parseAsset(asset: unknown): Parsed<AssetFields> {
   return { ok: true, value: { symbol: assetSymbol, network, decimals } };
 }
 
-function parseAmount(amount: unknown): Parsed<string> {
-  if (amount === undefined || amount === null) return fail('amount: is required');
-  if (typeof amount === 'number') {
-    if (!Number.isSafeInteger(amount) || amount < 0)
-      return fail(
-        'amount: must be a non-negative integer in the smallest unit (as a string when above 2^53)',
-      );
-    return { ok: true, value: String(amount) };
+/**
+ * A JSON number as a plain decimal in whole units ("1.25", "0.000021", "1500"): exponent forms
+ * written out, no leading zeros, no trailing fractional zeros. Undefined when negative, or when
+ * its exponent puts it beyond any amount (more than MAX_AMOUNT_DIGITS digits).
+ */
+export function decimalOf(text: string): string | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m || m[1] === '-') return undefined;
+  const fraction = m[3] ?? '';
+  const exponent = Number(m[4] ?? '0') - fraction.length;
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > MAX_AMOUNT_DIGITS) return undefined;
+  let digits = (m[2]! + fraction).replace(/^0+(?=\d)/, '');
+  let point = digits.length + exponent; // digits before the decimal point
+  if (point > MAX_AMOUNT_DIGITS) return undefined;
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
   }
-  if (typeof amount !== 'string' || !/^(0|[1-9]\d*)$/.test(amount))
-    return fail(
-      'amount: must be a non-negative integer string in the smallest unit, such as "1500000"',
-    );
-  if (amount.length > MAX_AMOUNT_DIGITS) return fail('amount: is too large');
-  return { ok: true, value: amount };
+  if (exponent > 0) digits += '0'.repeat(exponent);
+  const whole = digits.slice(0, point).replace(/^0+(?=\d)/, '') || '0';
+  const frac = digits.slice(point).replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : whole;
 }
 
-/** Base units → whole units as a decimal string ("1500000", 6 → "1.5"). */
-export function fromBaseUnits(units: string, decimals: number): string {
-  if (decimals === 0) return units;
-  const padded = units.padStart(decimals + 1, '0');
-  const whole = padded.slice(0, -decimals);
-  const fraction = padded.slice(-decimals).replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
+/** TRP's amount: a JSON number in whole units of the asset, read from its exact text. */
+function parseAmount(amount: unknown): Parsed<string> {
+  if (amount === undefined || amount === null) return fail('amount: is required');
+  const text =
+    amount instanceof JsonNumber
+      ? amount.text
+      : typeof amount === 'number' && Number.isFinite(amount)
+        ? String(amount)
+        : undefined;
+  if (text === undefined)
+    return fail('amount: must be a JSON number in whole units of the asset, such as 1.25');
+  const decimal = decimalOf(text);
+  if (decimal === undefined) return fail('amount: must be a non-negative number of a sane size');
+  return { ok: true, value: decimal };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,7 +318,12 @@ function partyInput(
     ok: true,
     value: {
       persons: Array.isArray(persons) ? persons.map(joinNames) : persons,
-      accountNumber: party.accountNumber,
+      // The beneficiary's address may be left out: the caller supplies it (send_address).
+      accountNumber:
+        side === 'beneficiary' &&
+        (party.accountNumber === undefined || party.accountNumber === null)
+          ? []
+          : party.accountNumber,
     },
   };
 }
@@ -364,9 +367,9 @@ function originatingVaspName(ivms: Record<string, unknown>): string | undefined 
 // ---------------------------------------------------------------------------------------------
 // Inbound: the three messages
 
-export function parseInquiry(body: unknown): Parsed<InboundInquiry> {
+export function parseInquiry(body: unknown, dtis: DtiTable): Parsed<InboundInquiry> {
   if (!isObject(body)) return fail('the body must be a JSON object');
-  const asset = parseAsset(body.asset);
+  const asset = parseAsset(body.asset, dtis);
   if (!asset.ok) return asset;
   const amount = parseAmount(body.amount);
   if (!amount.ok) return amount;
@@ -394,16 +397,20 @@ export function parseInquiry(body: unknown): Parsed<InboundInquiry> {
       transaction_ref: 'trp-inquiry',
       transaction_asset: asset.value.symbol,
       ...(asset.value.network !== undefined ? { transaction_network: asset.value.network } : {}),
-      transaction_amount: fromBaseUnits(amount.value, asset.value.decimals),
+      transaction_amount: amount.value,
       transaction_asset_decimals: String(asset.value.decimals),
       originator: originator.value,
       beneficiary: beneficiary.value,
     },
-    'create_tx',
+    'trp_inquiry',
   );
   if (!parsed.ok) {
     const path = trpPath(parsed.path);
-    const reason = parsed.issues[0]!.reason;
+    // Reasons name create_tx fields; TRP has no decimals field (the asset implies them).
+    const reason = parsed.issues[0]!.reason.replace(
+      /transaction_asset_decimals/g,
+      "the asset's decimals",
+    );
     return fail(path ? `${path}: ${reason}` : reason);
   }
   const v = parsed.value;

@@ -10,8 +10,8 @@ import {
   type InboundInquiry,
   type Resolution,
 } from './messages.js';
-import { UUID_RE } from '../../ids.js';
-import { hasNul } from '../../json.js';
+import type { DtiTable } from './assets.js';
+import { hasNul, parseJsonExact } from '../../json.js';
 
 /**
  * The inbound side of TRP: three POST endpoints, each addressed by a token we handed out (the
@@ -74,11 +74,16 @@ class Refusal extends PermanentError {
   }
 }
 
-/** True for any 3.x version ("3", "3.1", "3.1.0"). */
+/**
+ * The versions whose content this endpoint implements: TRP 3.1 ("3.1", "3.1.0", any 3.1.x).
+ * Another version may define messages or rules it does not know, so it is refused by name.
+ */
 function supportedVersion(value: string): boolean {
-  const match = /^(\d+)(?:\.\d+){0,2}$/.exec(value.trim());
-  return match !== null && match[1] === '3';
+  return /^3\.1(\.\d+)?$/.test(value.trim());
 }
+
+/** A request-identifier as the spec allows it: any token (a UUID is common); printable, no spaces. */
+const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 
 /** The body as text, refusing (413) once it passes the limit without reading the rest. */
 async function readBody(req: Request): Promise<string> {
@@ -123,12 +128,16 @@ async function serve(
     if (!supportedVersion(version))
       throw new Refusal(
         400,
-        `api-version is not supported: this endpoint speaks TRP ${TRP_VERSION} (any 3.x)`,
+        `api-version is not supported: this endpoint speaks TRP ${TRP_VERSION} (api-version 3.1 or 3.1.x)`,
       );
     const given = c.req.header('request-identifier');
     if (given === undefined || given.trim() === '')
       throw new Refusal(400, 'request-identifier header is required');
-    if (!UUID_RE.test(given.trim())) throw new Refusal(400, 'request-identifier must be a UUID');
+    if (!REQUEST_ID.test(given.trim()))
+      throw new Refusal(
+        400,
+        'request-identifier must be 1 to 200 printable characters without spaces',
+      );
     requestId = given.trim();
     c.header('request-identifier', requestId);
     const extensions = (c.req.header('api-extensions') ?? '')
@@ -143,7 +152,8 @@ async function serve(
     const text = await readBody(c.req.raw);
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      // The inquiry's amount is read from its exact text (parseJsonExact): 18 decimals are no float.
+      body = parseJsonExact(text, ['amount']);
     } catch {
       throw new Refusal(400, 'body is not JSON');
     }
@@ -185,11 +195,11 @@ function validated<T>(result: { ok: true; value: T } | { ok: false; message: str
 }
 
 /** The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`. */
-export function trpRoutes(handlers: TrpInboundHandlers): Hono {
+export function trpRoutes(handlers: TrpInboundHandlers, dtis: DtiTable): Hono {
   const app = new Hono();
   app.post('/trp/v3/inquiries/:token', (c) =>
     serve(c, 'inquiry', (token, body, meta) =>
-      handlers.inquiry(token, validated(parseInquiry(body)), meta),
+      handlers.inquiry(token, validated(parseInquiry(body, dtis)), meta),
     ),
   );
   app.post('/trp/v3/resolutions/:token', (c) =>

@@ -1,0 +1,357 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/keys/keys.js';
+import { createOperator } from '../src/operators/operators.js';
+import { upsertVasp } from '../src/travelrule/vasps.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import { call } from './helpers/http.js';
+import { BENEFICIARY_ADDRESS, travelBody } from './helpers/travelrule.js';
+import { inquiryText, trpSend } from './helpers/trp-peer.js';
+
+/**
+ * Tollgate against a TRP counterparty written from the protocol's documents (helpers/trp-peer.ts
+ * and the server below), not from Tollgate's TRP module: what an independent VASP sends and
+ * expects. A real appliance (API and worker) and a real Postgres.
+ */
+
+interface Hit {
+  path: string;
+  headers: Record<string, string>;
+  text: string;
+  json: any;
+}
+
+/** The counterparty's endpoints: its inquiry URL (answers "deferred", or refuses) and callbacks. */
+class Peer {
+  readonly hits: Hit[] = [];
+  private server: Server | undefined;
+  base = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (d) => (text += d));
+      req.on('end', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {}
+        this.hits.push({
+          path: req.url ?? '',
+          headers: req.headers as Record<string, string>,
+          text,
+          json,
+        });
+        const echo = {
+          'content-type': 'application/json',
+          'request-identifier': String(req.headers['request-identifier'] ?? ''),
+        };
+        if (req.url === '/trp/wrong-address')
+          return void res.writeHead(404, echo).end('{"message":"no such Travel Address"}');
+        if (req.url === '/trp/inquiry')
+          return void res.writeHead(200, echo).end('{"version":"3.1.0"}');
+        res.writeHead(200, echo).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  waitFor(path: string): Promise<Hit> {
+    return eventually(
+      async () => this.hits.find((h) => h.path === path),
+      (h) => h !== undefined,
+      30_000,
+    ) as Promise<Hit>;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+const PEER_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d';
+const REFUSING_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2e';
+const INBOUND_TOKEN = 'peer-inbound-token-0123456789abcdef0123';
+
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>>;
+let key: { id: string; apikey: string };
+let reviewer: Record<string, string>;
+const peer = new Peer();
+
+const api = (method: string, path: string, body?: object) =>
+  call(app.baseUrl, method, `/v2${path}`, {
+    headers: { apikey: key.apikey },
+    ...(body ? { body } : {}),
+  });
+const ops = (path: string, body: object = {}) =>
+  call(app.baseUrl, 'POST', `/ops/travelrule${path}`, { headers: reviewer, body });
+const statusOf = async (ref: string) =>
+  (await api('GET', `/travelrule/tx_status?transaction_ref=${encodeURIComponent(ref)}`)).json.data;
+async function idOf(ref: string): Promise<string> {
+  const [row] = await db.sql<
+    { id: string }[]
+  >`select id from travelrule_transactions where transaction_ref = ${ref}`;
+  return row!.id;
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  await peer.start();
+  key = await createApiKey(db.sql, 'backend');
+  const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
+  reviewer = {
+    authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
+  };
+  await upsertVasp(
+    db.sql,
+    {
+      uid: PEER_UID,
+      name: 'Independent Originator AG',
+      website: 'https://independent.example',
+      trp_endpoint: `${peer.base}/trp/inquiry`,
+      inbound_token: INBOUND_TOKEN,
+    },
+    'cli',
+  );
+  await upsertVasp(
+    db.sql,
+    {
+      uid: REFUSING_UID,
+      name: 'Refusing VASP',
+      website: 'https://refusing.example',
+      trp_endpoint: `${peer.base}/trp/wrong-address`,
+    },
+    'cli',
+  );
+  app = await startTestAppliance(
+    db.url,
+    {},
+    { api: true, worker: true, indexer: false, devChain: false },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await peer.stop();
+  await db?.drop();
+});
+
+describe('a deposit from an independent originator', () => {
+  it('takes its inquiry as the protocol writes it and keeps its request-identifier across the transfer', async () => {
+    const transfer = 'xfer-0042-independent';
+    const parties = travelBody('ignored');
+    const inquiry = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 'ETH' },
+        amount: '1.000000000000000001',
+        callback: `${peer.base}/cb/resolution`,
+        originatorPersons: parties.originator.persons,
+        originatorAccounts: parties.originator.accountNumber,
+        beneficiaryPersons: parties.beneficiary.persons,
+        // No beneficiary accountNumber: the originator learns the address from the approval.
+      }),
+      { requestId: transfer },
+    );
+    expect(inquiry.status).toBe(200);
+    expect(inquiry.json).toEqual({ version: '3.1.0' });
+    expect(inquiry.headers['request-identifier']).toBe(transfer);
+
+    const ref = `trp-${transfer}`;
+    expect(await statusOf(ref)).toMatchObject({
+      direction: 'incoming',
+      status: 'PENDING',
+      asset: 'ETH',
+      network: 'eth',
+      amount: '1.000000000000000001',
+    });
+    expect((await ops(`/transactions/${await idOf(ref)}/accept`)).json.data).toEqual({
+      status: 'WAITING_ADDRESS_DATA',
+    });
+    expect(
+      (
+        await api('POST', '/travelrule/send_address', {
+          transaction_ref: ref,
+          address: BENEFICIARY_ADDRESS,
+        })
+      ).json.code,
+    ).toBe(0);
+
+    // The approval reaches the originator's callback under the transfer's own identifier.
+    const approval = await peer.waitFor('/cb/resolution');
+    expect(approval.headers['request-identifier']).toBe(transfer);
+    expect(approval.headers['api-version']).toBe('3.1.0');
+    expect(approval.json).toEqual({
+      approved: {
+        address: BENEFICIARY_ADDRESS.toLowerCase(),
+        callback: expect.stringMatching(/^https:\/\/.*\/trp\/v3\/confirmations\//),
+      },
+    });
+
+    // The originator confirms with the txid, under the same identifier.
+    const confirmationUrl = new URL(approval.json.approved.callback);
+    const confirmed = await trpSend(
+      app.baseUrl,
+      confirmationUrl.pathname,
+      `{"txid":"0x${'ab'.repeat(32)}"}`,
+      { requestId: transfer },
+    );
+    expect(confirmed.status).toBe(200);
+    expect((await statusOf(ref)).status).toBe('TRANSACTION_CONFIRMED');
+  });
+
+  it('refuses an amount given as a string, and an api-version it does not implement', async () => {
+    const body = (amount: string) =>
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount,
+        callback: `${peer.base}/cb/x`,
+        beneficiaryAccounts: [BENEFICIARY_ADDRESS],
+        originatorAccounts: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
+      });
+    const asString = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      body('"1500000000000000000"'),
+    );
+    expect(asString.status).toBe(400);
+    expect(asString.json.message).toMatch(/^amount: must be a JSON number in whole units/);
+    const v32 = await trpSend(app.baseUrl, `/trp/v3/inquiries/${INBOUND_TOKEN}`, body('1'), {
+      apiVersion: '3.2.0',
+    });
+    expect(v32.status).toBe(400);
+  });
+});
+
+describe('a withdrawal to independent beneficiaries', () => {
+  it('sends only what the protocol defines, under the transfer id, and refuses a second, different approval', async () => {
+    const ref = 'wd-interop-1';
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/create_tx',
+          travelBody(ref, { beneficiary_vasp_id: PEER_UID }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    const id = await idOf(ref);
+    await ops(`/transactions/${id}/accept`);
+    const sent = await peer.waitFor('/trp/inquiry');
+    expect(Object.keys(sent.json)).toEqual(['asset', 'amount', 'callback', 'IVMS101']);
+    expect(sent.json.asset).toEqual({ slip0044: 60 });
+    expect(sent.text).toContain('"amount":1.25,');
+    expect(sent.headers['request-identifier']).toBe(id);
+
+    // The beneficiary approves on the callback the inquiry named.
+    const resolution = new URL(sent.json.callback).pathname;
+    const approve = (address: string) =>
+      trpSend(
+        app.baseUrl,
+        resolution,
+        JSON.stringify({ approved: { address, callback: `${peer.base}/cb/confirmation` } }),
+        {
+          requestId: id,
+        },
+      );
+    expect((await approve(BENEFICIARY_ADDRESS)).status).toBe(200);
+    await eventually(
+      async () => (await statusOf(ref)).status,
+      (s) => s === 'WAITING_TX_HASH',
+      10_000,
+    );
+    // The same approval again is a retry: fine. Another address is refused, and nothing changes.
+    expect((await approve(BENEFICIARY_ADDRESS)).status).toBe(200);
+    const other = await approve('0x' + '99'.repeat(20));
+    expect(other.status).toBe(409);
+    const [row] =
+      await db.sql`select beneficiary_address from travelrule_transactions where id = ${id}`;
+    expect(row!.beneficiary_address).toBe(BENEFICIARY_ADDRESS.toLowerCase());
+
+    // The hash goes to the confirmation callback under the same identifier.
+    await api('POST', '/travelrule/send_tx_hash', {
+      transaction_ref: ref,
+      transaction_hash: '0x' + 'cd'.repeat(32),
+    });
+    const confirmation = await peer.waitFor('/cb/confirmation');
+    expect(confirmation.headers['request-identifier']).toBe(id);
+    expect(confirmation.json).toEqual({ txid: '0x' + 'cd'.repeat(32) });
+    // Even once COMPLETED, a different approval is refused.
+    expect((await approve('0x' + '98'.repeat(20))).status).toBe(409);
+  });
+
+  it('a beneficiary that refuses the inquiry (4xx) ends the transfer where the caller can read why', async () => {
+    const ref = 'wd-interop-refused';
+    await api(
+      'POST',
+      '/travelrule/create_tx',
+      travelBody(ref, { beneficiary_vasp_id: REFUSING_UID }),
+    );
+    await ops(`/transactions/${await idOf(ref)}/accept`);
+    const status = await eventually(
+      () => statusOf(ref),
+      (s) => s.status === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    expect(status.counterparty_reason).toMatch(/did not reach the beneficiary VASP: HTTP 404/);
+    expect(status.messages).toMatchObject([
+      { kind: 'trp_inquiry', status: 'failed', attempts: 1, last_status: 404 },
+    ]);
+    expect(status.history.at(-1)).toMatchObject({
+      status: 'OTHER_VASP_REJECTED',
+      actor_type: 'system',
+    });
+    // Refused once, not retried.
+    expect(peer.hits.filter((h) => h.path === '/trp/wrong-address')).toHaveLength(1);
+  });
+});
+
+describe('without the development setting, personal data goes over https only', () => {
+  let strict: Awaited<ReturnType<typeof startTestAppliance>>;
+  beforeAll(async () => {
+    strict = await startTestAppliance(
+      db.url,
+      { TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'false' },
+      { api: true, worker: false, indexer: false, devChain: false },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await strict?.stop();
+  });
+
+  it('refuses a plain-http callback and a plain-http travel rule webhook; https is taken', async () => {
+    const body = (callback: string) =>
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '1',
+        callback,
+        originatorAccounts: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
+        beneficiaryAccounts: [BENEFICIARY_ADDRESS],
+      });
+    const plain = await trpSend(
+      strict.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      body(`${peer.base}/cb/plain`),
+    );
+    expect(plain.status).toBe(400);
+    expect(plain.json.message).toBe('callback: must be https: it carries personal data');
+    const secure = await trpSend(
+      strict.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      body('https://127.0.0.1:9/cb'),
+    );
+    expect(secure.status).toBe(200);
+
+    const hook = await call(strict.baseUrl, 'POST', '/v2/travelrule/webhook', {
+      headers: { apikey: key.apikey },
+      body: { url: `${peer.base}/hook` },
+    });
+    expect(hook.json).toMatchObject({ code: 5004, message: /must be https/ });
+  });
+});
