@@ -83,6 +83,11 @@ describe('VaspInput', () => {
     });
     expect(bad({ trp_endpoint: 'http://127.0.0.1:9000/trp' })).toBeUndefined();
     expect(bad({ trp_endpoint: 'https://peer.example/trp' })).toBeUndefined();
+    expect(bad({ trp_slip0044: 'symbol' })).toBeUndefined();
+    expect(bad({ trp_slip0044: 'hex' })).toMatchObject({
+      path: ['trp_slip0044'],
+      message: 'must be number or symbol',
+    });
     expect(bad({ inbound_token: 'too-short' })).toMatchObject({ path: ['inbound_token'] });
     expect(bad({ inbound_token: 'x'.repeat(31) + '!' })).toMatchObject({ path: ['inbound_token'] });
     expect(bad({ inbound_token: 'x'.repeat(32) })).toBeUndefined();

@@ -30,7 +30,15 @@ import { UUID_RE } from '../../ids.js';
  * see each VASP's inbound URL, the credential it sends its TRP inquiries to.
  */
 
-const FIELDS = ['name', 'website', 'legal_name', 'country', 'trp_endpoint', 'email'] as const;
+const FIELDS = [
+  'name',
+  'website',
+  'legal_name',
+  'country',
+  'trp_endpoint',
+  'trp_slip0044',
+  'email',
+] as const;
 type FormValues = Partial<Record<(typeof FIELDS)[number], string>>;
 type FormErrors = Partial<Record<(typeof FIELDS)[number], string>>;
 
@@ -75,6 +83,21 @@ const VaspForm: FC<{ action: string; csrf: string; values: FormValues; errors: F
       error={errors.trp_endpoint}
       hint="Their TRP inquiry URL; leave empty to reach them by e-mail."
     />
+    <div>
+      <label for="f-trp_slip0044">How inquiries name a native coin</label>
+      <span id="f-trp_slip0044-hint" class="muted">
+        TRP's slip0044 as the coin type (60), or as the coin symbol ("ETH") for peers that read only
+        that, as TRISA-based ones do.
+      </span>
+      <select id="f-trp_slip0044" name="trp_slip0044" aria-describedby="f-trp_slip0044-hint">
+        <option value="number" selected={values.trp_slip0044 !== 'symbol'}>
+          coin type (number)
+        </option>
+        <option value="symbol" selected={values.trp_slip0044 === 'symbol'}>
+          coin symbol
+        </option>
+      </select>
+    </div>
     <Field
       name="email"
       label="E-mail"
@@ -210,6 +233,7 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
       legal_name: v.legal_name ?? '',
       country: v.country ?? '',
       trp_endpoint: v.trp_endpoint ?? '',
+      trp_slip0044: v.trp_slip0044,
       email: v.email ?? '',
     };
     return render(
