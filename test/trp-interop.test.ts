@@ -202,7 +202,7 @@ describe('a deposit from an independent originator', () => {
       `{"txid":"0x${'ab'.repeat(32)}"}`,
       { requestId: transfer },
     );
-    expect(confirmed.status).toBe(200);
+    expect(confirmed.status).toBe(204);
     expect((await statusOf(ref)).status).toBe('TRANSACTION_CONFIRMED');
   });
 
@@ -260,14 +260,14 @@ describe('a withdrawal to independent beneficiaries', () => {
           requestId: id,
         },
       );
-    expect((await approve(BENEFICIARY_ADDRESS)).status).toBe(200);
+    expect((await approve(BENEFICIARY_ADDRESS)).status).toBe(204);
     await eventually(
       async () => (await statusOf(ref)).status,
       (s) => s === 'WAITING_TX_HASH',
       10_000,
     );
     // The same approval again is a retry: fine. Another address is refused, and nothing changes.
-    expect((await approve(BENEFICIARY_ADDRESS)).status).toBe(200);
+    expect((await approve(BENEFICIARY_ADDRESS)).status).toBe(204);
     const other = await approve('0x' + '99'.repeat(20));
     expect(other.status).toBe(409);
     const [row] =

@@ -219,14 +219,15 @@ describe('trpRoutes', () => {
         callback: 'https://vasp-b.example/trp/v3/confirmations/tok_x',
       },
     };
+    // Taken with 204 and no body, as TRP implementations answer a resolution or confirmation.
     expect(await trpPost(`${base}/trp/v3/resolutions/${TOKEN}`, approved, opts())).toEqual({
-      status: 200,
-      body: {},
+      status: 204,
+      body: null,
     });
     expect(recorded.at(-1)).toMatchObject({ kind: 'resolution', resolution: approved });
     expect(
       await trpPost(`${base}/trp/v3/confirmations/${TOKEN}`, { txid: '0xfeed' }, opts()),
-    ).toEqual({ status: 200, body: {} });
+    ).toEqual({ status: 204, body: null });
     expect(recorded.at(-1)).toMatchObject({
       kind: 'confirmation',
       confirmation: { txid: '0xfeed' },
@@ -563,8 +564,8 @@ describe('trpPost', () => {
       const untrusted = await refused(trpPost(url, { txid: '0x1' }, opts()));
       expect(untrusted.message).toMatch(/SELF_SIGNED|self.signed|certificate/i);
       expect(await trpPost(url, { txid: '0x1' }, { ...opts(), ca: pems.cert })).toEqual({
-        status: 200,
-        body: {},
+        status: 204,
+        body: null,
       });
     } finally {
       await tlsServer.close();

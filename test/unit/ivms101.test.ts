@@ -237,7 +237,12 @@ describe('parseTravelRuleInput: the complete valid create_tx body', () => {
       'geographic address',
       {
         geographicAddress: [
-          { addressType: 'GEOG', addressLine: ['Bağdat Caddesi 12'], country: 'TR' },
+          {
+            addressType: 'GEOG',
+            addressLine: ['Bağdat Caddesi 12'],
+            townName: 'Kadikoy',
+            country: 'TR',
+          },
         ],
       },
     ],
@@ -250,6 +255,26 @@ describe('parseTravelRuleInput: the complete valid create_tx body', () => {
       ...part,
     };
     expect(parseTravelRuleInput(body, 'create_tx').ok).toBe(true);
+  });
+
+  it('accepts the IVMS101.2023 element names and keeps countryOfResidence', () => {
+    const body = validBody();
+    const person = originatorPerson(body);
+    for (const n of person.name.nameIdentifier) {
+      n.naturalPersonNameIdentifierType = n.nameIdentifierType;
+      delete n.nameIdentifierType;
+    }
+    const customer = person.customerIdenficiation ?? person.customerIdentification;
+    delete person.customerIdenficiation;
+    delete person.customerIdentification;
+    person.customerNumber = customer;
+    person.countryOfResidence = 'tr';
+    const parsed = parseTravelRuleInput(body, 'create_tx');
+    if (!parsed.ok) throw new Error(parsed.message);
+    const out = parsed.value.originator.persons[0]!.naturalPerson;
+    expect(out.name.nameIdentifier[0]!.nameIdentifierType).toBe('LEGL');
+    expect(out.customerIdentification).toBe(customer);
+    expect(out.countryOfResidence).toBe('TR');
   });
 
   it('ships the 249 assigned ISO 3166-1 alpha-2 codes', () => {
@@ -739,6 +764,38 @@ describe('parseTravelRuleInput: each rule broken once', () => {
       },
       `${P}.geographicAddress[0]`,
       /addressLine, or streetName with buildingNumber or buildingName/,
+    ],
+    [
+      'address without a town (IVMS101: townName is mandatory)',
+      (b) => {
+        delete originatorPerson(b).geographicAddress[0].townName;
+      },
+      `${P}.geographicAddress[0].townName`,
+      /is required \(IVMS101 Address: townName is mandatory\)/,
+    ],
+    [
+      'natural person without a legal name',
+      (b) => {
+        originatorPerson(b).name.nameIdentifier[0].nameIdentifierType = 'ALIA';
+      },
+      `${P}.name.nameIdentifier`,
+      /needs a legal name: one name identifier of type LEGL/,
+    ],
+    [
+      'countryOfResidence not a country',
+      (b) => {
+        originatorPerson(b).countryOfResidence = 'XX';
+      },
+      `${P}.countryOfResidence`,
+      /ISO 3166-1/,
+    ],
+    [
+      'the two spellings of the name type disagree',
+      (b) => {
+        originatorPerson(b).name.nameIdentifier[0].naturalPersonNameIdentifierType = 'ALIA';
+      },
+      `${P}.name.nameIdentifier[0].naturalPersonNameIdentifierType`,
+      /conflicts with nameIdentifierType/,
     ],
     // customer number and spellings
     [

@@ -56,6 +56,7 @@ function outgoing(over: Record<string, unknown> = {}): NormalisedInput {
                   addressType: 'HOME',
                   streetName: 'Bağdat Caddesi',
                   buildingNumber: '12',
+                  townName: 'Kadikoy',
                   country: 'TR',
                 },
               ],
@@ -168,6 +169,13 @@ describe('buildInquiry / parseInquiry', () => {
     });
     // The coin symbol instead of the number, for a peer that reads only that (TRISA).
     expect(trpAsset({ network: 'eth', asset: 'ETH' }, DTIS, 'symbol')).toEqual({ slip0044: 'ETH' });
+    // Coin type 0 reads as "no coin" to such a peer: Bitcoin goes by its DTI there.
+    expect(trpAsset({ network: 'bitcoin', asset: 'BTC' }, DTIS, 'symbol')).toEqual({
+      dti: '4H95J0R2X',
+    });
+    expect(trpAsset({ network: 'bitcoin', asset: 'BTC' }, DTIS, 'number')).toEqual({
+      slip0044: 0,
+    });
   });
 
   it('writes and reads an 18-decimal amount exactly, never through a float', () => {
@@ -241,6 +249,13 @@ describe('buildInquiry / parseInquiry', () => {
     ).toMatchObject({ asset: 'BTC', network: 'bitcoin', decimals: 8 });
     // Keys outside the protocol are ignored.
     expect(read((b) => (b.asset = { slip0044: 60, extra: true })).asset).toBe('ETH');
+    // IVMS101.2023 names the person lists in the singular.
+    expect(
+      read((b) => {
+        b.IVMS101.originator.originatorPerson = b.IVMS101.originator.originatorPersons;
+        delete b.IVMS101.originator.originatorPersons;
+      }).originator.persons,
+    ).toHaveLength(1);
     // The beneficiary's wallet address may be missing: the originator learns it from the approval.
     const noAddress = read((b) => delete b.IVMS101.beneficiary.accountNumber);
     expect(noAddress.beneficiary.accountNumber).toEqual([]);

@@ -19,24 +19,69 @@ import {
 export const MAX_NAME_IDENTIFIERS = 10;
 export const MAX_ADDRESSES = 10;
 
-const NameIdentifier = z.object({
-  primaryIdentifier: text(
-    MAX.primaryIdentifier,
-    'Family name, or the whole name when it cannot be split (IVMS101 Max100Text).',
-  ),
-  secondaryIdentifier: optional(text(MAX.secondaryIdentifier, 'Given names (IVMS101 Max100Text).')),
-  nameIdentifierType: code(
-    NAME_IDENTIFIER_TYPES,
-    'Nature of the name (IVMS101 NaturalPersonNameTypeCode).',
-  ),
-});
+const NameType = code(
+  NAME_IDENTIFIER_TYPES,
+  'Nature of the name (IVMS101 NaturalPersonNameTypeCode).',
+);
 
-const Name = z.object({
-  nameIdentifier: z
-    .array(NameIdentifier)
-    .min(1, 'must hold at least one name identifier')
-    .max(MAX_NAME_IDENTIFIERS, `must hold at most ${MAX_NAME_IDENTIFIERS} name identifiers`),
-});
+/** IVMS101 2020 names the type nameIdentifierType, IVMS101.2023 naturalPersonNameIdentifierType: either is taken. */
+const NameIdentifier = z
+  .object({
+    primaryIdentifier: text(
+      MAX.primaryIdentifier,
+      'Family name, or the whole name when it cannot be split (IVMS101 Max100Text).',
+    ),
+    secondaryIdentifier: optional(
+      text(MAX.secondaryIdentifier, 'Given names (IVMS101 Max100Text).'),
+    ),
+    nameIdentifierType: optional(NameType),
+    naturalPersonNameIdentifierType: optional(NameType).meta({
+      description: 'The IVMS101.2023 name of nameIdentifierType; either is accepted.',
+    }),
+  })
+  .transform((v, ctx) => {
+    const type = v.nameIdentifierType ?? v.naturalPersonNameIdentifierType;
+    if (
+      v.nameIdentifierType !== undefined &&
+      v.naturalPersonNameIdentifierType !== undefined &&
+      v.nameIdentifierType !== v.naturalPersonNameIdentifierType
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['naturalPersonNameIdentifierType'],
+        message:
+          'conflicts with nameIdentifierType: both spellings are given with different values',
+      });
+    if (type === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['nameIdentifierType'], message: 'is required' });
+      return z.NEVER;
+    }
+    return {
+      primaryIdentifier: v.primaryIdentifier,
+      ...(v.secondaryIdentifier !== undefined
+        ? { secondaryIdentifier: v.secondaryIdentifier }
+        : {}),
+      nameIdentifierType: type,
+    };
+  });
+
+/** IVMS101 constraint: a natural person's name holds a legal name (a LEGL name identifier). */
+const Name = z
+  .object({
+    nameIdentifier: z
+      .array(NameIdentifier)
+      .min(1, 'must hold at least one name identifier')
+      .max(MAX_NAME_IDENTIFIERS, `must hold at most ${MAX_NAME_IDENTIFIERS} name identifiers`),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.nameIdentifier.some((n) => n.nameIdentifierType === 'LEGL'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nameIdentifier'],
+        message:
+          'needs a legal name: one name identifier of type LEGL (IVMS101 rule: a natural person has a legal name)',
+      });
+  });
 
 /** IVMS101 makes both parts mandatory; here placeOfBirth is optional, dateOfBirth is not when a place is given. */
 const DateAndPlaceOfBirth = z
@@ -115,6 +160,12 @@ const GeographicAddress = z
   })
   .superRefine((v, ctx) => {
     const lines = v.addressLine?.length ?? 0;
+    if (v.townName === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['townName'],
+        message: 'is required (IVMS101 Address: townName is mandatory)',
+      });
     if (
       lines === 0 &&
       !(
@@ -155,6 +206,11 @@ const NaturalPersonInput = z.object({
   customerIdentification: optional(
     text(MAX.customerIdentification, 'Customer number at the VASP (IVMS101 Max50Text).'),
   ),
+  customerNumber: optional(text(MAX.customerIdentification)).meta({
+    description: `${ALT} customerIdentification (the IVMS101 2020 name).`,
+    deprecated: true,
+  }),
+  countryOfResidence: optional(Country),
   customerIdenficiation: optional(text(MAX.customerIdentification)).meta({
     description: `${ALT} customerIdentification.`,
     deprecated: true,
@@ -202,6 +258,7 @@ export const NaturalPerson = NaturalPersonInput.transform((p, ctx) => {
   const customerIdentification = oneSpelling(ctx, [
     ['customerIdentification', p.customerIdentification],
     ['customerIdenficiation', p.customerIdenficiation],
+    ['customerNumber', p.customerNumber],
   ]);
   const birth =
     p.dateAndPlaceOfBirth?.dateOfBirth !== undefined ? p.dateAndPlaceOfBirth : undefined;
@@ -211,6 +268,7 @@ export const NaturalPerson = NaturalPersonInput.transform((p, ctx) => {
     ...(nationalIdentification ? { nationalIdentification } : {}),
     ...(p.geographicAddress?.length ? { geographicAddress: p.geographicAddress } : {}),
     ...(customerIdentification !== undefined ? { customerIdentification } : {}),
+    ...(p.countryOfResidence !== undefined ? { countryOfResidence: p.countryOfResidence } : {}),
   };
 });
 

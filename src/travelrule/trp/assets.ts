@@ -134,8 +134,12 @@ export function trpAsset(
 ): { slip0044: number | string } | { dti: string } {
   const info = networkInfo(t.network);
   const coin = SLIP0044_COIN_TYPES[t.network];
-  if (info && coin !== undefined && info.asset === t.asset.toUpperCase())
+  if (info && coin !== undefined && info.asset === t.asset.toUpperCase()) {
+    // A peer that reads the symbol (TRISA) drops coin type 0 as "empty": Bitcoin goes by its DTI.
+    const dti = form === 'symbol' && coin === 0 ? dtis.of(t.network, t.asset) : undefined;
+    if (dti) return { dti: dti.dti };
     return { slip0044: form === 'number' ? coin : info.asset };
+  }
   const entry = dtis.of(t.network, t.asset);
   if (entry) return { dti: entry.dti };
   throw new PermanentError(

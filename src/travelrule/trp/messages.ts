@@ -303,7 +303,11 @@ function partyInput(
   const party = ivms[side];
   if (party === undefined || party === null) return fail(`IVMS101.${side}: is required`);
   if (!isObject(party)) return fail(`IVMS101.${side}: must be an object`);
-  const personsKey = `${side}Persons`;
+  // IVMS101 2020 names the list originatorPersons / beneficiaryPersons, IVMS101.2023 the singular.
+  const personsKey =
+    party[`${side}Persons`] === undefined && party[`${side}Person`] !== undefined
+      ? `${side}Person`
+      : `${side}Persons`;
   const persons = party[personsKey];
   if (Array.isArray(persons)) {
     const legal = persons.findIndex(

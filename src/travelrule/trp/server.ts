@@ -161,7 +161,8 @@ async function serve(
     if (text.includes('\\u0000') && hasNul(body))
       throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
     const result = await run(token, body, { requestId, extensions });
-    return c.json(result ?? {}, 200);
+    // A resolution or confirmation is taken with 204 and no body, as TRP implementations answer.
+    return result === undefined ? c.body(null, 204) : c.json(result, 200);
   } catch (err) {
     const status = err instanceof Refusal || err instanceof TrpHttpError ? err.status : 500;
     const number = ERROR_NUMBERS[status];
@@ -207,7 +208,7 @@ export function trpRoutes(handlers: TrpInboundHandlers, dtis: DtiTable): Hono {
       await handlers.resolution(token, validated(parseResolution(body)), {
         requestId: meta.requestId,
       });
-      return {};
+      return undefined;
     }),
   );
   app.post('/trp/v3/confirmations/:token', (c) =>
@@ -215,7 +216,7 @@ export function trpRoutes(handlers: TrpInboundHandlers, dtis: DtiTable): Hono {
       await handlers.confirmation(token, validated(parseConfirmation(body)), {
         requestId: meta.requestId,
       });
-      return {};
+      return undefined;
     }),
   );
   return app;
