@@ -86,11 +86,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       await forgetStaleDevChain(db.sql, new EvmBlockSource(createEvmClient(devChain.url)));
     }
     const networks = resolveNetworks(config, devChain?.url);
-    // The dev chain's receivers are on this machine: loopback webhooks are allowed with it.
-    const allowCidrs = useDevChain
-      ? [...config.webhook_allow_cidrs, '127.0.0.0/8', '::1/128']
-      : config.webhook_allow_cidrs;
-    const allow = parseAllowList(allowCidrs);
+    // Three outbound allow-lists, by who chose the URL: the operator's own webhook receivers,
+    // counterparties' TRP URLs, NFT metadata URLs (any contract's author). Opening one never
+    // opens another. The dev chain's receivers are on this machine: loopback is allowed with it.
+    const withDev = (cidrs: readonly string[]) =>
+      parseAllowList(useDevChain ? [...cidrs, '127.0.0.0/8', '::1/128'] : [...cidrs]);
+    const allow = withDev(config.webhook_allow_cidrs);
+    const trpAllow = withDev(config.travel_rule.trp_allow_cidrs);
+    const metadataAllow = withDev(config.nft_metadata_allow_cidrs);
     const clients = new Map<string, PublicClient>(
       networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, createEvmClient(n.rpc)]),
     );
@@ -119,7 +122,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       indexedNetworks: networks.map((n) => n.symbol),
       publicUrl: '',
       maxAttempts: config.webhook_max_attempts,
-      allow,
+      allow: trpAllow,
       mailer,
       trpCa: tr.trp_ca_file ? readFileSync(tr.trp_ca_file, 'utf8') : undefined,
     };
@@ -139,6 +142,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           evmClients: clients,
           timeoutMs: config.webhook_timeout_ms,
           allow,
+          metadataAllow,
           nftIpfsGateway: config.nft_ipfs_gateway,
           aml: config.aml,
           webhookMaxAttempts: config.webhook_max_attempts,

@@ -553,6 +553,8 @@ describe('on a running appliance', () => {
     // Only the receiver's address is allowed; the rate limit is off (this file sends many requests).
     app = await startTestAppliance(db.url, {
       TOLLGATE_WEBHOOK_ALLOW_CIDRS: `${RECEIVER_HOST}/32`,
+      TOLLGATE_TRP_ALLOW_CIDRS: `${RECEIVER_HOST}/32`,
+      TOLLGATE_NFT_METADATA_ALLOW_CIDRS: `${RECEIVER_HOST}/32`,
       TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
     });
   });

@@ -355,3 +355,63 @@ describe('without the development setting, personal data goes over https only', 
     expect(hook.json).toMatchObject({ code: 5004, message: /must be https/ });
   });
 });
+
+describe('counterparty URLs have an allow-list of their own', () => {
+  let own: TestDatabase;
+  let sep: Awaited<ReturnType<typeof startTestAppliance>>;
+  beforeAll(async () => {
+    own = await freshDatabase();
+    await upsertVasp(
+      own.sql,
+      {
+        uid: PEER_UID,
+        name: 'Independent Originator AG',
+        website: 'https://independent.example',
+        trp_endpoint: `${peer.base}/trp/inquiry`,
+      },
+      'cli',
+    );
+    // Loopback is open for the operator's own webhooks, not for counterparties' URLs.
+    sep = await startTestAppliance(
+      own.url,
+      { TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_TRP_ALLOW_CIDRS: '' },
+      { api: true, worker: true, indexer: false, devChain: false },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await sep?.stop();
+    await own?.drop();
+  });
+
+  it('does not send an inquiry into a range only the webhook list opens', async () => {
+    const k = await createApiKey(own.sql, 'backend');
+    const r = await createOperator(own.sql, 'rita.reviewer', 'reviewer');
+    const auth = {
+      authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
+    };
+    const before = peer.hits.length;
+    const ref = 'wd-separate-lists';
+    await call(sep.baseUrl, 'POST', '/v2/travelrule/create_tx', {
+      headers: { apikey: k.apikey },
+      body: travelBody(ref, { beneficiary_vasp_id: PEER_UID }),
+    });
+    const [row] = await own.sql<{ id: string }[]>`
+      select id from travelrule_transactions where transaction_ref = ${ref}`;
+    await call(sep.baseUrl, 'POST', `/ops/travelrule/transactions/${row!.id}/accept`, {
+      headers: auth,
+      body: {},
+    });
+    const status = await eventually(
+      async () =>
+        (
+          await call(sep.baseUrl, 'GET', `/v2/travelrule/tx_status?transaction_ref=${ref}`, {
+            headers: { apikey: k.apikey },
+          })
+        ).json.data,
+      (s) => s.status === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    expect(status.counterparty_reason).toMatch(/may not be sent to/);
+    expect(peer.hits.length).toBe(before);
+  });
+});

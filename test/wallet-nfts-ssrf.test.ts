@@ -10,7 +10,9 @@ import { fundedWallet } from './helpers/chain.js';
 import { eventually } from './helpers/eventually.js';
 
 // Token URIs are chosen by whoever deploys a contract: with loopback not in
-// TOLLGATE_WEBHOOK_ALLOW_CIDRS, nothing on this machine may be fetched, however it is named.
+// TOLLGATE_NFT_METADATA_ALLOW_CIDRS, nothing on this machine may be fetched, however it is named,
+// even though the webhook list allows loopback (the operator's own receivers): the lists are
+// separate, and opening one never opens the other.
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -30,7 +32,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   app = await startTestAppliance(db.url, {
-    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '10.99.0.0/16',
+    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    TOLLGATE_NFT_METADATA_ALLOW_CIDRS: '10.99.0.0/16',
     TOLLGATE_NFT_IPFS_GATEWAY: `${base}/ipfs/`,
   });
   apikey = (await createApiKey(db.sql, 'ssrf')).apikey;

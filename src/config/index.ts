@@ -86,6 +86,11 @@ const TravelRuleConfigSchema = z
     vasps_file: z.string().min(1).default('config/vasps.json'),
     /** DTIs of the assets named over TRP (src/travelrule/trp/assets.ts); relative to the project. */
     dti_file: z.string().min(1).default('config/dti.json'),
+    /**
+     * Private ranges counterparties' TRP URLs may point into (their endpoints and the callbacks
+     * they give). A counterparty chooses those URLs: a list of its own, never the webhook one.
+     */
+    trp_allow_cidrs: z.array(cidr).default([]),
     /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
     trp_ca_file: z.string().min(1).optional(),
     trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
@@ -143,7 +148,13 @@ const ConfigSchema = z.object({
   trust_proxy: z.boolean(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   bootstrap_api_key: z.string().min(24, 'must be at least 24 characters').max(200).optional(),
+  /** Private ranges the operator's own webhook receivers may be in (streams, live AML, travel rule). */
   webhook_allow_cidrs: z.array(cidr),
+  /**
+   * Private ranges NFT metadata URLs may point into. Any contract's author chooses those URLs,
+   * so this list is separate from the webhook one: opening one never opens the other.
+   */
+  nft_metadata_allow_cidrs: z.array(cidr).default([]),
   webhook_timeout_ms: z.int().min(100).max(120_000),
   webhook_max_attempts: z.int().min(1).max(100),
   worker_concurrency: z.int().min(1).max(1000),
@@ -226,6 +237,8 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_LOG_LEVEL: { path: 'log_level', type: 'string' },
   TOLLGATE_BOOTSTRAP_API_KEY: { path: 'bootstrap_api_key', type: 'string' },
   TOLLGATE_WEBHOOK_ALLOW_CIDRS: { path: 'webhook_allow_cidrs', type: 'list' },
+  TOLLGATE_NFT_METADATA_ALLOW_CIDRS: { path: 'nft_metadata_allow_cidrs', type: 'list' },
+  TOLLGATE_TRP_ALLOW_CIDRS: { path: 'travel_rule.trp_allow_cidrs', type: 'list' },
   TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
   TOLLGATE_WORKER_CONCURRENCY: { path: 'worker_concurrency', type: 'int' },

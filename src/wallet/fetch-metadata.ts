@@ -14,8 +14,8 @@ export interface NftMetadataDeps {
   sql: Sql;
   /** viem clients by network, to read tokenURI/uri and the contract's name and symbol. */
   evmClients: ReadonlyMap<string, PublicClient>;
-  /** The webhook allow list: metadata URLs may go where webhooks may. */
-  allow: AllowList;
+  /** Private ranges metadata URLs may point into (nft_metadata_allow_cidrs; not the webhook list). */
+  metadataAllow: AllowList;
   /** Base URL that ipfs://<cid>/<path> is fetched through (TOLLGATE_NFT_IPFS_GATEWAY). */
   nftIpfsGateway: string;
 }
@@ -72,7 +72,7 @@ async function loadDocument(
       source: 'data',
     };
   const body = await guardedGet(source.url, {
-    allow: deps.allow,
+    allow: deps.metadataAllow,
     timeoutMs: METADATA_TIMEOUT_MS,
     maxBytes: METADATA_MAX_BYTES,
   });

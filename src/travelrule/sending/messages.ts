@@ -50,6 +50,7 @@ async function recordAttempt(
 }
 
 export interface SenderDeps extends TravelRuleDeps {
+  /** Private ranges counterparties' TRP URLs may point into (travel_rule.trp_allow_cidrs). */
   allow: AllowList;
   mailer?: Mailer;
   /** Extra CA certificates trusted for TRP endpoints (PEM). */
