@@ -249,8 +249,23 @@ describe('a withdrawal to independent beneficiaries', () => {
     expect(sent.text).toContain('"amount":1.25,');
     expect(sent.headers['request-identifier']).toBe(id);
 
-    // The beneficiary approves on the callback the inquiry named.
+    // The beneficiary approves on the callback the inquiry named. Its token is stored nowhere
+    // (it is made from the transaction id with the data key); a forged one finds nothing.
     const resolution = new URL(sent.json.callback).pathname;
+    const token = resolution.split('/').at(-1)!;
+    const stored = await db.sql`
+      select count(*)::int as n from travelrule_transactions
+      where callback_token is not null or position(${token} in row_to_json(travelrule_transactions)::text) > 0`;
+    expect(stored[0]!.n).toBe(0);
+    const forged = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    const forgedReply = await trpSend(
+      app.baseUrl,
+      resolution.replace(token, forged),
+      JSON.stringify({
+        approved: { address: '0x' + '66'.repeat(20), callback: `${peer.base}/cb/x` },
+      }),
+    );
+    expect(forgedReply.status).toBe(404);
     const approve = (address: string) =>
       trpSend(
         app.baseUrl,

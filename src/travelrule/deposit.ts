@@ -1,4 +1,3 @@
-import { randomToken } from '../ids.js';
 import { log } from '../log.js';
 import { TravelRuleError } from './errors.js';
 import type { NormalisedReceiveTx } from './ivms101/index.js';
@@ -178,7 +177,6 @@ export async function receiveInquiry(
     await updateCounterparty(tx, created.id, {
       vaspId: vasp.uid,
       callback: inquiry.callback,
-      callbackToken: randomToken(),
     });
     await screenAndPend(
       deps,
@@ -198,7 +196,7 @@ export async function receiveConfirmation(
   token: string,
   confirmation: Confirmation,
 ): Promise<void> {
-  const t = await findByCallbackToken(deps.sql, token);
+  const t = await findByCallbackToken(deps.sql, deps.keyring, token);
   if (t?.direction !== 'incoming') throw new TravelRuleError('not_found', 'unknown callback URL');
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('txid' in confirmation) {

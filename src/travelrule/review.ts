@@ -1,4 +1,3 @@
-import { randomToken } from '../ids.js';
 import { TravelRuleError } from './errors.js';
 import { transition, type Actor, type Status } from './lifecycle.js';
 import { enqueueMessage } from './sending/queue.js';
@@ -62,7 +61,7 @@ export async function acceptByOperator(
     await moving(() =>
       deps.sql.begin(async (tx) => {
         await transition(tx, { id, from: 'PENDING', to: 'OTHER_VASP_PENDING', actor });
-        await updateCounterparty(tx, id, { protocol: 'trp', callbackToken: randomToken() });
+        await updateCounterparty(tx, id, { protocol: 'trp' });
         await enqueueMessage(tx, {
           transactionId: id,
           kind: 'trp_inquiry',

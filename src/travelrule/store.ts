@@ -1,4 +1,5 @@
 import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
+import { legacyTokenHash, transactionOfToken } from './callback-token.js';
 import { openPayload, type Keyring, type Sealed } from './crypto.js';
 import type { Actor, Direction, Status } from './status.js';
 import type { ThresholdNote } from './threshold.js';
@@ -34,7 +35,7 @@ export interface TravelRuleTransaction {
   threshold: ThresholdNote[] | null;
   counterparty_vasp_id: string | null;
   counterparty_callback: string | null;
-  /** Secret part of our callback URL for this transfer: never shown in an API answer. */
+  /** SHA-256 of the callback token of a transfer begun before derived tokens (callback-token.ts). */
   callback_token: string | null;
   counterparty_email: string | null;
   beneficiary_address: string | null;
@@ -164,10 +165,13 @@ export async function recordThreshold(sql: Db, id: string, notes: ThresholdNote[
 /** The transaction whose callback URL carries this token (inbound TRP resolutions and confirmations). */
 export async function findByCallbackToken(
   sql: Db,
+  keyring: Keyring,
   token: string,
 ): Promise<TravelRuleTransaction | undefined> {
+  const id = transactionOfToken(keyring, token);
+  if (id !== undefined) return getTransaction(sql, id);
   const [row] = await sql<TravelRuleTransaction[]>`
-    select ${sql.unsafe(COLUMNS)} from travelrule_transactions where callback_token = ${token}`;
+    select ${sql.unsafe(COLUMNS)} from travelrule_transactions where callback_token = ${legacyTokenHash(token)}`;
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 

@@ -238,7 +238,7 @@ export async function receiveResolution(
   token: string,
   resolution: Resolution,
 ): Promise<void> {
-  const t = await findByCallbackToken(deps.sql, token);
+  const t = await findByCallbackToken(deps.sql, deps.keyring, token);
   if (t?.direction !== 'outgoing') throw new TravelRuleError('not_found', 'unknown callback URL');
   await applyResolution(deps, t, resolution);
 }

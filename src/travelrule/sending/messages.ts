@@ -11,6 +11,7 @@ import {
 } from '../store.js';
 import { IllegalTransitionError, StatusChangedError, transition } from '../lifecycle.js';
 import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
+import { callbackToken } from '../callback-token.js';
 import { trpAsset } from '../trp/assets.js';
 import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
@@ -58,11 +59,11 @@ export interface SenderDeps extends TravelRuleDeps {
 }
 
 function resolutionsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
-  return `${deps.publicUrl}/trp/v3/resolutions/${t.callback_token}`;
+  return `${deps.publicUrl}/trp/v3/resolutions/${callbackToken(deps.keyring, t.id)}`;
 }
 
 function confirmationsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
-  return `${deps.publicUrl}/trp/v3/confirmations/${t.callback_token}`;
+  return `${deps.publicUrl}/trp/v3/confirmations/${callbackToken(deps.keyring, t.id)}`;
 }
 
 /** Which status a message still makes sense in: a message the transaction has moved past is not sent. */

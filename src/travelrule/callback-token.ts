@@ -1,0 +1,54 @@
+import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { Keyring } from './crypto.js';
+
+/**
+ * The token in a transfer's callback URLs (/trp/v3/resolutions/<token>, /confirmations/<token>):
+ * `<transaction id, 32 hex><data key id, 16 hex><HMAC-SHA256, 43 base64url>`. It is made from
+ * the transaction id with a key derived from a data key (HKDF, info CALLBACK_INFO), so nothing
+ * secret about it is stored: a copy of the database cannot make or read a callback URL. Tokens
+ * made with an older data key keep working while that key stays in the keyring.
+ * Transfers begun before such tokens kept a random one, of which only a SHA-256 is stored now
+ * (sql/0018); legacyTokenHash finds those.
+ */
+
+const CALLBACK_INFO = 'tollgate-trp-callback-v1';
+const ID_HEX = 32;
+const KEY_ID_HEX = 16;
+const MAC_CHARS = 43;
+const FORM = /^([0-9a-f]{32})([0-9a-f]{16})([A-Za-z0-9_-]{43})$/;
+
+function macKey(key: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), CALLBACK_INFO, 32));
+}
+
+function mac(key: Buffer, transactionId: string): string {
+  return createHmac('sha256', macKey(key)).update(`callback\0${transactionId}`).digest('base64url');
+}
+
+const hex = (uuid: string) => uuid.replace(/-/g, '').toLowerCase();
+const uuidOf = (h: string) =>
+  `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+
+/** The callback token of a transaction, made with the current data key. */
+export function callbackToken(keyring: Keyring, transactionId: string): string {
+  const { id, key } = keyring.current;
+  return `${hex(transactionId)}${id}${mac(key, transactionId)}`;
+}
+
+/** The transaction a token was made for, or undefined when it is no token of ours. */
+export function transactionOfToken(keyring: Keyring, token: string): string | undefined {
+  const m = FORM.exec(token);
+  if (!m || m[1]!.length !== ID_HEX || m[2]!.length !== KEY_ID_HEX || m[3]!.length !== MAC_CHARS)
+    return undefined;
+  const dataKey = keyring.byId.get(m[2]!);
+  if (!dataKey) return undefined;
+  const transactionId = uuidOf(m[1]!);
+  const expected = Buffer.from(mac(dataKey.key, transactionId), 'ascii');
+  const given = Buffer.from(m[3]!, 'ascii');
+  return timingSafeEqual(expected, given) ? transactionId : undefined;
+}
+
+/** How a transfer's random callback token of before is stored: its SHA-256, hex. */
+export function legacyTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
