@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
-import { upsertVasp } from '../src/travelrule/vasps.js';
+import { hashInboundToken, upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call, type Reply } from './helpers/http.js';
@@ -543,7 +543,8 @@ describe('admin pages', () => {
     const admin = await login('admin.one');
     const list = await admin.get('/dashboard/vasps');
     expect(list.text).toContain('<form id="vasp-form"');
-    expect(list.text).toContain(`/trp/v3/inquiries/${PEER.token}`);
+    // Inbound tokens are stored only as hashes: the list shows none.
+    expect(list.text).not.toContain(PEER.token);
     expect(list.text).toMatch(/<a href="\/dashboard\/operators"[^>]*>Operators<\/a>/);
     expect(list.text).toMatch(/<a href="\/dashboard\/keys"[^>]*>API keys<\/a>/);
     const bad = await admin.post('/dashboard/vasps', {
@@ -567,7 +568,12 @@ describe('admin pages', () => {
       email: 'tr@delta.example',
       legal_name: '',
     });
-    expect(ok.status).toBe(303);
+    // The new VASP's page, with its inbound URL shown this once.
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('VASP added.');
+    const madeUrl = /<code id="inbound-url">([^<]+)<\/code>/.exec(ok.text)![1]!;
+    const madeToken = madeUrl.split('/').at(-1)!;
+    expect(madeUrl).toMatch(/\/trp\/v3\/inquiries\/[A-Za-z0-9_-]{43}$/);
     const [delta] = await db.sql<
       { uid: string; country: string; source: string; email: string }[]
     >`select uid, country, source, email from vasps where name = 'Delta VASP'`;
@@ -593,6 +599,18 @@ describe('admin pages', () => {
     });
     expect((await auditOf('vasp_create', delta!.uid)).length).toBe(1);
     expect((await auditOf('vasp_update', delta!.uid)).length).toBe(1);
+    // The edit page does not show the URL again; a new one replaces it, shown once.
+    const page = await admin.get(`/dashboard/vasps/${delta!.uid}`);
+    expect(page.text).not.toContain(madeToken);
+    const rotated = await admin.post(`/dashboard/vasps/${delta!.uid}/rotate-token`, {
+      _csrf: csrfOf(page.text),
+    });
+    expect(rotated.status).toBe(200);
+    const newUrl = /<code id="inbound-url">([^<]+)<\/code>/.exec(rotated.text)![1]!;
+    expect(newUrl).not.toBe(madeUrl);
+    const [row] = await db.sql`select inbound_token_hash from vasps where uid = ${delta!.uid}`;
+    expect(row!.inbound_token_hash).toBe(hashInboundToken(newUrl.split('/').at(-1)!));
+    expect((await auditOf('vasp_update', delta!.uid)).length).toBe(2);
   });
 
   it('creates and disables an operator, and creates and revokes an API key, showing secrets once', async () => {

@@ -13,6 +13,7 @@ import {
   listVasps,
   removeVasp,
   rotateInboundToken,
+  hashInboundToken,
   seedVaspsFromFile,
   upsertVasp,
 } from '../src/travelrule/vasps.js';
@@ -117,6 +118,11 @@ describe('the VASP directory', () => {
     expect(created.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.inbound_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(created.created_at).toBeInstanceOf(Date);
+    // Only the token's SHA-256 is stored, like an API key's.
+    const [stored] = await db.sql`select * from vasps where uid = ${created.uid}`;
+    expect(JSON.stringify(stored)).not.toContain(created.inbound_token);
+    expect(stored!.inbound_token_hash).toBe(hashInboundToken(created.inbound_token!));
+    expect((await findVaspByInboundToken(db.sql, created.inbound_token!))?.uid).toBe(created.uid);
 
     const updated = await upsertVasp(
       db.sql,
@@ -135,8 +141,10 @@ describe('the VASP directory', () => {
       trp_endpoint: null,
       email: 'travelrule@alpine.example',
       source: 'dashboard',
-      inbound_token: created.inbound_token,
     });
+    // An update without a token keeps the VASP's one, and does not know it.
+    expect(updated).not.toHaveProperty('inbound_token');
+    expect((await findVaspByInboundToken(db.sql, created.inbound_token!))?.uid).toBe(created.uid);
     expect(updated.updated_at.getTime()).toBeGreaterThanOrEqual(created.updated_at.getTime());
     expect(await getVasp(db.sql, created.uid)).toEqual(updated);
 
@@ -189,7 +197,7 @@ describe('the VASP directory', () => {
     const fresh = await rotateInboundToken(db.sql, v.uid);
     expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(fresh).not.toBe(v.inbound_token);
-    expect(await findVaspByInboundToken(db.sql, v.inbound_token)).toBeUndefined();
+    expect(await findVaspByInboundToken(db.sql, v.inbound_token!)).toBeUndefined();
     expect((await findVaspByInboundToken(db.sql, fresh!))?.uid).toBe(v.uid);
     expect(await rotateInboundToken(db.sql, randomUUID())).toBeUndefined();
     expect(inboundUrl('https://tollgate.example.com/', 'abc')).toBe(
@@ -318,11 +326,16 @@ describe('seedVaspsFromFile', () => {
 
     write('vasps.json', [{ ...entries[0], name: 'Seeded One Renamed' }, entries[1]]);
     expect(await seedVaspsFromFile(db.sql, path)).toEqual({ added: 0, updated: 1 });
+    const hashOf = async () =>
+      (await db.sql`select inbound_token_hash from vasps where uid = ${entries[0]!.uid}`)[0]!
+        .inbound_token_hash;
+    const hashBefore = await hashOf();
+    write('vasps.json', [{ ...entries[0], name: 'Seeded One Renamed Again' }, entries[1]]);
+    expect(await seedVaspsFromFile(db.sql, path)).toEqual({ added: 0, updated: 1 });
     const after = await getVasp(db.sql, entries[0]!.uid);
-    expect(after).toMatchObject({
-      name: 'Seeded One Renamed',
-      inbound_token: before!.inbound_token,
-    });
+    expect(after).toMatchObject({ name: 'Seeded One Renamed Again' });
+    // The token survives an update that gives none.
+    expect(await hashOf()).toBe(hashBefore);
     const [count] = await db.sql<
       { n: number }[]
     >`select count(*)::int as n from vasps where uid in ${db.sql(entries.map((e) => e.uid))}`;
@@ -384,7 +397,7 @@ describe('seedVaspsFromFile', () => {
 describe('tollgate vasps CLI', () => {
   const env = { TOLLGATE_TRAVEL_RULE_PUBLIC_URL: 'https://tollgate.example.com/' };
 
-  it('add prints the VASP with its inbound_url; list, show, rotate-token and remove work', async () => {
+  it('add prints the VASP with its inbound_url once; list, show, rotate-token and remove work', async () => {
     const add = tollgate(
       [
         'vasps',
@@ -410,37 +423,38 @@ describe('tollgate vasps CLI', () => {
       source: 'cli',
     });
     expect(created.inbound_token).toBeUndefined();
-    const stored = await getVasp(db.sql, created.uid);
-    expect(created.inbound_url).toBe(
-      `https://tollgate.example.com/trp/v3/inquiries/${stored!.inbound_token}`,
-    );
+    // The inbound URL is printed once, when made; only the token's hash is stored.
+    const token = new URL(created.inbound_url).pathname.split('/').at(-1)!;
+    expect(created.inbound_url).toBe(`https://tollgate.example.com/trp/v3/inquiries/${token}`);
+    expect((await findVaspByInboundToken(db.sql, token))?.uid).toBe(created.uid);
 
-    const noPublicUrl = tollgate(['vasps', 'show', created.uid], { TOLLGATE_PORT: '9443' });
-    expect(await noPublicUrl.exited).toBe(0);
-    expect(JSON.parse(noPublicUrl.lastLine())).toMatchObject({
-      uid: created.uid,
-      name: 'Cli Exchange',
-      inbound_url: `https://localhost:9443/trp/v3/inquiries/${stored!.inbound_token}`,
-    });
+    const showOne = tollgate(['vasps', 'show', created.uid], { TOLLGATE_PORT: '9443' });
+    expect(await showOne.exited).toBe(0);
+    const shown = JSON.parse(showOne.lastLine());
+    expect(shown).toMatchObject({ uid: created.uid, name: 'Cli Exchange' });
+    expect(shown).not.toHaveProperty('inbound_url');
+    expect(showOne.out()).not.toContain(token);
 
     const [table, json] = [tollgate(['vasps', 'list']), tollgate(['vasps', 'list', '--json'])];
     expect(await table.exited).toBe(0);
     expect(table.out()).toMatch(
       new RegExp(`${created.uid}\\s+Cli Exchange\\s+FR\\s+e-mail\\s+https://cli.example`),
     );
-    expect(table.out()).not.toContain(stored!.inbound_token);
+    expect(table.out()).not.toContain(token);
     expect(await json.exited).toBe(0);
     const listed = JSON.parse(json.lastLine());
     expect(listed).toContainEqual(
       expect.objectContaining({ uid: created.uid, email: 'tr@cli.example' }),
     );
-    expect(json.out()).not.toContain(stored!.inbound_token);
+    expect(json.out()).not.toContain(token);
 
     const rotate = tollgate(['vasps', 'rotate-token', created.uid], env);
     expect(await rotate.exited).toBe(0);
-    const rotated = (await getVasp(db.sql, created.uid))!.inbound_token;
-    expect(rotated).not.toBe(stored!.inbound_token);
+    const rotated = new URL(rotate.lastLine()).pathname.split('/').at(-1)!;
+    expect(rotated).not.toBe(token);
     expect(rotate.lastLine()).toBe(`https://tollgate.example.com/trp/v3/inquiries/${rotated}`);
+    expect((await findVaspByInboundToken(db.sql, rotated))?.uid).toBe(created.uid);
+    expect(await findVaspByInboundToken(db.sql, token)).toBeUndefined();
 
     const remove = tollgate(['vasps', 'remove', created.uid]);
     expect(await remove.exited).toBe(0);
@@ -485,10 +499,9 @@ describe('tollgate vasps CLI', () => {
       name: 'Imported',
       source: 'cli',
     });
-    expect(await getVasp(db.sql, used.uid)).toMatchObject({
-      name: 'Used Renamed',
-      inbound_token: used.inbound_token,
-    });
+    expect(await getVasp(db.sql, used.uid)).toMatchObject({ name: 'Used Renamed' });
+    // Its inbound URL still works: the import gave no token.
+    expect((await findVaspByInboundToken(db.sql, used.inbound_token!))?.uid).toBe(used.uid);
   });
 
   it('bad arguments: a message on stderr and exit 2 (or 1 for a bad file)', async () => {

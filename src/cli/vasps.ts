@@ -23,7 +23,7 @@ export const VASPS_USAGE = `Usage:
       add a VASP to the directory (or replace the fields of the one with that uid); prints it as JSON last,
       with the inbound_url to hand to that VASP
   tollgate vasps list [--json]          the directory (never the inbound tokens)
-  tollgate vasps show <uid>             one VASP as JSON, with its inbound_url
+  tollgate vasps show <uid>             one VASP as JSON (the inbound URL is shown once, when made)
   tollgate vasps remove <uid>           remove a VASP no travel rule transaction names
   tollgate vasps rotate-token <uid>     a new inbound URL for the VASP (the old one stops working)
   tollgate vasps import FILE            add or update the entries of a JSON file (as config/vasps.json)`;
@@ -35,10 +35,15 @@ function publicBase(config: Config): string {
   return config.travel_rule.public_url ?? `https://localhost:${config.port}`;
 }
 
-/** A VASP as printed: every field but the token, which is shown inside inbound_url. */
+/**
+ * A VASP as printed: every field but the token, which is shown inside inbound_url when this
+ * command made it (add of a new VASP); it is not stored (only its hash), so show prints none.
+ */
 function printable(vasp: VaspWithToken, config: Config) {
   const { inbound_token, ...rest } = vasp;
-  return { ...rest, inbound_url: inboundUrl(publicBase(config), inbound_token) };
+  return inbound_token === undefined
+    ? rest
+    : { ...rest, inbound_url: inboundUrl(publicBase(config), inbound_token) };
 }
 
 function printTable(rows: Vasp[]): void {

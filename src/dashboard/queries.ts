@@ -3,7 +3,7 @@ import type { Direction, Screening, Status, Vasp } from '../travelrule/index.js'
 
 /**
  * The dashboard's read queries that the domains do not have: the travel rule search (reference,
- * status, direction, created date range), and the directory with its inbound tokens for admins.
+ * status, direction, created date range), and the directory.
  * One query per page of rows (counterparty names joined in, never fetched row by row), LIMIT and
  * OFFSET on the existing indexes.
  */
@@ -72,20 +72,14 @@ export async function searchTransactions(
   return { rows, total: count!.total };
 }
 
-export interface VaspListRow extends Vasp {
-  /** Only read for admins (it makes the VASP's inbound URL, a credential). */
-  inbound_token: string | null;
-}
-
-/** A page of the directory by name; the inbound tokens only when asked for. */
+/** A page of the directory by name. Inbound tokens are not stored (only their hashes). */
 export async function listVaspPage(
   sql: Sql,
-  f: { page: number; limit: number; withTokens: boolean },
-): Promise<{ rows: VaspListRow[]; total: number }> {
+  f: { page: number; limit: number },
+): Promise<{ rows: Vasp[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    sql<VaspListRow[]>`
-      select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at,
-        case when ${f.withTokens}::boolean then inbound_token end as inbound_token
+    sql<Vasp[]>`
+      select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at
       from vasps order by lower(name), uid limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
     sql<{ total: number }[]>`select count(*)::int as total from vasps`,
   ]);

@@ -1,5 +1,5 @@
 import { PermanentError } from '../errors.js';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
@@ -16,7 +16,9 @@ import { randomToken, UUID_RE } from '../ids.js';
  * from config/vasps.json (seeded at start), the CLI or the dashboard.
  *
  * Each VASP has an inbound token: the secret part of the URL it sends TRP inquiries to
- * (inboundUrl). An inquiry arriving at that URL is from that VASP.
+ * (inboundUrl). An inquiry arriving at that URL is from that VASP. Only its SHA-256 is stored,
+ * like an API key's: the token is known only where it is made (given in an entry, generated
+ * for a new VASP, or by rotateInboundToken) and shown then.
  */
 
 /** The spec's list_vasps element. */
@@ -38,9 +40,18 @@ export interface Vasp extends VaspRecord {
   updated_at: Date;
 }
 
+/** A VASP as just written: with its inbound token when this write made or set it. */
 export interface VaspWithToken extends Vasp {
-  inbound_token: string;
+  inbound_token?: string;
 }
+
+/** How an inbound token is stored: its SHA-256, hex. */
+export function hashInboundToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+const VASP_COLUMNS =
+  'uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at';
 
 const TOKEN = /^[A-Za-z0-9_-]{32,200}$/;
 
@@ -133,7 +144,10 @@ async function writeVasp(
   source: Vasp['source'],
 ): Promise<{ vasp: VaspWithToken; outcome: Outcome }> {
   const uid = input.uid ?? randomUUID();
-  const given = input.inbound_token ?? null;
+  const given = input.inbound_token;
+  // A new VASP gets the given token or a fresh one; an update keeps its token unless given one.
+  const fresh = given ?? randomToken();
+  const givenHash = given === undefined ? null : hashInboundToken(given);
   const fields = [
     input.name,
     input.legal_name ?? null,
@@ -144,24 +158,28 @@ async function writeVasp(
     input.trp_slip0044 ?? 'number',
   ] as const;
   try {
-    const [row] = await sql<(VaspWithToken & { inserted: boolean })[]>`
-      insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, inbound_token, source)
-      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${fields[6]}, ${given ?? randomToken()}, ${source})
+    const [row] = await sql<(Vasp & { inserted: boolean })[]>`
+      insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, inbound_token_hash, source)
+      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${fields[6]}, ${hashInboundToken(fresh)}, ${source})
       on conflict (uid) do update set
         name = excluded.name, legal_name = excluded.legal_name, country = excluded.country, website = excluded.website,
         trp_endpoint = excluded.trp_endpoint, email = excluded.email, trp_slip0044 = excluded.trp_slip0044,
-        inbound_token = coalesce(${given}::text, v.inbound_token), source = excluded.source, updated_at = now()
-      where (v.name, v.legal_name, v.country, v.website, v.trp_endpoint, v.email, v.trp_slip0044, v.inbound_token)
-        is distinct from (excluded.name, excluded.legal_name, excluded.country, excluded.website, excluded.trp_endpoint, excluded.email, excluded.trp_slip0044, coalesce(${given}::text, v.inbound_token))
-      returning v.*, (xmax = 0) as inserted`;
+        inbound_token_hash = coalesce(${givenHash}::text, v.inbound_token_hash), source = excluded.source, updated_at = now()
+      where (v.name, v.legal_name, v.country, v.website, v.trp_endpoint, v.email, v.trp_slip0044, v.inbound_token_hash)
+        is distinct from (excluded.name, excluded.legal_name, excluded.country, excluded.website, excluded.trp_endpoint, excluded.email, excluded.trp_slip0044, coalesce(${givenHash}::text, v.inbound_token_hash))
+      returning ${sql.unsafe(VASP_COLUMNS.replace(/(\w+)/g, 'v.$1'))}, (xmax = 0) as inserted`;
     if (row) {
       const { inserted, ...vasp } = row;
-      return { vasp, outcome: inserted ? 'added' : 'updated' };
+      const token = inserted ? fresh : given;
+      return {
+        vasp: token === undefined ? vasp : { ...vasp, inbound_token: token },
+        outcome: inserted ? 'added' : 'updated',
+      };
     }
   } catch (err) {
     if (
       (err as { code?: string }).code === '23505' &&
-      (err as { constraint_name?: string }).constraint_name === 'vasps_inbound_token_key'
+      (err as { constraint_name?: string }).constraint_name === 'vasps_inbound_token_hash_key'
     ) {
       throw new VaspConflictError('inbound_token is already the token of another VASP');
     }
@@ -186,9 +204,9 @@ export async function upsertVasp(
   return (await writeVasp(sql, input, source)).vasp;
 }
 
-export async function getVasp(sql: Sql, uid: string): Promise<VaspWithToken | undefined> {
+export async function getVasp(sql: Sql, uid: string): Promise<Vasp | undefined> {
   if (!UUID_RE.test(uid)) return undefined;
-  const [row] = await sql<VaspWithToken[]>`select * from vasps where uid = ${uid}`;
+  const [row] = await sql<Vasp[]>`select ${sql.unsafe(VASP_COLUMNS)} from vasps where uid = ${uid}`;
   return row;
 }
 
@@ -196,8 +214,7 @@ export async function getVasp(sql: Sql, uid: string): Promise<VaspWithToken | un
 export async function findVaspByInboundToken(sql: Sql, token: string): Promise<Vasp | undefined> {
   if (!TOKEN.test(token)) return undefined;
   const [row] = await sql<Vasp[]>`
-    select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at
-    from vasps where inbound_token = ${token}`;
+    select ${sql.unsafe(VASP_COLUMNS)} from vasps where inbound_token_hash = ${hashInboundToken(token)}`;
   return row;
 }
 
@@ -243,12 +260,13 @@ export async function removeVasp(
   return (await getVasp(sql, uid)) ? 'in_use' : 'not_found';
 }
 
-/** A new inbound token: the old URL stops working at once. */
+/** A new inbound token, returned (the only time it is known): the old URL stops working at once. */
 export async function rotateInboundToken(sql: Sql, uid: string): Promise<string | undefined> {
   if (!UUID_RE.test(uid)) return undefined;
-  const [row] = await sql<{ inbound_token: string }[]>`
-    update vasps set inbound_token = ${randomToken()}, updated_at = now() where uid = ${uid} returning inbound_token`;
-  return row?.inbound_token;
+  const token = randomToken();
+  const rows = await sql`
+    update vasps set inbound_token_hash = ${hashInboundToken(token)}, updated_at = now() where uid = ${uid} returning uid`;
+  return rows.length ? token : undefined;
 }
 
 function resolvePath(path: string): string {

@@ -4,6 +4,7 @@ import { recordAudit } from '../../audit/index.js';
 import {
   getVasp,
   inboundUrl,
+  rotateInboundToken,
   upsertVasp,
   VaspInput,
   type VaspInputValue,
@@ -140,7 +141,7 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const session = c.get('session');
     const admin = session.operator.role === 'admin';
     const page = pageParam(c.req.query('page'));
-    const { rows, total } = await listVaspPage(sql, { page, limit: PAGE_SIZE, withTokens: admin });
+    const { rows, total } = await listVaspPage(sql, { page, limit: PAGE_SIZE });
     return render(
       c,
       <Layout
@@ -159,7 +160,6 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
               <th scope="col">Country</th>
               <th scope="col">Website</th>
               <th scope="col">Reached by</th>
-              {admin ? <th scope="col">Inbound URL (give it to this VASP)</th> : null}
               <th scope="col">Updated</th>
             </tr>
           </thead>
@@ -181,15 +181,6 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     <span class="muted">no endpoint, no e-mail</span>
                   )}
                 </td>
-                {admin ? (
-                  <td>
-                    {v.inbound_token ? (
-                      <code>{inboundUrl(deps.travelRule.publicUrl, v.inbound_token)}</code>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                ) : null}
                 <td>
                   <Time at={v.updated_at} />
                 </td>
@@ -223,6 +214,8 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
     c: DashContext,
     uid: string,
     form?: { values: FormValues; errors: FormErrors },
+    /** An inbound token just made: shown this once (only its hash is stored). */
+    madeToken?: { token: string; flash: string },
   ) => {
     const v = await getVasp(sql, uid);
     if (!v) return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
@@ -242,6 +235,7 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
         title={`VASP ${v.name}`}
         session={session}
         current="/dashboard/vasps"
+        flash={madeToken?.flash}
         error={form ? 'Some fields need a change; see below.' : undefined}
       >
         <p>
@@ -254,7 +248,24 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
           </dd>
           <dt>Inbound URL</dt>
           <dd>
-            <code>{inboundUrl(deps.travelRule.publicUrl, v.inbound_token)}</code>
+            {madeToken ? (
+              <>
+                <code id="inbound-url">
+                  {inboundUrl(deps.travelRule.publicUrl, madeToken.token)}
+                </code>{' '}
+                <span class="muted">
+                  Shown this once: give it to this VASP now. Only its hash is kept.
+                </span>
+              </>
+            ) : (
+              <span class="muted">
+                Shown once, when it is made. A new one replaces it (the old one stops working).
+              </span>
+            )}
+            <form method="post" action={`/dashboard/vasps/${v.uid}/rotate-token`}>
+              <CsrfField token={session.csrfToken} />
+              <button type="submit">New inbound URL</button>
+            </form>
           </dd>
           <dt>Source</dt>
           <dd>{v.source}</dd>
@@ -299,7 +310,11 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
       action: 'vasp_create',
       target: vasp.uid,
     });
-    return c.redirect('/dashboard/vasps?done=created', 303);
+    // Not a redirect: the new VASP's inbound URL is shown this once.
+    return editPage(c, vasp.uid, undefined, {
+      token: vasp.inbound_token!,
+      flash: 'VASP added.',
+    });
   });
 
   vasps.get('/:uid', requireRole('admin'), async (c) => {
@@ -307,6 +322,22 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!UUID_RE.test(uid))
       return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
     return editPage(c, uid.toLowerCase());
+  });
+
+  vasps.post('/:uid/rotate-token', requireRole('admin'), async (c) => {
+    const uid = c.req.param('uid').toLowerCase();
+    const token = UUID_RE.test(uid) ? await rotateInboundToken(sql, uid) : undefined;
+    if (!token) return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'vasp_update',
+      target: uid,
+      details: { inbound_token: 'replaced' },
+    });
+    return editPage(c, uid, undefined, {
+      token,
+      flash: 'New inbound URL made; the old one no longer works.',
+    });
   });
 
   vasps.post('/:uid', requireRole('admin'), async (c) => {
