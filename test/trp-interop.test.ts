@@ -1,4 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+import { encodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
@@ -30,8 +36,13 @@ class Peer {
   private server: Server | undefined;
   base = '';
 
+  private tls: Server | undefined;
+  /** The same endpoints over https (a self-signed certificate for 127.0.0.1: caFile trusts it). */
+  tlsBase = '';
+  caFile = '';
+
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
       let text = '';
       req.on('data', (d) => (text += d));
       req.on('end', () => {
@@ -51,13 +62,25 @@ class Peer {
         };
         if (req.url === '/trp/wrong-address')
           return void res.writeHead(404, echo).end('{"message":"no such Travel Address"}');
-        if (req.url === '/trp/inquiry')
+        if (req.url?.startsWith('/trp/inquiry') || req.url?.startsWith('/trp/ta-inquiry'))
           return void res.writeHead(200, echo).end('{"version":"3.1.0"}');
         res.writeHead(200, echo).end('{}');
       });
-    });
+    };
+    this.server = createServer(handle);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    const pems = await generate([{ name: 'commonName', value: 'peer.test' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    this.caFile = join(mkdtempSync(join(tmpdir(), 'trp-peer-')), 'ca.pem');
+    writeFileSync(this.caFile, pems.cert);
+    this.tls = createHttpsServer({ key: pems.private, cert: pems.cert }, handle);
+    await new Promise<void>((resolve) => this.tls!.listen(0, '127.0.0.1', resolve));
+    this.tlsBase = `https://127.0.0.1:${(this.tls!.address() as AddressInfo).port}`;
   }
 
   waitFor(path: string): Promise<Hit> {
@@ -70,6 +93,7 @@ class Peer {
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    await new Promise<void>((resolve) => this.tls?.close(() => resolve()) ?? resolve());
   }
 }
 
@@ -130,7 +154,7 @@ beforeAll(async () => {
   );
   app = await startTestAppliance(
     db.url,
-    {},
+    { TOLLGATE_TRP_CA_FILE: peer.caFile },
     { api: true, worker: true, indexer: false, devChain: false },
   );
 }, 60_000);
@@ -324,6 +348,51 @@ describe('a withdrawal to independent beneficiaries', () => {
     });
     // Refused once, not retried.
     expect(peer.hits.filter((h) => h.path === '/trp/wrong-address')).toHaveLength(1);
+  });
+});
+
+describe('Travel Addresses', () => {
+  it('sends the inquiry where the beneficiary Travel Address given to create_tx points', async () => {
+    const address = encodeTravelAddress(`${peer.tlsBase}/trp/ta-inquiry`);
+    expect(address).toMatch(/^ta/);
+    const ref = 'wd-travel-address';
+    // No beneficiary_vasp_id: the Travel Address alone says where the inquiry goes.
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/create_tx',
+          travelBody(ref, { beneficiary_travel_address: address }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    expect((await ops(`/transactions/${await idOf(ref)}/accept`)).json.data).toEqual({
+      status: 'OTHER_VASP_PENDING',
+    });
+    const sent = await peer.waitFor('/trp/ta-inquiry?t=i');
+    expect(Object.keys(sent.json)).toEqual(['asset', 'amount', 'callback', 'IVMS101']);
+    expect((await statusOf(ref)).status).toBe('OTHER_VASP_PENDING');
+    // A malformed Travel Address is refused at create_tx, naming the field.
+    const bad = await api(
+      'POST',
+      '/travelrule/create_tx',
+      travelBody('wd-bad-ta', { beneficiary_travel_address: address.slice(0, -1) + 'x' }),
+    );
+    expect(bad.json).toMatchObject({
+      code: 5000,
+      message: /^beneficiary_travel_address: not a valid Travel Address/,
+    });
+  });
+
+  it("takes an LNURL or a ta… address as a directory entry's TRP endpoint", async () => {
+    const lnurl =
+      'LNURL1DP68GURN8GHJ7MMSV4H8VCTNWQH8GETNWSKKUET59E5K7TE3XGEN7ARPVU7KJMN3W45HY7GF5KZ53';
+    const v = await upsertVasp(
+      db.sql,
+      { name: 'Lnurl VASP', website: 'https://lnurl.example', trp_endpoint: lnurl },
+      'cli',
+    );
+    expect(v.trp_endpoint).toBe(lnurl);
   });
 });
 

@@ -84,6 +84,18 @@ describe('VaspInput', () => {
     });
     expect(bad({ trp_endpoint: 'http://127.0.0.1:9000/trp' })).toBeUndefined();
     expect(bad({ trp_endpoint: 'https://peer.example/trp' })).toBeUndefined();
+    // A Travel Address (TRP 3.1 ta…, or LNURL) is taken as the endpoint; a broken one is not.
+    expect(bad({ trp_endpoint: 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wv' })).toBeUndefined();
+    expect(
+      bad({
+        trp_endpoint:
+          'LNURL1DP68GURN8GHJ7MMSV4H8VCTNWQH8GETNWSKKUET59E5K7TE3XGEN7ARPVU7KJMN3W45HY7GF5KZ53',
+      }),
+    ).toBeUndefined();
+    expect(bad({ trp_endpoint: 'ta2W2HPKfHxgSgrzY178knqXHg1H3jfeQrwQ9JrKBs9wW' })).toMatchObject({
+      path: ['trp_endpoint'],
+      message: /checksum/,
+    });
     expect(bad({ trp_slip0044: 'symbol' })).toBeUndefined();
     expect(bad({ trp_slip0044: 'hex' })).toMatchObject({
       path: ['trp_slip0044'],

@@ -57,7 +57,8 @@ export async function acceptByOperator(
       'state',
       `the transaction is ${t.status}; only a PENDING one can be accepted`,
     );
-  if (vasp?.trp_endpoint && !opts.email) {
+  // A Travel Address given to create_tx decides where the inquiry goes; else the directory.
+  if ((t.beneficiary_travel_address || vasp?.trp_endpoint) && !opts.email) {
     await moving(() =>
       deps.sql.begin(async (tx) => {
         await transition(tx, { id, from: 'PENDING', to: 'OTHER_VASP_PENDING', actor });

@@ -39,6 +39,8 @@ export interface TravelRuleTransaction {
   callback_token: string | null;
   counterparty_email: string | null;
   beneficiary_address: string | null;
+  /** The beneficiary's Travel Address or inquiry URL given to create_tx; the inquiry goes there. */
+  beneficiary_travel_address: string | null;
   counterparty_reason: string | null;
   created_at: Date;
   updated_at: Date;
@@ -74,7 +76,7 @@ export interface TransactionRow {
 
 const COLUMNS = `id, api_key_id, direction, transaction_ref, asset, network, amount::text as amount, decimals,
   beneficiary_vasp_id, counterparty_protocol, counterparty_ref, status, tx_hash, originator_score, beneficiary_score,
-  screening, threshold, counterparty_vasp_id, counterparty_callback, callback_token, counterparty_email, beneficiary_address, counterparty_reason, created_at, updated_at`;
+  screening, threshold, counterparty_vasp_id, counterparty_callback, callback_token, counterparty_email, beneficiary_address, beneficiary_travel_address, counterparty_reason, created_at, updated_at`;
 
 export async function insertTransaction(tx: Db, r: TransactionRow): Promise<void> {
   await tx`
@@ -142,6 +144,7 @@ export async function updateCounterparty(
     beneficiaryAddress?: string | null;
     reason?: string | null;
     ref?: string | null;
+    travelAddress?: string | null;
   },
 ): Promise<void> {
   await sql`
@@ -154,6 +157,7 @@ export async function updateCounterparty(
       beneficiary_address = coalesce(${f.beneficiaryAddress ?? null}, beneficiary_address),
       counterparty_reason = coalesce(${f.reason ?? null}, counterparty_reason),
       counterparty_ref = coalesce(${f.ref ?? null}, counterparty_ref),
+      beneficiary_travel_address = coalesce(${f.travelAddress ?? null}, beneficiary_travel_address),
       updated_at = now()
     where id = ${id}`;
 }

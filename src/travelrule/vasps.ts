@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { personalDataUrlRefusal } from '../urls.js';
+import { decodeTravelAddress } from './trp/travel-address.js';
 import { ConfigError } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
@@ -101,14 +102,21 @@ export const VaspInput = z.object({
   ),
   website: httpUrl,
   /**
-   * Their TRP inquiry URL; absent: reached by e-mail. https (it receives personal data); plain
-   * http is taken for a loopback host, and used only under travel_rule.allow_http_loopback.
+   * Their TRP inquiry URL, or their Travel Address (ta…, lnurl1…); absent: reached by e-mail.
+   * https (it receives personal data); plain http is taken for a loopback host, and used only
+   * under travel_rule.allow_http_loopback.
    */
   trp_endpoint: optional(
-    httpUrl.refine(
-      (v) => personalDataUrlRefusal(new URL(v), true) === undefined,
-      'must be https: it receives personal data',
-    ),
+    z
+      .string()
+      .trim()
+      .max(2000, 'must be at most 2000 characters')
+      .superRefine((v, ctx) => {
+        const decoded = decodeTravelAddress(v);
+        if (!decoded.ok) return void ctx.addIssue({ code: 'custom', message: decoded.reason });
+        if (personalDataUrlRefusal(decoded.url, true) !== undefined)
+          ctx.addIssue({ code: 'custom', message: 'must be https: it receives personal data' });
+      }),
   ),
   /** How inquiries to it write a native coin's slip0044: "number" (default) or "symbol" (TRISA). */
   trp_slip0044: optional(z.enum(['number', 'symbol'], { error: () => 'must be number or symbol' })),

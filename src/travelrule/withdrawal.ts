@@ -96,7 +96,11 @@ export async function createOutgoing(
       actor: { type: 'api_key', id: apiKeyId },
       ivms101: parties,
     }).catch(duplicateRef);
-    if (vasp) await updateCounterparty(tx, created.id, { vaspId: vasp.uid });
+    if (vasp || input.beneficiary_travel_address)
+      await updateCounterparty(tx, created.id, {
+        vaspId: vasp?.uid ?? null,
+        travelAddress: input.beneficiary_travel_address ?? null,
+      });
     await screenAndPend(
       deps,
       tx,

@@ -28,7 +28,7 @@ export async function startTestAppliance(
     // The tests' TRP peers and NFT metadata servers are on loopback too (three separate lists).
     TOLLGATE_TRP_ALLOW_CIDRS: '127.0.0.0/8',
     TOLLGATE_NFT_METADATA_ALLOW_CIDRS: '127.0.0.0/8',
-    // Test receivers and peers are plain http on loopback; test/travelrule-https.test.ts turns it off.
+    // Test receivers and peers are plain http on loopback; test/trp-interop.test.ts turns it off.
     TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'true',
     TOLLGATE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,

@@ -5,6 +5,7 @@ import { parsePath } from './issues.js';
 import { normaliseCommon, type NormalisedCreateTx, type NormalisedReceiveTx } from './normalise.js';
 import { checkRules, type RuleInput, type RuleOutput } from './rules.js';
 import {
+  BeneficiaryTravelAddress,
   BeneficiaryVaspId,
   InquiryBeneficiary,
   ReceiveFields,
@@ -32,6 +33,7 @@ export const CreateTxBody = z
   .object({
     ...TravelRuleFields,
     beneficiary_vasp_id: BeneficiaryVaspId,
+    beneficiary_travel_address: BeneficiaryTravelAddress,
   })
   .meta({ description: DESCRIPTION });
 
@@ -43,6 +45,9 @@ export const CreateTxInput = CreateTxBody.transform((value, ctx): NormalisedCrea
     ...normaliseCommon(value, rules),
     ...(value.beneficiary_vasp_id !== undefined
       ? { beneficiary_vasp_id: value.beneficiary_vasp_id }
+      : {}),
+    ...(value.beneficiary_travel_address !== undefined
+      ? { beneficiary_travel_address: value.beneficiary_travel_address }
       : {}),
   };
 });

@@ -37,6 +37,7 @@ const KEY_ORDER = [
   'transaction_amount',
   'transaction_asset_decimals',
   'beneficiary_vasp_id',
+  'beneficiary_travel_address',
   'originator',
   'beneficiary',
   'transaction_hash',

@@ -30,6 +30,8 @@ interface CommonInput {
 export interface NormalisedCreateTx extends CommonInput {
   kind: 'create_tx';
   beneficiary_vasp_id?: string;
+  /** The beneficiary's Travel Address or inquiry URL, as given (trp/travel-address.ts). */
+  beneficiary_travel_address?: string;
 }
 
 export interface NormalisedReceiveTx extends CommonInput {

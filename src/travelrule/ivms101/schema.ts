@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NETWORK_SYMBOLS } from '../../config/networks.js';
 import { CONTROL_CHARS, optional } from './fields.js';
 import { Person } from './person.js';
+import { decodeTravelAddress } from '../trp/travel-address.js';
 
 /**
  * The travel rule transaction input (spec: "Travel rule transaction input (IVMS101-style)"),
@@ -98,6 +99,27 @@ export const BeneficiaryVaspId = optional(
     .guid('must be a UUID')
     .transform((v) => v.toLowerCase())
     .meta({ description: 'UUID of the counterpart VASP (a uid of list_vasps).' }),
+);
+
+/**
+ * create_tx only, an addition to the spec: the beneficiary's Travel Address (TRP 3.1 `ta…`, an
+ * `lnurl1…`, or an https URL), as the customer gave it. The inquiry goes there.
+ */
+export const BeneficiaryTravelAddress = optional(
+  z
+    .string()
+    .trim()
+    .max(2000, 'must be at most 2000 characters')
+    .superRefine((v, ctx) => {
+      const decoded = decodeTravelAddress(v);
+      if (!decoded.ok) ctx.addIssue({ code: 'custom', message: decoded.reason });
+      else if (decoded.url.protocol !== 'https:')
+        ctx.addIssue({ code: 'custom', message: 'must name an https URL' });
+    })
+    .meta({
+      description:
+        "Not in the spec: the beneficiary's Travel Address (ta…, lnurl1…) or TRP inquiry URL (https). When given, the inquiry goes there, whatever the directory says.",
+    }),
 );
 
 /** receive_tx_without_protocol only. */

@@ -13,6 +13,7 @@ import { IllegalTransitionError, StatusChangedError, transition } from '../lifec
 import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
 import { callbackToken } from '../callback-token.js';
 import { trpAsset } from '../trp/assets.js';
+import { decodeTravelAddress } from '../trp/travel-address.js';
 import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
@@ -186,11 +187,18 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
     const vasp = t.counterparty_vasp_id
       ? await getVasp(deps.sql, t.counterparty_vasp_id)
       : undefined;
-    if (!vasp?.trp_endpoint)
-      throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');
+    // A Travel Address given to create_tx, else the directory's endpoint (a URL or an address).
+    const endpoint = t.beneficiary_travel_address ?? vasp?.trp_endpoint;
+    if (!endpoint) throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');
+    const target = decodeTravelAddress(endpoint);
+    if (!target.ok) throw new PermanentError(`the beneficiary's TRP address ${target.reason}`);
     const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
     const body = buildInquiry({
-      asset: trpAsset({ network: t.network ?? '', asset: t.asset }, deps.dtis, vasp.trp_slip0044),
+      asset: trpAsset(
+        { network: t.network ?? '', asset: t.asset },
+        deps.dtis,
+        vasp?.trp_slip0044 ?? 'number',
+      ),
       amount: t.amount,
       callback: resolutionsUrl(deps, t),
       originator: parties.originator,
@@ -198,7 +206,7 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
       vaspName: deps.config.vasp_name,
       vaspCountry: deps.config.vasp_country,
     });
-    const res = await trpPost(vasp.trp_endpoint, body, opts);
+    const res = await trpPost(target.url.href, body, opts);
     await recordAttempt(deps.sql, m.id, 'sent', res.status, null);
     // The resolution may come in the response (synchronous) or later to the callback.
     if (res.body !== null && res.body !== undefined) {
