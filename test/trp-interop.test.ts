@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import { encodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
+import { decodeTravelAddress, encodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
@@ -382,6 +382,56 @@ describe('Travel Addresses', () => {
       code: 5000,
       message: /^beneficiary_travel_address: not a valid Travel Address/,
     });
+  });
+
+  it('issues a Travel Address for a customer; an inquiry on it belongs to that key and account', async () => {
+    const issue = () =>
+      api('POST', '/travelrule/travel_address', { network: 'eth', address: BENEFICIARY_ADDRESS });
+    const issued = (await issue()).json.data;
+    expect(issued).toMatchObject({
+      travel_address: expect.stringMatching(/^ta/),
+      network: 'eth',
+      address: BENEFICIARY_ADDRESS.toLowerCase(),
+    });
+    expect((await issue()).json.data.travel_address).toBe(issued.travel_address);
+    expect(
+      (await api('POST', '/travelrule/travel_address', { network: 'eth', address: 'nope' })).json
+        .code,
+    ).toBe(5002);
+    // The sending VASP reads the Travel Address as the protocol says and POSTs its inquiry there.
+    const target = decodeTravelAddress(issued.travel_address);
+    if (!target.ok) throw new Error(target.reason);
+    expect(target.url.searchParams.get('t')).toBe('i');
+    const path = `${target.url.pathname}${target.url.search}`;
+    const parties = travelBody('ignored');
+    const body = (beneficiaryAccounts?: string[]) =>
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '0.5',
+        callback: `${peer.base}/cb/ta`,
+        originatorPersons: parties.originator.persons,
+        originatorAccounts: parties.originator.accountNumber,
+        beneficiaryPersons: parties.beneficiary.persons,
+        ...(beneficiaryAccounts ? { beneficiaryAccounts } : {}),
+      });
+    const other = await trpSend(app.baseUrl, path, body(['0x' + '12'.repeat(20)]));
+    expect(other.status).toBe(400);
+    expect(other.json.message).toMatch(/not the account of this Travel Address/);
+    const sent = await trpSend(app.baseUrl, path, body(), { requestId: 'ta-transfer-1' });
+    expect(sent.status).toBe(200);
+    const [row] = await db.sql`
+      select api_key_id::text, status, beneficiary_address, counterparty_vasp_id
+      from travelrule_transactions where transaction_ref = 'trp-ta-transfer-1'`;
+    expect(row).toEqual({
+      api_key_id: key.id,
+      status: 'PENDING',
+      beneficiary_address: BENEFICIARY_ADDRESS.toLowerCase(),
+      counterparty_vasp_id: null,
+    });
+    // A token changed by one character names nobody.
+    const token = target.url.pathname.split('/').at(-1)!;
+    const changed = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    expect((await trpSend(app.baseUrl, path.replace(token, changed), body())).status).toBe(404);
   });
 
   it("takes an LNURL or a ta… address as a directory entry's TRP endpoint", async () => {

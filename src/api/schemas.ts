@@ -1,3 +1,4 @@
+import { NETWORK_SYMBOLS } from '../config/networks.js';
 import { z } from 'zod';
 import { ApiError, ErrorNumber } from '../errors.js';
 
@@ -82,3 +83,12 @@ export function parseInput<T extends z.ZodType>(
     issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
   throw new ApiError(400, number, `${what}${message}`);
 }
+
+/** A network symbol of the spec's table. */
+export const Network = z
+  .enum(NETWORK_SYMBOLS as [string, ...string[]], {
+    error: (issue) => (issue.input === undefined ? 'is required' : 'unknown network symbol'),
+  })
+  .meta({
+    description: "Network symbol (the spec's table of 23). An unknown symbol gets error 5000.",
+  });

@@ -12,17 +12,16 @@ import type { Keyring } from './crypto.js';
  */
 
 const CALLBACK_INFO = 'tollgate-trp-callback-v1';
+/** The same construction names a Travel Address we issue (travel-addresses.ts), under its own key. */
+export const TRAVEL_ADDRESS_INFO = 'tollgate-travel-address-v1';
 const ID_HEX = 32;
 const KEY_ID_HEX = 16;
 const MAC_CHARS = 43;
 const FORM = /^([0-9a-f]{32})([0-9a-f]{16})([A-Za-z0-9_-]{43})$/;
 
-function macKey(key: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), CALLBACK_INFO, 32));
-}
-
-function mac(key: Buffer, transactionId: string): string {
-  return createHmac('sha256', macKey(key)).update(`callback\0${transactionId}`).digest('base64url');
+function mac(key: Buffer, id: string, info: string): string {
+  const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32));
+  return createHmac('sha256', derived).update(`${info}\0${id}`).digest('base64url');
 }
 
 const hex = (uuid: string) => uuid.replace(/-/g, '').toLowerCase();
@@ -30,20 +29,28 @@ const uuidOf = (h: string) =>
   `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 
 /** The callback token of a transaction, made with the current data key. */
-export function callbackToken(keyring: Keyring, transactionId: string): string {
+export function callbackToken(
+  keyring: Keyring,
+  transactionId: string,
+  info = CALLBACK_INFO,
+): string {
   const { id, key } = keyring.current;
-  return `${hex(transactionId)}${id}${mac(key, transactionId)}`;
+  return `${hex(transactionId)}${id}${mac(key, transactionId, info)}`;
 }
 
-/** The transaction a token was made for, or undefined when it is no token of ours. */
-export function transactionOfToken(keyring: Keyring, token: string): string | undefined {
+/** The transaction (or, with another info, the row) a token was made for; undefined when none. */
+export function transactionOfToken(
+  keyring: Keyring,
+  token: string,
+  info = CALLBACK_INFO,
+): string | undefined {
   const m = FORM.exec(token);
   if (!m || m[1]!.length !== ID_HEX || m[2]!.length !== KEY_ID_HEX || m[3]!.length !== MAC_CHARS)
     return undefined;
   const dataKey = keyring.byId.get(m[2]!);
   if (!dataKey) return undefined;
   const transactionId = uuidOf(m[1]!);
-  const expected = Buffer.from(mac(dataKey.key, transactionId), 'ascii');
+  const expected = Buffer.from(mac(dataKey.key, transactionId, info), 'ascii');
   const given = Buffer.from(m[3]!, 'ascii');
   return timingSafeEqual(expected, given) ? transactionId : undefined;
 }

@@ -1,5 +1,6 @@
 import { log } from '../log.js';
 import { TravelRuleError } from './errors.js';
+import { findTravelAddress } from './travel-addresses.js';
 import type { NormalisedReceiveTx } from './ivms101/index.js';
 import { hashReason } from './ivms101/rules.js';
 import { createTransaction, transition, type Actor } from './lifecycle.js';
@@ -139,22 +140,37 @@ export async function receiveInquiry(
   inquiry: InboundInquiry,
   requestId: string,
 ): Promise<Resolution> {
+  // The inquiry URL of a directory VASP, or a Travel Address we issued for one of our customers.
   const vasp = await findVaspByInboundToken(deps.sql, token);
-  if (!vasp) throw new TravelRuleError('not_found', 'unknown inquiry URL');
+  const customer = vasp ? undefined : await findTravelAddress(deps.sql, deps.keyring, token);
+  if (!vasp && !customer) throw new TravelRuleError('not_found', 'unknown inquiry URL');
   callbackOrThrow(deps, inquiry.callback, 'callback');
-  const apiKeyId = await incomingKey(deps);
+  const network = inquiry.network_resolved;
+  let beneficiary = inquiry.beneficiary;
+  if (customer) {
+    if (network !== customer.network)
+      throw new TravelRuleError(
+        'invalid',
+        `asset: this Travel Address is for ${customer.network}, not ${network}`,
+      );
+    // The Travel Address names the beneficiary's account; an inquiry naming another is refused.
+    if (beneficiary.accountNumber.some((a) => a !== customer.address))
+      throw new TravelRuleError(
+        'invalid',
+        'IVMS101.beneficiary.accountNumber: not the account of this Travel Address',
+      );
+    beneficiary = { ...beneficiary, accountNumber: [customer.address] };
+  }
+  const apiKeyId = customer?.api_key_id ?? (await incomingKey(deps));
   if (!apiKeyId) throw new TravelRuleError('unavailable', 'this VASP cannot take transfers yet');
+  const counterparty = vasp?.uid ?? null;
   const ref = `trp-${requestId}`;
   const existing = await findByRef(deps.sql, apiKeyId, ref);
   if (existing) {
-    if (existing.counterparty_vasp_id === vasp.uid) return { version: TRP_VERSION };
+    if (existing.counterparty_vasp_id === counterparty) return { version: TRP_VERSION };
     throw new TravelRuleError('state', 'request-identifier already used');
   }
-  const parties: SealedParties = {
-    originator: inquiry.originator,
-    beneficiary: inquiry.beneficiary,
-  };
-  const network = inquiry.network_resolved;
+  const parties: SealedParties = { originator: inquiry.originator, beneficiary };
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network,
     ...parties,
@@ -169,14 +185,15 @@ export async function receiveInquiry(
       amount: inquiry.amount,
       decimals: inquiry.decimals,
       status: 'CREATED',
-      actor: { type: 'counterparty', id: vasp.uid },
+      actor: { type: 'counterparty', id: counterparty ?? 'travel-address' },
       ivms101: parties,
       counterpartyProtocol: 'trp',
       counterpartyRef: requestId,
     });
     await updateCounterparty(tx, created.id, {
-      vaspId: vasp.uid,
+      vaspId: counterparty,
       callback: inquiry.callback,
+      ...(customer ? { beneficiaryAddress: customer.address } : {}),
     });
     await screenAndPend(
       deps,
@@ -186,7 +203,10 @@ export async function receiveInquiry(
       screening,
     );
   });
-  log.info({ vasp_uid: vasp.uid, request_id: requestId }, 'travel rule inquiry received');
+  log.info(
+    { vasp_uid: counterparty ?? undefined, travel_address: customer?.id, request_id: requestId },
+    'travel rule inquiry received',
+  );
   return { version: TRP_VERSION };
 }
 

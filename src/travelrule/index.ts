@@ -72,3 +72,4 @@ export {
 export { checkOutgoing, createOutgoing, receiveResolution, sendTxHash } from './withdrawal.js';
 export { transactionStatus, type TransactionStatusView } from './status-view.js';
 export { DtiTable } from './trp/assets.js';
+export { issueTravelAddress, type IssuedTravelAddress } from './travel-addresses.js';

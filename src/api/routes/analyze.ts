@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { validateAddress } from '../../chains/address/index.js';
-import { NETWORK_SYMBOLS, networkInfo } from '../../config/networks.js';
+import { networkInfo } from '../../config/networks.js';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { ALL_TAGS, analyzeAddress } from '../../aml/index.js';
@@ -10,7 +10,7 @@ import { startTracking } from '../../liveaml/index.js';
 import { normalizeTxHash, txDetail } from '../../txdetail/index.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
-import { Address, WebhookUrl, envelope } from '../schemas.js';
+import { Address, Network, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 
@@ -23,14 +23,6 @@ export interface AnalyzeDeps {
   evmClients: ReadonlyMap<string, PublicClient>;
   utxoClients: ReadonlyMap<string, UtxoRpc>;
 }
-
-const Network = z
-  .enum(NETWORK_SYMBOLS as [string, ...string[]], {
-    error: (issue) => (issue.input === undefined ? 'is required' : 'unknown network symbol'),
-  })
-  .meta({
-    description: "Network symbol (the spec's table of 23). An unknown symbol gets error 5000.",
-  });
 
 const AmlTags = z.object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()]))).meta({
   id: 'AmlTags',

@@ -4,6 +4,7 @@ import { ApiError, apiErrorOf, ErrorNumber } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
 import {
+  issueTravelAddress,
   checkOutgoing,
   createOutgoing,
   transactionStatus,
@@ -30,7 +31,7 @@ import {
   VIEW_PAGE_HEADERS,
 } from '../../travelrule/index.js';
 import { defineRoute, type Route } from '../route.js';
-import { PageQuery, WebhookUrl, envelope } from '../schemas.js';
+import { Network, PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
 import { UUID_RE } from '../../ids.js';
 import { personalDataUrlRefusal } from '../../urls.js';
@@ -189,6 +190,35 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
           },
         };
       },
+    ),
+
+    defineRoute(
+      {
+        method: 'post',
+        path: '/travelrule/travel_address',
+        tag: 'Travel rule',
+        summary: "A Travel Address for one of your customers' deposit addresses",
+        description:
+          "Not in the spec. The TRP 3.1 Travel Address (ta…) of a customer's deposit address: give it to the customer, who gives it to the sending VASP. An inquiry that arrives on it belongs to this key, its beneficiary account is that address, and it follows the deposit flow (PENDING for the operators, then the WAITING_ADDRESS_DATA webhook). The same key, network and address always give the same Travel Address. 5002 for an address not valid on the network.",
+        body: z.object({ network: Network, address: z.string().min(1).max(256) }),
+        response: envelope(
+          z
+            .object({
+              travel_address: z.string(),
+              url: z.string(),
+              network: z.string(),
+              address: z.string(),
+            })
+            .meta({ id: 'TravelAddress' }),
+        ),
+        fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
+        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+      },
+      async ({ body, apiKey }) => ({
+        data: await issueTravelAddress(deps, apiKey.id, body.network, body.address).catch(
+          travelRuleApiError,
+        ),
+      }),
     ),
 
     defineRoute(
