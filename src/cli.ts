@@ -16,6 +16,7 @@ import { formatStatusTable, indexerStatus } from './indexer/status.js';
 import { labelsCommand } from './cli/labels.js';
 import { vaspsCommand } from './cli/vasps.js';
 import { operatorsCommand } from './cli/operators.js';
+import { travelAddressCommand } from './cli/travel-address.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>
@@ -40,6 +41,8 @@ const USAGE = `Usage: tollgate <command>
                              create a dashboard operator; prints {"login","role","password"} last
   operators list [--json] | disable <login> | reset-password <login> [--password-stdin]
                              dashboard operator accounts
+  travel-address --key NAME --network N --address A
+                             the Travel Address (ta…) of a customer's deposit address, as JSON
 
 Configuration: config/default.json, the file in TOLLGATE_CONFIG, then TOLLGATE_* variables (see README).`;
 
@@ -202,6 +205,8 @@ async function main(argv: string[]): Promise<void> {
       return vaspsCommand(config, rest);
     case 'operators':
       return operatorsCommand(config, rest);
+    case 'travel-address':
+      return travelAddressCommand(config, rest);
     default:
       fail(`tollgate: unknown command "${command}"\n\n${USAGE}`);
   }

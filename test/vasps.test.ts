@@ -18,6 +18,7 @@ import {
   upsertVasp,
 } from '../src/travelrule/vasps.js';
 import { runCli } from './helpers/cli.js';
+import { decodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 let db: TestDatabase;
@@ -408,6 +409,31 @@ describe('seedVaspsFromFile', () => {
 
 describe('tollgate vasps CLI', () => {
   const env = { TOLLGATE_TRAVEL_RULE_PUBLIC_URL: 'https://tollgate.example.com/' };
+
+  it('travel-address prints the Travel Address of a customer deposit address, the same each time', async () => {
+    const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const dataEnv = { ...env, TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-ta-')) };
+    const run = (more: string[]) => tollgate(['travel-address', ...more], dataEnv);
+    const args = ['--key', 'travelrule', '--network', 'eth', '--address', address];
+    const first = run(args);
+    expect(await first.exited).toBe(0);
+    const issued = JSON.parse(first.lastLine());
+    expect(issued).toMatchObject({ network: 'eth', address: address.toLowerCase() });
+    const decoded = decodeTravelAddress(issued.travel_address);
+    expect(decoded.ok && decoded.url.href).toBe(`${issued.url}?t=i`);
+    expect(issued.url).toMatch(/^https:\/\/tollgate\.example\.com\/trp\/v3\/inquiries\//);
+    const again = run(args);
+    expect(await again.exited).toBe(0);
+    expect(JSON.parse(again.lastLine()).travel_address).toBe(issued.travel_address);
+    const bad = run(['--key', 'travelrule', '--network', 'eth', '--address', 'nope']);
+    expect(await bad.exited).toBe(1);
+    expect(bad.err()).toContain('address: not a valid eth address');
+    const noKey = run(['--key', 'nobody', '--network', 'eth', '--address', address]);
+    expect(await noKey.exited).toBe(1);
+    expect(noKey.err()).toContain('no active API key named nobody');
+    const usage = run(['--key', 'travelrule']);
+    expect(await usage.exited).toBe(2);
+  });
 
   it('add prints the VASP with its inbound_url once; list, show, rotate-token and remove work', async () => {
     const add = tollgate(
