@@ -8,6 +8,7 @@ import { decodeTravelAddress, encodeTravelAddress } from '../src/travelrule/trp/
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
+import { failedTravelRuleMessages } from '../src/monitoring/status.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -348,6 +349,15 @@ describe('a withdrawal to independent beneficiaries', () => {
     });
     // Refused once, not retried.
     expect(peer.hits.filter((h) => h.path === '/trp/wrong-address')).toHaveLength(1);
+    // The operations page lists it for the operators.
+    expect(await failedTravelRuleMessages(db.sql)).toContainEqual(
+      expect.objectContaining({
+        transaction_ref: ref,
+        kind: 'trp_inquiry',
+        counterparty: 'Refusing VASP',
+        last_status: 404,
+      }),
+    );
   });
 });
 

@@ -182,6 +182,38 @@ export async function givenUpDeliveries(sql: Sql, limit = 50): Promise<GivenUpDe
   return rows.map((r) => ({ ...r, url: r.url === null ? null : displayUrl(r.url) }));
 }
 
+export interface FailedTravelRuleMessage {
+  message_id: string;
+  transaction_id: string;
+  transaction_ref: string;
+  kind: string;
+  counterparty: string | null;
+  /** The other side's HTTP status at the last attempt, if it answered. */
+  last_status: number | null;
+  last_error: string | null;
+  attempts: number;
+  at: Date;
+}
+
+/**
+ * Messages to other VASPs that failed for good (refused with a 4xx, or every attempt used up),
+ * newest first: the operators see a counterparty that does not take our messages.
+ */
+export async function failedTravelRuleMessages(
+  sql: Sql,
+  limit = 50,
+): Promise<FailedTravelRuleMessage[]> {
+  return sql<FailedTravelRuleMessage[]>`
+    select m.id::text as message_id, t.id as transaction_id, t.transaction_ref, m.kind, v.name as counterparty,
+      m.last_status, left(m.last_error, ${MAX_ERROR_CHARS}) as last_error, m.attempts, m.created_at as at
+    from travelrule_messages m
+    join travelrule_transactions t on t.id = m.transaction_id
+    left join vasps v on v.uid = t.counterparty_vasp_id
+    where m.status = 'failed'
+    order by m.id desc
+    limit ${limit}`;
+}
+
 export interface AppCounts {
   streams: number;
   liveaml: number;

@@ -6,6 +6,7 @@ import {
   appCounts,
   deleteJob,
   failedJobs,
+  failedTravelRuleMessages,
   givenUpDeliveries,
   jobQueueCounts,
   recentDeliveryFailures,
@@ -48,12 +49,13 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   ops.get('/', async (c) => {
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
-    const [networks, queues, failed, givenUp, deliveries, counts] = await Promise.all([
+    const [networks, queues, failed, givenUp, deliveries, messages, counts] = await Promise.all([
       indexerStatus(sql),
       jobQueueCounts(sql),
       failedJobs(sql, SHOWN_ROWS),
       givenUpDeliveries(sql, SHOWN_ROWS),
       recentDeliveryFailures(sql, SHOWN_ROWS),
+      failedTravelRuleMessages(sql, SHOWN_ROWS),
       appCounts(sql),
     ]);
     const done = c.req.query('done') ?? '';
@@ -305,6 +307,45 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
             </tbody>
           </table>
           {deliveries.length === 0 ? <p>No failed delivery.</p> : null}
+        </section>
+        <section id="travelrule-messages" aria-labelledby="h-travelrule-messages">
+          <h2 id="h-travelrule-messages">Travel rule messages that failed</h2>
+          <table>
+            <caption>{`The latest ${SHOWN_ROWS}, newest first: refused by the other VASP, or every attempt used up`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Queued</th>
+                <th scope="col">Transaction</th>
+                <th scope="col">Message</th>
+                <th scope="col">Other VASP</th>
+                <th scope="col" class="num">
+                  Response
+                </th>
+                <th scope="col">Error</th>
+                <th scope="col" class="num">
+                  Attempts
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {messages.map((m) => (
+                <tr data-message={m.message_id}>
+                  <td>
+                    <Time at={m.at} />
+                  </td>
+                  <td>
+                    <a href={`/dashboard/travelrule/${m.transaction_id}`}>{m.transaction_ref}</a>
+                  </td>
+                  <td>{m.kind}</td>
+                  <td>{m.counterparty ?? '—'}</td>
+                  <td class="num">{m.last_status ?? '—'}</td>
+                  <td>{m.last_error ?? '—'}</td>
+                  <td class="num">{m.attempts}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {messages.length === 0 ? <p>No failed travel rule message.</p> : null}
         </section>
         <section id="counts" aria-labelledby="h-counts">
           <h2 id="h-counts">Counts</h2>
