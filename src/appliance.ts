@@ -125,6 +125,13 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       allow: trpAllow,
       mailer,
       trpCa: tr.trp_ca_file ? readFileSync(tr.trp_ca_file, 'utf8') : undefined,
+      trpClientCert:
+        tr.trp_client_cert_file && tr.trp_client_key_file
+          ? {
+              cert: readFileSync(tr.trp_client_cert_file, 'utf8'),
+              key: readFileSync(tr.trp_client_key_file, 'utf8'),
+            }
+          : undefined,
     };
     const setPublicUrl = (port: number | undefined) => {
       travelRule.publicUrl = (tr.public_url ?? `https://localhost:${port ?? config.port}`).replace(

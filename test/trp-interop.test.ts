@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -25,6 +26,8 @@ import { inquiryText, trpSend } from './helpers/trp-peer.js';
  */
 
 interface Hit {
+  /** The SHA-256 fingerprint of the client certificate presented, over https. */
+  clientCert?: string;
   path: string;
   headers: Record<string, string>;
   text: string;
@@ -51,7 +54,13 @@ class Peer {
         try {
           json = JSON.parse(text);
         } catch {}
+        const socket = req.socket as import('node:tls').TLSSocket;
+        const presented =
+          typeof socket.getPeerCertificate === 'function'
+            ? socket.getPeerCertificate().fingerprint256
+            : undefined;
         this.hits.push({
+          ...(presented ? { clientCert: presented } : {}),
           path: req.url ?? '',
           headers: req.headers as Record<string, string>,
           text,
@@ -79,7 +88,11 @@ class Peer {
     });
     this.caFile = join(mkdtempSync(join(tmpdir(), 'trp-peer-')), 'ca.pem');
     writeFileSync(this.caFile, pems.cert);
-    this.tls = createHttpsServer({ key: pems.private, cert: pems.cert }, handle);
+    // Asks for a client certificate (TRP's mutual TLS) and records the one presented.
+    this.tls = createHttpsServer(
+      { key: pems.private, cert: pems.cert, requestCert: true, rejectUnauthorized: false },
+      handle,
+    );
     await new Promise<void>((resolve) => this.tls!.listen(0, '127.0.0.1', resolve));
     this.tlsBase = `https://127.0.0.1:${(this.tls!.address() as AddressInfo).port}`;
   }
@@ -107,6 +120,7 @@ let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let key: { id: string; apikey: string };
 let reviewer: Record<string, string>;
 const peer = new Peer();
+let clientFingerprint = '';
 
 const api = (method: string, path: string, body?: object) =>
   call(app.baseUrl, method, `/v2${path}`, {
@@ -153,9 +167,23 @@ beforeAll(async () => {
     },
     'cli',
   );
+  // Tollgate's own TLS client certificate, presented on its TRP requests.
+  const client = await generate([{ name: 'commonName', value: 'tollgate.test' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'trp-client-'));
+  writeFileSync(join(dir, 'client.pem'), client.cert);
+  writeFileSync(join(dir, 'client.key'), client.private);
+  clientFingerprint = new X509Certificate(client.cert).fingerprint256;
   app = await startTestAppliance(
     db.url,
-    { TOLLGATE_TRP_CA_FILE: peer.caFile },
+    {
+      TOLLGATE_TRP_CA_FILE: peer.caFile,
+      TOLLGATE_TRP_CLIENT_CERT_FILE: join(dir, 'client.pem'),
+      TOLLGATE_TRP_CLIENT_KEY_FILE: join(dir, 'client.key'),
+    },
     { api: true, worker: true, indexer: false, devChain: false },
   );
 }, 60_000);
@@ -380,6 +408,8 @@ describe('Travel Addresses', () => {
       status: 'OTHER_VASP_PENDING',
     });
     const sent = await peer.waitFor('/trp/ta-inquiry?t=i');
+    // Over https, Tollgate presents its TLS client certificate (TRP's mutual TLS).
+    expect(sent.clientCert).toBe(clientFingerprint);
     expect(Object.keys(sent.json)).toEqual(['asset', 'amount', 'callback', 'IVMS101']);
     expect((await statusOf(ref)).status).toBe('OTHER_VASP_PENDING');
     // A malformed Travel Address is refused at create_tx, naming the field.

@@ -93,6 +93,12 @@ const TravelRuleConfigSchema = z
     trp_allow_cidrs: z.array(cidr).default([]),
     /** PEM file of extra CA certificates trusted for TRP endpoints (e.g. a peer's self-signed certificate). */
     trp_ca_file: z.string().min(1).optional(),
+    /**
+     * PEM files of this VASP's TLS client certificate and its key, presented on every outbound
+     * TRP request (TRP 3.0 made mutual TLS core). Both or neither.
+     */
+    trp_client_cert_file: z.string().min(1).optional(),
+    trp_client_key_file: z.string().min(1).optional(),
     trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
     /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
     smtp_url: z
@@ -121,6 +127,14 @@ const TravelRuleConfigSchema = z
       .default([]),
   })
   .superRefine((tr, ctx) => {
+    if ((tr.trp_client_cert_file === undefined) !== (tr.trp_client_key_file === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [
+          tr.trp_client_cert_file === undefined ? 'trp_client_cert_file' : 'trp_client_key_file',
+        ],
+        message: 'the TRP client certificate and its key are given together',
+      });
     if (tr.webhook_url === undefined) return;
     const refusal = personalDataUrlRefusal(new URL(tr.webhook_url), tr.allow_http_loopback);
     if (refusal) ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: refusal });
@@ -269,6 +283,8 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_VASPS_FILE: { path: 'travel_rule.vasps_file', type: 'string' },
   TOLLGATE_DTI_FILE: { path: 'travel_rule.dti_file', type: 'string' },
   TOLLGATE_TRP_CA_FILE: { path: 'travel_rule.trp_ca_file', type: 'string' },
+  TOLLGATE_TRP_CLIENT_CERT_FILE: { path: 'travel_rule.trp_client_cert_file', type: 'string' },
+  TOLLGATE_TRP_CLIENT_KEY_FILE: { path: 'travel_rule.trp_client_key_file', type: 'string' },
   TOLLGATE_TRP_TIMEOUT_MS: { path: 'travel_rule.trp_timeout_ms', type: 'int' },
   TOLLGATE_SMTP_URL: { path: 'travel_rule.smtp_url', type: 'string' },
   TOLLGATE_SMTP_FROM: { path: 'travel_rule.smtp_from', type: 'string' },

@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveNetworks, wantsDevChain } from '../../src/config/index.js';
 
 describe('loadConfig', () => {
+  it('takes the TRP client certificate and its key together', () => {
+    expect(() => loadConfig({ TOLLGATE_TRP_CLIENT_CERT_FILE: '/etc/tollgate/trp.pem' })).toThrow(
+      /given together/,
+    );
+    expect(
+      loadConfig({
+        TOLLGATE_TRP_CLIENT_CERT_FILE: '/etc/tollgate/trp.pem',
+        TOLLGATE_TRP_CLIENT_KEY_FILE: '/etc/tollgate/trp.key',
+      }).travel_rule.trp_client_key_file,
+    ).toBe('/etc/tollgate/trp.key');
+  });
+
   it('takes a travel rule webhook only over https, plain http only to loopback in development', () => {
     expect(() =>
       loadConfig({ TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: 'http://backend.internal/tr' }),

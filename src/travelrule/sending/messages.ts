@@ -57,6 +57,8 @@ export interface SenderDeps extends TravelRuleDeps {
   mailer?: Mailer;
   /** Extra CA certificates trusted for TRP endpoints (PEM). */
   trpCa?: string;
+  /** This VASP's TLS client certificate and key for TRP (mutual TLS), PEM. */
+  trpClientCert?: { cert: string; key: string };
 }
 
 function resolutionsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
@@ -180,6 +182,7 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
     timeoutMs: deps.config.trp_timeout_ms,
     allow: deps.allow,
     ca: deps.trpCa,
+    clientCert: deps.trpClientCert,
     requestId: m.request_id,
     allowHttpLoopback: deps.config.allow_http_loopback,
   };

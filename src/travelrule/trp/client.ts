@@ -77,6 +77,9 @@ function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawResponse
       ...(https_ && opts.ca
         ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] }
         : {}),
+      ...(https_ && opts.clientCert
+        ? { cert: opts.clientCert.cert, key: opts.clientCert.key }
+        : {}),
     });
     const timeout = () =>
       req.destroy(
@@ -160,6 +163,8 @@ export interface TrpPostOptions {
   timeoutMs: number;
   allow: AllowList;
   ca?: string;
+  /** Presented to the peer on https (mutual TLS), PEM. */
+  clientCert?: { cert: string; key: string } | undefined;
   requestId: string;
   /** Development only: plain http to a loopback host (config travel_rule.allow_http_loopback). */
   allowHttpLoopback?: boolean;
