@@ -28,6 +28,7 @@ import {
   byRef,
   type TravelRuleDeps,
   callbackOrThrow,
+  markOtherVaspRejected,
 } from './flow.js';
 
 /**
@@ -245,14 +246,6 @@ export async function receiveConfirmation(
   if (t.status === 'OTHER_VASP_REJECTED') return;
   const reason = confirmation.canceled.slice(0, MAX_REASON_CHARS);
   await moving(() =>
-    deps.sql.begin(async (tx) => {
-      await transition(tx, { id: t.id, from: t.status, to: 'OTHER_VASP_REJECTED', actor, reason });
-      await updateCounterparty(tx, t.id, { reason });
-      await enqueueTravelRuleWebhook(tx, {
-        apiKeyId: t.api_key_id,
-        transactionId: t.id,
-        status: 'OTHER_VASP_REJECTED',
-      });
-    }),
+    deps.sql.begin((tx) => markOtherVaspRejected(tx, t, { from: t.status, actor, reason })),
   );
 }

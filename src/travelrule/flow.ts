@@ -13,6 +13,7 @@ import {
   StatusChangedError,
   transition,
   type Actor,
+  type Status,
 } from './lifecycle.js';
 import type { screenParties } from './screening.js';
 import {
@@ -20,8 +21,10 @@ import {
   getTransaction,
   recordScreening,
   recordThreshold,
+  updateCounterparty,
   type TravelRuleTransaction,
 } from './store.js';
+import { enqueueTravelRuleWebhook } from './webhooks.js';
 import { thresholdNotes } from './threshold.js';
 
 /**
@@ -149,4 +152,23 @@ export function callbackOrThrow(deps: TravelRuleDeps, url: string, field: string
   const refusal = personalDataUrlRefusal(new URL(url), deps.config.allow_http_loopback);
   if (refusal) throw new TravelRuleError('invalid', `${field}: ${refusal}`);
   return url;
+}
+
+/**
+ * The other VASP rejected or cancelled the transfer, or our inquiry never reached it:
+ * OTHER_VASP_REJECTED, the reason kept as counterparty_reason (what tx_status shows), and the
+ * caller's OTHER_VASP_REJECTED webhook, all in the caller's database transaction.
+ */
+export async function markOtherVaspRejected(
+  tx: TransactionSql,
+  t: { id: string; api_key_id: string },
+  move: { from: Status; actor: Actor; reason: string },
+): Promise<void> {
+  await transition(tx, { id: t.id, to: 'OTHER_VASP_REJECTED', ...move });
+  await updateCounterparty(tx, t.id, { reason: move.reason });
+  await enqueueTravelRuleWebhook(tx, {
+    apiKeyId: t.api_key_id,
+    transactionId: t.id,
+    status: 'OTHER_VASP_REJECTED',
+  });
 }

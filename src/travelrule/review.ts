@@ -14,6 +14,7 @@ import {
   reasonOrThrow,
   addressOrThrow,
   type TravelRuleDeps,
+  markOtherVaspRejected,
 } from './flow.js';
 
 /**
@@ -196,21 +197,9 @@ export async function recordAnswerByOperator(
   if ('rejected' in answer) {
     const why = reasonOrThrow(answer.rejected);
     await moving(() =>
-      deps.sql.begin(async (tx) => {
-        await transition(tx, {
-          id,
-          from: 'OTHER_VASP_PENDING',
-          to: 'OTHER_VASP_REJECTED',
-          actor,
-          reason: why,
-        });
-        await updateCounterparty(tx, id, { reason: why });
-        await enqueueTravelRuleWebhook(tx, {
-          apiKeyId: t.api_key_id,
-          transactionId: id,
-          status: 'OTHER_VASP_REJECTED',
-        });
-      }),
+      deps.sql.begin((tx) =>
+        markOtherVaspRejected(tx, t, { from: 'OTHER_VASP_PENDING', actor, reason: why }),
+      ),
     );
     return 'OTHER_VASP_REJECTED';
   }

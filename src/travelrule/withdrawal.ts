@@ -26,6 +26,7 @@ import {
   byRef,
   type TravelRuleDeps,
   callbackOrThrow,
+  markOtherVaspRejected,
 } from './flow.js';
 
 /**
@@ -219,21 +220,9 @@ export async function applyResolution(
   if (t.status === 'OTHER_VASP_REJECTED') return;
   const reason = resolution.rejected.slice(0, MAX_REASON_CHARS);
   await moving(() =>
-    deps.sql.begin(async (tx) => {
-      await transition(tx, {
-        id: t.id,
-        from: 'OTHER_VASP_PENDING',
-        to: 'OTHER_VASP_REJECTED',
-        actor,
-        reason,
-      });
-      await updateCounterparty(tx, t.id, { reason });
-      await enqueueTravelRuleWebhook(tx, {
-        apiKeyId: t.api_key_id,
-        transactionId: t.id,
-        status: 'OTHER_VASP_REJECTED',
-      });
-    }),
+    deps.sql.begin((tx) =>
+      markOtherVaspRejected(tx, t, { from: 'OTHER_VASP_PENDING', actor, reason }),
+    ),
   );
 }
 

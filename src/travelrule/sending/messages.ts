@@ -3,13 +3,8 @@ import { PermanentError, RetryableError, describeError, isRetryable } from '../.
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
-import {
-  readPayload,
-  getTransaction,
-  updateCounterparty,
-  type TravelRuleTransaction,
-} from '../store.js';
-import { IllegalTransitionError, StatusChangedError, transition } from '../lifecycle.js';
+import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
+import { IllegalTransitionError, StatusChangedError } from '../lifecycle.js';
 import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
 import { callbackToken } from '../callback-token.js';
 import { trpAsset } from '../trp/assets.js';
@@ -17,9 +12,9 @@ import { decodeTravelAddress } from '../trp/travel-address.js';
 import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
-import { enqueueTravelRuleWebhook, type SealedParties } from '../webhooks.js';
+import { type SealedParties } from '../webhooks.js';
 import type { MessageKind, MessageRow } from './queue.js';
-import { MAX_REASON_CHARS, SYSTEM, type TravelRuleDeps } from '../flow.js';
+import { MAX_REASON_CHARS, markOtherVaspRejected, SYSTEM, type TravelRuleDeps } from '../flow.js';
 import { applyResolution } from '../withdrawal.js';
 
 /**
@@ -156,21 +151,9 @@ async function inquiryUndeliverable(
       MAX_REASON_CHARS,
     );
   try {
-    await deps.sql.begin(async (tx) => {
-      await transition(tx, {
-        id: t.id,
-        from: 'OTHER_VASP_PENDING',
-        to: 'OTHER_VASP_REJECTED',
-        actor: SYSTEM,
-        reason: why,
-      });
-      await updateCounterparty(tx, t.id, { reason: why });
-      await enqueueTravelRuleWebhook(tx, {
-        apiKeyId: t.api_key_id,
-        transactionId: t.id,
-        status: 'OTHER_VASP_REJECTED',
-      });
-    });
+    await deps.sql.begin((tx) =>
+      markOtherVaspRejected(tx, t, { from: 'OTHER_VASP_PENDING', actor: SYSTEM, reason: why }),
+    );
   } catch (err) {
     if (err instanceof IllegalTransitionError || err instanceof StatusChangedError) return;
     throw err;
