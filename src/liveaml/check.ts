@@ -1,7 +1,7 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { log } from '../log.js';
-import { enqueueEvents } from '../webhooks/enqueue.js';
+import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
 import {
   type AmlTags,
   analyzeAddress,
@@ -202,19 +202,7 @@ export async function insertLiveAmlWebhook(
 ): Promise<void> {
   await enqueueEvents(
     tx,
-    [
-      'kind',
-      'api_key_id',
-      'tracked_id',
-      'network',
-      'address',
-      'tx_hash',
-      'block_number',
-      'block_hash',
-      'confirmed',
-      'confirmation_done',
-      'body',
-    ],
+    [...CHAIN_EVENT_COLUMNS, 'confirmation_done', 'body'],
     tx`
       select 'liveaml', t.api_key_id, t.id, ${c.network}, t.address, ${c.txHash}, ${c.blockNumber.toString()}, ${c.blockHash},
         false, true, ${body}

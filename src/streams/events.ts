@@ -1,5 +1,5 @@
 import type { AddressTable, TransactionSql } from '../db/index.js';
-import { enqueueEvents } from '../webhooks/enqueue.js';
+import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
 
 /**
  * Stream events: one per (streamed address, transaction, block, confirmed), written by the
@@ -24,17 +24,7 @@ export async function enqueueStreamEvents(
 ): Promise<number> {
   return enqueueEvents(
     tx,
-    [
-      'kind',
-      'api_key_id',
-      'tracked_id',
-      'network',
-      'address',
-      'tx_hash',
-      'block_number',
-      'block_hash',
-      'confirmed',
-    ],
+    CHAIN_EVENT_COLUMNS,
     tx`
       select distinct 'stream', t.api_key_id, t.id, ${opts.network}, t.address, a.tx_hash, a.block_number, ${opts.blockHash}, false
       from ${tx(opts.table)} a

@@ -75,7 +75,11 @@ export async function prepareDeliveries(
     else if (ev.key_revoked || !url) out[at] = { cancel: 'subscription or key removed' };
     else if (ev.body !== null) out[at] = { send: { url, body: ev.body } };
     else if (!kind?.build) out[at] = { retry: `this worker builds no ${ev.kind} webhook bodies` };
-    else toBuild.set(ev.kind, [...(toBuild.get(ev.kind) ?? []), { at, ev, url }]);
+    else {
+      const items = toBuild.get(ev.kind) ?? [];
+      items.push({ at, ev, url });
+      toBuild.set(ev.kind, items);
+    }
   });
   await Promise.all(
     [...toBuild].map(async ([name, items]) => {

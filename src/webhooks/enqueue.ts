@@ -30,6 +30,19 @@ const EVENT_COLUMNS = [
 ] as const;
 export type EventColumn = (typeof EVENT_COLUMNS)[number];
 
+/** The columns of an event about a chain transaction, as stream, confirmation and live AML write them. */
+export const CHAIN_EVENT_COLUMNS = [
+  'kind',
+  'api_key_id',
+  'tracked_id',
+  'network',
+  'address',
+  'tx_hash',
+  'block_number',
+  'block_hash',
+  'confirmed',
+] as const satisfies readonly EventColumn[];
+
 /**
  * The column list of an insert. postgres.js reads an array after `insert into t (` as rows to
  * insert, not as names, so the names (all from EVENT_COLUMNS, checked here) are written out.

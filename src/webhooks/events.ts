@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from '../db/index.js';
-import { enqueueEvents, eventInsert, type EventColumn } from './enqueue.js';
+import { CHAIN_EVENT_COLUMNS, enqueueEvents, eventInsert, type EventColumn } from './enqueue.js';
 
 /**
  * What happens to events about a chain's transactions as the chain moves on, whatever their kind:
@@ -47,15 +47,7 @@ export function retractionsOf(tx: Sql | TransactionSql) {
 }
 
 const RETRACTION_COLUMNS: readonly EventColumn[] = [
-  'kind',
-  'api_key_id',
-  'tracked_id',
-  'network',
-  'address',
-  'tx_hash',
-  'block_number',
-  'block_hash',
-  'confirmed',
+  ...CHAIN_EVENT_COLUMNS,
   'removed',
   'confirmation_done',
   'orphaned',
@@ -81,17 +73,7 @@ export async function enqueueConfirmations(
 ): Promise<number> {
   return enqueueEvents(
     tx,
-    [
-      'kind',
-      'api_key_id',
-      'tracked_id',
-      'network',
-      'address',
-      'tx_hash',
-      'block_number',
-      'block_hash',
-      'confirmed',
-    ],
+    CHAIN_EVENT_COLUMNS,
     tx`select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, true
       from due where tracked_id is not null`,
     tx`due as (
