@@ -3,6 +3,7 @@ import {
   type Config,
   type ResolvedNetwork,
   resolveNetworks,
+  travelRulePublicUrl,
   wantsDevChain,
 } from './config/index.js';
 import type { Sql } from './db/index.js';
@@ -134,10 +135,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           : undefined,
     };
     const setPublicUrl = (port: number | undefined) => {
-      travelRule.publicUrl = (tr.public_url ?? `https://localhost:${port ?? config.port}`).replace(
-        /\/+$/,
-        '',
-      );
+      travelRule.publicUrl = travelRulePublicUrl(config, port);
     };
     setPublicUrl(config.port || undefined);
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A UUID in its text form (any version, either letter case): ids in paths, uids, TRP request-identifiers. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -6,4 +6,12 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 /** A secret for a URL or a cookie: 32 random bytes, base64url (43 characters). */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * How a secret is stored where it must be found again (API keys, session tokens, VASP inbound
+ * tokens): its SHA-256, hex. The secrets are 32 random bytes, so no slow hash is needed.
+ */
+export function secretHash(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
 }

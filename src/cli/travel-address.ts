@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/index.js';
+import { type Config, travelRulePublicUrl } from '../config/index.js';
 import { withDatabase } from '../db/open.js';
 import { listApiKeys } from '../keys/index.js';
 import { issueTravelAddress, loadKeyring } from '../travelrule/index.js';
@@ -30,10 +30,7 @@ export async function travelAddressCommand(config: Config, args: string[]): Prom
       dataKeysOld: config.data_keys_old,
       dataDir: config.data_dir,
     });
-    const publicUrl = (config.travel_rule.public_url ?? `https://localhost:${config.port}`).replace(
-      /\/+$/,
-      '',
-    );
+    const publicUrl = travelRulePublicUrl(config);
     await withDatabase(config, async (sql) => {
       const key = (await listApiKeys(sql)).find(
         (k) => k.name === values.key && k.revoked_at === null,

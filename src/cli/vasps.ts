@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
 import { command } from './command.js';
-import type { Config } from '../config/index.js';
+import { type Config, travelRulePublicUrl } from '../config/index.js';
 import {
   getVasp,
   inboundUrl,
@@ -32,7 +32,7 @@ const cmd = command('vasps', VASPS_USAGE);
 
 /** Where other VASPs reach this appliance: travel_rule.public_url, else the local HTTPS port. */
 function publicBase(config: Config): string {
-  return config.travel_rule.public_url ?? `https://localhost:${config.port}`;
+  return travelRulePublicUrl(config);
 }
 
 /**

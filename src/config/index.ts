@@ -493,3 +493,11 @@ export function confirmationsFor(config: Config, network: string): number {
 export function wantsDevChain(config: Config): boolean {
   return config.dev_chain ?? !Object.values(config.networks).some((n) => n.rpc);
 }
+
+/**
+ * Where other VASPs reach this appliance (TRP callbacks and inquiry URLs, e-mailed view links,
+ * Travel Addresses): travel_rule.public_url, else this host's HTTPS port; no trailing slash.
+ */
+export function travelRulePublicUrl(config: Config, port: number = config.port): string {
+  return (config.travel_rule.public_url ?? `https://localhost:${port}`).replace(/\/+$/, '');
+}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { secretHash } from '../ids.js';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Sql } from '../db/index.js';
@@ -24,7 +24,7 @@ export interface Session {
 }
 
 function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return secretHash(token);
 }
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;

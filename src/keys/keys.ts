@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { secretHash } from '../ids.js';
+import { randomBytes } from 'node:crypto';
 import type { Sql } from '../db/index.js';
 
 /** API keys. Only a SHA-256 of the key is stored; the key itself is shown once, at creation. */
@@ -18,7 +19,7 @@ export interface ApiKeyListing {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return secretHash(key);
 }
 
 export function generateApiKey(): string {

@@ -1,4 +1,5 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { secretHash } from '../ids.js';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Keyring } from './crypto.js';
 
 /**
@@ -57,5 +58,5 @@ export function transactionOfToken(
 
 /** How a transfer's random callback token of before is stored: its SHA-256, hex. */
 export function legacyTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return secretHash(token);
 }

@@ -1,5 +1,5 @@
 import { PermanentError } from '../errors.js';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { ConfigError } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
 import { COUNTRY_CODES } from './ivms101/countries.js';
-import { randomToken, UUID_RE } from '../ids.js';
+import { randomToken, secretHash, UUID_RE } from '../ids.js';
 
 /**
  * The VASP directory (table `vasps`): the other VASPs this one exchanges Travel Rule data with,
@@ -48,7 +48,7 @@ export interface VaspWithToken extends Vasp {
 
 /** How an inbound token is stored: its SHA-256, hex. */
 export function hashInboundToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return secretHash(token);
 }
 
 const VASP_COLUMNS =
