@@ -4,11 +4,13 @@ import {
   type ResolvedNetwork,
   resolveNetworks,
   travelRulePublicUrl,
+  trpPublicUrl,
   wantsDevChain,
 } from './config/index.js';
 import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
 import { createApp } from './api/app.js';
+import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
 import { createEvmClient, EvmBlockSource } from './chains/evm/client.js';
@@ -61,6 +63,8 @@ async function forgetStaleDevChain(sql: Sql, source: EvmBlockSource): Promise<vo
 export interface Appliance {
   db: Database;
   apiPort: number | undefined;
+  /** The mutual-TLS TRP listener's port (travel_rule.trp_port), when there is one. */
+  trpPort: number | undefined;
   networks: ResolvedNetwork[];
   devChainUrl: string | undefined;
   stop(): Promise<void>;
@@ -77,6 +81,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const useDevChain = roles.devChain && wantsDevChain(config);
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
+  let trpServer: RunningServer | undefined;
   let runner: Worker | undefined;
   let mailer: ReturnType<typeof createMailer>;
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
@@ -122,6 +127,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       dtis: DtiTable.load(tr.dti_file),
       indexedNetworks: networks.map((n) => n.symbol),
       publicUrl: '',
+      trpUrl: '',
       maxAttempts: config.webhook_max_attempts,
       allow: trpAllow,
       mailer,
@@ -134,10 +140,11 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             }
           : undefined,
     };
-    const setPublicUrl = (port: number | undefined) => {
-      travelRule.publicUrl = travelRulePublicUrl(config, port);
+    const setPublicUrls = (ports: { api?: number; trp?: number } = {}) => {
+      travelRule.publicUrl = travelRulePublicUrl(config, ports.api ?? config.port);
+      travelRule.trpUrl = trpPublicUrl(config, ports);
     };
-    setPublicUrl(config.port || undefined);
+    setPublicUrls();
 
     if (roles.worker) {
       runner = await startWorker(
@@ -215,20 +222,50 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         evmClients: clients,
         utxoClients,
         travelRule,
+        trpListener: tr.trp_port !== undefined,
         metricsToken: config.metrics_token,
         metricsAllowCidrs: config.metrics_allow_cidrs,
         rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst },
       });
       server = await startServer(app, { host: config.host, port: config.port, tls });
-      setPublicUrl(server.port);
+      if (tr.trp_port !== undefined) {
+        // Its own certificate, else this VASP's TRP client certificate (one identity both ways).
+        const certFile = tr.trp_server_cert_file ?? tr.trp_client_cert_file!;
+        const keyFile = tr.trp_server_key_file ?? tr.trp_client_key_file!;
+        trpServer = await startServer(createTrpApp(travelRule), {
+          host: config.host,
+          port: tr.trp_port,
+          tls: {
+            cert: readFileSync(certFile, 'utf8'),
+            key: readFileSync(keyFile, 'utf8'),
+            selfSigned: false,
+          },
+          clientCertificates: true,
+        });
+      }
+      setPublicUrls({ api: server.port, trp: trpServer?.port });
       log.info(
         { port: server.port, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'proxy' },
         'api listening',
+      );
+      log.info(
+        {
+          port: trpServer?.port ?? server.port,
+          mutual_tls: trpServer !== undefined,
+          require_client_cert: tr.trp_require_client_cert,
+          public_url: travelRule.trpUrl,
+        },
+        trpServer
+          ? 'TRP listening with mutual TLS'
+          : tr.trp_require_client_cert
+            ? 'TRP served on the API port, where no client certificate is seen: every inbound TRP message is refused until travel_rule.trp_port is set'
+            : 'TRP served on the API port without client certificates: VASPs without pinned certificates are known by their URL token alone',
       );
     }
     const appliance: Appliance = {
       db,
       apiPort: server?.port,
+      trpPort: trpServer?.port,
       networks,
       devChainUrl: devChain?.url,
       // Each step runs whatever the ones before it met (a database gone, a role that failed):
@@ -242,6 +279,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           }
         };
         await step('closing the API server', () => server?.close());
+        await step('closing the TRP listener', () => trpServer?.close());
         await step('stopping the indexers', () => Promise.all(indexers.map((i) => i.stop())));
         await step('stopping the worker', () => runner?.stop());
         await step('closing the mailer', () => mailer?.close());
@@ -253,6 +291,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     return appliance;
   } catch (err) {
     await server?.close().catch(() => {});
+    await trpServer?.close().catch(() => {});
     await Promise.all(indexers.map((i) => i.stop().catch(() => {})));
     await runner?.stop().catch(() => {});
     await db.close().catch(() => {});

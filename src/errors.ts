@@ -63,7 +63,13 @@ export class ApiError extends PermanentError {
 }
 
 /** What a domain operation refuses. Messages name fields and states, never personal data. */
-export type RefusalKind = 'not_found' | 'state' | 'invalid' | 'invalid_address' | 'unavailable';
+export type RefusalKind =
+  | 'not_found'
+  | 'state'
+  | 'invalid'
+  | 'invalid_address'
+  | 'forbidden'
+  | 'unavailable';
 
 export class DomainError extends PermanentError {
   constructor(
@@ -92,6 +98,8 @@ const ANSWERS: Record<RefusalKind, Record<'v2' | 'http', [ApiStatus, number]>> =
     v2: [400, ErrorNumber.INVALID_ADDRESS],
     http: [400, ErrorNumber.INVALID_ADDRESS],
   },
+  /** The caller is known but may not do this (a TRP message from the wrong certificate). */
+  forbidden: { v2: [403, ErrorNumber.FORBIDDEN], http: [403, ErrorNumber.FORBIDDEN] },
   unavailable: { v2: [503, ErrorNumber.UNAVAILABLE], http: [503, ErrorNumber.UNAVAILABLE] },
 };
 

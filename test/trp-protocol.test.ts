@@ -185,7 +185,7 @@ describe('trpRoutes', () => {
     const got = recorded.at(-1)!;
     expect(got.kind).toBe('inquiry');
     expect(got.token).toBe(TOKEN);
-    expect(got.meta).toEqual({ requestId, extensions: [] });
+    expect(got.meta).toEqual({ requestId, extensions: [], peer: { certificate: null } });
     if (got.kind === 'inquiry')
       expect(got.inquiry).toMatchObject({
         asset: 'ETH',

@@ -21,7 +21,7 @@ import { readiness } from './readiness.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
 import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
 import { opsRoutes } from './operator-api.js';
-import { trpInbound } from './trp.js';
+import { loggedPath, trpInbound } from './trp.js';
 import type { TravelRuleDeps } from '../travelrule/index.js';
 import { createMetrics } from '../monitoring/metrics.js';
 import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
@@ -46,6 +46,8 @@ export interface AppDeps {
   utxoClients?: ReadonlyMap<string, UtxoRpc>;
   /** The Travel Rule (its /v2 routes, the operator API under /ops, TRP under /trp). */
   travelRule?: TravelRuleDeps;
+  /** TRP has a listener of its own (createTrpApp): not served on this port. */
+  trpListener?: boolean;
   /** Bearer token of GET /metrics (config metrics_token); none: allowed addresses only. */
   metricsToken?: string;
   /** Addresses that may read GET /metrics without the token (config metrics_allow_cidrs; default loopback). */
@@ -111,16 +113,12 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     c.header('x-request-id', requestId);
     const started = performance.now();
     await next();
-    // The path only: the query string may carry an API key (or a view link's token). A TRP
-    // path ends in a token that is a credential: it is not logged.
-    const path = c.req.path.startsWith('/trp/')
-      ? c.req.path.replace(/[^/]+$/, ':token')
-      : c.req.path;
+    // The path only: the query string may carry an API key (or a view link's token).
     log.info(
       {
         request_id: requestId,
         method: c.req.method,
-        path,
+        path: loggedPath(c.req.path),
         status: c.res.status,
         duration_ms: Math.round(performance.now() - started),
       },
@@ -193,7 +191,8 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
       '/dashboard',
       dashboardRoutes({ travelRule: deps.travelRule, trustProxy: deps.trustProxy }) as never,
     );
-    app.route('/', trpInbound(deps.travelRule));
+    // Without the mutual-TLS listener (travel_rule.trp_port), TRP is served here.
+    if (!deps.trpListener) app.route('/', trpInbound(deps.travelRule));
   }
   app.use(`${API_BASE}/*`, requireApiKey(deps.sql));
   // After the key check: the limit is per key, and a request without a valid one is already refused.

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TlsMaterial } from './tls.js';
+import { TLS_VERSIONS } from '../net/tls-certs.js';
 
 /**
  * TLS of the API: TLS 1.2 and 1.3 only (a client offering TLS 1.1 or older fails the handshake),
@@ -11,7 +12,7 @@ import type { TlsMaterial } from './tls.js';
  * --tls-min-v1.0. Ciphers stay Node's default list (forward-secret AEAD suites first, no RC4,
  * 3DES or export suites), which follows OpenSSL's security updates.
  */
-export const TLS_OPTIONS = { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' } as const;
+export const TLS_OPTIONS = TLS_VERSIONS;
 
 export interface RunningServer {
   port: number;
@@ -25,7 +26,16 @@ export interface RunningServer {
  */
 export function startServer(
   app: Hono<any>,
-  opts: { host: string; port: number; tls: TlsMaterial | null },
+  opts: {
+    host: string;
+    port: number;
+    tls: TlsMaterial | null;
+    /**
+     * Ask each client for its certificate (TRP's mutual TLS). The handshake completes without
+     * one, or with one no CA vouches for: the app decides, by the certificate's fingerprint.
+     */
+    clientCertificates?: boolean;
+  },
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
@@ -36,7 +46,14 @@ export function startServer(
         ...(opts.tls
           ? {
               createServer: createHttpsServer,
-              serverOptions: { cert: opts.tls.cert, key: opts.tls.key, ...TLS_OPTIONS },
+              serverOptions: {
+                cert: opts.tls.cert,
+                key: opts.tls.key,
+                ...TLS_OPTIONS,
+                ...(opts.clientCertificates
+                  ? { requestCert: true, rejectUnauthorized: false }
+                  : {}),
+              },
             }
           : { createServer: createHttpServer }),
       },

@@ -1,5 +1,6 @@
-import type { Hono } from 'hono';
-import { apiErrorOf } from '../errors.js';
+import { Hono } from 'hono';
+import { apiErrorOf, describeError, ErrorNumber } from '../errors.js';
+import { log } from '../log.js';
 import {
   receiveConfirmation,
   receiveInquiry,
@@ -19,19 +20,59 @@ function trpError(err: unknown): never {
 
 /**
  * The inbound TRP endpoints (under /trp/v3, outside /v2: other VASPs have no API key). The
- * token in each path is the credential: an inquiry URL handed to one directory VASP, or the
- * callback URL of one transfer. Mutual TLS, where a counterparty asks for it, belongs to the
- * TLS-terminating proxy in front (README).
+ * token in each path says what a message is about (an inquiry URL handed to one directory VASP,
+ * a Travel Address, the callback URL of one transfer); the client certificate of the connection
+ * says who sent it, and both must agree (src/travelrule/peer.ts). Served by the mutual-TLS
+ * listener (createTrpApp) when travel_rule.trp_port is set, else on the API port.
  */
 export function trpInbound(deps: TravelRuleDeps): Hono {
   return trpRoutes(
     {
       inquiry: (token, inquiry, meta) =>
-        receiveInquiry(deps, token, inquiry, meta.requestId).catch(trpError),
-      resolution: (token, resolution) => receiveResolution(deps, token, resolution).catch(trpError),
-      confirmation: (token, confirmation) =>
-        receiveConfirmation(deps, token, confirmation).catch(trpError),
+        receiveInquiry(deps, token, inquiry, meta.requestId, meta.peer).catch(trpError),
+      resolution: (token, resolution, meta) =>
+        receiveResolution(deps, token, resolution, meta.peer).catch(trpError),
+      confirmation: (token, confirmation, meta) =>
+        receiveConfirmation(deps, token, confirmation, meta.peer).catch(trpError),
     },
     deps.dtis,
   );
+}
+
+/** A request path as logged: a TRP path ends in a token that is a credential. */
+export function loggedPath(path: string): string {
+  return path.startsWith('/trp/') ? path.replace(/[^/]+$/, ':token') : path;
+}
+
+/**
+ * The app of the mutual-TLS TRP listener: the TRP endpoints and nothing else (no API, no
+ * dashboard, no metrics on the port other VASPs reach).
+ */
+export function createTrpApp(deps: TravelRuleDeps): Hono {
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    log.info(
+      {
+        listener: 'trp',
+        method: c.req.method,
+        path: loggedPath(c.req.path),
+        status: c.res.status,
+        duration_ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
+  });
+  app.route('/', trpInbound(deps));
+  const body = (number: number, message: string) => ({ code: number, status: number, message });
+  // The body of a request to no endpoint is not read: the connection is not reused.
+  app.notFound((c) =>
+    c.json(body(ErrorNumber.ROUTE_NOT_FOUND, 'not a TRP endpoint'), 404, { connection: 'close' }),
+  );
+  app.onError((err, c) => {
+    log.error({ listener: 'trp', error: describeError(err) }, 'TRP request failed');
+    return c.json(body(ErrorNumber.INTERNAL, 'internal error'), 500, { connection: 'close' });
+  });
+  return app;
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type Config, travelRulePublicUrl } from '../config/index.js';
+import { type Config, trpPublicUrl } from '../config/index.js';
 import { withDatabase } from '../db/open.js';
 import { listApiKeys } from '../keys/index.js';
 import { issueTravelAddress, loadKeyring } from '../travelrule/index.js';
@@ -30,7 +30,7 @@ export async function travelAddressCommand(config: Config, args: string[]): Prom
       dataKeysOld: config.data_keys_old,
       dataDir: config.data_dir,
     });
-    const publicUrl = travelRulePublicUrl(config);
+    const trpUrl = trpPublicUrl(config);
     await withDatabase(config, async (sql) => {
       const key = (await listApiKeys(sql)).find(
         (k) => k.name === values.key && k.revoked_at === null,
@@ -38,7 +38,7 @@ export async function travelAddressCommand(config: Config, args: string[]): Prom
       if (!key) return cmd.fail(`no active API key named ${values.key}`, 1);
       // A refusal (an address not valid on the network) is a PermanentError: cmd.run says it.
       const issued = await issueTravelAddress(
-        { sql, keyring, publicUrl },
+        { sql, keyring, trpUrl },
         String(key.id),
         values.network!,
         values.address!,

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { certificateFingerprints } from '../net/tls-certs.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
 import { command } from './command.js';
-import { type Config, travelRulePublicUrl } from '../config/index.js';
+import { type Config, trpPublicUrl } from '../config/index.js';
 import {
   getVasp,
   inboundUrl,
@@ -19,9 +20,11 @@ import {
 } from '../travelrule/index.js';
 
 export const VASPS_USAGE = `Usage:
-  tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--trp-slip0044 number|symbol] [--email E]
+  tollgate vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--trp-slip0044 number|symbol]
+                    [--trp-tls-cert FILE]... [--trp-tls-fingerprint SHA256]... [--email E]
       add a VASP to the directory (or replace the fields of the one with that uid); prints it as JSON last,
-      with the inbound_url to hand to that VASP
+      with the inbound_url to hand to that VASP. --trp-tls-cert (a PEM file of the VASP's TLS certificate)
+      or --trp-tls-fingerprint pins the certificate its TRP server presents and its messages must come with
   tollgate vasps list [--json]          the directory (never the inbound tokens)
   tollgate vasps show <uid>             one VASP as JSON (the inbound URL is shown once, when made)
   tollgate vasps remove <uid>           remove a VASP no travel rule transaction names
@@ -30,9 +33,9 @@ export const VASPS_USAGE = `Usage:
 
 const cmd = command('vasps', VASPS_USAGE);
 
-/** Where other VASPs reach this appliance: travel_rule.public_url, else the local HTTPS port. */
+/** Where other VASPs send TRP messages (trpPublicUrl). */
 function publicBase(config: Config): string {
-  return travelRulePublicUrl(config);
+  return trpPublicUrl(config);
 }
 
 /**
@@ -56,7 +59,13 @@ function printTable(rows: Vasp[]): void {
     `${'uid'.padEnd(38)}${'name'.padEnd(width)}${'country'.padEnd(9)}${'reached by'.padEnd(12)}website\n`,
   );
   for (const r of rows) {
-    const reached = r.trp_endpoint ? 'trp' : r.email ? 'e-mail' : 'nothing';
+    const reached = r.trp_endpoint
+      ? r.trp_tls_fingerprints.length
+        ? 'trp+mtls'
+        : 'trp'
+      : r.email
+        ? 'e-mail'
+        : 'nothing';
     process.stdout.write(
       `${r.uid.padEnd(38)}${r.name.padEnd(width)}${(r.country ?? '-').padEnd(9)}${reached.padEnd(12)}${r.website}\n`,
     );
@@ -72,13 +81,25 @@ const ADD_OPTIONS = {
   'trp-endpoint': { type: 'string' },
   'trp-slip0044': { type: 'string' },
   email: { type: 'string' },
+  'trp-tls-cert': { type: 'string', multiple: true },
+  'trp-tls-fingerprint': { type: 'string', multiple: true },
 } as const;
 
 async function add(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true });
   if (positionals.length) return cmd.usage(`unexpected argument ${positionals[0]}`);
   if (!values.name || !values.website) return cmd.usage(`vasps add needs --name and --website`);
+  const pins = [...(values['trp-tls-fingerprint'] ?? [])];
+  for (const file of values['trp-tls-cert'] ?? []) {
+    if (!existsSync(file)) return cmd.fail(`--trp-tls-cert: no such file: ${file}`, 1);
+    try {
+      pins.push(...certificateFingerprints(readFileSync(file, 'utf8')));
+    } catch (err) {
+      return cmd.fail(`--trp-tls-cert ${file}: ${(err as Error).message}`, 2);
+    }
+  }
   const parsed = VaspInput.safeParse({
+    trp_tls_fingerprints: pins.length ? pins : undefined,
     uid: values.uid,
     name: values.name,
     website: values.website,
@@ -90,7 +111,8 @@ async function add(config: Config, args: string[]): Promise<void> {
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return cmd.fail(`--${String(issue.path[0] ?? 'name').replace(/_/g, '-')}: ${issue.message}`, 2);
+    const flag = issue.path[0] === 'trp_tls_fingerprints' ? 'trp_tls_fingerprint' : issue.path[0];
+    return cmd.fail(`--${String(flag ?? 'name').replace(/_/g, '-')}: ${issue.message}`, 2);
   }
   await withDatabase(config, async (sql) => {
     const existed = parsed.data.uid ? (await getVasp(sql, parsed.data.uid)) !== undefined : false;

@@ -99,6 +99,24 @@ const TravelRuleConfigSchema = z
      */
     trp_client_cert_file: z.string().min(1).optional(),
     trp_client_key_file: z.string().min(1).optional(),
+    /**
+     * The mutual-TLS TRP listener (src/api/trp.ts): other VASPs' inquiries, resolutions and
+     * confirmations arrive here, each with the client certificate the directory pins for the
+     * VASP it concerns. Unset: TRP is served on the API port, where no client certificate is seen.
+     */
+    trp_port: z.int().min(0).max(65_535).optional(),
+    /** The listener's certificate and key (PEM files); default: the client certificate and key. */
+    trp_server_cert_file: z.string().min(1).optional(),
+    trp_server_key_file: z.string().min(1).optional(),
+    /** The base URL other VASPs reach the TRP listener at; default: https://localhost:<trp_port>. */
+    trp_public_url: httpUrl.optional(),
+    /**
+     * Take a TRP message only from a VASP whose certificate the directory pins, over a connection
+     * that presented it. Off (development, or mutual TLS checked by a proxy in front): a VASP
+     * without pinned certificates is known by the token of its URL alone. A VASP with pinned
+     * certificates is held to them either way.
+     */
+    trp_require_client_cert: z.boolean().default(true),
     trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
     /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
     smtp_url: z
@@ -134,6 +152,25 @@ const TravelRuleConfigSchema = z
           tr.trp_client_cert_file === undefined ? 'trp_client_cert_file' : 'trp_client_key_file',
         ],
         message: 'the TRP client certificate and its key are given together',
+      });
+    if ((tr.trp_server_cert_file === undefined) !== (tr.trp_server_key_file === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [
+          tr.trp_server_cert_file === undefined ? 'trp_server_cert_file' : 'trp_server_key_file',
+        ],
+        message: 'the TRP server certificate and its key are given together',
+      });
+    if (
+      tr.trp_port !== undefined &&
+      tr.trp_server_cert_file === undefined &&
+      tr.trp_client_cert_file === undefined
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trp_port'],
+        message:
+          'the mutual-TLS TRP listener needs a certificate: set trp_server_cert_file and trp_server_key_file (or trp_client_cert_file and trp_client_key_file, used for both)',
       });
     if (tr.webhook_url === undefined) return;
     const refusal = personalDataUrlRefusal(new URL(tr.webhook_url), tr.allow_http_loopback);
@@ -286,6 +323,11 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_TRP_CLIENT_CERT_FILE: { path: 'travel_rule.trp_client_cert_file', type: 'string' },
   TOLLGATE_TRP_CLIENT_KEY_FILE: { path: 'travel_rule.trp_client_key_file', type: 'string' },
   TOLLGATE_TRP_TIMEOUT_MS: { path: 'travel_rule.trp_timeout_ms', type: 'int' },
+  TOLLGATE_TRP_PORT: { path: 'travel_rule.trp_port', type: 'int' },
+  TOLLGATE_TRP_SERVER_CERT_FILE: { path: 'travel_rule.trp_server_cert_file', type: 'string' },
+  TOLLGATE_TRP_SERVER_KEY_FILE: { path: 'travel_rule.trp_server_key_file', type: 'string' },
+  TOLLGATE_TRP_PUBLIC_URL: { path: 'travel_rule.trp_public_url', type: 'string' },
+  TOLLGATE_TRP_REQUIRE_CLIENT_CERT: { path: 'travel_rule.trp_require_client_cert', type: 'bool' },
   TOLLGATE_SMTP_URL: { path: 'travel_rule.smtp_url', type: 'string' },
   TOLLGATE_SMTP_FROM: { path: 'travel_rule.smtp_from', type: 'string' },
   TOLLGATE_SMTP_TLS_INSECURE: { path: 'travel_rule.smtp_tls_insecure', type: 'bool' },
@@ -495,9 +537,23 @@ export function wantsDevChain(config: Config): boolean {
 }
 
 /**
- * Where other VASPs reach this appliance (TRP callbacks and inquiry URLs, e-mailed view links,
- * Travel Addresses): travel_rule.public_url, else this host's HTTPS port; no trailing slash.
+ * Where other VASPs reach this appliance's web pages (e-mailed view links): travel_rule.public_url,
+ * else this host's HTTPS port; no trailing slash.
  */
 export function travelRulePublicUrl(config: Config, port: number = config.port): string {
   return (config.travel_rule.public_url ?? `https://localhost:${port}`).replace(/\/+$/, '');
+}
+
+/**
+ * Where other VASPs send TRP messages (inquiry URLs, callbacks, Travel Addresses): the mutual-TLS
+ * listener's travel_rule.trp_public_url, else its port on this host; without that listener, the
+ * API's address (travelRulePublicUrl). No trailing slash.
+ */
+export function trpPublicUrl(
+  config: Config,
+  ports: { api?: number | undefined; trp?: number | undefined } = {},
+): string {
+  const tr = config.travel_rule;
+  if (tr.trp_port === undefined) return travelRulePublicUrl(config, ports.api ?? config.port);
+  return (tr.trp_public_url ?? `https://localhost:${ports.trp ?? tr.trp_port}`).replace(/\/+$/, '');
 }

@@ -79,7 +79,7 @@ export async function listVaspPage(
 ): Promise<{ rows: Vasp[]; total: number }> {
   const [rows, [count]] = await Promise.all([
     sql<Vasp[]>`
-      select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at
+      select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, trp_tls_fingerprints, source, created_at, updated_at
       from vasps order by lower(name), uid limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
     sql<{ total: number }[]>`select count(*)::int as total from vasps`,
   ]);

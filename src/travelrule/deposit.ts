@@ -1,3 +1,4 @@
+import { checkSender, checkTransferSender, identifySender, type TrpPeer } from './peer.js';
 import { log } from '../log.js';
 import { TravelRuleError } from './errors.js';
 import { findTravelAddress } from './travel-addresses.js';
@@ -140,11 +141,15 @@ export async function receiveInquiry(
   token: string,
   inquiry: InboundInquiry,
   requestId: string,
+  peer: TrpPeer,
 ): Promise<Resolution> {
   // The inquiry URL of a directory VASP, or a Travel Address we issued for one of our customers.
-  const vasp = await findVaspByInboundToken(deps.sql, token);
+  let vasp = await findVaspByInboundToken(deps.sql, token);
   const customer = vasp ? undefined : await findTravelAddress(deps.sql, deps.keyring, token);
   if (!vasp && !customer) throw new TravelRuleError('not_found', 'unknown inquiry URL');
+  // The URL's VASP must be the sender; on a Travel Address, the certificate says who sent it.
+  if (vasp) checkSender(deps.config, vasp, peer);
+  else vasp = await identifySender(deps.sql, deps.config, peer);
   callbackOrThrow(deps, inquiry.callback, 'callback');
   const network = inquiry.network_resolved;
   let beneficiary = inquiry.beneficiary;
@@ -216,9 +221,11 @@ export async function receiveConfirmation(
   deps: TravelRuleDeps,
   token: string,
   confirmation: Confirmation,
+  peer: TrpPeer,
 ): Promise<void> {
   const t = await findByCallbackToken(deps.sql, deps.keyring, token);
   if (t?.direction !== 'incoming') throw new TravelRuleError('not_found', 'unknown callback URL');
+  await checkTransferSender(deps.sql, deps.config, t.counterparty_vasp_id, peer);
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('txid' in confirmation) {
     if (t.status === 'TRANSACTION_CONFIRMED' && t.tx_hash === confirmation.txid) return;

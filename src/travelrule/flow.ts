@@ -59,8 +59,10 @@ export interface TravelRuleDeps {
   dtis: DtiTable;
   /** Networks this appliance indexes (screening knows an address's age only there). */
   indexedNetworks: readonly string[];
-  /** Where other VASPs reach this appliance (callbacks and view links). */
+  /** Where other VASPs reach this appliance's pages (e-mailed view links). */
   publicUrl: string;
+  /** Where other VASPs send TRP messages: inquiry URLs, callbacks, Travel Addresses. */
+  trpUrl: string;
   maxAttempts: number;
 }
 

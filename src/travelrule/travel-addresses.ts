@@ -29,7 +29,7 @@ export interface TravelAddressTarget {
 }
 
 export async function issueTravelAddress(
-  deps: { sql: Sql; keyring: Keyring; publicUrl: string },
+  deps: { sql: Sql; keyring: Keyring; trpUrl: string },
   apiKeyId: string,
   network: string,
   address: string,
@@ -42,11 +42,11 @@ export async function issueTravelAddress(
     values (${apiKeyId}, ${network}, ${valid.address})
     on conflict (api_key_id, network, address) do update set network = excluded.network
     returning id`;
-  const url = `${deps.publicUrl}/trp/v3/inquiries/${callbackToken(deps.keyring, row!.id, TRAVEL_ADDRESS_INFO)}`;
+  const url = `${deps.trpUrl}/trp/v3/inquiries/${callbackToken(deps.keyring, row!.id, TRAVEL_ADDRESS_INFO)}`;
   if (!url.startsWith('https://'))
     throw new TravelRuleError(
       'unavailable',
-      'travel_rule.public_url must be https for Travel Addresses',
+      'the TRP public URL (travel_rule.trp_public_url, else public_url) must be https for Travel Addresses',
     );
   return { travel_address: encodeTravelAddress(url), url, network, address: valid.address };
 }

@@ -10,6 +10,7 @@ import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
 import { COUNTRY_CODES } from './ivms101/countries.js';
 import { randomToken, secretHash, UUID_RE } from '../ids.js';
+import { normalizeFingerprint } from '../net/tls-certs.js';
 
 /**
  * The VASP directory (table `vasps`): the other VASPs this one exchanges Travel Rule data with,
@@ -35,6 +36,11 @@ export interface Vasp extends VaspRecord {
   trp_endpoint: string | null;
   /** How inquiries to it write slip0044 (src/travelrule/trp/assets.ts). */
   trp_slip0044: 'number' | 'symbol';
+  /**
+   * SHA-256 fingerprints of its TLS certificates (src/travelrule/peer.ts): its TRP server must
+   * present one, and its messages are taken only from a connection that presented one.
+   */
+  trp_tls_fingerprints: string[];
   email: string | null;
   source: 'config' | 'cli' | 'dashboard';
   created_at: Date;
@@ -52,7 +58,7 @@ export function hashInboundToken(token: string): string {
 }
 
 const VASP_COLUMNS =
-  'uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at';
+  'uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, trp_tls_fingerprints, source, created_at, updated_at';
 
 const TOKEN = /^[A-Za-z0-9_-]{32,200}$/;
 
@@ -120,6 +126,29 @@ export const VaspInput = z.object({
   ),
   /** How inquiries to it write a native coin's slip0044: "number" (default) or "symbol" (TRISA). */
   trp_slip0044: optional(z.enum(['number', 'symbol'], { error: () => 'must be number or symbol' })),
+  /**
+   * SHA-256 fingerprints of the TLS certificates it uses for TRP, server and client (any common
+   * spelling: colons or not, any case); more than one while it changes certificates.
+   */
+  trp_tls_fingerprints: optional(
+    z
+      .array(
+        z
+          .string()
+          .max(200, 'must be a SHA-256 fingerprint')
+          .transform((v, ctx) => {
+            const fingerprint = normalizeFingerprint(v);
+            if (fingerprint) return fingerprint;
+            ctx.addIssue({
+              code: 'custom',
+              message: 'must be a SHA-256 fingerprint (64 hex digits, colons allowed)',
+            });
+            return z.NEVER;
+          }),
+      )
+      .max(10, 'must be at most 10 fingerprints')
+      .transform((list) => [...new Set(list)]),
+  ),
   email: optional(
     z
       .string()
@@ -164,17 +193,20 @@ async function writeVasp(
     input.trp_endpoint ?? null,
     input.email ?? null,
     input.trp_slip0044 ?? 'number',
+    input.trp_tls_fingerprints ?? [],
   ] as const;
+  await refuseFingerprintsOfOthers(sql, uid, fields[7]);
   try {
     const [row] = await sql<(Vasp & { inserted: boolean })[]>`
-      insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, inbound_token_hash, source)
-      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${fields[6]}, ${hashInboundToken(fresh)}, ${source})
+      insert into vasps as v (uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, trp_tls_fingerprints, inbound_token_hash, source)
+      values (${uid}, ${fields[0]}, ${fields[1]}, ${fields[2]}, ${fields[3]}, ${fields[4]}, ${fields[5]}, ${fields[6]}, ${fields[7] as string[]}::text[], ${hashInboundToken(fresh)}, ${source})
       on conflict (uid) do update set
         name = excluded.name, legal_name = excluded.legal_name, country = excluded.country, website = excluded.website,
         trp_endpoint = excluded.trp_endpoint, email = excluded.email, trp_slip0044 = excluded.trp_slip0044,
+        trp_tls_fingerprints = excluded.trp_tls_fingerprints,
         inbound_token_hash = coalesce(${givenHash}::text, v.inbound_token_hash), source = excluded.source, updated_at = now()
-      where (v.name, v.legal_name, v.country, v.website, v.trp_endpoint, v.email, v.trp_slip0044, v.inbound_token_hash)
-        is distinct from (excluded.name, excluded.legal_name, excluded.country, excluded.website, excluded.trp_endpoint, excluded.email, excluded.trp_slip0044, coalesce(${givenHash}::text, v.inbound_token_hash))
+      where (v.name, v.legal_name, v.country, v.website, v.trp_endpoint, v.email, v.trp_slip0044, v.trp_tls_fingerprints, v.inbound_token_hash)
+        is distinct from (excluded.name, excluded.legal_name, excluded.country, excluded.website, excluded.trp_endpoint, excluded.email, excluded.trp_slip0044, excluded.trp_tls_fingerprints, coalesce(${givenHash}::text, v.inbound_token_hash))
       returning ${sql.unsafe(VASP_COLUMNS.replace(/(\w+)/g, 'v.$1'))}, (xmax = 0) as inserted`;
     if (row) {
       const { inserted, ...vasp } = row;
@@ -196,7 +228,26 @@ async function writeVasp(
   return { vasp: (await getVasp(sql, uid))!, outcome: 'unchanged' };
 }
 
-/** A directory write that conflicts with another entry (an inbound token in use). */
+/**
+ * A certificate names one VASP: a message on a Travel Address is attributed by it. Pinning one
+ * that another entry has is refused (naming that entry), in any channel.
+ */
+async function refuseFingerprintsOfOthers(
+  sql: Sql,
+  uid: string,
+  fingerprints: readonly string[],
+): Promise<void> {
+  if (fingerprints.length === 0) return;
+  const [other] = await sql<{ uid: string; name: string }[]>`
+    select uid, name from vasps
+    where uid <> ${uid} and trp_tls_fingerprints && ${fingerprints as string[]}::text[] limit 1`;
+  if (other)
+    throw new VaspConflictError(
+      `trp_tls_fingerprints: a certificate of this list is pinned for VASP ${other.name} (${other.uid}) already`,
+    );
+}
+
+/** A directory write that conflicts with another entry (an inbound token or a certificate in use). */
 export class VaspConflictError extends PermanentError {
   constructor(message: string) {
     super(message);
@@ -226,6 +277,16 @@ export async function findVaspByInboundToken(sql: Sql, token: string): Promise<V
   return row;
 }
 
+/** The VASP that pins this TLS certificate (its SHA-256 fingerprint), if one does. */
+export async function findVaspByFingerprint(
+  sql: Sql,
+  fingerprint: string,
+): Promise<Vasp | undefined> {
+  const [row] = await sql<Vasp[]>`
+    select ${sql.unsafe(VASP_COLUMNS)} from vasps where trp_tls_fingerprints @> array[${fingerprint}]::text[]`;
+  return row;
+}
+
 /** A page of the directory, by name (case-insensitive), then uid. page ≥ 1. */
 export async function listVasps(
   sql: Sql,
@@ -241,9 +302,7 @@ export async function listVasps(
 
 /** The whole directory without the tokens (the CLI's list). */
 export async function listAllVasps(sql: Sql): Promise<Vasp[]> {
-  return sql<Vasp[]>`
-    select uid, name, legal_name, country, website, trp_endpoint, email, trp_slip0044, source, created_at, updated_at
-    from vasps order by lower(name), uid`;
+  return sql<Vasp[]>`select ${sql.unsafe(VASP_COLUMNS)} from vasps order by lower(name), uid`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { checkTransferSender, type TrpPeer } from './peer.js';
 import { TravelRuleError } from './errors.js';
 import type { NormalisedCreateTx } from './ivms101/index.js';
 import { hashReason } from './ivms101/rules.js';
@@ -61,6 +62,12 @@ export async function checkOutgoing(
         'beneficiary_vasp_id: no VASP with this uid (see GET /v2/travelrule/list_vasps)',
       );
   }
+  // Its answers are taken only from the certificate the directory pins for the VASP behind it.
+  if (input.beneficiary_travel_address && !vasp && deps.config.trp_require_client_cert)
+    throw new TravelRuleError(
+      'invalid',
+      'beneficiary_vasp_id: required with beneficiary_travel_address: the answer to the inquiry is taken only from a directory VASP whose TLS certificate is pinned',
+    );
   if (await findByRef(deps.sql, apiKeyId, input.transaction_ref)) duplicateRef();
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network: input.transaction_network,
@@ -230,8 +237,10 @@ export async function receiveResolution(
   deps: TravelRuleDeps,
   token: string,
   resolution: Resolution,
+  peer: TrpPeer,
 ): Promise<void> {
   const t = await findByCallbackToken(deps.sql, deps.keyring, token);
   if (t?.direction !== 'outgoing') throw new TravelRuleError('not_found', 'unknown callback URL');
+  await checkTransferSender(deps.sql, deps.config, t.counterparty_vasp_id, peer);
   await applyResolution(deps, t, resolution);
 }

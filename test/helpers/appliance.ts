@@ -30,6 +30,9 @@ export async function startTestAppliance(
     TOLLGATE_NFT_METADATA_ALLOW_CIDRS: '127.0.0.0/8',
     // Test receivers and peers are plain http on loopback; test/trp-interop.test.ts turns it off.
     TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'true',
+    // Most test peers send on the API port with the token alone; the mutual-TLS tests
+    // (test/trp-mtls.test.ts, test/travelrule-two-instances.test.ts) turn it on.
+    TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'false',
     TOLLGATE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });

@@ -295,6 +295,7 @@ export function routeTable(sql: Sql): { v2: Route[]; all: RouteTableEntry[] } {
     dtis: DtiTable.load(),
     indexedNetworks: ['eth'],
     publicUrl: 'https://localhost',
+    trpUrl: 'https://localhost',
     maxAttempts: config.webhook_max_attempts,
     allow,
   };

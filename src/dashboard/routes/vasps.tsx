@@ -6,8 +6,10 @@ import {
   inboundUrl,
   rotateInboundToken,
   upsertVasp,
+  VaspConflictError,
   VaspInput,
   type VaspInputValue,
+  type VaspWithToken,
 } from '../../travelrule/index.js';
 import {
   errorPage,
@@ -38,6 +40,7 @@ const FIELDS = [
   'country',
   'trp_endpoint',
   'trp_slip0044',
+  'trp_tls_fingerprints',
   'email',
 ] as const;
 type FormValues = Partial<Record<(typeof FIELDS)[number], string>>;
@@ -99,6 +102,29 @@ const VaspForm: FC<{ action: string; csrf: string; values: FormValues; errors: F
         </option>
       </select>
     </div>
+    <div>
+      <label for="f-trp_tls_fingerprints">TLS certificate fingerprints (SHA-256)</label>
+      <span id="f-trp_tls_fingerprints-hint" class="muted">
+        One per line, as the VASP gives them. Its TRP server must present one of these certificates,
+        and its TRP messages are taken only over a connection that presented one. Two while it
+        changes certificates.
+      </span>
+      <textarea
+        id="f-trp_tls_fingerprints"
+        name="trp_tls_fingerprints"
+        rows={3}
+        spellcheck={false}
+        aria-invalid={errors.trp_tls_fingerprints ? 'true' : undefined}
+        aria-describedby={`f-trp_tls_fingerprints-hint${errors.trp_tls_fingerprints ? ' f-trp_tls_fingerprints-error' : ''}`}
+      >
+        {values.trp_tls_fingerprints ?? ''}
+      </textarea>
+      {errors.trp_tls_fingerprints ? (
+        <span id="f-trp_tls_fingerprints-error" class="field-error">
+          {errors.trp_tls_fingerprints}
+        </span>
+      ) : null}
+    </div>
     <Field
       name="email"
       label="E-mail"
@@ -119,7 +145,12 @@ function readVaspForm(c: DashContext): {
   errors: FormErrors;
 } {
   const values: FormValues = Object.fromEntries(FIELDS.map((f) => [f, field(c, f)]));
-  const result = VaspInput.safeParse(values);
+  // One fingerprint per line (a comma also separates them).
+  const pins = (values.trp_tls_fingerprints ?? '')
+    .split(/[\r\n,]+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const result = VaspInput.safeParse({ ...values, trp_tls_fingerprints: pins });
   if (result.success) return { values, parsed: result.data, errors: {} };
   const errors: FormErrors = {};
   for (const issue of result.error.issues) {
@@ -132,6 +163,21 @@ function readVaspForm(c: DashContext): {
 export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
   const vasps = new Hono<DashEnv>();
+
+  /** Writes the entry, or says which field conflicts with another entry (a pinned certificate). */
+  const save = async (
+    input: VaspInputValue,
+  ): Promise<{ vasp: VaspWithToken } | { errors: FormErrors }> => {
+    try {
+      return { vasp: await upsertVasp(sql, input, 'dashboard') };
+    } catch (err) {
+      if (err instanceof VaspConflictError)
+        return {
+          errors: { trp_tls_fingerprints: err.message.replace(/^trp_tls_fingerprints: /, '') },
+        };
+      throw err;
+    }
+  };
 
   const listPage = async (
     c: DashContext,
@@ -227,6 +273,7 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
       country: v.country ?? '',
       trp_endpoint: v.trp_endpoint ?? '',
       trp_slip0044: v.trp_slip0044,
+      trp_tls_fingerprints: v.trp_tls_fingerprints.join('\n'),
       email: v.email ?? '',
     };
     return render(
@@ -250,9 +297,7 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
           <dd>
             {madeToken ? (
               <>
-                <code id="inbound-url">
-                  {inboundUrl(deps.travelRule.publicUrl, madeToken.token)}
-                </code>{' '}
+                <code id="inbound-url">{inboundUrl(deps.travelRule.trpUrl, madeToken.token)}</code>{' '}
                 <span class="muted">
                   Shown this once: give it to this VASP now. Only its hash is kept.
                 </span>
@@ -300,11 +345,14 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
         },
         400,
       );
-    const vasp = await upsertVasp(
-      sql,
-      { ...parsed, uid: undefined, inbound_token: undefined },
-      'dashboard',
-    );
+    const saved = await save({ ...parsed, uid: undefined, inbound_token: undefined });
+    if ('errors' in saved)
+      return listPage(
+        c,
+        { values, errors: saved.errors, error: 'The VASP was not added: see the form.' },
+        400,
+      );
+    const { vasp } = saved;
     await recordAudit(sql, {
       actor: c.get('session').operator.login,
       action: 'vasp_create',
@@ -346,7 +394,8 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
       return errorPage(c, 404, 'Not found', 'There is no VASP with this uid.');
     const { values, parsed, errors } = readVaspForm(c);
     if (!parsed) return editPage(c, uid, { values, errors });
-    await upsertVasp(sql, { ...parsed, uid, inbound_token: undefined }, 'dashboard');
+    const saved = await save({ ...parsed, uid, inbound_token: undefined });
+    if ('errors' in saved) return editPage(c, uid, { values, errors: saved.errors });
     await recordAudit(sql, {
       actor: c.get('session').operator.login,
       action: 'vasp_update',

@@ -57,11 +57,11 @@ export interface SenderDeps extends TravelRuleDeps {
 }
 
 function resolutionsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
-  return `${deps.publicUrl}/trp/v3/resolutions/${callbackToken(deps.keyring, t.id)}`;
+  return `${deps.trpUrl}/trp/v3/resolutions/${callbackToken(deps.keyring, t.id)}`;
 }
 
 function confirmationsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
-  return `${deps.publicUrl}/trp/v3/confirmations/${callbackToken(deps.keyring, t.id)}`;
+  return `${deps.trpUrl}/trp/v3/confirmations/${callbackToken(deps.keyring, t.id)}`;
 }
 
 /** Which status a message still makes sense in: a message the transaction has moved past is not sent. */
@@ -161,18 +161,18 @@ async function inquiryUndeliverable(
 }
 
 async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {
+  const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
   const opts = {
     timeoutMs: deps.config.trp_timeout_ms,
     allow: deps.allow,
     ca: deps.trpCa,
     clientCert: deps.trpClientCert,
+    // Every message to a VASP goes only to a server presenting a certificate pinned for it.
+    pins: vasp?.trp_tls_fingerprints,
     requestId: m.request_id,
     allowHttpLoopback: deps.config.allow_http_loopback,
   };
   if (m.kind === 'trp_inquiry') {
-    const vasp = t.counterparty_vasp_id
-      ? await getVasp(deps.sql, t.counterparty_vasp_id)
-      : undefined;
     // A Travel Address given to create_tx, else the directory's endpoint (a URL or an address).
     const endpoint = t.beneficiary_travel_address ?? vasp?.trp_endpoint;
     if (!endpoint) throw new PermanentError('the beneficiary VASP has no TRP endpoint any more');

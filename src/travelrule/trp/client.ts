@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import tls from 'node:tls';
+import { TLS_VERSIONS } from '../../net/tls-certs.js';
 import { PermanentError, RetryableError } from '../../errors.js';
 import { stringifyWithBigInts } from '../../json.js';
 import { log } from '../../log.js';
@@ -59,9 +61,74 @@ interface RawResponse {
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawResponse> {
-  const https_ = url.protocol === 'https:';
+/** A pinned server presented another certificate: nothing was sent to it. */
+class PinMismatch extends Error {
+  readonly code = 'ECERTPIN';
+}
+
+/**
+ * A TLS connection to a server the directory pins: the handshake completes whatever CA signed its
+ * certificate (a pin names the certificate itself), then the certificate must be one of the
+ * pins, or the socket is closed before a byte of the request is written.
+ */
+function connectPinned(url: URL, opts: TrpPostOptions, deadline: number): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = tls.connect({
+      host,
+      port: Number(url.port || 443),
+      ...(isIP(host) ? {} : { servername: host }),
+      lookup: guardedLookup(opts.allow) as never,
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+      ...TLS_VERSIONS,
+      ...(opts.clientCert ? { cert: opts.clientCert.cert, key: opts.clientCert.key } : {}),
+    });
+    const timer = setTimeout(
+      () =>
+        socket.destroy(
+          Object.assign(new Error(`no TLS connection within ${opts.timeoutMs} ms`), {
+            code: 'ETIMEDOUT',
+          }),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.once('secureConnect', () => {
+      clearTimeout(timer);
+      const presented = socket.getPeerCertificate().fingerprint256;
+      if (presented && opts.pins!.includes(presented)) return resolve(socket);
+      socket.destroy();
+      reject(
+        new PinMismatch(
+          `the server presented a TLS certificate (SHA-256 ${presented ?? 'none'}) that the directory does not pin for this VASP`,
+        ),
+      );
+    });
+  });
+}
+
+async function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawResponse> {
+  const https_ = url.protocol === 'https:';
+  const deadline = Date.now() + opts.timeoutMs;
+  const pinned = https_ && opts.pins?.length ? await connectPinned(url, opts, deadline) : undefined;
+  return new Promise((resolve, reject) => {
+    const connection = pinned
+      ? { createConnection: () => pinned }
+      : {
+          lookup: guardedLookup(opts.allow) as never,
+          agent: false,
+          // One array element per certificate: Node reads only the first of several PEM blocks in one element.
+          ...(https_ && opts.ca
+            ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] }
+            : {}),
+          ...(https_ && opts.clientCert
+            ? { cert: opts.clientCert.cert, key: opts.clientCert.key }
+            : {}),
+        };
     const req = (https_ ? https : http).request(url, {
       method: 'POST',
       headers: {
@@ -71,22 +138,14 @@ function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawResponse
         accept: 'application/json',
         'content-length': String(Buffer.byteLength(body)),
       },
-      lookup: guardedLookup(opts.allow) as never,
-      agent: false,
-      // One array element per certificate: Node reads only the first of several PEM blocks in one element.
-      ...(https_ && opts.ca
-        ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] }
-        : {}),
-      ...(https_ && opts.clientCert
-        ? { cert: opts.clientCert.cert, key: opts.clientCert.key }
-        : {}),
+      ...connection,
     });
     const timeout = () =>
       req.destroy(
         Object.assign(new Error(`no response within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
       );
     // One deadline for connecting, sending and reading the whole answer.
-    const timer = setTimeout(timeout, opts.timeoutMs);
+    const timer = setTimeout(timeout, Math.max(0, deadline - Date.now()));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -165,6 +224,11 @@ export interface TrpPostOptions {
   ca?: string;
   /** Presented to the peer on https (mutual TLS), PEM. */
   clientCert?: { cert: string; key: string } | undefined;
+  /**
+   * SHA-256 fingerprints the directory pins for this VASP: its server must present one of these
+   * certificates (checked instead of a CA chain). None: the usual CA and host name check.
+   */
+  pins?: readonly string[];
   requestId: string;
   /** Development only: plain http to a loopback host (config travel_rule.allow_http_loopback). */
   allowHttpLoopback?: boolean;
@@ -187,6 +251,8 @@ export async function trpPost(
     throw trpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
   const refusal = personalDataUrlRefusal(target, opts.allowHttpLoopback ?? false);
   if (refusal) throw trpError(`TRP URL ${refusal}`, false);
+  if (opts.pins?.length && target.protocol !== 'https:')
+    throw trpError('TRP URL must be https: the directory pins TLS certificates for this VASP', false);
 
   let res: RawResponse;
   try {

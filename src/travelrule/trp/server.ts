@@ -1,4 +1,6 @@
+import { TLSSocket } from 'node:tls';
 import { Hono, type Context } from 'hono';
+import { NO_PEER, type TrpPeer } from '../peer.js';
 import { describeError, ErrorNumber, PermanentError } from '../../errors.js';
 import { log } from '../../log.js';
 import {
@@ -24,18 +26,34 @@ import { hasNul, parseJsonExact } from '../../json.js';
  * body nor the token is ever logged.
  */
 
+/** What the protocol layer knows of a request: its headers, and the TLS connection it came on. */
+export interface TrpMeta {
+  requestId: string;
+  extensions: string[];
+  peer: TrpPeer;
+}
+
 export interface TrpInboundHandlers {
-  inquiry(
-    token: string,
-    inquiry: InboundInquiry,
-    meta: { requestId: string; extensions: string[] },
-  ): Promise<Resolution>;
-  resolution(token: string, resolution: Resolution, meta: { requestId: string }): Promise<void>;
-  confirmation(
-    token: string,
-    confirmation: Confirmation,
-    meta: { requestId: string },
-  ): Promise<void>;
+  inquiry(token: string, inquiry: InboundInquiry, meta: TrpMeta): Promise<Resolution>;
+  resolution(token: string, resolution: Resolution, meta: TrpMeta): Promise<void>;
+  confirmation(token: string, confirmation: Confirmation, meta: TrpMeta): Promise<void>;
+}
+
+/**
+ * The client certificate of the request's TLS connection (the mutual-TLS listener asks for one
+ * and lets the handshake finish without one, so that a refusal is a readable 403). Its key was
+ * proven in the handshake; its validity dates are checked here, as no CA chain is: the directory
+ * pins the certificate itself.
+ */
+function peerOf(c: Context): TrpPeer {
+  const socket = (c.env as { incoming?: { socket?: unknown } } | undefined)?.incoming?.socket;
+  if (!(socket instanceof TLSSocket)) return NO_PEER;
+  const cert = socket.getPeerCertificate();
+  if (!cert || !cert.fingerprint256) return NO_PEER;
+  const now = Date.now();
+  if (Date.parse(cert.valid_from) > now || Date.parse(cert.valid_to) < now)
+    throw new Refusal(403, 'the client certificate is expired or not valid yet');
+  return { certificate: cert.fingerprint256 };
 }
 
 /** Thrown by handlers: unknown token → 404, the transfer is not in a state for this message → 409. */
@@ -113,11 +131,7 @@ type Endpoint = 'inquiry' | 'resolution' | 'confirmation';
 async function serve(
   c: Context,
   endpoint: Endpoint,
-  run: (
-    token: string,
-    body: unknown,
-    meta: { requestId: string; extensions: string[] },
-  ) => Promise<unknown>,
+  run: (token: string, body: unknown, meta: TrpMeta) => Promise<unknown>,
 ): Promise<Response> {
   c.header('api-version', TRP_VERSION);
   let requestId: string | undefined;
@@ -148,6 +162,7 @@ async function serve(
 
     const token = c.req.param('token') ?? '';
     if (!TOKEN.test(token)) throw new Refusal(404, 'unknown TRP endpoint');
+    const peer = peerOf(c);
 
     const text = await readBody(c.req.raw);
     let body: unknown;
@@ -160,7 +175,7 @@ async function serve(
     // Only an escaped NUL can be in a parsed string (a raw one is not JSON); Postgres text cannot store it.
     if (text.includes('\\u0000') && hasNul(body))
       throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
-    const result = await run(token, body, { requestId, extensions });
+    const result = await run(token, body, { requestId, extensions, peer });
     // A resolution or confirmation is taken with 204 and no body, as TRP implementations answer.
     return result === undefined ? c.body(null, 204) : c.json(result, 200);
   } catch (err) {
@@ -205,17 +220,13 @@ export function trpRoutes(handlers: TrpInboundHandlers, dtis: DtiTable): Hono {
   );
   app.post('/trp/v3/resolutions/:token', (c) =>
     serve(c, 'resolution', async (token, body, meta) => {
-      await handlers.resolution(token, validated(parseResolution(body)), {
-        requestId: meta.requestId,
-      });
+      await handlers.resolution(token, validated(parseResolution(body)), meta);
       return undefined;
     }),
   );
   app.post('/trp/v3/confirmations/:token', (c) =>
     serve(c, 'confirmation', async (token, body, meta) => {
-      await handlers.confirmation(token, validated(parseConfirmation(body)), {
-        requestId: meta.requestId,
-      });
+      await handlers.confirmation(token, validated(parseConfirmation(body)), meta);
       return undefined;
     }),
   );
