@@ -17,6 +17,7 @@ import { labelsCommand } from './cli/labels.js';
 import { vaspsCommand } from './cli/vasps.js';
 import { operatorsCommand } from './cli/operators.js';
 import { travelAddressCommand } from './cli/travel-address.js';
+import { tlsCommand } from './cli/tls.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>
@@ -33,7 +34,8 @@ const USAGE = `Usage: tollgate <command>
   labels import FILE [--format ofac|csv] [--source NAME] [--replace]
                              import AML labels (OFAC list or CSV); prints the counts as JSON last
   labels stats [--json]      labels per source and category, and the last import
-  vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL] [--email E]
+  vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL]
+            [--trp-tls-cert FILE] [--email E]
                              add a VASP to the directory; prints it with its inbound_url as JSON last
   vasps list [--json] | show <uid> | remove <uid> | rotate-token <uid> | import FILE
                              the Travel Rule VASP directory
@@ -43,6 +45,8 @@ const USAGE = `Usage: tollgate <command>
                              dashboard operator accounts
   travel-address --key NAME --network N --address A
                              the Travel Address (ta…) of a customer's deposit address, as JSON
+  tls dev-ca --out DIR | dev-cert --ca DIR --host H --out DIR | fingerprint FILE
+                             development certificates for TRP's mutual TLS; fingerprints to pin
 
 Configuration: config/default.json, the file in TOLLGATE_CONFIG, then TOLLGATE_* variables (see README).`;
 
@@ -158,6 +162,8 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
+  // Needs no configuration and no database.
+  if (command === 'tls') return tlsCommand(rest);
   let config: Config;
   try {
     config = loadConfig();

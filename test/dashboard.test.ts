@@ -613,6 +613,65 @@ describe('admin pages', () => {
     expect((await auditOf('vasp_update', delta!.uid)).length).toBe(2);
   });
 
+  it('pins TLS certificate fingerprints of a VASP; the edit form carries them, so a save keeps them', async () => {
+    const admin = await login('admin.one');
+    const fp = (byte: string) => `${byte}:`.repeat(31) + byte;
+    const made = await admin.submit('/dashboard/vasps', '/dashboard/vasps', {
+      name: 'Echo VASP',
+      website: 'https://echo.example',
+      trp_endpoint: 'https://trp.echo.example/inquiries',
+      trp_tls_fingerprints: `${fp('ee').toLowerCase()}\r\n${'e1'.repeat(32)}\r\n`,
+    });
+    expect(made.status).toBe(200);
+    const [echo] = await db.sql<
+      { uid: string; trp_tls_fingerprints: string[] }[]
+    >`select uid, trp_tls_fingerprints from vasps where name = 'Echo VASP'`;
+    expect(echo!.trp_tls_fingerprints).toEqual([fp('EE'), fp('E1')]);
+    const page = await admin.get(`/dashboard/vasps/${echo!.uid}`);
+    expect(page.text).toContain(`${fp('EE')}\n${fp('E1')}</textarea>`);
+    // A save of the form as shown (another field changed) keeps the pins.
+    const form = /<textarea[^>]*name="trp_tls_fingerprints"[^>]*>([^<]*)<\/textarea>/.exec(
+      page.text,
+    )![1]!;
+    const saved = await admin.submit(
+      `/dashboard/vasps/${echo!.uid}`,
+      `/dashboard/vasps/${echo!.uid}`,
+      {
+        name: 'Echo VASP AG',
+        website: 'https://echo.example',
+        trp_endpoint: 'https://trp.echo.example/inquiries',
+        trp_tls_fingerprints: form,
+      },
+    );
+    expect(saved.status).toBe(303);
+    const [kept] = await db.sql`select trp_tls_fingerprints from vasps where uid = ${echo!.uid}`;
+    expect(kept!.trp_tls_fingerprints).toEqual([fp('EE'), fp('E1')]);
+    // Not a fingerprint, and one pinned for another VASP: errors next to the field.
+    const bad = await admin.submit(
+      `/dashboard/vasps/${echo!.uid}`,
+      `/dashboard/vasps/${echo!.uid}`,
+      {
+        name: 'Echo VASP AG',
+        website: 'https://echo.example',
+        trp_tls_fingerprints: 'not one',
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(
+      /id="f-trp_tls_fingerprints-error" class="field-error">must be a SHA-256 fingerprint/,
+    );
+    const taken = await admin.submit('/dashboard/vasps', '/dashboard/vasps', {
+      name: 'Foxtrot VASP',
+      website: 'https://foxtrot.example',
+      trp_tls_fingerprints: fp('ee'),
+    });
+    expect(taken.status).toBe(400);
+    expect(taken.text).toMatch(
+      /id="f-trp_tls_fingerprints-error" class="field-error">a certificate of this list is pinned for VASP Echo VASP AG/,
+    );
+    expect((await db.sql`select 1 from vasps where name = 'Foxtrot VASP'`).length).toBe(0);
+  });
+
   it('creates and disables an operator, and creates and revokes an API key, showing secrets once', async () => {
     const admin = await login('admin.one');
     const created = await admin.submit('/dashboard/operators', '/dashboard/operators', {

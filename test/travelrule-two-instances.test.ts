@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTls } from '../src/api/tls.js';
 import { createApiKey } from '../src/keys/keys.js';
+import { type KeyAndCertificate, makeDevCa, makeDevCertificate } from '../src/net/tls-certs.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -17,10 +17,13 @@ import { Receiver } from './helpers/receiver.js';
 import { BENEFICIARY_ADDRESS, ORIGINATOR_ADDRESS, travelBody } from './helpers/travelrule.js';
 
 /**
- * Two Tollgates talk TRP v3.1 over real HTTPS: two databases, two ports, two workers, each with
- * the other in its directory and its certificate trusted. A withdrawal from A to B and a deposit
- * into A from B run end to end, with the operators deciding on both sides and each side's
- * backend receiving its signed travel rule webhooks.
+ * Two Tollgates talk TRP v3.1 over mutual TLS, as configured in production: two databases, two
+ * API ports, two TRP listeners, two workers. Each has a certificate from a development CA
+ * (`tollgate tls`'s code) and pins the other's in its directory; client certificates are
+ * required. A withdrawal from A to B and a deposit into A from B run end to end, with the
+ * operators deciding on both sides and each side's backend receiving its signed travel rule
+ * webhooks; a Travel Address of B's customer finds B; a third party with a certificate of the
+ * same CA, or none, cannot post a resolution or confirmation, even knowing the callback URL.
  */
 
 interface Side {
@@ -31,24 +34,43 @@ interface Side {
   key: { id: string; apikey: string; webhook_secret: string };
   reviewer: Record<string, string>;
   hooks: Receiver;
+  /** Base URL of its mutual-TLS TRP listener. */
+  trp: string;
 }
 
 const A = { name: 'Alpha VASP', uid: '0a0a0a0a-0000-4000-8000-00000000000a' };
 const B = { name: 'Bravo VASP', uid: '0b0b0b0b-0000-4000-8000-00000000000b' };
+/** In A's directory: a VASP whose pinned certificate is Mallory's. */
+const C = { name: 'Charlie VASP', uid: '0c0c0c0c-0000-4000-8000-00000000000c' };
+/** In A's directory: B's endpoint, pinned to a certificate B does not have. */
+const B_WRONG_PIN = { name: 'Bravo (old pin)', uid: '0b0b0b0b-0000-4000-8000-0000000000b1' };
 let a: Side;
 let b: Side;
+let certs: Record<'a' | 'b' | 'mallory', KeyAndCertificate & { fingerprint: string }>;
 
 const token = () => randomBytes(32).toString('base64url');
 const basic = (login: string, password: string) => ({
   authorization: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64'),
 });
 
+function writeCertificate(c: KeyAndCertificate): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-trp-cert-'));
+  writeFileSync(join(dir, 'cert.pem'), c.cert);
+  writeFileSync(join(dir, 'key.pem'), c.key, { mode: 0o600 });
+  return { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
+}
+
 async function side(
   info: { name: string; uid: string },
-  port: number,
-  dataDir: string,
-  caFile: string,
-  peer: { name: string; uid: string; endpoint: string; inboundToken: string },
+  ports: { api: number; trp: number },
+  own: KeyAndCertificate,
+  peer: {
+    name: string;
+    uid: string;
+    endpoint: string;
+    inboundToken: string;
+    fingerprint: string;
+  },
 ): Promise<Side> {
   const db = await freshDatabase();
   const key = await createApiKey(db.sql, 'backend');
@@ -62,54 +84,83 @@ async function side(
       country: 'DE',
       trp_endpoint: peer.endpoint,
       inbound_token: peer.inboundToken,
+      trp_tls_fingerprints: [peer.fingerprint],
     },
     'cli',
   );
+  const files = writeCertificate(own);
   const app = await startTestAppliance(
     db.url,
     {
-      TOLLGATE_PORT: String(port),
-      TOLLGATE_DATA_DIR: dataDir,
-      TOLLGATE_TRAVEL_RULE_PUBLIC_URL: `https://127.0.0.1:${port}`,
+      TOLLGATE_PORT: String(ports.api),
       TOLLGATE_TRAVEL_RULE_VASP_NAME: info.name,
-      TOLLGATE_TRP_CA_FILE: caFile,
+      TOLLGATE_TRP_PORT: String(ports.trp),
+      TOLLGATE_TRP_PUBLIC_URL: `https://127.0.0.1:${ports.trp}`,
+      TOLLGATE_TRP_CLIENT_CERT_FILE: files.cert,
+      TOLLGATE_TRP_CLIENT_KEY_FILE: files.key,
+      TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'true',
     },
     { api: true, worker: true, indexer: false, devChain: false },
   );
+  expect(app.trpPort).toBe(ports.trp);
   const hooks = await new Receiver().start();
   const reg = await call(app.baseUrl, 'POST', '/v2/travelrule/webhook', {
     headers: { apikey: key.apikey },
     body: { url: hooks.url },
   });
   expect(reg.json.code).toBe(0);
-  return { ...info, db, app, key, reviewer: basic(op.login, op.password), hooks };
+  return {
+    ...info,
+    db,
+    app,
+    key,
+    reviewer: basic(op.login, op.password),
+    hooks,
+    trp: `https://127.0.0.1:${ports.trp}`,
+  };
 }
 
 beforeAll(async () => {
-  const [portA, portB] = [await freePort(), await freePort()];
-  const dirA = mkdtempSync(join(tmpdir(), 'tollgate-a-'));
-  const dirB = mkdtempSync(join(tmpdir(), 'tollgate-b-'));
-  // Each side's self-signed certificate, made now so that the other can trust it.
-  const caFile = join(mkdtempSync(join(tmpdir(), 'tollgate-ca-')), 'peers.pem');
-  writeFileSync(
-    caFile,
-    [(await loadTls({ dataDir: dirA })).cert, (await loadTls({ dataDir: dirB })).cert]
-      .map((p) => p.trim())
-      .join('\n') + '\n',
-  );
+  const ports = async () => ({ api: await freePort(), trp: await freePort() });
+  const [portsA, portsB] = [await ports(), await ports()];
+  // One development CA signs all three: the same CA vouches for Mallory, so only the pins decide.
+  const ca = await makeDevCa();
+  const make = () => makeDevCertificate(ca, { hosts: ['127.0.0.1'] });
+  certs = { a: await make(), b: await make(), mallory: await make() };
   // The inquiry URL each hands to the other: B's token at A, A's token at B.
   const bAtA = token();
   const aAtB = token();
-  a = await side(A, portA, dirA, caFile, {
+  a = await side(A, portsA, certs.a, {
     ...B,
-    endpoint: `https://127.0.0.1:${portB}/trp/v3/inquiries/${aAtB}`,
+    endpoint: `https://127.0.0.1:${portsB.trp}/trp/v3/inquiries/${aAtB}`,
     inboundToken: bAtA,
+    fingerprint: certs.b.fingerprint,
   });
-  b = await side(B, portB, dirB, caFile, {
+  b = await side(B, portsB, certs.b, {
     ...A,
-    endpoint: `https://127.0.0.1:${portA}/trp/v3/inquiries/${bAtA}`,
+    endpoint: `https://127.0.0.1:${portsA.trp}/trp/v3/inquiries/${bAtA}`,
     inboundToken: aAtB,
+    fingerprint: certs.a.fingerprint,
   });
+  for (const entry of [
+    { ...C, fingerprint: certs.mallory.fingerprint, endpoint: 'https://charlie.example/trp' },
+    {
+      ...B_WRONG_PIN,
+      fingerprint: certs.mallory.fingerprint.replace(/^../, '00'),
+      endpoint: `https://127.0.0.1:${portsB.trp}/trp/v3/inquiries/${aAtB}`,
+    },
+  ])
+    await upsertVasp(
+      a.db.sql,
+      {
+        uid: entry.uid,
+        name: entry.name,
+        website: 'https://charlie.example',
+        trp_endpoint: entry.endpoint,
+        trp_tls_fingerprints: [entry.fingerprint],
+      },
+      'cli',
+    );
 }, 120_000);
 
 afterAll(async () => {
@@ -357,29 +408,221 @@ describe('two Tollgates over TRP v3.1', () => {
   it('refuses malformed TRP messages and unknown tokens with 400/404, echoing the request-identifier', async () => {
     const requestId = '6d1e3f0a-2b4c-4d5e-8f90-a1b2c3d4e5f6';
     const headers = { 'api-version': '3.1.0', 'request-identifier': requestId };
-    const unknown = await call(a.app.baseUrl, 'POST', `/trp/v3/inquiries/${token()}`, {
-      headers,
+    const asB = { headers, clientCert: certs.b };
+    const unknown = await call(a.trp, 'POST', `/trp/v3/inquiries/${token()}`, {
+      ...asB,
       body: {},
     });
     expect(unknown.status).toBe(400); // the body is checked before the token is looked up
-    const notFound = await call(a.app.baseUrl, 'POST', `/trp/v3/confirmations/${token()}`, {
-      headers,
+    const notFound = await call(a.trp, 'POST', `/trp/v3/confirmations/${token()}`, {
+      ...asB,
       body: { txid: '0x' + '00'.repeat(32) },
     });
     expect(notFound.status).toBe(404);
     expect(notFound.headers['request-identifier']).toBe(requestId);
-    const noVersion = await call(a.app.baseUrl, 'POST', `/trp/v3/confirmations/${token()}`, {
+    const noVersion = await call(a.trp, 'POST', `/trp/v3/confirmations/${token()}`, {
       headers: { 'request-identifier': requestId },
+      clientCert: certs.b,
       body: { txid: 'x' },
     });
     expect(noVersion.status).toBe(400);
-    const both = await call(a.app.baseUrl, 'POST', `/trp/v3/resolutions/${token()}`, {
-      headers,
+    const both = await call(a.trp, 'POST', `/trp/v3/resolutions/${token()}`, {
+      ...asB,
       body: {
         approved: { address: ORIGINATOR_ADDRESS, callback: 'https://x.example/' },
         rejected: 'no',
       },
     });
     expect(both.status).toBe(400);
+    // With its own listener, TRP is not served on the API port, and the listener serves only TRP.
+    expect(
+      (await call(a.app.baseUrl, 'POST', `/trp/v3/inquiries/${token()}`, { headers, body: {} }))
+        .status,
+    ).toBe(404);
+    expect((await call(a.trp, 'GET', '/v2/openapi.json', { clientCert: certs.b })).status).toBe(
+      404,
+    );
+    expect((await call(a.trp, 'GET', '/dashboard', { clientCert: certs.b })).status).toBe(404);
+  });
+
+  it('a forged resolution or confirmation, from a certificate not pinned for the transfer, or none, is refused and changes nothing', async () => {
+    // A → B withdrawal waiting for B's answer: A's resolutions URL is in B's database.
+    expect(
+      (
+        await api(
+          a,
+          'POST',
+          '/travelrule/create_tx',
+          travelBody('a-to-b-forged', { beneficiary_vasp_id: B.uid }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    const [out] = await a.db.sql<
+      { id: string }[]
+    >`select id from travelrule_transactions where transaction_ref = 'a-to-b-forged'`;
+    await ops(a, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    const incoming = await incomingPending(b);
+    const [atB] = await b.db.sql<
+      { counterparty_callback: string }[]
+    >`select counterparty_callback from travelrule_transactions where id = ${incoming.id}`;
+    const resolutionUrl = new URL(atB!.counterparty_callback);
+    expect(resolutionUrl.origin).toBe(a.trp);
+
+    const forged = {
+      approved: { address: '0x' + '66'.repeat(20), callback: 'https://mallory.example/trp/c' },
+    };
+    const post = (clientCert?: KeyAndCertificate) =>
+      call(a.trp, 'POST', resolutionUrl.pathname, {
+        headers: { 'api-version': '3.1.0', 'request-identifier': randomBytes(8).toString('hex') },
+        body: forged,
+        ...(clientCert ? { clientCert } : {}),
+      });
+    // Mallory: a certificate of the same CA, pinned for VASP C in A's directory, not for B.
+    const byMallory = await post(certs.mallory);
+    expect(byMallory.status).toBe(403);
+    expect(byMallory.json.message).toMatch(/not one the directory pins for this VASP/);
+    // No certificate at all.
+    const anonymous = await post();
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.json.message).toMatch(/mutual TLS/);
+    const [still] = await a.db.sql<
+      { status: string; beneficiary_address: string | null; counterparty_callback: string | null }[]
+    >`select status, beneficiary_address, counterparty_callback from travelrule_transactions where id = ${out!.id}`;
+    expect(still).toEqual({
+      status: 'OTHER_VASP_PENDING',
+      beneficiary_address: null,
+      counterparty_callback: null,
+    });
+
+    // B's operator rejects; then a forged confirmation to B's callback of a deposit is refused too.
+    await ops(b, 'POST', `/travelrule/transactions/${incoming.id}/reject`, { reason: 'test' });
+    await waitStatus(a, 'a-to-b-forged', 'OTHER_VASP_REJECTED');
+
+    await api(
+      b,
+      'POST',
+      '/travelrule/create_tx',
+      travelBody('b-to-a-forged', { beneficiary_vasp_id: A.uid }),
+    );
+    const [outB] = await b.db.sql<
+      { id: string }[]
+    >`select id from travelrule_transactions where transaction_ref = 'b-to-a-forged'`;
+    await ops(b, 'POST', `/travelrule/transactions/${outB!.id}/accept`, {});
+    const atA = await incomingPending(a);
+    await ops(a, 'POST', `/travelrule/transactions/${atA.id}/accept`, {});
+    await hookFor(a, atA.transaction_ref, 'WAITING_ADDRESS_DATA');
+    await api(a, 'POST', '/travelrule/send_address', {
+      transaction_ref: atA.transaction_ref,
+      address: BENEFICIARY_ADDRESS,
+    });
+    await waitStatus(b, 'b-to-a-forged', 'WAITING_TX_HASH');
+    const [approvedAtB] = await b.db.sql<
+      { counterparty_callback: string }[]
+    >`select counterparty_callback from travelrule_transactions where id = ${outB!.id}`;
+    const confirmationUrl = new URL(approvedAtB!.counterparty_callback);
+    expect(confirmationUrl.origin).toBe(a.trp);
+    const fakeConfirmation = await call(a.trp, 'POST', confirmationUrl.pathname, {
+      headers: { 'api-version': '3.1.0', 'request-identifier': 'forged-1' },
+      body: { txid: '0x' + '77'.repeat(32) },
+      clientCert: certs.mallory,
+    });
+    expect(fakeConfirmation.status).toBe(403);
+    const fakeCancel = await call(a.trp, 'POST', confirmationUrl.pathname, {
+      headers: { 'api-version': '3.1.0', 'request-identifier': 'forged-2' },
+      body: { canceled: 'never mind' },
+    });
+    expect(fakeCancel.status).toBe(403);
+    await waitStatus(a, atA.transaction_ref, 'WAITING_FOR_CONFIRMATION');
+    // The real one, from B, goes through.
+    await api(b, 'POST', '/travelrule/send_tx_hash', {
+      transaction_ref: 'b-to-a-forged',
+      transaction_hash: '0x' + 'd4'.repeat(32),
+    });
+    await waitStatus(a, atA.transaction_ref, 'TRANSACTION_CONFIRMED');
+  });
+
+  it("a Travel Address of B's customer takes A's inquiry to B, which knows A by its certificate", async () => {
+    const issued = await api(b, 'POST', '/travelrule/travel_address', {
+      network: 'eth',
+      address: BENEFICIARY_ADDRESS,
+    });
+    expect(issued.json.code).toBe(0);
+    expect(issued.json.data.url.startsWith(`${b.trp}/trp/v3/inquiries/`)).toBe(true);
+    // Without naming the VASP, a Travel Address alone is refused while certificates are required.
+    const unnamed = await api(
+      a,
+      'POST',
+      '/travelrule/create_tx',
+      travelBody('a-to-b-ta-0', { beneficiary_travel_address: issued.json.data.travel_address }),
+    );
+    expect(unnamed.json.message).toMatch(/beneficiary_vasp_id: required/);
+    expect(
+      (
+        await api(
+          a,
+          'POST',
+          '/travelrule/create_tx',
+          travelBody('a-to-b-ta', {
+            beneficiary_vasp_id: B.uid,
+            beneficiary_travel_address: issued.json.data.travel_address,
+          }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    const [out] = await a.db.sql<
+      { id: string }[]
+    >`select id from travelrule_transactions where transaction_ref = 'a-to-b-ta'`;
+    await ops(a, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    const incoming = await incomingPending(b);
+    const detail = (await ops(b, 'GET', `/travelrule/transactions/${incoming.id}`)).json.data;
+    expect(detail.counterparty_vasp_id).toBe(A.uid);
+    expect(detail.ivms101.beneficiary.accountNumber).toEqual([BENEFICIARY_ADDRESS.toLowerCase()]);
+    await ops(b, 'POST', `/travelrule/transactions/${incoming.id}/reject`, { reason: 'test' });
+    await waitStatus(a, 'a-to-b-ta', 'OTHER_VASP_REJECTED');
+    // Mallory's certificate on the same Travel Address is taken as C's inquiry only if C is
+    // pinned at B: it is not, so it is refused.
+    const byMallory = await call(b.trp, 'POST', new URL(issued.json.data.url).pathname, {
+      headers: { 'api-version': '3.1.0', 'request-identifier': 'mallory-ta' },
+      body: {
+        asset: { slip0044: 60 },
+        amount: 1,
+        callback: 'https://mallory.example/cb',
+        IVMS101: { originator: {}, beneficiary: {} },
+      },
+      clientCert: certs.mallory,
+    });
+    expect([400, 403]).toContain(byMallory.status);
+  });
+
+  it('a server that presents a certificate the directory does not pin gets nothing', async () => {
+    expect(
+      (
+        await api(
+          a,
+          'POST',
+          '/travelrule/create_tx',
+          travelBody('a-to-wrong-pin', { beneficiary_vasp_id: B_WRONG_PIN.uid }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    const [out] = await a.db.sql<
+      { id: string }[]
+    >`select id from travelrule_transactions where transaction_ref = 'a-to-wrong-pin'`;
+    const pendingAtB = await b.db.sql`select count(*)::int as n from travelrule_transactions`;
+    await ops(a, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    const message = await eventually(
+      async () =>
+        (
+          await a.db.sql<{ attempts: number; last_error: string | null }[]>`
+            select attempts, last_error from travelrule_messages where transaction_id = ${out!.id}`
+        )[0],
+      (m) => (m?.attempts ?? 0) > 0,
+      30_000,
+    );
+    expect(message!.last_error).toMatch(/does not pin for this VASP/);
+    expect(message!.last_error).toContain(certs.b.fingerprint);
+    expect(await b.db.sql`select count(*)::int as n from travelrule_transactions`).toEqual(
+      pendingAtB,
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -540,6 +540,86 @@ describe('tollgate vasps CLI', () => {
     expect(await getVasp(db.sql, used.uid)).toMatchObject({ name: 'Used Renamed' });
     // Its inbound URL still works: the import gave no token.
     expect((await findVaspByInboundToken(db.sql, used.inbound_token!))?.uid).toBe(used.uid);
+  });
+
+  it('tls makes a development CA and a certificate; vasps add pins it by file or fingerprint, one VASP per certificate', async () => {
+    const tlsDir = mkdtempSync(join(tmpdir(), 'tollgate-tls-'));
+    const ca = tollgate(['tls', 'dev-ca', '--out', join(tlsDir, 'ca')]);
+    expect(await ca.exited).toBe(0);
+    const cert = tollgate([
+      'tls',
+      'dev-cert',
+      '--ca',
+      join(tlsDir, 'ca'),
+      '--host',
+      'peer.example',
+      '--host',
+      '127.0.0.1',
+      '--out',
+      join(tlsDir, 'peer'),
+    ]);
+    expect(await cert.exited).toBe(0);
+    const made = cert.lastJson();
+    const x509 = new X509Certificate(readFileSync(made.cert, 'utf8'));
+    expect(made.fingerprint).toBe(x509.fingerprint256);
+    expect(x509.subjectAltName).toBe('DNS:peer.example, IP Address:127.0.0.1');
+    expect(
+      x509.checkIssued(new X509Certificate(readFileSync(join(tlsDir, 'ca', 'ca.pem'), 'utf8'))),
+    ).toBe(true);
+    expect(statSync(made.key).mode & 0o777).toBe(0o600);
+    const print = tollgate(['tls', 'fingerprint', made.cert]);
+    expect(await print.exited).toBe(0);
+    expect(print.lastLine()).toBe(made.fingerprint);
+    // Never overwrites.
+    const again = tollgate(['tls', 'dev-ca', '--out', join(tlsDir, 'ca')]);
+    expect(await again.exited).toBe(1);
+    expect(again.err()).toMatch(/exists already/);
+
+    const add = tollgate([
+      'vasps',
+      'add',
+      '--name',
+      'Pinned Exchange',
+      '--website',
+      'https://pinned.example',
+      '--trp-endpoint',
+      'https://pinned.example/trp',
+      '--trp-tls-cert',
+      made.cert,
+      '--trp-tls-fingerprint',
+      'aa'.repeat(32),
+    ]);
+    expect(await add.exited).toBe(0);
+    const vasp = add.lastJson();
+    expect(vasp.trp_tls_fingerprints).toEqual(['AA:'.repeat(31) + 'AA', made.fingerprint]);
+    const list = tollgate(['vasps', 'list']);
+    expect(await list.exited).toBe(0);
+    expect(list.out()).toMatch(/Pinned Exchange\s+-\s+trp\+mtls/);
+    // The same certificate for a second VASP is refused, naming the first.
+    const other = tollgate([
+      'vasps',
+      'add',
+      '--name',
+      'Other',
+      '--website',
+      'https://other.example',
+      '--trp-tls-fingerprint',
+      made.fingerprint.replace(/:/g, '').toLowerCase(),
+    ]);
+    expect(await other.exited).toBe(1);
+    expect(other.err()).toMatch(/pinned for VASP Pinned Exchange/);
+    const bad = tollgate([
+      'vasps',
+      'add',
+      '--name',
+      'Bad',
+      '--website',
+      'https://bad.example',
+      '--trp-tls-fingerprint',
+      'not-a-fingerprint',
+    ]);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toMatch(/--trp-tls-fingerprint: must be a SHA-256 fingerprint/);
   });
 
   it('bad arguments: a message on stderr and exit 2 (or 1 for a bad file)', async () => {

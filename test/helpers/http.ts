@@ -10,11 +10,28 @@ export interface Reply {
   json: any;
 }
 
+/** One agent per client certificate (mutual TLS), accepting the test appliance's certificate. */
+const withCertificate = new Map<string, Agent>();
+function agentFor(cert: { cert: string; key: string } | undefined): Agent {
+  if (!cert) return insecure;
+  let agent = withCertificate.get(cert.cert);
+  if (!agent) {
+    agent = new Agent({ connect: { rejectUnauthorized: false, cert: cert.cert, key: cert.key } });
+    withCertificate.set(cert.cert, agent);
+  }
+  return agent;
+}
+
 export async function call(
   baseUrl: string,
   method: string,
   path: string,
-  opts: { headers?: Record<string, string>; body?: string | object } = {},
+  opts: {
+    headers?: Record<string, string>;
+    body?: string | object;
+    /** A TLS client certificate to present (PEM). */
+    clientCert?: { cert: string; key: string };
+  } = {},
 ): Promise<Reply> {
   const body =
     opts.body === undefined
@@ -30,7 +47,7 @@ export async function call(
     method: method as 'GET',
     headers,
     body,
-    dispatcher: insecure,
+    dispatcher: agentFor(opts.clientCert),
   });
   const text = await res.body.text();
   let json: unknown;

@@ -220,6 +220,11 @@ export function vaspRoutes(deps: DashboardDeps): Hono<DashEnv> {
                   {v.trp_endpoint ? (
                     <>
                       TRP: <code>{v.trp_endpoint}</code>
+                      {v.trp_tls_fingerprints.length ? (
+                        ' · certificate pinned'
+                      ) : (
+                        <span class="muted"> · no certificate pinned</span>
+                      )}
                     </>
                   ) : v.email ? (
                     `e-mail: ${v.email}`

@@ -12,7 +12,7 @@ import { decodeTravelAddress } from '../trp/travel-address.js';
 import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
-import { type SealedParties } from '../webhooks.js';
+import type { SealedParties } from '../webhooks.js';
 import type { MessageKind, MessageRow } from './queue.js';
 import { MAX_REASON_CHARS, markOtherVaspRejected, SYSTEM, type TravelRuleDeps } from '../flow.js';
 import { applyResolution } from '../withdrawal.js';

@@ -252,7 +252,10 @@ export async function trpPost(
   const refusal = personalDataUrlRefusal(target, opts.allowHttpLoopback ?? false);
   if (refusal) throw trpError(`TRP URL ${refusal}`, false);
   if (opts.pins?.length && target.protocol !== 'https:')
-    throw trpError('TRP URL must be https: the directory pins TLS certificates for this VASP', false);
+    throw trpError(
+      'TRP URL must be https: the directory pins TLS certificates for this VASP',
+      false,
+    );
 
   let res: RawResponse;
   try {

@@ -49,7 +49,7 @@ function peerOf(c: Context): TrpPeer {
   const socket = (c.env as { incoming?: { socket?: unknown } } | undefined)?.incoming?.socket;
   if (!(socket instanceof TLSSocket)) return NO_PEER;
   const cert = socket.getPeerCertificate();
-  if (!cert || !cert.fingerprint256) return NO_PEER;
+  if (!cert?.fingerprint256) return NO_PEER;
   const now = Date.now();
   if (Date.parse(cert.valid_from) > now || Date.parse(cert.valid_to) < now)
     throw new Refusal(403, 'the client certificate is expired or not valid yet');
