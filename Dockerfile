@@ -22,7 +22,8 @@ COPY sql ./sql
 COPY config ./config
 RUN mkdir -p /var/lib/tollgate && chown node:node /var/lib/tollgate
 USER node
-EXPOSE 8443
+# 8443: the API and dashboard; 9443: the mutual-TLS TRP listener, when TOLLGATE_TRP_PORT=9443.
+EXPOSE 8443 9443
 VOLUME ["/var/lib/tollgate"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s \
   CMD node -e "require('https').get({host:'127.0.0.1',port:process.env.TOLLGATE_PORT||8443,path:'/healthz',rejectUnauthorized:false},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
