@@ -209,6 +209,7 @@ describe('trpRoutes', () => {
     expect(recorded.at(-1)!.meta).toEqual({
       requestId,
       extensions: ['message-signing', 'beneficiary-details'],
+      peer: { certificate: null },
     });
   });
 

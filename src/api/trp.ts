@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { apiErrorOf, describeError, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
 import {
+  identifySender,
   receiveConfirmation,
   receiveInquiry,
   receiveResolution,
@@ -36,6 +37,11 @@ export function trpInbound(deps: TravelRuleDeps): Hono {
         receiveConfirmation(deps, token, confirmation, meta.peer).catch(trpError),
     },
     deps.dtis,
+    // While client certificates are required, one that no directory VASP pins (or none) is
+    // refused before its message is read; which VASP it must be is checked per message.
+    deps.config.trp_require_client_cert
+      ? (peer) => identifySender(deps.sql, deps.config, peer).then(() => {}, trpError)
+      : undefined,
   );
 }
 

@@ -60,6 +60,7 @@ export {
   type VaspInputValue,
   type VaspWithToken,
 } from './vasps.js';
+export { identifySender, type TrpPeer } from './peer.js';
 export { verifyViewToken } from './view-link.js';
 export { renderForbiddenPage, renderViewPage, VIEW_PAGE_HEADERS } from './view-page.js';
 export {

@@ -95,7 +95,12 @@ export function trpSend(
   baseUrl: string,
   path: string,
   body: string,
-  opts: { requestId?: string; apiVersion?: string } = {},
+  opts: {
+    requestId?: string;
+    apiVersion?: string;
+    /** The peer's TLS client certificate (TRP's mutual TLS), PEM. */
+    clientCert?: { cert: string; key: string };
+  } = {},
 ): Promise<Reply & { requestId: string }> {
   const requestId = opts.requestId ?? randomUUID();
   return call(baseUrl, 'POST', path, {
@@ -104,5 +109,6 @@ export function trpSend(
       'request-identifier': requestId,
     },
     body,
+    ...(opts.clientCert ? { clientCert: opts.clientCert } : {}),
   }).then((reply) => ({ ...reply, requestId }));
 }

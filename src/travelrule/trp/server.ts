@@ -132,6 +132,7 @@ async function serve(
   c: Context,
   endpoint: Endpoint,
   run: (token: string, body: unknown, meta: TrpMeta) => Promise<unknown>,
+  admit: ((peer: TrpPeer) => Promise<void>) | undefined,
 ): Promise<Response> {
   c.header('api-version', TRP_VERSION);
   let requestId: string | undefined;
@@ -163,6 +164,8 @@ async function serve(
     const token = c.req.param('token') ?? '';
     if (!TOKEN.test(token)) throw new Refusal(404, 'unknown TRP endpoint');
     const peer = peerOf(c);
+    // A sender that can be refused from its certificate alone learns nothing about the body.
+    await admit?.(peer);
 
     const text = await readBody(c.req.raw);
     let body: unknown;
@@ -210,25 +213,46 @@ function validated<T>(result: { ok: true; value: T } | { ok: false; message: str
   return result.value;
 }
 
-/** The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`. */
-export function trpRoutes(handlers: TrpInboundHandlers, dtis: DtiTable): Hono {
+/**
+ * The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`. `admit`, when
+ * given, runs before the body is read and may refuse the connection's sender outright (throwing a
+ * TrpHttpError); the handlers still check that the sender is the one the token belongs to.
+ */
+export function trpRoutes(
+  handlers: TrpInboundHandlers,
+  dtis: DtiTable,
+  admit?: (peer: TrpPeer) => Promise<void>,
+): Hono {
   const app = new Hono();
   app.post('/trp/v3/inquiries/:token', (c) =>
-    serve(c, 'inquiry', (token, body, meta) =>
-      handlers.inquiry(token, validated(parseInquiry(body, dtis)), meta),
+    serve(
+      c,
+      'inquiry',
+      (token, body, meta) => handlers.inquiry(token, validated(parseInquiry(body, dtis)), meta),
+      admit,
     ),
   );
   app.post('/trp/v3/resolutions/:token', (c) =>
-    serve(c, 'resolution', async (token, body, meta) => {
-      await handlers.resolution(token, validated(parseResolution(body)), meta);
-      return undefined;
-    }),
+    serve(
+      c,
+      'resolution',
+      async (token, body, meta) => {
+        await handlers.resolution(token, validated(parseResolution(body)), meta);
+        return undefined;
+      },
+      admit,
+    ),
   );
   app.post('/trp/v3/confirmations/:token', (c) =>
-    serve(c, 'confirmation', async (token, body, meta) => {
-      await handlers.confirmation(token, validated(parseConfirmation(body)), meta);
-      return undefined;
-    }),
+    serve(
+      c,
+      'confirmation',
+      async (token, body, meta) => {
+        await handlers.confirmation(token, validated(parseConfirmation(body)), meta);
+        return undefined;
+      },
+      admit,
+    ),
   );
   return app;
 }
