@@ -219,24 +219,30 @@ function hookFor(s: Side, ref: string, status: string) {
     });
 }
 
-/** One transfer over TRP from `from` to `to`, both operators accepting; returns the beneficiary side's reference. */
-async function transfer(from: Side, to: Side, ref: string, txid: string): Promise<string> {
-  expect(
-    (
-      await api(
-        from,
-        'POST',
-        '/travelrule/create_tx',
-        travelBody(ref, { beneficiary_vasp_id: to.uid }),
-      )
-    ).json.data,
-  ).toBe('PENDING');
+/**
+ * A withdrawal from `from`, stored PENDING and accepted by its operator, so that its inquiry goes
+ * out: the transaction's id at `from`.
+ */
+async function sentWithdrawal(
+  from: Side,
+  ref: string,
+  extra: Record<string, unknown>,
+): Promise<string> {
+  expect((await api(from, 'POST', '/travelrule/create_tx', travelBody(ref, extra))).json.data).toBe(
+    'PENDING',
+  );
   const [out] = await from.db.sql<
     { id: string }[]
   >`select id from travelrule_transactions where transaction_ref = ${ref}`;
   expect(
     (await ops(from, 'POST', `/travelrule/transactions/${out!.id}/accept`, {})).json.data,
   ).toEqual({ status: 'OTHER_VASP_PENDING' });
+  return out!.id;
+}
+
+/** One transfer over TRP from `from` to `to`, both operators accepting; returns the beneficiary side's reference. */
+async function transfer(from: Side, to: Side, ref: string, txid: string): Promise<string> {
+  await sentWithdrawal(from, ref, { beneficiary_vasp_id: to.uid });
 
   // The beneficiary VASP: the inquiry is pending for its operators, with the data and its screening.
   const incoming = await incomingPending(to);
@@ -367,20 +373,7 @@ describe('two Tollgates over TRP v3.1', () => {
   });
 
   it("a rejection by A's operator reaches B's backend as OTHER_VASP_REJECTED, without A's internal reason", async () => {
-    expect(
-      (
-        await api(
-          b,
-          'POST',
-          '/travelrule/create_tx',
-          travelBody('b-to-a-2', { beneficiary_vasp_id: A.uid }),
-        )
-      ).json.data,
-    ).toBe('PENDING');
-    const [out] = await b.db.sql<
-      { id: string }[]
-    >`select id from travelrule_transactions where transaction_ref = 'b-to-a-2'`;
-    await ops(b, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    await sentWithdrawal(b, 'b-to-a-2', { beneficiary_vasp_id: A.uid });
     const incoming = await incomingPending(a);
     const refused = await ops(a, 'POST', `/travelrule/transactions/${incoming.id}/reject`, {
       reason: 'customer under internal investigation',
@@ -447,20 +440,7 @@ describe('two Tollgates over TRP v3.1', () => {
 
   it('a forged resolution or confirmation, from a certificate not pinned for the transfer, or none, is refused and changes nothing', async () => {
     // A → B withdrawal waiting for B's answer: A's resolutions URL is in B's database.
-    expect(
-      (
-        await api(
-          a,
-          'POST',
-          '/travelrule/create_tx',
-          travelBody('a-to-b-forged', { beneficiary_vasp_id: B.uid }),
-        )
-      ).json.data,
-    ).toBe('PENDING');
-    const [out] = await a.db.sql<
-      { id: string }[]
-    >`select id from travelrule_transactions where transaction_ref = 'a-to-b-forged'`;
-    await ops(a, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    const outId = await sentWithdrawal(a, 'a-to-b-forged', { beneficiary_vasp_id: B.uid });
     const incoming = await incomingPending(b);
     const [atB] = await b.db.sql<
       { counterparty_callback: string }[]
@@ -487,7 +467,7 @@ describe('two Tollgates over TRP v3.1', () => {
     expect(anonymous.json.message).toMatch(/mutual TLS/);
     const [still] = await a.db.sql<
       { status: string; beneficiary_address: string | null; counterparty_callback: string | null }[]
-    >`select status, beneficiary_address, counterparty_callback from travelrule_transactions where id = ${out!.id}`;
+    >`select status, beneficiary_address, counterparty_callback from travelrule_transactions where id = ${outId}`;
     expect(still).toEqual({
       status: 'OTHER_VASP_PENDING',
       beneficiary_address: null,
@@ -498,16 +478,7 @@ describe('two Tollgates over TRP v3.1', () => {
     await ops(b, 'POST', `/travelrule/transactions/${incoming.id}/reject`, { reason: 'test' });
     await waitStatus(a, 'a-to-b-forged', 'OTHER_VASP_REJECTED');
 
-    await api(
-      b,
-      'POST',
-      '/travelrule/create_tx',
-      travelBody('b-to-a-forged', { beneficiary_vasp_id: A.uid }),
-    );
-    const [outB] = await b.db.sql<
-      { id: string }[]
-    >`select id from travelrule_transactions where transaction_ref = 'b-to-a-forged'`;
-    await ops(b, 'POST', `/travelrule/transactions/${outB!.id}/accept`, {});
+    const outBId = await sentWithdrawal(b, 'b-to-a-forged', { beneficiary_vasp_id: A.uid });
     const atA = await incomingPending(a);
     await ops(a, 'POST', `/travelrule/transactions/${atA.id}/accept`, {});
     await hookFor(a, atA.transaction_ref, 'WAITING_ADDRESS_DATA');
@@ -518,7 +489,7 @@ describe('two Tollgates over TRP v3.1', () => {
     await waitStatus(b, 'b-to-a-forged', 'WAITING_TX_HASH');
     const [approvedAtB] = await b.db.sql<
       { counterparty_callback: string }[]
-    >`select counterparty_callback from travelrule_transactions where id = ${outB!.id}`;
+    >`select counterparty_callback from travelrule_transactions where id = ${outBId}`;
     const confirmationUrl = new URL(approvedAtB!.counterparty_callback);
     expect(confirmationUrl.origin).toBe(a.trp);
     const fakeConfirmation = await call(a.trp, 'POST', confirmationUrl.pathname, {
@@ -556,23 +527,10 @@ describe('two Tollgates over TRP v3.1', () => {
       travelBody('a-to-b-ta-0', { beneficiary_travel_address: issued.json.data.travel_address }),
     );
     expect(unnamed.json.message).toMatch(/beneficiary_vasp_id: required/);
-    expect(
-      (
-        await api(
-          a,
-          'POST',
-          '/travelrule/create_tx',
-          travelBody('a-to-b-ta', {
-            beneficiary_vasp_id: B.uid,
-            beneficiary_travel_address: issued.json.data.travel_address,
-          }),
-        )
-      ).json.data,
-    ).toBe('PENDING');
-    const [out] = await a.db.sql<
-      { id: string }[]
-    >`select id from travelrule_transactions where transaction_ref = 'a-to-b-ta'`;
-    await ops(a, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    await sentWithdrawal(a, 'a-to-b-ta', {
+      beneficiary_vasp_id: B.uid,
+      beneficiary_travel_address: issued.json.data.travel_address,
+    });
     const incoming = await incomingPending(b);
     const detail = (await ops(b, 'GET', `/travelrule/transactions/${incoming.id}`)).json.data;
     expect(detail.counterparty_vasp_id).toBe(A.uid);
@@ -595,26 +553,15 @@ describe('two Tollgates over TRP v3.1', () => {
   });
 
   it('a server that presents a certificate the directory does not pin gets nothing', async () => {
-    expect(
-      (
-        await api(
-          a,
-          'POST',
-          '/travelrule/create_tx',
-          travelBody('a-to-wrong-pin', { beneficiary_vasp_id: B_WRONG_PIN.uid }),
-        )
-      ).json.data,
-    ).toBe('PENDING');
-    const [out] = await a.db.sql<
-      { id: string }[]
-    >`select id from travelrule_transactions where transaction_ref = 'a-to-wrong-pin'`;
     const pendingAtB = await b.db.sql`select count(*)::int as n from travelrule_transactions`;
-    await ops(a, 'POST', `/travelrule/transactions/${out!.id}/accept`, {});
+    const outId = await sentWithdrawal(a, 'a-to-wrong-pin', {
+      beneficiary_vasp_id: B_WRONG_PIN.uid,
+    });
     const message = await eventually(
       async () =>
         (
           await a.db.sql<{ attempts: number; last_error: string | null }[]>`
-            select attempts, last_error from travelrule_messages where transaction_id = ${out!.id}`
+            select attempts, last_error from travelrule_messages where transaction_id = ${outId}`
         )[0],
       (m) => (m?.attempts ?? 0) > 0,
       30_000,
