@@ -25,7 +25,7 @@ import { parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
 import { VERSION } from './version.js';
-import { importShippedLabels } from './aml/index.js';
+import { importShippedLabels, listContracts } from './aml/index.js';
 import { readFileSync } from 'node:fs';
 import {
   createMailer,
@@ -92,6 +92,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       await forgetStaleDevChain(db.sql, new EvmBlockSource(createEvmClient(devChain.url)));
     }
     const networks = resolveNetworks(config, devChain?.url);
+    // A bad on-chain list entry in config/networks.json stops the start, naming it.
+    for (const n of networks) if (n.family === 'evm') listContracts(n.symbol);
     // Three outbound allow-lists, by who chose the URL: the operator's own webhook receivers,
     // counterparties' TRP URLs, NFT metadata URLs (any contract's author). Opening one never
     // opens another. The dev chain's receivers are on this machine: loopback is allowed with it.

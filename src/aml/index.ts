@@ -10,4 +10,11 @@ export { labelStats, type LabelStats } from './labels/imports.js';
 export { LABEL_FORMATS, loadLabelFile } from './labels/load.js';
 export { importShippedLabels } from './labels/shipped.js';
 export { EVM_SCOPE, type LabelFormat } from './labels/types.js';
+export {
+  forgetListChanges,
+  indexListEvents,
+  listContracts,
+  revertListEvents,
+  type ListContract,
+} from './onchain-lists.js';
 export { ALL_TAGS, buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';

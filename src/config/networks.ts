@@ -33,6 +33,8 @@ export interface NetworkInfo {
   /** Default deepest reorg followed before the indexer stops (64 when not set). */
   max_reorg_depth?: number;
   block_time_ms?: number;
+  /** EVM: contracts whose list events become labels (src/aml/onchain-lists.ts). */
+  label_lists?: { kind: string; address: string }[];
 }
 
 function readTable(): Record<string, NetworkInfo> {

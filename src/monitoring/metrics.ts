@@ -41,6 +41,7 @@ interface CursorRow {
   reorg_count: string;
   blocks_indexed: string;
   txs_indexed: string;
+  list_events_skipped: string;
 }
 /** Deliveries per kind, outcome and latency bucket (index into DELIVERY_BUCKETS_SECONDS; its length = +Inf). */
 interface DeliveryRow {
@@ -72,7 +73,7 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
   return sql.begin('read only', async (tx) => {
     await tx`select set_config('statement_timeout', ${String(SCRAPE_TIMEOUT_MS)}, true)`;
     const cursors = await tx<CursorRow[]>`
-      select network, head_number, block_number, halted_reason is not null as halted, reorg_count, blocks_indexed, txs_indexed
+      select network, head_number, block_number, halted_reason is not null as halted, reorg_count, blocks_indexed, txs_indexed, list_events_skipped
       from indexer_cursors`;
     const jobs = await jobQueueCounts(tx);
     const deliveries = await tx<DeliveryRow[]>`
@@ -247,6 +248,11 @@ export function createMetrics(sql: Sql): Metrics {
     'indexer_transactions_total',
     'Transactions indexed (kept in the database).',
     (r) => r.txs_indexed,
+  );
+  storedTotal(
+    'onchain_list_events_skipped_total',
+    'Events of on-chain sanctions lists and blacklists that did not decode and were skipped (kept in the database).',
+    (r) => r.list_events_skipped,
   );
 
   new Gauge({

@@ -11,9 +11,17 @@ export type CompiledContracts = Record<
 
 /** Compiles the test token contracts with solc-js (no compiler download). */
 export function compileTestContracts(source: string): CompiledContracts {
+  const all = compileSolidity(source);
+  const out = {} as CompiledContracts;
+  for (const name of ['TestERC20', 'TestERC721', 'TestERC1155'] as const) out[name] = all[name]!;
+  return out;
+}
+
+/** Every contract of one Solidity source, compiled with solc-js (no compiler download). */
+export function compileSolidity(source: string): Record<string, CompiledContract> {
   const input = {
     language: 'Solidity',
-    sources: { 'TestTokens.sol': { content: source } },
+    sources: { 'Source.sol': { content: source } },
     settings: {
       evmVersion: 'cancun',
       optimizer: { enabled: true, runs: 200 },
@@ -29,10 +37,10 @@ export function compileTestContracts(source: string): CompiledContracts {
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const out = {} as CompiledContracts;
-  for (const name of ['TestERC20', 'TestERC721', 'TestERC1155'] as const) {
-    const c = output.contracts['TestTokens.sol']![name]!;
-    out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(output.contracts['Source.sol']!).map(([name, c]) => [
+      name,
+      { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as const },
+    ]),
+  );
 }

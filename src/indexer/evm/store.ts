@@ -7,6 +7,12 @@ import { enqueueLiveAmlChecks, orphanEventsAbove } from '../../liveaml/index.js'
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
 import { enqueueStreamEvents } from '../../streams/index.js';
+import {
+  forgetListChanges,
+  indexListEvents,
+  listContracts,
+  revertListEvents,
+} from '../../aml/index.js';
 
 /** SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers. */
 
@@ -56,6 +62,17 @@ export async function storeBlocks(
     )
       throw new CursorMovedError(network);
     await insertBlocks(tx, network, blocks);
+    // Sanctions and blacklists of the configured list contracts (config/networks.json).
+    await indexListEvents(
+      tx,
+      network,
+      listContracts(network),
+      blocks.flatMap((b) =>
+        b.transactions.flatMap((t) =>
+          t.logs.map((l) => ({ blockNumber: b.number, txHash: t.hash, ...l })),
+        ),
+      ),
+    );
     const [moved] = await tx<Cursor[]>`
       update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + ${blocks.length}, txs_indexed = txs_indexed + ${blocks.reduce((n, b) => n + b.transactions.length, 0)}
@@ -189,6 +206,7 @@ export async function revertToAncestor(
   return sql.begin(async (tx) => {
     await lockCursor(tx, network, lockPid);
     await subtractEdges(tx, network, evmPairsAbove(tx, network, a));
+    await revertListEvents(tx, network, ancestor);
     for (const table of [
       'evm_token_transfers',
       'evm_tx_addresses',
@@ -212,6 +230,7 @@ export async function revertToAncestor(
  */
 export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
   await sql.begin(async (tx) => {
+    await forgetListChanges(tx, network);
     for (const table of [...CHAIN_TABLES, 'address_edges'] as const)
       await tx`delete from ${tx(table)} where network = ${network}`;
     await tx`update webhook_events set orphaned = true, confirmation_done = true,
