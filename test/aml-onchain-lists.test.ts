@@ -7,7 +7,6 @@ import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { compileSolidity } from './helpers/contracts.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
-import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { Receiver } from './helpers/receiver.js';
