@@ -31,7 +31,7 @@ const USAGE = `Usage: tollgate <command>
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list                  list API keys (never the keys themselves)
   keys revoke <id|prefix>    revoke an API key
-  labels import FILE [--format ofac|csv] [--source NAME] [--replace]
+  labels import FILE [--format ofac|csv|tagpack] [--source NAME] [--replace]
                              import AML labels (OFAC list or CSV); prints the counts as JSON last
   labels stats [--json]      labels per source and category, and the last import
   vasps add --name N --website URL [--uid U] [--legal-name L] [--country XX] [--trp-endpoint URL]

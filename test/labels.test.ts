@@ -475,3 +475,170 @@ describe('tollgate labels CLI', () => {
     expect(table.out).toMatch(/Last import: .*intel\.txt \(csv, source cli-desk\) succeeded/);
   });
 });
+
+describe('GraphSense TagPacks through the CLI', () => {
+  const PACK = 'test/fixtures/labels/graphsense.yaml';
+  const SCAM = '0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc';
+  const TUMBLER = '0x976ea74026e726554db657fa54763abd0c3a0aa9';
+  const LOCKER = '3E6ZCKRrsdPc35chA9Eftp1h3DLW18NFNV';
+  const BROKER = 'TFdTr9C3BqQrzKBXqSxJfAZFTh8UwBAfSg';
+
+  const sourceRows = (source: string) =>
+    db.sql<{ network: string; address: string; category: string; name: string }[]>`
+      select network, address, category, name from labels where source = ${source}
+      order by network, address collate "C", category`;
+
+  it('imports a .yaml file as a TagPack: header defaults, overrides, refused and skipped tags with their lines', async () => {
+    const run = await tollgate(['labels', 'import', PACK]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('refused line 35: not a valid evm address: EIP-55 checksum mismatch');
+    expect(run.out).toContain(
+      'skipped 1 line(s): category exchange: not an AML risk category of Tollgate',
+    );
+    expect(run.out).toContain('skipped 1 line(s): ZEC (Zcash) has no network in Tollgate');
+    expect(run.last()).toMatchObject({
+      file: PACK,
+      format: 'tagpack',
+      source: 'graphsense',
+      list: null,
+      read: 8,
+      inserted: 5,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      duplicates: 1,
+      refused: 1,
+      skipped: 2,
+    });
+    expect([...(await sourceRows('graphsense'))]).toEqual([
+      {
+        network: 'bitcoin',
+        address: LOCKER,
+        category: 'cybercrime',
+        name: 'SomeLocker (https://example.org/scam-report)',
+      },
+      {
+        network: 'bitcoin',
+        address: LOCKER,
+        category: 'financial_crime',
+        name: 'SomeLocker (https://example.org/scam-report)',
+      },
+      {
+        network: 'evm',
+        address: TUMBLER,
+        category: 'mixer',
+        name: 'Tumbler (https://example.org/mixer)',
+      },
+      {
+        network: 'evm',
+        address: SCAM,
+        category: 'financial_crime',
+        name: 'Fake exchange (https://example.org/scam-report)',
+      },
+      {
+        network: 'trx',
+        address: BROKER,
+        category: 'sanctioned',
+        name: 'Sanctioned broker (https://example.org/sanctions)',
+      },
+    ]);
+    expect(await findLabels(db.sql, 'polygon', TUMBLER)).toEqual([
+      expect.objectContaining({ network: 'evm', category: 'mixer', source: 'graphsense' }),
+    ]);
+    const [record] = await db.sql`
+      select format, source, status, rows_read, inserted, refused, skipped, problems
+      from label_imports where file = ${PACK} order by id desc limit 1`;
+    expect(record).toMatchObject({
+      format: 'tagpack',
+      source: 'graphsense',
+      status: 'succeeded',
+      rows_read: 8,
+      inserted: 5,
+      refused: 1,
+      skipped: 2,
+    });
+    expect(record!.problems.refused).toEqual([{ line: 35, reason: expect.any(String) }]);
+  });
+
+  it('changes nothing when the same TagPack is imported again', async () => {
+    const run = await tollgate(['labels', 'import', PACK]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.last()).toMatchObject({ read: 8, inserted: 0, updated: 0, unchanged: 5 });
+  });
+
+  it('stats: the TagPack labels per category under their source, and the import', async () => {
+    const json = await tollgate(['labels', 'stats', '--json']);
+    expect(json.code, json.err).toBe(0);
+    const stats = json.last() as {
+      labels: { source: string; category: string; labels: number }[];
+      last_import: Record<string, unknown>;
+    };
+    expect(stats.labels.filter((row) => row.source === 'graphsense')).toEqual([
+      { source: 'graphsense', category: 'cybercrime', labels: 1 },
+      { source: 'graphsense', category: 'financial_crime', labels: 2 },
+      { source: 'graphsense', category: 'mixer', labels: 1 },
+      { source: 'graphsense', category: 'sanctioned', labels: 1 },
+    ]);
+    expect(stats.last_import).toMatchObject({ format: 'tagpack', source: 'graphsense' });
+    const table = await tollgate(['labels', 'stats']);
+    expect(table.code, table.err).toBe(0);
+    expect(table.out).toMatch(/graphsense\s+financial_crime\s+2\n/);
+    expect(table.out).toMatch(/Last import: .*graphsense\.yaml \(tagpack, source graphsense\)/);
+  });
+
+  it('--format tagpack --source NAME --replace: the file becomes the whole set of that source only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-tagpack-'));
+    const copy = join(dir, 'pack.txt');
+    copyFileSync(projectPath(PACK), copy);
+    const first = await tollgate([
+      'labels',
+      'import',
+      copy,
+      '--format',
+      'tagpack',
+      '--source',
+      'gs-mirror',
+    ]);
+    expect(first.code, first.err).toBe(0);
+    expect(first.last()).toMatchObject({ format: 'tagpack', source: 'gs-mirror', inserted: 5 });
+    const smaller = join(dir, 'smaller.yml');
+    writeFileSync(
+      smaller,
+      [
+        'title: Smaller',
+        'creator: Tollgate tests',
+        'tags:',
+        `  - address: ${TUMBLER}`,
+        '    label: Tumbler',
+        '    source: https://example.org/mixer',
+        '    network: ETH',
+        '    category: mixing_service',
+        '',
+      ].join('\n'),
+    );
+    const replaced = await tollgate([
+      'labels',
+      'import',
+      smaller,
+      '--source',
+      'gs-mirror',
+      '--replace',
+    ]);
+    expect(replaced.code, replaced.err).toBe(0);
+    expect(replaced.last()).toMatchObject({ read: 1, unchanged: 1, removed: 4 });
+    expect((await sourceRows('gs-mirror')).map((r) => [r.address, r.category])).toEqual([
+      [TUMBLER, 'mixer'],
+    ]);
+    expect(await sourceRows('graphsense')).toHaveLength(5);
+  });
+
+  it('refuses a file that is not valid YAML, naming the line, and stores nothing', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'tollgate-tagpack-')), 'broken.yaml');
+    writeFileSync(path, 'title: Broken\ntags:\n  - address: [unclosed\n  label: x\n');
+    const before = await labelCount();
+    const run = await tollgate(['labels', 'import', path]);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/not valid YAML: line \d+, column \d+/);
+    expect(await labelCount()).toBe(before);
+  });
+});

@@ -13,10 +13,11 @@ import {
 } from '../aml/index.js';
 
 export const LABELS_USAGE = `Usage:
-  tollgate labels import FILE [--format ofac|csv] [--source NAME] [--replace]
-      import an OFAC list (sanctioned_addresses_<ASSET>.txt) or a CSV file (address,network,category,name,source);
+  tollgate labels import FILE [--format ofac|csv|tagpack] [--source NAME] [--replace]
+      import an OFAC list (sanctioned_addresses_<ASSET>.txt), a CSV file (address,network,category,name,source)
+      or a GraphSense TagPack (*.yaml, *.yml; source graphsense unless --source names another);
       prints refused lines, then the counts as a line of JSON. An OFAC file replaces its (source, asset) list;
-      --replace makes a CSV file the whole set of the sources it names.
+      --replace makes a CSV file or a TagPack the whole set of the sources it names.
   tollgate labels stats [--json]
       labels per source and category, and the last import`;
 
@@ -80,7 +81,7 @@ async function labels(config: Config, args: string[]): Promise<void> {
       !(LABEL_FORMATS as readonly string[]).includes(values.format)
     ) {
       return cmd.fail(
-        `unknown format ${JSON.stringify(values.format)}: use --format ofac or --format csv`,
+        `unknown format ${JSON.stringify(values.format)}: use --format ${LABEL_FORMATS.join('|')}`,
         2,
       );
     }

@@ -27,8 +27,8 @@ export interface ImportReport {
  * An OFAC file is the whole list of its asset: labels of (source, asset) not in it are de-listed
  * (a careful compliance user expects a de-listed address to stop being flagged by that source),
  * except when the file holds no valid address at all, which looks like a broken download, not
- * a list emptied by OFAC: then the stored labels are kept and the report says so. A CSV file
- * only adds and updates, unless `replace` is set (see removeAbsentFromSources).
+ * a list emptied by OFAC: then the stored labels are kept and the report says so. A CSV file or
+ * a TagPack only adds and updates, unless `replace` is set (see removeAbsentFromSources).
  */
 export async function storeLabelFile(
   sql: Sql,
@@ -64,7 +64,7 @@ export async function storeLabelFile(
           parsed.rows,
           OFAC_NAME_PREFIX,
         );
-      if (options.replace && loaded.format === 'csv' && parsed.rows.length > 0) {
+      if (options.replace && loaded.format !== 'ofac' && parsed.rows.length > 0) {
         removed = await removeAbsentFromSources(
           tx,
           [...new Set(parsed.rows.map((r) => r.source))],

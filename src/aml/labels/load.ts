@@ -4,17 +4,19 @@ import { basename } from 'node:path';
 import { LabelFileError, parseCsvLabels } from './csv-labels.js';
 import { ofacAssetOfFile } from './ofac-assets.js';
 import { parseOfac } from './ofac.js';
+import { parseTagPack } from './tagpack.js';
 import type { LabelFormat, ParsedLabels } from './types.js';
 
-export const LABEL_FORMATS: readonly LabelFormat[] = ['ofac', 'csv'];
+export const LABEL_FORMATS: readonly LabelFormat[] = ['ofac', 'csv', 'tagpack'];
 export const DEFAULT_OFAC_SOURCE = 'ofac';
+export const DEFAULT_TAGPACK_SOURCE = 'graphsense';
 
 /** A label file read and parsed, not stored yet. */
 export interface LoadedLabelFile {
   /** How the file is named in label_imports: the path as given, or relative to the project. */
   file: string;
   format: LabelFormat;
-  /** The source of an OFAC file; for CSV, the default of rows without one (may be null). */
+  /** The source of an OFAC file or a TagPack; for CSV, the default of rows without one (or null). */
   source: string | null;
   /** OFAC: the asset of the file, whose labels the import replaces. */
   list: string | null;
@@ -22,11 +24,15 @@ export interface LoadedLabelFile {
   parsed: ParsedLabels;
 }
 
-/** `sanctioned_addresses_<ASSET>.txt` is an OFAC list, `*.csv` a CSV file; anything else: null. */
+/**
+ * `sanctioned_addresses_<ASSET>.txt` is an OFAC list, `*.csv` a CSV file, `*.yaml` and `*.yml` a
+ * GraphSense TagPack; anything else: null.
+ */
 export function inferLabelFormat(path: string): LabelFormat | null {
   const name = basename(path);
   if (ofacAssetOfFile(name)) return 'ofac';
   if (name.toLowerCase().endsWith('.csv')) return 'csv';
+  if (/\.ya?ml$/i.test(name)) return 'tagpack';
   return null;
 }
 
@@ -45,7 +51,7 @@ export async function loadLabelFile(
   const format = options.format ?? inferLabelFormat(path);
   if (!format)
     throw new LabelFileError(
-      `cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt or *.csv, or pass --format ofac|csv`,
+      `cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt, *.csv or *.yaml, or pass --format ${LABEL_FORMATS.join('|')}`,
     );
   let bytes: Buffer;
   try {
@@ -71,6 +77,10 @@ export async function loadLabelFile(
       );
     const source = options.source ?? DEFAULT_OFAC_SOURCE;
     return { file, format, source, list, contentSha256, parsed: parseOfac(text, list, source) };
+  }
+  if (format === 'tagpack') {
+    const source = options.source ?? DEFAULT_TAGPACK_SOURCE;
+    return { file, format, source, list: null, contentSha256, parsed: parseTagPack(text, source) };
   }
   return {
     file,

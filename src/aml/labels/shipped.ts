@@ -16,7 +16,10 @@ export interface ShippedLabelsResult {
   failed: { file: string; error: string }[];
 }
 
-/** The label files under `dir` (recursively), in name order: OFAC lists and CSV files; others (LICENSE, README) are ignored. */
+/**
+ * The label files under `dir` (recursively), in name order: OFAC lists, CSV files and TagPacks;
+ * others (LICENSE, README) are ignored.
+ */
 export function listLabelFiles(dir: string): string[] {
   let names: string[];
   try {
@@ -32,10 +35,10 @@ export function listLabelFiles(dir: string): string[] {
 }
 
 /**
- * Imports the label data shipped in config/labels/ (the OFAC lists, and any CSV an operator
- * puts there), at every start, after the migrations. Cheap when nothing changed: a file whose
- * SHA-256 equals that of its last successful import is not imported again. A file that cannot
- * be imported is logged and left out; start-up goes on. Database errors are thrown.
+ * Imports the label data shipped in config/labels/ (the OFAC lists, and any CSV file or TagPack
+ * an operator puts there), at every start, after the migrations. Cheap when nothing changed: a
+ * file whose SHA-256 equals that of its last successful import is not imported again. A file
+ * that cannot be imported is logged and left out; start-up goes on. Database errors are thrown.
  */
 export async function importShippedLabels(
   sql: Sql,

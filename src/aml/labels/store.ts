@@ -77,9 +77,9 @@ export async function removeDelisted(
 }
 
 /**
- * CSV `--replace`: the file is the whole set of each source it names. Labels of those sources
- * that are not in the file and come from no list (OFAC rows are left to their own lists) are
- * deleted. Returns how many.
+ * CSV and TagPack `--replace`: the file is the whole set of each source it names. Labels of
+ * those sources that are not in the file and come from no list (OFAC rows are left to their own
+ * lists) are deleted. Returns how many.
  */
 export async function removeAbsentFromSources(
   tx: Db,

@@ -33,7 +33,7 @@ export function isLabelCategory(value: string): value is LabelCategory {
  */
 export const EVM_SCOPE = 'evm';
 
-export type LabelFormat = 'ofac' | 'csv';
+export type LabelFormat = 'ofac' | 'csv' | 'tagpack';
 
 /** One label row to store. `list` is the source's list it comes from (OFAC asset), or null. */
 export interface LabelRow {
@@ -53,11 +53,14 @@ export interface LineProblem {
 
 export interface ParsedLabels {
   rows: LabelRow[];
-  /** Lines that carried an address or a data row (blank lines, comments and the CSV header excluded). */
+  /** Lines that carried an address, a data row or a tag (blank lines, comments, CSV header excluded). */
   read: number;
   duplicates: number;
   refused: LineProblem[];
-  /** Lines that belong to no network of Tollgate, with the reason (e.g. OFAC BCH: another chain). */
+  /**
+   * Lines that belong to no network of Tollgate, with the reason (e.g. OFAC BCH: another chain),
+   * and TagPack tags that carry no AML category.
+   */
   skipped: LineProblem[];
 }
 
