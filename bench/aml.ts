@@ -16,6 +16,8 @@ import { startBenchApi } from './lib/api-appliance.js';
 import { machine, writeResult } from './lib/common.js';
 
 const REQUESTS = Number(process.argv[2] ?? 300);
+/** Runs of each way (walk, stored) in the alternating comparison. */
+const COMPARE = Number(process.argv[3] ?? 100);
 const { counterparties: COUNTERPARTIES, pool: POOL, labels: LABELS } = AML_GRAPH;
 
 const bench = await startBenchApi('aml');
@@ -34,11 +36,37 @@ const factOpts = {
   maxCounterparties: config.aml.max_counterparties,
   countUpTo: config.aml.new_wallet_min_tx,
 };
-const inward = await addressFacts(sql, 'eth', target, factOpts);
-const outward = await addressFacts(sql, 'eth', target, { ...factOpts, inwardBudgetEdges: 0 });
+const inward = await addressFacts(sql, 'eth', target, { ...factOpts, walk: true });
+const outward = await addressFacts(sql, 'eth', target, {
+  ...factOpts,
+  walk: true,
+  inwardBudgetEdges: 0,
+});
+const stored = await addressFacts(sql, 'eth', target, factOpts);
 if (JSON.stringify(inward) !== JSON.stringify(outward))
   throw new Error(
     `the two-hop walks disagree: ${JSON.stringify(inward)} vs ${JSON.stringify(outward)}`,
+  );
+if (JSON.stringify(stored) !== JSON.stringify(inward))
+  throw new Error(
+    `the stored exposure and the walk disagree: ${JSON.stringify(stored)} vs ${JSON.stringify(inward)}`,
+  );
+
+// Before (the walk) and after (the stored exposure), alternating in this run, in-process.
+const compared: Record<'walk' | 'stored', number[]> = { walk: [], stored: [] };
+for (let i = 0; i < 2 * COMPARE + 10; i++) {
+  const mode = i % 2 === 0 ? 'walk' : 'stored';
+  const started = performance.now();
+  await addressFacts(sql, 'eth', target, { ...factOpts, walk: mode === 'walk' });
+  if (i >= 10) compared[mode].push(performance.now() - started);
+}
+const pctOf = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
+};
+for (const mode of ['walk', 'stored'] as const)
+  console.log(
+    `exposure of the target, ${mode}: p50 ${pctOf(compared[mode], 50)} ms, p99 ${pctOf(compared[mode], 99)} ms (${compared[mode].length} runs, alternating)`,
   );
 
 const { apikey } = await createApiKey(sql, 'bench');
@@ -74,6 +102,12 @@ const result = {
   },
   answer: { score: answer.data.score, true_tags: trueTags },
   latency_ms: { requests: REQUESTS, p50: pct(50), p95: pct(95), p99: pct(99), max: pct(100) },
+  exposure_ms: Object.fromEntries(
+    (['walk', 'stored'] as const).map((m) => [
+      m,
+      { runs: compared[m].length, p50: pctOf(compared[m], 50), p99: pctOf(compared[m], 99) },
+    ]),
+  ),
 };
 writeResult('aml', result);
 await bench.stop();

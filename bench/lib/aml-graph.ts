@@ -5,6 +5,7 @@
  * leave it in production (statistics and the visibility map: index-only scans).
  */
 import type { Sql } from '../../src/db/index.js';
+import { rebuildExposure } from '../../src/aml/exposure-store.js';
 import { ensureNetworkPartitions } from '../../src/indexer/evm/store.js';
 
 export const AML_GRAPH = {
@@ -40,8 +41,12 @@ export async function buildAmlGraph(sql: Sql): Promise<number> {
   await sql.unsafe(`insert into labels (network, address, category, source)
     select 'eth', ${addr(`${counterparties} + g * ${Math.floor((pool - counterparties) / labels)}`)}, 'mixer', 'bench' from generate_series(1, ${labels}) g
     on conflict do nothing`);
+  // Written in SQL, not by the indexer: the stored exposure is computed once, as the migration
+  // that introduced it does for an existing graph.
+  await rebuildExposure(sql, 'eth');
   await sql`vacuum analyze address_edges`;
   await sql`vacuum analyze labels`;
+  await sql`vacuum analyze address_exposure`;
   const [counted] = await sql<
     { edges: number }[]
   >`select count(*)::int as edges from address_edges`;

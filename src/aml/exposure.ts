@@ -2,6 +2,7 @@ import { networkInfo } from '../config/networks.js';
 import type { Sql } from '../db/index.js';
 import { EVM_SCOPE } from './labels/types.js';
 import { MALICIOUS_CONTRACTS, isBaseTag, type BaseTag, type Findings } from './tags.js';
+import { DEGREE } from './exposure-store.js';
 
 /**
  * What the data says about one address on one network, in two statements (no per-row loops):
@@ -40,6 +41,11 @@ export interface ExposureOptions {
   countUpTo: number;
   /** Overrides the inward walk's edge budget (0: outward whenever a labelled address has an edge); for checks that both walks agree. */
   inwardBudgetEdges?: number;
+  /**
+   * Walk the graph even where the stored exposure answers (address_exposure): the reference the
+   * stored counts are tested against.
+   */
+  walk?: boolean;
 }
 
 function labelNetworks(network: string): string[] {
@@ -80,8 +86,13 @@ export async function addressFacts(
       ${history ? sql`(select timestamp from ${history} where address = ${address} and network = ${network} order by timestamp limit 1)` : sql`null::bigint`} as first_seen,
       ${history ? sql`(select count(*)::int from (select 1 from ${history} where address = ${address} and network = ${network} limit ${opts.countUpTo}) s)` : sql`0`} as tx_count`;
 
-  const exposure =
-    family === 'evm' || family === 'utxo'
+  const stored =
+    (family === 'evm' || family === 'utxo') && !opts.walk
+      ? await storedFindings(sql, network, address, opts.maxCounterparties, nets, evm)
+      : undefined;
+  const exposure = stored
+    ? stored
+    : family === 'evm' || family === 'utxo'
       ? await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
     with degree as materialized (
       select count(*) as n from (select 1 from address_edges
@@ -145,4 +156,45 @@ export async function addressFacts(
     firstSeen: self!.first_seen === null ? null : Number(self!.first_seen),
     txCount: self!.tx_count,
   };
+}
+
+/**
+ * The exposure as stored (address_exposure, src/aml/exposure-store.ts): one indexed read, plus on
+ * an EVM network the labelled contracts deployed by a counterparty or by one of theirs. Undefined
+ * when the address has more counterparties than the exposure looks at (`max`): then only the
+ * busiest `max` count, which the walk decides.
+ */
+async function storedFindings(
+  sql: Sql,
+  network: string,
+  address: string,
+  max: number,
+  nets: string[],
+  evm: boolean,
+): Promise<{ level: 'direct' | 'indirect'; category: string }[] | undefined> {
+  const rows = await sql<{ category: string; direct_n: string; indirect_n: string }[]>`
+    select category, direct_n, indirect_n from address_exposure where network = ${network} and address = ${address}`;
+  const degree = Number(rows.find((r) => r.category === DEGREE)?.direct_n ?? 0);
+  if (degree > max) return undefined;
+  const out: { level: 'direct' | 'indirect'; category: string }[] = [];
+  for (const r of rows) {
+    if (r.category === DEGREE) continue;
+    if (BigInt(r.direct_n) > 0n) out.push({ level: 'direct', category: r.category });
+    if (BigInt(r.indirect_n) > 0n) out.push({ level: 'indirect', category: r.category });
+  }
+  if (evm && degree > 0) {
+    const deployed = await sql<{ level: 'direct' | 'indirect' }[]>`
+      select 'direct' as level where exists (select 1 from address_edges h
+        join evm_transactions t on t.network = ${network} and t.from_address = h.counterparty and t.contract_address is not null
+        join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
+        where h.network = ${network} and h.address = ${address})
+      union all
+      select 'indirect' where exists (select 1 from address_edges h
+        join address_edges e on e.network = ${network} and e.address = h.counterparty
+        join evm_transactions t on t.network = ${network} and t.from_address = e.counterparty and t.contract_address is not null
+        join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
+        where h.network = ${network} and h.address = ${address} and e.counterparty <> ${address})`;
+    for (const d of deployed) out.push({ level: d.level, category: MALICIOUS_CONTRACTS });
+  }
+  return out;
 }

@@ -4,6 +4,12 @@
  * imports a file in it but this one.
  */
 export { analyzeAddress } from './analyze.js';
+export {
+  exposureEdgesChanged,
+  forgetExposure,
+  rebuildExposure,
+  syncNetworkFamilies,
+} from './exposure-store.js';
 export { LabelFileError } from './labels/csv-labels.js';
 export { storeLabelFile, type ImportReport } from './labels/import.js';
 export { labelStats, type LabelStats } from './labels/imports.js';

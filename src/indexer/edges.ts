@@ -1,5 +1,6 @@
 import type { Fragment } from 'postgres';
 import type { TransactionSql } from '../db/index.js';
+import { exposureEdgesChanged } from '../aml/index.js';
 
 /**
  * Counterparty edges (address_edges): per network and direction, how many transactions two
@@ -60,17 +61,26 @@ export async function addEdges(
   network: string,
   txs: readonly TxPairs[],
 ): Promise<void> {
-  const edges = [...edgesOf(txs)];
+  const edgesMap = edgesOf(txs);
+  const edges = [...edgesMap];
   if (edges.length === 0) return;
   const split = edges.map(([k]) => k.split('\n') as [string, string]);
-  await tx`insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
+  const rows = await tx<{ a: string; b: string; tx_count: string }[]>`
+    insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
     select ${network}, u.a, u.b, u.n, u.first, u.last
     from unnest(${split.map((s) => s[0])}::text[], ${split.map((s) => s[1])}::text[], ${edges.map(([, e]) => e.count)}::bigint[],
       ${edges.map(([, e]) => e.first.toString())}::bigint[], ${edges.map(([, e]) => e.last.toString())}::bigint[]) as u(a, b, n, first, last)
     on conflict (network, address, counterparty) do update set
       tx_count = address_edges.tx_count + excluded.tx_count,
       first_seen = least(address_edges.first_seen, excluded.first_seen),
-      last_seen = greatest(address_edges.last_seen, excluded.last_seen)`;
+      last_seen = greatest(address_edges.last_seen, excluded.last_seen)
+    returning address as a, counterparty as b, tx_count`;
+  // A new row holds just this batch's count; a row that was there holds more (it had at least 1).
+  // (xmax = 0 cannot be read from a partitioned table.)
+  const added = rows.filter(
+    (r) => BigInt(r.tx_count) === BigInt(edgesMap.get(`${r.a}\n${r.b}`)!.count),
+  );
+  await exposureEdgesChanged(tx, network, added, 1);
 }
 
 /**
@@ -93,5 +103,8 @@ export async function subtractEdges(
     )
     update address_edges e set tx_count = e.tx_count - d.n
     from d where e.network = ${network} and e.address = d.a and e.counterparty = d.b`;
-  await tx`delete from address_edges where network = ${network} and tx_count <= 0`;
+  const gone = await tx<{ a: string; b: string }[]>`
+    delete from address_edges where network = ${network} and tx_count <= 0
+    returning address as a, counterparty as b`;
+  await exposureEdgesChanged(tx, network, gone, -1);
 }

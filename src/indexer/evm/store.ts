@@ -8,6 +8,7 @@ import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
 import { enqueueStreamEvents } from '../../streams/index.js';
 import {
+  forgetExposure,
   forgetListChanges,
   indexListEvents,
   listContracts,
@@ -231,6 +232,7 @@ export async function revertToAncestor(
 export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
   await sql.begin(async (tx) => {
     await forgetListChanges(tx, network);
+    await forgetExposure(tx, network);
     for (const table of [...CHAIN_TABLES, 'address_edges'] as const)
       await tx`delete from ${tx(table)} where network = ${network}`;
     await tx`update webhook_events set orphaned = true, confirmation_done = true,

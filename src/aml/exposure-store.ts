@@ -1,0 +1,118 @@
+import type { Sql, TransactionSql } from '../db/index.js';
+import { NETWORKS } from '../config/networks.js';
+
+/**
+ * The stored exposure (table address_exposure, sql/0025_address_exposure.sql): per network,
+ * address and label category, how many counterparties carry the category (direct_n) and how many
+ * two-hop paths end at an address that does (indirect_n). A request reads one row per category
+ * instead of walking two hops of the graph (src/aml/exposure.ts).
+ *
+ * A row of category '*' holds the address's degree (direct_n: its counterparties), so that one
+ * read says whether the address has more counterparties than the exposure looks at.
+ *
+ * Kept exact, in the transaction of each change:
+ * - edges the indexer adds or removes (a batch T of address_edges rows, `exposureEdgesChanged`),
+ *   as the difference in counts: the paths that use a row of T;
+ * - labels, by the triggers of sql/0025 (a category that becomes true or false for an address on
+ *   a network changes the counts of its counterparties and of theirs).
+ * Their cost: an edge batch reads the labels and stored counts of its own addresses, plus the
+ * in-edges of the addresses it links to a labelled one; a label change reads the in-edges of the
+ * labelled address and of each of them (two hops inward): a label on an address with a hundred
+ * thousand counterparties updates a hundred thousand rows, and as many more as those have
+ * counterparties, in the label import's transaction (README, AML: bounds).
+ */
+
+type Db = Sql | TransactionSql;
+
+/**
+ * Updates the counts for address_edges rows `rows` that were just inserted (sign 1: the table
+ * holds them now) or deleted (sign -1: it no longer does), on one network.
+ */
+export async function exposureEdgesChanged(
+  tx: Db,
+  network: string,
+  rows: readonly { a: string; b: string }[],
+  sign: 1 | -1,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const a = rows.map((r) => r.a);
+  const b = rows.map((r) => r.b);
+  const changed = await tx<{ address: string; category: string; zero: boolean }[]>`
+    with t as (
+      select * from unnest(${a}::text[], ${b}::text[]) as t(a, b)
+    ), cats as (
+      select distinct l.address, l.category from labels l
+      where l.network = any(label_scopes(${network})) and l.address in (select a from t union select b from t)
+    ), dd as (
+      select t.a as address, c.category, count(*) as n from t join cats c on c.address = t.b group by 1, 2
+    ), degree as (
+      -- category '*': the address's counterparties, whatever they carry (its degree)
+      select t.a as address, '*' as category, count(*) as n from t group by 1
+    ), dterm as (
+      -- D(B) for the rows' far ends: as stored, plus this batch's own rows when they were added.
+      select address, category, sum(n) as n from (
+        select x.address, x.category, x.direct_n as n from address_exposure x
+        where x.network = ${network} and x.address in (select b from t) and x.direct_n <> 0 and x.category <> '*'
+        union all
+        select address, category, n from dd where ${sign}::int > 0 and address in (select b from t)
+      ) s group by 1, 2
+    ), first_hop as (
+      -- paths A → B → C over a row A → B of the batch
+      select t.a as address, d.category, sum(d.n) as n from t join dterm d on d.address = t.b group by 1, 2
+    ), back as (
+      -- less the paths A → B → A among them (C must not be A)
+      select t.a as address, c.category, count(*) as n from t join cats c on c.address = t.a
+      where exists (select 1 from address_edges e where e.network = ${network} and e.address = t.b and e.counterparty = t.a)
+         or exists (select 1 from t r where r.a = t.b and r.b = t.a)
+      group by 1, 2
+    ), second_hop as (
+      -- paths A → B → C over a row B → C of the batch and a row A → B that is not in it
+      select e.address, c.category, count(*) as n
+      from t join cats c on c.address = t.b
+        join address_edges e on e.network = ${network} and e.counterparty = t.a and e.address <> t.b
+      where not exists (select 1 from t r where r.a = e.address and r.b = t.a)
+      group by 1, 2
+    ), delta as (
+      select address, category, n as dn, 0::numeric as inn from dd
+      union all select address, category, n, 0 from degree
+      union all select address, category, 0, n from first_hop
+      union all select address, category, 0, -n from back
+      union all select address, category, 0, n from second_hop
+    )
+    insert into address_exposure as x (network, address, category, direct_n, indirect_n)
+    select ${network}, address, category, ${sign}::int * sum(dn), ${sign}::int * sum(inn) from delta
+    group by 2, 3 having sum(dn) <> 0 or sum(inn) <> 0
+    on conflict (network, address, category) do update set
+      direct_n = x.direct_n + excluded.direct_n, indirect_n = x.indirect_n + excluded.indirect_n
+    returning x.address, x.category, (x.direct_n = 0 and x.indirect_n = 0) as zero`;
+  const zero = changed.filter((r) => r.zero);
+  if (zero.length)
+    await tx`delete from address_exposure x using unnest(${zero.map((r) => r.address)}::text[], ${zero.map((r) => r.category)}::text[]) as z(address, category)
+      where x.network = ${network} and x.address = z.address and x.category = z.category
+        and x.direct_n = 0 and x.indirect_n = 0`;
+}
+
+/** The category of the row that holds an address's degree (its number of counterparties). */
+export const DEGREE = '*';
+
+/** Recomputes a network's counts from its edges and labels (a graph written by other means). */
+export async function rebuildExposure(sql: Db, network: string): Promise<void> {
+  await sql`select exposure_rebuild(${network})`;
+}
+
+/** Forgets a network's counts (its chain data is being forgotten). */
+export async function forgetExposure(tx: Db, network: string): Promise<void> {
+  await tx`delete from address_exposure where network = ${network}`;
+}
+
+/**
+ * Tells the database which networks are EVM (label scope 'evm'), from config/networks.json:
+ * the triggers of sql/0025 read it. Idempotent; run at each start.
+ */
+export async function syncNetworkFamilies(sql: Db): Promise<void> {
+  const entries = Object.values(NETWORKS);
+  await sql`
+    insert into network_families (network, family)
+    select * from unnest(${entries.map((n) => n.symbol)}::text[], ${entries.map((n) => n.family)}::text[])
+    on conflict (network) do update set family = excluded.family where network_families.family <> excluded.family`;
+}
