@@ -5,27 +5,34 @@
  * lists). Requests go through the real HTTPS API, one at a time. Before timing, the answer is
  * checked to be the same whichever way the two-hop search runs (inward from the labels, or
  * outward from the counterparties; src/aml/exposure.ts).
- *   node --import tsx bench/aml.ts [requests]          writes bench/results/aml.json
+ * Then, alternating in one run, the exposure walked and read from address_exposure; and the time a
+ * label on a hub with 100,000 counterparties takes to update every count it changes.
+ *   node --import tsx bench/aml.ts [requests] [compare-runs] [scale]
+ *     writes bench/results/aml.json (scale 10: aml-10x.json, about 10,000,000 edge rows)
  * Figures, not assertions.
  */
 import { Agent, request } from 'undici';
 import { addressFacts } from '../src/aml/exposure.js';
+import { rebuildExposure } from '../src/aml/exposure-store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { AML_GRAPH, AML_TARGET, buildAmlGraph } from './lib/aml-graph.js';
 import { startBenchApi } from './lib/api-appliance.js';
 import { machine, writeResult } from './lib/common.js';
 
 const REQUESTS = Number(process.argv[2] ?? 300);
+/** The random part of the graph times this: 10 gives about 10,000,000 edge rows. */
+const SCALE = Number(process.argv[4] ?? 1);
 /** Runs of each way (walk, stored) in the alternating comparison. */
 const COMPARE = Number(process.argv[3] ?? 100);
-const { counterparties: COUNTERPARTIES, pool: POOL, labels: LABELS } = AML_GRAPH;
+const { counterparties: COUNTERPARTIES, labels: LABELS } = AML_GRAPH;
+const POOL = AML_GRAPH.pool * SCALE;
 
 const bench = await startBenchApi('aml');
 const { app, config } = bench;
 const sql = app.db.sql;
 const target = AML_TARGET;
 const built = performance.now();
-const edges = await buildAmlGraph(sql);
+const edges = await buildAmlGraph(sql, SCALE);
 const buildS = (performance.now() - built) / 1000;
 console.log(
   `graph: ${edges} edge rows, target with ${COUNTERPARTIES} counterparties, ${LABELS} labels; built in ${buildS.toFixed(1)} s`,
@@ -90,6 +97,31 @@ console.log(
   `GET /v2/analyze/aml, ${REQUESTS} requests: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
 );
 
+// A label on a hub: an address with HUB_DEGREE counterparties (pool addresses) becomes
+// sanctioned. Timed: the label's statement, whose triggers update the counts of every address
+// one and two hops from it before it returns (nothing is left for later).
+const HUB = `0x${'ee'.repeat(20)}`;
+const HUB_DEGREE = Math.min(100_000, POOL);
+await sql.unsafe(`insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
+  select 'eth', '${HUB}', '0x' || lpad(to_hex(g), 40, '0'), 1, 1600000000, 1700000000 from generate_series(1, ${HUB_DEGREE}) g
+  union all select 'eth', '0x' || lpad(to_hex(g), 40, '0'), '${HUB}', 1, 1600000000, 1700000000 from generate_series(1, ${HUB_DEGREE}) g`);
+await rebuildExposure(sql, 'eth'); // the hub's edges were written in SQL, not by the indexer
+await sql`vacuum analyze address_exposure`;
+const hubStarted = performance.now();
+await sql`insert into labels (network, address, category, source) values ('eth', ${HUB}, 'sanctioned', 'bench-hub')`;
+const hubMs = performance.now() - hubStarted;
+const [reached] = await sql<{ direct: number; indirect: number }[]>`
+  select count(*) filter (where direct_n > 0)::int as direct, count(*) filter (where indirect_n > 0)::int as indirect
+  from address_exposure where network = 'eth' and category = 'sanctioned'`;
+const probe = '0x' + (HUB_DEGREE + 7).toString(16).padStart(40, '0');
+const probeStored = await addressFacts(sql, 'eth', probe, factOpts);
+const probeWalked = await addressFacts(sql, 'eth', probe, { ...factOpts, walk: true });
+if (JSON.stringify(probeStored) !== JSON.stringify(probeWalked))
+  throw new Error('after the hub label, the stored exposure and the walk disagree');
+console.log(
+  `label on a hub with ${HUB_DEGREE} counterparties: ${Math.round(hubMs)} ms until every count was updated (${reached!.direct} addresses now direct_sanctioned, ${reached!.indirect} indirect_sanctioned)`,
+);
+
 const result = {
   date: new Date().toISOString(),
   machine: machine(),
@@ -100,6 +132,13 @@ const result = {
     labels: LABELS,
     build_s: Math.round(buildS * 10) / 10,
   },
+  scale: SCALE,
+  hub_label: {
+    counterparties: HUB_DEGREE,
+    ms: Math.round(hubMs),
+    direct: reached!.direct,
+    indirect: reached!.indirect,
+  },
   answer: { score: answer.data.score, true_tags: trueTags },
   latency_ms: { requests: REQUESTS, p50: pct(50), p95: pct(95), p99: pct(99), max: pct(100) },
   exposure_ms: Object.fromEntries(
@@ -109,5 +148,5 @@ const result = {
     ]),
   ),
 };
-writeResult('aml', result);
+writeResult(SCALE === 1 ? 'aml' : `aml-${SCALE}x`, result);
 await bench.stop();

@@ -26,6 +26,32 @@ create table address_exposure (
   primary key (network, address, category)
 );
 
+-- Edge changes and label changes read each other's tables: run concurrently under read committed,
+-- an edge A → L added while L is being labelled would be counted by neither. Both take this
+-- lock per network first (transaction-scoped), so one waits for the other's commit and then sees
+-- it. A label transaction locks its networks in name order; an indexer locks only its own.
+create function exposure_lock(p_network text) returns void language sql as $$
+  select pg_advisory_xact_lock(hashtext('tollgate_exposure'), hashtext(p_network))
+$$;
+
+-- Locks the networks a set of label rows (jsonb records with `network`) counts on, in name order.
+create function exposure_lock_for_labels(rows jsonb) returns void language plpgsql as $$
+declare
+  n text;
+begin
+  for n in
+    select distinct f.network from network_families f
+    where exists (select 1 from jsonb_array_elements(rows) r
+                  where r->>'network' = f.network or (r->>'network' = 'evm' and f.family = 'evm'))
+    union
+    select distinct r->>'network' from jsonb_array_elements(rows) r
+    where r->>'network' <> 'evm'
+    order by 1
+  loop
+    perform exposure_lock(n);
+  end loop;
+end $$;
+
 -- The label networks that count on `network`: itself, and 'evm' for an EVM network.
 create function label_scopes(p_network text) returns text[] language sql stable as $$
   select case when exists (select 1 from network_families where network = p_network and family = 'evm')
@@ -72,7 +98,7 @@ end $$;
 
 -- The (edge network, address, category) pairs of `rows` (label rows) that no other label row
 -- keeps true: on each network where the address has edges and the row's scope counts.
-create function exposure_label_pairs(rows jsonb) returns jsonb language sql stable as $$
+create function exposure_label_pairs(rows jsonb) returns jsonb language sql as $$
   select coalesce(jsonb_agg(distinct jsonb_build_object('network', n.network, 'address', r.address, 'category', r.category)), '[]'::jsonb)
   from jsonb_to_recordset(rows) as r(id bigint, network text, address text, category text)
   join lateral (
@@ -87,14 +113,20 @@ create function exposure_label_pairs(rows jsonb) returns jsonb language sql stab
 $$;
 
 create function exposure_labels_inserted() returns trigger language plpgsql as $$
+declare
+  rows jsonb := (select jsonb_agg(to_jsonb(n)) from new_rows n);
 begin
-  perform exposure_apply_label_flips(exposure_label_pairs((select jsonb_agg(to_jsonb(n)) from new_rows n)), 1);
+  perform exposure_lock_for_labels(rows);
+  perform exposure_apply_label_flips(exposure_label_pairs(rows), 1);
   return null;
 end $$;
 
 create function exposure_labels_deleted() returns trigger language plpgsql as $$
+declare
+  rows jsonb := (select jsonb_agg(to_jsonb(o)) from old_rows o);
 begin
-  perform exposure_apply_label_flips(exposure_label_pairs((select jsonb_agg(to_jsonb(o)) from old_rows o)), -1);
+  perform exposure_lock_for_labels(rows);
+  perform exposure_apply_label_flips(exposure_label_pairs(rows), -1);
   return null;
 end $$;
 

@@ -142,4 +142,33 @@ describe('stored exposure', () => {
     for (const network of NETWORKS) await rebuildExposure(db.sql, network);
     expect(await tableOf()).toEqual(kept);
   }, 240_000);
+
+  it('an edge and a label that meet in two concurrent transactions are counted once', async () => {
+    const [x, l, y] = ['0x' + 'a1'.repeat(20), '0x' + 'a2'.repeat(20), '0x' + 'a3'.repeat(20)];
+    await db.sql.begin((tx) =>
+      addEdges(tx, 'eth', [{ timestamp: 1_800_000_000n, pairs: [[y, x]] }]),
+    );
+    // The indexer's transaction adds x → l and holds on; meanwhile l is labelled in another.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let added!: () => void;
+    const edgeIn = new Promise<void>((resolve) => (added = resolve));
+    const indexer = db.sql.begin(async (tx) => {
+      await addEdges(tx, 'eth', [{ timestamp: 1_800_000_001n, pairs: [[x, l]] }]);
+      added();
+      await held;
+    });
+    await edgeIn;
+    const label =
+      db.sql`insert into labels (network, address, category, source) values ('eth', ${l}, 'mixer', 'race')`.execute();
+    await new Promise((r) => setTimeout(r, 200)); // the label's statement is running by now
+    release();
+    await Promise.all([indexer, label]);
+    for (const address of [x, y, l])
+      expect(await findings('eth', address, false, 1000), address).toEqual(
+        await findings('eth', address, true, 1000),
+      );
+    expect(await findings('eth', x, false, 1000)).toEqual({ direct: ['mixer'], indirect: [] });
+    expect(await findings('eth', y, false, 1000)).toEqual({ direct: [], indirect: ['mixer'] });
+  });
 });

@@ -1,3 +1,4 @@
+import { exposureEdgesChanged, rebuildExposure } from '../src/aml/exposure-store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeAddress } from '../src/aml/analyze.js';
 import { addressFacts } from '../src/aml/exposure.js';
@@ -21,10 +22,15 @@ const [A, B, C, D, M] = [0xa, 0xb, 0xc, 0xd, 0x3].map(addr) as [
   string,
 ];
 
+/** Both directions, and the stored exposure updated as the indexer's batches do. */
 async function edge(network: string, from: string, to: string, txCount = 1) {
-  await db.sql`insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
-    values (${network}, ${from}, ${to}, ${txCount}, 1, 1), (${network}, ${to}, ${from}, ${txCount}, 1, 1)
-    on conflict do nothing`;
+  await db.sql.begin(async (tx) => {
+    const added = await tx<{ a: string; b: string }[]>`
+      insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
+      values (${network}, ${from}, ${to}, ${txCount}, 1, 1), (${network}, ${to}, ${from}, ${txCount}, 1, 1)
+      on conflict do nothing returning address as a, counterparty as b`;
+    await exposureEdgesChanged(tx, network, added, 1);
+  });
 }
 async function label(network: string, address: string, category: string) {
   await db.sql`insert into labels (network, address, category, source) values (${network}, ${address}, ${category}, 'test')`;
@@ -158,6 +164,7 @@ describe('AML exposure over address_edges', () => {
     await db.sql`insert into address_edges (network, address, counterparty, tx_count, first_seen, last_seen)
       select 'eth', ${hub}, '0x' || lpad(to_hex(1000000 + g), 40, '0'), 20000 - g, 1, 1 from generate_series(1, 10000) g
       union all select 'eth', '0x' || lpad(to_hex(1000000 + g), 40, '0'), ${hub}, 20000 - g, 1, 1 from generate_series(1, 10000) g`;
+    await rebuildExposure(db.sql, 'eth'); // the edges above were written in SQL
     await edge('eth', addr(1000000 + 10000), bad);
     expect(trueTags((await analyze(hub)).tags)).toEqual({ indirect_darkweb_transactions: true });
     expect(

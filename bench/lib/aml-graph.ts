@@ -18,9 +18,14 @@ export const AML_TARGET = `0x${'ff'.repeat(20)}`;
 
 const addr = (n: string) => `'0x' || lpad(to_hex(${n}), 40, '0')`;
 
-/** Builds the graph on the eth network; returns the edge rows stored. */
-export async function buildAmlGraph(sql: Sql): Promise<number> {
-  const { counterparties, pool, randomPairs, labels } = AML_GRAPH;
+/**
+ * Builds the graph on the eth network; returns the edge rows stored. `scale` multiplies the
+ * random part (pool and pairs): 10 gives about 10,000,000 edge rows around the same target.
+ */
+export async function buildAmlGraph(sql: Sql, scale = 1): Promise<number> {
+  const { counterparties, labels } = AML_GRAPH;
+  const pool = AML_GRAPH.pool * scale;
+  const randomPairs = AML_GRAPH.randomPairs * scale;
   await ensureNetworkPartitions(sql, 'eth');
   await sql.unsafe(
     `create table if not exists address_edges_eth partition of address_edges for values in ('eth')`,

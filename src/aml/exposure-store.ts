@@ -35,6 +35,8 @@ export async function exposureEdgesChanged(
   sign: 1 | -1,
 ): Promise<void> {
   if (rows.length === 0) return;
+  // After a label transaction on this network commits, not beside it (sql/0025: exposure_lock).
+  await tx`select exposure_lock(${network})`;
   const a = rows.map((r) => r.a);
   const b = rows.map((r) => r.b);
   const changed = await tx<{ address: string; category: string; zero: boolean }[]>`
