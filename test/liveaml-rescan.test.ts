@@ -73,6 +73,7 @@ it('raises a live AML event when a label import alone makes a tracked address ri
     hash: '',
     block_number: 0,
     hash_tags: { direct_stealing_attack: true },
+    triggered_by: [],
   });
   expect(hook!.json.score).toBeGreaterThan(0);
   expect(hook!.json.tags.direct_stealing_attack).toBe(true);

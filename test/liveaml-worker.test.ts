@@ -100,6 +100,7 @@ describe('live AML risk worker on the EVM dev chain', () => {
       'score',
       'sequence',
       'tags',
+      'triggered_by',
     ]);
     expect(r!.body.startsWith('{"sequence":')).toBe(true);
     expect(r!.json).toMatchObject({
@@ -108,6 +109,11 @@ describe('live AML risk worker on the EVM dev chain', () => {
       block_number: Number(receipt.blockNumber),
     });
     expect(r!.json.hash_tags).toEqual({ direct_mixer: true });
+    // Which counterparty brought the tag: the labelled sender itself, one hop away.
+    const sender = mixer.address.toLowerCase();
+    expect(r!.json.triggered_by).toEqual([
+      { tag: 'direct_mixer', counterparty: sender, labelled: sender, sources: ['test'] },
+    ]);
     expect(Object.keys(r!.json.tags)).toEqual(ALL_TAGS);
     expect(r!.json.tags.direct_mixer).toBe(true);
     expect(r!.json.score).toBeGreaterThan(0);
@@ -126,6 +132,7 @@ describe('live AML risk worker on the EVM dev chain', () => {
     expect(Object.keys(e.event.tags).length).toBeGreaterThan(0);
     expect(Object.keys(e.event.tags).every((t) => t.startsWith('indirect_'))).toBe(true);
     expect(e.event.hash_tags).toMatchObject({ direct_mixer: true });
+    expect(e.event.triggered_by).toEqual(amlFor(hash)[0]!.json.triggered_by);
     expect(e.created_at).toBe(amlFor(hash)[0]!.json.created_at);
     expect(e.event.score).toBe(amlFor(hash)[0]!.json.score);
   });
@@ -183,6 +190,26 @@ describe('live AML risk worker on the EVM dev chain', () => {
     expect(await runLiveAmlCheck(deps(), { ...check, blockHash: '0x' + '0'.repeat(64) })).toBe(
       'skipped',
     );
+  });
+
+  it('names the counterparty and the labelled address behind an indirect tag', async () => {
+    // plain receives from the mixer, then pays a fresh tracked address: two hops from the label.
+    await mixer.send(plain.address, 10n ** 15n);
+    const far = randomAddress();
+    await track(far);
+    const receipt = await plain.send(far, 10n ** 15n);
+    const h = receipt.transactionHash;
+    await aml.waitFor(() => amlFor(h).length > 0);
+    const [r] = amlFor(h);
+    expect(r!.json.hash_tags).toEqual({ indirect_mixer: true });
+    expect(r!.json.triggered_by).toEqual([
+      {
+        tag: 'indirect_mixer',
+        counterparty: plain.address.toLowerCase(),
+        labelled: mixer.address.toLowerCase(),
+        sources: ['test'],
+      },
+    ]);
   });
 });
 

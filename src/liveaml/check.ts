@@ -64,8 +64,26 @@ export interface LiveAmlWebhook {
   block_number: number;
   /** Only the tags true for this transaction. */
   hash_tags: AmlTags;
+  /** Not in the spec: which counterparty of the transaction brought each of those tags. */
+  triggered_by: Trigger[];
   created_at: string;
 }
+
+/**
+ * One reason for a tag of a transaction: `counterparty` is the address the transaction shared
+ * with the tracked one; `labelled` carries the label (the counterparty itself for direct_, a
+ * counterparty of it for indirect_); `sources` the label sources (e.g. "ofac",
+ * "onchain:chainalysis_sanctions_oracle").
+ */
+export interface Trigger {
+  tag: string;
+  counterparty: string;
+  labelled: string;
+  sources: string[];
+}
+
+/** At most this many triggers per tag (a counterparty that is a hub may reach thousands). */
+export const MAX_TRIGGERS_PER_TAG = 10;
 
 export type CheckOutcome = 'skipped' | 'clean' | 'recorded' | 'duplicate';
 
@@ -86,29 +104,54 @@ export async function hashTagsOf(
     address: string;
     family: 'evm' | 'utxo';
   },
-): Promise<AmlTags> {
+): Promise<{ tags: AmlTags; triggeredBy: Trigger[] }> {
   const table = check.family === 'evm' ? sql`evm_tx_addresses` : sql`utxo_tx_addresses`;
   const nets = labelNetworks(check.network);
-  const rows = await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
+  const rows = await sql<
+    {
+      level: 'direct' | 'indirect';
+      category: string;
+      counterparty: string;
+      labelled: string;
+      sources: string[];
+    }[]
+  >`
     with cp as materialized (
       select distinct a.address from ${table} a
       join address_edges e on e.network = ${check.network} and e.address = ${check.address} and e.counterparty = a.address
       where a.network = ${check.network} and a.block_number = ${check.blockNumber.toString()} and a.tx_hash = ${check.txHash}
         and a.address <> ${check.address}
+    ), hits as (
+      select 'direct' as level, l.category, cp.address as counterparty, cp.address as labelled, l.source from cp
+        join labels l on l.address = cp.address and l.network = any(${nets}::text[])
+      union all
+      select 'indirect', l.category, cp.address, e.counterparty, l.source from cp
+        join address_edges e on e.network = ${check.network} and e.address = cp.address
+        join labels l on l.address = e.counterparty and l.network = any(${nets}::text[])
+        where e.counterparty <> ${check.address} and e.counterparty <> cp.address
+    ), grouped as (
+      select level, category, counterparty, labelled, array_agg(distinct source order by source) as sources,
+        row_number() over (partition by level, category order by counterparty, labelled) as n
+      from hits group by 1, 2, 3, 4
     )
-    select distinct 'direct' as level, l.category from cp
-      join labels l on l.address = cp.address and l.network = any(${nets}::text[])
-    union
-    select distinct 'indirect', l.category from cp
-      join address_edges e on e.network = ${check.network} and e.address = cp.address
-      join labels l on l.address = e.counterparty and l.network = any(${nets}::text[])
-      where e.counterparty <> ${check.address} and e.counterparty <> cp.address`;
+    select level, category, counterparty, labelled, sources from grouped
+    where n <= ${MAX_TRIGGERS_PER_TAG} order by level, category, counterparty, labelled`;
+  const known = rows.filter((r) => isBaseTag(r.category));
   const of = (level: string) =>
-    rows
+    known
       .filter((r) => r.level === level)
       .map((r) => r.category)
       .filter(isBaseTag);
-  return trueTags(buildTags({ base: [], direct: of('direct'), indirect: of('indirect') }));
+  const tags = trueTags(buildTags({ base: [], direct: of('direct'), indirect: of('indirect') }));
+  const triggeredBy = known
+    .map((r) => ({
+      tag: `${r.level}_${r.category}`,
+      counterparty: r.counterparty,
+      labelled: r.labelled,
+      sources: r.sources,
+    }))
+    .filter((t) => tags[t.tag] === true);
+  return { tags, triggeredBy };
 }
 
 /** Any true tag but new_wallet (a property of the address, never of a transaction). */
@@ -133,7 +176,11 @@ export async function runLiveAmlCheck(
     where t.id = ${check.trackedId} and t.aml_webhook is not null`;
   if (!target) return 'skipped';
 
-  const hashTags = await hashTagsOf(sql, { ...check, address: target.address, family });
+  const { tags: hashTags, triggeredBy } = await hashTagsOf(sql, {
+    ...check,
+    address: target.address,
+    family,
+  });
   if (!isRisky(hashTags)) return 'clean';
   const analysis = await analyzeAddress(sql, deps.aml, {
     network: check.network,
@@ -150,6 +197,7 @@ export async function runLiveAmlCheck(
       score: analysis.score,
       tags: analysis.tags,
       hashTags,
+      triggeredBy,
     });
     if (id === null) return 'duplicate' as const;
     const body: LiveAmlWebhook = {
@@ -159,6 +207,7 @@ export async function runLiveAmlCheck(
       hash: check.txHash,
       block_number: Number(check.blockNumber),
       hash_tags: hashTags,
+      triggered_by: triggeredBy,
       created_at: clock!.now.toISOString(),
     };
     await insertLiveAmlWebhook(tx, check, JSON.stringify(body));

@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { type AmlTags, trueTags } from '../aml/index.js';
+import type { Trigger } from './check.js';
 
 /**
  * Live AML events (table liveaml_events): what the risk worker found about a transaction of a
@@ -12,7 +13,14 @@ import { type AmlTags, trueTags } from '../aml/index.js';
 export interface LiveAmlEventRecord {
   id: string;
   address: string;
-  event: { hash: string; tags: AmlTags; score: number; hash_tags: AmlTags; block_number: number };
+  event: {
+    hash: string;
+    tags: AmlTags;
+    score: number;
+    hash_tags: AmlTags;
+    block_number: number;
+    triggered_by: Trigger[];
+  };
   created_at: string;
 }
 
@@ -29,6 +37,8 @@ export interface NewLiveAmlEvent {
   tags: AmlTags;
   /** The tags true for this transaction. */
   hashTags: AmlTags;
+  /** Which counterparty brought each of them (none for a label change). */
+  triggeredBy?: Trigger[];
 }
 
 /**
@@ -42,9 +52,9 @@ export async function recordEvent(
   e: NewLiveAmlEvent,
 ): Promise<string | null> {
   const [row] = await tx<{ id: string }[]>`
-    insert into liveaml_events (api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, score, tags, hash_tags)
+    insert into liveaml_events (api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, score, tags, hash_tags, triggered_by)
     select t.api_key_id, t.id, ${e.network}, t.address, ${e.txHash}, ${e.blockNumber.toString()}, ${e.blockHash},
-      ${e.score}, ${tx.json(e.tags)}, ${tx.json(e.hashTags)}
+      ${e.score}, ${tx.json(e.tags)}, ${tx.json(e.hashTags)}, ${tx.json((e.triggeredBy ?? []) as never)}
     from tracked_addresses t where t.id = ${e.trackedId} and t.aml_webhook is not null
     on conflict (tracked_id, tx_hash, block_hash) do nothing
     returning id`;
@@ -94,10 +104,11 @@ export async function listEvents(
       score: number;
       hash_tags: AmlTags;
       block_number: string;
+      triggered_by: Trigger[];
       created_at: Date;
     }[]
   >`
-    select id, address, tx_hash, tags, score, hash_tags, block_number, created_at
+    select id, address, tx_hash, tags, score, hash_tags, block_number, triggered_by, created_at
     from liveaml_events
     where api_key_id = ${apiKeyId} and not orphaned
     order by created_at desc, id desc
@@ -113,6 +124,7 @@ export async function listEvents(
         score: r.score,
         hash_tags: trueTags(r.hash_tags),
         block_number: Number(r.block_number),
+        triggered_by: r.triggered_by,
       },
       created_at: r.created_at.toISOString(),
     })),

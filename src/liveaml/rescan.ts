@@ -84,6 +84,8 @@ export async function runLiveAmlRescan(
             hash: '',
             block_number: 0,
             hash_tags: hashTags,
+            // A label changed, no transaction: no counterparty of one to name.
+            triggered_by: [],
             created_at: clock!.now.toISOString(),
           };
           await insertLiveAmlWebhook(tx, check, JSON.stringify(body));

@@ -26,6 +26,22 @@ export const LiveAmlTrackingRecord = z
 
 const Tags = z.record(z.string(), z.boolean());
 
+const LiveAmlTrigger = z
+  .object({
+    tag: z.string().meta({ description: 'A tag of hash_tags, e.g. direct_mixer.' }),
+    counterparty: z
+      .string()
+      .meta({ description: 'The address the transaction shared with the tracked one.' }),
+    labelled: z.string().meta({
+      description:
+        'The address that carries the label: the counterparty for direct_, a counterparty of it for indirect_.',
+    }),
+    sources: z.array(z.string()).meta({
+      description: 'Label sources, e.g. ofac, a CSV source, onchain:chainalysis_sanctions_oracle.',
+    }),
+  })
+  .meta({ id: 'LiveAmlTrigger' });
+
 export const LiveAmlEventRecord = z
   .object({
     id: z.string(),
@@ -41,6 +57,10 @@ export const LiveAmlEventRecord = z
       }),
       hash_tags: Tags.meta({ description: 'The tags true for this transaction.' }),
       block_number: z.int(),
+      triggered_by: z.array(LiveAmlTrigger).meta({
+        description:
+          'Not in the spec: which counterparty of the transaction brought each of its tags (at most 10 per tag); empty for an event of a label change.',
+      }),
     }),
     created_at: z.iso.datetime(),
   })
