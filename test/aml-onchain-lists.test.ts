@@ -146,6 +146,23 @@ describe('sanctions and blacklists from the indexed blocks', () => {
     ]);
     expect((await tags(tracked)).sanctioned).toBe(true);
     expect((await tags(other)).sanctioned).toBe(true);
+    // detail=true names the on-chain event as the label's source.
+    const explained = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=eth&address=${tracked}&detail=true`,
+      { headers: { apikey } },
+    );
+    expect(explained.json.data.explanation.tags.sanctioned).toEqual({
+      level: 'base',
+      hops: 0,
+      sources: [
+        {
+          source: 'onchain:chainalysis_sanctions_oracle',
+          name: expect.stringContaining(`tx ${hash}`),
+        },
+      ],
+    });
     // The tracked address became sanctioned: its live AML webhook follows, with the tag.
     await receiver.waitFor(() =>
       receiver.received.some(

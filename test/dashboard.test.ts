@@ -6,7 +6,7 @@ import { hashInboundToken, upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call, type Reply } from './helpers/http.js';
-import { sendInquiry } from './helpers/travelrule.js';
+import { sendInquiry, travelBody } from './helpers/travelrule.js';
 
 /**
  * The operator dashboard over real HTTPS against the real appliance (api and worker roles) and
@@ -386,6 +386,26 @@ describe('travel rule decisions', () => {
         .status,
     ).toBe(200);
     expect((await auditOf('travelrule_view', id)).some((v) => v.details.via === 'api')).toBe(true);
+  });
+
+  it("explains a party's screening on the transaction page: the tag, its label source", async () => {
+    // The originator's address is labelled: its screening finds `sanctioned`, and says why.
+    const originator = travelBody('x').originator.accountNumber[0]!.toLowerCase();
+    await db.sql`insert into labels (network, address, category, source, name)
+      values ('evm', ${originator}, 'sanctioned', 'dash-test', 'Dashboard test list')`;
+    try {
+      const { id } = await incoming();
+      const viewer = await login('viewer.one');
+      const page = await viewer.get(`/dashboard/travelrule/${id}`);
+      expect(page.status).toBe(200);
+      const why = page.text.slice(page.text.indexOf('id="explain-originator"'));
+      expect(why).toContain(`<code>${originator}</code>`);
+      expect(why).toMatch(/<strong>sanctioned<\/strong> the address itself/);
+      expect(why).toContain('dash-test: Dashboard test list');
+      expect(why).toMatch(/labels labels:[0-9a-f]{16}, scoring aml:[0-9a-f]{16}/);
+    } finally {
+      await db.sql`delete from labels where source = 'dash-test'`;
+    }
   });
 
   it('a reviewer accepts an incoming transfer: WAITING_ADDRESS_DATA, audited, flash on the page', async () => {

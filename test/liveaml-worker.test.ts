@@ -210,6 +210,76 @@ describe('live AML risk worker on the EVM dev chain', () => {
         sources: ['test'],
       },
     ]);
+    // detail=true explains the tag the same way, with the value exchanged with the counterparty.
+    const explained = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=eth&address=${far}&detail=true`,
+      { headers: { apikey: key.apikey } },
+    );
+    expect(explained.json.data.tags.indirect_mixer).toBe(true);
+    expect(explained.json.data.explanation.labels_version).toMatch(/^labels:[0-9a-f]{16}$/);
+    expect(explained.json.data.explanation.scoring_config).toMatch(/^aml:[0-9a-f]{16}$/);
+    expect(explained.json.data.explanation.tags.indirect_mixer).toEqual({
+      level: 'indirect',
+      hops: 2,
+      counterparty_count: 1,
+      counterparties: [
+        {
+          address: plain.address.toLowerCase(),
+          labelled: mixer.address.toLowerCase(),
+          sources: [{ source: 'test', name: '' }],
+          transactions: 1,
+          sent: '0',
+          received: '0.001',
+          share: 1,
+        },
+      ],
+    });
+  });
+
+  it('explains a direct tag with detail=true; without it the spec shape; another value is refused', async () => {
+    const explained = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=eth&address=${target}&detail=true`,
+      { headers: { apikey: key.apikey } },
+    );
+    const sender = mixer.address.toLowerCase();
+    expect(explained.json.data.explanation.tags.direct_mixer).toEqual({
+      level: 'direct',
+      hops: 1,
+      counterparty_count: 1,
+      counterparties: [
+        {
+          address: sender,
+          labelled: sender,
+          sources: [{ source: 'test', name: '' }],
+          transactions: 1,
+          sent: '0',
+          received: '0.1',
+          share: 1,
+        },
+      ],
+    });
+    const plainAnswer = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=eth&address=${target}`,
+      {
+        headers: { apikey: key.apikey },
+      },
+    );
+    expect(Object.keys(plainAnswer.json.data).sort()).toEqual(['score', 'tags']);
+    const bad = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=eth&address=${target}&detail=yes`,
+      { headers: { apikey: key.apikey } },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.json.code).toBe(5000);
+    expect(bad.json.message).toMatch(/detail/);
   });
 });
 

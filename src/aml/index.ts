@@ -4,6 +4,7 @@
  * imports a file in it but this one.
  */
 export { analyzeAddress } from './analyze.js';
+export { explainAnalysis, type Explanation } from './explain.js';
 export {
   exposureEdgesChanged,
   forgetExposure,

@@ -1,5 +1,5 @@
 import type { AmlConfig } from '../config/aml.js';
-import { analyzeAddress } from '../aml/index.js';
+import { analyzeAddress, explainAnalysis, type Explanation } from '../aml/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { NormalisedParty } from './ivms101/index.js';
 
@@ -15,6 +15,11 @@ export interface PartyScreening {
   score: number;
   /** Tags found true on any of the party's addresses. */
   tags: Record<string, true>;
+  /**
+   * Why, per address with a true tag (as /analyze/aml?detail=true): shown on the dashboard's
+   * transaction page. Absent on transactions screened before explanations were kept.
+   */
+  explanations?: { address: string; explanation: Explanation }[];
 }
 
 export interface Screening {
@@ -32,12 +37,22 @@ async function screenParty(
 ): Promise<PartyScreening> {
   let score = 0;
   const tags: Record<string, true> = {};
+  const explanations: { address: string; explanation: Explanation }[] = [];
   for (const address of party.accountNumber) {
     const analysis = await analyzeAddress(sql as Sql, aml, { network, address, indexed });
     score = Math.max(score, analysis.score);
     for (const [tag, on] of Object.entries(analysis.tags)) if (on) tags[tag] = true;
+    if (Object.values(analysis.tags).some(Boolean))
+      explanations.push({
+        address,
+        explanation: await explainAnalysis(sql as Sql, aml, {
+          network,
+          address,
+          tags: analysis.tags,
+        }),
+      });
   }
-  return { score, tags };
+  return { score, tags, explanations };
 }
 
 export async function screenParties(

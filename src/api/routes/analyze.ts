@@ -4,7 +4,7 @@ import { validateAddress } from '../../chains/address/index.js';
 import { networkInfo } from '../../config/networks.js';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
-import { ALL_TAGS, analyzeAddress } from '../../aml/index.js';
+import { ALL_TAGS, analyzeAddress, explainAnalysis } from '../../aml/index.js';
 import type { AmlConfig } from '../../config/aml.js';
 import { startTracking } from '../../liveaml/index.js';
 import { normalizeTxHash, txDetail } from '../../txdetail/index.js';
@@ -29,6 +29,52 @@ const AmlTags = z.object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()]
   description:
     'Base tags, and direct_/indirect_ variants of all but new_wallet and invalid_tokens.',
 });
+const LabelSource = z
+  .object({ source: z.string(), name: z.string() })
+  .meta({ description: 'A label source (ofac, a CSV source, onchain:<list>) and the label name.' });
+const ExplainedCounterparty = z
+  .object({
+    address: z.string().meta({ description: 'A counterparty of the address (one hop).' }),
+    labelled: z.string().meta({
+      description:
+        'The address carrying the label: the counterparty itself (direct_), or a counterparty of it (indirect_).',
+    }),
+    sources: z.array(LabelSource),
+    transactions: z.int().meta({ description: 'Transactions shared with the counterparty.' }),
+    sent: z.string().nullable().meta({
+      description:
+        'Native value sent to the counterparty, in whole units (EVM); null on Bitcoin-family networks.',
+    }),
+    received: z.string().nullable().meta({ description: 'Native value received from it (EVM).' }),
+    share: z.number().nullable().meta({
+      description: "(sent + received) / the address's native volume, 0 to 1 (EVM).",
+    }),
+  })
+  .meta({ id: 'AmlExplainedCounterparty' });
+const Explanation = z
+  .object({
+    labels_version: z.string().meta({
+      description: 'Identifies the label set the answer was computed from (a hash of its state).',
+    }),
+    scoring_config: z
+      .string()
+      .meta({ description: 'Identifies the scoring configuration (a hash of `aml`).' }),
+    tags: z.record(
+      z.string(),
+      z.object({
+        level: z.enum(['base', 'direct', 'indirect']),
+        hops: z.int().min(0).max(2),
+        sources: z.array(LabelSource).optional(),
+        counterparties: z.array(ExplainedCounterparty).optional().meta({
+          description: 'At most 20, most transactions first.',
+        }),
+        counterparty_count: z.int().optional(),
+        first_seen: z.int().nullable().optional(),
+        transactions: z.int().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'AmlExplanation', description: 'Not in the spec: only with detail=true.' });
 const Threshold = z
   .object({ low: z.int(), modarate: z.int(), high: z.int() })
   .meta({ description: 'Score bands (configurable, key `aml.thresholds`); spelled as the spec.' });
@@ -80,8 +126,25 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
         tag: 'Security',
         summary: 'AML analysis of an address: risk score and every AML tag',
         description: `${SCORE_TEXT} Base tags come from labels (every network); direct_/indirect_ exposure, new_wallet and number_of_malicious_contracts_created need chain data, so they can be true only on networks this appliance indexes. \`webhook\` also starts live AML tracking of the address (EVM and Bitcoin-family only).`,
-        query: z.object({ address: Address, network: Network, webhook: WebhookUrl.optional() }),
-        response: envelope(z.object({ score: z.int().min(0).max(100), tags: AmlTags })),
+        query: z.object({
+          address: Address,
+          network: Network,
+          webhook: WebhookUrl.optional(),
+          detail: z
+            .enum(['true', 'false'], { error: () => 'must be true or false' })
+            .optional()
+            .meta({
+              description:
+                'Not in the spec: true adds `explanation`, where each true tag comes from (labels and their sources, the counterparties, values exchanged).',
+            }),
+        }),
+        response: envelope(
+          z.object({
+            score: z.int().min(0).max(100),
+            tags: AmlTags,
+            explanation: Explanation.optional(),
+          }),
+        ),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK },
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK],
       },
@@ -104,6 +167,17 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
           indexed: deps.networks.includes(query.network),
         });
         if (webhook) await startTracking(deps.sql, apiKey.id, address, family, webhook);
+        if (query.detail === 'true')
+          return {
+            data: {
+              ...analysis,
+              explanation: await explainAnalysis(deps.sql, deps.aml, {
+                network: query.network,
+                address,
+                tags: analysis.tags,
+              }),
+            },
+          };
         return { data: analysis };
       },
     ),

@@ -185,7 +185,14 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
           data: {
             valid: true as const,
             network,
-            screening: { originator: screening.originator, beneficiary: screening.beneficiary },
+            // The documented shape: score and tags (the explanations are the dashboard's).
+            screening: {
+              originator: { score: screening.originator.score, tags: screening.originator.tags },
+              beneficiary: {
+                score: screening.beneficiary.score,
+                tags: screening.beneficiary.tags,
+              },
+            },
             threshold,
           },
         };

@@ -2,6 +2,7 @@ import type { FC } from 'hono/jsx';
 import type {
   HistoryEntry,
   MessageRow,
+  PartyScreening,
   SealedParties,
   TravelRuleTransaction,
 } from '../../travelrule/index.js';
@@ -243,6 +244,8 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           </tbody>
         </table>
         <p class="muted">Screening informs; the decision is yours.</p>
+        <ScreeningExplanation title="Originator" party={t.screening?.originator} />
+        <ScreeningExplanation title="Beneficiary" party={t.screening?.beneficiary} />
       </section>
       <section id="ivms101" aria-labelledby="h-ivms101">
         <h2 id="h-ivms101">IVMS101 data</h2>
@@ -316,5 +319,95 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
         </ol>
       </section>
     </Layout>
+  );
+};
+
+/**
+ * Why a party's screening found what it found, per address with a true tag (the explanation of
+ * /analyze/aml?detail=true, kept with the screening): each tag's level, its label sources, and
+ * the counterparties it came through with the values exchanged.
+ */
+const ScreeningExplanation: FC<{ title: string; party: PartyScreening | undefined }> = ({
+  title,
+  party,
+}) => {
+  if (!party || Object.keys(party.tags).length === 0) return null;
+  const slug = title.toLowerCase();
+  if (!party.explanations)
+    return (
+      <p class="muted" id={`explain-${slug}`}>
+        {`${title}: no explanation stored (screened before explanations were kept).`}
+      </p>
+    );
+  return (
+    <details id={`explain-${slug}`} open>
+      <summary>{`Why: ${title.toLowerCase()}`}</summary>
+      {party.explanations.map(({ address, explanation }) => (
+        <div class="explanation">
+          <p>
+            <code>{address}</code>{' '}
+            <span class="muted">{`labels ${explanation.labels_version}, scoring ${explanation.scoring_config}`}</span>
+          </p>
+          <ul>
+            {Object.entries(explanation.tags).map(([tag, e]) => (
+              <li>
+                <strong>{tag}</strong>{' '}
+                {e.level === 'base'
+                  ? 'the address itself'
+                  : `${e.level}, ${e.hops} hops, ${e.counterparty_count ?? 0} counterparties`}
+                {e.sources?.length ? (
+                  <span>{` · ${e.sources.map((s) => `${s.source}${s.name ? `: ${s.name}` : ''}`).join('; ')}`}</span>
+                ) : null}
+                {e.first_seen !== undefined ? (
+                  <span>{` · first seen ${e.first_seen === null ? 'never' : new Date(e.first_seen * 1000).toISOString()}, ${e.transactions ?? 0} transactions`}</span>
+                ) : null}
+                {e.counterparties?.length ? (
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Counterparty</th>
+                        <th scope="col">Labelled address</th>
+                        <th scope="col">Sources</th>
+                        <th scope="col" class="num">
+                          Transactions
+                        </th>
+                        <th scope="col" class="num">
+                          Sent
+                        </th>
+                        <th scope="col" class="num">
+                          Received
+                        </th>
+                        <th scope="col" class="num">
+                          Share of volume
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {e.counterparties.map((c) => (
+                        <tr>
+                          <td>
+                            <code>{c.address}</code>
+                          </td>
+                          <td>
+                            <code>{c.labelled}</code>
+                          </td>
+                          <td>{c.sources.map((s) => s.source).join(', ')}</td>
+                          <td class="num">{String(c.transactions)}</td>
+                          <td class="num">{c.sent ?? '—'}</td>
+                          <td class="num">{c.received ?? '—'}</td>
+                          <td class="num">
+                            {c.share === null ? '—' : `${(c.share * 100).toFixed(2)} %`}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </details>
   );
 };
