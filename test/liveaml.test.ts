@@ -321,6 +321,7 @@ describe('live AML events', () => {
         score: 43,
         hash_tags: { direct_mixer: true },
         block_number: 103,
+        triggered_by: [],
       },
       created_at: expect.any(String),
     });

@@ -11,7 +11,7 @@ import {
   trueTags,
 } from '../aml/index.js';
 import type { AmlConfig } from '../config/aml.js';
-import { recordEvent } from './events.js';
+import { recordEvent, type Trigger } from './events.js';
 
 /**
  * The live AML risk worker (task `liveaml_check`, enqueued by src/liveaml/enqueue-checks.ts): one
@@ -67,19 +67,6 @@ export interface LiveAmlWebhook {
   /** Not in the spec: which counterparty of the transaction brought each of those tags. */
   triggered_by: Trigger[];
   created_at: string;
-}
-
-/**
- * One reason for a tag of a transaction: `counterparty` is the address the transaction shared
- * with the tracked one; `labelled` carries the label (the counterparty itself for direct_, a
- * counterparty of it for indirect_); `sources` the label sources (e.g. "ofac",
- * "onchain:chainalysis_sanctions_oracle").
- */
-export interface Trigger {
-  tag: string;
-  counterparty: string;
-  labelled: string;
-  sources: string[];
 }
 
 /** At most this many triggers per tag (a counterparty that is a hub may reach thousands). */

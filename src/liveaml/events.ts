@@ -1,6 +1,5 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { type AmlTags, trueTags } from '../aml/index.js';
-import type { Trigger } from './check.js';
 
 /**
  * Live AML events (table liveaml_events): what the risk worker found about a transaction of a
@@ -8,6 +7,19 @@ import type { Trigger } from './check.js';
  */
 
 /** AML tags: tag name → boolean (see the spec's "AML tags object"). */
+
+/**
+ * One reason for a tag of a transaction: `counterparty` is the address the transaction shared
+ * with the tracked one; `labelled` carries the label (the counterparty itself for direct_, a
+ * counterparty of it for indirect_); `sources` the label sources (e.g. "ofac",
+ * "onchain:chainalysis_sanctions_oracle").
+ */
+export interface Trigger {
+  tag: string;
+  counterparty: string;
+  labelled: string;
+  sources: string[];
+}
 
 /** The spec's live AML event record. */
 export interface LiveAmlEventRecord {
