@@ -13,7 +13,7 @@
  */
 import { Agent, request } from 'undici';
 import { addressFacts } from '../src/aml/exposure.js';
-import { rebuildExposure } from '../src/aml/exposure-store.js';
+import { applyPendingExposure, rebuildExposure } from '../src/aml/exposure-store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { AML_GRAPH, AML_TARGET, buildAmlGraph } from './lib/aml-graph.js';
 import { startBenchApi } from './lib/api-appliance.js';
@@ -109,6 +109,9 @@ await rebuildExposure(sql, 'eth'); // the hub's edges were written in SQL, not b
 await sql`vacuum analyze address_exposure`;
 const hubStarted = performance.now();
 await sql`insert into labels (network, address, category, source) values ('eth', ${HUB}, 'sanctioned', 'bench-hub')`;
+const queuedMs = performance.now() - hubStarted;
+// Above aml.exposure_defer_above the label is queued; the exposure_apply job's work, run here.
+await applyPendingExposure(sql);
 const hubMs = performance.now() - hubStarted;
 const [reached] = await sql<{ direct: number; indirect: number }[]>`
   select count(*) filter (where direct_n > 0)::int as direct, count(*) filter (where indirect_n > 0)::int as indirect
@@ -119,7 +122,7 @@ const probeWalked = await addressFacts(sql, 'eth', probe, { ...factOpts, walk: t
 if (JSON.stringify(probeStored) !== JSON.stringify(probeWalked))
   throw new Error('after the hub label, the stored exposure and the walk disagree');
 console.log(
-  `label on a hub with ${HUB_DEGREE} counterparties: ${Math.round(hubMs)} ms until every count was updated (${reached!.direct} addresses now direct_sanctioned, ${reached!.indirect} indirect_sanctioned)`,
+  `label on a hub with ${HUB_DEGREE} counterparties: its transaction ${Math.round(queuedMs)} ms; ${Math.round(hubMs)} ms until every count was updated (${reached!.direct} addresses now direct_sanctioned, ${reached!.indirect} indirect_sanctioned)`,
 );
 
 const result = {
@@ -136,6 +139,7 @@ const result = {
   hub_label: {
     counterparties: HUB_DEGREE,
     ms: Math.round(hubMs),
+    label_transaction_ms: Math.round(queuedMs),
     direct: reached!.direct,
     indirect: reached!.indirect,
   },

@@ -25,7 +25,7 @@ import { parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
 import { VERSION } from './version.js';
-import { importShippedLabels, listContracts, syncNetworkFamilies } from './aml/index.js';
+import { importShippedLabels, listContracts, syncExposureSettings } from './aml/index.js';
 import { readFileSync } from 'node:fs';
 import {
   createMailer,
@@ -86,7 +86,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   let mailer: ReturnType<typeof createMailer>;
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
   try {
-    await syncNetworkFamilies(db.sql); // which networks the 'evm' label scope covers
+    // What the exposure triggers read: the 'evm' label scope, when a hub's label goes to a job.
+    await syncExposureSettings(db.sql, config.aml.exposure_defer_above);
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
       devChain = await startDevChain();

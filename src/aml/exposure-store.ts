@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { NETWORKS } from '../config/networks.js';
+import { enqueueJob, JOBS } from '../db/jobs.js';
 
 /**
  * The stored exposure (table address_exposure, sql/0025_address_exposure.sql): per network,
@@ -43,8 +44,8 @@ export async function exposureEdgesChanged(
     with t as (
       select * from unnest(${a}::text[], ${b}::text[]) as t(a, b)
     ), cats as (
-      select distinct l.address, l.category from labels l
-      where l.network = any(label_scopes(${network})) and l.address in (select a from t union select b from t)
+      -- the categories as the counts know them: a hub's label may still be pending (sql/0027)
+      select * from exposure_applied_categories(${network}, array(select a from t union select b from t))
     ), dd as (
       select t.a as address, c.category, count(*) as n from t join cats c on c.address = t.b group by 1, 2
     ), degree as (
@@ -108,13 +109,46 @@ export async function forgetExposure(tx: Db, network: string): Promise<void> {
 }
 
 /**
- * Tells the database which networks are EVM (label scope 'evm'), from config/networks.json:
- * the triggers of sql/0025 read it. Idempotent; run at each start.
+ * Tells the database what its exposure triggers read: which networks are EVM (label scope
+ * 'evm'), from config/networks.json, and above how many in-edges a label change is left to the
+ * job (aml.exposure_defer_above). Idempotent; run at each start.
  */
-export async function syncNetworkFamilies(sql: Db): Promise<void> {
+export async function syncExposureSettings(sql: Db, deferAbove: number): Promise<void> {
   const entries = Object.values(NETWORKS);
   await sql`
     insert into network_families (network, family)
     select * from unnest(${entries.map((n) => n.symbol)}::text[], ${entries.map((n) => n.family)}::text[])
     on conflict (network) do update set family = excluded.family where network_families.family <> excluded.family`;
+  await sql`
+    insert into exposure_settings (key, value) values ('defer_fanout_above', ${deferAbove})
+    on conflict (key) do update set value = excluded.value where exposure_settings.value <> excluded.value`;
+}
+
+/**
+ * The job's work (graphile-worker task exposure_apply): applies the queued label changes of hubs,
+ * oldest first, each in a transaction of its own under its network's exposure lock (taken before
+ * the queued row, as the label triggers do). A change cancelled meanwhile is gone and skipped.
+ * Returns how many were applied; when any was, the live AML rescan follows (the counts changed).
+ */
+export async function applyPendingExposure(sql: Sql): Promise<number> {
+  let applied = 0;
+  for (;;) {
+    const [next] = await sql<{ network: string; address: string; category: string }[]>`
+      select network, address, category from exposure_pending order by queued_at, network, address, category limit 1`;
+    if (!next) break;
+    await sql.begin(async (tx) => {
+      await tx`select exposure_lock(${next.network})`;
+      const [row] = await tx<{ sign: number }[]>`
+        delete from exposure_pending
+        where network = ${next.network} and address = ${next.address} and category = ${next.category}
+        returning sign`;
+      if (!row) return;
+      // As text, then cast: a parameter typed json would be JSON.stringify'd again by postgres.js.
+      await tx`select exposure_apply_label_flips(${JSON.stringify([next])}::text::jsonb, ${row.sign}::int)`;
+      applied += 1;
+    });
+  }
+  if (applied > 0)
+    await enqueueJob(sql, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
+  return applied;
 }

@@ -6,10 +6,11 @@
 export { analyzeAddress } from './analyze.js';
 export { explainAnalysis, type Explanation } from './explain.js';
 export {
+  applyPendingExposure,
   exposureEdgesChanged,
   forgetExposure,
   rebuildExposure,
-  syncNetworkFamilies,
+  syncExposureSettings,
 } from './exposure-store.js';
 export { LabelFileError } from './labels/csv-labels.js';
 export { storeLabelFile, type ImportReport } from './labels/import.js';

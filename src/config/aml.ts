@@ -42,6 +42,11 @@ export const AmlConfigSchema = z.object({
   new_wallet_min_tx: z.int().min(0).max(1_000_000),
   /** Counterparties of the queried address considered for direct_ and indirect_ (most transactions first). */
   max_counterparties: z.int().min(1).max(1_000_000),
+  /**
+   * A label change on an address with more counterparties than this updates the stored exposure
+   * in a job (exposure_apply) rather than in its own transaction (src/aml/exposure-store.ts).
+   */
+  exposure_defer_above: z.int().min(0).max(100_000_000).default(1000),
 });
 
 export type AmlConfig = z.infer<typeof AmlConfigSchema>;

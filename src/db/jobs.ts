@@ -52,6 +52,13 @@ export const JOBS = {
     // graphile-worker's default; imports in a row make one job (its job key is its task name).
     maxAttempts: 25,
   },
+  /** Label changes of hubs, queued by the exposure triggers, applied to the counts (aml/). */
+  exposure_apply: {
+    task: 'exposure_apply',
+    payload: z.object({}),
+    // One job for the whole queue (its job key is its task name); sql/0027 enqueues it.
+    maxAttempts: 25,
+  },
   /** One attempt at one message to another VASP, TRP or e-mail (travelrule/). */
   travelrule_send: {
     task: 'travelrule_send',

@@ -58,6 +58,7 @@ interface Snapshot {
   events: { kind: string; status: string; n: string }[];
   givenUp: { kind: string; n: string }[];
   travelRule: { status: string; direction: string; n: string }[];
+  exposurePending: { network: string; n: string }[];
 }
 
 /**
@@ -89,7 +90,10 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
     const travelRule = await tx<
       Snapshot['travelRule']
     >`select status, direction, count(*) as n from travelrule_transactions group by status, direction`;
-    return { cursors, jobs, deliveries, events, givenUp, travelRule };
+    const exposurePending = await tx<
+      Snapshot['exposurePending']
+    >`select network, count(*) as n from exposure_pending group by network`;
+    return { cursors, jobs, deliveries, events, givenUp, travelRule, exposurePending };
   }) as Promise<Snapshot>;
 }
 
@@ -337,6 +341,16 @@ export function createMetrics(sql: Sql): Metrics {
     collect: fromDb<Gauge<'status' | 'direction'>>((g, s) => {
       for (const t of s.travelRule)
         g.set({ status: t.status, direction: t.direction }, Number(t.n));
+    }),
+  });
+
+  new Gauge({
+    name: `${PREFIX}exposure_pending`,
+    help: 'Label changes of hubs queued for the exposure_apply job: until it runs, AML exposure near them is as before the change.',
+    labelNames: ['network'],
+    registers,
+    collect: fromDb<Gauge<'network'>>((g, s) => {
+      for (const p of s.exposurePending) g.set({ network: p.network }, Number(p.n));
     }),
   });
 
