@@ -126,6 +126,21 @@ describe('AML exposure over address_edges', () => {
     expect(trueTags((await analyze(Z)).tags)).toEqual({
       indirect_number_of_malicious_contracts_created: true,
     });
+    // The contract's label removed, or its creation reorged away: none of it holds any more.
+    await db.sql`delete from labels where address = ${K}`;
+    for (const a of [X, Y, Z]) expect(trueTags((await analyze(a)).tags), a).toEqual({});
+    await label('eth', K, 'stealing_attack');
+    expect(trueTags((await analyze(Z)).tags)).toEqual({
+      indirect_number_of_malicious_contracts_created: true,
+    });
+    await db.sql`delete from evm_transactions where network = 'eth' and hash = '0xdeploy'`;
+    for (const a of [X, Y, Z]) expect(trueTags((await analyze(a)).tags), a).toEqual({});
+    // Created after the contract was labelled: the deployer is flagged when the creation is indexed.
+    await db.sql`insert into evm_transactions (network, hash, block_number, block_hash, tx_index, from_address, to_address, contract_address, value, gas, nonce, input)
+      values ('eth', '0xdeploy', 1, '0xb', 0, ${X}, null, ${K}, 0, 100000, 0, '0x')`;
+    expect(trueTags((await analyze(Y)).tags)).toEqual({
+      direct_number_of_malicious_contracts_created: true,
+    });
   });
 
   it('computes new_wallet from the indexed history, only on indexed networks', async () => {

@@ -248,7 +248,7 @@ async function paths(
   const label =
     tag === MALICIOUS_CONTRACTS
       ? sql`join evm_transactions t on t.network = ${network} and t.from_address = ${labelledAt} and t.contract_address is not null
-            join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])`
+            join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]) and l.source <> 'derived:deployer'`
       : sql`join labels l on l.address = ${labelledAt} and l.network = any(${nets}::text[]) and l.category = ${tag}`;
   const name =
     tag === MALICIOUS_CONTRACTS
@@ -274,7 +274,7 @@ function deployedLabelled(
 ): Promise<{ contract: string; source: string; name: string }[]> {
   return sql`
     select t.contract_address as contract, l.source, l.name
-    from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
+    from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]) and l.source <> 'derived:deployer'
     where t.network = ${network} and t.from_address = ${deployer} and t.contract_address is not null
     order by 1, 2 limit ${MAX_ROWS}`;
 }

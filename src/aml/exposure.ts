@@ -79,7 +79,7 @@ export async function addressFacts(
       coalesce((select array_agg(distinct category) from labels where address = ${address} and network = any(${nets}::text[])), '{}') as categories,
       ${
         evm
-          ? sql`exists (select 1 from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
+          ? sql`exists (select 1 from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]) and l.source <> 'derived:deployer'
         where t.network = ${network} and t.from_address = ${address} and t.contract_address is not null)`
           : sql`false`
       } as deployed,
@@ -88,7 +88,7 @@ export async function addressFacts(
 
   const stored =
     (family === 'evm' || family === 'utxo') && !opts.walk
-      ? await storedFindings(sql, network, address, opts.maxCounterparties, nets, evm)
+      ? await storedFindings(sql, network, address, opts.maxCounterparties)
       : undefined;
   const exposure = stored
     ? stored
@@ -134,12 +134,12 @@ export async function addressFacts(
     union
     select 'direct', ${MALICIOUS_CONTRACTS} where exists (select 1 from hop1 h
       join evm_transactions t on t.network = ${network} and t.from_address = h.address and t.contract_address is not null
-      join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]))
+      join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]) and l.source <> 'derived:deployer')
     union
     select 'indirect', ${MALICIOUS_CONTRACTS} where exists (select 1 from hop1 h
       join address_edges e on e.network = ${network} and e.address = h.address
       join evm_transactions t on t.network = ${network} and t.from_address = e.counterparty and t.contract_address is not null
-      join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
+      join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]) and l.source <> 'derived:deployer'
       where e.counterparty <> ${address} and e.counterparty <> h.address)`
         : sql``
     }`
@@ -159,8 +159,8 @@ export async function addressFacts(
 }
 
 /**
- * The exposure as stored (address_exposure, src/aml/exposure-store.ts): one indexed read, plus on
- * an EVM network the labelled contracts deployed by a counterparty or by one of theirs. Undefined
+ * The exposure as stored (address_exposure, src/aml/exposure-store.ts): one indexed read (the
+ * deployers of labelled contracts carry a derived label, sql/0028, so they count as any). Undefined
  * when the address has more counterparties than the exposure looks at (`max`): then only the
  * busiest `max` count, which the walk decides.
  */
@@ -169,8 +169,6 @@ async function storedFindings(
   network: string,
   address: string,
   max: number,
-  nets: string[],
-  evm: boolean,
 ): Promise<{ level: 'direct' | 'indirect'; category: string }[] | undefined> {
   const rows = await sql<{ category: string; direct_n: string; indirect_n: string }[]>`
     select category, direct_n, indirect_n from address_exposure where network = ${network} and address = ${address}`;
@@ -181,20 +179,6 @@ async function storedFindings(
     if (r.category === DEGREE) continue;
     if (BigInt(r.direct_n) > 0n) out.push({ level: 'direct', category: r.category });
     if (BigInt(r.indirect_n) > 0n) out.push({ level: 'indirect', category: r.category });
-  }
-  if (evm && degree > 0) {
-    const deployed = await sql<{ level: 'direct' | 'indirect' }[]>`
-      select 'direct' as level where exists (select 1 from address_edges h
-        join evm_transactions t on t.network = ${network} and t.from_address = h.counterparty and t.contract_address is not null
-        join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
-        where h.network = ${network} and h.address = ${address})
-      union all
-      select 'indirect' where exists (select 1 from address_edges h
-        join address_edges e on e.network = ${network} and e.address = h.counterparty
-        join evm_transactions t on t.network = ${network} and t.from_address = e.counterparty and t.contract_address is not null
-        join labels l on l.address = t.contract_address and l.network = any(${nets}::text[])
-        where h.network = ${network} and h.address = ${address} and e.counterparty <> ${address})`;
-    for (const d of deployed) out.push({ level: d.level, category: MALICIOUS_CONTRACTS });
   }
   return out;
 }
