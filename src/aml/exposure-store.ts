@@ -14,13 +14,14 @@ import { enqueueJob, JOBS } from '../db/jobs.js';
  * Kept exact, in the transaction of each change:
  * - edges the indexer adds or removes (a batch T of address_edges rows, `exposureEdgesChanged`),
  *   as the difference in counts: the paths that use a row of T;
- * - labels, by the triggers of sql/0025 (a category that becomes true or false for an address on
- *   a network changes the counts of its counterparties and of theirs).
+ * - labels, by the triggers of sql/0025 and 0027 (a category that becomes true or false for an
+ *   address on a network changes the counts of its counterparties and of theirs); the deployer of
+ *   a labelled contract carries a derived label (sql/0028), so it counts the same way.
  * Their cost: an edge batch reads the labels and stored counts of its own addresses, plus the
  * in-edges of the addresses it links to a labelled one; a label change reads the in-edges of the
- * labelled address and of each of them (two hops inward): a label on an address with a hundred
- * thousand counterparties updates a hundred thousand rows, and as many more as those have
- * counterparties, in the label import's transaction (README, AML: bounds).
+ * labelled address and of each of them (two hops inward). On an address with more in-edges than
+ * aml.exposure_defer_above that is left to the exposure_apply job (applyPendingExposure), in a
+ * transaction of its own (README, AML: bounds).
  */
 
 type Db = Sql | TransactionSql;
