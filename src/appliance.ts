@@ -9,6 +9,7 @@ import {
 } from './config/index.js';
 import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
+import { ensureApiKey } from './keys/index.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
@@ -63,6 +64,8 @@ async function forgetStaleDevChain(sql: Sql, source: EvmBlockSource): Promise<vo
 export interface Appliance {
   db: Database;
   apiPort: number | undefined;
+  /** TOLLGATE_BOOTSTRAP_API_KEY, made (or found) before the API listened. */
+  bootstrapKey?: { created: boolean; webhook_secret: string } | undefined;
   /** The mutual-TLS TRP listener's port (travel_rule.trp_port), when there is one. */
   trpPort: number | undefined;
   networks: ResolvedNetwork[];
@@ -88,6 +91,11 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   try {
     // What the exposure triggers read: the 'evm' label scope, when a hub's label goes to a job.
     await syncExposureSettings(db.sql, config.aml.exposure_defer_above);
+    // The bootstrap key exists before the API answers: a client that sees /healthz up can use it.
+    const bootstrapKey =
+      roles.api && config.bootstrap_api_key
+        ? await ensureApiKey(db.sql, 'bootstrap', config.bootstrap_api_key)
+        : undefined;
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
       devChain = await startDevChain();
@@ -269,6 +277,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     const appliance: Appliance = {
       db,
       apiPort: server?.port,
+      bootstrapKey,
       trpPort: trpServer?.port,
       networks,
       devChainUrl: devChain?.url,

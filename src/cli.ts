@@ -3,13 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { startAppliance, type Appliance, type Roles } from './appliance.js';
 import { openDatabase } from './db/open.js';
-import {
-  countActiveApiKeys,
-  createApiKey,
-  ensureApiKey,
-  listApiKeys,
-  revokeApiKey,
-} from './keys/index.js';
+import { countActiveApiKeys, createApiKey, listApiKeys, revokeApiKey } from './keys/index.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { formatStatusTable, indexerStatus } from './indexer/status.js';
@@ -74,15 +68,19 @@ function runUntilSignal(appliance: Appliance): void {
   process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
-/** The first start prints a key to try the API with; a bootstrap key is made sure of. */
-async function ensureKeys(sql: Sql, config: Config, apiPort: number | undefined): Promise<void> {
+/**
+ * The first start prints a key to try the API with; the bootstrap key (made by startAppliance
+ * before the API listened) is announced when it was just made.
+ */
+async function ensureKeys(
+  sql: Sql,
+  config: Config,
+  apiPort: number | undefined,
+  bootstrapKey: Appliance['bootstrapKey'],
+): Promise<void> {
   const base = `https://localhost:${apiPort ?? config.port}/v2`;
-  if (config.bootstrap_api_key) {
-    const { created, webhook_secret } = await ensureApiKey(
-      sql,
-      'bootstrap',
-      config.bootstrap_api_key,
-    );
+  if (bootstrapKey) {
+    const { created, webhook_secret } = bootstrapKey;
     if (created) {
       process.stdout.write(
         `\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY).\nWebhook signing secret: ${webhook_secret}\n(shown once; store it now)\n\n`,
@@ -175,7 +173,8 @@ async function main(argv: string[]): Promise<void> {
     guardClosedConnectionWrites();
     const appliance = await startAppliance(config, roles);
     runUntilSignal(appliance);
-    if (roles.api) await ensureKeys(appliance.db.sql, config, appliance.apiPort);
+    if (roles.api)
+      await ensureKeys(appliance.db.sql, config, appliance.apiPort, appliance.bootstrapKey);
   };
   switch (command) {
     case 'start':
