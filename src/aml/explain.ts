@@ -80,24 +80,38 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export async function explainAnalysis(
-  sql: Sql,
-  config: AmlConfig,
-  input: { network: string; address: string; tags: AmlTags; firstSeen?: number | null },
-): Promise<Explanation> {
-  const { network, address } = input;
-  const info = networkInfo(network);
-  const evm = info?.family === 'evm';
-  const nets = evm ? [network, EVM_SCOPE] : [network];
+export type ExplanationIds = Pick<Explanation, 'labels_version' | 'scoring_config'>;
+
+/**
+ * The ids of the label set and of the scoring configuration an answer comes from. One read of
+ * the whole labels table: computed once for several explanations of the same moment (a
+ * screening's addresses).
+ */
+export async function explanationIds(sql: Sql, config: AmlConfig): Promise<ExplanationIds> {
   const [version] = await sql<{ n: number; last: string | null; changed: Date | null }[]>`
     select count(*)::int as n, max(id)::text as last, max(updated_at) as changed from labels`;
-  const explanation: Explanation = {
+  return {
     labels_version: shortHash('labels', [
       version!.n,
       version!.last,
       version!.changed?.toISOString() ?? null,
     ]),
     scoring_config: shortHash('aml', canonical(config)),
+  };
+}
+
+export async function explainAnalysis(
+  sql: Sql,
+  config: AmlConfig,
+  input: { network: string; address: string; tags: AmlTags },
+  ids?: ExplanationIds,
+): Promise<Explanation> {
+  const { network, address } = input;
+  const info = networkInfo(network);
+  const evm = info?.family === 'evm';
+  const nets = evm ? [network, EVM_SCOPE] : [network];
+  const explanation: Explanation = {
+    ...(ids ?? (await explanationIds(sql, config))),
     tags: {},
   };
   const wanted = Object.entries(input.tags)

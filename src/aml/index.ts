@@ -4,7 +4,12 @@
  * imports a file in it but this one.
  */
 export { analyzeAddress } from './analyze.js';
-export { explainAnalysis, type Explanation } from './explain.js';
+export {
+  explainAnalysis,
+  explanationIds,
+  type Explanation,
+  type ExplanationIds,
+} from './explain.js';
 export {
   applyPendingExposure,
   exposureEdgesChanged,

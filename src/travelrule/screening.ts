@@ -1,5 +1,11 @@
 import type { AmlConfig } from '../config/aml.js';
-import { analyzeAddress, explainAnalysis, type Explanation } from '../aml/index.js';
+import {
+  analyzeAddress,
+  explainAnalysis,
+  explanationIds,
+  type Explanation,
+  type ExplanationIds,
+} from '../aml/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { NormalisedParty } from './ivms101/index.js';
 
@@ -34,6 +40,8 @@ async function screenParty(
   network: string,
   indexed: boolean,
   party: NormalisedParty,
+  /** The label set's and configuration's ids: read once per screening, when first needed. */
+  ids: () => Promise<ExplanationIds>,
 ): Promise<PartyScreening> {
   let score = 0;
   const tags: Record<string, true> = {};
@@ -45,11 +53,12 @@ async function screenParty(
     if (Object.values(analysis.tags).some(Boolean))
       explanations.push({
         address,
-        explanation: await explainAnalysis(sql as Sql, aml, {
-          network,
-          address,
-          tags: analysis.tags,
-        }),
+        explanation: await explainAnalysis(
+          sql as Sql,
+          aml,
+          { network, address, tags: analysis.tags },
+          await ids(),
+        ),
       });
   }
   return { score, tags, explanations };
@@ -62,9 +71,11 @@ export async function screenParties(
   t: { network: string; originator: NormalisedParty; beneficiary: NormalisedParty },
 ): Promise<Screening> {
   const indexed = indexedNetworks.includes(t.network);
+  let read: Promise<ExplanationIds> | undefined;
+  const ids = () => (read ??= explanationIds(sql as Sql, aml));
   return {
     network: t.network,
-    originator: await screenParty(sql, aml, t.network, indexed, t.originator),
-    beneficiary: await screenParty(sql, aml, t.network, indexed, t.beneficiary),
+    originator: await screenParty(sql, aml, t.network, indexed, t.originator, ids),
+    beneficiary: await screenParty(sql, aml, t.network, indexed, t.beneficiary, ids),
   };
 }

@@ -82,7 +82,7 @@ function connectPinned(url: URL, opts: TrpPostOptions, deadline: number): Promis
       rejectUnauthorized: false,
       ALPNProtocols: ['http/1.1'],
       ...TLS_VERSIONS,
-      ...(opts.clientCert ? { cert: opts.clientCert.cert, key: opts.clientCert.key } : {}),
+      ...opts.clientCert,
     });
     const timer = setTimeout(
       () =>
@@ -125,9 +125,7 @@ async function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawRe
           ...(https_ && opts.ca
             ? { ca: [...tls.rootCertificates, ...(opts.ca.match(PEM_CERTIFICATE) ?? [])] }
             : {}),
-          ...(https_ && opts.clientCert
-            ? { cert: opts.clientCert.cert, key: opts.clientCert.key }
-            : {}),
+          ...(https_ ? opts.clientCert : undefined),
         };
     const req = (https_ ? https : http).request(url, {
       method: 'POST',
