@@ -51,6 +51,11 @@ export function isRetryable(err: unknown): boolean {
 
 export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 
+/** The error body of every face (API, operator API, TRP): the number twice, as the spec shows it. */
+export function errorBody(number: number, message: string) {
+  return { code: number, status: number, message };
+}
+
 export class ApiError extends PermanentError {
   constructor(
     readonly httpStatus: ApiStatus,

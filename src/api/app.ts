@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { PublicClient } from 'viem';
 import type { AmlConfig } from '../config/aml.js';
 import type { Sql } from '../db/index.js';
-import { ApiError, ErrorNumber, describeError } from '../errors.js';
+import { ApiError, ErrorNumber, describeError, errorBody } from '../errors.js';
 import { log } from '../log.js';
 import type { AllowList } from '../net/ssrf.js';
 import { type AuthEnv, requireApiKey } from './auth.js';
@@ -75,10 +75,6 @@ const DB_DOWN_CODES = new Set([
 function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' && DB_DOWN_CODES.has(code);
-}
-
-function errorBody(number: number, message: string) {
-  return { code: number, status: number, message };
 }
 
 export function allRoutes(deps: AppDeps): Route[] {

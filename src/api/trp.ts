@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { apiErrorOf, describeError, ErrorNumber } from '../errors.js';
+import { apiErrorOf, describeError, ErrorNumber, errorBody } from '../errors.js';
 import { log } from '../log.js';
 import {
   identifySender,
@@ -71,14 +71,15 @@ export function createTrpApp(deps: TravelRuleDeps): Hono {
     );
   });
   app.route('/', trpInbound(deps));
-  const body = (number: number, message: string) => ({ code: number, status: number, message });
   // The body of a request to no endpoint is not read: the connection is not reused.
   app.notFound((c) =>
-    c.json(body(ErrorNumber.ROUTE_NOT_FOUND, 'not a TRP endpoint'), 404, { connection: 'close' }),
+    c.json(errorBody(ErrorNumber.ROUTE_NOT_FOUND, 'not a TRP endpoint'), 404, {
+      connection: 'close',
+    }),
   );
   app.onError((err, c) => {
     log.error({ listener: 'trp', error: describeError(err) }, 'TRP request failed');
-    return c.json(body(ErrorNumber.INTERNAL, 'internal error'), 500, { connection: 'close' });
+    return c.json(errorBody(ErrorNumber.INTERNAL, 'internal error'), 500, { connection: 'close' });
   });
   return app;
 }

@@ -1,7 +1,7 @@
 import { TLSSocket } from 'node:tls';
 import { Hono, type Context } from 'hono';
 import { NO_PEER, type TrpPeer } from '../peer.js';
-import { describeError, ErrorNumber, PermanentError } from '../../errors.js';
+import { describeError, ErrorNumber, errorBody, PermanentError } from '../../errors.js';
 import { log } from '../../log.js';
 import {
   TRP_VERSION,
@@ -190,11 +190,7 @@ async function serve(
         'TRP request failed',
       );
       return c.json(
-        {
-          code: number,
-          status: number,
-          message: `internal error${requestId ? ` (request-identifier ${requestId})` : ''}`,
-        },
+        errorBody(number, `internal error${requestId ? ` (request-identifier ${requestId})` : ''}`),
         500,
       );
     }
@@ -204,7 +200,7 @@ async function serve(
     );
     if (status === 503) c.header('retry-after', '5');
     if (status === 413) c.header('connection', 'close');
-    return c.json({ code: number, status: number, message: (err as Error).message }, status);
+    return c.json(errorBody(number, (err as Error).message), status);
   }
 }
 
