@@ -204,6 +204,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           startBlock: n.startBlock,
           pollIntervalMs: n.pollIntervalMs,
           maxReorgDepth: n.maxReorgDepth,
+          finality: n.finality,
           databaseUrl: db.url,
         };
         const indexer =

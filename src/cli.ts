@@ -6,12 +6,12 @@ import { openDatabase } from './db/open.js';
 import { countActiveApiKeys, createApiKey, listApiKeys, revokeApiKey } from './keys/index.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
-import { formatStatusTable, indexerStatus } from './indexer/status.js';
 import { labelsCommand } from './cli/labels.js';
 import { vaspsCommand } from './cli/vasps.js';
 import { operatorsCommand } from './cli/operators.js';
 import { travelAddressCommand } from './cli/travel-address.js';
 import { tlsCommand } from './cli/tls.js';
+import { indexerCommand } from './cli/indexer.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>
@@ -21,6 +21,8 @@ const USAGE = `Usage: tollgate <command>
   worker                     the job worker only (webhook delivery)
   indexer [--network X]      the indexers only (all configured networks, or X; repeatable)
   indexer status [--json]    per network: head, indexed block, lag, last reorg, halted or running
+  indexer resume --network X [--allow-deep-reorg]
+                             lift a halt of X's indexer (a reorg past finality, a node contradicting itself)
   migrate                    apply database migrations and exit
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list                  list API keys (never the keys themselves)
@@ -143,17 +145,6 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
   }
 }
 
-async function statusCommand(config: Config, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-  const db = await openDatabase(config);
-  try {
-    const rows = await indexerStatus(db.sql);
-    process.stdout.write(values.json ? JSON.stringify(rows) + '\n' : formatStatusTable(rows));
-  } finally {
-    await db.close();
-  }
-}
-
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -184,7 +175,7 @@ async function main(argv: string[]): Promise<void> {
     case 'worker':
       return serve({ api: false, worker: true, indexer: false, devChain: false });
     case 'indexer': {
-      if (rest[0] === 'status') return statusCommand(config, rest.slice(1));
+      if (rest[0] !== undefined && !rest[0].startsWith('-')) return indexerCommand(config, rest);
       const { values } = parseArgs({
         args: rest,
         options: { network: { type: 'string', multiple: true } },

@@ -113,6 +113,8 @@ beforeAll(async () => {
   receiver = await new Receiver().start();
   app = await startTestAppliance(db.url, {
     TOLLGATE_RPC_ETH: chain.url,
+    // Hardhat calls every block final, and these blocks are reverted: the depth limit alone.
+    TOLLGATE_FINALITY_ETH: 'depth',
     TOLLGATE_CONFIRMATIONS_ETH: '2',
     TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
   });

@@ -19,6 +19,8 @@ let receiver: Receiver;
 const streamed = privateKeyToAccount(generatePrivateKey()).address;
 const env = () => ({
   TOLLGATE_RPC_ETH: chain.url,
+  // Hardhat calls every block final, and these blocks are reverted: the depth limit alone.
+  TOLLGATE_FINALITY_ETH: 'depth',
   TOLLGATE_CONFIRMATIONS_ETH: '8',
   TOLLGATE_MAX_REORG_DEPTH_ETH: '6',
   TOLLGATE_POLL_INTERVAL_MS_ETH: '50',

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'job_retry',
   'job_delete',
   'webhook_redeliver',
+  'indexer_resume',
+  'indexer_backfill',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -187,6 +187,12 @@ const NetworkConfigSchema = z.object({
   poll_interval_ms: z.int().min(10).max(60_000).optional(),
   /** Deepest reorg the indexer follows; a deeper one stops it loudly (and /readyz fails). */
   max_reorg_depth: z.int().min(1).max(10_000).optional(),
+  /**
+   * EVM: "node" (default) also stops the indexer on a reorg that would replace a block at or below
+   * the node's `finalized` block; "depth" trusts max_reorg_depth alone (dev nodes such as Hardhat
+   * call every block final, even one they are about to revert).
+   */
+  finality: z.enum(['node', 'depth']).optional(),
 });
 
 const ConfigSchema = z.object({
@@ -341,6 +347,7 @@ const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' |
     START_BLOCK: { field: 'start_block', type: 'int_or_head' },
     POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
     MAX_REORG_DEPTH: { field: 'max_reorg_depth', type: 'int' },
+    FINALITY: { field: 'finality', type: 'string' },
   };
 
 function parseEnvValue(name: string, raw: string, type: string): unknown {
@@ -438,7 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   for (const [name, value] of Object.entries(env)) {
     const m =
-      /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH)_([A-Z0-9]+)$/.exec(
+      /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY)_([A-Z0-9]+)$/.exec(
         name,
       );
     if (!m || value === undefined || value === '') continue;
@@ -490,6 +497,7 @@ export interface ResolvedNetwork {
   confirmations: number;
   startBlock: 'head' | number;
   pollIntervalMs: number;
+  finality: 'node' | 'depth';
 }
 
 /** Confirmations on the dev chain unless configured: it mines a block a second. */
@@ -509,6 +517,7 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       startBlock: net.start_block,
       pollIntervalMs: net.poll_interval_ms ?? config.indexer_poll_interval_ms,
       maxReorgDepth: net.max_reorg_depth ?? info.max_reorg_depth ?? 64,
+      finality: net.finality ?? 'node',
     });
   }
   if (devChainUrl && !out.some((n) => n.symbol === 'eth')) {
@@ -521,6 +530,8 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       startBlock: eth?.start_block ?? 'head',
       pollIntervalMs: eth?.poll_interval_ms ?? 200,
       maxReorgDepth: eth?.max_reorg_depth ?? 64,
+      // Hardhat answers `finalized` with its head, and its blocks can be reverted.
+      finality: eth?.finality ?? 'depth',
     });
   }
   return out;

@@ -1,16 +1,35 @@
 import type { Sql } from '../db/index.js';
 import { describeError, PermanentError } from '../errors.js';
 import { log } from '../log.js';
-import { type Cursor, readCursor, recordHalt } from './cursor.js';
+import {
+  type Cursor,
+  haltAwaitingResume,
+  readCursor,
+  recordHalt,
+  takeDeepReorgAllowance,
+} from './cursor.js';
 import { LockLostError, NetworkLock } from './network-lock.js';
 
-/** An error the indexer must stop on rather than retry (a reorg deeper than allowed, a wrong chain). */
+/**
+ * An error the indexer must stop on rather than retry. `history` halts (a reorg past the network's
+ * finality, a node contradicting itself) wait for an operator's `tollgate indexer resume`, across
+ * restarts; the others (a node of another chain) are lifted by a restart with the right
+ * configuration.
+ */
 export class IndexerHaltError extends PermanentError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly needsResume = false,
+  ) {
     super(message);
     this.name = 'IndexerHaltError';
   }
 }
+
+/** How often a halted indexer looks whether an operator resumed it. */
+const RESUME_POLL_MS = 2000;
+
+const ZERO_HASH = /^(0x)?0+$/;
 
 export interface ChainIndexerOptions {
   network: string;
@@ -61,6 +80,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected abstract nodeHash(height: bigint): Promise<string | null>;
   /** Deletes everything above the ancestor and moves the cursor there; returns retractions enqueued. */
   protected abstract revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number>;
+  /** The node's finalized block (undefined where the node or the chain has no such notion). */
+  protected abstract finalizedHeight(): Promise<bigint | undefined>;
 
   /**
    * Runs the indexer until stopped. It halts (and /readyz says why) only on an IndexerHaltError;
@@ -76,11 +97,16 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
         } catch (err) {
           if (this.stopping) return;
           if (err instanceof IndexerHaltError) {
-            this.log.fatal({ error: describeError(err) }, 'indexer halted');
-            await recordHalt(this.sql, this.opts.network, err.message).catch((e) =>
-              this.log.error({ error: describeError(e) }, 'could not record the halt'),
+            this.log.fatal(
+              { error: describeError(err), needs_resume: err.needsResume },
+              'indexer halted',
             );
-            return;
+            await this.retrying(() =>
+              recordHalt(this.sql, this.opts.network, err.message, err.needsResume),
+            ).catch(() => {});
+            if (!err.needsResume) return;
+            restarts = -1; // resumed by the operator: a fresh start
+            continue; // run() waits for the resume
           }
           const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
           this.log.error(
@@ -117,7 +143,30 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     this.wake?.();
   }
 
+  /**
+   * While the network carries a halt only an operator may lift, waits (an error log once, then a
+   * look every RESUME_POLL_MS) and nothing else runs.
+   */
+  private async awaitResume(): Promise<void> {
+    let announced = false;
+    while (!this.stopping) {
+      const reason = await this.retrying(() => haltAwaitingResume(this.sql, this.opts.network));
+      if (reason === undefined) {
+        if (announced) this.log.warn('indexer resumed by an operator');
+        return;
+      }
+      if (!announced)
+        this.log.error(
+          { reason },
+          `indexer halted; after checking the node, resume it with: tollgate indexer resume --network ${this.opts.network}`,
+        );
+      announced = true;
+      await this.pause(RESUME_POLL_MS);
+    }
+  }
+
   private async run(): Promise<void> {
+    await this.awaitResume();
     await this.retrying(() => this.prepare());
     while (!this.stopping) {
       const lock = await this.acquire();
@@ -171,15 +220,33 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     return this.currentCursor();
   }
 
-  /** The cursor's block is not on the node's chain: walk back to the highest block that is. */
+  /**
+   * The cursor's block is not on the node's chain: walk back to the highest block that is. A
+   * reorg deeper than `maxReorgDepth`, or one that would replace a block at or below the node's
+   * finalized block, halts instead (finality is a wall), unless the operator allowed one.
+   */
   private async walkBack(cursor: Cursor): Promise<void> {
     const { network, maxReorgDepth } = this.opts;
+    const finalized = await this.retrying(() => this.finalizedHeight());
     let n = BigInt(cursor.block_number);
-    for (let depth = 1; depth <= maxReorgDepth; depth++) {
+    let allowed: boolean | undefined;
+    const mayPass = async () =>
+      (allowed ??= await this.retrying(() => takeDeepReorgAllowance(this.sql, network)));
+    for (let depth = 1; ; depth++) {
       n -= 1n;
-      if (n < 0n) break;
-      const stored = await this.storedHash(n);
-      const canonical = await this.retrying(() => this.nodeHash(n));
+      if (n < -1n) break;
+      if (finalized !== undefined && n + 1n <= finalized && !(await mayPass()))
+        throw new IndexerHaltError(
+          `reorg on ${network} would replace block ${n + 1n}, at or below the node's finalized block ${finalized}; refusing to rewrite final history`,
+          true,
+        );
+      if (depth > maxReorgDepth && !(await mayPass()))
+        throw new IndexerHaltError(
+          `reorg on ${network} deeper than ${maxReorgDepth} blocks; refusing to continue`,
+          true,
+        );
+      const stored = n >= 0n ? await this.storedHash(n) : undefined;
+      const canonical = n >= 0n ? await this.retrying(() => this.nodeHash(n)) : null;
       this.log.debug(
         { block_number: Number(n), stored_hash: stored ?? null, canonical_hash: canonical },
         'reorg walk-back',
@@ -194,9 +261,41 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
         return;
       }
     }
-    throw new IndexerHaltError(
-      `reorg on ${network} deeper than ${maxReorgDepth} blocks; refusing to continue`,
+    throw new IndexerHaltError(`reorg on ${network} reaches below block 0`, true);
+  }
+
+  /**
+   * The next block's parent is not the cursor's block. A zero parent hash, or a node whose own
+   * block at the cursor's height is still the cursor's (so its next block contradicts it), is a
+   * node reporting nonsense: the indexer halts rather than loop (seen on Hardhat after
+   * `hardhat_mine` with a count). Otherwise it is a reorg.
+   */
+  protected async parentMismatch(
+    cursor: Cursor,
+    blockNumber: bigint,
+    parentHash: string,
+  ): Promise<Cursor> {
+    const { network } = this.opts;
+    this.log.warn(
+      {
+        block_number: Number(blockNumber),
+        parent_hash: parentHash,
+        cursor_hash: cursor.block_hash,
+      },
+      'parent hash mismatch: reorg',
     );
+    if (ZERO_HASH.test(parentHash))
+      throw new IndexerHaltError(
+        `the ${network} node reports block ${blockNumber} with a zero parent hash; not indexing it`,
+        true,
+      );
+    const own = await this.retrying(() => this.nodeHash(BigInt(cursor.block_number)));
+    if (own === cursor.block_hash)
+      throw new IndexerHaltError(
+        `the ${network} node contradicts itself: its block ${blockNumber} names parent ${parentHash}, but its block ${cursor.block_number} is ${own}`,
+        true,
+      );
+    return this.reorg(cursor);
   }
 
   /**

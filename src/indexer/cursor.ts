@@ -67,11 +67,55 @@ export async function lockCursor(
   return cur;
 }
 
-/** Records why a network's indexer stopped on purpose; /readyz fails while it is set. */
-export async function recordHalt(sql: Sql, network: string, reason: string): Promise<void> {
-  await sql`update indexer_cursors set halted_reason = ${reason}, halted_at = now() where network = ${network}`;
+/**
+ * Records why a network's indexer stopped on purpose; /readyz fails while it is set. With
+ * `needsResume` (history at stake: a reorg past finality, a node contradicting itself) it outlives
+ * restarts until an operator runs `tollgate indexer resume`.
+ */
+export async function recordHalt(
+  sql: Sql,
+  network: string,
+  reason: string,
+  needsResume: boolean,
+): Promise<void> {
+  await sql`update indexer_cursors set halted_reason = ${reason}, halted_at = now(), halt_needs_resume = ${needsResume}
+    where network = ${network}`;
 }
 
+/** Lifts a halt of the configuration at start (one that needs an operator's resume stays). */
 export async function clearHalt(sql: Sql, network: string): Promise<void> {
-  await sql`update indexer_cursors set halted_reason = null, halted_at = null where network = ${network} and halted_reason is not null`;
+  await sql`update indexer_cursors set halted_reason = null, halted_at = null
+    where network = ${network} and halted_reason is not null and not halt_needs_resume`;
+}
+
+/** The halt an operator must lift before the indexer goes on, if any. */
+export async function haltAwaitingResume(sql: Sql, network: string): Promise<string | undefined> {
+  const [row] = await sql<{ halted_reason: string }[]>`
+    select halted_reason from indexer_cursors where network = ${network} and halt_needs_resume and halted_reason is not null`;
+  return row?.halted_reason;
+}
+
+/**
+ * The operator's resume: lifts the network's halt (the running indexer goes on within seconds).
+ * With `allowDeepReorg`, its next reorg walk-back may pass the depth limit and the node's
+ * finalized block once. Returns the reason of the halt lifted (undefined when it was not halted).
+ */
+export async function resumeIndexer(
+  sql: Sql,
+  network: string,
+  allowDeepReorg: boolean,
+): Promise<{ found: boolean; reason?: string }> {
+  const [row] = await sql<{ reason: string | null }[]>`
+    update indexer_cursors c set halted_reason = null, halted_at = null, halt_needs_resume = false,
+      deep_reorg_allowed = ${allowDeepReorg}
+    from (select network, halted_reason from indexer_cursors where network = ${network} for update) old
+    where c.network = old.network returning old.halted_reason as reason`;
+  return row ? { found: true, reason: row.reason ?? undefined } : { found: false };
+}
+
+/** Whether the operator allowed one deep reorg, and using it up. */
+export async function takeDeepReorgAllowance(sql: Sql, network: string): Promise<boolean> {
+  const rows = await sql`update indexer_cursors set deep_reorg_allowed = false
+    where network = ${network} and deep_reorg_allowed returning 1`;
+  return rows.length > 0;
 }

@@ -58,6 +58,8 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
   const rpcUrl = opts.rpcUrl ? await opts.rpcUrl(chain.url, rng.fork('rpc-proxy')) : chain.url;
   const env = {
     TOLLGATE_RPC_ETH: rpcUrl,
+    // Hardhat calls every block final, and these blocks are reverted: the depth limit alone.
+    TOLLGATE_FINALITY_ETH: 'depth',
     TOLLGATE_CONFIRMATIONS_ETH: String(opts.confirmations),
     TOLLGATE_START_BLOCK_ETH: String(START_BLOCK),
     TOLLGATE_POLL_INTERVAL_MS_ETH: '50',

@@ -1,6 +1,8 @@
 import {
+  BaseError,
   createPublicClient,
   http,
+  RpcRequestError,
   webSocket,
   type PublicClient,
   type Hex,
@@ -51,6 +53,15 @@ export function createEvmClient(rpcUrl: string): PublicClient {
 }
 
 /**
+ * Whether the node answered a call with a JSON-RPC error (it understood the request and refused
+ * it: an unknown method or block tag), as opposed to not answering (a timeout, a dropped
+ * connection), which says nothing about what the node supports.
+ */
+export function answeredWithRpcError(err: unknown): boolean {
+  return err instanceof BaseError && err.walk((e) => e instanceof RpcRequestError) !== null;
+}
+
+/**
  * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
  * it, one eth_getTransactionReceipt per transaction (batched) where it does not.
  */
@@ -65,6 +76,23 @@ export class EvmBlockSource {
 
   async headNumber(): Promise<bigint> {
     return this.rpc(() => this.client.getBlockNumber({ cacheTime: 0 }), 'eth_blockNumber');
+  }
+
+  /**
+   * The node's `finalized` block number, or undefined when the node has no such tag (it answers
+   * the tag with an error: an older node, a chain without a finality gadget).
+   */
+  async finalizedNumber(): Promise<bigint | undefined> {
+    try {
+      return (await this.client.getBlock({ blockTag: 'finalized' })).number ?? undefined;
+    } catch (err) {
+      if (answeredWithRpcError(err) || (err as Error).name === 'BlockNotFoundError')
+        return undefined;
+      throw new RetryableError(
+        `eth_getBlockByNumber("finalized") failed: ${(err as Error).message.split('\n')[0]}`,
+        { cause: err },
+      );
+    }
   }
 
   async blockHash(number: bigint): Promise<string | null> {
@@ -140,7 +168,9 @@ export class EvmBlockSource {
         this.blockReceipts = true;
         if (Array.isArray(r)) return r as RpcReceipt[];
       } catch (err) {
-        if (this.blockReceipts === true)
+        // Only a node that answers the method with an error lacks it; one that did not answer
+        // (a timeout) is asked again.
+        if (this.blockReceipts === true || !answeredWithRpcError(err))
           throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, {
             cause: err,
           });

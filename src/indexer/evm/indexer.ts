@@ -25,6 +25,11 @@ export interface EvmIndexerOptions extends ChainIndexerOptions {
   batchBlocks?: number;
   /** Block fetches in flight at once (each is a block and its receipts). */
   fetchConcurrency?: number;
+  /**
+   * 'node': a reorg may not replace a block at or below the node's `finalized` block (besides
+   * `maxReorgDepth`); 'depth': `maxReorgDepth` alone (dev nodes call every block final).
+   */
+  finality?: 'node' | 'depth';
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -61,6 +66,10 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
 
   protected nodeHash(height: bigint): Promise<string | null> {
     return this.source.blockHash(height);
+  }
+
+  protected async finalizedHeight(): Promise<bigint | undefined> {
+    return this.opts.finality === 'depth' ? undefined : this.source.finalizedNumber();
   }
 
   protected revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number> {
@@ -165,17 +174,8 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const fetched = await this.takeBatch(next, head);
     const first = fetched[0];
     if (!first) return cursor; // the head moved back; the next poll sorts it out
-    if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash) {
-      this.log.warn(
-        {
-          block_number: Number(first.number),
-          parent_hash: first.parentHash,
-          cursor_hash: cursor.block_hash,
-        },
-        'parent hash mismatch: reorg',
-      );
-      return this.reorg(cursor);
-    }
+    if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash)
+      return this.parentMismatch(cursor, first.number, first.parentHash);
     // Keep the linked run: a block missing or not on its predecessor (a reorg during the fetch)
     // ends it, and the next step starts there.
     const blocks: EvmBlock[] = [first];

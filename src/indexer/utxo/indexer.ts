@@ -53,6 +53,11 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     return this.rpc.blockHash(height);
   }
 
+  /** Bitcoin-family chains have no finalized block: `maxReorgDepth` is the wall. */
+  protected async finalizedHeight(): Promise<bigint | undefined> {
+    return undefined;
+  }
+
   protected revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number> {
     return revertUtxoToAncestor(
       this.sql,
@@ -110,17 +115,8 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     const hash = await this.rpc.blockHash(next);
     const raw = hash === null ? null : await this.rpc.block(hash);
     if (!raw) return cursor; // the head moved back; the next poll sorts it out
-    if (cursor.block_hash !== '' && (raw.previousblockhash ?? '') !== cursor.block_hash) {
-      this.log.warn(
-        {
-          block_number: Number(next),
-          parent_hash: raw.previousblockhash ?? '',
-          cursor_hash: cursor.block_hash,
-        },
-        'parent hash mismatch: reorg',
-      );
-      return this.reorg(cursor);
-    }
+    if (cursor.block_hash !== '' && (raw.previousblockhash ?? '') !== cursor.block_hash)
+      return this.parentMismatch(cursor, next, raw.previousblockhash ?? '');
     const started = performance.now();
     const block = await resolvePrevouts(
       this.sql,
