@@ -78,6 +78,33 @@ export interface Appliance {
  * everything in order: HTTP server, indexers (block in hand), worker (jobs in hand), pools,
  * the embedded database, the dev chain.
  */
+/**
+ * The first start of a network indexes from a block the operator chose: "head" (no history) or a
+ * block number. Without a choice it stops here, naming the variable, rather than silently start at
+ * the head (wallet answers would be empty and look complete). Later starts go on from the cursor.
+ */
+async function requireStartBlockChoice(
+  sql: Sql,
+  networks: readonly ResolvedNetwork[],
+  indexed: Roles['indexer'],
+): Promise<void> {
+  const unchosen = networks.filter(
+    (n) => n.startBlock === undefined && (indexed === 'all' || (indexed || []).includes(n.symbol)),
+  );
+  if (unchosen.length === 0) return;
+  const started = await sql<{ network: string }[]>`
+    select network from indexer_cursors where network = any(${unchosen.map((n) => n.symbol)}::text[])`;
+  const first = unchosen.filter((n) => !started.some((r) => r.network === n.symbol));
+  if (first.length === 0) return;
+  throw new Error(
+    `first start of ${first.map((n) => n.symbol).join(', ')}: choose how far back to index with ${first
+      .map((n) => `TOLLGATE_START_BLOCK_${n.symbol.toUpperCase()}`)
+      .join(
+        ', ',
+      )} (or networks.<network>.start_block): "head" indexes from now on (no history), a block number indexes from that block; older history can be added later with "tollgate indexer backfill" (README: How far back to index)`,
+  );
+}
+
 export async function startAppliance(config: Config, roles: Roles): Promise<Appliance> {
   setLogLevel(config.log_level);
   let devChain: DevChain | undefined;
@@ -104,6 +131,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     const networks = resolveNetworks(config, devChain?.url);
     // A bad on-chain list entry in config/networks.json stops the start, naming it.
     for (const n of networks) if (n.family === 'evm') listContracts(n.symbol);
+    if (roles.indexer) await requireStartBlockChoice(db.sql, networks, roles.indexer);
     // Three outbound allow-lists, by who chose the URL: the operator's own webhook receivers,
     // counterparties' TRP URLs, NFT metadata URLs (any contract's author). Opening one never
     // opens another. The dev chain's receivers are on this machine: loopback is allowed with it.

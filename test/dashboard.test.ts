@@ -796,6 +796,78 @@ describe('operations and audit pages', () => {
     expect((await auditOf('job_delete', job!.id)).length).toBe(1);
   });
 
+  it('lets admins start and cancel a backfill and resume a halted network, with reasons when refused', async () => {
+    const viewer = await login('viewer.one');
+    const seen = await viewer.get('/dashboard/operations');
+    expect(seen.text).toContain('<section id="backfills"');
+    expect(seen.text).not.toContain('action="/dashboard/operations/backfills"');
+    const admin = await login('admin.one');
+    // No indexer runs here: the network's cursor as an indexer that began at block 100 leaves it.
+    await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, history_from)
+      values ('eth', 31337, 120, '0xabc', 130, 100)`;
+    const beyond = await admin.submit('/dashboard/operations', '/dashboard/operations/backfills', {
+      network: 'eth',
+      from: '99999999',
+      to: '',
+    });
+    expect(beyond.status).toBe(200);
+    expect(beyond.text).toMatch(
+      /Not started: from block 99999999 is beyond the eth node&#39;s head 130/,
+    );
+    const bad = await admin.submit('/dashboard/operations', '/dashboard/operations/backfills', {
+      network: 'eth',
+      from: 'x<b>',
+      to: '',
+    });
+    expect(bad.text).toContain('From and to must be block numbers; nothing was started.');
+    expect(await db.sql`select 1 from indexer_backfills`).toHaveLength(0);
+    const started = await admin.submit('/dashboard/operations', '/dashboard/operations/backfills', {
+      network: 'eth',
+      from: '40',
+      to: '',
+    });
+    expect(started.text).toContain('Backfill #');
+    expect(started.text).toMatch(/of eth, blocks 40–99, started\./);
+    const [b] = await db.sql<{ id: string; requested_by: string }[]>`
+      select id, requested_by from indexer_backfills`;
+    expect(b!.requested_by).toBe('admin.one');
+    expect(started.text).toContain(`<tr data-backfill="${b!.id}">`);
+    const twice = await admin.submit('/dashboard/operations', '/dashboard/operations/backfills', {
+      network: 'eth',
+      from: '10',
+      to: '20',
+    });
+    expect(twice.text).toMatch(/Not started: a backfill of eth is running \(#\d+, blocks 40–99/);
+    const cancelled = await admin.submit(
+      '/dashboard/operations',
+      `/dashboard/operations/backfills/${b!.id}/cancel`,
+      {},
+    );
+    expect(cancelled.text).toContain(`Backfill #${b!.id} cancelled; what it stored stays.`);
+    const late = await admin.submit(
+      '/dashboard/operations',
+      `/dashboard/operations/backfills/${b!.id}/cancel`,
+      {},
+    );
+    expect(late.text).toContain('That backfill is not running');
+    expect((await auditOf('indexer_backfill', 'eth')).length).toBe(2);
+    await db.sql`update indexer_cursors set halted_reason = 'test halt', halted_at = now(), halt_needs_resume = true where network = 'eth'`;
+    const halted = await admin.get('/dashboard/operations');
+    expect(halted.text).toContain('halted: test halt');
+    const resumed = await admin.submit(
+      '/dashboard/operations',
+      '/dashboard/operations/networks/eth/resume',
+      {},
+    );
+    expect(resumed.text).toContain('eth resumed.');
+    const [after] =
+      await db.sql`select halted_reason, deep_reorg_allowed from indexer_cursors where network = 'eth'`;
+    expect(after).toEqual({ halted_reason: null, deep_reorg_allowed: false });
+    expect((await auditOf('indexer_resume', 'eth')).length).toBe(1);
+    await db.sql`delete from indexer_backfills`;
+    await db.sql`delete from indexer_cursors where network = 'eth'`;
+  });
+
   it('lists the audit log, filtered by actor and action', async () => {
     const viewer = await login('viewer.one');
     const page = await viewer.get('/dashboard/audit?actor=reviewer.one&action=travelrule_accept');

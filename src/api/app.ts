@@ -1,3 +1,4 @@
+import { networkInfo } from '../config/networks.js';
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -80,7 +81,10 @@ function isDatabaseUnavailable(err: unknown): boolean {
 export function allRoutes(deps: AppDeps): Route[] {
   return [
     ...streamRoutes(deps.sql, deps.allow),
-    ...walletTransactionRoutes(deps.sql),
+    ...walletTransactionRoutes(
+      deps.sql,
+      deps.networks.filter((n) => networkInfo(n)?.family === 'evm'),
+    ),
     ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway),
     ...analyzeRoutes({
       sql: deps.sql,

@@ -44,6 +44,16 @@ export function openApiDocument(
       responses: {
         200: {
           description: 'Success: code 0, message OK.',
+          ...(spec.headers
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(spec.headers).map(([name, description]) => [
+                    name,
+                    { description, schema: { type: 'string' } },
+                  ]),
+                ),
+              }
+            : {}),
           content: { 'application/json': { schema: jsonSchema(spec.response) } },
         },
         400: {

@@ -24,6 +24,8 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   fieldErrors?: Record<string, number>;
   /** Error numbers this route can answer with, for the document. */
   errors: number[];
+  /** Response headers the handler sets on success (name → description), for the document. */
+  headers?: Record<string, string>;
 }
 
 export interface HandlerInput<Q, B> {

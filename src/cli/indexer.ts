@@ -6,6 +6,14 @@ import type { Config } from '../config/index.js';
 import { recordAudit } from '../audit/index.js';
 import { formatStatusTable, indexerStatus } from '../indexer/status.js';
 import { resumeIndexer } from '../indexer/cursor.js';
+import {
+  type Backfill,
+  backfillProgress,
+  cancelBackfill,
+  getBackfill,
+  listBackfills,
+  requestBackfill,
+} from '../indexer/backfill.js';
 
 export const INDEXER_USAGE = `Usage:
   tollgate indexer [--network X]...
@@ -15,7 +23,12 @@ export const INDEXER_USAGE = `Usage:
   tollgate indexer resume --network X [--allow-deep-reorg]
       lift a halt (a reorg past finality, a node contradicting itself); the running indexer goes on
       within seconds. --allow-deep-reorg lets its next reorg pass the depth limit and the node's
-      finalized block once: only after checking that the node's chain is the one to follow`;
+      finalized block once: only after checking that the node's chain is the one to follow
+  tollgate indexer backfill --network X --from N [--to M] [--wait]
+      index blocks N..M (M: just below the indexed history) beside the live follower, as history
+      (no stream webhooks); the network's running indexer does it. --wait prints progress until
+      it ends (exit 0 done, 1 failed or cancelled)
+  tollgate indexer backfill list [--json] | cancel ID`;
 
 const cmd = command('indexer', INDEXER_USAGE);
 
@@ -76,5 +89,125 @@ async function indexer(config: Config, args: string[]): Promise<void> {
     }
     return;
   }
+  if (sub === 'backfill') return backfill(config, rest);
   cmd.usage(sub ? `unknown subcommand "${sub}"` : undefined);
+}
+
+/** A block number argument: digits only. */
+function blockArg(name: string, raw: string | undefined): bigint | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,18}$/.test(raw)) throw new UsageError(`${name} must be a block number, got "${raw}"`);
+  return BigInt(raw);
+}
+
+class UsageError extends Error {}
+
+function describeBackfill(b: Backfill): string {
+  const { total, done, perS, etaS } = backfillProgress(b);
+  return [
+    `#${b.id}`,
+    b.network,
+    `${b.from_block}–${b.to_block}`,
+    b.status,
+    `${done}/${total} blocks`,
+    `${b.txs_done} tx`,
+    perS > 0 ? `${perS.toFixed(1)} blocks/s` : '',
+    etaS === undefined ? '' : `ETA ${etaS} s`,
+    b.error ? `error: ${b.error}` : '',
+  ]
+    .filter(Boolean)
+    .join('  ');
+}
+
+async function backfill(config: Config, args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'list') {
+    const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+    const db = await openDatabase(config);
+    try {
+      const rows = await listBackfills(db.sql);
+      if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
+      else if (rows.length === 0) process.stdout.write('No backfills.\n');
+      else for (const b of rows) process.stdout.write(describeBackfill(b) + '\n');
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  if (sub === 'cancel') {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+    if (positionals.length !== 1) return cmd.usage('indexer backfill cancel needs the backfill id');
+    const db = await openDatabase(config);
+    try {
+      const b = await cancelBackfill(db.sql, positionals[0]!.replace(/^#/, ''));
+      if (!b) return cmd.fail(`no running backfill #${positionals[0]}`, 1);
+      await recordAudit(db.sql, {
+        actor: cliActor(),
+        action: 'indexer_backfill',
+        target: b.network,
+        details: { backfill_id: b.id, cancelled: true },
+      });
+      process.stdout.write(`Cancelled ${describeBackfill(b)} (what it stored stays).\n`);
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  const { values } = parseArgs({
+    args,
+    options: {
+      network: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      wait: { type: 'boolean' },
+    },
+  });
+  let from: bigint | undefined;
+  let to: bigint | undefined;
+  try {
+    from = blockArg('--from', values.from);
+    to = blockArg('--to', values.to);
+  } catch (err) {
+    if (err instanceof UsageError) return cmd.usage(err.message);
+    throw err;
+  }
+  if (!values.network || from === undefined)
+    return cmd.usage('indexer backfill needs --network X and --from N');
+  const network = values.network.toLowerCase();
+  const db = await openDatabase(config);
+  try {
+    const { backfill: b, note } = await requestBackfill(db.sql, {
+      network,
+      from,
+      to,
+      requestedBy: cliActor(),
+    });
+    await recordAudit(db.sql, {
+      actor: cliActor(),
+      action: 'indexer_backfill',
+      target: network,
+      details: { backfill_id: b.id, from_block: b.from_block, to_block: b.to_block },
+    });
+    if (note) process.stdout.write(`note: ${note}\n`);
+    process.stdout.write(
+      `Backfill #${b.id} of ${network}, blocks ${b.from_block}–${b.to_block}, queued for the running ${network} indexer.\n`,
+    );
+    if (values.wait) {
+      let last = '';
+      for (;;) {
+        const now = (await getBackfill(db.sql, b.id))!;
+        const line = describeBackfill(now);
+        if (line !== last) process.stdout.write(line + '\n');
+        last = line;
+        if (now.status !== 'running') {
+          if (now.status !== 'done') process.exitCode = 1;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    process.stdout.write(JSON.stringify((await getBackfill(db.sql, b.id)) ?? b) + '\n');
+  } finally {
+    await db.close();
+  }
 }

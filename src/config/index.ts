@@ -182,8 +182,12 @@ const NetworkConfigSchema = z.object({
   rpc: rpcUrl.optional(),
   /** Blocks on top of a transaction's block (its own counts as one) before `confirmed: true`. */
   confirmations: z.int().min(0).max(100_000).optional(),
-  /** Block to start indexing at on first start: a number, or "head" (the node's head then). */
-  start_block: z.union([z.literal('head'), z.int().min(0)]).default('head'),
+  /**
+   * Where the first start begins indexing: "head" (the node's head then: no history) or a block
+   * number (history from it). No default for a real network: the first start asks for a choice
+   * (README, How far back to index). Older history can be added later by a backfill.
+   */
+  start_block: z.union([z.literal('head'), z.int().min(0)]).optional(),
   poll_interval_ms: z.int().min(10).max(60_000).optional(),
   /** Deepest reorg the indexer follows; a deeper one stops it loudly (and /readyz fails). */
   max_reorg_depth: z.int().min(1).max(10_000).optional(),
@@ -495,7 +499,8 @@ export interface ResolvedNetwork {
   rpc: string;
   maxReorgDepth: number;
   confirmations: number;
-  startBlock: 'head' | number;
+  /** Undefined: not chosen (the first start refuses to guess). */
+  startBlock: 'head' | number | undefined;
   pollIntervalMs: number;
   finality: 'node' | 'depth';
 }
@@ -527,7 +532,8 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       family: 'evm',
       rpc: devChainUrl,
       confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS,
-      startBlock: eth?.start_block ?? 'head',
+      // A new chain at every start (its history is forgotten): all of it.
+      startBlock: eth?.start_block ?? 0,
       pollIntervalMs: eth?.poll_interval_ms ?? 200,
       maxReorgDepth: eth?.max_reorg_depth ?? 64,
       // Hardhat answers `finalized` with its head, and its blocks can be reverted.

@@ -34,7 +34,8 @@ const ZERO_HASH = /^(0x)?0+$/;
 export interface ChainIndexerOptions {
   network: string;
   confirmations: number;
-  startBlock: 'head' | number;
+  /** Where the first start begins (undefined: not chosen; the first start refuses to guess). */
+  startBlock: 'head' | number | undefined;
   pollIntervalMs: number;
   /** The database the network lock's own connection goes to (network-lock.ts). */
   databaseUrl: string;
@@ -55,7 +56,8 @@ const PROGRESS_LOG_INTERVAL_MS = 10_000;
  */
 export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerOptions> {
   protected stopping = false;
-  private wake: (() => void) | undefined;
+  /** Whoever sleeps in pause() (the follow loop, a backfill): a stop or a new head wakes them. */
+  private readonly sleepers = new Set<() => void>();
   private done: Promise<void> | undefined;
   private lock: NetworkLock | undefined;
   /** The backend pid of this indexer's lock session: every write checks it still holds the lock. */
@@ -122,7 +124,7 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   /** Finishes the block (or batch) in hand, then returns. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.wakeUp();
     await this.done;
   }
 
@@ -130,17 +132,18 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected async pause(ms: number): Promise<void> {
     if (this.stopping) return;
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.wake = () => {
+      const wake = () => {
         clearTimeout(t);
+        this.sleepers.delete(wake);
         resolve();
       };
+      const t = setTimeout(wake, ms);
+      this.sleepers.add(wake);
     });
-    this.wake = undefined;
   }
 
   protected wakeUp(): void {
-    this.wake?.();
+    for (const wake of [...this.sleepers]) wake();
   }
 
   /**
@@ -204,6 +207,34 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
       await this.pause(2000);
     }
     return undefined;
+  }
+
+  /**
+   * The first start's block, as the operator chose it (`startBlock`), with the choice in the log.
+   * A block beyond the node's head is refused: the node is not there yet (or it is the wrong node).
+   */
+  protected async firstBlock(head: bigint): Promise<bigint> {
+    const { network, startBlock } = this.opts;
+    if (startBlock === undefined)
+      throw new IndexerHaltError(
+        `no start block chosen for ${network}: set TOLLGATE_START_BLOCK_${network.toUpperCase()} to "head" or a block number`,
+      );
+    const start = startBlock === 'head' ? head : BigInt(startBlock);
+    if (start > head + 1n)
+      throw new IndexerHaltError(
+        `start block ${start} of ${network} is beyond the node's head ${head}; is this the right node?`,
+      );
+    this.log.info(
+      {
+        start_block: start.toString(),
+        head: head.toString(),
+        chosen: startBlock === 'head' ? 'head: no history before it' : 'a block number',
+      },
+      startBlock === 'head'
+        ? 'first start: indexing from the head (older history: tollgate indexer backfill)'
+        : 'first start: indexing from the configured block',
+    );
+    return start;
   }
 
   protected async currentCursor(): Promise<Cursor> {

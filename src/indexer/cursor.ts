@@ -28,8 +28,9 @@ export async function initCursor(
   belowStart: bigint,
   hash: string,
 ): Promise<Cursor> {
-  await sql`insert into indexer_cursors (network, chain_id, block_number, block_hash)
-    values (${network}, ${chainId}, ${belowStart.toString()}, ${hash}) on conflict (network) do nothing`;
+  await sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, history_from)
+    values (${network}, ${chainId}, ${belowStart.toString()}, ${hash}, ${(belowStart + 1n).toString()})
+    on conflict (network) do nothing`;
   return (await readCursor(sql, network))!;
 }
 

@@ -11,6 +11,8 @@ export interface IndexerStatus {
   /** Reorgs followed since the cursor was created (a forgotten dev chain starts again at 0). */
   reorg_count: string;
   halted_reason: string | null;
+  /** The first block of the indexed history (every block from it to indexed_block is stored). */
+  history_from: string | null;
 }
 
 /** Per network: the node's head as last seen, the indexed block, the lag, the last reorg, a halt. */
@@ -18,7 +20,7 @@ export async function indexerStatus(sql: Sql): Promise<IndexerStatus[]> {
   const rows = await sql<IndexerStatus[]>`
     select network, head_number as head_block, block_number as indexed_block,
       case when head_number is null then null else greatest(head_number - block_number, 0) end as lag_blocks,
-      head_seen_at, last_reorg_at, last_reorg_depth, reorg_count, halted_reason
+      head_seen_at, last_reorg_at, last_reorg_depth, reorg_count, halted_reason, history_from
     from indexer_cursors order by network`;
   return rows.map((r) => ({
     ...r,

@@ -42,6 +42,10 @@ interface CursorRow {
   blocks_indexed: string;
   txs_indexed: string;
   list_events_skipped: string;
+  history_from: string | null;
+  backfill_remaining: string;
+  backfill_blocks: string;
+  backfill_txs: string;
 }
 /** Deliveries per kind, outcome and latency bucket (index into DELIVERY_BUCKETS_SECONDS; its length = +Inf). */
 interface DeliveryRow {
@@ -74,8 +78,13 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
   return sql.begin('read only', async (tx) => {
     await tx`select set_config('statement_timeout', ${String(SCRAPE_TIMEOUT_MS)}, true)`;
     const cursors = await tx<CursorRow[]>`
-      select network, head_number, block_number, halted_reason is not null as halted, reorg_count, blocks_indexed, txs_indexed, list_events_skipped
-      from indexer_cursors`;
+      select network, head_number, block_number, halted_reason is not null as halted, reorg_count, blocks_indexed, txs_indexed, list_events_skipped,
+        history_from,
+        (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
+          where b.network = c.network and b.status = 'running') as backfill_remaining,
+        (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network) as backfill_blocks,
+        (select coalesce(sum(b.txs_done), 0) from indexer_backfills b where b.network = c.network) as backfill_txs
+      from indexer_cursors c`;
     const jobs = await jobQueueCounts(tx);
     const deliveries = await tx<DeliveryRow[]>`
       select e.kind, coalesce(d.status_code between 200 and 299, false) as delivered,
@@ -223,6 +232,16 @@ export function createMetrics(sql: Sql): Metrics {
       r.head_number === null ? null : Math.max(Number(r.head_number) - Number(r.block_number), 0),
   );
   perNetwork(
+    'indexer_history_from_block',
+    'First block of the indexed history: every block from it to the indexed block is stored.',
+    (r) => r.history_from,
+  );
+  perNetwork(
+    'backfill_remaining_blocks',
+    'Blocks the running backfill of the network still has to store (0 when none runs).',
+    (r) => r.backfill_remaining,
+  );
+  perNetwork(
     'indexer_halted',
     '1 when the indexer stopped on purpose (e.g. a reorg deeper than allowed), else 0.',
     (r) => (r.halted ? 1 : 0),
@@ -252,6 +271,16 @@ export function createMetrics(sql: Sql): Metrics {
     'indexer_transactions_total',
     'Transactions indexed (kept in the database).',
     (r) => r.txs_indexed,
+  );
+  storedTotal(
+    'backfill_blocks_total',
+    'Blocks stored by backfills (history below where indexing began; kept in the database).',
+    (r) => r.backfill_blocks,
+  );
+  storedTotal(
+    'backfill_transactions_total',
+    'Transactions stored by backfills (kept in the database).',
+    (r) => r.backfill_txs,
   );
   storedTotal(
     'onchain_list_events_skipped_total',

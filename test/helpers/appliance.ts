@@ -7,6 +7,17 @@ import { startAppliance, type Appliance, type Roles } from '../../src/appliance.
 
 export const ALL_ROLES: Roles = { api: true, worker: true, indexer: 'all', devChain: false };
 
+/** TOLLGATE_START_BLOCK_<NETWORK>=head for each network with an RPC URL and no start block. */
+function startAtHead(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['TOLLGATE_RPC_ETH', ...Object.keys(env)]) {
+    const m = /^TOLLGATE_RPC_([A-Z0-9]+)$/.exec(name);
+    if (m && env[`TOLLGATE_START_BLOCK_${m[1]}`] === undefined)
+      out[`TOLLGATE_START_BLOCK_${m[1]}`] = 'head';
+  }
+  return out;
+}
+
 /**
  * The real appliance in this process against the test file's database and the shared Hardhat
  * node, on a free port, with loopback webhooks allowed (the receivers run here).
@@ -35,6 +46,9 @@ export async function startTestAppliance(
     TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'false',
     TOLLGATE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
+    // A test sends its transactions after the start: the head is history enough, unless the
+    // test chooses a start block.
+    ...startAtHead(env),
   });
   const appliance = await startAppliance(config, roles);
   // An indexer starts at the head it first sees: wait until each has its cursor, so that a

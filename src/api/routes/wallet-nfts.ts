@@ -3,6 +3,7 @@ import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
 import { networkInfo } from '../../config/networks.js';
+import { HISTORY_HEADER, setHistoryHeader } from './wallet-history.js';
 import { log } from '../../log.js';
 import {
   listNftHoldings,
@@ -51,10 +52,12 @@ export function walletNftRoutes(
         response: envelope(z.array(NftItem)),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
+        headers: HISTORY_HEADER,
       },
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
+        await setHistoryHeader(c, sql, evmNetworks);
         const holdings = await listNftHoldings(sql, address, evmNetworks);
         const due = query.refresh === 'true' ? holdings : holdings.filter((h) => h.fetch_due);
         if (due.length) {

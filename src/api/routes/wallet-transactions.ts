@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
+import { HISTORY_HEADER, setHistoryHeader } from './wallet-history.js';
 import { walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, envelope } from '../schemas.js';
@@ -28,7 +29,7 @@ export const WalletTransaction = z
   })
   .meta({ id: 'WalletTransaction' });
 
-export function walletTransactionRoutes(sql: Sql): Route[] {
+export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]): Route[] {
   return [
     defineRoute(
       {
@@ -37,16 +38,20 @@ export function walletTransactionRoutes(sql: Sql): Route[] {
         tag: 'Wallet',
         summary: 'Transactions of a wallet on every indexed EVM network, newest first',
         description:
-          "Every transaction that touches the address (sender, recipient, created contract, or party of a token Transfer/Approval) on every EVM network this appliance indexes, from the indexed history (from each network's start block). Ordered by block time, newest first.",
+          "Every transaction that touches the address (sender, recipient, created contract, or party of a token Transfer/Approval) on every EVM network this appliance indexes, from the indexed history (from each network's start block, or older where a backfill added it; the X-Tollgate-History header says how far each reaches). Ordered by block time, newest first.",
         query: z.object({ address: Address, ...PageQuery(true) }),
         response: envelope(z.array(WalletTransaction), true),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
+        headers: HISTORY_HEADER,
       },
-      async ({ query }) => {
+      async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
-        const { rows, total } = await walletTransactions(sql, address, query.page, query.limit);
+        const [{ rows, total }] = await Promise.all([
+          walletTransactions(sql, address, query.page, query.limit),
+          setHistoryHeader(c, sql, evmNetworks),
+        ]);
         return { data: rows, page_count: Math.ceil(total / query.limit) };
       },
     ),

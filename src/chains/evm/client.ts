@@ -62,6 +62,24 @@ export function answeredWithRpcError(err: unknown): boolean {
 }
 
 /**
+ * Whether the node said it has no such method: JSON-RPC "method not found" (-32601), EIP-1474's
+ * "method not supported" (-32004), or a message saying so. A node that has the method but failed
+ * this call (an internal error, a limit) is asked again.
+ */
+export function methodUnsupported(err: unknown): boolean {
+  if (!(err instanceof BaseError)) return false;
+  const rpc = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+  if (!rpc) return false;
+  return (
+    rpc.code === -32601 ||
+    rpc.code === -32004 ||
+    /method .*(not (found|supported|available|exist))|unsupported method|does not exist/i.test(
+      rpc.details ?? rpc.shortMessage,
+    )
+  );
+}
+
+/**
  * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
  * it, one eth_getTransactionReceipt per transaction (batched) where it does not.
  */
@@ -168,9 +186,9 @@ export class EvmBlockSource {
         this.blockReceipts = true;
         if (Array.isArray(r)) return r as RpcReceipt[];
       } catch (err) {
-        // Only a node that answers the method with an error lacks it; one that did not answer
-        // (a timeout) is asked again.
-        if (this.blockReceipts === true || !answeredWithRpcError(err))
+        // Only a node that says it has no such method lacks it; one that did not answer (a
+        // timeout) or failed this call is asked again.
+        if (this.blockReceipts === true || !methodUnsupported(err))
           throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, {
             cause: err,
           });

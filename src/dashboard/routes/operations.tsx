@@ -1,6 +1,14 @@
 import { Hono } from 'hono';
 import { recordAudit } from '../../audit/index.js';
 import { indexerStatus } from '../../indexer/status.js';
+import { resumeIndexer } from '../../indexer/cursor.js';
+import {
+  BackfillRefused,
+  backfillProgress,
+  cancelBackfill,
+  listBackfills,
+  requestBackfill,
+} from '../../indexer/backfill.js';
 import { roleAllows } from '../../operators/index.js';
 import {
   appCounts,
@@ -46,20 +54,20 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
   const ops = new Hono<DashEnv>();
 
-  ops.get('/', async (c) => {
+  const page = async (c: DashContext, notice: { flash?: string; error?: string } = {}) => {
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
-    const [networks, queues, failed, givenUp, deliveries, messages, counts] = await Promise.all([
-      indexerStatus(sql),
-      jobQueueCounts(sql),
-      failedJobs(sql, SHOWN_ROWS),
-      givenUpDeliveries(sql, SHOWN_ROWS),
-      recentDeliveryFailures(sql, SHOWN_ROWS),
-      failedTravelRuleMessages(sql, SHOWN_ROWS),
-      appCounts(sql),
-    ]);
-    const done = c.req.query('done') ?? '';
-    const gone = c.req.query('gone') ?? '';
+    const [networks, queues, failed, givenUp, deliveries, messages, counts, backfills] =
+      await Promise.all([
+        indexerStatus(sql),
+        jobQueueCounts(sql),
+        failedJobs(sql, SHOWN_ROWS),
+        givenUpDeliveries(sql, SHOWN_ROWS),
+        recentDeliveryFailures(sql, SHOWN_ROWS),
+        failedTravelRuleMessages(sql, SHOWN_ROWS),
+        appCounts(sql),
+        listBackfills(sql, SHOWN_ROWS),
+      ]);
     const ActionForm = ({
       action,
       label,
@@ -91,8 +99,8 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         title="Operations"
         session={session}
         current="/dashboard/operations"
-        flash={DONE[done]}
-        error={GONE[gone]}
+        flash={notice.flash}
+        error={notice.error}
       >
         <section id="networks" aria-labelledby="h-networks">
           <h2 id="h-networks">Networks</h2>
@@ -109,6 +117,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                 <th scope="col" class="num">
                   Lag (blocks)
                 </th>
+                <th scope="col">History from</th>
                 <th scope="col">Head seen</th>
                 <th scope="col">Last reorg</th>
                 <th scope="col">State</th>
@@ -121,6 +130,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                   <td class="num">{n.head_block ?? '—'}</td>
                   <td class="num">{n.indexed_block}</td>
                   <td class="num">{n.lag_blocks ?? '—'}</td>
+                  <td class="num">{n.history_from ?? '—'}</td>
                   <td>
                     <Time at={n.head_seen_at} />
                   </td>
@@ -136,12 +146,112 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                   </td>
                   <td>
                     {n.halted_reason ? <strong>{`halted: ${n.halted_reason}`}</strong> : 'running'}
+                    {n.halted_reason && admin ? (
+                      <form
+                        method="post"
+                        action={`/dashboard/operations/networks/${n.network}/resume`}
+                        class="inline"
+                      >
+                        <CsrfField token={session.csrfToken} />
+                        <label>
+                          <input type="checkbox" name="allow_deep_reorg" value="true" /> allow one
+                          reorg past the limit
+                        </label>{' '}
+                        <button type="submit" class="secondary" aria-label={`Resume ${n.network}`}>
+                          Resume
+                        </button>
+                      </form>
+                    ) : null}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
           {networks.length === 0 ? <p>No network indexed yet.</p> : null}
+        </section>
+        <section id="backfills" aria-labelledby="h-backfills">
+          <h2 id="h-backfills">Backfills</h2>
+          <p>
+            History below where a network's indexing began, indexed beside the live follower (no
+            stream webhooks: it is history).
+          </p>
+          {backfills.length ? (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Network</th>
+                  <th scope="col">Blocks</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">
+                    Done
+                  </th>
+                  <th scope="col" class="num">
+                    Blocks/s
+                  </th>
+                  <th scope="col" class="num">
+                    ETA
+                  </th>
+                  <th scope="col">Requested</th>
+                  {admin ? <th scope="col">Action</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {backfills.map((b) => {
+                  const p = backfillProgress(b);
+                  return (
+                    <tr data-backfill={b.id}>
+                      <th scope="row">{b.id}</th>
+                      <td>{b.network}</td>
+                      <td>{`${b.from_block}–${b.to_block}`}</td>
+                      <td>{b.error ? <strong>{`${b.status}: ${b.error}`}</strong> : b.status}</td>
+                      <td class="num">{`${p.done} of ${p.total} (${b.txs_done} tx)`}</td>
+                      <td class="num">{p.perS > 0 ? p.perS.toFixed(1) : '—'}</td>
+                      <td class="num">{p.etaS === undefined ? '—' : `${p.etaS} s`}</td>
+                      <td>
+                        <Time at={b.created_at} />
+                        {` by ${b.requested_by}`}
+                      </td>
+                      {admin ? (
+                        <td>
+                          {b.status === 'running' ? (
+                            <ActionForm
+                              action={`/dashboard/operations/backfills/${b.id}/cancel`}
+                              label={`Cancel backfill ${b.id}`}
+                              text="Cancel"
+                              danger
+                            />
+                          ) : null}
+                        </td>
+                      ) : null}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          ) : (
+            <p>No backfills.</p>
+          )}
+          {admin && networks.length ? (
+            <form method="post" action="/dashboard/operations/backfills">
+              <CsrfField token={session.csrfToken} />
+              <label>
+                Network{' '}
+                <select name="network">
+                  {networks.map((n) => (
+                    <option value={n.network}>{n.network}</option>
+                  ))}
+                </select>
+              </label>{' '}
+              <label>
+                From block <input name="from" inputmode="numeric" required />
+              </label>{' '}
+              <label>
+                To block (optional) <input name="to" inputmode="numeric" />
+              </label>{' '}
+              <button type="submit">Start backfill</button>
+            </form>
+          ) : null}
         </section>
         <section id="queues" aria-labelledby="h-queues">
           <h2 id="h-queues">Job queues</h2>
@@ -384,6 +494,77 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         </section>
       </Layout>,
     );
+  };
+
+  ops.get('/', (c) =>
+    page(c, { flash: DONE[c.req.query('done') ?? ''], error: GONE[c.req.query('gone') ?? ''] }),
+  );
+
+  ops.post('/backfills', requireRole('admin'), async (c) => {
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const field = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : '');
+    const block = (k: string) => (/^\d{1,18}$/.test(field(k)) ? BigInt(field(k)) : undefined);
+    const login = c.get('session').operator.login;
+    if (block('from') === undefined || (field('to') !== '' && block('to') === undefined))
+      return page(c, { error: 'From and to must be block numbers; nothing was started.' });
+    try {
+      const { backfill, note } = await requestBackfill(sql, {
+        network: field('network'),
+        from: block('from')!,
+        to: block('to'),
+        requestedBy: login,
+      });
+      await recordAudit(sql, {
+        actor: login,
+        action: 'indexer_backfill',
+        target: backfill.network,
+        details: {
+          backfill_id: backfill.id,
+          from_block: backfill.from_block,
+          to_block: backfill.to_block,
+        },
+      });
+      return page(c, {
+        flash: `Backfill #${backfill.id} of ${backfill.network}, blocks ${backfill.from_block}–${backfill.to_block}, started.${note ? ` Note: ${note}.` : ''}`,
+      });
+    } catch (err) {
+      if (err instanceof BackfillRefused) return page(c, { error: `Not started: ${err.message}.` });
+      throw err;
+    }
+  });
+
+  ops.post('/backfills/:id/cancel', requireRole('admin'), async (c) => {
+    const b = await cancelBackfill(sql, c.req.param('id') ?? '');
+    if (!b)
+      return page(c, {
+        error: 'That backfill is not running (done, failed or cancelled meanwhile).',
+      });
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'indexer_backfill',
+      target: b.network,
+      details: { backfill_id: b.id, cancelled: true },
+    });
+    return page(c, { flash: `Backfill #${b.id} cancelled; what it stored stays.` });
+  });
+
+  ops.post('/networks/:network/resume', requireRole('admin'), async (c) => {
+    const network = c.req.param('network') ?? '';
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const allow = body.allow_deep_reorg === 'true';
+    const result = await resumeIndexer(sql, network, allow);
+    if (!result.found) return page(c, { error: `No indexer has run for ${network}.` });
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'indexer_resume',
+      target: network,
+      details: { was_halted: result.reason !== undefined, allow_deep_reorg: allow },
+    });
+    return page(c, {
+      flash: result.reason
+        ? `${network} resumed${allow ? '; its next reorg may pass the depth limit and the finalized block once' : ''}.`
+        : `${network} was not halted.`,
+    });
   });
 
   const act =

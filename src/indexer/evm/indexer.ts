@@ -14,11 +14,31 @@ import {
 import {
   ensureNetworkPartitions,
   revertToAncestor,
+  storeBackfillBlocks,
   storeBlocks,
   storedBlockHash,
 } from './store.js';
+import { backfillPosition, type BackfillPosition, failBackfill } from '../backfill.js';
+import { LockLostError } from '../network-lock.js';
 
 export { IndexerHaltError };
+
+/** How often an idle indexer looks for a backfill to run (a new head also wakes it). */
+const BACKFILL_POLL_MS = 2000;
+/** Fetches of a block the node lacks, or of a range that is not a chain, before a backfill fails. */
+const BACKFILL_TRIES = 5;
+const BACKFILL_LOG_INTERVAL_MS = 10_000;
+
+/** A backfill that cannot go on (recorded as failed, with this message). */
+class BackfillFailed extends Error {
+  constructor(
+    readonly id: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BackfillFailed';
+  }
+}
 
 export interface EvmIndexerOptions extends ChainIndexerOptions {
   /** Blocks fetched in parallel and stored in one transaction while catching up (1 at the head). */
@@ -84,7 +104,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   }
 
   private async ensureCursor(): Promise<Cursor> {
-    const { network, startBlock } = this.opts;
+    const { network } = this.opts;
     const existing = await readCursor(this.sql, network);
     const chainId = await this.source.chainId();
     if (existing) {
@@ -96,13 +116,9 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       await clearHalt(this.sql, network);
       return existing;
     }
-    const start = startBlock === 'head' ? await this.source.headNumber() : BigInt(startBlock);
+    const start = await this.firstBlock(await this.source.headNumber());
     const below = start - 1n;
     const hash = below >= 0n ? ((await this.source.blockHash(below)) ?? '') : '';
-    this.log.info(
-      { start_block: start.toString(), chain_id: chainId },
-      'first start: indexing from block',
-    );
     return initCursor(this.sql, network, chainId, below, hash);
   }
 
@@ -123,6 +139,9 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   protected async follow(): Promise<void> {
     let cursor = await this.retrying(() => this.ensureCursor());
     const unsubscribe = this.subscribeHeads();
+    // Backfills run beside the live follower while this indexer holds the network.
+    const active = { on: true };
+    const backfills = this.runBackfills(active);
     try {
       while (!this.stopping) {
         const head = await this.retrying(() => this.source.headNumber());
@@ -142,6 +161,122 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       }
     } finally {
       unsubscribe();
+      active.on = false;
+      this.wakeUp();
+      await backfills;
+    }
+  }
+
+  /** Runs the network's backfills one after another while `active` (see src/indexer/backfill.ts). */
+  private async runBackfills(active: { on: boolean }): Promise<void> {
+    const { network } = this.opts;
+    while (!this.stopping && active.on) {
+      try {
+        const at = await backfillPosition(this.sql, network);
+        if (!at) {
+          await this.pause(BACKFILL_POLL_MS);
+          continue;
+        }
+        await this.backfill(at, active);
+      } catch (err) {
+        if (this.stopping || err instanceof LockLostError) return;
+        if (err instanceof BackfillFailed) {
+          this.log.error({ backfill_id: err.id, error: err.message }, 'backfill failed');
+          await failBackfill(this.sql, err.id, err.message).catch(() => {});
+          continue;
+        }
+        this.log.warn({ error: describeError(err) }, 'backfill interrupted; going on shortly');
+        await this.pause(BACKFILL_POLL_MS);
+      }
+    }
+  }
+
+  /** Blocks lo..hi from the node, retried; a block the node keeps not having fails the backfill. */
+  private async fetchRange(id: string, lo: bigint, hi: bigint): Promise<EvmBlock[]> {
+    const numbers = Array.from({ length: Number(hi - lo + 1n) }, (_, i) => lo + BigInt(i));
+    for (let attempt = 1; ; attempt++) {
+      const fetched = await this.retrying(() =>
+        mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) =>
+          this.source.fetchBlock(n),
+        ),
+      );
+      const missing = numbers.find((_, i) => !fetched[i]);
+      if (missing === undefined) return fetched as EvmBlock[];
+      if (attempt >= BACKFILL_TRIES)
+        throw new BackfillFailed(id, `the ${this.opts.network} node has no block ${missing}`);
+      await this.pause(1000);
+    }
+  }
+
+  /**
+   * One backfill, from its next block down to its first, in batches: each batch is checked to be
+   * a chain (every block on the one below it) whose top is the block the backfill expects (the
+   * parent of the block above it), stored in one transaction, and the next batch is fetched while
+   * this one is stored. A node whose chain does not lead to the stored block above fails it.
+   */
+  private async backfill(start: BackfillPosition, active: { on: boolean }): Promise<void> {
+    const { network } = this.opts;
+    const size = BigInt(this.opts.batchBlocks ?? 50);
+    const bottom = (hi: bigint) => (hi - size + 1n > start.from ? hi - size + 1n : start.from);
+    let at = start;
+    let ahead: { hi: bigint; blocks: Promise<EvmBlock[]> } | undefined;
+    const progress = { since: performance.now(), blocks: 0, txs: 0 };
+    this.log.info(
+      { backfill_id: at.id, from_block: Number(at.from), next_block: Number(at.next) },
+      'backfill running',
+    );
+    let relinks = 0;
+    while (!this.stopping && active.on && at.next >= at.from) {
+      const hi = at.next;
+      const lo = bottom(hi);
+      const pending = ahead?.hi === hi ? ahead.blocks : this.fetchRange(at.id, lo, hi);
+      ahead = undefined;
+      const blocks = await pending;
+      const top = blocks[blocks.length - 1]!;
+      if (at.expectHash !== null && top.hash !== at.expectHash)
+        throw new BackfillFailed(
+          at.id,
+          `block ${hi} from the ${network} node (${top.hash}) is not the parent the stored block above it names (${at.expectHash}): the node is on another chain, or it reorged below the indexed history`,
+        );
+      if (blocks.some((b, i) => i > 0 && b.parentHash !== blocks[i - 1]!.hash)) {
+        // A reorg while fetching (a range near the head): fetch again, a few times.
+        if (++relinks >= BACKFILL_TRIES)
+          throw new BackfillFailed(at.id, `blocks ${lo}–${hi} do not form a chain on the node`);
+        await this.pause(1000);
+        continue;
+      }
+      relinks = 0;
+      if (lo - 1n >= at.from) {
+        const nextHi = lo - 1n;
+        ahead = { hi: nextHi, blocks: this.fetchRange(at.id, bottom(nextHi), nextHi) };
+        ahead.blocks.catch(() => {}); // taken next round, or dropped on a stop
+      }
+      const position = at;
+      const stored = await this.retrying(() =>
+        storeBackfillBlocks(this.sql, network, position, blocks, this.lockPid),
+      );
+      if (!stored) return; // cancelled, or moved by another runner: read it again
+      at = { ...at, next: lo - 1n, expectHash: blocks[0]!.parentHash };
+      const txs = blocks.reduce((n, b) => n + b.transactions.length, 0);
+      progress.blocks += blocks.length;
+      progress.txs += txs;
+      const elapsedS = (performance.now() - progress.since) / 1000;
+      if (elapsedS * 1000 >= BACKFILL_LOG_INTERVAL_MS || at.next < at.from) {
+        const perS = progress.blocks / elapsedS;
+        const remaining = at.next - at.from + 1n;
+        this.log.info(
+          {
+            backfill_id: at.id,
+            next_block: Number(at.next),
+            remaining_blocks: Number(remaining > 0n ? remaining : 0n),
+            blocks_per_s: Math.round(perS * 10) / 10,
+            tx_per_s: Math.round((progress.txs / elapsedS) * 10) / 10,
+            eta_s: remaining > 0n && perS > 0 ? Math.round(Number(remaining) / perS) : 0,
+          },
+          at.next < at.from ? 'backfill done' : 'backfill progress',
+        );
+        Object.assign(progress, { since: performance.now(), blocks: 0, txs: 0 });
+      }
     }
   }
 

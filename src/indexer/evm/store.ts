@@ -1,6 +1,8 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
+import { assertNetworkLock } from '../network-lock.js';
+import { advanceBackfill, type BackfillPosition, lockBackfill } from '../backfill.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
 import { enqueueLiveAmlChecks, orphanEventsAbove } from '../../liveaml/index.js';
@@ -64,16 +66,7 @@ export async function storeBlocks(
       throw new CursorMovedError(network);
     await insertBlocks(tx, network, blocks);
     // Sanctions and blacklists of the configured list contracts (config/networks.json).
-    await indexListEvents(
-      tx,
-      network,
-      listContracts(network),
-      blocks.flatMap((b) =>
-        b.transactions.flatMap((t) =>
-          t.logs.map((l) => ({ blockNumber: b.number, txHash: t.hash, ...l })),
-        ),
-      ),
-    );
+    await indexListEvents(tx, network, listContracts(network), listLogs(blocks));
     const [moved] = await tx<Cursor[]>`
       update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + ${blocks.length}, txs_indexed = txs_indexed + ${blocks.reduce((n, b) => n + b.transactions.length, 0)}
@@ -97,6 +90,56 @@ export async function storeBlocks(
     await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;
+}
+
+/**
+ * A backfill's batch (consecutive blocks lo..hi, each on the one below, hi on the block the
+ * backfill expects): stored in one transaction with the backfill's move and the history's reach,
+ * like any block but as history: no stream or live AML events, no confirmations. A block already
+ * stored (an earlier, overlapping backfill) is left as it is. False when the backfill was
+ * cancelled or moved meanwhile (nothing stored).
+ */
+export async function storeBackfillBlocks(
+  sql: Sql,
+  network: string,
+  at: BackfillPosition,
+  blocks: readonly EvmBlock[],
+  lockPid: number | undefined,
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
+    if (!(await lockBackfill(tx, at))) return false;
+    const lo = blocks[0]!.number;
+    const hi = blocks[blocks.length - 1]!.number;
+    const stored = new Set(
+      (
+        await tx<{ number: string }[]>`
+          select number from evm_blocks where network = ${network} and number between ${lo.toString()} and ${hi.toString()}`
+      ).map((r) => BigInt(r.number)),
+    );
+    const fresh = blocks.filter((b) => !stored.has(b.number));
+    if (fresh.length) {
+      await insertBlocks(tx, network, fresh);
+      await indexListEvents(tx, network, listContracts(network), listLogs(fresh));
+    }
+    await advanceBackfill(tx, network, at, {
+      lo,
+      hi,
+      parentHash: blocks[0]!.parentHash,
+      blocks: fresh.length,
+      txs: fresh.reduce((n, b) => n + b.transactions.length, 0),
+    });
+    return true;
+  }) as Promise<boolean>;
+}
+
+/** The logs of some blocks, as the on-chain list reader takes them. */
+function listLogs(blocks: readonly EvmBlock[]) {
+  return blocks.flatMap((b) =>
+    b.transactions.flatMap((t) =>
+      t.logs.map((l) => ({ blockNumber: b.number, txHash: t.hash, ...l })),
+    ),
+  );
 }
 
 /** Column arrays for unnest: one statement per table for the whole batch of blocks. */

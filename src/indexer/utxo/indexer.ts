@@ -70,7 +70,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
   }
 
   private async ensureCursor(): Promise<Cursor> {
-    const { network, startBlock } = this.opts;
+    const { network } = this.opts;
     if ((await this.rpc.hasTxIndex()) === false)
       this.log.warn(
         'the node runs without -txindex: coins spent from before the start block cannot be resolved',
@@ -80,10 +80,9 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
       await clearHalt(this.sql, network);
       return existing;
     }
-    const start = startBlock === 'head' ? await this.rpc.headHeight() : BigInt(startBlock);
+    const start = await this.firstBlock(await this.rpc.headHeight());
     const below = start - 1n;
     const hash = below >= 0n ? ((await this.rpc.blockHash(below)) ?? '') : '';
-    this.log.info({ start_block: start.toString() }, 'first start: indexing from block');
     return initCursor(this.sql, network, UTXO_CHAIN_ID, below, hash);
   }
 

@@ -1,0 +1,30 @@
+import type { Sql } from '../db/index.js';
+
+/**
+ * How far a network's indexed history reaches: every block from `from` to `to` is stored (the
+ * live indexer's first block, lowered by backfills that joined it, up to its cursor). Null before
+ * the network's first block is stored.
+ */
+export interface HistoryReach {
+  network: string;
+  from: string | null;
+  to: string | null;
+}
+
+export async function historyReach(sql: Sql, networks: readonly string[]): Promise<HistoryReach[]> {
+  const rows = await sql<{ network: string; history_from: string | null; block_number: string }[]>`
+    select network, history_from, block_number from indexer_cursors where network = any(${networks as string[]}::text[])`;
+  return networks.map((network) => {
+    const r = rows.find((x) => x.network === network);
+    if (!r || r.history_from === null || BigInt(r.history_from) > BigInt(r.block_number))
+      return { network, from: null, to: null };
+    return { network, from: r.history_from, to: r.block_number };
+  });
+}
+
+/** The X-Tollgate-History header: `eth=12000000-12345678, polygon=none` (none: nothing indexed yet). */
+export function historyHeader(reach: readonly HistoryReach[]): string {
+  return reach
+    .map((r) => `${r.network}=${r.from === null ? 'none' : `${r.from}-${r.to}`}`)
+    .join(', ');
+}
