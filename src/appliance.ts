@@ -256,6 +256,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         allow,
         trustProxy: config.trust_proxy,
         networks: networks.map((n) => n.symbol),
+        confirmations: new Map(networks.map((n) => [n.symbol, n.confirmations])),
         maxLagBlocks: config.indexer_max_lag_blocks,
         version: VERSION,
         nftIpfsGateway: config.nft_ipfs_gateway,

@@ -240,6 +240,58 @@ describe('history on day one', () => {
   }, 120_000);
 });
 
+describe('a stream created with from_block', () => {
+  it("gets the address's past transactions first, in chain order, marked as replays; then live ones", async () => {
+    await chain.mine(3); // every past transaction deep enough to be confirmed
+    await chain.indexedHead(db.sql);
+    const other = await createApiKey(db.sql, 'replay');
+    const replays = await new Receiver().start();
+    try {
+      const bad = await call(app!.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: other.apikey },
+        body: { address: wallet, webhook: replays.url, from_block: 'yesterday' },
+      });
+      expect(bad.json).toEqual({
+        code: 5000,
+        status: 5000,
+        message: expect.stringMatching(/from_block: must be a block number/),
+      });
+      const created = await call(app!.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: other.apikey },
+        body: { address: wallet, webhook: replays.url, from_block: 1 },
+      });
+      expect(created.json.code).toBe(0);
+      const queued = Number(created.headers['x-tollgate-replayed']);
+      const past = await db.sql<{ tx_hash: string }[]>`
+        select a.tx_hash from evm_tx_addresses a join evm_transactions t on t.network = a.network and t.hash = a.tx_hash
+        where a.network = 'eth' and a.address = ${wallet} order by a.block_number, t.tx_index`;
+      expect(queued).toBe(past.length);
+      expect(queued).toBeGreaterThanOrEqual(3); // the ETH, the NFT mint, the live transaction
+      expect(history(created)).toMatch(/^eth=1-\d+$/);
+      await replays.waitFor((r) => r.length >= queued);
+      const bodies = replays.received.map((r) => r.json).sort((a, b) => a.sequence - b.sequence);
+      expect(bodies.map((b) => b.tx.hash)).toEqual(past.map((p) => p.tx_hash));
+      for (const b of bodies) {
+        expect(b.replay).toBe(true);
+        expect(b.confirmed).toBe(true); // deep in the chain: sent once, confirmed
+      }
+      const live = await send(wallet);
+      await replays.waitFor((r) => r.some((x) => x.json.tx?.hash === live));
+      const liveBody = replays.received.find((x) => x.json.tx?.hash === live)!.json;
+      expect(liveBody.replay).toBeUndefined();
+      expect(liveBody.sequence).toBeGreaterThan(bodies[bodies.length - 1].sequence);
+      // Created again with from_block: what it already had is not sent again.
+      const again = await call(app!.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: other.apikey },
+        body: { address: wallet, webhook: replays.url, from_block: 1 },
+      });
+      expect(again.headers['x-tollgate-replayed']).toBe('0');
+    } finally {
+      await replays.stop();
+    }
+  });
+});
+
 describe('the first start', () => {
   it('refuses to guess where to begin, naming the variable; a later start goes on without it', async () => {
     const fresh = await freshDatabase();

@@ -57,6 +57,7 @@ beforeAll(async () => {
       TOLLGATE_HOST: '127.0.0.1',
       TOLLGATE_PORT: String(port),
       TOLLGATE_RPC_ETH: inject('rpcUrl'),
+      TOLLGATE_START_BLOCK_ETH: 'head',
       TOLLGATE_LOG_LEVEL: 'trace',
       TOLLGATE_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
       TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',

@@ -34,6 +34,8 @@ export interface AppDeps {
   /** Plain HTTP behind a TLS-terminating proxy: only requests the proxy marks https are served. */
   trustProxy: boolean;
   networks: readonly string[];
+  /** Confirmations of each indexed network (stream replays decide confirmed from them). */
+  confirmations?: ReadonlyMap<string, number>;
   maxLagBlocks: number;
   maxBodyBytes?: number;
   version: string;
@@ -80,7 +82,7 @@ function isDatabaseUnavailable(err: unknown): boolean {
 
 export function allRoutes(deps: AppDeps): Route[] {
   return [
-    ...streamRoutes(deps.sql, deps.allow),
+    ...streamRoutes(deps.sql, deps.allow, deps.confirmations ?? new Map()),
     ...walletTransactionRoutes(
       deps.sql,
       deps.networks.filter((n) => networkInfo(n)?.family === 'evm'),

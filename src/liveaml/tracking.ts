@@ -21,7 +21,7 @@ export interface TrackingRecord {
  * created_at stays). `streamWebhook`, when given, also creates or updates the stream on the same
  * row; when not given, an existing stream is left as it is.
  */
-export function startTracking(
+export async function startTracking(
   sql: Sql,
   apiKeyId: string,
   address: string,
@@ -29,7 +29,7 @@ export function startTracking(
   amlWebhook: string,
   streamWebhook?: string,
 ): Promise<void> {
-  return subscribe(sql, apiKeyId, address, family, {
+  await subscribe(sql, apiKeyId, address, family, {
     aml: amlWebhook,
     ...(streamWebhook ? { stream: streamWebhook } : {}),
   });

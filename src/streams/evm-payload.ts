@@ -93,6 +93,8 @@ export async function buildEvmPayload(
     tx_hash: string;
     block_hash: string;
     confirmed: boolean;
+    /** A past transaction of a stream created with from_block: the body says "replay": true. */
+    replay?: boolean;
   },
   chainId: number,
   tx: EvmTxForPayload | undefined,
@@ -175,6 +177,7 @@ export async function buildEvmPayload(
       })),
     },
     confirmed: event.confirmed,
+    ...(event.replay ? { replay: true } : {}),
     approvals: approvals.map((a) => ({
       address: a.address,
       topic: a.topic,

@@ -3,5 +3,11 @@
  * (handed to the outbox). Nothing outside this folder imports a file in it but this one.
  */
 export { enqueueStreamEvents } from './events.js';
-export { listStreams, subscribe, unsubscribe } from './streams.js';
+export {
+  listStreams,
+  type ReplayNetwork,
+  subscribe,
+  subscribeWithReplay,
+  unsubscribe,
+} from './streams.js';
 export { streamEvents } from './webhook-bodies.js';

@@ -1,4 +1,5 @@
-import type { Sql } from '../db/index.js';
+import type { Sql, TransactionSql } from '../db/index.js';
+import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
 
 /** Streams: a key's "call my webhook when this address acts" subscriptions (tracked_addresses). */
 
@@ -15,15 +16,15 @@ export interface StreamRecord {
  * subscription keeps the time it was first created.
  */
 export async function subscribe(
-  sql: Sql,
+  sql: Sql | TransactionSql,
   apiKeyId: string,
   address: string,
   family: string,
   hooks: { stream?: string; aml?: string },
-): Promise<void> {
+): Promise<string> {
   const stream = hooks.stream ?? null;
   const aml = hooks.aml ?? null;
-  await sql`
+  const [row] = await sql<{ id: string }[]>`
     insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at, aml_webhook, aml_created_at)
     values (${apiKeyId}, ${address}, ${family}, ${stream}, ${stream ? sql`now()` : null}, ${aml}, ${aml ? sql`now()` : null})
     on conflict (api_key_id, address) do update set
@@ -33,7 +34,72 @@ export async function subscribe(
       aml_webhook = coalesce(excluded.aml_webhook, tracked_addresses.aml_webhook),
       aml_created_at = case when excluded.aml_webhook is null then tracked_addresses.aml_created_at
                             else coalesce(tracked_addresses.aml_created_at, now()) end,
-      updated_at = now()`;
+      updated_at = now()
+    returning id`;
+  return row!.id;
+}
+
+/** What a replay needs of each indexed network of the address's family. */
+export interface ReplayNetwork {
+  network: string;
+  /** Blocks on top of a transaction's block (its own counts) before it is confirmed. */
+  confirmations: number;
+}
+
+/**
+ * Subscribes like `subscribe` and, in the same transaction, queues the stream events of the
+ * address's past transactions in the indexed blocks from `fromBlock` (on each network in
+ * `networks`) up to each network's cursor, in chain order (network, block, position in block),
+ * marked as replays. Each network's cursor row is read `for share`, which waits for a block being
+ * stored: a block is either in the replay or will be streamed live, never both, never neither.
+ * A replayed transaction deep enough is sent once, confirmed; one within the confirmations is sent
+ * unconfirmed and confirmed later as any. Events this stream already had are not sent again.
+ * Returns how many were queued.
+ */
+export async function subscribeWithReplay(
+  sql: Sql,
+  apiKeyId: string,
+  address: string,
+  family: 'evm' | 'utxo',
+  hooks: { stream: string; aml?: string },
+  fromBlock: bigint,
+  networks: readonly ReplayNetwork[],
+): Promise<number> {
+  return sql.begin(async (tx) => {
+    const trackedId = await subscribe(tx, apiKeyId, address, family, hooks);
+    if (networks.length === 0) return 0;
+    const history =
+      family === 'evm'
+        ? tx`select a.network, a.block_number, a.tx_hash, b.hash as block_hash, t.tx_index
+            from evm_tx_addresses a
+            join evm_blocks b on b.network = a.network and b.number = a.block_number
+            join evm_transactions t on t.network = a.network and t.hash = a.tx_hash and t.block_number = a.block_number
+            where a.address = ${address}`
+        : tx`select a.network, a.block_number, a.tx_hash, t.block_hash, t.tx_index
+            from utxo_tx_addresses a
+            join utxo_transactions t on t.network = a.network and t.txid = a.tx_hash and t.block_height = a.block_number
+            where a.address = ${address}`;
+    return enqueueEvents(
+      tx,
+      [...CHAIN_EVENT_COLUMNS, 'confirmation_done', 'replay'],
+      tx`select 'stream', ${apiKeyId}::bigint, ${trackedId}::bigint, h.network, ${address}, h.tx_hash, h.block_number, h.block_hash,
+          h.deep, h.deep, true
+        from (
+          select h.*, h.block_number <= c.block_number - n.confirmations + 1 as deep
+          from (${history}) h
+          join cursors c on c.network = h.network
+          join unnest(${networks.map((n) => n.network)}::text[], ${networks.map((n) => n.confirmations)}::int[]) as n(network, confirmations)
+            on n.network = h.network
+          where h.block_number >= ${fromBlock.toString()} and h.block_number <= c.block_number
+        ) h
+        where h.network = any(${networks.map((n) => n.network)}::text[])
+        order by h.network, h.block_number, h.tx_index`,
+      tx`cursors as (
+        select network, block_number from indexer_cursors
+        where network = any(${networks.map((n) => n.network)}::text[]) for share
+      )`,
+    );
+  }) as Promise<number>;
 }
 
 const SUBSCRIPTION = {

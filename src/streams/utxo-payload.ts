@@ -72,6 +72,8 @@ export async function buildUtxoPayload(
     tx_hash: string;
     block_hash: string;
     confirmed: boolean;
+    /** A past transaction of a stream created with from_block: the body says "replay": true. */
+    replay?: boolean;
   },
 ): Promise<object> {
   const [tx] = await sql<TxRow[]>`
@@ -139,6 +141,7 @@ export async function buildUtxoPayload(
     mapped: { inputs: mapByAddress(spent), outputs: mapByAddress(paid) },
     address: event.address,
     confirmed: event.confirmed,
+    ...(event.replay ? { replay: true } : {}),
     network: event.network,
     blockNumber: BigInt(tx.block_height),
     blockHash: tx.block_hash,

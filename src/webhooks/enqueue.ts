@@ -27,6 +27,7 @@ const EVENT_COLUMNS = [
   'body',
   'travelrule_id',
   'travelrule_status',
+  'replay',
 ] as const;
 export type EventColumn = (typeof EVENT_COLUMNS)[number];
 

@@ -55,6 +55,8 @@ export interface ClaimedEvent {
   key_revoked: boolean;
   /** indexer_cursors.chain_id of the event's network; null before its indexer first ran. */
   chain_id: string | null;
+  /** A past transaction sent because the stream was created with from_block. */
+  replay: boolean;
 }
 
 /**
@@ -117,7 +119,7 @@ export async function claimDueDeliveries(
       returning e.*
     )
     select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.removed, e.sequence::text,
-      e.attempts, e.body,
+      e.attempts, e.body, e.replay,
       case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook when 'travelrule' then w.url end as url,
       k.webhook_secret, (k.revoked_at is not null) as key_revoked, c.chain_id
     from claimed e

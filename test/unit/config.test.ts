@@ -60,9 +60,11 @@ describe('loadConfig', () => {
       confirmations: 12,
       startBlock: 1000,
     });
+    // No start block chosen: the first start asks (src/appliance.ts); finality from the node.
     expect(nets.find((n) => n.symbol === 'polygon')).toMatchObject({
       confirmations: 200,
-      startBlock: 'head',
+      startBlock: undefined,
+      finality: 'node',
     });
   });
 

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeStreamAddress } from '../../chains/address.js';
-import { listStreams, subscribe, unsubscribe } from '../../streams/index.js';
+import {
+  listStreams,
+  type ReplayNetwork,
+  subscribe,
+  subscribeWithReplay,
+  unsubscribe,
+} from '../../streams/index.js';
+import { networkInfo } from '../../config/networks.js';
+import { setHistoryHeader } from './wallet-history.js';
 import { checkWebhookUrl, type AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
@@ -16,12 +24,40 @@ export const StreamRecord = z
   })
   .meta({ id: 'StreamRecord' });
 
+const BLOCK_NUMBER = { error: 'must be a block number' };
+
+/** Not in the spec: replay the address's past transactions from this block on (create only). */
+export const FromBlock = z
+  .union(
+    [
+      z.int(BLOCK_NUMBER).min(0, BLOCK_NUMBER).max(Number.MAX_SAFE_INTEGER, BLOCK_NUMBER),
+      z.string(BLOCK_NUMBER).regex(/^\d{1,16}$/, BLOCK_NUMBER),
+    ],
+    BLOCK_NUMBER,
+  )
+  .optional()
+  .meta({
+    description:
+      'Not in the spec. The address\'s past transactions in the indexed blocks from this block number on (on each indexed network of its family) are sent first, in chain order (by `sequence`), with `"replay": true` in the body; then live ones. A replayed transaction with enough confirmations is sent once, confirmed. Events this stream already had are not sent again. The answer\'s X-Tollgate-Replayed header says how many were queued, X-Tollgate-History how far the indexed history reaches.',
+  });
+
+/** The indexed networks of a family, with their confirmations: what a replay covers. */
+export function replayNetworksOf(
+  confirmations: ReadonlyMap<string, number>,
+  family: string,
+): ReplayNetwork[] {
+  return [...confirmations]
+    .filter(([network]) => networkInfo(network)?.family === family)
+    .map(([network, n]) => ({ network, confirmations: n }));
+}
+
 const CreateBody = z.object({
   address: Address,
   webhook: WebhookUrl,
   aml_webhook: WebhookUrl.optional().meta({
     description: 'Also sets the live AML webhook for the address.',
   }),
+  from_block: FromBlock,
 });
 
 /** The stored form and family of an address a stream or live AML tracking may watch, or 5002. */
@@ -46,7 +82,18 @@ export async function webhookOrThrow(
   return check.url.toString();
 }
 
-export function streamRoutes(sql: Sql, allow: AllowList): Route[] {
+export const REPLAY_HEADERS = {
+  'X-Tollgate-Replayed':
+    'Not in the spec; with from_block only: how many past transactions were queued for the webhook.',
+  'X-Tollgate-History':
+    'Not in the spec; with from_block only: how far the indexed history of each network reaches (`eth=12000000-12345678`; see /wallet/transactions).',
+};
+
+export function streamRoutes(
+  sql: Sql,
+  allow: AllowList,
+  confirmations: ReadonlyMap<string, number>,
+): Route[] {
   return [
     defineRoute(
       {
@@ -64,17 +111,35 @@ export function streamRoutes(sql: Sql, allow: AllowList): Route[] {
           aml_webhook: ErrorNumber.INVALID_WEBHOOK,
         },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+        headers: REPLAY_HEADERS,
       },
-      async ({ body, apiKey }) => {
+      async ({ body, apiKey, c }) => {
         const { address, family } = streamAddressOrThrow(body.address);
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const amlWebhook = body.aml_webhook
           ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook')
           : undefined;
-        await subscribe(sql, apiKey.id, address, family, {
-          stream: webhook,
-          ...(amlWebhook ? { aml: amlWebhook } : {}),
-        });
+        const hooks = { stream: webhook, ...(amlWebhook ? { aml: amlWebhook } : {}) };
+        if (body.from_block === undefined) {
+          await subscribe(sql, apiKey.id, address, family, hooks);
+          return { data: null };
+        }
+        const networks = replayNetworksOf(confirmations, family);
+        const queued = await subscribeWithReplay(
+          sql,
+          apiKey.id,
+          address,
+          family,
+          hooks,
+          BigInt(body.from_block),
+          networks,
+        );
+        c.header('X-Tollgate-Replayed', String(queued));
+        await setHistoryHeader(
+          c,
+          sql,
+          networks.map((n) => n.network),
+        );
         return { data: null };
       },
     ),
