@@ -292,6 +292,56 @@ describe('a stream created with from_block', () => {
   });
 });
 
+describe('live AML created with from_block', () => {
+  it('raises the alerts of past risky transactions first, in chain order, marked as replays; then live ones', async () => {
+    const sender = chain.wallet.account!.address.toLowerCase();
+    await db.sql`insert into labels (network, address, category, source) values ('eth', ${sender}, 'sanctioned', 'test')`;
+    const key = await createApiKey(db.sql, 'liveaml-replay');
+    const alerts = await new Receiver().start();
+    try {
+      const bad = await call(app!.baseUrl, 'POST', '/v2/liveaml/create', {
+        headers: { apikey: key.apikey },
+        body: { address: wallet, webhook: alerts.url, from_block: -1 },
+      });
+      expect(bad.json.code).toBe(5000);
+      expect(bad.json.message).toMatch(/from_block: must be a block number/);
+      const created = await call(app!.baseUrl, 'POST', '/v2/liveaml/create', {
+        headers: { apikey: key.apikey },
+        body: { address: wallet, webhook: alerts.url, from_block: 1 },
+      });
+      expect(created.json.code).toBe(0);
+      expect(history(created)).toMatch(/^eth=1-\d+$/);
+      // Every past transaction of the wallet with the sanctioned sender, in chain order.
+      const past = await db.sql<{ hash: string }[]>`
+        select t.hash from evm_transactions t join evm_tx_addresses a on a.network = t.network and a.tx_hash = t.hash
+        where t.network = 'eth' and a.address = ${wallet} and t.from_address = ${sender}
+        order by t.block_number, t.tx_index`;
+      expect(past.length).toBeGreaterThanOrEqual(3);
+      await alerts.waitFor((r) => r.length >= past.length, 60_000);
+      await eventually(
+        () =>
+          db.sql`select aml_replay_from from tracked_addresses where address = ${wallet} and aml_webhook = ${alerts.url}`,
+        (r) => r[0]?.aml_replay_from === null,
+      );
+      const replayed = alerts.received.map((r) => r.json).sort((a, b) => a.sequence - b.sequence);
+      expect(replayed.map((b) => b.hash)).toEqual(past.map((p) => p.hash));
+      for (const b of replayed) {
+        expect(b.replay).toBe(true);
+        expect(b.hash_tags.direct_sanctioned).toBe(true);
+      }
+      const live = await send(wallet);
+      await alerts.waitFor((r) => r.some((x) => x.json.hash === live));
+      const liveAlert = alerts.received.find((x) => x.json.hash === live)!.json;
+      expect(liveAlert.replay).toBeUndefined();
+      expect(liveAlert.sequence).toBeGreaterThan(replayed[replayed.length - 1].sequence);
+      expect(alerts.received.filter((x) => x.json.hash === live)).toHaveLength(1);
+    } finally {
+      await alerts.stop();
+      await db.sql`delete from labels where source = 'test'`;
+    }
+  });
+});
+
 describe('the first start', () => {
   it('refuses to guess where to begin, naming the variable; a later start goes on without it', async () => {
     const fresh = await freshDatabase();

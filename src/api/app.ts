@@ -96,7 +96,7 @@ export function allRoutes(deps: AppDeps): Route[] {
       evmClients: deps.evmClients ?? new Map(),
       utxoClients: deps.utxoClients ?? new Map(),
     }),
-    ...liveAmlRoutes(deps.sql, deps.allow),
+    ...liveAmlRoutes(deps.sql, deps.allow, deps.networks),
     ...(deps.travelRule ? travelRuleRoutes(deps.travelRule, deps.allow) : []),
   ];
 }

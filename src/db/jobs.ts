@@ -45,6 +45,12 @@ export const JOBS = {
     // A check only reads the database: a few attempts cover a connection lost on the way.
     maxAttempts: 10,
   },
+  /** A live AML tracking created with from_block: its past transactions checked in order (aml/). */
+  liveaml_replay: {
+    task: 'liveaml_replay',
+    payload: z.object({ tracked_id: digits(19) }),
+    maxAttempts: 25,
+  },
   /** After a label import: tracked addresses it made risky raise events (aml/). */
   liveaml_rescan: {
     task: 'liveaml_rescan',

@@ -7,6 +7,7 @@ import { quietGraphileLogger } from '../db/migrate.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
 import { liveAmlCheckTask } from '../../workers/liveaml_check.js';
 import { liveAmlRescanTask } from '../../workers/liveaml_rescan.js';
+import { liveAmlReplayTask } from '../../workers/liveaml_replay.js';
 import { exposureApplyTask } from '../../workers/exposure_apply.js';
 import { travelRuleSendTask } from '../../workers/travelrule_send.js';
 import { type Keyring, type SenderDeps, travelRuleEvents } from '../travelrule/index.js';
@@ -107,6 +108,7 @@ export async function startWorker(
   const tasks: Partial<Record<JobName, Task>> = {
     fetch_nft_metadata: fetchNftMetadataTask(deps),
     liveaml_check: liveAmlCheckTask(deps),
+    liveaml_replay: liveAmlReplayTask(deps),
     liveaml_rescan: liveAmlRescanTask(deps),
     exposure_apply: exposureApplyTask(deps),
     ...(deps.travelRule ? { travelrule_send: travelRuleSendTask(deps.travelRule) } : {}),

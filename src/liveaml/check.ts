@@ -52,6 +52,8 @@ export interface LiveAmlCheck {
   txHash: string;
   blockNumber: bigint;
   blockHash: string;
+  /** A past transaction checked by a replay (liveaml_replay): the webhook says "replay": true. */
+  replay?: boolean;
 }
 
 /** The spec's live AML webhook. `score` is analyzeAddress's (100 = highest risk). */
@@ -67,6 +69,8 @@ export interface LiveAmlWebhook {
   /** Not in the spec: which counterparty of the transaction brought each of those tags. */
   triggered_by: Trigger[];
   created_at: string;
+  /** Not in the spec: a past transaction, checked because the tracking began with from_block. */
+  replay?: true;
 }
 
 /** At most this many triggers per tag (a counterparty that is a hub may reach thousands). */
@@ -158,10 +162,13 @@ export async function runLiveAmlCheck(
   const { sql } = deps;
   const family = networkInfo(check.network)?.family;
   if (family !== 'evm' && family !== 'utxo') return 'skipped';
-  const [target] = await sql<{ address: string }[]>`
-    select t.address from tracked_addresses t join api_keys k on k.id = t.api_key_id and k.revoked_at is null
+  const [target] = await sql<{ address: string; replaying: boolean }[]>`
+    select t.address, t.aml_replay_from is not null as replaying
+    from tracked_addresses t join api_keys k on k.id = t.api_key_id and k.revoked_at is null
     where t.id = ${check.trackedId} and t.aml_webhook is not null`;
   if (!target) return 'skipped';
+  // A replay in progress checks this transaction itself, in order (liveaml/replay.ts).
+  if (target.replaying && !check.replay) return 'skipped';
 
   const { tags: hashTags, triggeredBy } = await hashTagsOf(sql, {
     ...check,
@@ -196,6 +203,7 @@ export async function runLiveAmlCheck(
       hash_tags: hashTags,
       triggered_by: triggeredBy,
       created_at: clock!.now.toISOString(),
+      ...(check.replay ? { replay: true } : {}),
     };
     await insertLiveAmlWebhook(tx, check, JSON.stringify(body));
     await rememberRiskTags(tx, check.trackedId, analysis.tags);

@@ -9,3 +9,4 @@ export { enqueueLiveAmlChecks } from './enqueue-checks.js';
 export { listEvents, orphanEventsAbove } from './events.js';
 export { runLiveAmlRescan } from './rescan.js';
 export { listTracking, startTracking, stopTracking } from './tracking.js';
+export { runLiveAmlReplay, startTrackingWithReplay } from './replay.js';

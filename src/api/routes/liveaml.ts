@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
-import { listEvents, listTracking, startTracking, stopTracking } from '../../liveaml/index.js';
+import {
+  listEvents,
+  listTracking,
+  startTracking,
+  startTrackingWithReplay,
+  stopTracking,
+} from '../../liveaml/index.js';
+import { networkInfo } from '../../config/networks.js';
+import { setHistoryHeader } from './wallet-history.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
-import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import { FromBlock, REPLAY_HEADERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
 
 /**
  * Live AML tracking. Error numbers: the spec lists 5004 for "liveaml create, delete, list,
@@ -72,9 +80,13 @@ const CreateBody = z.object({
   stream_webhook: WebhookUrl.optional().meta({
     description: 'Also creates (or updates) the stream for the address, with this webhook.',
   }),
+  from_block: FromBlock.meta({
+    description:
+      'Not in the spec. The address\'s past transactions in the indexed blocks from this block number on (each indexed network of its family) are checked first, in chain order, and a risky one raises its alert with `"replay": true`; alerts of live transactions come after them. Only the live AML webhook is replayed (not the stream). The answer\'s X-Tollgate-History header says how far the indexed history reaches.',
+  }),
 });
 
-export function liveAmlRoutes(sql: Sql, allow: AllowList): Route[] {
+export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly string[]): Route[] {
   return [
     defineRoute(
       {
@@ -92,14 +104,34 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList): Route[] {
           stream_webhook: ErrorNumber.INVALID_WEBHOOK,
         },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+        headers: { 'X-Tollgate-History': REPLAY_HEADERS['X-Tollgate-History'] },
       },
-      async ({ body, apiKey }) => {
+      async ({ body, apiKey, c }) => {
         const { address, family } = streamAddressOrThrow(body.address);
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const streamWebhook = body.stream_webhook
           ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook')
           : undefined;
-        await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook);
+        if (body.from_block === undefined) {
+          await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook);
+          return { data: null };
+        }
+        await startTrackingWithReplay(
+          sql,
+          {
+            apiKeyId: apiKey.id,
+            address,
+            family,
+            amlWebhook: webhook,
+            ...(streamWebhook ? { streamWebhook } : {}),
+          },
+          BigInt(body.from_block),
+        );
+        await setHistoryHeader(
+          c,
+          sql,
+          indexed.filter((n) => networkInfo(n)?.family === family),
+        );
         return { data: null };
       },
     ),
