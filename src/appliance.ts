@@ -125,7 +125,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         : undefined;
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
-      devChain = await startDevChain();
+      devChain = await startDevChain(undefined, config.dev_chain_node);
       await forgetStaleDevChain(db.sql, new EvmBlockSource(createEvmClient(devChain.url)));
     }
     const networks = resolveNetworks(config, devChain?.url);

@@ -12,6 +12,7 @@ import { operatorsCommand } from './cli/operators.js';
 import { travelAddressCommand } from './cli/travel-address.js';
 import { tlsCommand } from './cli/tls.js';
 import { indexerCommand } from './cli/indexer.js';
+import { doctorCommand } from './cli/doctor.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>
@@ -24,6 +25,8 @@ const USAGE = `Usage: tollgate <command>
   indexer resume --network X [--allow-deep-reorg]
                              lift a halt of X's indexer (a reorg past finality, a node contradicting itself)
   migrate                    apply database migrations and exit
+  doctor [--network X] [--json]
+                             check each configured node for the RPC methods and settings Tollgate needs
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list                  list API keys (never the keys themselves)
   keys revoke <id|prefix>    revoke an API key
@@ -193,6 +196,8 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write('Migrations applied.\n');
       return;
     }
+    case 'doctor':
+      return doctorCommand(config, rest);
     case 'keys':
       return keysCommand(config, rest);
     case 'labels':

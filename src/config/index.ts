@@ -224,6 +224,8 @@ const ConfigSchema = z.object({
   /** Of those, POSTs in flight to one receiver at once: a slow or dead one never takes more. */
   delivery_endpoint_concurrency: z.int().min(1).max(1000),
   indexer_poll_interval_ms: z.int().min(10).max(60_000),
+  /** The dev chain's node (no RPC configured): Hardhat 2 or Foundry's anvil, both from npm. */
+  dev_chain_node: z.enum(['hardhat', 'anvil']).default('hardhat'),
   indexer_max_lag_blocks: z.int().min(1),
   /** Base URL that ipfs://<cid>/<path> NFT metadata is fetched through, and media links point to. */
   nft_ipfs_gateway: z.string().refine((v) => {
@@ -306,6 +308,7 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_DELIVERY_CONCURRENCY: { path: 'delivery_concurrency', type: 'int' },
   TOLLGATE_DELIVERY_ENDPOINT_CONCURRENCY: { path: 'delivery_endpoint_concurrency', type: 'int' },
   TOLLGATE_INDEXER_POLL_INTERVAL_MS: { path: 'indexer_poll_interval_ms', type: 'int' },
+  TOLLGATE_DEV_CHAIN_NODE: { path: 'dev_chain_node', type: 'string' },
   TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
   TOLLGATE_NFT_IPFS_GATEWAY: { path: 'nft_ipfs_gateway', type: 'string' },
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },

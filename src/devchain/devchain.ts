@@ -24,25 +24,47 @@ async function rpcAnswers(url: string): Promise<boolean> {
   }
 }
 
-/**
- * Starts the local Hardhat 2 node (a devDependency) on 127.0.0.1 for the quick start and the
- * tests: chain id 31337, automine plus one block a second. If a node already answers on the
- * port it is used as it is.
- */
-export async function startDevChain(port = DEV_CHAIN_PORT): Promise<DevChain> {
-  const url = `http://127.0.0.1:${port}`;
-  if (await rpcAnswers(url)) {
-    log.info({ url }, 'dev chain already running; using it');
-    return { url, stop: async () => {} };
+/** The dev chain's node implementations: Hardhat 2 (the default) and Foundry's anvil. */
+export type DevChainNode = 'hardhat' | 'anvil';
+
+/** TOLLGATE_DEV_CHAIN_NODE, else hardhat. */
+export function devChainNode(env: NodeJS.ProcessEnv = process.env): DevChainNode {
+  const v = env.TOLLGATE_DEV_CHAIN_NODE;
+  if (v === undefined || v === '' || v === 'hardhat') return 'hardhat';
+  if (v === 'anvil') return 'anvil';
+  throw new Error(`TOLLGATE_DEV_CHAIN_NODE: "hardhat" or "anvil", got "${v}"`);
+}
+
+/** The node's command line: chain id 31337, the usual test accounts, automine plus a block a second. */
+function devChainCommand(node: DevChainNode, port: number): { bin: string; args: string[] } {
+  if (node === 'anvil') {
+    const bin = projectPath('node_modules', '.bin', 'anvil');
+    if (!existsSync(bin))
+      throw new Error('the anvil dev chain needs the @foundry-rs/anvil devDependency (npm ci)');
+    return {
+      bin,
+      args: [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--chain-id',
+        '31337',
+        '--block-time',
+        '1',
+        '--mixed-mining',
+        '--silent',
+      ],
+    };
   }
   const bin = projectPath('node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js');
   if (!existsSync(bin))
     throw new Error(
       'the dev chain needs the hardhat devDependency (run npm ci), or set TOLLGATE_RPC_ETH',
     );
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
+  return {
+    bin: process.execPath,
+    args: [
       bin,
       '--config',
       projectPath('config', 'hardhat.config.cjs'),
@@ -52,11 +74,28 @@ export async function startDevChain(port = DEV_CHAIN_PORT): Promise<DevChain> {
       '--port',
       String(port),
     ],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
-    },
-  );
+  };
+}
+
+/**
+ * Starts the local node (a devDependency: Hardhat 2, or anvil with TOLLGATE_DEV_CHAIN_NODE=anvil)
+ * on 127.0.0.1 for the quick start and the tests: chain id 31337, automine plus one block a
+ * second. If a node already answers on the port it is used as it is.
+ */
+export async function startDevChain(
+  port = DEV_CHAIN_PORT,
+  node: DevChainNode = devChainNode(),
+): Promise<DevChain> {
+  const url = `http://127.0.0.1:${port}`;
+  if (await rpcAnswers(url)) {
+    log.info({ url }, 'dev chain already running; using it');
+    return { url, stop: async () => {} };
+  }
+  const { bin, args } = devChainCommand(node, port);
+  const child: ChildProcess = spawn(bin, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', DO_NOT_TRACK: '1' },
+  });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr = (stderr + String(d)).slice(-2000);
@@ -71,7 +110,7 @@ export async function startDevChain(port = DEV_CHAIN_PORT): Promise<DevChain> {
     }
     await sleep(200);
   }
-  log.info({ url, pid: child.pid }, 'dev chain started (Hardhat, chain id 31337)');
+  log.info({ url, pid: child.pid, node }, `dev chain started (${node}, chain id 31337)`);
   return {
     url,
     stop: async () => {

@@ -22,7 +22,8 @@ export async function fundedWallet(ether = '100') {
   const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
   await test.setBalance({ address: account.address, value: parseEther(ether) });
   const wallet = createWalletClient({ account, chain: hardhat, transport });
-  const pub = createPublicClient({ chain: hardhat, transport });
+  // Receipts looked for every 50 ms: anvil's mixed mining may mine a transaction a moment later.
+  const pub = createPublicClient({ chain: hardhat, transport, pollingInterval: 50 });
   return {
     account,
     address: account.address,

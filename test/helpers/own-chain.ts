@@ -7,7 +7,7 @@ import { eventually } from './eventually.js';
 import { freePort } from '../../support/ports.js';
 
 /**
- * A Hardhat node of one test file's own, for tests that rewind or mine the chain (evm_revert on
+ * A dev chain node (Hardhat, or anvil with TOLLGATE_DEV_CHAIN_NODE=anvil) of one test file's own, for tests that rewind or mine the chain (evm_revert on
  * the shared node would rewind every other file's). Interval mining is off: blocks come from
  * transactions (automine) and from `mine`. `wallet` is a fresh account holding 100 ETH.
  */
@@ -15,8 +15,11 @@ export async function startOwnChain() {
   const chain = await startDevChain(await freePort());
   const transport = http(chain.url);
   const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
-  const pub = createPublicClient({ chain: hardhat, transport });
+  // Receipts looked for every 50 ms: anvil's mixed mining may mine a transaction a moment later.
+  const pub = createPublicClient({ chain: hardhat, transport, pollingInterval: 50 });
   await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
+  // anvil's interval mining replaced automine; Hardhat kept it (a no-op there).
+  await test.request({ method: 'evm_setAutomine', params: [true] } as never);
   const account = privateKeyToAccount(generatePrivateKey());
   await test.setBalance({ address: account.address, value: parseEther('100') });
   const wallet = createWalletClient({ account, chain: hardhat, transport });

@@ -1,0 +1,233 @@
+import { parseArgs } from 'node:util';
+import { BaseError, numberToHex } from 'viem';
+import { command } from './command.js';
+import { type Config, resolveNetworks, type ResolvedNetwork } from '../config/index.js';
+import { networkInfo } from '../config/networks.js';
+import { createEvmClient, methodUnsupported } from '../chains/evm/client.js';
+import { UtxoRpc } from '../chains/utxo/client.js';
+import { describeError } from '../errors.js';
+
+export const DOCTOR_USAGE = `Usage:
+  tollgate doctor [--network X]... [--json]
+      asks each configured node (TOLLGATE_RPC_<NETWORK>) for every RPC method and setting Tollgate
+      uses, and says what is missing and what that costs. Exit 0 when nothing required is missing,
+      1 otherwise. Reads no database.`;
+
+const cmd = command('doctor', DOCTOR_USAGE);
+
+/** One check: `required` ones failing make the node unusable; the others cost speed or a feature. */
+export interface Check {
+  name: string;
+  ok: boolean;
+  required: boolean;
+  detail: string;
+}
+
+type Probe = (name: string, required: boolean, fn: () => Promise<string>) => Promise<boolean>;
+
+function probeInto(checks: Check[]): Probe {
+  return async (name, required, fn) => {
+    try {
+      checks.push({ name, ok: true, required, detail: await fn() });
+      return true;
+    } catch (err) {
+      checks.push({
+        name,
+        ok: false,
+        required,
+        detail: err instanceof Missing ? err.message : firstLine(err),
+      });
+      return false;
+    }
+  };
+}
+
+class Missing extends Error {}
+
+/** A failure in one line: viem's short message and details, else the error's first line. */
+function firstLine(err: unknown): string {
+  if (err instanceof BaseError)
+    return `${err.shortMessage}${err.details ? ` (${err.details.split('\n')[0]})` : ''}`;
+  return describeError(err).split('\n')[0]!;
+}
+const expect = (cond: unknown, message: string) => {
+  if (!cond) throw new Missing(message);
+};
+
+/** The EVM node: what the indexer, the backfill, tx_detail, NFT metadata and tokens call. */
+async function checkEvm(n: ResolvedNetwork): Promise<Check[]> {
+  const checks: Check[] = [];
+  const probe = probeInto(checks);
+  const client = createEvmClient(n.rpc);
+  const rpc = (method: string, params: unknown[] = []) =>
+    client.request({ method: method as never, params: params as never }) as Promise<unknown>;
+  let head = 0n;
+  const reachable = await probe('eth_chainId', true, async () => {
+    const id = Number(await rpc('eth_chainId'));
+    const expected = networkInfo(n.symbol)?.chain_id;
+    expect(
+      expected === undefined || id === expected || id === 31337,
+      `chain id ${id}, but ${n.symbol} is chain id ${expected}: is this the right node?`,
+    );
+    return `chain id ${id}`;
+  });
+  if (!reachable) return checks;
+  await probe('eth_blockNumber', true, async () => {
+    head = BigInt((await rpc('eth_blockNumber')) as string);
+    return `head ${head}`;
+  });
+  let sampleTx: string | undefined;
+  let sampleBlock = head;
+  await probe('eth_getBlockByNumber (with transactions)', true, async () => {
+    // The newest block with a transaction among the last few, for the receipt checks.
+    for (let i = 0n; i < 20n && head - i >= 0n; i++) {
+      const b = (await rpc('eth_getBlockByNumber', [numberToHex(head - i), true])) as {
+        transactions: { hash: string }[];
+      } | null;
+      expect(b, `no block ${head - i}`);
+      if (b!.transactions.length) {
+        sampleTx = b!.transactions[0]!.hash;
+        sampleBlock = head - i;
+        break;
+      }
+    }
+    return sampleTx ? `block ${sampleBlock} has transactions` : 'recent blocks are empty';
+  });
+  await probe('eth_getTransactionReceipt', true, async () => {
+    if (!sampleTx) return 'not tried: no recent transaction';
+    expect(await rpc('eth_getTransactionReceipt', [sampleTx]), `no receipt for ${sampleTx}`);
+    return 'receipts available';
+  });
+  await probe('eth_getBlockReceipts (one call per block)', false, async () => {
+    try {
+      const r = await rpc('eth_getBlockReceipts', [numberToHex(sampleBlock)]);
+      expect(Array.isArray(r), 'an answer that is not a list');
+      return 'used: one call per block';
+    } catch (err) {
+      if (methodUnsupported(err))
+        throw new Missing(
+          'not supported: receipts are read one transaction at a time (slower catch-up and backfill)',
+        );
+      throw err;
+    }
+  });
+  await probe('JSON-RPC batches', false, async () => {
+    const res = await fetch(n.rpc.replace(/^ws/, 'http'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_chainId', params: [] },
+      ]),
+    }).catch(() => undefined);
+    if (!res) return 'not tried over WebSocket';
+    const body = (await res.json().catch(() => null)) as unknown;
+    expect(Array.isArray(body) && body.length === 2, 'batches refused: one request per call');
+    return 'accepted';
+  });
+  await probe('finalized block tag', false, async () => {
+    const f = (await rpc('eth_getBlockByNumber', ['finalized', false])) as {
+      number: string;
+    } | null;
+    expect(f, 'no finalized block: reorgs are judged by depth only');
+    return `finalized ${BigInt(f!.number)}`;
+  });
+  await probe('eth_call (token names, NFT metadata URIs)', true, async () => {
+    await rpc('eth_call', [
+      { to: '0x0000000000000000000000000000000000000000', data: '0x' },
+      'latest',
+    ]);
+    return 'available (latest state only: no archive node needed)';
+  });
+  const start = typeof n.startBlock === 'number' ? BigInt(n.startBlock) : 1n;
+  await probe(`history at block ${start} (backfill, start block)`, false, async () => {
+    const b = (await rpc('eth_getBlockByNumber', [numberToHex(start), false])) as {
+      hash: string;
+    } | null;
+    expect(b, `the node has no block ${start} (history expired or pruned): no backfill below it`);
+    return `block ${start} available`;
+  });
+  if (n.rpc.startsWith('ws'))
+    await probe('newHeads subscription', false, async () => {
+      const unwatch = client.watchBlockNumber({ onBlockNumber: () => {}, emitOnBegin: false });
+      unwatch();
+      return 'subscribed';
+    });
+  return checks;
+}
+
+/** The Bitcoin-family node: getblock with transactions, and a transaction index. */
+async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
+  const checks: Check[] = [];
+  const probe = probeInto(checks);
+  const rpc = new UtxoRpc(n.rpc);
+  let head = 0n;
+  const reachable = await probe('getblockcount', true, async () => {
+    head = await rpc.headHeight();
+    return `head ${head}`;
+  });
+  if (!reachable) return checks;
+  let hash: string | null = null;
+  await probe('getblockhash', true, async () => {
+    hash = await rpc.blockHash(head);
+    expect(hash, `no block hash at ${head}`);
+    return 'available';
+  });
+  await probe('getblock with transactions', true, async () => {
+    expect(hash && (await rpc.block(hash)), 'no block');
+    return 'available';
+  });
+  await probe('-txindex (getrawtransaction by id)', true, async () => {
+    const has = await rpc.hasTxIndex();
+    expect(
+      has !== false,
+      'the node runs without -txindex=1: coins spent from before the start block cannot be resolved, and tx_detail cannot find older transactions',
+    );
+    return has === undefined ? 'getindexinfo missing (older node): not verified' : 'on';
+  });
+  return checks;
+}
+
+export interface DoctorReport {
+  network: string;
+  family: string;
+  checks: Check[];
+}
+
+/** `tollgate doctor`: the checks of every configured network (or the ones named). */
+export async function doctorCommand(config: Config, args: string[]): Promise<void> {
+  await cmd.run(async () => {
+    const { values } = parseArgs({
+      args,
+      options: { network: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+    });
+    const networks = resolveNetworks(config).filter(
+      (n) => !values.network?.length || values.network.includes(n.symbol),
+    );
+    if (networks.length === 0)
+      return cmd.fail(
+        values.network?.length
+          ? `not configured: ${values.network.join(', ')} (set TOLLGATE_RPC_<NETWORK>)`
+          : 'no network configured (set TOLLGATE_RPC_<NETWORK>)',
+        1,
+      );
+    const reports: DoctorReport[] = [];
+    for (const n of networks)
+      reports.push({
+        network: n.symbol,
+        family: n.family,
+        checks: n.family === 'evm' ? await checkEvm(n) : await checkUtxo(n),
+      });
+    const failed = reports.some((r) => r.checks.some((c) => c.required && !c.ok));
+    if (values.json) process.stdout.write(JSON.stringify(reports) + '\n');
+    else
+      for (const r of reports) {
+        process.stdout.write(`${r.network} (${r.family})\n`);
+        for (const c of r.checks)
+          process.stdout.write(
+            `  ${c.ok ? 'ok     ' : c.required ? 'MISSING' : 'missing'}  ${c.name}: ${c.detail}\n`,
+          );
+      }
+    if (failed) process.exitCode = 1;
+  });
+}
