@@ -4,7 +4,7 @@
  * (keep-alive connections, each with one request in flight), one route at a time:
  *   - GET /v2/analyze/aml for the address with 10,000 counterparties in the 1,000,000-edge graph
  *     of bench/aml.ts, at 200 connections (the issue's "200 concurrent requests") and at 20;
- *   - GET /v2/wallet/transactions, page 1 (50 items) of an address with 5,000 transactions;
+ *   - GET /v2/wallet/transactions, pages 1 and 500 (50 items) of an address with 100,000 transactions;
  *   - GET /v2/stream/list, page 1 of a key with 1,000 streamed addresses;
  *   - then /analyze/aml again at 200 connections, open-loop: 1,000 and 2,000 requests/s
  *     offered at an even pace (lib/paced.ts), the latency at those rates.
@@ -35,7 +35,7 @@ import { pacedLoad } from './lib/paced.js';
 import { startRole } from './lib/role.js';
 
 const DURATION_S = Number(process.argv[2] ?? 10);
-const WALLET_TXS = 5_000;
+const WALLET_TXS = 100_000;
 const STREAMS = 1_000;
 /** Offered rates (requests/s) of /analyze/aml's open-loop runs at 200 connections. */
 const PACED_RATES = [1_000, 2_000];
@@ -109,6 +109,11 @@ const RUNS = [
     route: '/wallet/transactions',
     connections: 50,
     path: `/v2/wallet/transactions?address=${wallet}&page=1&limit=50`,
+  },
+  {
+    route: '/wallet/transactions page 500',
+    connections: 50,
+    path: `/v2/wallet/transactions?address=${wallet}&page=500&limit=50`,
   },
   { route: '/stream/list', connections: 50, path: '/v2/stream/list?page=1&limit=50' },
 ];

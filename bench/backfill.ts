@@ -1,10 +1,12 @@
 /**
- * EVM backfill throughput: a local Hardhat node with B blocks of T transfers each; first the raw
+ * EVM backfill throughput: a local node (Hardhat or anvil) with B blocks of T transfers each; first the raw
  * fetch rate of those blocks (blocks with transactions and receipts, the indexer's own fetcher,
  * nothing stored: the ceiling), then the indexer backfilling them into an embedded Postgres.
  * The indexer runs as its own process (`tollgate indexer`), timed from its "indexer active" log
  * line to the cursor reaching the last block; its peak RSS (VmHWM) is reported.
- *   npm run bench:backfill -- [blocks] [tx-per-block]     writes bench/results/backfill.json
+ *   npm run bench:backfill                     200 × 60 and 2,000 × 60 blocks, on Hardhat and on anvil
+ *   npm run bench:backfill -- blocks tx-per-block [hardhat|anvil]      one run
+ * writes bench/results/backfill.json (every run of the invocation).
  * Figures, not assertions.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,136 +20,167 @@ import { openDatabase } from '../src/db/open.js';
 import { createEvmClient, EvmBlockSource } from '../src/chains/evm/client.js';
 import { mapWithConcurrency } from '../src/concurrency.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
-import { startDevChain } from '../src/devchain/devchain.js';
+import { type DevChainNode, startDevChain } from '../src/devchain/devchain.js';
 import { setLogLevel } from '../src/log.js';
 import { freePort } from '../support/ports.js';
 import { machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';
 
-const BLOCKS = Number(process.argv[2] ?? 200);
-const TX_PER_BLOCK = Number(process.argv[3] ?? 60);
 const FETCH_CONCURRENCY = 8;
 const BATCH_BLOCKS = 50;
 
 setLogLevel('warn');
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
-chmodSync(dir, 0o711);
-const chain = await startDevChain(await freePort());
-const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport: http(chain.url) });
-await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
-await test.setAutomine(false);
 
-// Build the chain: signed transfers with explicit nonces, sent in JSON-RPC batches, then a block.
-const sender = privateKeyToAccount(generatePrivateKey());
-await test.setBalance({ address: sender.address, value: parseEther('1000000') });
-const recipients = Array.from(
-  { length: 20 },
-  () => privateKeyToAccount(generatePrivateKey()).address,
-);
-const startBlock = (await test.request({ method: 'eth_blockNumber' } as never)) as unknown as Hex;
-let nonce = 0;
-const built = performance.now();
-for (let b = 0; b < BLOCKS; b++) {
-  const raws = await Promise.all(
-    Array.from({ length: TX_PER_BLOCK }, (_, i) =>
-      sender.signTransaction({
-        chainId: 31337,
-        type: 'eip1559',
-        nonce: nonce++,
-        to: recipients[(b + i) % recipients.length]!,
-        value: BigInt(i + 1),
-        gas: 21000n,
-        maxFeePerGas: 100_000_000_000n,
-        maxPriorityFeePerGas: 1_000_000_000n,
-      }),
-    ),
+async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
+  chmodSync(dir, 0o711);
+  const chain = await startDevChain(await freePort(), NODE);
+  const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport: http(chain.url) });
+  await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
+  await test.setAutomine(false);
+
+  // Build the chain: signed transfers with explicit nonces, sent in JSON-RPC batches, then a block.
+  const sender = privateKeyToAccount(generatePrivateKey());
+  await test.setBalance({ address: sender.address, value: parseEther('1000000') });
+  const recipients = Array.from(
+    { length: 20 },
+    () => privateKeyToAccount(generatePrivateKey()).address,
   );
-  await fetch(chain.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(
-      raws.map((r, i) => ({
-        jsonrpc: '2.0',
-        id: i,
-        method: 'eth_sendRawTransaction',
-        params: [r],
-      })),
-    ),
-  });
-  await test.mine({ blocks: 1 });
+  const startBlock = (await test.request({ method: 'eth_blockNumber' } as never)) as unknown as Hex;
+  let nonce = 0;
+  const built = performance.now();
+  for (let b = 0; b < BLOCKS; b++) {
+    const raws = await Promise.all(
+      Array.from({ length: TX_PER_BLOCK }, (_, i) =>
+        sender.signTransaction({
+          chainId: 31337,
+          type: 'eip1559',
+          nonce: nonce++,
+          to: recipients[(b + i) % recipients.length]!,
+          value: BigInt(i + 1),
+          gas: 21000n,
+          maxFeePerGas: 100_000_000_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+        }),
+      ),
+    );
+    await fetch(chain.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        raws.map((r, i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'eth_sendRawTransaction',
+          params: [r],
+        })),
+      ),
+    });
+    await test.request({ method: 'evm_mine', params: [] } as never);
+  }
+  const first = BigInt(startBlock) + 1n;
+  const last = first + BigInt(BLOCKS) - 1n;
+  console.log(
+    `built ${BLOCKS} blocks x ${TX_PER_BLOCK} transactions in ${Math.round(performance.now() - built)} ms`,
+  );
+
+  // The ceiling: fetch every block with its receipts, store nothing.
+  const source = new EvmBlockSource(createEvmClient(chain.url));
+  const numbers = Array.from({ length: BLOCKS }, (_, i) => first + BigInt(i));
+  const fetchStart = performance.now();
+  const fetched = await mapWithConcurrency(numbers, FETCH_CONCURRENCY, (n) => source.fetchBlock(n));
+  const fetchS = (performance.now() - fetchStart) / 1000;
+  const txTotal = fetched.reduce((n, b) => n + (b?.transactions.length ?? 0), 0);
+
+  // The indexer: backfill the same blocks into Postgres.
+  const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
+  const env = {
+    DATABASE_URL: pg.url,
+    TOLLGATE_DATA_DIR: dir,
+    TOLLGATE_HOST: '127.0.0.1',
+    TOLLGATE_PORT: '0',
+    TOLLGATE_RPC_ETH: chain.url,
+    TOLLGATE_START_BLOCK_ETH: first.toString(),
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '20',
+    TOLLGATE_FINALITY_ETH: 'depth',
+    TOLLGATE_LOG_LEVEL: 'info',
+  };
+  const db = await openDatabase(loadConfig(env)); // migrated before the indexer starts
+  const indexer = startRole('indexer', env);
+  await indexer.logged('indexer active');
+  const indexStart = performance.now();
+  for (;;) {
+    const [row] = await db.sql`select block_number from indexer_cursors where network = 'eth'`;
+    if (row && BigInt(row.block_number) >= last) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const indexS = (performance.now() - indexStart) / 1000;
+  const indexerRssMb = await indexer.stop();
+  const [stored] =
+    await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
+  await db.close();
+
+  const result = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    blocks: BLOCKS,
+    tx_per_block: TX_PER_BLOCK,
+    transactions: txTotal,
+    stored_transactions: stored!.n,
+    settings: {
+      fetch_concurrency: FETCH_CONCURRENCY,
+      batch_blocks: BATCH_BLOCKS,
+      node: NODE,
+      receipts:
+        NODE === 'hardhat'
+          ? 'eth_getTransactionReceipt per transaction (Hardhat has no eth_getBlockReceipts)'
+          : 'eth_getBlockReceipts',
+    },
+    backfill: {
+      blocks_per_s: round(BLOCKS / indexS),
+      tx_per_s: round(txTotal / indexS),
+      raw_fetch_blocks_per_s: round(BLOCKS / fetchS),
+      raw_fetch_tx_per_s: round(txTotal / fetchS),
+    },
+    rss_mb: { indexer: indexerRssMb },
+  };
+  console.log(
+    `raw fetch: ${result.backfill.raw_fetch_blocks_per_s} blocks/s, ${result.backfill.raw_fetch_tx_per_s} tx/s (the ceiling)`,
+  );
+  console.log(
+    `backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`,
+  );
+  console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
+  if (stored!.n !== txTotal)
+    console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);
+
+  await chain.stop();
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return result;
 }
-const first = BigInt(startBlock) + 1n;
-const last = first + BigInt(BLOCKS) - 1n;
-console.log(
-  `built ${BLOCKS} blocks x ${TX_PER_BLOCK} transactions in ${Math.round(performance.now() - built)} ms`,
-);
 
-// The ceiling: fetch every block with its receipts, store nothing.
-const source = new EvmBlockSource(createEvmClient(chain.url));
-const numbers = Array.from({ length: BLOCKS }, (_, i) => first + BigInt(i));
-const fetchStart = performance.now();
-const fetched = await mapWithConcurrency(numbers, FETCH_CONCURRENCY, (n) => source.fetchBlock(n));
-const fetchS = (performance.now() - fetchStart) / 1000;
-const txTotal = fetched.reduce((n, b) => n + (b?.transactions.length ?? 0), 0);
-
-// The indexer: backfill the same blocks into Postgres.
-const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
-const env = {
-  DATABASE_URL: pg.url,
-  TOLLGATE_DATA_DIR: dir,
-  TOLLGATE_HOST: '127.0.0.1',
-  TOLLGATE_PORT: '0',
-  TOLLGATE_RPC_ETH: chain.url,
-  TOLLGATE_START_BLOCK_ETH: first.toString(),
-  TOLLGATE_POLL_INTERVAL_MS_ETH: '20',
-  TOLLGATE_LOG_LEVEL: 'info',
-};
-const db = await openDatabase(loadConfig(env)); // migrated before the indexer starts
-const indexer = startRole('indexer', env);
-await indexer.logged('indexer active');
-const indexStart = performance.now();
-for (;;) {
-  const [row] = await db.sql`select block_number from indexer_cursors where network = 'eth'`;
-  if (row && BigInt(row.block_number) >= last) break;
-  await new Promise((r) => setTimeout(r, 10));
+const runs: [DevChainNode, number, number][] =
+  process.argv[2] !== undefined
+    ? [
+        [
+          (process.argv[4] ?? 'hardhat') as DevChainNode,
+          Number(process.argv[2]),
+          Number(process.argv[3] ?? 60),
+        ],
+      ]
+    : [
+        ['hardhat', 200, 60],
+        ['anvil', 200, 60],
+        ['hardhat', 2000, 60],
+        ['anvil', 2000, 60],
+      ];
+const results = [];
+for (const [node, blocks, tx] of runs) {
+  console.log(`--- ${node}, ${blocks} blocks x ${tx} transactions`);
+  results.push(await runOne(node, blocks, tx));
 }
-const indexS = (performance.now() - indexStart) / 1000;
-const indexerRssMb = await indexer.stop();
-const [stored] =
-  await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
-await db.close();
-
-const result = {
-  date: new Date().toISOString(),
-  machine: machine(),
-  blocks: BLOCKS,
-  tx_per_block: TX_PER_BLOCK,
-  transactions: txTotal,
-  stored_transactions: stored!.n,
-  settings: {
-    fetch_concurrency: FETCH_CONCURRENCY,
-    batch_blocks: BATCH_BLOCKS,
-    receipts: 'eth_getTransactionReceipt per transaction (Hardhat has no eth_getBlockReceipts)',
-  },
-  backfill: {
-    blocks_per_s: round(BLOCKS / indexS),
-    tx_per_s: round(txTotal / indexS),
-    raw_fetch_blocks_per_s: round(BLOCKS / fetchS),
-    raw_fetch_tx_per_s: round(txTotal / fetchS),
-  },
-  rss_mb: { indexer: indexerRssMb },
-};
-console.log(
-  `raw fetch: ${result.backfill.raw_fetch_blocks_per_s} blocks/s, ${result.backfill.raw_fetch_tx_per_s} tx/s (the ceiling)`,
+writeResult(
+  'backfill',
+  results.length === 1 ? results[0] : { date: new Date().toISOString(), runs: results },
 );
-console.log(
-  `backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`,
-);
-console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
-if (stored!.n !== txTotal)
-  console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);
-writeResult('backfill', result);
-
-await chain.stop();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });

@@ -166,6 +166,23 @@ function badQueryValue(rng: Rng, name: string, route: string): string | undefine
 
 /** A value of the JSON body the named field must refuse. */
 function badBodyValue(rng: Rng, name: string, route: string): unknown {
+  // A block number: 0 and digit strings are good values here, so the wrong types are others.
+  if (name === 'from_block')
+    return rng.pick([
+      -1,
+      1.5,
+      1e308,
+      '-1',
+      '1.5',
+      '12a',
+      '',
+      '0x10',
+      true,
+      null,
+      [],
+      {},
+      '9'.repeat(17),
+    ]);
   const r = rng.next();
   if (r < 0.45) return rng.pick(WRONG_TYPES);
   if (r < 0.55) return { nested: JSON.parse(deepArray(rng.pick([50, 500]))) };
