@@ -1,4 +1,5 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
 
 /**
  * The EVM indexer suite again, on a second node implementation: Foundry's anvil (the
@@ -10,6 +11,7 @@ process.env.TOLLGATE_DEV_CHAIN_NODE = 'anvil';
 
 export default defineConfig({
   test: {
+    ...base.test,
     include: [
       'test/evm-*.test.ts',
       'test/indexer-*.test.ts',
@@ -21,12 +23,5 @@ export default defineConfig({
       'test/aml-onchain-lists.test.ts',
       'test/restart.test.ts',
     ],
-    exclude: [...configDefaults.exclude, 'test/faults/**'],
-    globalSetup: ['test/setup/global.ts'],
-    setupFiles: ['test/setup/worker.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    maxWorkers: 2,
-    reporters: ['default'],
   },
 });

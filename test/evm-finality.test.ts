@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
-import { hardhat } from 'viem/chains';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
@@ -35,16 +34,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-async function send(): Promise<Hex> {
-  const hash = await chain.wallet.sendTransaction({
-    account: chain.wallet.account!,
-    chain: hardhat,
-    to: randomAddress(),
-    value: 1n,
-  });
-  await chain.pub.waitForTransactionReceipt({ hash });
-  return hash;
-}
+const send = (): Promise<Hex> => chain.send(randomAddress());
 
 const cursorRow = async () =>
   (

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { hardhat } from 'viem/chains';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -44,16 +43,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-async function send(): Promise<Hex> {
-  const hash = await chain.wallet.sendTransaction({
-    account: chain.wallet.account!,
-    chain: hardhat,
-    to: streamed,
-    value: 1n,
-  });
-  await chain.pub.waitForTransactionReceipt({ hash });
-  return hash;
-}
+const send = (): Promise<Hex> => chain.send(streamed);
 
 const indexedHead = () => chain.indexedHead(db.sql);
 const mine = (blocks: number) => chain.mine(blocks);

@@ -41,16 +41,7 @@ const env = () => ({
   TOLLGATE_FINALITY_ETH: 'depth',
 });
 
-async function send(to: Hex, value = 1n): Promise<Hex> {
-  const hash = await chain.wallet.sendTransaction({
-    account: chain.wallet.account!,
-    chain: hardhat,
-    to,
-    value,
-  });
-  await chain.pub.waitForTransactionReceipt({ hash });
-  return hash;
-}
+const send = (to: Hex, value = 1n): Promise<Hex> => chain.send(to, value);
 
 beforeAll(async () => {
   chain = await startOwnChain();

@@ -1,4 +1,11 @@
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { startDevChain } from '../../src/devchain/devchain.js';
@@ -28,6 +35,12 @@ export async function startOwnChain() {
     test,
     pub,
     wallet,
+    /** Sends `value` wei from `wallet` to `to` and waits until it is mined; its hash. */
+    async send(to: Hex, value = 1n): Promise<Hex> {
+      const hash = await wallet.sendTransaction({ account, chain: hardhat, to, value });
+      await pub.waitForTransactionReceipt({ hash });
+      return hash;
+    },
     /** Real blocks, one by one: hardhat_mine with a count makes reserved blocks whose parentHash is zero. */
     async mine(blocks: number): Promise<void> {
       for (let i = 0; i < blocks; i++)
