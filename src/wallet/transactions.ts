@@ -43,10 +43,11 @@ export async function walletTransactions(
   page: number,
   limit: number,
 ): Promise<{ rows: WalletTransaction[]; total: number }> {
-  const [count] = await sql<
+  // The total is kept per address (sql/0033), not counted here; read beside the page.
+  const counted = sql<
     { n: number }[]
-  >`select count(*)::int as n from evm_tx_addresses where address = ${address}`;
-  const rows = await sql<Row[]>`
+  >`select coalesce((select n::int from address_tx_counts where address = ${address}), 0) as n`;
+  const paged = sql<Row[]>`
     with page as (
       select network, tx_hash, block_number, timestamp from evm_tx_addresses
       where address = ${address}
@@ -60,6 +61,7 @@ export async function walletTransactions(
     from page p
     join evm_transactions t on t.network = p.network and t.hash = p.tx_hash
     order by p.timestamp desc, p.network, p.block_number desc, p.tx_hash`;
+  const [[count], rows] = await Promise.all([counted, paged]);
   return {
     total: count!.n,
     rows: rows.map((r) => ({

@@ -23,6 +23,8 @@ export async function compareChainTables(a: Sql, b: Sql): Promise<void> {
       (sql) =>
         sql`select * from evm_token_transfers order by network, block_number, log_index, batch_index`,
     ],
+    // The kept totals of /wallet/transactions (sql/0033).
+    ['address_tx_counts', (sql) => sql`select address, n from address_tx_counts order by address`],
     // Counts are exact after reorgs; first/last seen may be wider than what remains (documented).
     [
       'address_edges',
