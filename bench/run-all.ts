@@ -15,8 +15,8 @@ import { machine, readResult, writeResult } from './lib/common.js';
 
 /** Each benchmark with the arguments of the suite run (issue 7 §1). */
 const BENCHES: { name: string; file: string; args: string[] }[] = [
-  { name: 'backfill', file: 'backfill.ts', args: ['200', '60'] }, // ≥ 50 transactions per block
-  { name: 'stream-latency', file: 'stream-latency.ts', args: ['1000'] },
+  { name: 'backfill', file: 'backfill.ts', args: ['200', '60', 'hardhat'] }, // ≥ 50 transactions per block
+  { name: 'stream-latency', file: 'stream-latency.ts', args: ['1000', 'hardhat', 'http'] },
   { name: 'deliveries', file: 'deliveries.ts', args: ['5000'] },
   { name: 'api-load', file: 'api-load.ts', args: ['10'] },
   { name: 'aml', file: 'aml.ts', args: ['300'] },
