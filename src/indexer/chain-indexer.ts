@@ -9,6 +9,7 @@ import {
   takeDeepReorgAllowance,
 } from './cursor.js';
 import { LockLostError, NetworkLock } from './network-lock.js';
+import { ProgressMeter } from './progress.js';
 
 /**
  * An error the indexer must stop on rather than retry. `history` halts (a reorg past the network's
@@ -43,9 +44,6 @@ export interface ChainIndexerOptions {
   maxReorgDepth: number;
 }
 
-/** How often an indexer logs its progress (blocks/s, tx/s, lag, ETA) while it is indexing. */
-const PROGRESS_LOG_INTERVAL_MS = 10_000;
-
 /**
  * What every chain's indexer shares: one active indexer per network (network-lock.ts: a second
  * one stands by and takes over; one that lost its lock with its connection steps down and stands
@@ -62,7 +60,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   private lock: NetworkLock | undefined;
   /** The backend pid of this indexer's lock session: every write checks it still holds the lock. */
   protected lockPid: number | undefined;
-  private progress = { since: performance.now(), blocks: 0, txs: 0, head: 0n };
+  private readonly progress = new ProgressMeter();
+  private head = 0n;
   readonly log;
 
   constructor(
@@ -349,29 +348,17 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   }
 
   protected noteHead(head: bigint): void {
-    this.progress.head = head;
+    this.head = head;
   }
 
   protected noteProgress(blockNumber: bigint, blockCount: number, txCount: number): void {
-    const p = this.progress;
-    p.blocks += blockCount;
-    p.txs += txCount;
-    const elapsed = performance.now() - p.since;
-    if (elapsed < PROGRESS_LOG_INTERVAL_MS) return;
-    const lag = p.head > blockNumber ? p.head - blockNumber : 0n;
-    const blocksPerS = p.blocks / (elapsed / 1000);
-    this.log.info(
-      {
-        block_number: Number(blockNumber),
-        blocks: p.blocks,
-        blocks_per_s: Math.round(blocksPerS * 10) / 10,
-        tx_per_s: Math.round((p.txs / (elapsed / 1000)) * 10) / 10,
-        lag_blocks: Number(lag),
-        eta_s: lag > 0n && blocksPerS > 0 ? Math.round(Number(lag) / blocksPerS) : 0,
-      },
-      'indexer progress',
-    );
-    this.progress = { since: performance.now(), blocks: 0, txs: 0, head: p.head };
+    const lag = this.head > blockNumber ? this.head - blockNumber : 0n;
+    const figures = this.progress.add(blockCount, txCount, lag);
+    if (figures)
+      this.log.info(
+        { block_number: Number(blockNumber), ...figures, lag_blocks: Number(lag) },
+        'indexer progress',
+      );
   }
 
   /** Retries RPC and database failures with backoff until they pass or the indexer stops. */

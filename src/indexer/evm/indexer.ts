@@ -20,6 +20,7 @@ import {
 } from './store.js';
 import { backfillPosition, type BackfillPosition, failBackfill } from '../backfill.js';
 import { LockLostError } from '../network-lock.js';
+import { ProgressMeter } from '../progress.js';
 
 export { IndexerHaltError };
 
@@ -27,7 +28,6 @@ export { IndexerHaltError };
 const BACKFILL_POLL_MS = 2000;
 /** Fetches of a block the node lacks, or of a range that is not a chain, before a backfill fails. */
 const BACKFILL_TRIES = 5;
-const BACKFILL_LOG_INTERVAL_MS = 10_000;
 
 /** A backfill that cannot go on (recorded as failed, with this message). */
 class BackfillFailed extends Error {
@@ -191,17 +191,21 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     }
   }
 
+  /** Blocks lo..hi from the node, `fetchConcurrency` at a time (a null where it has none). */
+  private fetchBlocks(lo: bigint, hi: bigint): Promise<(EvmBlock | null)[]> {
+    const numbers = Array.from({ length: Number(hi - lo + 1n) }, (_, i) => lo + BigInt(i));
+    return mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) =>
+      this.source.fetchBlock(n),
+    );
+  }
+
   /** Blocks lo..hi from the node, retried; a block the node keeps not having fails the backfill. */
   private async fetchRange(id: string, lo: bigint, hi: bigint): Promise<EvmBlock[]> {
-    const numbers = Array.from({ length: Number(hi - lo + 1n) }, (_, i) => lo + BigInt(i));
     for (let attempt = 1; ; attempt++) {
-      const fetched = await this.retrying(() =>
-        mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) =>
-          this.source.fetchBlock(n),
-        ),
-      );
-      const missing = numbers.find((_, i) => !fetched[i]);
-      if (missing === undefined) return fetched as EvmBlock[];
+      const fetched = await this.retrying(() => this.fetchBlocks(lo, hi));
+      const gap = fetched.findIndex((b) => !b);
+      if (gap < 0) return fetched as EvmBlock[];
+      const missing = lo + BigInt(gap);
       if (attempt >= BACKFILL_TRIES)
         throw new BackfillFailed(id, `the ${this.opts.network} node has no block ${missing}`);
       await this.pause(1000);
@@ -220,7 +224,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const bottom = (hi: bigint) => (hi - size + 1n > start.from ? hi - size + 1n : start.from);
     let at = start;
     let ahead: { hi: bigint; blocks: Promise<EvmBlock[]> } | undefined;
-    const progress = { since: performance.now(), blocks: 0, txs: 0 };
+    const progress = new ProgressMeter();
     this.log.info(
       { backfill_id: at.id, from_block: Number(at.from), next_block: Number(at.next) },
       'backfill running',
@@ -258,35 +262,26 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       if (!stored) return; // cancelled, or moved by another runner: read it again
       at = { ...at, next: lo - 1n, expectHash: blocks[0]!.parentHash };
       const txs = blocks.reduce((n, b) => n + b.transactions.length, 0);
-      progress.blocks += blocks.length;
-      progress.txs += txs;
-      const elapsedS = (performance.now() - progress.since) / 1000;
-      if (elapsedS * 1000 >= BACKFILL_LOG_INTERVAL_MS || at.next < at.from) {
-        const perS = progress.blocks / elapsedS;
-        const remaining = at.next - at.from + 1n;
+      const done = at.next < at.from;
+      const remaining = done ? 0n : at.next - at.from + 1n;
+      const figures = progress.add(blocks.length, txs, remaining, done);
+      if (figures)
         this.log.info(
           {
             backfill_id: at.id,
             next_block: Number(at.next),
-            remaining_blocks: Number(remaining > 0n ? remaining : 0n),
-            blocks_per_s: Math.round(perS * 10) / 10,
-            tx_per_s: Math.round((progress.txs / elapsedS) * 10) / 10,
-            eta_s: remaining > 0n && perS > 0 ? Math.round(Number(remaining) / perS) : 0,
+            remaining_blocks: Number(remaining),
+            ...figures,
           },
-          at.next < at.from ? 'backfill done' : 'backfill progress',
+          done ? 'backfill done' : 'backfill progress',
         );
-        Object.assign(progress, { since: performance.now(), blocks: 0, txs: 0 });
-      }
     }
   }
 
   /** Starts fetching up to `batchBlocks` blocks from `from` (at most to `head`). */
   private fetchBatch(from: bigint, head: bigint): Prefetch {
     const count = Number(min(head - from + 1n, BigInt(this.opts.batchBlocks ?? 50)));
-    const numbers = Array.from({ length: count }, (_, i) => from + BigInt(i));
-    const blocks = mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) =>
-      this.source.fetchBlock(n),
-    );
+    const blocks = this.fetchBlocks(from, from + BigInt(count) - 1n);
     blocks.catch(() => {}); // a prefetch nobody takes (a reorg, a stop) must not go unhandled
     return { from, blocks };
   }
