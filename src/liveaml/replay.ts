@@ -2,7 +2,7 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import { enqueueJob } from '../db/jobs.js';
 import { networkInfo } from '../config/networks.js';
 import { log } from '../log.js';
-import { subscribe } from '../streams/index.js';
+import { addressHistory, subscribe } from '../streams/index.js';
 import { type LiveAmlDeps, runLiveAmlCheck } from './check.js';
 
 /**
@@ -53,26 +53,13 @@ async function pastTransactions(
 ): Promise<PastTx[]> {
   const networks = [...after.keys()];
   const floors = networks.map((n) => after.get(n)!.toString());
-  const rows =
-    family === 'evm'
-      ? sql<PastTx[]>`
-        select a.network, a.block_number::text, b.hash as block_hash, a.tx_hash
-        from evm_tx_addresses a
-        join unnest(${networks}::text[], ${floors}::bigint[]) as f(network, after) on f.network = a.network
-        join indexer_cursors c on c.network = a.network
-        join evm_blocks b on b.network = a.network and b.number = a.block_number
-        join evm_transactions t on t.network = a.network and t.hash = a.tx_hash and t.block_number = a.block_number
-        where a.address = ${address} and a.block_number > f.after and a.block_number <= c.block_number
-        order by a.network, a.block_number, t.tx_index`
-      : sql<PastTx[]>`
-        select a.network, a.block_number::text, t.block_hash, a.tx_hash
-        from utxo_tx_addresses a
-        join unnest(${networks}::text[], ${floors}::bigint[]) as f(network, after) on f.network = a.network
-        join indexer_cursors c on c.network = a.network
-        join utxo_transactions t on t.network = a.network and t.txid = a.tx_hash and t.block_height = a.block_number
-        where a.address = ${address} and a.block_number > f.after and a.block_number <= c.block_number
-        order by a.network, a.block_number, t.tx_index`;
-  return rows;
+  return sql<PastTx[]>`
+    select h.network, h.block_number::text, h.block_hash, h.tx_hash
+    from (${addressHistory(sql, family, address)}) h
+    join unnest(${networks}::text[], ${floors}::bigint[]) as f(network, after) on f.network = h.network
+    join indexer_cursors c on c.network = h.network
+    where h.block_number > f.after and h.block_number <= c.block_number
+    order by h.network, h.block_number, h.tx_index`;
 }
 
 /** The liveaml_replay job. Returns how many past transactions were checked. */

@@ -4,6 +4,7 @@
  */
 export { enqueueStreamEvents } from './events.js';
 export {
+  addressHistory,
   listStreams,
   type ReplayNetwork,
   subscribe,

@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from '../db/index.js';
+import type { Fragment, Sql, TransactionSql } from '../db/index.js';
 import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
 
 /** Streams: a key's "call my webhook when this address acts" subscriptions (tracked_addresses). */
@@ -39,6 +39,28 @@ export async function subscribe(
   return row!.id;
 }
 
+/**
+ * Every indexed transaction of an address on the networks of its family: network, block_number,
+ * tx_hash, block_hash, tx_index (its position in the block). What stream and live AML replays
+ * read, each in chain order.
+ */
+export function addressHistory(
+  sql: Sql | TransactionSql,
+  family: 'evm' | 'utxo',
+  address: string,
+): Fragment {
+  return family === 'evm'
+    ? sql`select a.network, a.block_number, a.tx_hash, b.hash as block_hash, t.tx_index
+        from evm_tx_addresses a
+        join evm_blocks b on b.network = a.network and b.number = a.block_number
+        join evm_transactions t on t.network = a.network and t.hash = a.tx_hash and t.block_number = a.block_number
+        where a.address = ${address}`
+    : sql`select a.network, a.block_number, a.tx_hash, t.block_hash, t.tx_index
+        from utxo_tx_addresses a
+        join utxo_transactions t on t.network = a.network and t.txid = a.tx_hash and t.block_height = a.block_number
+        where a.address = ${address}`;
+}
+
 /** What a replay needs of each indexed network of the address's family. */
 export interface ReplayNetwork {
   network: string;
@@ -68,17 +90,6 @@ export async function subscribeWithReplay(
   return sql.begin(async (tx) => {
     const trackedId = await subscribe(tx, apiKeyId, address, family, hooks);
     if (networks.length === 0) return 0;
-    const history =
-      family === 'evm'
-        ? tx`select a.network, a.block_number, a.tx_hash, b.hash as block_hash, t.tx_index
-            from evm_tx_addresses a
-            join evm_blocks b on b.network = a.network and b.number = a.block_number
-            join evm_transactions t on t.network = a.network and t.hash = a.tx_hash and t.block_number = a.block_number
-            where a.address = ${address}`
-        : tx`select a.network, a.block_number, a.tx_hash, t.block_hash, t.tx_index
-            from utxo_tx_addresses a
-            join utxo_transactions t on t.network = a.network and t.txid = a.tx_hash and t.block_height = a.block_number
-            where a.address = ${address}`;
     return enqueueEvents(
       tx,
       [...CHAIN_EVENT_COLUMNS, 'confirmation_done', 'replay'],
@@ -86,13 +97,12 @@ export async function subscribeWithReplay(
           h.deep, h.deep, true
         from (
           select h.*, h.block_number <= c.block_number - n.confirmations + 1 as deep
-          from (${history}) h
+          from (${addressHistory(tx, family, address)}) h
           join cursors c on c.network = h.network
           join unnest(${networks.map((n) => n.network)}::text[], ${networks.map((n) => n.confirmations)}::int[]) as n(network, confirmations)
             on n.network = h.network
           where h.block_number >= ${fromBlock.toString()} and h.block_number <= c.block_number
         ) h
-        where h.network = any(${networks.map((n) => n.network)}::text[])
         order by h.network, h.block_number, h.tx_index`,
       tx`cursors as (
         select network, block_number from indexer_cursors
