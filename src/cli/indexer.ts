@@ -1,9 +1,8 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { command } from './command.js';
-import { openDatabase } from '../db/open.js';
+import { withDatabase } from '../db/open.js';
 import type { Config } from '../config/index.js';
-import { recordAudit } from '../audit/index.js';
 import { formatStatusTable, indexerStatus } from '../indexer/status.js';
 import { resumeIndexer } from '../indexer/cursor.js';
 import {
@@ -52,14 +51,10 @@ async function indexer(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'status') {
     const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
-    const db = await openDatabase(config);
-    try {
-      const rows = await indexerStatus(db.sql);
+    return withDatabase(config, async (sql) => {
+      const rows = await indexerStatus(sql);
       process.stdout.write(values.json ? JSON.stringify(rows) + '\n' : formatStatusTable(rows));
-    } finally {
-      await db.close();
-    }
-    return;
+    });
   }
   if (sub === 'resume') {
     const { values } = parseArgs({
@@ -69,38 +64,22 @@ async function indexer(config: Config, args: string[]): Promise<void> {
     if (!values.network) return cmd.usage('indexer resume needs --network X');
     const network = values.network.toLowerCase();
     const allow = values['allow-deep-reorg'] ?? false;
-    const db = await openDatabase(config);
-    try {
-      const result = await resumeIndexer(db.sql, network, allow);
+    const once = allow
+      ? '; its next reorg may pass the depth limit and the finalized block once'
+      : '';
+    return withDatabase(config, async (sql) => {
+      const result = await resumeIndexer(sql, network, allow, cliActor());
       if (!result.found) return cmd.fail(`no indexer has run for ${network} in this database`, 1);
-      await recordAudit(db.sql, {
-        actor: cliActor(),
-        action: 'indexer_resume',
-        target: network,
-        details: { was_halted: result.reason !== undefined, allow_deep_reorg: allow },
-      });
       process.stdout.write(
         result.reason
-          ? `Resumed ${network} (it was halted: ${result.reason})${allow ? '; its next reorg may pass the depth limit and the finalized block once' : ''}.\n`
-          : `${network} was not halted${allow ? '; its next reorg may pass the depth limit and the finalized block once' : ''}.\n`,
+          ? `Resumed ${network} (it was halted: ${result.reason})${once}.\n`
+          : `${network} was not halted${once}.\n`,
       );
-    } finally {
-      await db.close();
-    }
-    return;
+    });
   }
   if (sub === 'backfill') return backfill(config, rest);
   cmd.usage(sub ? `unknown subcommand "${sub}"` : undefined);
 }
-
-/** A block number argument: digits only. */
-function blockArg(name: string, raw: string | undefined): bigint | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d{1,18}$/.test(raw)) throw new UsageError(`${name} must be a block number, got "${raw}"`);
-  return BigInt(raw);
-}
-
-class UsageError extends Error {}
 
 function describeBackfill(b: Backfill): string {
   const { total, done, perS, etaS } = backfillProgress(b);
@@ -119,39 +98,27 @@ function describeBackfill(b: Backfill): string {
     .join('  ');
 }
 
+const BLOCK_NUMBER = /^\d{1,18}$/;
+
 async function backfill(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'list') {
     const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
-    const db = await openDatabase(config);
-    try {
-      const rows = await listBackfills(db.sql);
+    return withDatabase(config, async (sql) => {
+      const rows = await listBackfills(sql);
       if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
       else if (rows.length === 0) process.stdout.write('No backfills.\n');
       else for (const b of rows) process.stdout.write(describeBackfill(b) + '\n');
-    } finally {
-      await db.close();
-    }
-    return;
+    });
   }
   if (sub === 'cancel') {
     const { positionals } = parseArgs({ args: rest, allowPositionals: true });
     if (positionals.length !== 1) return cmd.usage('indexer backfill cancel needs the backfill id');
-    const db = await openDatabase(config);
-    try {
-      const b = await cancelBackfill(db.sql, positionals[0]!.replace(/^#/, ''));
+    return withDatabase(config, async (sql) => {
+      const b = await cancelBackfill(sql, positionals[0]!.replace(/^#/, ''), cliActor());
       if (!b) return cmd.fail(`no running backfill #${positionals[0]}`, 1);
-      await recordAudit(db.sql, {
-        actor: cliActor(),
-        action: 'indexer_backfill',
-        target: b.network,
-        details: { backfill_id: b.id, cancelled: true },
-      });
       process.stdout.write(`Cancelled ${describeBackfill(b)} (what it stored stays).\n`);
-    } finally {
-      await db.close();
-    }
-    return;
+    });
   }
   const { values } = parseArgs({
     args,
@@ -162,31 +129,23 @@ async function backfill(config: Config, args: string[]): Promise<void> {
       wait: { type: 'boolean' },
     },
   });
-  let from: bigint | undefined;
-  let to: bigint | undefined;
-  try {
-    from = blockArg('--from', values.from);
-    to = blockArg('--to', values.to);
-  } catch (err) {
-    if (err instanceof UsageError) return cmd.usage(err.message);
-    throw err;
-  }
-  if (!values.network || from === undefined)
+  for (const [flag, raw] of [
+    ['--from', values.from],
+    ['--to', values.to],
+  ] as const)
+    if (raw !== undefined && !BLOCK_NUMBER.test(raw))
+      return cmd.usage(`${flag} must be a block number, got "${raw}"`);
+  if (!values.network || values.from === undefined)
     return cmd.usage('indexer backfill needs --network X and --from N');
   const network = values.network.toLowerCase();
-  const db = await openDatabase(config);
-  try {
-    const { backfill: b, note } = await requestBackfill(db.sql, {
+  const from = BigInt(values.from);
+  const to = values.to === undefined ? undefined : BigInt(values.to);
+  return withDatabase(config, async (sql) => {
+    const { backfill: b, note } = await requestBackfill(sql, {
       network,
       from,
       to,
       requestedBy: cliActor(),
-    });
-    await recordAudit(db.sql, {
-      actor: cliActor(),
-      action: 'indexer_backfill',
-      target: network,
-      details: { backfill_id: b.id, from_block: b.from_block, to_block: b.to_block },
     });
     if (note) process.stdout.write(`note: ${note}\n`);
     process.stdout.write(
@@ -195,7 +154,7 @@ async function backfill(config: Config, args: string[]): Promise<void> {
     if (values.wait) {
       let last = '';
       for (;;) {
-        const now = (await getBackfill(db.sql, b.id))!;
+        const now = (await getBackfill(sql, b.id))!;
         const line = describeBackfill(now);
         if (line !== last) process.stdout.write(line + '\n');
         last = line;
@@ -206,8 +165,6 @@ async function backfill(config: Config, args: string[]): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
-    process.stdout.write(JSON.stringify((await getBackfill(db.sql, b.id)) ?? b) + '\n');
-  } finally {
-    await db.close();
-  }
+    process.stdout.write(JSON.stringify((await getBackfill(sql, b.id)) ?? b) + '\n');
+  });
 }

@@ -1,6 +1,7 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { PermanentError } from '../errors.js';
 import { networkInfo } from '../config/networks.js';
+import { recordAudit } from '../audit/index.js';
 
 /**
  * Range backfills (table indexer_backfills, sql/0030): history below where the live indexer
@@ -52,7 +53,8 @@ export interface BackfillRequest {
  * lowered to there (the answer's `note` says so). Refused, with the reason: a network that is not
  * an indexed EVM network or whose indexer never started, `from` beyond the node's head (as the
  * indexer last saw it), nothing left to backfill, and a second backfill of a network while one
- * runs. Needs the database only (the CLI, the dashboard), not the node.
+ * runs. Needs the database only (the CLI, the dashboard), not the node. Audited as
+ * `requestedBy`'s.
  */
 export async function requestBackfill(
   sql: Sql,
@@ -101,6 +103,16 @@ export async function requestBackfill(
       insert into indexer_backfills (network, from_block, to_block, next_block, expect_hash, requested_by)
       values (${network}, ${req.from.toString()}, ${to.toString()}, ${to.toString()}, ${expect}, ${req.requestedBy})
       returning ${sql.unsafe(COLUMNS)}`;
+    await recordAudit(sql, {
+      actor: req.requestedBy,
+      action: 'indexer_backfill',
+      target: network,
+      details: {
+        backfill_id: backfill!.id,
+        from_block: backfill!.from_block,
+        to_block: backfill!.to_block,
+      },
+    });
     return { backfill: backfill!, ...(note ? { note } : {}) };
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
@@ -147,12 +159,23 @@ export async function getBackfill(sql: Sql, id: string): Promise<Backfill | unde
   return row;
 }
 
-/** Stops a running backfill after the batch in hand (what it stored stays). */
-export async function cancelBackfill(sql: Sql, id: string): Promise<Backfill | undefined> {
+/** Stops a running backfill after the batch in hand (what it stored stays); audited as `actor`'s. */
+export async function cancelBackfill(
+  sql: Sql,
+  id: string,
+  actor: string,
+): Promise<Backfill | undefined> {
   if (!/^\d{1,18}$/.test(id)) return undefined;
   const [row] = await sql<Backfill[]>`
     update indexer_backfills set status = 'cancelled', finished_at = now(), updated_at = now()
     where id = ${id} and status = 'running' returning ${sql.unsafe(COLUMNS)}`;
+  if (row)
+    await recordAudit(sql, {
+      actor,
+      action: 'indexer_backfill',
+      target: row.network,
+      details: { backfill_id: row.id, cancelled: true },
+    });
   return row;
 }
 

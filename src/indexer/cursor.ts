@@ -1,6 +1,7 @@
 import { RetryableError } from '../errors.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { assertNetworkLock } from './network-lock.js';
+import { recordAudit } from '../audit/index.js';
 
 /**
  * The indexer_cursors row of a network: the last block whose rows are stored. It moves in the
@@ -100,18 +101,27 @@ export async function haltAwaitingResume(sql: Sql, network: string): Promise<str
  * The operator's resume: lifts the network's halt (the running indexer goes on within seconds).
  * With `allowDeepReorg`, its next reorg walk-back may pass the depth limit and the node's
  * finalized block once. Returns the reason of the halt lifted (undefined when it was not halted).
+ * Audited as `actor`'s.
  */
 export async function resumeIndexer(
   sql: Sql,
   network: string,
   allowDeepReorg: boolean,
+  actor: string,
 ): Promise<{ found: boolean; reason?: string }> {
   const [row] = await sql<{ reason: string | null }[]>`
     update indexer_cursors c set halted_reason = null, halted_at = null, halt_needs_resume = false,
       deep_reorg_allowed = ${allowDeepReorg}
     from (select network, halted_reason from indexer_cursors where network = ${network} for update) old
     where c.network = old.network returning old.halted_reason as reason`;
-  return row ? { found: true, reason: row.reason ?? undefined } : { found: false };
+  if (!row) return { found: false };
+  await recordAudit(sql, {
+    actor,
+    action: 'indexer_resume',
+    target: network,
+    details: { was_halted: row.reason !== null, allow_deep_reorg: allowDeepReorg },
+  });
+  return { found: true, reason: row.reason ?? undefined };
 }
 
 /** Whether the operator allowed one deep reorg, and using it up. */

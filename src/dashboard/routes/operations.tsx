@@ -514,16 +514,6 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         to: block('to'),
         requestedBy: login,
       });
-      await recordAudit(sql, {
-        actor: login,
-        action: 'indexer_backfill',
-        target: backfill.network,
-        details: {
-          backfill_id: backfill.id,
-          from_block: backfill.from_block,
-          to_block: backfill.to_block,
-        },
-      });
       return page(c, {
         flash: `Backfill #${backfill.id} of ${backfill.network}, blocks ${backfill.from_block}–${backfill.to_block}, started.${note ? ` Note: ${note}.` : ''}`,
       });
@@ -534,17 +524,11 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   ops.post('/backfills/:id/cancel', requireRole('admin'), async (c) => {
-    const b = await cancelBackfill(sql, c.req.param('id') ?? '');
+    const b = await cancelBackfill(sql, c.req.param('id') ?? '', c.get('session').operator.login);
     if (!b)
       return page(c, {
         error: 'That backfill is not running (done, failed or cancelled meanwhile).',
       });
-    await recordAudit(sql, {
-      actor: c.get('session').operator.login,
-      action: 'indexer_backfill',
-      target: b.network,
-      details: { backfill_id: b.id, cancelled: true },
-    });
     return page(c, { flash: `Backfill #${b.id} cancelled; what it stored stays.` });
   });
 
@@ -552,14 +536,8 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const network = c.req.param('network') ?? '';
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const allow = body.allow_deep_reorg === 'true';
-    const result = await resumeIndexer(sql, network, allow);
+    const result = await resumeIndexer(sql, network, allow, c.get('session').operator.login);
     if (!result.found) return page(c, { error: `No indexer has run for ${network}.` });
-    await recordAudit(sql, {
-      actor: c.get('session').operator.login,
-      action: 'indexer_resume',
-      target: network,
-      details: { was_halted: result.reason !== undefined, allow_deep_reorg: allow },
-    });
     return page(c, {
       flash: result.reason
         ? `${network} resumed${allow ? '; its next reorg may pass the depth limit and the finalized block once' : ''}.`
