@@ -57,8 +57,10 @@ export function walletNftRoutes(
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
-        await setHistoryHeader(c, sql, evmNetworks);
-        const holdings = await listNftHoldings(sql, address, evmNetworks);
+        const [holdings] = await Promise.all([
+          listNftHoldings(sql, address, evmNetworks),
+          setHistoryHeader(c, sql, evmNetworks),
+        ]);
         const due = query.refresh === 'true' ? holdings : holdings.filter((h) => h.fetch_due);
         if (due.length) {
           const enqueued = await requestMetadataFetches(sql, due.slice(0, MAX_FETCHES_PER_REQUEST));
