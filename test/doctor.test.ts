@@ -128,12 +128,26 @@ describe('tollgate doctor', () => {
   });
 
   it.skipIf(skipWithoutLitecoind)(
-    'checks a Bitcoin-family node: getblock and -txindex',
+    'checks a Bitcoin-family node: getblock, its verbosity 3, and -txindex',
     async () => {
+      // A spending transaction in the head block: the check of getblock verbosity 3 has one to read.
+      await ltc!.mine(101); // a mature coinbase to spend
+      await ltc!.rpc('sendtoaddress', await ltc!.rpc('getnewaddress'), 1);
+      await ltc!.mine(1);
       const r = await doctor({ TOLLGATE_RPC_LITECOIN: ltc!.rpcUrl });
       expect(r.code).toBe(0);
       expect(r.check('litecoin', /getblock with transactions/)?.ok).toBe(true);
-      expect(r.check('litecoin', /-txindex/)).toMatchObject({ ok: true, detail: 'on' });
+      // litecoind answers verbosity 3 as 2: no prevouts, so the transaction index is required.
+      expect(r.check('litecoin', /verbosity 3/)).toMatchObject({
+        ok: false,
+        required: false,
+        detail: expect.stringMatching(/-txindex=1/),
+      });
+      expect(r.check('litecoin', /-txindex/)).toMatchObject({
+        ok: true,
+        required: true,
+        detail: 'on',
+      });
     },
   );
 });

@@ -173,19 +173,46 @@ async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
     expect(hash, `no block hash at ${head}`);
     return 'available';
   });
+  let prevouts: boolean | undefined;
   await probe('getblock with transactions', true, async () => {
     expect(hash && (await rpc.block(hash)), 'no block');
     return 'available';
   });
-  await probe('-txindex (getrawtransaction by id)', true, async () => {
+  await probe('getblock verbosity 3 (the coins inputs spend)', false, async () => {
+    prevouts = await spendsCarryPrevouts(rpc, head);
+    expect(
+      prevouts !== false,
+      'not given (Bitcoin Core 23+ gives them): coins spent from before the start block are found by id, which needs -txindex=1',
+    );
+    return prevouts
+      ? 'given: -txindex=1 is not needed for indexing'
+      : 'no spending transaction in the last 10 blocks: not verified';
+  });
+  await probe('-txindex (getrawtransaction by id)', !prevouts, async () => {
     const has = await rpc.hasTxIndex();
     expect(
       has !== false,
-      'the node runs without -txindex=1: coins spent from before the start block cannot be resolved, and tx_detail cannot find older transactions',
+      prevouts
+        ? 'the node runs without -txindex=1: tx_detail cannot find transactions older than the index'
+        : 'the node runs without -txindex=1: coins spent from before the start block cannot be resolved, and tx_detail cannot find older transactions',
     );
     return has === undefined ? 'getindexinfo missing (older node): not verified' : 'on';
   });
   return checks;
+}
+
+/**
+ * Whether the node's getblock describes the coins inputs spend (verbosity 3), judged on the
+ * newest of the last 10 blocks that spends one; undefined when none does.
+ */
+async function spendsCarryPrevouts(rpc: UtxoRpc, head: bigint): Promise<boolean | undefined> {
+  for (let h = head; h >= 0n && h > head - 10n; h--) {
+    const hash = await rpc.blockHash(h);
+    const block = hash ? await rpc.block(hash) : null;
+    const spend = block?.tx.flatMap((t) => t.vin).find((v) => v.coinbase === undefined);
+    if (spend) return spend.prevout !== undefined;
+  }
+  return undefined;
 }
 
 export interface DoctorReport {

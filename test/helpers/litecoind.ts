@@ -7,7 +7,7 @@ import { freePort } from '../../support/ports.js';
 
 /**
  * A real `litecoind -regtest` for one test file: its own data dir and free RPC port on
- * 127.0.0.1, a transaction index, a loaded wallet; stopped by its PID.
+ * 127.0.0.1, a transaction index (unless asked without), a loaded wallet; stopped by its PID.
  */
 
 /** Path of litecoind: TEST_LITECOIND if set, else on PATH (Debian's package: /usr/bin/litecoind). */
@@ -38,7 +38,7 @@ export interface Litecoind {
   stop(): Promise<void>;
 }
 
-export async function startLitecoind(): Promise<Litecoind> {
+export async function startLitecoind({ txindex = true } = {}): Promise<Litecoind> {
   const bin = findLitecoind();
   if (!bin)
     throw new Error(
@@ -53,7 +53,7 @@ export async function startLitecoind(): Promise<Litecoind> {
       '-regtest',
       `-datadir=${datadir}`,
       '-server',
-      '-txindex=1',
+      `-txindex=${txindex ? 1 : 0}`,
       '-fallbackfee=0.0001',
       `-rpcuser=${user}`,
       `-rpcpassword=${password}`,

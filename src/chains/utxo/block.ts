@@ -27,6 +27,11 @@ export interface UtxoInput {
   /** scriptSig hex; for a coinbase input, the coinbase data. */
   script: string;
   coinbase: boolean;
+  /**
+   * Height of the block holding the coin this input spends, when the node said so (getblock
+   * verbosity 3); null otherwise.
+   */
+  prevHeight: bigint | null;
 }
 
 export interface UtxoTransaction {
@@ -87,6 +92,7 @@ export function parseTransaction(
       sequence: v.sequence,
       script: coinbase ? v.coinbase! : (v.scriptSig?.hex ?? ''),
       coinbase,
+      prevHeight: !coinbase && v.prevout ? BigInt(v.prevout.height) : null,
     });
   });
   return {

@@ -20,6 +20,14 @@ export interface RawVout {
   scriptPubKey: RawScriptPubKey;
   ismweb?: boolean;
 }
+/** The coin an input spends, as getblock verbosity 3 (Bitcoin Core 23+) describes it. */
+export interface RawPrevout {
+  /** Whether the coin was created by a coinbase transaction. */
+  generated: boolean;
+  height: number;
+  value: number | string;
+  scriptPubKey: RawScriptPubKey;
+}
 export interface RawVin {
   txid?: string;
   vout?: number;
@@ -27,6 +35,8 @@ export interface RawVin {
   scriptSig?: { hex: string };
   sequence: number;
   ismweb?: boolean;
+  /** Only from getblock verbosity 3. */
+  prevout?: RawPrevout;
 }
 export interface RawTransaction {
   txid: string;
@@ -93,8 +103,8 @@ const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal
 
 export class UtxoRpc {
   private readonly client: Client;
-  /** Whether getblock takes verbosity 2; learnt from the first call. */
-  private verbosity2: boolean | undefined;
+  /** Whether getblock takes a verbosity number (not only a boolean); learnt from the first call. */
+  private numericVerbosity: boolean | undefined;
 
   constructor(rpcUrl: string) {
     this.client = new Client({ ...parseRpcUrl(rpcUrl), timeout: TIMEOUT_MS, logger: silent });
@@ -110,24 +120,26 @@ export class UtxoRpc {
   }
 
   /**
-   * The block with its transactions (getblock verbosity 2), or null when the node does not know
-   * it (any more). A node whose getblock takes only a boolean (Dogecoin Core 1.14) is asked for
-   * txids instead, and their transactions are read with getrawtransaction.
+   * The block with its transactions, or null when the node does not know it (any more). Asked
+   * with verbosity 3: Bitcoin Core 23+ then describes the coin each input spends (`prevout`,
+   * with its height), older nodes answer as for verbosity 2 (no prevouts). A node whose getblock
+   * takes only a boolean (Dogecoin Core 1.14) is asked for txids instead, and their transactions
+   * are read with getrawtransaction.
    */
   async block(hash: string): Promise<RawBlock | null> {
     type Block = Omit<RawBlock, 'tx'> & { tx: (RawTransaction | string)[] };
     let block: Block | null;
     try {
       block = await this.orNull(
-        this.call<Block>('getblock', hash, this.verbosity2 === false ? true : 2),
+        this.call<Block>('getblock', hash, this.numericVerbosity === false ? true : 3),
         RPC_INVALID_ADDRESS_OR_KEY,
       );
-      this.verbosity2 ??= true;
+      this.numericVerbosity ??= true;
     } catch (err) {
       const boolOnly =
         err instanceof RpcCallError && (err.code === RPC_TYPE_ERROR || err.code === RPC_MISC_ERROR);
-      if (this.verbosity2 !== undefined || !boolOnly) throw err;
-      this.verbosity2 = false;
+      if (this.numericVerbosity !== undefined || !boolOnly) throw err;
+      this.numericVerbosity = false;
       return this.block(hash);
     }
     if (!block) return null;
@@ -144,6 +156,27 @@ export class UtxoRpc {
       'getrawtransaction',
       txids.map((txid) => [txid, true]),
       'the node needs -txindex=1 to find transactions by id',
+    );
+  }
+
+  /**
+   * Transactions in blocks the caller knows (getrawtransaction with the block hash, batched):
+   * no -txindex needed.
+   */
+  async transactionsInBlocks(
+    refs: readonly { txid: string; blockHash: string }[],
+  ): Promise<RawTransaction[]> {
+    return this.batch<RawTransaction>(
+      'getrawtransaction',
+      refs.map((r) => [r.txid, true, r.blockHash]),
+    );
+  }
+
+  /** Hashes of the best chain's blocks at `heights` (getblockhash, batched). */
+  async blockHashes(heights: readonly bigint[]): Promise<string[]> {
+    return this.batch<string>(
+      'getblockhash',
+      heights.map((h) => [Number(h)]),
     );
   }
 

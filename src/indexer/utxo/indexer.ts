@@ -73,7 +73,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     const { network } = this.opts;
     if ((await this.rpc.hasTxIndex()) === false)
       this.log.warn(
-        'the node runs without -txindex: coins spent from before the start block cannot be resolved',
+        'the node runs without -txindex: coins spent from before the start block can be resolved only if its getblock gives them (verbosity 3, Bitcoin Core 23+)',
       );
     const existing = await readCursor(this.sql, network);
     if (existing) {

@@ -4,23 +4,65 @@ import {
   outpointKey,
   parseOutput,
   type UtxoBlock,
+  type UtxoInput,
   type UtxoTransaction,
 } from '../../chains/utxo/block.js';
-import type { UtxoRpc } from '../../chains/utxo/client.js';
+import type { RawTransaction, UtxoRpc } from '../../chains/utxo/client.js';
 import { findStoredOutputs } from './store.js';
 import type { Coin, ResolvedBlock, ResolvedInput, ResolvedTransaction } from './resolved.js';
 
 /**
  * Prevout resolution: each input of a block gets the output it spends (its "coin"), and each
  * transaction its fee. In order of cost: an earlier transaction of the same block, then our own
- * utxo_outputs (everything indexed so far), then the node (getrawtransaction, batched, which
- * needs -txindex; only for coins created before the indexer's start block).
+ * utxo_outputs (everything indexed so far), then the node (only for coins created before the
+ * indexer's start block: getrawtransaction, batched, by block hash where getblock verbosity 3
+ * told the coin's height, else by id, which needs -txindex).
  */
 
 function coinsOf(t: UtxoTransaction, height: bigint, into: Map<string, Coin>): void {
   const coinbase = t.inputs.some((i) => i.coinbase);
   for (const { vout, ...o } of t.outputs)
     into.set(outpointKey(t.txid, vout), { ...o, height, version: t.version, coinbase });
+}
+
+/**
+ * The node's transactions that created the coins `inputs` spend, with their blocks' heights.
+ * Where getblock verbosity 3 gave the coins' heights, each is read by its block's hash (no
+ * -txindex needed); otherwise by id (-txindex) and its block's height looked up.
+ */
+async function nodeTransactions(
+  rpc: UtxoRpc,
+  inputs: readonly UtxoInput[],
+): Promise<(RawTransaction & { height: bigint })[]> {
+  const located = new Map<string, bigint>();
+  const byId = new Set<string>();
+  for (const i of inputs)
+    if (i.prevHeight === null) byId.add(i.prevTxid!);
+    else located.set(i.prevTxid!, i.prevHeight);
+  for (const txid of located.keys()) byId.delete(txid);
+  const out: (RawTransaction & { height: bigint })[] = [];
+
+  if (located.size) {
+    const heights = [...new Set(located.values())];
+    const hashes = new Map(
+      (await rpc.blockHashes(heights)).map((hash, k) => [heights[k]!, hash] as const),
+    );
+    const refs = [...located].map(([txid, h]) => ({ txid, blockHash: hashes.get(h)!, height: h }));
+    const txs = await rpc.transactionsInBlocks(refs);
+    txs.forEach((t, k) => out.push({ ...t, height: refs[k]!.height }));
+  }
+  if (byId.size) {
+    const txs = await rpc.transactions([...byId]);
+    const blocks = [...new Set(txs.map((t) => t.blockhash).filter((h): h is string => Boolean(h)))];
+    const heights = blocks.length ? await rpc.blockHeights(blocks) : new Map<string, bigint>();
+    for (const t of txs) {
+      const height = t.blockhash ? heights.get(t.blockhash) : undefined;
+      if (height === undefined)
+        throw new RetryableError(`transaction ${t.txid} is not in a block of the node`);
+      out.push({ ...t, height });
+    }
+  }
+  return out;
 }
 
 export async function resolvePrevouts(
@@ -41,24 +83,21 @@ export async function resolvePrevouts(
   if (notInBlock.length)
     for (const [k, c] of await findStoredOutputs(sql, network, notInBlock)) coins.set(k, c);
 
-  const fromNode = [
-    ...new Set(wanted.filter((o) => !coins.has(outpointKey(o.txid, o.vout))).map((o) => o.txid)),
-  ];
-  if (fromNode.length) {
-    const txs = await rpc.transactions(fromNode);
-    const hashes = [...new Set(txs.map((t) => t.blockhash).filter((h): h is string => Boolean(h)))];
-    const heights = hashes.length ? await rpc.blockHeights(hashes) : new Map<string, bigint>();
-    for (const t of txs) {
-      const height = t.blockhash ? heights.get(t.blockhash) : undefined;
-      if (height === undefined)
-        throw new RetryableError(
-          `transaction ${t.txid} spent in block ${block.height} is not in a block of the node`,
-        );
+  const missing = block.transactions.flatMap((t) =>
+    t.inputs.filter((i) => !i.coinbase && !coins.has(outpointKey(i.prevTxid!, i.prevVout!))),
+  );
+  if (missing.length) {
+    for (const t of await nodeTransactions(rpc, missing)) {
       const coinbase = t.vin.some((v) => v.coinbase !== undefined);
       for (const v of t.vout) {
         if (v.ismweb) continue;
         const { vout, ...o } = parseOutput(v, decimals);
-        coins.set(outpointKey(t.txid, vout), { ...o, height, version: t.version, coinbase });
+        coins.set(outpointKey(t.txid, vout), {
+          ...o,
+          height: t.height,
+          version: t.version,
+          coinbase,
+        });
       }
     }
   }
