@@ -1,10 +1,12 @@
 /**
  * Block-to-webhook latency of address streams, on a local node with an embedded Postgres: N
  * transfers to a streamed address, each mined on send (automine); the time from the send
- * returning (the block exists) to the unconfirmed webhook arriving at a local receiver. Two
- * ways of learning of a block: Hardhat over http, polled every 50 ms; anvil over ws, pushing new
- * heads (eth_subscribe newHeads wakes the indexer; the 50 ms poll stays as the fallback).
- *   npm run bench:latency -- [N] [hardhat|anvil] [http|ws]   (default 300, both ways in turn)
+ * returning (the block exists) to the unconfirmed webhook arriving at a local receiver. Three
+ * ways of learning of a block and asking for it: Hardhat over http, polled every 50 ms; anvil
+ * over ws alone (TOLLGATE_RPC_ETH=ws://…: requests and pushed heads on ws); anvil with requests
+ * over http and heads pushed over ws (TOLLGATE_HEADS_ETH=ws://…). The 50 ms poll stays as the
+ * fallback wherever heads are pushed.
+ *   npm run bench:latency -- [N] [hardhat|anvil] [http|ws|http+ws]   (default 300, all three in turn)
  *     prints p50/p95/p99 and writes bench/results/stream-latency.json
  * Figures, not assertions: this machine is shared and noisy.
  */
@@ -29,7 +31,9 @@ const N = Number(process.argv[2] ?? 300);
 
 setLogLevel('warn');
 
-async function runOne(NODE: DevChainNode, TRANSPORT: 'http' | 'ws') {
+type Transport = 'http' | 'ws' | 'http+ws';
+
+async function runOne(NODE: DevChainNode, TRANSPORT: Transport) {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
   chmodSync(dir, 0o711);
   const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
@@ -59,6 +63,7 @@ async function runOne(NODE: DevChainNode, TRANSPORT: 'http' | 'ws') {
     TOLLGATE_HOST: '127.0.0.1',
     TOLLGATE_PORT: '0',
     TOLLGATE_RPC_ETH: TRANSPORT === 'ws' ? chain.url.replace(/^http/, 'ws') : chain.url,
+    ...(TRANSPORT === 'http+ws' ? { TOLLGATE_HEADS_ETH: chain.url.replace(/^http/, 'ws') } : {}),
     TOLLGATE_START_BLOCK_ETH: 'head',
     TOLLGATE_FINALITY_ETH: 'depth',
     TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
@@ -96,7 +101,7 @@ async function runOne(NODE: DevChainNode, TRANSPORT: 'http' | 'ws') {
     transactions: N,
     node: NODE,
     transport: TRANSPORT,
-    new_heads: TRANSPORT === 'ws' ? 'pushed (eth_subscribe newHeads)' : 'polled',
+    new_heads: TRANSPORT === 'http' ? 'polled' : 'pushed (eth_subscribe newHeads)',
     poll_interval_ms: 50,
     block_to_webhook_ms: latencySummary(latencies),
   };
@@ -115,12 +120,13 @@ async function runOne(NODE: DevChainNode, TRANSPORT: 'http' | 'ws') {
   return result;
 }
 
-const runs: [DevChainNode, 'http' | 'ws'][] =
+const runs: [DevChainNode, Transport][] =
   process.argv[3] !== undefined
-    ? [[process.argv[3] as DevChainNode, (process.argv[4] ?? 'http') as 'http' | 'ws']]
+    ? [[process.argv[3] as DevChainNode, (process.argv[4] ?? 'http') as Transport]]
     : [
         ['hardhat', 'http'],
         ['anvil', 'ws'],
+        ['anvil', 'http+ws'],
       ];
 const results = [];
 for (const [node, transport] of runs) results.push(await runOne(node, transport));

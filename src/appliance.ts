@@ -14,7 +14,7 @@ import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
-import { createEvmClient, EvmBlockSource } from './chains/evm/client.js';
+import { closeEvmClient, createEvmClient, EvmBlockSource } from './chains/evm/client.js';
 import { startDevChain, type DevChain } from './devchain/devchain.js';
 import { EvmIndexer } from './indexer/evm/indexer.js';
 import { UtxoIndexer } from './indexer/utxo/indexer.js';
@@ -234,6 +234,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           maxReorgDepth: n.maxReorgDepth,
           finality: n.finality,
           databaseUrl: db.url,
+          headsUrl: n.heads,
         };
         const indexer =
           n.family === 'utxo'
@@ -325,6 +326,9 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         await step('closing the TRP listener', () => trpServer?.close());
         await step('stopping the indexers', () => Promise.all(indexers.map((i) => i.stop())));
         await step('stopping the worker', () => runner?.stop());
+        await step('closing the node connections', () =>
+          Promise.all([...clients.values()].map(closeEvmClient)),
+        );
         await step('closing the mailer', () => mailer?.close());
         await step('closing the database pool', () => db.close());
         await step('stopping the dev chain', () => devChain?.stop());

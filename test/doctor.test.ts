@@ -92,6 +92,27 @@ describe('tollgate doctor', () => {
     expect(r.code).toBe(0);
     expect(r.check('eth', /eth_getBlockReceipts/)).toMatchObject({ ok: true });
     expect(r.check('eth', /JSON-RPC batches/)).toMatchObject({ ok: true });
+    expect(r.check('eth', /newHeads/)).toBeUndefined(); // polled: nothing to check
+  });
+
+  it('checks the newHeads subscription of TOLLGATE_HEADS_<NETWORK>, or of a ws:// RPC URL', async () => {
+    const ws = anvil.url.replace(/^http/, 'ws');
+    const split = await doctor({ TOLLGATE_RPC_ETH: anvil.url, TOLLGATE_HEADS_ETH: ws });
+    expect(split.code).toBe(0);
+    expect(split.check('eth', /newHeads/)).toMatchObject({ ok: true, detail: 'subscribed' });
+    const one = await doctor({ TOLLGATE_RPC_ETH: ws });
+    expect(one.check('eth', /newHeads/)).toMatchObject({ ok: true, detail: 'subscribed' });
+    // Nothing listens there: reported, not required (the head is polled meanwhile).
+    const down = await doctor({
+      TOLLGATE_RPC_ETH: anvil.url,
+      TOLLGATE_HEADS_ETH: 'ws://127.0.0.1:1',
+    });
+    expect(down.code).toBe(0);
+    expect(down.check('eth', /newHeads/)).toMatchObject({
+      ok: false,
+      required: false,
+      detail: expect.stringMatching(/ECONNREFUSED/),
+    });
   });
 
   it('fails a node without a required method, naming it, and one that is down', async () => {

@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
-import { BaseError, numberToHex } from 'viem';
+import { BaseError, numberToHex, type PublicClient } from 'viem';
 import { command } from './command.js';
 import { type Config, resolveNetworks, type ResolvedNetwork } from '../config/index.js';
 import { networkInfo } from '../config/networks.js';
-import { createEvmClient, methodUnsupported } from '../chains/evm/client.js';
+import { closeEvmClient, createEvmClient, methodUnsupported } from '../chains/evm/client.js';
+import { watchNewHeads } from '../chains/evm/heads.js';
 import { UtxoRpc } from '../chains/utxo/client.js';
 import { describeError } from '../errors.js';
 
 export const DOCTOR_USAGE = `Usage:
   tollgate doctor [--network X]... [--json]
-      asks each configured node (TOLLGATE_RPC_<NETWORK>) for every RPC method and setting Tollgate
+      asks each configured node (TOLLGATE_RPC_<NETWORK>, TOLLGATE_HEADS_<NETWORK>) for every RPC method and setting Tollgate
       uses, and says what is missing and what that costs. Exit 0 when nothing required is missing,
       1 otherwise. Reads no database.`;
 
@@ -56,9 +57,17 @@ const expect = (cond: unknown, message: string) => {
 
 /** The EVM node: what the indexer, the backfill, tx_detail, NFT metadata and tokens call. */
 async function checkEvm(n: ResolvedNetwork): Promise<Check[]> {
+  const client = createEvmClient(n.rpc);
+  try {
+    return await probeEvm(n, client);
+  } finally {
+    await closeEvmClient(client).catch(() => {});
+  }
+}
+
+async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check[]> {
   const checks: Check[] = [];
   const probe = probeInto(checks);
-  const client = createEvmClient(n.rpc);
   const rpc = (method: string, params: unknown[] = []) =>
     client.request({ method: method as never, params: params as never }) as Promise<unknown>;
   let head = 0n;
@@ -147,13 +156,32 @@ async function checkEvm(n: ResolvedNetwork): Promise<Check[]> {
     expect(b, `the node has no block ${start} (history expired or pruned): no backfill below it`);
     return `block ${start} available`;
   });
-  if (n.rpc.startsWith('ws'))
-    await probe('newHeads subscription', false, async () => {
-      const unwatch = client.watchBlockNumber({ onBlockNumber: () => {}, emitOnBegin: false });
-      unwatch();
-      return 'subscribed';
-    });
+  if (n.heads) {
+    const heads = n.heads;
+    await probe('newHeads subscription', false, () => subscribeOnce(heads));
+  }
   return checks;
+}
+
+/** Subscribes to new heads at `url` once: 'subscribed', or the node's refusal or connection failure. */
+function subscribeOnce(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => done(new Missing('no answer to eth_subscribe within 10 s')),
+      10_000,
+    );
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      stop();
+      if (err) reject(err);
+      else resolve('subscribed');
+    };
+    const stop = watchNewHeads(url, {
+      onHead: () => {},
+      onSubscribed: () => done(),
+      onError: (err) => done(new Missing(err.message)),
+    });
+  });
 }
 
 /** The Bitcoin-family node: getblock with transactions, and a transaction index. */

@@ -180,6 +180,14 @@ const TravelRuleConfigSchema = z
 const NetworkConfigSchema = z.object({
   /** Without it the network is not indexed (except eth when the dev chain runs). */
   rpc: rpcUrl.optional(),
+  /**
+   * EVM: a ws(s):// URL of the same node whose pushed new heads wake the indexer at once (requests
+   * stay on `rpc`). Defaults to `rpc` when that is ws(s)://; without either, the head is polled.
+   */
+  heads: z
+    .string()
+    .regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL')
+    .optional(),
   /** Blocks on top of a transaction's block (its own counts as one) before `confirmed: true`. */
   confirmations: z.int().min(0).max(100_000).optional(),
   /**
@@ -350,6 +358,7 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
 const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' | 'int_or_head' }> =
   {
     RPC: { field: 'rpc', type: 'string' },
+    HEADS: { field: 'heads', type: 'string' },
     CONFIRMATIONS: { field: 'confirmations', type: 'int' },
     START_BLOCK: { field: 'start_block', type: 'int_or_head' },
     POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
@@ -452,7 +461,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   for (const [name, value] of Object.entries(env)) {
     const m =
-      /^TOLLGATE_(RPC|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY)_([A-Z0-9]+)$/.exec(
+      /^TOLLGATE_(RPC|HEADS|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY)_([A-Z0-9]+)$/.exec(
         name,
       );
     if (!m || value === undefined || value === '') continue;
@@ -486,6 +495,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const devChain = wantsDevChain(config);
   for (const [symbol, net] of Object.entries(config.networks)) {
+    if (net.heads && networkInfo(symbol)?.family !== 'evm')
+      throw new ConfigError(
+        `${sources.get(`networks.${symbol}.heads`) ?? `networks.${symbol}.heads`}: pushed new heads are for EVM networks; ${symbol} is polled`,
+      );
     if (net.rpc || (devChain && symbol === 'eth')) continue;
     const name = sources.get(`networks.${symbol}`) ?? `networks.${symbol}`;
     throw new ConfigError(
@@ -500,6 +513,8 @@ export interface ResolvedNetwork {
   symbol: string;
   family: 'evm' | 'utxo';
   rpc: string;
+  /** EVM: the ws(s):// URL whose pushed new heads wake the indexer; undefined: polled. */
+  heads: string | undefined;
   maxReorgDepth: number;
   confirmations: number;
   /** Undefined: not chosen (the first start refuses to guess). */
@@ -521,6 +536,10 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       symbol,
       family: info.family as 'evm' | 'utxo',
       rpc: net.rpc,
+      heads:
+        info.family === 'evm'
+          ? (net.heads ?? (/^wss?:/.test(net.rpc) ? net.rpc : undefined))
+          : undefined,
       confirmations: confirmationsFor(config, symbol),
       startBlock: net.start_block,
       pollIntervalMs: net.poll_interval_ms ?? config.indexer_poll_interval_ms,
@@ -534,6 +553,7 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       symbol: 'eth',
       family: 'evm',
       rpc: devChainUrl,
+      heads: eth?.heads,
       confirmations: eth?.confirmations ?? DEV_CHAIN_CONFIRMATIONS,
       // A new chain at every start (its history is forgotten): all of it.
       startBlock: eth?.start_block ?? 0,

@@ -57,6 +57,7 @@ describe('loadConfig', () => {
     const nets = resolveNetworks(c);
     expect(nets.find((n) => n.symbol === 'eth')).toMatchObject({
       rpc: 'wss://node:8546',
+      heads: 'wss://node:8546', // a ws(s):// RPC URL pushes heads too
       confirmations: 12,
       startBlock: 1000,
     });
@@ -65,7 +66,22 @@ describe('loadConfig', () => {
       confirmations: 200,
       startBlock: undefined,
       finality: 'node',
+      heads: undefined, // polled
     });
+  });
+
+  it('takes pushed heads from TOLLGATE_HEADS_<NETWORK> beside an http RPC URL, for EVM networks', () => {
+    const c = loadConfig({
+      TOLLGATE_RPC_ETH: 'http://node:8545',
+      TOLLGATE_HEADS_ETH: 'ws://node:8546',
+      TOLLGATE_RPC_LITECOIN: 'http://u:p@node:9332',
+    });
+    const nets = resolveNetworks(c);
+    expect(nets.find((n) => n.symbol === 'eth')).toMatchObject({
+      rpc: 'http://node:8545',
+      heads: 'ws://node:8546',
+    });
+    expect(nets.find((n) => n.symbol === 'litecoin')?.heads).toBeUndefined();
   });
 
   it.each([
@@ -83,6 +99,11 @@ describe('loadConfig', () => {
       'TOLLGATE_CONFIRMATIONS_BSC',
     ],
     [{ TOLLGATE_LOG_LEVEL: 'loud' }, 'TOLLGATE_LOG_LEVEL'],
+    [{ TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_HEADS_ETH: 'http://x' }, 'TOLLGATE_HEADS_ETH'],
+    [
+      { TOLLGATE_RPC_BITCOIN: 'http://u:p@x:8332', TOLLGATE_HEADS_BITCOIN: 'ws://x' },
+      'TOLLGATE_HEADS_BITCOIN',
+    ],
     [{ TOLLGATE_CONFIG: '/nonexistent/tollgate.json' }, 'TOLLGATE_CONFIG'],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -52,6 +52,15 @@ export function createEvmClient(rpcUrl: string): PublicClient {
   return createPublicClient({ transport }) as PublicClient;
 }
 
+/** Closes a ws(s):// client's connection (an http one holds none open between calls). */
+export async function closeEvmClient(client: PublicClient): Promise<void> {
+  if (client.transport.type !== 'webSocket') return;
+  const transport = client.transport as unknown as {
+    getRpcClient(): Promise<{ close(): void }>;
+  };
+  (await transport.getRpcClient()).close();
+}
+
 /**
  * Whether the node answered a call with a JSON-RPC error (it understood the request and refused
  * it: an unknown method or block tag), as opposed to not answering (a timeout, a dropped

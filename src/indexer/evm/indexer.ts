@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/index.js';
 import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
+import { watchNewHeads } from '../../chains/evm/heads.js';
 import { describeError } from '../../errors.js';
 import { mapWithConcurrency } from '../../concurrency.js';
 import { ChainIndexer, IndexerHaltError, type ChainIndexerOptions } from '../chain-indexer.js';
@@ -50,6 +51,8 @@ export interface EvmIndexerOptions extends ChainIndexerOptions {
    * `maxReorgDepth`); 'depth': `maxReorgDepth` alone (dev nodes call every block final).
    */
   finality?: 'node' | 'depth';
+  /** A ws(s):// URL of the node: new heads pushed over it wake the indexer (see heads.ts). */
+  headsUrl?: string;
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -123,11 +126,12 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
   }
 
   private subscribeHeads(): () => void {
-    if (this.source.client.transport.type !== 'webSocket') return () => {};
+    if (!this.opts.headsUrl) return () => {};
     this.log.info('following newHeads over WebSocket');
-    return this.source.client.watchBlockNumber({
-      emitOnBegin: false,
-      onBlockNumber: () => this.wakeUp(),
+    return watchNewHeads(this.opts.headsUrl, {
+      onHead: () => this.wakeUp(),
+      // A head may have come while the connection was down.
+      onSubscribed: () => this.wakeUp(),
       onError: (err) =>
         this.log.warn(
           { error: describeError(err) },

@@ -49,7 +49,7 @@ async function nodeTransactions(
     );
     const refs = [...located].map(([txid, h]) => ({ txid, blockHash: hashes.get(h)!, height: h }));
     const txs = await rpc.transactionsInBlocks(refs);
-    txs.forEach((t, k) => out.push({ ...t, height: refs[k]!.height }));
+    for (const [k, t] of txs.entries()) out.push({ ...t, height: refs[k]!.height });
   }
   if (byId.size) {
     const txs = await rpc.transactions([...byId]);
