@@ -51,9 +51,12 @@ export function isRetryable(err: unknown): boolean {
 
 export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 
-/** The error body of every face (API, operator API, TRP): the number twice, as the spec shows it. */
-export function errorBody(number: number, message: string) {
-  return { code: number, status: number, message };
+/**
+ * The error body of every face (API, operator API, TRP): the number twice, as the spec shows it;
+ * `detail` (not in the spec) where the message is the spec's fixed text and the reason is more.
+ */
+export function errorBody(number: number, message: string, detail?: string) {
+  return { code: number, status: number, message, ...(detail ? { detail } : {}) };
 }
 
 export class ApiError extends PermanentError {
@@ -61,6 +64,8 @@ export class ApiError extends PermanentError {
     readonly httpStatus: ApiStatus,
     readonly errorNumber: number,
     message: string,
+    /** The specific reason, where `message` is the spec's fixed text for the number. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ApiError';

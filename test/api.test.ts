@@ -36,7 +36,7 @@ function expectError(res: { status: number; json: any }, httpStatus: number, num
 }
 
 describe('authentication', () => {
-  it('accepts the key as query parameter, header, basic-auth username and JSON body field', async () => {
+  it('accepts the key as query parameter, header, basic-auth username and body field (JSON or form)', async () => {
     expect((await get(`/v2/stream/list?apikey=${keyA}`)).json).toMatchObject({
       code: 0,
       message: 'OK',
@@ -53,6 +53,28 @@ describe('authentication', () => {
       body: { apikey: keyA, address: randomAddress(), webhook: hook },
     });
     expect(viaBody.json).toEqual({ code: 0, message: 'OK', data: null });
+    // A form body (what `curl -d apikey=…` sends) carries the key and the fields alike.
+    const address = randomAddress();
+    const form = (body: string) =>
+      call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    const viaForm = await form(
+      new URLSearchParams({ apikey: keyA, address, webhook: hook }).toString(),
+    );
+    expect(viaForm.json).toEqual({ code: 0, message: 'OK', data: null });
+    const listed = await get('/v2/stream/list?limit=100', { apikey: keyA });
+    expect(listed.json.data.map((s: { address: string }) => s.address)).toContain(
+      address.toLowerCase(),
+    );
+    // A field given twice is ambiguous: refused, not guessed.
+    const twice = await form(
+      `apikey=${keyA}&address=${address}&address=${randomAddress()}&webhook=x`,
+    );
+    expectError(twice, 400, 5000);
+    expect(twice.json.message).toBe('Form field "address" is given more than once.');
+    expectError(await form(`apikey=${keyA}&address=%00&webhook=x`), 400, 5000);
   });
 
   it('answers 401 with the error body for no key, a wrong key, and a revoked key', async () => {
@@ -169,16 +191,23 @@ describe('validation', () => {
       400,
       5002,
     );
-    expectError(
-      await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', { headers: h() }),
-      400,
-      5002,
-    );
-    expectError(
-      await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() }),
-      400,
-      5002,
-    );
+    // stream/delete answers 5002 with the spec's own message; the reason is in `detail`.
+    const bad = await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', {
+      headers: h(),
+    });
+    expectError(bad, 400, 5002);
+    expect(bad.json).toEqual({
+      code: 5002,
+      status: 5002,
+      message: 'Invalid Address.',
+      detail: expect.any(String),
+    });
+    const missing = await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() });
+    expectError(missing, 400, 5002);
+    expect(missing.json).toMatchObject({
+      message: 'Invalid Address.',
+      detail: 'address: is required',
+    });
   });
 
   it('streams Bitcoin-family addresses and refuses addresses of networks it cannot stream', async () => {
@@ -227,12 +256,19 @@ describe('validation', () => {
         body: { address, webhook },
       });
       expectError(res, 400, 5004);
+      // The spec's message for stream/create, whatever the reason; the reason in `detail`.
+      expect(res.json.message).toBe('Invalid webhook.');
+      expect(res.json.detail).toMatch(/webhook /);
     }
-    expectError(
-      await call(app.baseUrl, 'POST', '/v2/stream/create', { headers: h(), body: { address } }),
-      400,
-      5004,
-    );
+    const missing = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: h(),
+      body: { address },
+    });
+    expectError(missing, 400, 5004);
+    expect(missing.json).toMatchObject({
+      message: 'Invalid webhook.',
+      detail: 'webhook: is required',
+    });
     expectError(
       await call(app.baseUrl, 'POST', '/v2/stream/create', {
         headers: h(),

@@ -85,7 +85,7 @@ describe('address streams on the EVM dev chain', () => {
         erc20Transfers: [],
         erc721Transfers: [],
         erc1155Transfers: [],
-        contract_type: null,
+        contract_type: '', // a string, as the spec types it, also without token transfers
         tx: {
           from: w.address.toLowerCase(),
           to: to.toLowerCase(),

@@ -216,10 +216,62 @@ describe('GET /v2/wallet/nfts', () => {
         metadata: EMPTY,
         contract_name: 'Test Apes',
         contract_symbol: 'TAPE',
+        metadata_status: 'pending',
       });
     }
     meta.release('/meta/9.json', { name: 'Nine' });
     await until(nft, 9, (i) => i.name === 'Nine');
+  });
+
+  it('answers the first look at a wallet with its metadata, or says it is on its way', async () => {
+    const a721 = inject('contracts').TestERC721.abi;
+    const [quick, slow] = [randomAddress(), randomAddress()];
+    meta.json('/meta/20.json', { name: 'Twenty' });
+    meta.routes.set('/meta/21.json', 'hold');
+    for (const [id, to] of [
+      [20n, quick],
+      [21n, slow],
+    ] as const) {
+      await w.write(nft, a721, 'setTokenURI', [id, `${meta.url}/meta/${id}.json`]);
+      await w.write(nft, a721, 'mint', [to, id]);
+    }
+    // Indexed on both networks, and nobody has asked for either wallet yet.
+    await eventually(
+      () =>
+        db.sql`select count(*)::int as n from evm_token_transfers where to_address in (${quick.toLowerCase()}, ${slow.toLowerCase()})`,
+      (r) => r[0]!.n === 4,
+      30_000,
+    );
+    const look = (address: string) =>
+      call(app.baseUrl, 'GET', `/v2/wallet/nfts?address=${address}`, { headers: { apikey } });
+
+    // The first answer waits for a fetch that comes within the bound: a backend caching it
+    // keeps real names, not blanks.
+    const first = await look(quick);
+    for (const n of NETWORKS)
+      expect(one(first.json.data, n, nft, 20)).toMatchObject({
+        name: 'Twenty',
+        metadata_status: 'ok',
+      });
+    expect(first.headers['x-tollgate-metadata-pending']).toBeUndefined();
+
+    // A fetch that does not come in time: listed with what is known, marked, not to be kept.
+    const waiting = await look(slow);
+    for (const n of NETWORKS)
+      expect(one(waiting.json.data, n, nft, 21)).toMatchObject({
+        name: '',
+        metadata_status: 'pending',
+      });
+    expect(waiting.headers['x-tollgate-metadata-pending']).toBe('2');
+    expect(waiting.headers['cache-control']).toBe('no-store');
+    meta.release('/meta/21.json', { name: 'Twenty-one' });
+    const later = await eventually(
+      () => look(slow),
+      (r) => NETWORKS.every((n) => one(r.json.data, n, nft, 21)?.name === 'Twenty-one'),
+      30_000,
+    );
+    expect(one(later.json.data, 'eth', nft, 21).metadata_status).toBe('ok');
+    expect(later.headers['x-tollgate-metadata-pending']).toBeUndefined();
   });
 
   it('fills in metadata from http(s), ipfs:// through the gateway, data: URIs, ERC-1155 {id} and redirects', async () => {
@@ -243,6 +295,7 @@ describe('GET /v2/wallet/nfts', () => {
       contract_name: 'Test Apes',
       contract_symbol: 'TAPE',
       contract_address: nft.toLowerCase(),
+      metadata_status: 'ok',
     });
     data = await until(nft, 2, (i) => i.name === 'Two');
     expect(one(data, 'eth', nft, 2)).toMatchObject({

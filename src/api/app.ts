@@ -208,7 +208,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   );
   app.onError((err, c) => {
     if (err instanceof ApiError)
-      return c.json(errorBody(err.errorNumber, err.message), err.httpStatus);
+      return c.json(errorBody(err.errorNumber, err.message, err.detail), err.httpStatus);
     if (err instanceof HTTPException && err.status < 500)
       return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Bad request.'), 400);
     const requestId = c.get('requestId');

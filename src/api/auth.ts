@@ -11,7 +11,7 @@ const MAX_KEY_LENGTH = 200;
 
 /**
  * The API key, from any one of the spec's four places: query `apikey`, header `apikey`,
- * HTTP basic-auth username (no password), or an `apikey` field of a JSON body.
+ * HTTP basic-auth username (no password), or an `apikey` field of the body (JSON or form).
  */
 async function findKeyIn(c: Context): Promise<string | undefined> {
   const fromQuery = c.req.query('apikey');
@@ -37,7 +37,7 @@ export function requireApiKey(sql: Sql): MiddlewareHandler<AuthEnv> {
       throw new ApiError(
         401,
         ErrorNumber.UNAUTHORIZED,
-        'API key required: send it as the apikey query parameter, apikey header, JSON body field, or basic-auth username.',
+        'API key required: send it as the apikey query parameter, apikey header, body field, or basic-auth username.',
       );
     const apiKey = key.length <= MAX_KEY_LENGTH ? await findApiKey(sql, key) : undefined;
     if (!apiKey) throw new ApiError(401, ErrorNumber.UNAUTHORIZED, 'Invalid API key.');

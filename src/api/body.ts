@@ -5,8 +5,10 @@ import { hasNul } from '../json.js';
 const NO_BODY = Symbol('no body');
 
 /**
- * The request's JSON body, parsed once per request. An empty body is `undefined`; anything
- * that is not JSON, or holds a NUL character in a string, is a 400 (never a 500).
+ * The request's body, parsed once per request: JSON, or an HTML form
+ * (`application/x-www-form-urlencoded`, what `curl -d apikey=…` sends) as an object of strings.
+ * An empty body is `undefined`; anything that does not parse, holds a NUL character in a string,
+ * or names a form field twice is a 400 (never a 500).
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const cached = c.get('body' as never) as unknown;
@@ -16,14 +18,16 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     c.set('body' as never, NO_BODY as never);
     return undefined;
   }
+  const form = /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '');
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
+    value = form ? formFields(text) : JSON.parse(text);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
     throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Malformed JSON body.');
   }
-  // Only an escaped NUL can be in a parsed string (a raw one is not JSON): look for it then.
-  if (text.includes('\\u0000') && hasNul(value))
+  // Only an escaped NUL can be in a parsed JSON string (a raw one is not JSON): look for it then.
+  if ((form || text.includes('\\u0000')) && hasNul(value))
     throw new ApiError(
       400,
       ErrorNumber.BAD_REQUEST,
@@ -31,4 +35,20 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     );
   c.set('body' as never, value as never);
   return value;
+}
+
+/** A form body's fields; each may be given once. */
+function formFields(text: string): Record<string, string> {
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (fields.has(name))
+      throw new ApiError(
+        400,
+        ErrorNumber.BAD_REQUEST,
+        `Form field ${JSON.stringify(name.slice(0, 50))} is given more than once.`,
+      );
+    fields.set(name, value);
+  }
+  // fromEntries defines each field as the object's own (a field named __proto__ stays a field).
+  return Object.fromEntries(fields);
 }

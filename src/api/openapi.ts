@@ -81,7 +81,7 @@ export function openApiDocument(
       title: 'Tollgate API',
       version,
       description:
-        'Blockchain data, streams, AML and Travel Rule, served by a Tollgate appliance. Every request needs an API key (query `apikey`, header `apikey`, JSON body field `apikey`, or basic-auth username). Errors: HTTP 400 with `{code, status, message}`, both numbers the same. AML scores are 0–100 with **100 the highest risk in every output** (analysis, transaction detail, live AML events and webhooks), although the original interface description states the opposite direction for the live AML webhook.',
+        'Blockchain data, streams, AML and Travel Rule, served by a Tollgate appliance. Every request needs an API key (query `apikey`, header `apikey`, body field `apikey` (JSON, or a form body), or basic-auth username). Errors: HTTP 400 with `{code, status, message}`, both numbers the same. AML scores are 0–100 with **100 the highest risk in every output** (analysis, transaction detail, live AML events and webhooks), although the original interface description states the opposite direction for the live AML webhook.',
     },
     servers: [{ url: '/v2' }],
     security: [{ apikeyHeader: [] }, { apikeyQuery: [] }, { basic: [] }],

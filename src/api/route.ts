@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AuthEnv } from './auth.js';
 import { readJsonBody } from './body.js';
 import { parseInput } from './schemas.js';
+import { ApiError } from '../errors.js';
 import type { ApiKey } from '../keys/index.js';
 
 /**
@@ -26,6 +27,11 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   errors: number[];
   /** Response headers the handler sets on success (name → description), for the document. */
   headers?: Record<string, string>;
+  /**
+   * The spec's fixed message for an error number on this route: every error with that number
+   * answers with it, and its own message goes to `detail`.
+   */
+  messages?: Record<number, string>;
 }
 
 export interface HandlerInput<Q, B> {
@@ -50,28 +56,39 @@ export function defineRoute<Q extends z.ZodType, B extends z.ZodType>(
 }
 
 export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly Route[]): void {
-  for (const { spec, handler } of routes) {
-    app.on(spec.method.toUpperCase(), base + spec.path, async (c) => {
-      const query = spec.query
-        ? parseInput(spec.query, c.req.query(), spec.fieldErrors)
-        : undefined;
-      let body: unknown;
-      if (spec.body) {
-        const raw = await readJsonBody(c);
-        body = spec.parseBody
-          ? spec.parseBody(raw ?? {})
-          : parseInput(spec.body, raw ?? {}, spec.fieldErrors);
-      }
-      const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<
-        unknown,
-        unknown
-      >);
-      return c.json({
-        code: 0,
-        message: 'OK',
-        data: result.data ?? null,
-        ...(result.page_count !== undefined ? { page_count: result.page_count } : {}),
-      });
-    });
+  for (const route of routes)
+    app.on(route.spec.method.toUpperCase(), base + route.spec.path, (c) =>
+      answer(route, c).catch((err: unknown) => {
+        throw withSpecMessage(route.spec, err);
+      }),
+    );
+}
+
+async function answer({ spec, handler }: Route, c: Context<AuthEnv>): Promise<Response> {
+  const query = spec.query ? parseInput(spec.query, c.req.query(), spec.fieldErrors) : undefined;
+  let body: unknown;
+  if (spec.body) {
+    const raw = await readJsonBody(c);
+    body = spec.parseBody
+      ? spec.parseBody(raw ?? {})
+      : parseInput(spec.body, raw ?? {}, spec.fieldErrors);
   }
+  const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<
+    unknown,
+    unknown
+  >);
+  return c.json({
+    code: 0,
+    message: 'OK',
+    data: result.data ?? null,
+    ...(result.page_count !== undefined ? { page_count: result.page_count } : {}),
+  });
+}
+
+/** An error whose number has a fixed message on this route: that message, its own as `detail`. */
+function withSpecMessage(spec: RouteSpec, err: unknown): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const fixed = spec.messages?.[err.errorNumber];
+  if (!fixed || err.message === fixed) return err;
+  return new ApiError(err.httpStatus, err.errorNumber, fixed, err.message);
 }

@@ -55,6 +55,10 @@ export const ErrorBody = z
     code: z.int().meta({ description: 'Error number (same as status).' }),
     status: z.int().meta({ description: 'Error number (same as code).' }),
     message: z.string(),
+    detail: z.string().optional().meta({
+      description:
+        'Not in the spec: the specific reason, where `message` is the text the spec shows for the number (stream/create `Invalid webhook.`, stream/delete `Invalid Address.`).',
+    }),
   })
   .meta({ id: 'Error' });
 

@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { signWebhook } from '../webhooks/sign.js';
+import { summarizeWebhook } from './webhook-summary.js';
 
 const secret = process.env.WEBHOOK_SECRET;
 const port = Number(process.env.PORT ?? 9000);
@@ -27,17 +28,7 @@ createServer((req, res) => {
         );
       verdict = ok ? 'valid' : 'INVALID';
     }
-    let summary = body;
-    try {
-      const p = JSON.parse(body) as {
-        network?: string;
-        confirmed?: boolean;
-        tx?: { hash?: string; from?: string; to?: string; formattedValue?: number };
-      };
-      summary = `${p.network} ${p.confirmed ? 'confirmed' : 'unconfirmed'} tx ${p.tx?.hash} ${p.tx?.from} -> ${p.tx?.to} value ${p.tx?.formattedValue}`;
-    } catch {
-      // print the raw body
-    }
+    const summary = summarizeWebhook(body);
     process.stdout.write(`webhook ${id} signature ${verdict}: ${summary}\n`);
     res.writeHead(200).end();
   });

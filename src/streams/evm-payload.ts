@@ -189,7 +189,8 @@ export async function buildEvmPayload(
     erc20Transfers: erc20,
     erc721Transfers: erc721,
     erc1155Transfers: erc1155,
-    contract_type: transfers[0]?.type ?? null,
+    // The spec types it a string: "" for a transaction without token transfers.
+    contract_type: transfers[0]?.type ?? '',
     network: event.network,
   };
 }

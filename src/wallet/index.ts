@@ -4,6 +4,11 @@
  */
 export { fetchNftMetadata, type NftMetadataDeps } from './fetch-metadata.js';
 export { NftItem, toNftItem } from './nft-item.js';
-export { listNftHoldings, REFETCH_FAILED_AFTER, requestMetadataFetches } from './nft-store.js';
+export {
+  listNftHoldings,
+  REFETCH_FAILED_AFTER,
+  requestMetadataFetches,
+  waitForMetadata,
+} from './nft-store.js';
 export { walletTransactions } from './transactions.js';
 export { historyHeader, historyReach, type HistoryReach } from './history.js';

@@ -63,6 +63,10 @@ export const NftItem = z
       .meta({ description: 'name() of the contract; "" when it has none or it was not read yet.' }),
     contract_symbol: z.string(),
     contract_address: z.string().meta({ description: 'Lower-case 0x address.' }),
+    metadata_status: z.enum(['ok', 'pending', 'failed']).meta({
+      description:
+        'Not in the spec. ok: the metadata fields hold the fetched metadata; pending: a fetch is on its way (the fields are empty for now: ask again); failed: it could not be fetched (tried again later).',
+    }),
   })
   .meta({ id: 'NftItem' });
 
@@ -78,6 +82,7 @@ export interface Holding {
   contract_name: string | null;
   contract_symbol: string | null;
   metadata: NftMetadata | null;
+  metadata_status: 'ok' | 'pending' | 'failed';
   /** No fetch yet, or the last one failed (or never finished) long enough ago. */
   fetch_due: boolean;
 }
@@ -99,5 +104,6 @@ export function toNftItem(h: Holding, ipfsGateway: string): NftItem {
     contract_name: h.contract_name ?? '',
     contract_symbol: h.contract_symbol ?? '',
     contract_address: h.token,
+    metadata_status: h.metadata_status,
   };
 }

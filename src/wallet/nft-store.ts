@@ -44,6 +44,7 @@ export async function listNftHoldings(
     )
     select h.network, c.chain_id::text as chain_id, h.token, h.token_id::text as token_id, h.standard,
            t.name as contract_name, t.symbol as contract_symbol, m.metadata,
+           coalesce(m.status, 'pending') as metadata_status,
            (m.network is null
              or (m.status = 'failed' and m.fetched_at < now() - ${REFETCH_FAILED_AFTER}::interval)
              or (m.status = 'pending' and m.requested_at < now() - ${REFETCH_FAILED_AFTER}::interval)) as fetch_due
@@ -52,6 +53,31 @@ export async function listNftHoldings(
       left join evm_tokens t on t.network = h.network and t.address = h.token
       left join nft_metadata m on m.network = h.network and m.token = h.token and m.token_id = h.token_id
      order by h.network, h.token, h.token_id`;
+}
+
+/**
+ * Waits until none of `keys` has a fetch on its way, or `ms` have passed (looking every 50 ms,
+ * then less often). Returns whether every one has settled (fetched or failed).
+ */
+export async function waitForMetadata(
+  sql: Sql,
+  keys: readonly NftKey[],
+  ms: number,
+): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 200)) {
+    const [row] = await sql<{ pending: number }[]>`
+      select count(*)::int as pending
+        from nft_metadata m
+        join unnest(${keys.map((k) => k.network)}::text[], ${keys.map((k) => k.token)}::text[],
+                    ${keys.map((k) => k.token_id)}::numeric[]) as u(network, token, token_id)
+          on m.network = u.network and m.token = u.token and m.token_id = u.token_id
+       where m.status = 'pending'`;
+    if (row!.pending === 0) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+  }
 }
 
 /**

@@ -105,6 +105,7 @@ describe('toNftItem', () => {
     contract_name: null,
     contract_symbol: null,
     metadata: null,
+    metadata_status: 'pending',
     fetch_due: true,
   };
 
@@ -123,6 +124,7 @@ describe('toNftItem', () => {
       contract_name: '',
       contract_symbol: '',
       contract_address: base.token,
+      metadata_status: 'pending',
     });
     expect(NftItem.parse(item)).toEqual(item);
   });

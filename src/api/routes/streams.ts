@@ -111,6 +111,7 @@ export function streamRoutes(
           aml_webhook: ErrorNumber.INVALID_WEBHOOK,
         },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+        messages: { [ErrorNumber.INVALID_WEBHOOK]: 'Invalid webhook.' },
         headers: REPLAY_HEADERS,
       },
       async ({ body, apiKey, c }) => {
@@ -156,6 +157,7 @@ export function streamRoutes(
         response: envelope(z.null()),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
+        messages: { [ErrorNumber.INVALID_ADDRESS]: 'Invalid Address.' },
       },
       async ({ query, apiKey }) => {
         const { address } = streamAddressOrThrow(query.address);

@@ -11,12 +11,23 @@ import {
   REFETCH_FAILED_AFTER,
   requestMetadataFetches,
   toNftItem,
+  waitForMetadata,
 } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, envelope } from '../schemas.js';
 
 /** Metadata fetches one request enqueues at most; a wallet with more gets the rest on later requests. */
 export const MAX_FETCHES_PER_REQUEST = 1000;
+/** How long an answer waits for the metadata fetches it started (a first look at a wallet). */
+export const METADATA_WAIT_MS = 2000;
+
+const nftKey = (h: { network: string; token: string; token_id: string }) =>
+  `${h.network}:${h.token}:${h.token_id}`;
+
+const PENDING_HEADER = {
+  'X-Tollgate-Metadata-Pending':
+    'Not in the spec: how many items have metadata on its way (metadata_status "pending"); present only then, with Cache-Control: no-store. Ask again shortly rather than keep this answer.',
+};
 
 const NftQuery = z.object({
   address: Address,
@@ -28,8 +39,8 @@ const NftQuery = z.object({
 
 /**
  * GET /wallet/nfts: what the wallet holds now, from the indexed transfers, with the metadata
- * fetched so far. Never waits on a fetch: missing metadata is enqueued and the item is listed
- * with what is known.
+ * fetched so far. Missing metadata is enqueued and waited for a little (METADATA_WAIT_MS): what
+ * is still on its way then is listed with what is known, and marked so.
  */
 export function walletNftRoutes(
   sql: Sql,
@@ -46,24 +57,26 @@ export function walletNftRoutes(
         summary: 'List the NFTs a wallet holds now, on every indexed EVM network',
         description:
           "ERC-721 and ERC-1155 tokens the address holds (received minus sent, over the transfers indexed since each network's start block), on every EVM network this appliance indexes, in one answer ordered by network, contract and token id. " +
-          'Metadata is fetched in the background (tokenURI/uri, then http(s), ipfs:// through the configured gateway, or data:); until it is there, or when it cannot be fetched, the item is listed with empty strings for the metadata fields. ' +
+          `Metadata is fetched by the worker (tokenURI/uri, then http(s), ipfs:// through the configured gateway, or data:). An answer that asks for metadata not fetched yet (the first look at a wallet, refresh=true) waits up to ${METADATA_WAIT_MS / 1000} s for it; an item whose metadata is still on its way then, or cannot be fetched, is listed with empty strings for the metadata fields and says so in metadata_status, and the answer carries X-Tollgate-Metadata-Pending and Cache-Control: no-store. ` +
           `A failed fetch is tried again on a later request after ${REFETCH_FAILED_AFTER}; refresh=true asks again now.`,
         query: NftQuery,
         response: envelope(z.array(NftItem)),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
-        headers: HISTORY_HEADER,
+        headers: { ...HISTORY_HEADER, ...PENDING_HEADER },
       },
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
-        const [holdings] = await Promise.all([
+        let [holdings] = await Promise.all([
           listNftHoldings(sql, address, evmNetworks),
           setHistoryHeader(c, sql, evmNetworks),
         ]);
-        const due = query.refresh === 'true' ? holdings : holdings.filter((h) => h.fetch_due);
+        const due = (
+          query.refresh === 'true' ? holdings : holdings.filter((h) => h.fetch_due)
+        ).slice(0, MAX_FETCHES_PER_REQUEST);
         if (due.length) {
-          const enqueued = await requestMetadataFetches(sql, due.slice(0, MAX_FETCHES_PER_REQUEST));
+          const enqueued = await requestMetadataFetches(sql, due);
           log.debug(
             {
               request_id: c.get('requestId'),
@@ -73,6 +86,17 @@ export function walletNftRoutes(
             },
             'nft metadata fetches enqueued',
           );
+          await waitForMetadata(sql, due, METADATA_WAIT_MS);
+          holdings = await listNftHoldings(sql, address, evmNetworks);
+          // Tokens indexed while this answer waited: asked for now, not waited for.
+          const asked = new Set(due.map(nftKey));
+          const more = holdings.filter((h) => h.fetch_due && !asked.has(nftKey(h)));
+          await requestMetadataFetches(sql, more.slice(0, MAX_FETCHES_PER_REQUEST));
+        }
+        const pending = holdings.filter((h) => h.metadata_status === 'pending').length;
+        if (pending) {
+          c.header('X-Tollgate-Metadata-Pending', String(pending));
+          c.header('Cache-Control', 'no-store');
         }
         return { data: holdings.map((h) => toNftItem(h, ipfsGateway)) };
       },

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 /**
  * New heads pushed by a ws(s):// node (`eth_subscribe("newHeads")`), on a connection of their
  * own. Sharing the requests' connection delays a push: a node that does not set TCP_NODELAY on
- * its sockets (anvil, and reth on the same Rust stack) holds the small notification while an
+ * its sockets (anvil, measured) holds the small notification while an
  * earlier answer on that connection waits for its acknowledgement, which the receiving kernel
  * may delay by up to about 40 ms; measured on anvil with the indexer's own polling on the same
  * connection, the push arrived 33 ms (median) after the block. A connection that carries
