@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { ConfigError, loadConfig, unknownEnvVariables, type Config } from './config/index.js';
 import { startAppliance, type Appliance, type Roles } from './appliance.js';
 import { openDatabase } from './db/open.js';
 import { countActiveApiKeys, createApiKey, listApiKeys, revokeApiKey } from './keys/index.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
-import { labelsCommand } from './cli/labels.js';
-import { vaspsCommand } from './cli/vasps.js';
-import { operatorsCommand } from './cli/operators.js';
-import { travelAddressCommand } from './cli/travel-address.js';
-import { tlsCommand } from './cli/tls.js';
-import { indexerCommand } from './cli/indexer.js';
-import { doctorCommand } from './cli/doctor.js';
+import { LABELS_USAGE, labelsCommand } from './cli/labels.js';
+import { VASPS_USAGE, vaspsCommand } from './cli/vasps.js';
+import { OPERATORS_USAGE, operatorsCommand } from './cli/operators.js';
+import { TRAVEL_ADDRESS_USAGE, travelAddressCommand } from './cli/travel-address.js';
+import { TLS_USAGE, tlsCommand } from './cli/tls.js';
+import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
+import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 
 const USAGE = `Usage: tollgate <command>
@@ -28,7 +28,7 @@ const USAGE = `Usage: tollgate <command>
   doctor [--network X] [--json]
                              check each configured node for the RPC methods and settings Tollgate needs
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
-  keys list                  list API keys (never the keys themselves)
+  keys list [--json]         list API keys (never the keys themselves)
   keys revoke <id|prefix>    revoke an API key
   labels import FILE [--format ofac|csv|tagpack] [--source NAME] [--replace]
                              import AML labels (OFAC list or CSV); prints the counts as JSON last
@@ -47,7 +47,47 @@ const USAGE = `Usage: tollgate <command>
   tls dev-ca --out DIR | dev-cert --ca DIR --host H --out DIR | fingerprint FILE
                              development certificates for TRP's mutual TLS; fingerprints to pin
 
+Every command takes --help (its usage; nothing else happens).
+Exit codes: 0 done; 1 failed or refused (the reason on stderr); 2 a usage or configuration error.
+Logs go to stderr, as JSON lines; stdout carries only the command's output.
+
 Configuration: config/default.json, the file in TOLLGATE_CONFIG, then TOLLGATE_* variables (see README).`;
+
+const ROLE_USAGE = (role: string, what: string) => `Usage:
+  tollgate ${role}
+      ${what}; runs until SIGTERM or SIGINT (Ctrl-C), then stops in order and exits 0`;
+
+const KEYS_USAGE = `Usage:
+  tollgate keys create --name N
+      create an API key; prints {"apikey","webhook_secret"} as its last line (shown once)
+  tollgate keys list [--json]
+      list API keys (id, prefix, name, created, revoked; never the keys themselves)
+  tollgate keys revoke <id|prefix>
+      revoke an API key`;
+
+/** Each command's usage, printed by `tollgate <command> --help` before anything else happens. */
+const COMMAND_USAGE: Record<string, string> = {
+  start: ROLE_USAGE(
+    'start',
+    'all roles in one process (API, worker, indexers; dev chain if no RPC)',
+  ),
+  api: ROLE_USAGE('api', 'the HTTPS API only'),
+  worker: ROLE_USAGE(
+    'worker',
+    'the job worker only (webhook delivery, NFT metadata, live AML, Travel Rule)',
+  ),
+  indexer: INDEXER_USAGE,
+  migrate: `Usage:
+  tollgate migrate
+      apply database migrations and exit`,
+  doctor: DOCTOR_USAGE,
+  keys: KEYS_USAGE,
+  labels: LABELS_USAGE,
+  vasps: VASPS_USAGE,
+  operators: OPERATORS_USAGE,
+  'travel-address': TRAVEL_ADDRESS_USAGE,
+  tls: TLS_USAGE,
+};
 
 function fail(message: string, code = 2): never {
   process.stderr.write(message.endsWith('\n') ? message : message + '\n');
@@ -112,7 +152,7 @@ async function ensureKeys(
 async function keysCommand(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
-    options: { name: { type: 'string' } },
+    options: { name: { type: 'string' }, json: { type: 'boolean' } },
     allowPositionals: true,
   });
   const [sub, target] = positionals;
@@ -129,6 +169,17 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       );
     } else if (sub === 'list') {
       const rows = await listApiKeys(db.sql);
+      if (values.json) {
+        const list = rows.map((r) => ({
+          id: r.id,
+          prefix: r.key_prefix,
+          name: r.name,
+          created_at: new Date(r.created_at).toISOString(),
+          revoked_at: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
+        }));
+        process.stdout.write(`${JSON.stringify(list)}\n`);
+        return;
+      }
       for (const r of rows) {
         process.stdout.write(
           `${r.id}\t${r.key_prefix}…\t${r.name}\tcreated ${new Date(r.created_at).toISOString()}${r.revoked_at ? `\trevoked ${new Date(r.revoked_at).toISOString()}` : ''}\n`,
@@ -141,7 +192,7 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       if (n === 0) fail(`No active key with id or prefix ${target}.`, 1);
       process.stdout.write(`Revoked ${n} key(s).\n`);
     } else {
-      fail(USAGE);
+      fail(sub ? `tollgate keys: unknown subcommand "${sub}"\n\n${KEYS_USAGE}` : KEYS_USAGE);
     }
   } finally {
     await db.close();
@@ -154,6 +205,13 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
+  // --help answers before anything is read, opened or started.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const usage = COMMAND_USAGE[command];
+    if (!usage) fail(`tollgate: unknown command "${command}"\n\n${USAGE}`);
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
   // Needs no configuration and no database.
   if (command === 'tls') return tlsCommand(rest);
   let config: Config;
@@ -163,6 +221,11 @@ async function main(argv: string[]): Promise<void> {
     if (err instanceof ConfigError) fail(`tollgate: ${err.message}`);
     throw err;
   }
+  for (const { name, closest } of unknownEnvVariables())
+    log.warn(
+      { variable: name, ...(closest ? { did_you_mean: closest } : {}) },
+      `${name} is not a setting of this version and is ignored${closest ? `; did you mean ${closest}?` : ''}`,
+    );
   const serve = async (roles: Roles) => {
     guardClosedConnectionWrites();
     const appliance = await startAppliance(config, roles);

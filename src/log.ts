@@ -1,7 +1,8 @@
 import pino from 'pino';
 
 /**
- * One pino logger for the process: JSON, one line per event, snake_case keys.
+ * One pino logger for the process: JSON, one line per event, snake_case keys, on stderr (stdout
+ * is the commands' output: `tollgate indexer status --json | jq` reads only that).
  * Personal data (IVMS101 fields, e-mail bodies, API keys, webhook secrets) is never passed in;
  * the redact list is a second line of defence, not the first.
  */
@@ -28,32 +29,35 @@ const PERSONAL_KEYS = [
   'to',
 ];
 
-export const log = pino({
-  level: 'info',
-  base: { service: 'tollgate' },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  redact: {
-    paths: [
-      'apikey',
-      '*.apikey',
-      'webhook_secret',
-      '*.webhook_secret',
-      'data_key',
-      '*.data_key',
-      'data_keys_old',
-      '*.data_keys_old',
-      'headers.authorization',
-      'headers.apikey',
-      'req.headers.authorization',
-      'req.headers.apikey',
-      'password',
-      '*.password',
-      // Travel rule personal data (IVMS101), should a payload ever be passed to a log call.
-      ...PERSONAL_KEYS.flatMap((k) => [k, `*.${k}`]),
-    ],
-    censor: '[redacted]',
+export const log = pino(
+  {
+    level: 'info',
+    base: { service: 'tollgate' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: [
+        'apikey',
+        '*.apikey',
+        'webhook_secret',
+        '*.webhook_secret',
+        'data_key',
+        '*.data_key',
+        'data_keys_old',
+        '*.data_keys_old',
+        'headers.authorization',
+        'headers.apikey',
+        'req.headers.authorization',
+        'req.headers.apikey',
+        'password',
+        '*.password',
+        // Travel rule personal data (IVMS101), should a payload ever be passed to a log call.
+        ...PERSONAL_KEYS.flatMap((k) => [k, `*.${k}`]),
+      ],
+      censor: '[redacted]',
+    },
   },
-});
+  pino.destination({ dest: 2, sync: true }),
+);
 
 export function setLogLevel(level: string): void {
   log.level = level;

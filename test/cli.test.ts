@@ -16,6 +16,45 @@ const tollgate = (args: string[], env: Record<string, string> = {}) =>
   runCli(db.url, args, env, 'info');
 
 describe('tollgate CLI', () => {
+  it('answers --help on every command with its usage, touching nothing (no database here)', async () => {
+    const nowhere = 'postgres://nobody@127.0.0.1:1/none';
+    for (const command of [
+      'start',
+      'api',
+      'worker',
+      'indexer',
+      'migrate',
+      'doctor',
+      'keys',
+      'labels',
+      'vasps',
+      'operators',
+      'travel-address',
+      'tls',
+    ]) {
+      const run = runCli(nowhere, [command, '--help'], { TOLLGATE_RPC_ETH: 'http://127.0.0.1:1' });
+      expect(await run.exited, command).toBe(0);
+      expect(run.out(), command).toMatch(new RegExp(`^Usage:\\n  tollgate ${command}`));
+      expect(run.err(), command).toBe(''); // nothing started, nothing logged
+    }
+    const unknown = runCli(nowhere, ['nope', '--help']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.err()).toMatch(/unknown command "nope"/);
+  });
+
+  it('warns about TOLLGATE_* variables it does not read, naming the closest one', async () => {
+    const run = tollgate(['keys', 'list'], { TOLLGATE_RCP_ETH: 'http://127.0.0.1:1' });
+    expect(await run.exited).toBe(0);
+    const warning = run
+      .err()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((l) => l.variable === 'TOLLGATE_RCP_ETH');
+    expect(warning).toMatchObject({ level: 40, did_you_mean: 'TOLLGATE_RPC_ETH' });
+    expect(run.out()).not.toContain('TOLLGATE_RCP_ETH');
+  });
+
   it('keys create prints {apikey, webhook_secret} as its last line; list and revoke work', async () => {
     const run = tollgate(['keys', 'create', '--name', 'backend']);
     expect(await run.exited).toBe(0);
@@ -28,6 +67,17 @@ describe('tollgate CLI', () => {
     expect(await list.exited).toBe(0);
     expect(list.out()).toContain('backend');
     expect(list.out()).not.toContain(created.apikey);
+    const listJson = tollgate(['keys', 'list', '--json']);
+    expect(await listJson.exited).toBe(0);
+    expect(JSON.parse(listJson.out())).toEqual([
+      {
+        id: expect.any(String),
+        prefix: created.apikey.slice(0, 8),
+        name: 'backend',
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        revoked_at: null,
+      },
+    ]);
 
     const [row] = await db.sql`select id from api_keys where name = 'backend'`;
     const revoke = tollgate(['keys', 'revoke', String(row!.id)]);
@@ -42,7 +92,8 @@ describe('tollgate CLI', () => {
     await db.sql`update indexer_cursors set halted_reason = 'reorg on polygon deeper than 256 blocks' where network = 'polygon'`;
     const json = tollgate(['indexer', 'status', '--json']);
     expect(await json.exited).toBe(0);
-    const rows = JSON.parse(json.out().trim().split('\n').pop()!);
+    // stdout is the answer alone (logs go to stderr): `… --json | jq` works.
+    const rows = JSON.parse(json.out());
     expect(rows).toEqual([
       expect.objectContaining({
         network: 'eth',
@@ -83,7 +134,7 @@ describe('tollgate CLI', () => {
       TOLLGATE_RPC_ETH: 'http://127.0.0.1:1',
     });
     expect(await unconfigured.exited).toBe(1);
-    expect(unconfigured.out()).toContain('TOLLGATE_RPC_POLYGON');
+    expect(unconfigured.err()).toContain('TOLLGATE_RPC_POLYGON');
   });
 
   it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {
@@ -95,7 +146,7 @@ describe('tollgate CLI', () => {
     });
     let port: number | undefined;
     for (let i = 0; i < 300 && !port; i++) {
-      const m = /"port":(\d+),"tls"/.exec(run.out());
+      const m = /"port":(\d+),"tls"/.exec(run.err());
       if (m) port = Number(m[1]);
       else await new Promise((r) => setTimeout(r, 100));
     }
@@ -107,9 +158,9 @@ describe('tollgate CLI', () => {
       headers: { apikey: bootstrap },
     });
     expect(res.json).toMatchObject({ code: 0, data: [] });
-    expect(run.out()).not.toContain(bootstrap); // the key is never printed or logged
+    expect(run.out() + run.err()).not.toContain(bootstrap); // the key is never printed or logged
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
-    expect(run.out()).toContain('"msg":"stopped"');
+    expect(run.err()).toContain('"msg":"stopped"');
   });
 });

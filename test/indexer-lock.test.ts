@@ -25,10 +25,10 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** The pino lines a role wrote (stdout), parsed. */
+/** The pino lines a role wrote (stderr), parsed. */
 const lines = (run: CliRun): { msg: string; time: number }[] =>
   run
-    .out()
+    .err()
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l));
@@ -87,7 +87,7 @@ it('steps down when its lock session ends, lets the standby take over, and never
   expect(lostA, 'a noticed it lost the lock').toHaveLength(1);
   expect(said(a, 'indexer active').length + said(b, 'indexer active').length).toBe(2);
   // The cursor never moved under an indexer: no two wrote at once.
-  expect(a.out() + b.out()).not.toContain('cursor moved under this indexer');
+  expect(a.err() + b.err()).not.toContain('cursor moved under this indexer');
 
   for (const r of [a, b]) r.child.kill('SIGTERM');
   expect(await a.exited).toBe(0);

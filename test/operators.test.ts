@@ -309,7 +309,7 @@ describe('tollgate operators CLI', () => {
     });
     expect(await fromEnv.exited).toBe(0);
     expect(fromEnv.lastJson()).toEqual({ login: 'liam', role: 'admin' });
-    expect(fromEnv.out()).not.toContain('liam-chose-this-one');
+    expect(fromEnv.out() + fromEnv.err()).not.toContain('liam-chose-this-one');
     expect(await authenticateOperator(db.sql, 'liam', 'liam-chose-this-one')).toMatchObject({
       ok: true,
     });

@@ -436,6 +436,56 @@ function setPath(target: Json, path: string[], value: unknown): void {
 }
 
 /** Builds and validates the configuration. Throws ConfigError naming the offending key. */
+/** TOLLGATE_* variables read outside the table above (by the CLI). */
+const OTHER_ENV_NAMES = ['TOLLGATE_CONFIG', 'TOLLGATE_OPERATOR_PASSWORD'];
+
+/** Every TOLLGATE_* name this version reads, per-network ones spelt out for each network. */
+function knownEnvNames(): string[] {
+  const perNetwork = Object.keys(NETWORK_ENV_KEYS).flatMap((k) =>
+    NETWORK_SYMBOLS.map((s) => `TOLLGATE_${k}_${s.toUpperCase()}`),
+  );
+  return [...Object.keys(ENV_KEYS), ...OTHER_ENV_NAMES, ...perNetwork];
+}
+
+/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * TOLLGATE_* variables this version does not read (a typo, a setting of another version), each
+ * with the closest name it does read where one is near: the start warns about them instead of
+ * ignoring them silently.
+ */
+export function unknownEnvVariables(env: Env = process.env): { name: string; closest?: string }[] {
+  const known = knownEnvNames();
+  const knownSet = new Set(known);
+  return Object.keys(env)
+    .filter((name) => name.startsWith('TOLLGATE_') && !knownSet.has(name))
+    .sort()
+    .map((name) => {
+      let best: { name: string; d: number } | undefined;
+      for (const k of known) {
+        const d = editDistance(name, k);
+        if (!best || d < best.d) best = { name: k, d };
+      }
+      return best && best.d <= Math.max(3, Math.floor(name.length / 4))
+        ? { name, closest: best.name }
+        : { name };
+    });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const sources: Sources = new Map();
   const raw: Json = {};

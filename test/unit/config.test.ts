@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveNetworks, wantsDevChain } from '../../src/config/index.js';
+import {
+  ConfigError,
+  loadConfig,
+  resolveNetworks,
+  unknownEnvVariables,
+  wantsDevChain,
+} from '../../src/config/index.js';
 
 describe('loadConfig', () => {
   it('takes the TRP client certificate and its key together', () => {
@@ -108,6 +114,28 @@ describe('loadConfig', () => {
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+});
+
+describe('unknownEnvVariables', () => {
+  it('names TOLLGATE_* variables this version does not read, with the closest known name', () => {
+    expect(
+      unknownEnvVariables({
+        TOLLGATE_RPC_ETH: 'http://x', // known
+        TOLLGATE_HEADS_ETH: 'ws://x', // known, per network
+        TOLLGATE_OPERATOR_PASSWORD: 'x', // read by the CLI
+        TOLLGATE_RCP_ETH: 'http://x',
+        TOLLGATE_WEBHOOK_TIMEOUT: '5000',
+        TOLLGATE_CONFIRMATION_POLYGON: '3',
+        TOLLGATE_SOMETHING_ELSE_ENTIRELY: '1',
+        PATH: '/bin', // not ours
+      }),
+    ).toEqual([
+      { name: 'TOLLGATE_CONFIRMATION_POLYGON', closest: 'TOLLGATE_CONFIRMATIONS_POLYGON' },
+      { name: 'TOLLGATE_RCP_ETH', closest: 'TOLLGATE_RPC_ETH' },
+      { name: 'TOLLGATE_SOMETHING_ELSE_ENTIRELY' },
+      { name: 'TOLLGATE_WEBHOOK_TIMEOUT', closest: 'TOLLGATE_WEBHOOK_TIMEOUT_MS' },
+    ]);
   });
 });
 

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * `npm run tollgate` and `npm start` from a checkout: runs the CLI from dist/, compiling it first
+ * only when a source is newer than the last compile (an incremental tsc, its output on stderr).
+ * Nothing changed: no compile, the CLI starts at once. The image runs dist/src/cli.js directly.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const stamp = join(root, 'dist', '.compiled');
+
+const mtime = (path) => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+/** The newest modification time under a directory (its files and the directories themselves). */
+function newest(dir) {
+  let latest = mtime(dir);
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return latest;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    latest = Math.max(latest, e.isDirectory() ? newest(path) : mtime(path));
+  }
+  return latest;
+}
+
+const sources = Math.max(
+  newest(join(root, 'src')),
+  newest(join(root, 'workers')),
+  ...['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => mtime(join(root, f))),
+);
+if (sources > mtime(stamp) || mtime(join(root, 'dist', 'src', 'cli.js')) === 0) {
+  const started = new Date();
+  process.stderr.write('tollgate: compiling (sources changed since the last compile)\n');
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--incremental',
+        '--tsBuildInfoFile',
+        join('dist', '.tsbuildinfo'),
+      ],
+      { cwd: root, stdio: ['ignore', 2, 2] },
+    );
+  } catch {
+    process.stderr.write('tollgate: the compile failed (above)\n');
+    process.exit(1);
+  }
+  // Stamped with the compile's start: a file saved during the compile is compiled next time.
+  writeFileSync(stamp, '');
+  utimesSync(stamp, started, started);
+}
+await import(pathToFileURL(join(root, 'dist', 'src', 'cli.js')).href);
