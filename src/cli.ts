@@ -14,6 +14,7 @@ import { TLS_USAGE, tlsCommand } from './cli/tls.js';
 import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
+import { DatabaseUnreachableError } from './db/reach.js';
 
 const USAGE = `Usage: tollgate <command>
 
@@ -277,6 +278,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  // What the start refuses (a database it cannot use, a node that is not there) is said plainly.
+  if (err instanceof DatabaseUnreachableError) fail(`tollgate: ${err.message}`, 1);
   log.fatal({ error: err instanceof Error ? err.message : String(err) }, 'tollgate failed');
   process.exit(1);
 });

@@ -42,6 +42,32 @@ describe('tollgate CLI', () => {
     expect(unknown.err()).toMatch(/unknown command "nope"/);
   });
 
+  it('stops within seconds on a DATABASE_URL it cannot use, naming it and the cause, never the password', async () => {
+    const url = new URL(db.url);
+    const cases: [string, RegExp][] = [
+      [
+        Object.assign(new URL(db.url), { port: '1' }).toString(),
+        /connection refused \(is Postgres running there/,
+      ],
+      [
+        Object.assign(new URL(db.url), { password: 'not-the-password' }).toString(),
+        /authentication failed/,
+      ],
+      [
+        Object.assign(new URL(db.url), { pathname: '/no_such_database' }).toString(),
+        /database "no_such_database" does not exist/,
+      ],
+    ];
+    for (const [bad, cause] of cases) {
+      const run = runCli(bad, ['keys', 'list']);
+      expect(await run.exited).toBe(1);
+      expect(run.err()).toMatch(/^tollgate: DATABASE_URL \(/);
+      expect(run.err()).toMatch(cause);
+      expect(run.err() + run.out()).not.toContain('not-the-password');
+      if (url.password) expect(run.err()).not.toContain(url.password);
+    }
+  });
+
   it('warns about TOLLGATE_* variables it does not read, naming the closest one', async () => {
     const run = tollgate(['keys', 'list'], { TOLLGATE_RCP_ETH: 'http://127.0.0.1:1' });
     expect(await run.exited).toBe(0);

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded.js';
 import { openPool, type Sql } from './index.js';
 import { migrate } from './migrate.js';
+import { checkDatabaseReachable } from './reach.js';
 
 export interface Database {
   url: string;
@@ -19,7 +20,7 @@ export async function openDatabase(
   if (!url) {
     embedded = await startEmbeddedPostgres(config.data_dir);
     url = embedded.url;
-  }
+  } else await checkDatabaseReachable(url);
   const sql = openPool(url, { max: opts.poolMax ?? 10 });
   if (opts.migrate !== false) await migrate(sql, url);
   return {

@@ -1,0 +1,79 @@
+import postgres from 'postgres';
+import { PermanentError } from '../errors.js';
+
+/** How long the first connection to DATABASE_URL may take before the start gives up, naming it. */
+export const REACH_TIMEOUT_MS = 10_000;
+
+/** A database the start cannot use, said in terms of DATABASE_URL (never its password). */
+export class DatabaseUnreachableError extends PermanentError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnreachableError';
+  }
+}
+
+/** user@host:port/database of a postgres URL, without its password. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
+    return `${user}${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** Why a first connection failed, in words an operator acts on. */
+function reason(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is Postgres running there, on that port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return `no answer within ${REACH_TIMEOUT_MS / 1000} s (a firewall, a wrong host?)`;
+    case '28P01':
+    case '28000':
+      return `authentication failed: ${e.message}`;
+    case '3D000':
+      return `${e.message} (create it, or fix the name)`;
+    default:
+      return e.message ?? String(err);
+  }
+}
+
+/**
+ * Connects to DATABASE_URL once, within REACH_TIMEOUT_MS, before anything else uses it: a start
+ * against a database it cannot use stops within seconds with a message that names the setting
+ * and the cause, instead of waiting on retries.
+ */
+export async function checkDatabaseReachable(url: string): Promise<void> {
+  const sql = postgres(url, {
+    max: 1,
+    connect_timeout: REACH_TIMEOUT_MS / 1000,
+    onnotice: () => {},
+    connection: { application_name: 'tollgate-check' },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      sql`select 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(Object.assign(new Error('timeout'), { code: 'CONNECT_TIMEOUT' })),
+          REACH_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } catch (err) {
+    throw new DatabaseUnreachableError(
+      `DATABASE_URL (${describeDatabaseUrl(url)}): ${reason(err)}`,
+    );
+  } finally {
+    clearTimeout(timer);
+    await sql.end({ timeout: 0 }).catch(() => {});
+  }
+}
