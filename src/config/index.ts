@@ -209,6 +209,8 @@ const NetworkConfigSchema = z.object({
 
 const ConfigSchema = z.object({
   database_url: z.string().min(1).optional(),
+  /** Without database_url: the embedded Postgres's port on 127.0.0.1 (a free one when unset). */
+  embedded_postgres_port: z.int().min(1).max(65_535).optional(),
   data_dir: z.string().min(1),
   host: z.string().min(1),
   port: z.int().min(0).max(65_535),
@@ -300,6 +302,7 @@ type Sources = Map<string, string>;
 const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' | 'list' }> = {
   DATABASE_URL: { path: 'database_url', type: 'string' },
   TOLLGATE_DATA_DIR: { path: 'data_dir', type: 'string' },
+  TOLLGATE_EMBEDDED_POSTGRES_PORT: { path: 'embedded_postgres_port', type: 'int' },
   TOLLGATE_HOST: { path: 'host', type: 'string' },
   TOLLGATE_PORT: { path: 'port', type: 'int' },
   TOLLGATE_TLS_CERT: { path: 'tls_cert', type: 'string' },

@@ -5,8 +5,6 @@ import { join, resolve } from 'node:path';
 import net from 'node:net';
 import { log } from '../log.js';
 
-/** Port of the embedded Postgres; it listens on 127.0.0.1 only. */
-export const EMBEDDED_PG_PORT = 54329;
 const USER = 'tollgate';
 
 export interface EmbeddedDatabase {
@@ -54,6 +52,41 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** A port nothing listens on now, on 127.0.0.1 (the kernel's choice). */
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The port of this data dir's own running server, from the postmaster.pid Postgres keeps in its
+ * data directory (line 1 its PID, line 4 its port), when that process is alive.
+ */
+function runningServerPort(databaseDir: string): number | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: alive, another user's (as root the server runs as `postgres`; as anyone else, ours).
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return port;
+}
+
 /** The password lives beside the cluster, readable by its owner only. */
 function readOrCreatePassword(dataDir: string): string {
   const file = join(dataDir, 'postgres.password');
@@ -64,25 +97,34 @@ function readOrCreatePassword(dataDir: string): string {
 }
 
 /**
- * Starts (or joins) the embedded Postgres in `<dataDir>/postgres`, kept across restarts.
- * A second tollgate process on the same data dir (e.g. `tollgate keys create` beside a running
- * `tollgate start`) connects to the running server instead of starting another.
+ * Starts (or joins) the embedded Postgres in `<dataDir>/postgres`, kept across restarts, on
+ * 127.0.0.1 at `port` (a free port when not given). A second tollgate process on the same data
+ * dir (e.g. `tollgate keys create` beside a running `tollgate start`) connects to that data dir's
+ * running server, found by its postmaster.pid; a server of anything else is never joined: a
+ * `port` something else listens on stops the start, naming it.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
-  port = EMBEDDED_PG_PORT,
+  port?: number,
 ): Promise<EmbeddedDatabase> {
   const root = resolve(dataDir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   // As root, Postgres runs as the `postgres` system user, which must be able to pass through.
   if (userInfo().uid === 0) chmodSync(root, 0o711);
   const password = readOrCreatePassword(root);
-  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
-  if (await portOpen(port)) {
-    log.info({ port }, 'embedded postgres already running; joining it');
-    return { url, stop: async () => {} };
-  }
+  const urlAt = (p: number) => `postgres://${USER}:${password}@127.0.0.1:${p}/postgres`;
   const databaseDir = join(root, 'postgres');
+  const running = runningServerPort(databaseDir);
+  if (running !== undefined && (await portOpen(running))) {
+    log.info({ port: running }, 'embedded postgres of this data dir already running; joining it');
+    return { url: urlAt(running), stop: async () => {} };
+  }
+  if (port !== undefined && (await portOpen(port)))
+    throw new Error(
+      `embedded postgres: port ${port} on 127.0.0.1 is in use by something else (TOLLGATE_EMBEDDED_POSTGRES_PORT); choose another, or leave it unset for a free one`,
+    );
+  port ??= await freeLocalPort();
+  const url = urlAt(port);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,

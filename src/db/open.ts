@@ -18,7 +18,7 @@ export async function openDatabase(
   let embedded: EmbeddedDatabase | undefined;
   let url = config.database_url;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.data_dir);
+    embedded = await startEmbeddedPostgres(config.data_dir, config.embedded_postgres_port);
     url = embedded.url;
   } else await checkDatabaseReachable(url);
   const sql = openPool(url, { max: opts.poolMax ?? 10 });

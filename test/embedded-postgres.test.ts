@@ -1,0 +1,54 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { openPool } from '../src/db/index.js';
+
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-embedded-'));
+  chmodSync(dir, 0o711);
+  return dir;
+};
+const whoAmI = async (url: string) => {
+  const sql = openPool(url, { max: 1 });
+  try {
+    const [row] = await sql<{ dir: string }[]>`select current_setting('data_directory') as dir`;
+    return row!.dir;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+};
+
+it('gives each data dir a server of its own on a free port, and joins only its own', async () => {
+  const [a, b] = [dataDir(), dataDir()];
+  const first = await startEmbeddedPostgres(a);
+  const second = await startEmbeddedPostgres(b); // it "joined" the first one's server before
+  try {
+    expect(new URL(first.url).port).not.toBe(new URL(second.url).port);
+    expect(await whoAmI(first.url)).toBe(join(a, 'postgres'));
+    expect(await whoAmI(second.url)).toBe(join(b, 'postgres'));
+    // Another process on the same data dir (here: another call) joins that dir's server.
+    const again = await startEmbeddedPostgres(a);
+    expect(again.url).toBe(first.url);
+    await again.stop(); // a joiner does not stop the server
+    expect(await whoAmI(first.url)).toBe(join(a, 'postgres'));
+  } finally {
+    await first.stop();
+    await second.stop();
+  }
+}, 120_000);
+
+it('refuses a configured port something else listens on, naming the setting', async () => {
+  const squatter = createServer(() => {});
+  await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', r));
+  const { port } = squatter.address() as AddressInfo;
+  try {
+    await expect(startEmbeddedPostgres(dataDir(), port)).rejects.toThrow(
+      new RegExp(`port ${port} .*in use by something else \\(TOLLGATE_EMBEDDED_POSTGRES_PORT\\)`),
+    );
+  } finally {
+    squatter.close();
+  }
+});
