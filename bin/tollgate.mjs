@@ -4,7 +4,8 @@
  * only when a source is newer than the last compile (an incremental tsc, its output on stderr).
  * Nothing changed: no compile, the CLI starts at once. The image runs dist/src/cli.js directly.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -65,4 +66,26 @@ if (sources > mtime(stamp) || mtime(join(root, 'dist', 'src', 'cli.js')) === 0) 
   writeFileSync(stamp, '');
   utimesSync(stamp, started, started);
 }
-await import(pathToFileURL(join(root, 'dist', 'src', 'cli.js')).href);
+const cli = join(root, 'dist', 'src', 'cli.js');
+const [command, ...rest] = process.argv.slice(2);
+const serving =
+  ['start', 'api', 'worker'].includes(command) ||
+  (command === 'indexer' && (rest.length === 0 || rest[0].startsWith('-')));
+if (!serving || rest.includes('--help') || rest.includes('-h')) {
+  await import(pathToFileURL(cli).href);
+} else {
+  // A serving role runs in a process group of its own, with the embedded Postgres and the dev
+  // chain it starts: Ctrl-C in the terminal signals the terminal's group (this launcher), which
+  // passes it to the appliance alone, and the appliance stops its Postgres and dev chain itself,
+  // in order, after its own work. (Signalled with the group, they stopped under it: error lines
+  // and a slow exit.)
+  const child = spawn(process.execPath, [cli, command, ...rest], {
+    stdio: 'inherit',
+    detached: true,
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    process.exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
+  });
+}

@@ -157,14 +157,17 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
     allowPositionals: true,
   });
   const [sub, target] = positionals;
+  // Arguments first: a refusal after the database is open would leave an embedded one running.
+  if (sub !== 'create' && sub !== 'list' && sub !== 'revoke')
+    fail(sub ? `tollgate keys: unknown subcommand "${sub}"\n\n${KEYS_USAGE}` : KEYS_USAGE);
+  if (sub === 'create' && !values.name) fail('keys create needs --name NAME');
+  if (sub === 'revoke' && !target) fail('keys revoke needs the key id or its 8-character prefix');
   const db = await openDatabase(config);
   try {
     if (sub === 'create') {
-      if (!values.name) fail('keys create needs --name NAME');
-      const key = await createApiKey(db.sql, values.name);
-      process.stdout.write(
-        `Created API key ${key.id} (${values.name}). Both values are shown once.\n`,
-      );
+      const name = values.name!;
+      const key = await createApiKey(db.sql, name);
+      process.stdout.write(`Created API key ${key.id} (${name}). Both values are shown once.\n`);
       process.stdout.write(
         JSON.stringify({ apikey: key.apikey, webhook_secret: key.webhook_secret }) + '\n',
       );
@@ -187,13 +190,12 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
         );
       }
       if (rows.length === 0) process.stdout.write('No API keys.\n');
-    } else if (sub === 'revoke') {
-      if (!target) fail('keys revoke needs the key id or its 8-character prefix');
-      const n = await revokeApiKey(db.sql, target);
-      if (n === 0) fail(`No active key with id or prefix ${target}.`, 1);
-      process.stdout.write(`Revoked ${n} key(s).\n`);
     } else {
-      fail(sub ? `tollgate keys: unknown subcommand "${sub}"\n\n${KEYS_USAGE}` : KEYS_USAGE);
+      const n = await revokeApiKey(db.sql, target!);
+      if (n === 0) {
+        process.stderr.write(`tollgate keys: no active key with id or prefix ${target}\n`);
+        process.exitCode = 1;
+      } else process.stdout.write(`Revoked ${n} key(s).\n`);
     }
   } finally {
     await db.close();

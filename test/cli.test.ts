@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -189,4 +193,43 @@ describe('tollgate CLI', () => {
     expect(await run.exited).toBe(0);
     expect(run.err()).toContain('"msg":"stopped"');
   });
+});
+
+describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', () => {
+  it('stops everything in order: exit 0, no warning or error line, nothing left running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-ctrlc-'));
+    chmodSync(dir, 0o711);
+    // A terminal's Ctrl-C signals the whole foreground process group: the launcher leads one here.
+    const child = spawn(process.execPath, ['bin/tollgate.mjs', 'start'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? '/tmp',
+        TOLLGATE_DATA_DIR: dir,
+        TOLLGATE_PORT: '0',
+        TOLLGATE_HOST: '127.0.0.1',
+      },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 1200 && !out.includes('Tollgate is running'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(out).toContain('Tollgate is running');
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    const lines = err
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(lines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['embedded postgres stopped', 'dev chain stopped', 'stopped']),
+    );
+    // The data dir's Postgres is gone: its postmaster.pid with it.
+    expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
+  }, 240_000);
 });

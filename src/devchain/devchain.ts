@@ -114,7 +114,8 @@ export async function startDevChain(
   return {
     url,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      // Gone already (exited, or ended by a signal: then exitCode stays null).
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
       await Promise.race([exited, sleep(5000)]);
