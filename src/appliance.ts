@@ -15,6 +15,7 @@ import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
 import { closeEvmClient, createEvmClient, EvmBlockSource } from './chains/evm/client.js';
+import { nodeLabel } from './indexer/node-errors.js';
 import { startDevChain, type DevChain } from './devchain/devchain.js';
 import { EvmIndexer } from './indexer/evm/indexer.js';
 import { UtxoIndexer } from './indexer/utxo/indexer.js';
@@ -235,6 +236,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           finality: n.finality,
           databaseUrl: db.url,
           headsUrl: n.heads,
+          node: nodeLabel(n.rpc),
         };
         const indexer =
           n.family === 'utxo'

@@ -32,22 +32,31 @@ export async function readiness(
     stale: boolean;
     halted_reason: string | null;
   }[];
+  let nodeErrors: { network: string; node: string; error: string; since: Date }[];
   try {
-    rows = await sql`select network, block_number, head_number, halted_reason,
+    [rows, nodeErrors] = await Promise.all([
+      sql<typeof rows>`select network, block_number, head_number, halted_reason,
         coalesce(head_seen_at < now() - make_interval(secs => ${HEAD_STALE_S}), true) as stale
-      from indexer_cursors where network = any(${networks as string[]})`;
+      from indexer_cursors where network = any(${networks as string[]})`,
+      sql<typeof nodeErrors>`select network, node, error, since from indexer_node_errors
+      where network = any(${networks as string[]})`,
+    ]);
   } catch {
     return { ready: false, database: false, networks: {} };
   }
   for (const network of networks) {
     const row = rows.find((r) => r.network === network);
+    const failing = nodeErrors.find((e) => e.network === network);
+    const nodeDown = failing
+      ? `node ${failing.node} failing since ${new Date(failing.since).toISOString()}: ${failing.error}`
+      : undefined;
     if (!row) {
       out.networks[network] = {
         ready: false,
         indexed_block: null,
         head_block: null,
         lag_blocks: null,
-        reason: 'not indexed yet',
+        reason: nodeDown ? `not indexed yet: ${nodeDown}` : 'not indexed yet',
       };
       out.ready = false;
       continue;
@@ -57,7 +66,7 @@ export async function readiness(
     const reason = row.halted_reason
       ? `indexer halted: ${row.halted_reason}`
       : row.stale
-        ? 'indexer has not reached its node recently'
+        ? `indexer has not reached its node recently${nodeDown ? `: ${nodeDown}` : ''}`
         : lag !== null && lag > maxLagBlocks
           ? `lag above ${maxLagBlocks} blocks`
           : undefined;

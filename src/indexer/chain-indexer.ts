@@ -10,6 +10,7 @@ import {
 } from './cursor.js';
 import { LockLostError, NetworkLock } from './network-lock.js';
 import { ProgressMeter } from './progress.js';
+import { clearNodeError, isNodeError, recordNodeError } from './node-errors.js';
 
 /**
  * An error the indexer must stop on rather than retry. `history` halts (a reorg past the network's
@@ -42,7 +43,12 @@ export interface ChainIndexerOptions {
   databaseUrl: string;
   /** How far back a reorg may reach before the indexer stops instead of guessing. */
   maxReorgDepth: number;
+  /** The node's URL as logs and /readyz show it (node-errors.ts: no credentials, no path). */
+  node?: string;
 }
+
+/** A failing node's record is refreshed at most this often (and when its error changes). */
+const NODE_ERROR_RECORD_MS = 5_000;
 
 /**
  * What every chain's indexer shares: one active indexer per network (network-lock.ts: a second
@@ -68,7 +74,11 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     protected readonly sql: Sql,
     protected readonly opts: O,
   ) {
-    this.log = log.child({ network: opts.network, role: 'indexer' });
+    this.log = log.child({
+      network: opts.network,
+      role: 'indexer',
+      ...(opts.node ? { node: opts.node } : {}),
+    });
   }
 
   /** Creates the network's table partitions. */
@@ -361,23 +371,43 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
       );
   }
 
-  /** Retries RPC and database failures with backoff until they pass or the indexer stops. */
+  /**
+   * Retries RPC and database failures with backoff until they pass or the indexer stops. A node
+   * failure is recorded for /readyz (node-errors.ts) while it lasts, and cleared when the call
+   * passes.
+   */
   protected async retrying<T>(fn: () => Promise<T>): Promise<T> {
     let delay = 250;
     for (;;) {
       try {
-        return await fn();
+        const result = await fn();
+        if (this.nodeError) {
+          this.nodeError = undefined;
+          await clearNodeError(this.sql, this.opts.network).catch(() => {});
+        }
+        return result;
       } catch (err) {
         if (this.stopping || err instanceof IndexerHaltError || err instanceof LockLostError)
           throw err;
         if (this.lock?.lost) throw new LockLostError(this.opts.network);
+        const fromNode = isNodeError(err);
         this.log.warn(
-          { error: describeError(err), retry_in_ms: delay },
-          'indexer call failed; retrying',
+          { error: describeError(err), retry_in_ms: delay, ...(fromNode ? { from: 'node' } : {}) },
+          fromNode ? 'node call failed; retrying' : 'indexer call failed; retrying',
         );
+        if (fromNode) await this.noteNodeError(describeError(err));
         await this.pause(delay); // a stop cuts the wait short
         delay = Math.min(delay * 2, 10_000);
       }
     }
+  }
+
+  private nodeError: { error: string; at: number } | undefined;
+
+  private async noteNodeError(error: string): Promise<void> {
+    const last = this.nodeError;
+    if (last && last.error === error && Date.now() - last.at < NODE_ERROR_RECORD_MS) return;
+    this.nodeError = { error, at: Date.now() };
+    await recordNodeError(this.sql, this.opts.network, this.opts.node ?? '', error).catch(() => {});
   }
 }

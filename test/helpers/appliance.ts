@@ -26,6 +26,7 @@ export async function startTestAppliance(
   databaseUrl: string,
   env: Record<string, string> = {},
   roles: Roles = ALL_ROLES,
+  { waitForCursors = true } = {},
 ): Promise<Appliance & { baseUrl: string }> {
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -53,7 +54,7 @@ export async function startTestAppliance(
   const appliance = await startAppliance(config, roles);
   // An indexer starts at the head it first sees: wait until each has its cursor, so that a
   // transaction a test sends next is above the start block.
-  if (roles.indexer) {
+  if (roles.indexer && waitForCursors) {
     const wanted =
       roles.indexer === 'all' ? appliance.networks.map((n) => n.symbol) : roles.indexer;
     const deadline = Date.now() + 30_000;

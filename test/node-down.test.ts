@@ -1,0 +1,69 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { freePort } from '../support/ports.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import { call } from './helpers/http.js';
+
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>>;
+let port: number;
+let relay: Server | undefined;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  port = await freePort();
+  // polygon's node is down from the start: nothing listens on its port (yet).
+  app = await startTestAppliance(
+    db.url,
+    {
+      TOLLGATE_RPC_POLYGON: `http://user:secret-in-url@127.0.0.1:${port}`,
+      TOLLGATE_POLL_INTERVAL_MS_POLYGON: '100',
+    },
+    { api: true, worker: false, indexer: ['eth', 'polygon'], devChain: false },
+    { waitForCursors: false }, // polygon's cannot start yet
+  );
+});
+afterAll(async () => {
+  await app?.stop();
+  for (const s of sockets) s.destroy();
+  relay?.close();
+  await db?.drop();
+});
+
+it('says on /readyz which node does not answer and why, and forgets it once the node answers', async () => {
+  const ready = await eventually(
+    () => call(app.baseUrl, 'GET', '/readyz'),
+    (r) => /failing since/.test(r.json?.networks?.polygon?.reason ?? ''),
+    30_000,
+  );
+  expect(ready.status).toBe(503);
+  const reason: string = ready.json.networks.polygon.reason;
+  expect(reason).toMatch(
+    new RegExp(`^not indexed yet: node http://127\\.0\\.0\\.1:${port} failing since \\S+: .+`),
+  );
+  expect(reason).toMatch(/ECONNREFUSED|fetch failed|HTTP request failed/i);
+  expect(reason).not.toContain('secret-in-url');
+  expect(ready.json.networks.eth.ready).toBe(true);
+
+  // The node comes up on that port (a relay to the test chain): indexed, the record gone.
+  const target = new URL(inject('rpcUrl'));
+  relay = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => relay!.listen(port, '127.0.0.1', r));
+  await eventually(
+    () => call(app.baseUrl, 'GET', '/readyz'),
+    (r) => r.json?.networks?.polygon?.ready === true,
+    30_000,
+  );
+  expect(await db.sql`select * from indexer_node_errors`).toEqual([]);
+}, 90_000);
