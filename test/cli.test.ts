@@ -233,3 +233,26 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
     expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 240_000);
 });
+
+describe('npm run tollgate (bin/tollgate.mjs)', () => {
+  it('compiles only when a source changed: a second run compiles nothing', async () => {
+    const launch = () => {
+      const child = spawn(process.execPath, ['bin/tollgate.mjs', '--help'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      return new Promise<{ code: number | null; out: string; err: string }>((r) =>
+        child.on('exit', (code) => r({ code, out, err })),
+      );
+    };
+    const first = await launch(); // compiles if this checkout's dist/ is older than its sources
+    expect(first.code).toBe(0);
+    const second = await launch();
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/^Usage: tollgate <command>/);
+    expect(second.err).toBe('');
+  }, 120_000);
+});
