@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownEnvVariables, type Config } from './config/index.js';
 import { startAppliance, type Appliance, type Roles } from './appliance.js';
-import { openDatabase } from './db/open.js';
+import { openDatabase, withDatabase } from './db/open.js';
 import { countActiveApiKeys, createApiKey, listApiKeys, revokeApiKey } from './keys/index.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
@@ -162,17 +162,16 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
     fail(sub ? `tollgate keys: unknown subcommand "${sub}"\n\n${KEYS_USAGE}` : KEYS_USAGE);
   if (sub === 'create' && !values.name) fail('keys create needs --name NAME');
   if (sub === 'revoke' && !target) fail('keys revoke needs the key id or its 8-character prefix');
-  const db = await openDatabase(config);
-  try {
+  await withDatabase(config, async (sql) => {
     if (sub === 'create') {
       const name = values.name!;
-      const key = await createApiKey(db.sql, name);
+      const key = await createApiKey(sql, name);
       process.stdout.write(`Created API key ${key.id} (${name}). Both values are shown once.\n`);
       process.stdout.write(
         JSON.stringify({ apikey: key.apikey, webhook_secret: key.webhook_secret }) + '\n',
       );
     } else if (sub === 'list') {
-      const rows = await listApiKeys(db.sql);
+      const rows = await listApiKeys(sql);
       if (values.json) {
         const list = rows.map((r) => ({
           id: r.id,
@@ -191,15 +190,13 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       }
       if (rows.length === 0) process.stdout.write('No API keys.\n');
     } else {
-      const n = await revokeApiKey(db.sql, target!);
+      const n = await revokeApiKey(sql, target!);
       if (n === 0) {
         process.stderr.write(`tollgate keys: no active key with id or prefix ${target}\n`);
         process.exitCode = 1;
       } else process.stdout.write(`Revoked ${n} key(s).\n`);
     }
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 async function main(argv: string[]): Promise<void> {

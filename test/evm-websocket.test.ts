@@ -1,5 +1,3 @@
-import { createServer, connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
@@ -10,6 +8,7 @@ import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { Receiver } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
 import { startOwnChain } from './helpers/own-chain.js';
+import { startTcpRelay } from './helpers/tcp-relay.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -56,37 +55,14 @@ it('follows the head through newHeads over WebSocket', async () => {
   }
 });
 
-/** A TCP relay to the node whose open connections can be cut, as a network fault would. */
-async function cuttableRelay(target: URL) {
-  const open = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const s of [client, upstream]) {
-      open.add(s);
-      s.on('error', () => {});
-      s.on('close', () => open.delete(s));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    connections: () => open.size,
-    cut: () => {
-      for (const s of open) s.destroy();
-    },
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
-
 it('takes pushed heads from TOLLGATE_HEADS_ETH beside an http RPC URL, and catches up on a reconnect', async () => {
   // A chain of this test's own: no other file's blocks wake the indexer.
   const chain = await startOwnChain();
   const db2 = await freshDatabase();
-  const relay = await cuttableRelay(new URL(chain.url));
+  const relay = await startTcpRelay(new URL(chain.url));
   const app2 = await startTestAppliance(db2.url, {
     TOLLGATE_RPC_ETH: chain.url,
-    TOLLGATE_HEADS_ETH: relay.url,
+    TOLLGATE_HEADS_ETH: `ws://127.0.0.1:${relay.port}`,
     TOLLGATE_POLL_INTERVAL_MS_ETH: '60000',
     TOLLGATE_CONFIRMATIONS_ETH: '1000',
     TOLLGATE_FINALITY_ETH: 'depth',

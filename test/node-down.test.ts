@@ -1,16 +1,15 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { freePort } from '../support/ports.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
+import { startTcpRelay, type TcpRelay } from './helpers/tcp-relay.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let port: number;
-let relay: Server | undefined;
-const sockets = new Set<Socket>();
+let relay: TcpRelay | undefined;
 
 beforeAll(async () => {
   db = await freshDatabase();
@@ -28,8 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.stop();
-  for (const s of sockets) s.destroy();
-  relay?.close();
+  await relay?.close();
   await db?.drop();
 });
 
@@ -49,17 +47,7 @@ it('says on /readyz which node does not answer and why, and forgets it once the 
   expect(ready.json.networks.eth.ready).toBe(true);
 
   // The node comes up on that port (a relay to the test chain): indexed, the record gone.
-  const target = new URL(inject('rpcUrl'));
-  relay = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => sockets.delete(s));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((r) => relay!.listen(port, '127.0.0.1', r));
+  relay = await startTcpRelay(new URL(inject('rpcUrl')), port);
   await eventually(
     () => call(app.baseUrl, 'GET', '/readyz'),
     (r) => r.json?.networks?.polygon?.ready === true,

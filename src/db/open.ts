@@ -20,8 +20,13 @@ export async function openDatabase(
   if (!url) {
     embedded = await startEmbeddedPostgres(config.data_dir, config.embedded_postgres_port);
     url = embedded.url;
-  } else await checkDatabaseReachable(url);
+  }
   const sql = openPool(url, { max: opts.poolMax ?? 10 });
+  if (!embedded)
+    await checkDatabaseReachable(sql, url).catch(async (err: unknown) => {
+      await sql.end({ timeout: 0 }).catch(() => {});
+      throw err;
+    });
   if (opts.migrate !== false) await migrate(sql, url);
   return {
     url,

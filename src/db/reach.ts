@@ -1,5 +1,5 @@
-import postgres from 'postgres';
 import { PermanentError } from '../errors.js';
+import type { Sql } from './index.js';
 
 /** How long the first connection to DATABASE_URL may take before the start gives up, naming it. */
 export const REACH_TIMEOUT_MS = 10_000;
@@ -46,17 +46,12 @@ function reason(err: unknown): string {
 }
 
 /**
- * Connects to DATABASE_URL once, within REACH_TIMEOUT_MS, before anything else uses it: a start
- * against a database it cannot use stops within seconds with a message that names the setting
- * and the cause, instead of waiting on retries.
+ * Asks the pool just opened on DATABASE_URL for one answer within REACH_TIMEOUT_MS, before
+ * anything else uses it: a start against a database it cannot use stops within seconds with a
+ * message that names the setting and the cause, instead of waiting on retries. The caller closes
+ * the pool when this throws.
  */
-export async function checkDatabaseReachable(url: string): Promise<void> {
-  const sql = postgres(url, {
-    max: 1,
-    connect_timeout: REACH_TIMEOUT_MS / 1000,
-    onnotice: () => {},
-    connection: { application_name: 'tollgate-check' },
-  });
+export async function checkDatabaseReachable(sql: Sql, url: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -74,6 +69,5 @@ export async function checkDatabaseReachable(url: string): Promise<void> {
     );
   } finally {
     clearTimeout(timer);
-    await sql.end({ timeout: 0 }).catch(() => {});
   }
 }
