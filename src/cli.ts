@@ -15,6 +15,7 @@ import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
 import { DatabaseUnreachableError } from './db/reach.js';
+import { apiContract } from './api/contract.js';
 
 const USAGE = `Usage: tollgate <command>
 
@@ -47,6 +48,7 @@ const USAGE = `Usage: tollgate <command>
                              the Travel Address (ta…) of a customer's deposit address, as JSON
   tls dev-ca --out DIR | dev-cert --ca DIR --host H --out DIR | fingerprint FILE
                              development certificates for TRP's mutual TLS; fingerprints to pin
+  openapi                    print the API's OpenAPI 3.1 document (as served at /docs/openapi.json)
 
 Every command takes --help (its usage; nothing else happens).
 Exit codes: 0 done; 1 failed or refused (the reason on stderr); 2 a usage or configuration error.
@@ -88,6 +90,10 @@ const COMMAND_USAGE: Record<string, string> = {
   operators: OPERATORS_USAGE,
   'travel-address': TRAVEL_ADDRESS_USAGE,
   tls: TLS_USAGE,
+  openapi: `Usage:
+  tollgate openapi
+      print the API's OpenAPI 3.1 document as JSON (needs no configuration or database; the
+      appliance serves the same at /docs/openapi.json and /v2/openapi.json)`,
 };
 
 function fail(message: string, code = 2): never {
@@ -214,6 +220,11 @@ async function main(argv: string[]): Promise<void> {
   }
   // Needs no configuration and no database.
   if (command === 'tls') return tlsCommand(rest);
+  if (command === 'openapi') {
+    if (rest.length) fail(`tollgate openapi takes no arguments\n\n${COMMAND_USAGE.openapi}`);
+    process.stdout.write(`${JSON.stringify(apiContract(), null, 2)}\n`);
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig();

@@ -329,7 +329,7 @@ describe('the HTTP surface', () => {
     expect([200, 503]).toContain(ready.status);
     expect(ready.json.database).toBe(true);
     const doc = await get('/v2/openapi.json', { apikey: keyA });
-    expect(doc.json.openapi).toBe('3.0.3');
+    expect(doc.json.openapi).toBe('3.1.0');
     expect(doc.json.info.description).toContain('100 the highest risk in every output');
     expect(Object.keys(doc.json.paths)).toEqual(
       expect.arrayContaining(['/stream/create', '/stream/delete', '/stream/list']),

@@ -6,6 +6,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { eventually } from './helpers/eventually.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { compareChainTables } from './helpers/compare.js';
@@ -85,6 +86,8 @@ describe('EVM reorgs', () => {
           removed: undefined,
           sequence: undefined,
         });
+        expectWebhookContract('streamEvm', [original.json]);
+        expectWebhookContract('retraction', [retraction.json]);
       }
       const left = await db.sql`select hash from evm_transactions where hash = any(${txs})`;
       expect(left).toHaveLength(0);
@@ -158,5 +161,17 @@ describe('EVM reorgs', () => {
     const ready = await call(app.baseUrl, 'GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.json.networks.eth.reason).toMatch(/halted/);
+  });
+
+  it('sent only bodies that keep the documented streamEvm and retraction contracts', () => {
+    const bodies = receiver.received.map((r) => r.json);
+    expectWebhookContract(
+      'retraction',
+      bodies.filter((b) => 'removed' in b),
+    );
+    expectWebhookContract(
+      'streamEvm',
+      bodies.filter((b) => !('removed' in b)),
+    );
   });
 });

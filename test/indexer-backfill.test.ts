@@ -16,6 +16,7 @@ import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { randomAddress } from './helpers/chain.js';
 import { runCli, type CliRun } from './helpers/cli.js';
 import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { compareChainTables } from './helpers/compare.js';
 import { startFaultyRpcProxy, type FaultyRpcProxy } from './faults/rpc-proxy.js';
 import { createRng } from './faults/seed.js';
@@ -277,6 +278,11 @@ describe('a stream created with from_block', () => {
         body: { address: wallet, webhook: replays.url, from_block: 1 },
       });
       expect(again.headers['x-tollgate-replayed']).toBe('0');
+      // Replays (with "replay": true) and the live one keep the documented contract.
+      expectWebhookContract(
+        'streamEvm',
+        replays.received.map((r) => r.json),
+      );
     } finally {
       await replays.stop();
     }
@@ -326,6 +332,10 @@ describe('live AML created with from_block', () => {
       expect(liveAlert.replay).toBeUndefined();
       expect(liveAlert.sequence).toBeGreaterThan(replayed[replayed.length - 1].sequence);
       expect(alerts.received.filter((x) => x.json.hash === live)).toHaveLength(1);
+      expectWebhookContract(
+        'liveAml',
+        alerts.received.map((r) => r.json),
+      );
     } finally {
       await alerts.stop();
       await db.sql`delete from labels where source = 'test'`;

@@ -12,6 +12,7 @@ import { call } from './helpers/http.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { eventually } from './helpers/eventually.js';
 import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -108,4 +109,9 @@ it('raises a live AML event when a label import alone makes a tracked address ri
   const second = rescanEvents()[1]!;
   expect(second.json.hash_tags).toEqual({ mixer: true });
   expect(rescanEvents()).toHaveLength(2);
+  // Alerts of a label change keep the live AML webhook's documented contract too.
+  expectWebhookContract(
+    'liveAml',
+    receiver.received.map((r) => r.json),
+  );
 });

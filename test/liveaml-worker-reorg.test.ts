@@ -7,6 +7,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { eventually } from './helpers/eventually.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 
@@ -91,6 +92,8 @@ describe('live AML webhooks and reorgs', () => {
       sequence: undefined,
     });
     expect(original.json.hash_tags).toEqual({ direct_mixer: true });
+    expectWebhookContract('liveAml', [original.json]);
+    expectWebhookContract('retraction', [retraction.json]);
     expect(await listed()).toHaveLength(0);
   });
 });

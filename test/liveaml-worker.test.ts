@@ -11,6 +11,7 @@ import { call } from './helpers/http.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { Receiver, type Received } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -119,6 +120,7 @@ describe('live AML risk worker on the EVM dev chain', () => {
     expect(r!.json.score).toBeGreaterThan(0);
     expect(new Date(r!.json.created_at).toISOString()).toBe(r!.json.created_at);
     expect(r!.headers['webhook-id']).toMatch(/^msg_/);
+    expectWebhookContract('liveAml', [r!.json]);
   });
 
   it("lists the event with only indirect_ tags and the transaction's hash_tags", async () => {
@@ -202,6 +204,7 @@ describe('live AML risk worker on the EVM dev chain', () => {
     await aml.waitFor(() => amlFor(h).length > 0);
     const [r] = amlFor(h);
     expect(r!.json.hash_tags).toEqual({ indirect_mixer: true });
+    expectWebhookContract('liveAml', [r!.json]);
     expect(r!.json.triggered_by).toEqual([
       {
         tag: 'indirect_mixer',
@@ -280,6 +283,17 @@ describe('live AML risk worker on the EVM dev chain', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.code).toBe(5000);
     expect(bad.json.message).toMatch(/detail/);
+  });
+
+  it('sent only bodies that keep the documented liveAml and streamEvm contracts', () => {
+    expectWebhookContract(
+      'liveAml',
+      aml.received.map((r) => r.json),
+    );
+    expectWebhookContract(
+      'streamEvm',
+      streams.received.map((r) => r.json),
+    );
   });
 });
 

@@ -9,6 +9,7 @@ import { call } from './helpers/http.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { Receiver, type Received } from './helpers/receiver.js';
 import { eventually } from './helpers/eventually.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -55,6 +56,7 @@ async function bothDeliveries(txHash: string, address: string): Promise<[Receive
     select confirmed from webhook_events where id in (${unconfirmed.headers['webhook-id']!.slice(4)}, ${confirmed.headers['webhook-id']!.slice(4)})
     order by created_at, id`;
   expect(created.map((e) => e.confirmed)).toEqual([false, true]);
+  expectWebhookContract('streamEvm', [unconfirmed.json, confirmed.json]);
   return [unconfirmed, confirmed];
 }
 
@@ -230,5 +232,12 @@ describe('address streams on the EVM dev chain', () => {
     const events =
       await db.sql`select 1 from webhook_events where tx_hash = ${after.transactionHash}`;
     expect(events).toHaveLength(0);
+  });
+
+  it('sent only bodies that keep the documented streamEvm contract (unknown keys refused)', () => {
+    expectWebhookContract(
+      'streamEvm',
+      receiver.received.map((r) => r.json),
+    );
   });
 });

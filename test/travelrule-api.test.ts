@@ -8,6 +8,7 @@ import { call } from './helpers/http.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { MailCatcher } from './helpers/mail.js';
 import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { BENEFICIARY_ADDRESS, PERSONAL_VALUES, travelBody } from './helpers/travelrule.js';
 import { eventually } from './helpers/eventually.js';
 
@@ -552,6 +553,7 @@ describe('the e-mail fallback, end to end', () => {
     const approved = hooks.received.find((r) => r.json?.status === 'OTHER_VASP_APPROVED')!;
     expect(hook).toBeDefined();
     expect(approved.json).toEqual({ transaction_ref: 'wd-vasp', status: 'OTHER_VASP_APPROVED' });
+    expectWebhookContract('travelRule', [approved.json]);
     new Webhook(key.webhook_secret).verify(
       approved.body,
       approved.headers as Record<string, string>,
@@ -623,6 +625,13 @@ describe('the e-mail fallback, end to end', () => {
         (r) =>
           r.json?.transaction_ref === 'wd-unknown-vasp' && r.json?.status === 'OTHER_VASP_REJECTED',
       ),
+    );
+  });
+
+  it('sent only bodies that keep the documented travelRule contract', () => {
+    expectWebhookContract(
+      'travelRule',
+      hooks.received.map((r) => r.json),
     );
   });
 });

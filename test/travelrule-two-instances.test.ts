@@ -14,6 +14,7 @@ import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { freePort } from '../support/ports.js';
 import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { BENEFICIARY_ADDRESS, ORIGINATOR_ADDRESS, travelBody } from './helpers/travelrule.js';
 
 /**
@@ -215,6 +216,7 @@ function hookFor(s: Side, ref: string, status: string) {
         (r) => r.json?.transaction_ref === ref && r.json?.status === status,
       )!;
       new Webhook(s.key.webhook_secret).verify(got.body, got.headers as Record<string, string>);
+      expectWebhookContract('travelRule', [got.json]);
       return got.json;
     });
 }
@@ -570,6 +572,13 @@ describe('two Tollgates over TRP v3.1', () => {
     expect(message!.last_error).toContain(certs.b.fingerprint);
     expect(await b.db.sql`select count(*)::int as n from travelrule_transactions`).toEqual(
       pendingAtB,
+    );
+  });
+
+  it('sent only bodies that keep the documented travelRule contract, on both sides', () => {
+    expectWebhookContract(
+      'travelRule',
+      [a, b].flatMap((s) => s.hooks.received.map((r) => r.json)),
     );
   });
 });

@@ -14,6 +14,7 @@ import {
   type Litecoind,
 } from './helpers/litecoind.js';
 import { Receiver, type Received } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 
 let node: Litecoind;
 let db: TestDatabase;
@@ -194,8 +195,19 @@ describe.skipIf(skipWithoutLitecoind)(
             ...unconfirmed.json,
             sequence: undefined,
           });
+          expectWebhookContract('retraction', [retraction]);
         }
       }
+      // Every body received (stream deliveries and their retractions) keeps its documented contract.
+      const bodies = receiver.received.map((r) => r.json);
+      expectWebhookContract(
+        'retraction',
+        bodies.filter((b) => 'removed' in b),
+      );
+      expectWebhookContract(
+        'streamBitcoin',
+        bodies.filter((b) => !('removed' in b)),
+      );
       for (const m of moved) {
         expect(
           receiver.received

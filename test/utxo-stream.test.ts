@@ -13,6 +13,7 @@ import {
   type Litecoind,
 } from './helpers/litecoind.js';
 import { Receiver, type Received } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 
 let node: Litecoind;
 let db: TestDatabase;
@@ -127,6 +128,7 @@ async function bothDeliveries(txid: string, address: string): Promise<[Received,
       'webhook-signature': r.headers['webhook-signature']!,
     });
   }
+  expectWebhookContract('streamBitcoin', [u.json, c.json]);
   return [u, c];
 }
 
@@ -324,6 +326,13 @@ describe.skipIf(skipWithoutLitecoind)(
         confirmed: false,
       };
       await expect(buildUtxoPayload(db.sql, event)).rejects.toBeInstanceOf(PermanentError);
+    });
+
+    it('sent only bodies that keep the documented streamBitcoin contract (unknown keys refused)', () => {
+      expectWebhookContract(
+        'streamBitcoin',
+        receiver.received.map((r) => r.json),
+      );
     });
   },
 );

@@ -30,4 +30,11 @@ export {
   revertListEvents,
   type ListContract,
 } from './onchain-lists.js';
-export { ALL_TAGS, buildTags, isBaseTag, trueTags, type AmlTags } from './tags.js';
+export {
+  ALL_TAGS,
+  PREFIXED_TAGS,
+  buildTags,
+  isBaseTag,
+  trueTags,
+  type AmlTags,
+} from './tags.js';

@@ -12,6 +12,7 @@ import type { AllowList } from '../net/ssrf.js';
 import { type AuthEnv, requireApiKey } from './auth.js';
 import { rateLimit, type RateLimitOptions } from './ratelimit.js';
 import { openApiDocument } from './openapi.js';
+import { docsRoutes } from './docs.js';
 import { mountRoutes, type Route } from './route.js';
 import { streamRoutes } from './routes/streams.js';
 import { walletTransactionRoutes } from './routes/wallet-transactions.js';
@@ -196,6 +197,8 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     // Without the mutual-TLS listener (travel_rule.trp_port), TRP is served here.
     if (!deps.trpListener) app.route('/', trpInbound(deps.travelRule));
   }
+  // The API reference (no key: the contract, no data).
+  app.route('/docs', docsRoutes(document));
   app.use(`${API_BASE}/*`, requireApiKey(deps.sql));
   // After the key check: the limit is per key, and a request without a valid one is already refused.
   if (deps.rateLimit && deps.rateLimit.perMinute > 0)

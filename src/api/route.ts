@@ -32,6 +32,19 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
    * answers with it, and its own message goes to `detail`.
    */
   messages?: Record<number, string>;
+  /**
+   * A request and its answer for the document (`query` for a GET's parameters, `body` for the
+   * others; `data` and `page_count` of the success envelope). test/openapi-contract.test.ts
+   * checks every example against a real answer of the same route.
+   */
+  example: RouteExample;
+}
+
+export interface RouteExample {
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+  data: unknown;
+  page_count?: number;
 }
 
 export interface HandlerInput<Q, B> {

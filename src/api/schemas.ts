@@ -7,6 +7,15 @@ import { ApiError, ErrorNumber } from '../errors.js';
  * and the TypeScript types.
  */
 
+/**
+ * The query parameters made by intParam, with their bounds: documented as the integers they
+ * are (`type: integer`), where their zod schema reads the string a query carries.
+ */
+export const INT_PARAMS = new WeakMap<
+  z.ZodType,
+  { minimum: number; maximum: number; default?: number }
+>();
+
 /** A whole number from a query string (digits only; "", "1.5", "1e3" are refused). */
 export function intParam(opts: {
   min: number;
@@ -18,10 +27,16 @@ export function intParam(opts: {
   const bounded = digits.transform(Number).pipe(z.int().min(opts.min).max(opts.max));
   const schema =
     opts.default === undefined ? bounded : bounded.optional().transform((v) => v ?? opts.default!);
-  return schema.meta({
+  const described = schema.meta({
     description: opts.description,
     ...(opts.default !== undefined ? { default: opts.default } : {}),
   });
+  INT_PARAMS.set(described, {
+    minimum: opts.min,
+    maximum: opts.max,
+    ...(opts.default !== undefined ? { default: opts.default } : {}),
+  });
+  return described;
 }
 
 export const MAX_PAGE = 1_000_000;

@@ -14,7 +14,13 @@ export {
 } from './deposit.js';
 export { TravelRuleError } from './errors.js';
 export type { TravelRuleDeps } from './flow.js';
-export { codeLabel } from './ivms101/codes.js';
+export {
+  ADDRESS_TYPES,
+  NAME_IDENTIFIER_TYPES,
+  NATIONAL_IDENTIFIER_TYPES,
+  codeLabel,
+} from './ivms101/codes.js';
+export { IVMS101_MAX_CHARS } from './ivms101/fields.js';
 export {
   parseTravelRuleInput,
   TravelRuleFields,

@@ -147,6 +147,16 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
         ),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK },
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK],
+        example: {
+          query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA', network: 'eth' },
+          // A new wallet that received from a mixer: direct_mixer and new_wallet, all else false.
+          data: {
+            score: 53,
+            tags: Object.fromEntries(
+              ALL_TAGS.map((t) => [t, t === 'direct_mixer' || t === 'new_wallet']),
+            ),
+          },
+        },
       },
       async ({ query, apiKey }) => {
         const address = addressOrThrow(query.network, query.address);
@@ -193,6 +203,36 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
         response: envelope(TxDetailSchema),
         fieldErrors: { hash: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+        example: {
+          query: {
+            hash: '0x23e6a971b85b00abf027b28f89d84baa80af5255f07f9f1909f917f2e69f8160',
+            network: 'eth',
+          },
+          // 2,500 USDT from an address labelled mixer; aml_data joins both parties' tags.
+          data: {
+            from: '0x6183d9a9f3a8e84d5577bbbfe28f112be431349b',
+            to: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+            status: 'Success',
+            timestamp: 1741945319,
+            network: 'eth',
+            hash: '0x23e6a971b85b00abf027b28f89d84baa80af5255f07f9f1909f917f2e69f8160',
+            value: 0,
+            transfers: [
+              {
+                from: '0x6183d9a9f3a8e84d5577bbbfe28f112be431349b',
+                to: '0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa',
+                value: 2500,
+                token_name: 'Tether USD',
+                token_symbol: 'USDT',
+              },
+            ],
+            aml_data: {
+              tags: { mixer: true, new_wallet: true, direct_mixer: true },
+              score: 82,
+              threshold: { low: 25, modarate: 50, high: 75 },
+            },
+          },
+        },
       },
       async ({ query }) => {
         const family = networkInfo(query.network)!.family;

@@ -11,6 +11,7 @@ import {
 import { networkInfo } from '../../config/networks.js';
 import { setHistoryHeader } from './wallet-history.js';
 import type { AllowList } from '../../net/ssrf.js';
+import { ALL_TAGS } from '../../aml/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { FromBlock, REPLAY_HEADERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
@@ -105,6 +106,14 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
         },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
         headers: { 'X-Tollgate-History': REPLAY_HEADERS['X-Tollgate-History'] },
+        example: {
+          body: {
+            address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA',
+            webhook: 'https://backend.example.com/hooks/aml',
+            stream_webhook: 'https://backend.example.com/hooks/stream',
+          },
+          data: null,
+        },
       },
       async ({ body, apiKey, c }) => {
         const { address, family } = streamAddressOrThrow(body.address);
@@ -148,6 +157,7 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
         response: envelope(z.null()),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
+        example: { query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA' }, data: null },
       },
       async ({ query, apiKey }) => {
         const { address } = streamAddressOrThrow(query.address);
@@ -171,6 +181,18 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
         query: z.object(PageQuery(true)),
         response: envelope(z.array(LiveAmlTrackingRecord), true),
         errors: [ErrorNumber.BAD_REQUEST],
+        example: {
+          query: { page: '1', limit: '10' },
+          data: [
+            {
+              address: '0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa',
+              aml_webhook: 'https://backend.example.com/hooks/aml',
+              created_at: '2025-03-14T09:31:07.412Z',
+              has_stream: true,
+            },
+          ],
+          page_count: 1,
+        },
       },
       async ({ query, apiKey }) => {
         const { rows, total } = await listTracking(sql, apiKey.id, query.page, query.limit);
@@ -189,6 +211,35 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
         query: z.object(PageQuery(true)),
         response: envelope(z.array(LiveAmlEventRecord), true),
         errors: [ErrorNumber.BAD_REQUEST],
+        example: {
+          query: { page: '1', limit: '10' },
+          data: [
+            {
+              id: '5812',
+              address: '0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa',
+              event: {
+                hash: '0x80033a82dd0a78185641ef029475485162ea6803eb19fafc1c943903e55a3413',
+                // The indirect_ tags of the tracked address; none true here.
+                tags: Object.fromEntries(
+                  ALL_TAGS.filter((t) => t.startsWith('indirect_')).map((t) => [t, false]),
+                ),
+                score: 53,
+                hash_tags: { direct_mixer: true },
+                block_number: 22051234,
+                triggered_by: [
+                  {
+                    tag: 'direct_mixer',
+                    counterparty: '0x6183d9a9f3a8e84d5577bbbfe28f112be431349b',
+                    labelled: '0x6183d9a9f3a8e84d5577bbbfe28f112be431349b',
+                    sources: ['internal-watchlist'],
+                  },
+                ],
+              },
+              created_at: '2025-03-14T09:40:49.305Z',
+            },
+          ],
+          page_count: 1,
+        },
       },
       async ({ query, apiKey }) => {
         const { rows, total } = await listEvents(sql, apiKey.id, query.page, query.limit);

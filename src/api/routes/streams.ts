@@ -113,6 +113,14 @@ export function streamRoutes(
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
         messages: { [ErrorNumber.INVALID_WEBHOOK]: 'Invalid webhook.' },
         headers: REPLAY_HEADERS,
+        example: {
+          body: {
+            address: '0x9E7454285FBBfc8c034bad9Cb4cBfba6254D7D87',
+            webhook: 'https://backend.example.com/hooks/stream',
+            aml_webhook: 'https://backend.example.com/hooks/aml',
+          },
+          data: null,
+        },
       },
       async ({ body, apiKey, c }) => {
         const { address, family } = streamAddressOrThrow(body.address);
@@ -158,6 +166,7 @@ export function streamRoutes(
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.NOT_FOUND_FOR_KEY],
         messages: { [ErrorNumber.INVALID_ADDRESS]: 'Invalid Address.' },
+        example: { query: { address: '0x9E7454285FBBfc8c034bad9Cb4cBfba6254D7D87' }, data: null },
       },
       async ({ query, apiKey }) => {
         const { address } = streamAddressOrThrow(query.address);
@@ -181,6 +190,24 @@ export function streamRoutes(
         query: z.object(PageQuery(false)),
         response: envelope(z.array(StreamRecord), true),
         errors: [ErrorNumber.BAD_REQUEST],
+        example: {
+          query: { page: '1', limit: '10' },
+          data: [
+            {
+              address: '0x9e7454285fbbfc8c034bad9cb4cbfba6254d7d87',
+              stream_webhook: 'https://backend.example.com/hooks/stream',
+              created_at: '2025-03-14T09:26:53.589Z',
+              has_stream: true,
+            },
+            {
+              address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+              stream_webhook: 'https://backend.example.com/hooks/stream',
+              created_at: '2025-03-12T16:02:11.204Z',
+              has_stream: true,
+            },
+          ],
+          page_count: 1,
+        },
       },
       async ({ query, apiKey }) => {
         const { rows, total } = await listStreams(sql, apiKey.id, query.page, query.limit);

@@ -31,6 +31,19 @@ import {
   VIEW_PAGE_HEADERS,
 } from '../../travelrule/index.js';
 import { defineRoute, type Route } from '../route.js';
+import {
+  CHECK_TX_EXAMPLE,
+  CREATE_TX_EXAMPLE,
+  DELETE_WEBHOOK_EXAMPLE,
+  GET_WEBHOOK_EXAMPLE,
+  LIST_VASPS_EXAMPLE,
+  RECEIVE_WITHOUT_PROTOCOL_EXAMPLE,
+  SEND_ADDRESS_EXAMPLE,
+  SEND_TX_HASH_EXAMPLE,
+  SET_WEBHOOK_EXAMPLE,
+  TRAVEL_ADDRESS_EXAMPLE,
+  TX_STATUS_EXAMPLE,
+} from './travelrule-examples.js';
 import { Network, PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { webhookOrThrow } from './streams.js';
 import { UUID_RE } from '../../ids.js';
@@ -155,6 +168,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         parseBody: travelRuleBody('create_tx'),
         response: envelope(z.literal('PENDING')),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+        example: CREATE_TX_EXAMPLE,
       },
       async ({ body, apiKey }) => {
         const done = await createOutgoing(deps, apiKey.id, body as never).catch(travelRuleApiError);
@@ -174,6 +188,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         parseBody: travelRuleBody('create_tx'),
         response: envelope(CheckTxResult),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+        example: CHECK_TX_EXAMPLE,
       },
       async ({ body, apiKey }) => {
         const { network, screening, threshold } = await checkOutgoing(
@@ -220,6 +235,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         ),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+        example: TRAVEL_ADDRESS_EXAMPLE,
       },
       async ({ body, apiKey }) => ({
         data: await issueTravelAddress(deps, apiKey.id, body.network, body.address).catch(
@@ -239,6 +255,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         query: z.object({ transaction_ref: Ref }),
         response: envelope(TxStatusRecord),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
+        example: TX_STATUS_EXAMPLE,
       },
       async ({ query, apiKey }) => {
         const view = await transactionStatus(deps.sql, apiKey.id, query.transaction_ref).catch(
@@ -259,6 +276,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         body: z.object({ transaction_ref: Ref, transaction_hash: z.string().min(1).max(200) }),
         response: envelope(z.null()),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
+        example: SEND_TX_HASH_EXAMPLE,
       },
       async ({ body, apiKey }) => {
         await sendTxHash(deps, apiKey.id, body.transaction_ref, body.transaction_hash).catch(
@@ -279,6 +297,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         query: z.object(PageQuery(false)),
         response: envelope(z.array(VaspRecordSchema), true),
         errors: [ErrorNumber.BAD_REQUEST],
+        example: LIST_VASPS_EXAMPLE,
       },
       async ({ query }) => {
         const { rows, total } = await listVasps(deps.sql, query.page, query.limit);
@@ -302,6 +321,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
           ErrorNumber.INVALID_ADDRESS,
           ErrorNumber.NOT_FOUND_FOR_KEY,
         ],
+        example: SEND_ADDRESS_EXAMPLE,
       },
       async ({ body, apiKey }) => {
         await sendAddress(deps, apiKey.id, body.transaction_ref, body.address).catch(
@@ -323,6 +343,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         parseBody: travelRuleBody('receive_without_protocol'),
         response: envelope(z.literal('APPROVED')),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+        example: RECEIVE_WITHOUT_PROTOCOL_EXAMPLE,
       },
       async ({ body, apiKey }) => {
         const done = await receiveWithoutProtocol(deps, apiKey.id, body as never).catch(
@@ -344,6 +365,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         response: envelope(z.null()),
         fieldErrors: { url: ErrorNumber.INVALID_WEBHOOK },
         errors: [ErrorNumber.INVALID_WEBHOOK],
+        example: SET_WEBHOOK_EXAMPLE,
       },
       async ({ body, apiKey }) => {
         const url = await webhookOrThrow(body.url, allow, 'url');
@@ -367,6 +389,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
           z.object({ url: z.string().nullable(), source: z.enum(['key', 'default']).nullable() }),
         ),
         errors: [],
+        example: GET_WEBHOOK_EXAMPLE,
       },
       async ({ apiKey }) => {
         const own = await getTravelRuleWebhook(deps.sql, apiKey.id);
@@ -384,6 +407,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         summary: "Remove this key's travel rule webhook (the configured default applies again)",
         response: envelope(z.null()),
         errors: [ErrorNumber.NOT_FOUND_FOR_KEY],
+        example: DELETE_WEBHOOK_EXAMPLE,
       },
       async ({ apiKey }) => {
         if (!(await deleteTravelRuleWebhook(deps.sql, apiKey.id)))

@@ -64,6 +64,41 @@ export function walletNftRoutes(
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
         headers: { ...HISTORY_HEADER, ...PENDING_HEADER },
+        example: {
+          query: { address: '0xf0B1593fa2BB764F24752601a6326A341c7641af' },
+          data: [
+            {
+              name: 'Pixel Otter #1042',
+              image: 'ipfs://QmYwAPJzv5CZsnAzt8auVZRn1pfejD2o6KQAwkmXNXSPfY/1042.png',
+              media: [
+                {
+                  raw: 'ipfs://QmYwAPJzv5CZsnAzt8auVZRn1pfejD2o6KQAwkmXNXSPfY/1042.png',
+                  gateway:
+                    'https://ipfs.io/ipfs/QmYwAPJzv5CZsnAzt8auVZRn1pfejD2o6KQAwkmXNXSPfY/1042.png',
+                },
+              ],
+              chainId: 1,
+              network: 'eth',
+              metadata: {
+                name: 'Pixel Otter #1042',
+                image: 'ipfs://QmYwAPJzv5CZsnAzt8auVZRn1pfejD2o6KQAwkmXNXSPfY/1042.png',
+                description: 'One of 10,000 pixel otters.',
+                attributes: [
+                  { trait_type: 'Background', value: 'Teal' },
+                  { trait_type: 'Level', value: '7' },
+                ],
+                external_url: 'https://otters.example/token/1042',
+              },
+              token_id: '1042',
+              token_type: 'ERC721',
+              description: 'One of 10,000 pixel otters.',
+              contract_name: 'Pixel Otters',
+              contract_symbol: 'OTTER',
+              contract_address: '0xa15e1f7a81e731c3bf14743b55e03234e4dd0a5c',
+              metadata_status: 'ok',
+            },
+          ],
+        },
       },
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);

@@ -44,6 +44,48 @@ export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
         headers: HISTORY_HEADER,
+        example: {
+          query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA', page: '1', limit: '10' },
+          data: [
+            {
+              id: 'eth:0x23e6a971b85b00abf027b28f89d84baa80af5255f07f9f1909f917f2e69f8160',
+              to_address: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+              from_address: '0x6183d9a9f3a8e84d5577bbbfe28f112be431349b',
+              hash: '0x23e6a971b85b00abf027b28f89d84baa80af5255f07f9f1909f917f2e69f8160',
+              gas: '63209',
+              gas_price: '18394711025',
+              timestamp: '1741945319',
+              value: '0',
+              block_number: '22051240',
+              logs: [
+                {
+                  address: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+                  topics: [
+                    '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+                    '0x0000000000000000000000006183d9a9f3a8e84d5577bbbfe28f112be431349b',
+                    '0x0000000000000000000000005fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa',
+                  ],
+                  data: '0x000000000000000000000000000000000000000000000000000000009502f900',
+                },
+              ],
+              network: 'eth',
+            },
+            {
+              id: 'eth:0x80033a82dd0a78185641ef029475485162ea6803eb19fafc1c943903e55a3413',
+              to_address: '0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa',
+              from_address: '0x6183d9a9f3a8e84d5577bbbfe28f112be431349b',
+              hash: '0x80033a82dd0a78185641ef029475485162ea6803eb19fafc1c943903e55a3413',
+              gas: '21000',
+              gas_price: '17851300412',
+              timestamp: '1741945247',
+              value: '500000000000000000',
+              block_number: '22051234',
+              logs: [],
+              network: 'eth',
+            },
+          ],
+          page_count: 1,
+        },
       },
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import {
+  ADDRESS_TYPES,
+  IVMS101_MAX_CHARS,
+  NAME_IDENTIFIER_TYPES,
+  NATIONAL_IDENTIFIER_TYPES,
+} from '../travelrule/index.js';
+
+/**
+ * The travel rule webhook body as src/travelrule/webhooks.ts (buildTravelRuleBody) sends it, and
+ * the persons it carries for WAITING_ADDRESS_DATA in their stored (normalised) form: one
+ * spelling of every field, codes and country codes in upper case, blank optional parts left
+ * out (src/travelrule/ivms101/person.ts NaturalPerson's output). The code lists and lengths are
+ * IVMS101's, from src/travelrule/ivms101/codes.ts and fields.ts.
+ */
+
+const MAX_CHARS = IVMS101_MAX_CHARS;
+
+const text = (key: keyof typeof MAX_CHARS) => z.string().min(1).max(MAX_CHARS[key]);
+const country = z
+  .string()
+  .regex(/^[A-Z]{2}$/)
+  .meta({ description: 'ISO 3166-1 alpha-2 country code, upper case.' });
+
+const NameIdentifier = z.object({
+  primaryIdentifier: text('primaryIdentifier').meta({
+    description: 'Family name, or the whole name when it cannot be split.',
+  }),
+  secondaryIdentifier: text('secondaryIdentifier').optional().meta({ description: 'Given names.' }),
+  nameIdentifierType: z.enum(NAME_IDENTIFIER_TYPES).meta({
+    description:
+      'IVMS101 NaturalPersonNameTypeCode: LEGL legal, ALIA alias, BIRT at birth, MAID maiden, MISC other. Always this spelling (an input naturalPersonNameIdentifierType is stored under it).',
+  }),
+});
+
+const GeographicAddress = z.object({
+  addressType: z.enum(ADDRESS_TYPES).meta({
+    description: 'IVMS101 AddressTypeCode: HOME residential, BIZZ business, GEOG geographic.',
+  }),
+  department: text('department').optional(),
+  subDepartment: text('subDepartment').optional(),
+  streetName: text('streetName').optional(),
+  buildingNumber: text('buildingNumber').optional(),
+  buildingName: text('buildingName').optional(),
+  floor: text('floor').optional(),
+  postBox: text('postBox').optional(),
+  room: text('room').optional(),
+  postCode: text('postCode').optional(),
+  townName: text('townName'),
+  townLocationName: text('townLocationName').optional(),
+  districtName: text('districtName').optional(),
+  countrySubDivision: text('countrySubDivision').optional(),
+  addressLine: z.array(text('addressLine')).max(7).optional(),
+  country,
+});
+
+const NaturalPerson = z.object({
+  name: z.object({
+    nameIdentifier: z.array(NameIdentifier).min(1).max(10).meta({
+      description: 'At least one of type LEGL.',
+    }),
+  }),
+  dateAndPlaceOfBirth: z
+    .object({
+      dateOfBirth: z.iso.date().meta({ description: 'YYYY-MM-DD.' }),
+      placeOfBirth: text('placeOfBirth').optional(),
+    })
+    .optional(),
+  nationalIdentification: z
+    .object({
+      nationalIdentifier: text('nationalIdentifier'),
+      nationalIdentifierType: z.enum(NATIONAL_IDENTIFIER_TYPES).meta({
+        description: 'IVMS101 NationalIdentifierTypeCode (CCPT passport, IDCD identity card, …).',
+      }),
+      countryOfIssue: country.optional(),
+    })
+    .optional()
+    .meta({
+      description:
+        'Always this spelling (an input nationalIdenficiation or person-level nationalIdentifier is stored under it).',
+    }),
+  geographicAddress: z.array(GeographicAddress).min(1).max(10).optional(),
+  customerIdentification: text('customerIdentification').optional().meta({
+    description:
+      'Customer number. Always this spelling (an input customerIdenficiation or customerNumber is stored under it).',
+  }),
+  countryOfResidence: country.optional(),
+});
+
+const ref = z.string().min(1).max(255).meta({
+  description:
+    "The caller's transaction_ref of create_tx; for a deposit announced by another VASP over TRP, `trp-<request-identifier>`.",
+});
+
+const Approved = z.object({ transaction_ref: ref, status: z.literal('OTHER_VASP_APPROVED') }).meta({
+  description:
+    'The beneficiary VASP approved a withdrawal: pay out, then send the hash with POST /v2/travelrule/send_tx_hash.',
+});
+
+const Rejected = z.object({ transaction_ref: ref, status: z.literal('OTHER_VASP_REJECTED') }).meta({
+  description:
+    'The beneficiary VASP rejected or cancelled the withdrawal, or could not be reached. Informational; GET /v2/travelrule/tx_status shows the reason.',
+});
+
+const WaitingAddressData = z
+  .object({
+    transaction_ref: ref,
+    status: z.literal('WAITING_ADDRESS_DATA'),
+    persons: z
+      .array(z.object({ naturalPerson: NaturalPerson }))
+      .min(1)
+      .max(10)
+      .meta({ description: 'The beneficiary persons the originator VASP sent (IVMS101).' }),
+    accountNumber: z.array(z.string().min(1)).max(20).meta({
+      description:
+        'The beneficiary wallet addresses the originator VASP named; may be empty (it often learns the address only from your answer).',
+    }),
+  })
+  .meta({
+    description:
+      'An operator accepted a deposit announced over TRP: find your customer from the persons and answer with POST /v2/travelrule/send_address.',
+  });
+
+const TransactionConfirmed = z
+  .object({
+    transaction_ref: ref,
+    status: z.literal('TRANSACTION_CONFIRMED'),
+    txid: z.string().min(1).meta({
+      description: 'The on-chain transaction hash the originator VASP gave for the deposit.',
+    }),
+  })
+  .meta({ description: 'The originator VASP confirmed the deposit with its transaction hash.' });
+
+export const TravelRuleBody = z.discriminatedUnion('status', [
+  Approved,
+  Rejected,
+  WaitingAddressData,
+  TransactionConfirmed,
+]);
