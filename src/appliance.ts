@@ -9,7 +9,7 @@ import {
 } from './config/index.js';
 import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
-import { ensureApiKey } from './keys/index.js';
+import { ApiKeyCache, ensureApiKey } from './keys/index.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
@@ -113,6 +113,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
   let trpServer: RunningServer | undefined;
+  let apiKeys: ApiKeyCache | undefined;
   let runner: Worker | undefined;
   let mailer: ReturnType<typeof createMailer>;
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
@@ -254,7 +255,9 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             keyFile: config.tls_key,
             dataDir: config.data_dir,
           });
+      apiKeys = new ApiKeyCache(db.sql);
       const app = createApp({
+        apiKeys,
         sql: db.sql,
         allow,
         trustProxy: config.trust_proxy,
@@ -325,6 +328,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           }
         };
         await step('closing the API server', () => server?.close());
+        await step('forgetting the API keys', () => apiKeys?.stop());
         await step('closing the TRP listener', () => trpServer?.close());
         await step('stopping the indexers', () => Promise.all(indexers.map((i) => i.stop())));
         await step('stopping the worker', () => runner?.stop());

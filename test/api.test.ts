@@ -5,6 +5,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { randomAddress } from './helpers/chain.js';
+import { eventually } from './helpers/eventually.js';
 
 const API_ONLY = { api: true, worker: false, indexer: false, devChain: false } as const;
 
@@ -84,6 +85,21 @@ describe('authentication', () => {
     const { apikey, id } = await createApiKey(db.sql, 'revoked');
     await db.sql`update api_keys set revoked_at = now() where id = ${id}`;
     expectError(await get('/v2/stream/list', { apikey }), 401, 4010);
+  });
+
+  it('refuses a key as soon as it is revoked, although this process has it in memory', async () => {
+    const { apikey, id } = await createApiKey(db.sql, 'soon revoked');
+    // Used, so the API process holds it (src/keys/cache.ts) …
+    for (let i = 0; i < 3; i++) expect((await get('/v2/stream/list', { apikey })).status).toBe(200);
+    // … revoked elsewhere (as the CLI or the dashboard does): the change's notification empties
+    // the cache, long before the entries' 30 s would run out.
+    await db.sql`update api_keys set revoked_at = now() where id = ${id}`;
+    const refused = await eventually(
+      () => get('/v2/stream/list', { apikey }),
+      (r) => r.status === 401,
+      5_000,
+    );
+    expectError(refused, 401, 4010);
   });
 
   it('stores keys only as hashes', async () => {

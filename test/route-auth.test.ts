@@ -15,8 +15,19 @@ import { call, type Reply } from './helpers/http.js';
 
 const API_ONLY = { api: true, worker: false, indexer: false, devChain: false } as const;
 
-/** Routes outside every credential scheme, on purpose: probes and metrics (own address/token check). */
-const PUBLIC_ROUTES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
+/**
+ * Routes outside every credential scheme, on purpose: probes, metrics (own address/token check),
+ * and the API reference (/docs: the contract and its renderer, no data).
+ */
+const PUBLIC_ROUTES = new Set([
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  'GET /docs',
+  'GET /docs/openapi.json',
+  'GET /docs/init.js',
+  'GET /docs/redoc.standalone.js',
+]);
 /** The e-mailed view link: its `q` token is the credential, not an API key (answers 403 HTML). */
 const VIEW_LINK = `GET ${API_BASE}/travelrule/transaction/:id`;
 

@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Sql } from '../db/index.js';
 import { ApiError, ErrorNumber } from '../errors.js';
-import { type ApiKey, findApiKey } from '../keys/index.js';
+import type { ApiKey, ApiKeyCache } from '../keys/index.js';
 import { decodeBasicAuth } from '../net/basic-auth.js';
 import { readJsonBody } from './body.js';
 
@@ -30,7 +29,8 @@ async function findKeyIn(c: Context): Promise<string | undefined> {
   return undefined;
 }
 
-export function requireApiKey(sql: Sql): MiddlewareHandler<AuthEnv> {
+/** The key of the request, looked up in `keys` (src/keys/cache.ts: memory, then the database). */
+export function requireApiKey(keys: ApiKeyCache): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const key = await findKeyIn(c);
     if (!key)
@@ -39,7 +39,7 @@ export function requireApiKey(sql: Sql): MiddlewareHandler<AuthEnv> {
         ErrorNumber.UNAUTHORIZED,
         'API key required: send it as the apikey query parameter, apikey header, body field, or basic-auth username.',
       );
-    const apiKey = key.length <= MAX_KEY_LENGTH ? await findApiKey(sql, key) : undefined;
+    const apiKey = key.length <= MAX_KEY_LENGTH ? await keys.find(key) : undefined;
     if (!apiKey) throw new ApiError(401, ErrorNumber.UNAUTHORIZED, 'Invalid API key.');
     c.set('apiKey', apiKey);
     await next();

@@ -8,3 +8,4 @@ export {
   revokeApiKey,
   type ApiKey,
 } from './keys.js';
+export { ApiKeyCache } from './cache.js';

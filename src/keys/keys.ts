@@ -70,9 +70,14 @@ export async function ensureApiKey(
  * crypto.timingSafeEqual (as metrics-access.ts and csrf.ts do).
  */
 export async function findApiKey(sql: Sql, key: string): Promise<ApiKey | undefined> {
+  return findApiKeyByHash(sql, hashApiKey(key));
+}
+
+/** The active key with this digest (hashApiKey). */
+export async function findApiKeyByHash(sql: Sql, digest: string): Promise<ApiKey | undefined> {
   const [row] = await sql<ApiKey[]>`
     select id, name, webhook_secret from api_keys
-    where key_hash = ${hashApiKey(key)} and revoked_at is null`;
+    where key_hash = ${digest} and revoked_at is null`;
   return row;
 }
 

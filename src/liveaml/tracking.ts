@@ -1,5 +1,5 @@
 import type { Sql } from '../db/index.js';
-import { subscribe, unsubscribe } from '../streams/index.js';
+import { subscribe, subscriptionPage, unsubscribe } from '../streams/index.js';
 
 /**
  * Live AML tracking: a key's "call my AML webhook when this address does something risky"
@@ -50,22 +50,13 @@ export async function listTracking(
   page: number,
   limit: number,
 ): Promise<{ rows: TrackingRecord[]; total: number }> {
-  const [count] = await sql<{ n: number }[]>`
-    select count(*)::int as n from tracked_addresses where api_key_id = ${apiKeyId} and aml_webhook is not null`;
-  const rows = await sql<
-    { address: string; aml_webhook: string; created_at: Date; has_stream: boolean }[]
-  >`
-    select address, aml_webhook, aml_created_at as created_at, stream_webhook is not null as has_stream
-    from tracked_addresses
-    where api_key_id = ${apiKeyId} and aml_webhook is not null
-    order by aml_created_at, id
-    limit ${limit} offset ${(page - 1) * limit}`;
+  const { total, rows } = await subscriptionPage(sql, apiKeyId, 'aml', page, limit);
   return {
-    total: count!.n,
+    total,
     rows: rows.map((r) => ({
       address: r.address,
-      aml_webhook: r.aml_webhook,
-      created_at: r.created_at.toISOString(),
+      aml_webhook: r.webhook,
+      created_at: r.created_at,
       has_stream: r.has_stream,
     })),
   };

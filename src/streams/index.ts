@@ -9,6 +9,7 @@ export {
   type ReplayNetwork,
   subscribe,
   subscribeWithReplay,
+  subscriptionPage,
   unsubscribe,
 } from './streams.js';
 export { streamEvents } from './webhook-bodies.js';

@@ -113,8 +113,18 @@ export async function subscribeWithReplay(
 }
 
 const SUBSCRIPTION = {
-  stream: { webhook: 'stream_webhook', created: 'stream_created_at', other: 'aml_webhook' },
-  aml: { webhook: 'aml_webhook', created: 'aml_created_at', other: 'stream_webhook' },
+  stream: {
+    webhook: 'stream_webhook',
+    created: 'stream_created_at',
+    other: 'aml_webhook',
+    counted: 'streams',
+  },
+  aml: {
+    webhook: 'aml_webhook',
+    created: 'aml_created_at',
+    other: 'stream_webhook',
+    counted: 'trackings',
+  },
 } as const;
 
 /**
@@ -148,20 +158,67 @@ export async function listStreams(
   page: number,
   limit: number,
 ): Promise<{ rows: StreamRecord[]; total: number }> {
-  const [count] = await sql<{ n: number }[]>`
-    select count(*)::int as n from tracked_addresses where api_key_id = ${apiKeyId} and stream_webhook is not null`;
-  const rows = await sql<{ address: string; stream_webhook: string; created_at: Date }[]>`
-    select address, stream_webhook, stream_created_at as created_at from tracked_addresses
-    where api_key_id = ${apiKeyId} and stream_webhook is not null
-    order by stream_created_at, id
-    limit ${limit} offset ${(page - 1) * limit}`;
+  const { total, rows } = await subscriptionPage(sql, apiKeyId, 'stream', page, limit);
   return {
-    total: count!.n,
+    total,
     rows: rows.map((r) => ({
       address: r.address,
-      stream_webhook: r.stream_webhook,
-      created_at: r.created_at.toISOString(),
+      stream_webhook: r.webhook,
+      created_at: r.created_at,
       has_stream: true,
     })),
+  };
+}
+
+/**
+ * One page of a key's subscriptions of a kind, oldest first, and how many it has: one round
+ * trip, the page read in order from its partial index and the count from subscription_counts
+ * (kept by a trigger, sql/0037), never by counting the key's rows.
+ */
+export async function subscriptionPage(
+  sql: Sql,
+  apiKeyId: string,
+  kind: 'stream' | 'aml',
+  page: number,
+  limit: number,
+): Promise<{
+  total: number;
+  rows: { address: string; webhook: string; created_at: string; has_stream: boolean }[];
+}> {
+  const c = SUBSCRIPTION[kind];
+  const webhook = sql(c.webhook);
+  const created = sql(c.created);
+  const rows = await sql<
+    {
+      total: number;
+      address: string | null;
+      webhook: string;
+      created_at: string;
+      has_stream: boolean;
+    }[]
+  >`
+    with total as (
+      select coalesce(
+        (select ${sql(c.counted)} from subscription_counts where api_key_id = ${apiKeyId}),
+        0
+      ) as n
+    )
+    select total.n as total, p.address, p.webhook, p.has_stream,
+      -- Formatted as JavaScript's toISOString() would, without a Date per row.
+      to_char(p.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+    from total left join lateral (
+      select address, ${webhook} as webhook, ${created} as created, id,
+        stream_webhook is not null as has_stream
+      from tracked_addresses
+      where api_key_id = ${apiKeyId} and ${webhook} is not null
+      order by ${created}, id
+      limit ${limit} offset ${(page - 1) * limit}
+    ) p on true
+    order by p.created, p.id`;
+  return {
+    total: rows[0]!.total,
+    rows: rows
+      .filter((r) => r.address !== null)
+      .map(({ total: _total, ...r }) => ({ ...r, address: r.address! })),
   };
 }
