@@ -234,6 +234,50 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
   }, 240_000);
 });
 
+describe('Ctrl-C on a one-shot command with the embedded Postgres', () => {
+  it('leaves no process of the data dir behind, and the next run finds the database whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-ctrlc-once-'));
+    chmodSync(dir, 0o711);
+    const env = {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      TOLLGATE_DATA_DIR: dir,
+      TOLLGATE_LOG_LEVEL: 'info',
+    };
+    // A terminal's Ctrl-C signals the foreground process group: the launcher leads one here.
+    const child = spawn(process.execPath, ['bin/tollgate.mjs', 'migrate'], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env,
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<NodeJS.Signals | number | null>((r) =>
+      child.on('exit', (code, signal) => r(signal ?? code)),
+    );
+    // Interrupted while the migrations run, the Postgres just started.
+    for (let i = 0; i < 1200 && !err.includes('embedded postgres started'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(err).toContain('embedded postgres started');
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).not.toBe(0);
+    const pidFile = join(dir, 'postgres', 'postmaster.pid');
+    for (let i = 0; i < 200 && existsSync(pidFile); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(pidFile)).toBe(false);
+    // The next run starts the data dir's Postgres again and completes what was interrupted.
+    const again = spawn(process.execPath, ['bin/tollgate.mjs', 'migrate'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env,
+    });
+    let out = '';
+    again.stdout.on('data', (d) => (out += d));
+    expect(await new Promise((r) => again.on('exit', r))).toBe(0);
+    expect(out).toContain('Migrations applied.');
+    expect(existsSync(pidFile)).toBe(false);
+  }, 240_000);
+});
+
 describe('npm run tollgate (bin/tollgate.mjs)', () => {
   it('compiles only when a source changed: a second run compiles nothing', async () => {
     const launch = () => {
