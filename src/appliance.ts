@@ -10,6 +10,7 @@ import {
 import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
 import { ApiKeyCache, ensureApiKey } from './keys/index.js';
+import { ProxyTrust } from './net/proxy.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
@@ -248,7 +249,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       }
     }
     if (roles.api) {
-      const tls = config.trust_proxy
+      const proxies = ProxyTrust.of(config.trust_proxy);
+      const tls = proxies
         ? null
         : await loadTls({
             certFile: config.tls_cert,
@@ -260,7 +262,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         apiKeys,
         sql: db.sql,
         allow,
-        trustProxy: config.trust_proxy,
+        trustProxy: proxies,
         networks: networks.map((n) => n.symbol),
         confirmations: new Map(networks.map((n) => [n.symbol, n.confirmations])),
         maxLagBlocks: config.indexer_max_lag_blocks,

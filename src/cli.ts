@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownEnvVariables, type Config } from './config/index.js';
 import { startAppliance, type Appliance, type Roles } from './appliance.js';
@@ -121,8 +123,25 @@ function runUntilSignal(appliance: Appliance): void {
 }
 
 /**
- * The first start prints a key to try the API with; the bootstrap key (made by startAppliance
- * before the API listened) is announced when it was just made.
+ * Where first credentials go when stdout is not a terminal (a container's log, a service's
+ * journal, a pipe): not into that log, but into a file of the data dir only its owner may read.
+ * Returns the file's path.
+ */
+function credentialsFile(config: Config, credentials: Record<string, string>): string {
+  const file = join(config.data_dir, 'initial-credentials.json');
+  writeFileSync(
+    file,
+    `${JSON.stringify({ ...credentials, created_at: new Date().toISOString(), note: 'Shown once: store these, then delete this file.' }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
+  chmodSync(file, 0o600); // an existing file keeps its mode on overwrite
+  return file;
+}
+
+/**
+ * The first start gives a key to try the API with; the bootstrap key (made by startAppliance
+ * before the API listened) is announced when it was just made. On a terminal the secrets are
+ * printed; anywhere else they go to a file only the owner reads (credentialsFile).
  */
 async function ensureKeys(
   sql: Sql,
@@ -131,11 +150,14 @@ async function ensureKeys(
   bootstrapKey: Appliance['bootstrapKey'],
 ): Promise<void> {
   const base = `https://localhost:${apiPort ?? config.port}/v2`;
+  const terminal = process.stdout.isTTY === true;
   if (bootstrapKey) {
     const { created, webhook_secret } = bootstrapKey;
     if (created) {
       process.stdout.write(
-        `\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY).\nWebhook signing secret: ${webhook_secret}\n(shown once; store it now)\n\n`,
+        terminal
+          ? `\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY).\nWebhook signing secret: ${webhook_secret}\n(shown once; store it now)\n\n`
+          : `\nBootstrap API key created (TOLLGATE_BOOTSTRAP_API_KEY). Its webhook signing secret is in ${credentialsFile(config, { webhook_secret })} (readable by its owner only): store it, then delete the file.\n\n`,
       );
     }
     return;
@@ -147,6 +169,16 @@ async function ensureKeys(
     return;
   }
   const key = await createApiKey(sql, 'default');
+  if (!terminal) {
+    const file = credentialsFile(config, {
+      apikey: key.apikey,
+      webhook_secret: key.webhook_secret,
+    });
+    process.stdout.write(
+      `\nTollgate is running: ${base}\n\n  An API key and its webhook signing secret were created: they are in ${file} (readable by its owner only). Store them, then delete the file.\n\n`,
+    );
+    return;
+  }
   process.stdout.write(
     `\nTollgate is running: ${base}\n\n` +
       `  API key:                ${key.apikey}\n` +

@@ -377,8 +377,12 @@ describe('the HTTP surface', () => {
 });
 
 describe('behind a TLS-terminating proxy (TOLLGATE_TRUST_PROXY)', () => {
-  it('serves only requests the proxy marks as https', async () => {
-    const proxied = await startTestAppliance(db.url, { TOLLGATE_TRUST_PROXY: 'true' }, API_ONLY);
+  it('serves only requests a configured proxy marks as https', async () => {
+    const proxied = await startTestAppliance(
+      db.url,
+      { TOLLGATE_TRUST_PROXY: '127.0.0.1/32' },
+      API_ONLY,
+    );
     try {
       const base = `http://127.0.0.1:${proxied.apiPort}`;
       expectError(
@@ -393,5 +397,32 @@ describe('behind a TLS-terminating proxy (TOLLGATE_TRUST_PROXY)', () => {
     } finally {
       await proxied.stop();
     }
+  });
+
+  it('ignores forwarded headers from a peer that is not a configured proxy', async () => {
+    // The proxy is elsewhere: this test's client (loopback) is a direct client, whatever it sends.
+    const proxied = await startTestAppliance(
+      db.url,
+      { TOLLGATE_TRUST_PROXY: '10.200.0.1/32' },
+      API_ONLY,
+    );
+    try {
+      const base = `http://127.0.0.1:${proxied.apiPort}`;
+      expectError(
+        await call(base, 'GET', '/v2/stream/list', {
+          headers: { apikey: keyA, 'x-forwarded-proto': 'https', 'x-forwarded-for': '10.200.0.1' },
+        }),
+        403,
+        4030,
+      );
+    } finally {
+      await proxied.stop();
+    }
+  });
+
+  it('refuses the old `true`, naming the setting and what it is now', async () => {
+    await expect(
+      startTestAppliance(db.url, { TOLLGATE_TRUST_PROXY: 'true' }, API_ONLY),
+    ).rejects.toThrow(/TOLLGATE_TRUST_PROXY.*CIDR/s);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,10 +169,12 @@ describe('tollgate CLI', () => {
 
   it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {
     const bootstrap = 'tg_bootstrap_key_for_the_cli_test_0123456789';
+    const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bootstrap-'));
     const run = tollgate(['api'], {
       TOLLGATE_PORT: '0',
       TOLLGATE_HOST: '127.0.0.1',
       TOLLGATE_BOOTSTRAP_API_KEY: bootstrap,
+      TOLLGATE_DATA_DIR: dataDir,
     });
     let port: number | undefined;
     for (let i = 0; i < 300 && !port; i++) {
@@ -189,6 +191,14 @@ describe('tollgate CLI', () => {
     });
     expect(res.json).toMatchObject({ code: 0, data: [] });
     expect(run.out() + run.err()).not.toContain(bootstrap); // the key is never printed or logged
+    // Not a terminal (as in a container): the webhook secret is in a file only its owner reads,
+    // not in the output.
+    const file = join(dataDir, 'initial-credentials.json');
+    expect(run.out()).toContain(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const { webhook_secret } = JSON.parse(readFileSync(file, 'utf8')) as { webhook_secret: string };
+    expect(webhook_secret).toMatch(/^whsec_/);
+    expect(run.out() + run.err()).not.toContain(webhook_secret);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(run.err()).toContain('"msg":"stopped"');

@@ -8,6 +8,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
+import { ProxyTrust } from '../src/net/proxy.js';
 
 const API_ONLY = { api: true, worker: false, indexer: false, devChain: false } as const;
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -229,7 +230,7 @@ describe('metricsAccess', () => {
   const from = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
 
   it('judges an IPv4-mapped IPv6 peer as its IPv4 address', async () => {
-    const a = appFor({ allowCidrs: ['127.0.0.0/8'], trustProxy: false });
+    const a = appFor({ allowCidrs: ['127.0.0.0/8'], trustProxy: null });
     expect((await a.request('/m', {}, from('::ffff:127.0.0.1'))).status).toBe(200);
     expect((await a.request('/m', {}, from('::ffff:10.1.2.3'))).status).toBe(403);
     expect((await a.request('/m', {}, from('::1'))).status).toBe(403);
@@ -237,7 +238,10 @@ describe('metricsAccess', () => {
   });
 
   it('behind a proxy judges the address the proxy appended, and never the proxy itself', async () => {
-    const a = appFor({ allowCidrs: ['127.0.0.0/8', '10.0.0.0/8'], trustProxy: true });
+    const a = appFor({
+      allowCidrs: ['127.0.0.0/8', '10.0.0.0/8'],
+      trustProxy: ProxyTrust.of(['127.0.0.1/32']),
+    });
     expect(
       (
         await a.request(
@@ -256,11 +260,39 @@ describe('metricsAccess', () => {
         )
       ).status,
     ).toBe(403);
+    // Through the proxy without X-Forwarded-For: no client address (never the proxy's own).
     expect((await a.request('/m', {}, from('127.0.0.1'))).status).toBe(403);
   });
 
+  it('believes X-Forwarded-For only from a configured proxy', async () => {
+    const a = appFor({
+      allowCidrs: ['127.0.0.0/8'],
+      trustProxy: ProxyTrust.of(['10.9.9.9/32']),
+    });
+    // A direct client claiming to be loopback is judged by its own address.
+    expect(
+      (await a.request('/m', { headers: { 'x-forwarded-for': '127.0.0.1' } }, from('203.0.113.7')))
+        .status,
+    ).toBe(403);
+    // The configured proxy forwarding a loopback client: allowed.
+    expect(
+      (await a.request('/m', { headers: { 'x-forwarded-for': '127.0.0.1' } }, from('10.9.9.9')))
+        .status,
+    ).toBe(200);
+    // A client's own X-Forwarded-For entry left of the proxy's is not the client.
+    expect(
+      (
+        await a.request(
+          '/m',
+          { headers: { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' } },
+          from('10.9.9.9'),
+        )
+      ).status,
+    ).toBe(403);
+  });
+
   it('with no token configured refuses any Authorization header', async () => {
-    const a = appFor({ allowCidrs: ['127.0.0.0/8'], trustProxy: false });
+    const a = appFor({ allowCidrs: ['127.0.0.0/8'], trustProxy: null });
     expect(
       (await a.request('/m', { headers: { authorization: 'Bearer whatever' } }, from('127.0.0.1')))
         .status,

@@ -10,6 +10,7 @@ import { ApiKeyCache } from '../keys/index.js';
 import { ApiError, ErrorNumber, describeError, errorBody } from '../errors.js';
 import { log } from '../log.js';
 import type { AllowList } from '../net/ssrf.js';
+import { ProxyTrust } from '../net/proxy.js';
 import { type AuthEnv, requireApiKey } from './auth.js';
 import { rateLimit, type RateLimitOptions } from './ratelimit.js';
 import { openApiDocument } from './openapi.js';
@@ -33,8 +34,11 @@ import { dashboardRoutes } from '../dashboard/app.js';
 export interface AppDeps {
   sql: Sql;
   allow: AllowList;
-  /** Plain HTTP behind a TLS-terminating proxy: only requests the proxy marks https are served. */
-  trustProxy: boolean;
+  /**
+   * Plain HTTP behind these TLS-terminating proxies (config trust_proxy): only requests one of
+   * them forwards, marked https, are served. Null: HTTPS, no proxy.
+   */
+  trustProxy: ProxyTrust | null;
   networks: readonly string[];
   /** Confirmations of each indexed network (stream replays decide confirmed from them). */
   confirmations?: ReadonlyMap<string, number>;
@@ -139,10 +143,11 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     );
   });
 
-  if (deps.trustProxy) {
+  const proxies = deps.trustProxy;
+  if (proxies) {
     app.use('*', async (c, next) => {
-      const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-      if (proto !== 'https')
+      // From anyone but a configured proxy, X-Forwarded-Proto is not believed: plain HTTP.
+      if (ProxyTrust.originOf(c, proxies, false).proto !== 'https')
         throw new ApiError(
           403,
           ErrorNumber.FORBIDDEN,

@@ -216,7 +216,24 @@ const ConfigSchema = z.object({
   port: z.int().min(0).max(65_535),
   tls_cert: z.string().min(1).optional(),
   tls_key: z.string().min(1).optional(),
-  trust_proxy: z.boolean(),
+  /**
+   * The TLS-terminating proxies in front (CIDR ranges): plain HTTP is served, and forwarded
+   * headers are believed from these peers only. Empty: HTTPS, no proxy.
+   */
+  trust_proxy: z.preprocess(
+    (v) =>
+      v === false || (Array.isArray(v) && v.length === 1 && v[0] === 'false')
+        ? []
+        : v === true || (Array.isArray(v) && v.length === 1 && v[0] === 'true')
+          ? 'any peer'
+          : v,
+    z.array(cidr, {
+      error: (issue) =>
+        issue.input === 'any peer'
+          ? "is the list of your TLS-terminating proxies' addresses (CIDR ranges such as 10.0.0.5/32), whose forwarded headers are believed; `true` (any peer) is no longer accepted"
+          : undefined,
+    }),
+  ),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   bootstrap_api_key: z.string().min(24, 'must be at least 24 characters').max(200).optional(),
   /** Private ranges the operator's own webhook receivers may be in (streams, live AML, travel rule). */
@@ -307,7 +324,7 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_PORT: { path: 'port', type: 'int' },
   TOLLGATE_TLS_CERT: { path: 'tls_cert', type: 'string' },
   TOLLGATE_TLS_KEY: { path: 'tls_key', type: 'string' },
-  TOLLGATE_TRUST_PROXY: { path: 'trust_proxy', type: 'bool' },
+  TOLLGATE_TRUST_PROXY: { path: 'trust_proxy', type: 'list' },
   TOLLGATE_LOG_LEVEL: { path: 'log_level', type: 'string' },
   TOLLGATE_BOOTSTRAP_API_KEY: { path: 'bootstrap_api_key', type: 'string' },
   TOLLGATE_WEBHOOK_ALLOW_CIDRS: { path: 'webhook_allow_cidrs', type: 'list' },

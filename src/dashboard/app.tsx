@@ -115,7 +115,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   // A POST from another origin is refused before anything reads it.
   dash.use('*', async (c, next) => {
-    if (c.req.method === 'POST' && !originAllowed(c, deps.trustProxy ?? false)) {
+    if (c.req.method === 'POST' && !originAllowed(c, deps.trustProxy ?? null)) {
       return errorPage(
         c,
         403,

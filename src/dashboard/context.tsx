@@ -5,13 +5,14 @@ import { type OperatorRole, roleAllows } from '../operators/index.js';
 import type { TravelRuleDeps } from '../travelrule/index.js';
 import { Layout } from './layout.js';
 import type { Session } from './session.js';
+import type { ProxyTrust } from '../net/proxy.js';
 
 /** What the dashboard needs from the appliance. */
 export interface DashboardDeps {
   /** The Travel Rule's deps: its pool, keyring, public URL and the retry limit of webhooks and messages. */
   travelRule: TravelRuleDeps;
   /** Behind a TLS-terminating proxy: the forwarded host counts as this host in the Origin check. */
-  trustProxy?: boolean;
+  trustProxy?: ProxyTrust | null;
 }
 
 export type DashEnv = {

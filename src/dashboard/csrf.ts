@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { randomToken } from '../ids.js';
+import { ProxyTrust } from '../net/proxy.js';
 import { COOKIE_OPTIONS } from './session.js';
 
 /**
@@ -29,7 +30,7 @@ export function tokensEqual(expected: string, given: unknown): boolean {
  * host; any other value (another site, "null") is refused. Without Origin (old clients, curl),
  * the token alone decides. Behind a trusted proxy the forwarded host counts as this host too.
  */
-export function originAllowed(c: Context, trustProxy: boolean): boolean {
+export function originAllowed(c: Context, trustProxy: ProxyTrust | null): boolean {
   const origin = c.req.header('origin');
   if (origin === undefined) return true;
   let host: string;
@@ -40,7 +41,7 @@ export function originAllowed(c: Context, trustProxy: boolean): boolean {
   }
   if (!host) return false;
   const hosts = [c.req.header('host')];
-  if (trustProxy) hosts.push(c.req.header('x-forwarded-host')?.split(',')[0]?.trim());
+  hosts.push(ProxyTrust.originOf(c, trustProxy, true).forwardedHost);
   return hosts.some((h) => h !== undefined && h.toLowerCase() === host.toLowerCase());
 }
 

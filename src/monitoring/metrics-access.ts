@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import ipaddr from 'ipaddr.js';
 import { ErrorNumber } from '../errors.js';
+import { parseAddress, ProxyTrust } from '../net/proxy.js';
 import { inAllowList, parseAllowList } from '../net/ssrf.js';
 
 /**
@@ -10,9 +10,8 @@ import { inAllowList, parseAllowList } from '../net/ssrf.js';
  *   is refused with 401, even from an allowed address;
  * - a request without one is served when its client address is in an allowed range (default
  *   loopback only), else refused with 403.
- * The client address is the socket's peer. Behind a TLS-terminating proxy (trust_proxy) that
- * peer is the proxy, so the address the proxy appended to X-Forwarded-For is judged instead;
- * a proxied request without X-Forwarded-For has no client address and needs the token.
+ * The client address is the socket's peer; for a request from a configured proxy (trust_proxy),
+ * the address it forwarded (src/net/proxy.ts). Forwarded headers from anyone else are ignored.
  */
 
 export const DEFAULT_METRICS_CIDRS = ['127.0.0.0/8', '::1/128'] as const;
@@ -20,32 +19,11 @@ export const DEFAULT_METRICS_CIDRS = ['127.0.0.0/8', '::1/128'] as const;
 export interface MetricsAccessOptions {
   token?: string;
   allowCidrs: readonly string[];
-  trustProxy: boolean;
+  trustProxy: ProxyTrust | null;
 }
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
-}
-
-/** IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries. */
-function parseAddress(ip: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (!ip) return undefined;
-  try {
-    return ipaddr.process(
-      ip
-        .trim()
-        .replace(/^\[|\]$/g, '')
-        .replace(/%.*$/, ''),
-    );
-  } catch {
-    return undefined;
-  }
-}
-
-function clientAddress(c: Context, trustProxy: boolean): string | undefined {
-  if (trustProxy) return c.req.header('x-forwarded-for')?.split(',').pop()?.trim() || undefined;
-  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
-    ?.socket?.remoteAddress;
 }
 
 export function metricsAccess(opts: MetricsAccessOptions): MiddlewareHandler {
@@ -70,7 +48,7 @@ export function metricsAccess(opts: MetricsAccessOptions): MiddlewareHandler {
       if (given && tokenDigest && timingSafeEqual(digest(given), tokenDigest)) return next();
       return refuse(c, 401, 'Invalid metrics token.');
     }
-    const addr = parseAddress(clientAddress(c, opts.trustProxy));
+    const addr = parseAddress(ProxyTrust.originOf(c, opts.trustProxy, true).client);
     if (addr && inAllowList(addr, ranges)) return next();
     return refuse(
       c,

@@ -302,7 +302,7 @@ export function routeTable(sql: Sql): { v2: Route[]; all: RouteTableEntry[] } {
   const deps: AppDeps = {
     sql,
     allow,
-    trustProxy: false,
+    trustProxy: null,
     networks: ['eth'],
     maxLagBlocks: config.indexer_max_lag_blocks,
     version: 'test',
