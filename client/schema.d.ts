@@ -402,6 +402,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this key's webhook delivery attempts (the delivery log)
+         * @description Not in the spec. Every attempt to deliver one of this key's webhooks (stream, live AML, travel rule, test), newest first: when, where, the HTTP status, the latency, the error, and the first bytes of the receiver's answer (`response`, at most 1 KiB; null when there was no answer, and for travel rule webhooks, whose bodies may hold persons). Filters: `address`, `kind` (stream, aml, travelrule, test), `event_id` (the event's id or its webhook-id `msg_…`), `status` (succeeded: a 2xx; failed: anything else) and `since` (ISO 8601). Attempts recorded before this version are not listed.
+         */
+        get: operations["webhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one webhook event again
+         * @description Not in the spec. Queues one of this key's events for delivery again, now: a given-up one (with a new allowance of attempts) or a delivered one. It keeps its webhook-id, its body byte for byte and its `sequence`, so a receiver that deduplicates sees one message. A pending event (already on its way) and a cancelled one (its subscription removed, its transaction reorganised away) get 5000; an id this key does not have, 5003.
+         */
+        post: operations["webhookRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every webhook event given up since a time
+         * @description Not in the spec. Queues again this key's events given up (attempts used up, or refused by the receiver) at or after `since`, optionally of one `address` and one `kind`, each with a new allowance of attempts, due in the order they were written; delivered and pending events are not touched. At most 10,000 per call: `more` says whether some are left (call again with the same `since`).
+         */
+        post: operations["webhookRecover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test webhook
+         * @description Not in the spec. Queues a test webhook, signed with this key's secret exactly like every webhook (both secrets during a rotation's overlap), to the receiver of a subscription (`address`, and `kind` stream or aml when the address has both; default the stream), to the key's travel rule webhook (`kind` travelrule alone), or to any `url` (checked like a stream webhook). Its body is marked `"test": true` and carries no event (the `test` webhook). It is sent once, at once, also while the subscription is paused or its endpoint disabled, and never counts as an endpoint's failure; its attempt is in GET /webhook/deliveries (`event_id`).
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a stream
+         * @description Not in the spec. The stream's events are still written (and numbered by `sequence`) while it is paused, and kept: nothing is sent until it is resumed. Events already on their way are not called back. Pausing again changes nothing. An address this key has no stream for gets 5003.
+         */
+        post: operations["streamPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused stream
+         * @description Not in the spec. The events kept while the stream was paused are due at once, in the order they were written, under the ordering rules of every webhook (README, "What you can rely on"); `released` says how many. Resuming one not paused changes nothing. An address this key has no stream for gets 5003.
+         */
+        post: operations["streamResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveaml/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a live AML tracking
+         * @description Not in the spec. The live AML tracking's events are still written (and numbered by `sequence`) while it is paused, and kept: nothing is sent until it is resumed. Events already on their way are not called back. Pausing again changes nothing. An address this key has no live AML tracking for gets 5003.
+         */
+        post: operations["liveamlPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liveaml/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused live AML tracking
+         * @description Not in the spec. The events kept while the live AML tracking was paused are due at once, in the order they were written, under the ordering rules of every webhook (README, "What you can rely on"); `released` says how many. Resuming one not paused changes nothing. An address this key has no live AML tracking for gets 5003.
+         */
+        post: operations["liveamlResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate this key's webhook signing secret
+         * @description Not in the spec. A new `whsec_` secret signs every webhook of this key from now on; shown in this answer only (store it). The secret it replaces keeps signing beside it for `overlap_hours` (default 24, 0 to 168, fractions allowed): meanwhile `webhook-signature` carries two signatures, `v1,<new> v1,<old>`, and a receiver verifying with either secret accepts the webhook (Standard Webhooks libraries try each). After `previous_expires_at` only the new one signs. A rotation during an overlap ends it: only the secret it replaces signs beside the new one. With 0, `previous_expires_at` is null.
+         */
+        post: operations["webhookRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this key's webhook endpoints and their state
+         * @description Not in the spec. Each URL this key's streams, live AML trackings and travel rule webhook name, with its state: `active`; `failing` (no 2xx since `failing_since`); `disabled` (no 2xx for longer than the operator allows, `TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS`, default 120: its events are kept, pending, and not sent until it is enabled again with POST /webhook/endpoints/enable). `last_*` describe the last attempt (refreshed at most once a minute while nothing changes); `pending_events` counts the events waiting for it (due, backing off, or kept).
+         */
+        get: operations["webhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/endpoints/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook endpoint again
+         * @description Not in the spec. Enables one of this key's endpoints (`url`, exactly as GET /webhook/endpoints lists it): its failing spell is forgotten, and the events kept for it are due at once, in the order they were written, with their backoff forgotten; `released` says how many. An endpoint that is not disabled is left enabled (a failing one starts afresh). A URL that is not an endpoint of this key gets 5003.
+         */
+        post: operations["webhookEndpointsEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     streamEvm: {
@@ -519,6 +739,46 @@ export interface webhooks {
          *     Signed per [Standard Webhooks](https://www.standardwebhooks.com) with the API key’s `whsec_` secret (README, "Delivery and signatures"). Answer 2xx within 10 s (`TOLLGATE_WEBHOOK_TIMEOUT_MS`). A 5xx, 408, 429, timeout or network error is retried with exponential backoff (about 3 s, 7 s, 20 s, … capped at about 6 hours) up to 25 attempts (`TOLLGATE_WEBHOOK_MAX_ATTEMPTS`), then given up and listed for the operators, who can redeliver it; a 3xx (redirects are not followed) or another 4xx is not retried. At least once: a repeat carries the same `webhook-id` and the same bytes, so deduplicate on `webhook-id`. See README, "Reorgs and retractions".
          */
         post: operations["retractionWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test webhook
+         * @description Sent on request (POST /v2/webhook/test) to a subscription's receiver, the key's travel rule webhook, or a URL given: signed like every webhook (both secrets during a rotation's overlap), with `"test": true` and no event. Sent once, without retries, also while the subscription is paused or its endpoint disabled; its attempt is listed by GET /v2/webhook/deliveries. No `sequence`. Answer 2xx (README, "Webhook operations").
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    endpointDisabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator notice: an endpoint was disabled
+         * @description Sent to the operator, not to an API key: to `TOLLGATE_OPERATOR_WEBHOOK_URL`, signed per Standard Webhooks with `TOLLGATE_OPERATOR_WEBHOOK_SECRET` (the operator's own `whsec_` secret, not a key's), when an endpoint (a key's webhook URL) had no 2xx for longer than `TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS` and was disabled: its events are kept, pending, and not sent until it is enabled again (POST /v2/webhook/endpoints/enable, or the dashboard). The same `webhook-id` on every attempt; retried with backoff for about three days on a 5xx, 408, 429 or no answer. No webhook body and no whole URL are in it (README, "Webhook operations").
+         */
+        post: operations["endpointDisabledWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -646,6 +906,38 @@ export interface components {
                 rate?: string;
             }[];
         };
+        DeliveryAttempt: {
+            /** @description The event's id. */
+            event_id: string;
+            /** @description The webhook-id the receiver saw: msg_<event_id>. */
+            webhook_id: string;
+            /** @enum {string} */
+            kind: "stream" | "aml" | "travelrule" | "test";
+            /** @description The subscription’s address; null for travel rule webhooks. */
+            address: string | null;
+            network: string | null;
+            tx_hash: string | null;
+            /** @description The event’s sequence in its subscription; null without one. */
+            sequence: number | null;
+            /**
+             * @description The event now: pending (due, backing off, or held), delivered, failed (given up), cancelled.
+             * @enum {string}
+             */
+            event_status: "pending" | "delivered" | "failed" | "cancelled";
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            url: string;
+            /** @description The receiver answered 2xx. */
+            succeeded: boolean;
+            /** @description The receiver’s HTTP status; null: no answer. */
+            status_code: number | null;
+            duration_ms: number;
+            /** @description Why it failed; null on a 2xx. */
+            error: string | null;
+            /** @description The first bytes of the receiver’s answer body (at most 1 KiB, UTF-8); null when it did not answer, and for travel rule webhooks. */
+            response: string | null;
+        };
         Error: {
             /** @description Error number (same as status). */
             code: number;
@@ -686,6 +978,8 @@ export interface components {
             created_at: string;
             /** @description The same key also streams this address. */
             has_stream: boolean;
+            /** @description Not in the spec: paused (POST /liveaml/pause); its alerts are kept, not sent, until it is resumed. */
+            paused: boolean;
         };
         LiveAmlTrigger: {
             /** @description A tag of hash_tags, e.g. direct_mixer. */
@@ -753,6 +1047,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             has_stream: boolean;
+            /** @description Not in the spec: paused (POST /stream/pause); its events are kept, not sent, until it is resumed. */
+            paused: boolean;
         };
         TravelAddress: {
             travel_address: string;
@@ -857,6 +1153,25 @@ export interface components {
             }[];
             /** @description Network symbol; Polygon items say "matic" as the spec shows. */
             network: string;
+        };
+        WebhookEndpoint: {
+            url: string;
+            /** @enum {string} */
+            state: "active" | "failing" | "disabled";
+            /** @description The first attempt without a 2xx since the last 2xx. */
+            failing_since: string | null;
+            disabled_at: string | null;
+            last_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+            last_success_at: string | null;
+            /** @description Streams of this key that use it. */
+            streams: number;
+            /** @description Live AML trackings of this key that use it. */
+            liveaml: number;
+            /** @description It is this key’s travel rule webhook. */
+            travelrule: boolean;
+            pending_events: number;
         };
     };
     responses: {
@@ -1124,13 +1439,15 @@ export interface operations {
                      *           "address": "0x9e7454285fbbfc8c034bad9cb4cbfba6254d7d87",
                      *           "stream_webhook": "https://backend.example.com/hooks/stream",
                      *           "created_at": "2025-03-14T09:26:53.589Z",
-                     *           "has_stream": true
+                     *           "has_stream": true,
+                     *           "paused": false
                      *         },
                      *         {
                      *           "address": "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
                      *           "stream_webhook": "https://backend.example.com/hooks/stream",
                      *           "created_at": "2025-03-12T16:02:11.204Z",
-                     *           "has_stream": true
+                     *           "has_stream": true,
+                     *           "paused": false
                      *         }
                      *       ],
                      *       "page_count": 1
@@ -1760,7 +2077,8 @@ export interface operations {
                      *           "address": "0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa",
                      *           "aml_webhook": "https://backend.example.com/hooks/aml",
                      *           "created_at": "2025-03-14T09:31:07.412Z",
-                     *           "has_stream": true
+                     *           "has_stream": true,
+                     *           "paused": false
                      *         }
                      *       ],
                      *       "page_count": 1
@@ -3610,6 +3928,854 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    webhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                address?: string;
+                /**
+                 * @description Kind of webhook: stream, aml, travelrule, test (aml: live AML).
+                 * @example aml
+                 */
+                kind?: "stream" | "aml" | "travelrule" | "test";
+                /** @description The event's id, or its webhook-id (msg_<id>) as the receiver saw it. */
+                event_id?: string;
+                /** @description succeeded: answered 2xx; failed: any other answer, or none. */
+                status?: "succeeded" | "failed";
+                /** @description ISO 8601 time with a zone (Z or an offset), e.g. 2025-03-14T06:00:00Z. */
+                since?: string;
+                /**
+                 * @description Page number, from 1.
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, 1 to 100.
+                 * @example 10
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "event_id": "0f8a6c2e-4b1d-4c3a-9e57-2d6b8f1a7c90",
+                     *           "webhook_id": "msg_0f8a6c2e-4b1d-4c3a-9e57-2d6b8f1a7c90",
+                     *           "kind": "aml",
+                     *           "address": "0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa",
+                     *           "network": "eth",
+                     *           "tx_hash": "0x6f6a1c8b0e2d4f7a9b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a",
+                     *           "sequence": 3,
+                     *           "event_status": "delivered",
+                     *           "attempt": 2,
+                     *           "attempted_at": "2025-03-14T09:27:41.112Z",
+                     *           "url": "https://backend.example.com/hooks/aml",
+                     *           "succeeded": true,
+                     *           "status_code": 200,
+                     *           "duration_ms": 84,
+                     *           "error": null,
+                     *           "response": "{\"ok\":true}"
+                     *         }
+                     *       ],
+                     *       "page_count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: components["schemas"]["DeliveryAttempt"][];
+                        page_count: number;
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "msg_0f8a6c2e-4b1d-4c3a-9e57-2d6b8f1a7c90"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event's id, or its webhook-id (msg_<id>) as the receiver saw it. */
+                    event_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "event_id": "0f8a6c2e-4b1d-4c3a-9e57-2d6b8f1a7c90",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            event_id: string;
+                            /**
+                             * @description Queued: due now.
+                             * @constant
+                             */
+                            status: "pending";
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5003 nothing of this API key at that address or reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookRecover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2025-03-14T06:00:00Z",
+                 *       "kind": "stream"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 time with a zone (Z or an offset), e.g. 2025-03-14T06:00:00Z.
+                     */
+                    since: string;
+                    /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                    address?: string;
+                    /**
+                     * @description Kind of webhook: stream, aml, travelrule (aml: live AML).
+                     * @enum {string}
+                     */
+                    kind?: "stream" | "aml" | "travelrule";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "requeued": 37,
+                     *         "more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            /** @description Events queued again. */
+                            requeued: number;
+                            /** @description Events are left: call again. */
+                            more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x9E7454285FBBfc8c034bad9Cb4cBfba6254D7D87"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                    address?: string;
+                    /**
+                     * @description Kind of webhook: stream, aml, travelrule (aml: live AML).
+                     * @enum {string}
+                     */
+                    kind?: "stream" | "aml" | "travelrule";
+                    /** @description http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "event_id": "0f8a6c2e-4b1d-4c3a-9e57-2d6b8f1a7c90",
+                     *         "webhook_id": "msg_0f8a6c2e-4b1d-4c3a-9e57-2d6b8f1a7c90",
+                     *         "url": "https://backend.example.com/hooks/stream",
+                     *         "kind": "stream"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            event_id: string;
+                            /** @description The test webhook's webhook-id. */
+                            webhook_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            kind: "stream" | "aml" | "travelrule";
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    streamPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x9E7454285FBBfc8c034bad9Cb4cBfba6254D7D87"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "address": "0x9e7454285fbbfc8c034bad9cb4cbfba6254d7d87",
+                     *         "paused": true,
+                     *         "released": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            address: string;
+                            paused: boolean;
+                            /** @description Events kept during the pause and due now (a resume); 0 for a pause. */
+                            released: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    streamResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x9E7454285FBBfc8c034bad9Cb4cBfba6254D7D87"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "address": "0x9e7454285fbbfc8c034bad9cb4cbfba6254d7d87",
+                     *         "paused": false,
+                     *         "released": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            address: string;
+                            paused: boolean;
+                            /** @description Events kept during the pause and due now (a resume); 0 for a pause. */
+                            released: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    liveamlPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "address": "0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa",
+                     *         "paused": true,
+                     *         "released": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            address: string;
+                            paused: boolean;
+                            /** @description Events kept during the pause and due now (a resume); 0 for a pause. */
+                            released: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    liveamlResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "address": "0x5fa78c6c209eec0c5c6bdbfb1bd48e65291b76aa",
+                     *         "paused": false,
+                     *         "released": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            address: string;
+                            paused: boolean;
+                            /** @description Events kept during the pause and due now (a resume); 0 for a pause. */
+                            released: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_hours": 24
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Hours the replaced secret keeps signing beside the new one: 0 to 168, fractions allowed (default 24). */
+                    overlap_hours?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "webhook_secret": "whsec_q3vJ0lW5cL8xk1Yb7pQz2mRtN4sA6dF9gH0jK2lM3nE=",
+                     *         "previous_expires_at": "2025-03-15T09:26:53.589Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            /** @description The new signing secret (whsec_…), shown once. */
+                            webhook_secret: string;
+                            /** @description Until when the replaced secret signs too; null without an overlap. */
+                            previous_expires_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": [
+                     *         {
+                     *           "url": "https://backend.example.com/hooks/stream",
+                     *           "state": "active",
+                     *           "failing_since": null,
+                     *           "disabled_at": null,
+                     *           "last_attempt_at": "2025-03-14T09:27:41.112Z",
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "last_success_at": "2025-03-14T09:27:41.112Z",
+                     *           "streams": 2,
+                     *           "liveaml": 1,
+                     *           "travelrule": true,
+                     *           "pending_events": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookEndpointsEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://backend.example.com/hooks/stream"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` 0, `message` "OK", the answer in `data`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "url": "https://backend.example.com/hooks/stream",
+                     *         "state": "active",
+                     *         "was_disabled": true,
+                     *         "released": 412
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "OK";
+                        data: {
+                            url: string;
+                            /** @enum {string} */
+                            state: "active" | "failing" | "disabled";
+                            was_disabled: boolean;
+                            /** @description Events made due now. */
+                            released: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5003 nothing of this API key at that address or reference; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     streamEvmWebhook: {
         parameters: {
             query?: never;
@@ -3624,7 +4790,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -3885,7 +5051,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -4090,7 +5256,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -4374,7 +5540,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -4537,7 +5703,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -5052,6 +6218,151 @@ export interface operations {
                      * @constant
                      */
                     replay?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer settles the delivery. Anything else (or no answer in time) is retried; see the README, "Delivery and signatures". */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `application/json` (UTF-8). */
+                "content-type": string;
+                /** @description Length of the body in bytes. */
+                "content-length": string;
+                /** @description `Tollgate-Webhooks/1`. */
+                "user-agent": string;
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "test",
+                 *       "test": true,
+                 *       "kind": "stream",
+                 *       "address": "0x9e7454285fbbfc8c034bad9cb4cbfba6254d7d87",
+                 *       "created_at": "2025-03-14T09:26:53.589Z",
+                 *       "message": "A test webhook from Tollgate, sent on request: it carries no event. Verify its signature and answer 2xx."
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "test";
+                    /**
+                     * @description Always true: this webhook carries no event.
+                     * @constant
+                     */
+                    test: true;
+                    /**
+                     * @description The kind of receiver it was sent to.
+                     * @enum {string}
+                     */
+                    kind: "stream" | "aml" | "travelrule";
+                    /** @description The subscription’s address; null for a URL or travel rule test. */
+                    address: string | null;
+                    /** Format: date-time */
+                    created_at: string;
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer settles the delivery. Anything else (or no answer in time) is retried; see the README, "Delivery and signatures". */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `application/json` (UTF-8). */
+                "content-type": string;
+                /** @description Length of the body in bytes. */
+                "content-length": string;
+                /** @description `Tollgate-Webhooks/1`. */
+                "user-agent": string;
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook.endpoint_disabled",
+                 *       "timestamp": "2025-03-19T09:30:12.004Z",
+                 *       "data": {
+                 *         "endpoint_id": "17",
+                 *         "api_key_id": "3",
+                 *         "api_key_name": "backend",
+                 *         "host": "backend.example.com",
+                 *         "state": "disabled",
+                 *         "failing_since": "2025-03-14T09:27:41.112Z",
+                 *         "disabled_at": "2025-03-19T09:30:12.004Z",
+                 *         "disablements": 1,
+                 *         "last_status_code": 503,
+                 *         "last_error": "receiver answered 503",
+                 *         "pending_events": 1289
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.endpoint_disabled";
+                    /**
+                     * Format: date-time
+                     * @description When the endpoint was disabled.
+                     */
+                    timestamp: string;
+                    data: {
+                        endpoint_id: string;
+                        api_key_id: string;
+                        api_key_name: string;
+                        /** @description host[:port] of the endpoint’s URL (never its path or query, which may carry a credential). */
+                        host: string;
+                        /**
+                         * @description Its state when the notice was sent (enabled again meanwhile: not disabled).
+                         * @enum {string}
+                         */
+                        state: "active" | "failing" | "disabled";
+                        failing_since: string | null;
+                        disabled_at: string | null;
+                        /** @description How often it was disabled so far. */
+                        disablements: number;
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        /** @description Events kept for it. */
+                        pending_events: number;
+                    };
                 };
             };
         };

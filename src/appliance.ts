@@ -204,12 +204,17 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           keyring,
           travelRuleWebhookUrl: tr.webhook_url,
           travelRule,
+          operatorWebhook:
+            config.operator_webhook_url && config.operator_webhook_secret
+              ? { url: config.operator_webhook_url, secret: config.operator_webhook_secret }
+              : undefined,
         },
         config.worker_concurrency,
         {
           concurrency: config.delivery_concurrency,
           endpointConcurrency: config.delivery_endpoint_concurrency,
           maxAttempts: config.webhook_max_attempts,
+          disableAfterS: config.webhook_disable_after_hours * 3600,
         },
       );
     }

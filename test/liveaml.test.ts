@@ -58,6 +58,7 @@ describe('live AML tracking', () => {
       aml_webhook: hook,
       created_at: expect.any(String),
       has_stream: false,
+      paused: false,
     });
     expect(new Date(first.created_at).toISOString()).toBe(first.created_at);
 
@@ -159,6 +160,7 @@ describe('live AML tracking and streams share the address', () => {
       aml_webhook: hook,
       created_at: expect.any(String),
       has_stream: true,
+      paused: false,
     });
     expect(new Date(rec.created_at).toISOString()).toBe(rec.created_at);
 

@@ -325,6 +325,58 @@ const REAL: [string, () => Promise<Reply>][] = [
       return api('DELETE', withQuery('/liveaml/delete', query));
     },
   ],
+  // The webhook operations: the delivery log and the endpoints once the live AML alerts above
+  // were delivered (to `hooks`, which answers 200).
+  [
+    'get /webhook/deliveries',
+    () =>
+      eventually(
+        () =>
+          api('GET', withQuery('/webhook/deliveries', exampleQuery('get', '/webhook/deliveries'))),
+        (reply) => reply.json?.data?.length >= 1,
+        30_000,
+      ),
+  ],
+  [
+    'post /webhook/redeliver',
+    async () => {
+      const [ev] = await db.sql<{ id: string }[]>`
+        select id from webhook_events where kind = 'liveaml' and status = 'delivered' limit 1`;
+      return api('POST', '/webhook/redeliver', { event_id: `msg_${ev!.id}` });
+    },
+  ],
+  [
+    'post /webhook/recover',
+    () => api('POST', '/webhook/recover', exampleBody('post', '/webhook/recover')),
+  ],
+  ['get /webhook/endpoints', () => api('GET', '/webhook/endpoints')],
+  [
+    'post /webhook/endpoints/enable',
+    () => api('POST', '/webhook/endpoints/enable', { url: hooks.url }),
+  ],
+  [
+    'post /webhook/test',
+    async () => {
+      const body = exampleBody('post', '/webhook/test');
+      await api('POST', '/stream/create', { address: body.address, webhook: hooks.url });
+      return api('POST', '/webhook/test', body);
+    },
+  ],
+  ...(['stream', 'liveaml'] as const).flatMap((area) =>
+    (['pause', 'resume'] as const).map((verb): [string, () => Promise<Reply>] => [
+      `post /${area}/${verb}`,
+      async () => {
+        const body = exampleBody('post', `/${area}/${verb}`);
+        const webhook = { webhook: hooks.url };
+        await api('POST', `/${area}/create`, { address: body.address, ...webhook });
+        return api('POST', `/${area}/${verb}`, body);
+      },
+    ]),
+  ),
+  [
+    'post /webhook/rotate_secret',
+    () => api('POST', '/webhook/rotate_secret', exampleBody('post', '/webhook/rotate_secret')),
+  ],
   [
     'get /wallet/transactions',
     () =>

@@ -24,6 +24,7 @@ import { analyzeRoutes } from './routes/analyze.js';
 import { readiness } from './readiness.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
 import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { opsRoutes } from './operator-api.js';
 import { loggedPath, trpInbound } from './trp.js';
 import type { TravelRuleDeps } from '../travelrule/index.js';
@@ -113,6 +114,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     }),
     ...liveAmlRoutes(deps.sql, deps.allow, deps.networks),
     ...(deps.travelRule ? travelRuleRoutes(deps.travelRule, deps.allow) : []),
+    ...webhookRoutes(deps),
   ];
 }
 

@@ -30,6 +30,8 @@ const TAGS: Record<string, string> = {
   Security: 'AML analysis of any address, and transaction detail with AML data.',
   'Travel rule':
     'Originator and beneficiary data (IVMS101) exchanged with other VASPs, reviewed by the compliance team.',
+  'Webhook operations':
+    'Your webhook deliveries: the delivery log, redelivery and recovery, test webhooks, secret rotation, and endpoints disabled after failing (pause and resume are under Stream and Live AML).',
   Webhooks: 'What the appliance POSTs to the URLs you register.',
 };
 

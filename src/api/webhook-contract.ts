@@ -43,7 +43,7 @@ export const WEBHOOK_HEADERS: readonly { name: string; description: string }[] =
   {
     name: 'webhook-signature',
     description:
-      "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). Verify it on the raw body, and refuse a timestamp older than a few minutes.",
+      "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` (the three joined with dots), keyed with the base64-decoded part of the API key's `whsec_` secret after the prefix (Standard Webhooks). During a secret rotation's overlap (POST /v2/webhook/rotate_secret) two space-separated signatures, `v1,<new> v1,<old>`: accept the webhook when one of them verifies (Standard Webhooks libraries do). Verify it on the raw body, and refuse a timestamp older than a few minutes.",
   },
 ];
 
@@ -80,6 +80,44 @@ const RetractionBody = z.union([
     .object({ sequence: retractionSequence, removed, ...amlFields })
     .meta({ description: 'A retracted live AML webhook: its body, with removed.' }),
 ]);
+
+const TestBody = z.object({
+  type: z.literal('test'),
+  test: z.literal(true).meta({ description: 'Always true: this webhook carries no event.' }),
+  kind: z
+    .enum(['stream', 'aml', 'travelrule'])
+    .meta({ description: 'The kind of receiver it was sent to.' }),
+  address: z
+    .string()
+    .nullable()
+    .meta({ description: 'The subscription\u2019s address; null for a URL or travel rule test.' }),
+  created_at: z.iso.datetime(),
+  message: z.string(),
+});
+
+const isoOrNull = z.iso.datetime().nullable();
+const EndpointDisabledBody = z.object({
+  type: z.literal('webhook.endpoint_disabled'),
+  timestamp: z.iso.datetime().meta({ description: 'When the endpoint was disabled.' }),
+  data: z.object({
+    endpoint_id: z.string(),
+    api_key_id: z.string(),
+    api_key_name: z.string(),
+    host: z.string().meta({
+      description:
+        'host[:port] of the endpoint\u2019s URL (never its path or query, which may carry a credential).',
+    }),
+    state: z.enum(['active', 'failing', 'disabled']).meta({
+      description: 'Its state when the notice was sent (enabled again meanwhile: not disabled).',
+    }),
+    failing_since: isoOrNull,
+    disabled_at: isoOrNull,
+    disablements: z.int().min(0).meta({ description: 'How often it was disabled so far.' }),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    pending_events: z.int().min(0).meta({ description: 'Events kept for it.' }),
+  }),
+});
 
 export const WEBHOOKS: readonly WebhookSpec[] = [
   {
@@ -137,5 +175,43 @@ ${DELIVERY} No \`sequence\`. With no receiver registered the webhook waits (retr
 ${DELIVERY} See README, "Reorgs and retractions".`,
     body: RetractionBody,
     example: retractionExample,
+  },
+  {
+    name: 'test',
+    summary: 'Test webhook',
+    description: `Sent on request (POST /v2/webhook/test) to a subscription's receiver, the key's travel rule webhook, or a URL given: signed like every webhook (both secrets during a rotation's overlap), with \`"test": true\` and no event. Sent once, without retries, also while the subscription is paused or its endpoint disabled; its attempt is listed by GET /v2/webhook/deliveries. No \`sequence\`. Answer 2xx (README, "Webhook operations").`,
+    body: TestBody,
+    example: {
+      type: 'test',
+      test: true,
+      kind: 'stream',
+      address: '0x9e7454285fbbfc8c034bad9cb4cbfba6254d7d87',
+      created_at: '2025-03-14T09:26:53.589Z',
+      message:
+        'A test webhook from Tollgate, sent on request: it carries no event. Verify its signature and answer 2xx.',
+    },
+  },
+  {
+    name: 'endpointDisabled',
+    summary: 'Operator notice: an endpoint was disabled',
+    description: `Sent to the operator, not to an API key: to \`TOLLGATE_OPERATOR_WEBHOOK_URL\`, signed per Standard Webhooks with \`TOLLGATE_OPERATOR_WEBHOOK_SECRET\` (the operator's own \`whsec_\` secret, not a key's), when an endpoint (a key's webhook URL) had no 2xx for longer than \`TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS\` and was disabled: its events are kept, pending, and not sent until it is enabled again (POST /v2/webhook/endpoints/enable, or the dashboard). The same \`webhook-id\` on every attempt; retried with backoff for about three days on a 5xx, 408, 429 or no answer. No webhook body and no whole URL are in it (README, "Webhook operations").`,
+    body: EndpointDisabledBody,
+    example: {
+      type: 'webhook.endpoint_disabled',
+      timestamp: '2025-03-19T09:30:12.004Z',
+      data: {
+        endpoint_id: '17',
+        api_key_id: '3',
+        api_key_name: 'backend',
+        host: 'backend.example.com',
+        state: 'disabled',
+        failing_since: '2025-03-14T09:27:41.112Z',
+        disabled_at: '2025-03-19T09:30:12.004Z',
+        disablements: 1,
+        last_status_code: 503,
+        last_error: 'receiver answered 503',
+        pending_events: 1289,
+      },
+    },
   },
 ];

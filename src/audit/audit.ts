@@ -2,7 +2,8 @@ import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
 
 /**
  * The audit log (table `audit_log`): what operators did and tried — logins, travel rule
- * decisions, reads of personal data, directory and account changes, job and delivery actions.
+ * decisions, reads of personal data, directory and account changes, job and delivery actions —
+ * and the webhook operations an API key made through /v2 (actor `apikey:<id>`).
  * `details` holds ids, statuses and counts only: never personal data (no IVMS101 values, no
  * operator's rejection reason, no passwords or keys).
  */
@@ -26,6 +27,14 @@ export const AUDIT_ACTIONS = [
   'job_retry',
   'job_delete',
   'webhook_redeliver',
+  'webhook_recover',
+  'webhook_test',
+  'webhook_secret_rotate',
+  'webhook_endpoint_enable',
+  'stream_pause',
+  'stream_resume',
+  'liveaml_pause',
+  'liveaml_resume',
   'indexer_resume',
   'indexer_backfill',
 ] as const;

@@ -47,6 +47,18 @@ const httpUrl = z.string().refine((v) => {
   }
 }, 'must be an http(s):// URL');
 
+/**
+ * A Standard Webhooks signing secret: `whsec_` and the base64 of at least 24 random bytes
+ * (`echo "whsec_$(openssl rand -base64 32)"`). The message never shows the value.
+ */
+const webhookSecret = z
+  .string()
+  .trim()
+  .refine(
+    (v) => /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v.slice(6), 'base64').length >= 24,
+    'must be whsec_ and the base64 of at least 24 random bytes (e.g. echo "whsec_$(openssl rand -base64 32)")',
+  );
+
 /** A decimal amount as a string: "15000", "0.5". */
 const decimalString = z
   .string()
@@ -245,6 +257,16 @@ const ConfigSchema = z.object({
   nft_metadata_allow_cidrs: z.array(cidr).default([]),
   webhook_timeout_ms: z.int().min(100).max(120_000),
   webhook_max_attempts: z.int().min(1).max(100),
+  /**
+   * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
+   * are kept, held, until it is enabled again (src/webhooks/endpoints.ts). Fractions allowed; 0:
+   * never disabled.
+   */
+  webhook_disable_after_hours: z.number().min(0).max(8760),
+  /** Where the operator is told of each endpoint disabled: a signed POST (src/webhooks/operator-notice.ts). */
+  operator_webhook_url: httpUrl.optional(),
+  /** Signs the operator's notices (Standard Webhooks); required with operator_webhook_url. */
+  operator_webhook_secret: webhookSecret.optional(),
   worker_concurrency: z.int().min(1).max(1000),
   /** Webhook deliveries a worker process has in hand at once (src/webhooks/dispatcher.ts). */
   delivery_concurrency: z.int().min(1).max(10_000),
@@ -316,7 +338,10 @@ type Json = Record<string, unknown>;
 /** Where each value came from, so an error names the key the operator actually wrote. */
 type Sources = Map<string, string>;
 
-const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' | 'list' }> = {
+const ENV_KEYS: Record<
+  string,
+  { path: string; type: 'string' | 'int' | 'number' | 'bool' | 'list' }
+> = {
   DATABASE_URL: { path: 'database_url', type: 'string' },
   TOLLGATE_DATA_DIR: { path: 'data_dir', type: 'string' },
   TOLLGATE_EMBEDDED_POSTGRES_PORT: { path: 'embedded_postgres_port', type: 'int' },
@@ -332,6 +357,9 @@ const ENV_KEYS: Record<string, { path: string; type: 'string' | 'int' | 'bool' |
   TOLLGATE_TRP_ALLOW_CIDRS: { path: 'travel_rule.trp_allow_cidrs', type: 'list' },
   TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
+  TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: { path: 'webhook_disable_after_hours', type: 'number' },
+  TOLLGATE_OPERATOR_WEBHOOK_URL: { path: 'operator_webhook_url', type: 'string' },
+  TOLLGATE_OPERATOR_WEBHOOK_SECRET: { path: 'operator_webhook_secret', type: 'string' },
   TOLLGATE_WORKER_CONCURRENCY: { path: 'worker_concurrency', type: 'int' },
   TOLLGATE_DELIVERY_CONCURRENCY: { path: 'delivery_concurrency', type: 'int' },
   TOLLGATE_DELIVERY_ENDPOINT_CONCURRENCY: { path: 'delivery_endpoint_concurrency', type: 'int' },
@@ -391,6 +419,10 @@ function parseEnvValue(name: string, raw: string, type: string): unknown {
     case 'int':
       if (!/^-?\d+$/.test(raw.trim()))
         throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
+      return Number(raw.trim());
+    case 'number':
+      if (!/^\d+(\.\d+)?$/.test(raw.trim()))
+        throw new ConfigError(`${name}: must be a number such as 120 or 0.5, got "${raw}"`);
       return Number(raw.trim());
     case 'int_or_head':
       if (raw.trim() === 'head') return 'head';
@@ -563,6 +595,10 @@ export function loadConfig(env: Env = process.env): Config {
       `${config.tls_cert ? 'TOLLGATE_TLS_KEY' : 'TOLLGATE_TLS_CERT'}: TLS needs both TOLLGATE_TLS_CERT and TOLLGATE_TLS_KEY`,
     );
   }
+  if (config.operator_webhook_url && !config.operator_webhook_secret)
+    throw new ConfigError(
+      `${sources.get('operator_webhook_url') ?? 'operator_webhook_url'}: the operator webhook needs TOLLGATE_OPERATOR_WEBHOOK_SECRET to sign its notices (e.g. echo "whsec_$(openssl rand -base64 32)")`,
+    );
   const devChain = wantsDevChain(config);
   for (const [symbol, net] of Object.entries(config.networks)) {
     if (net.heads && networkInfo(symbol)?.family !== 'evm')

@@ -65,6 +65,20 @@ export const JOBS = {
     // One job for the whole queue (its job key is its task name); sql/0027 enqueues it.
     maxAttempts: 25,
   },
+  /**
+   * The operator's notice of an endpoint the dispatcher disabled (it kept failing): a signed POST
+   * to TOLLGATE_OPERATOR_WEBHOOK_URL (webhooks/). Enqueued in the record of attempts that
+   * disabled it; its notice_id is the notice's webhook-id on every attempt.
+   */
+  webhook_endpoint_disabled: {
+    task: 'webhook_endpoint_disabled',
+    payload: z.object({
+      endpoint_id: digits(19),
+      notice_id: z.uuid(),
+    }),
+    // Retried with graphile-worker's backoff for about three days, as webhooks are.
+    maxAttempts: 25,
+  },
   /** One attempt at one message to another VASP, TRP or e-mail (travelrule/). */
   travelrule_send: {
     task: 'travelrule_send',

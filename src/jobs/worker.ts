@@ -10,6 +10,7 @@ import { liveAmlRescanTask } from '../../workers/liveaml_rescan.js';
 import { liveAmlReplayTask } from '../../workers/liveaml_replay.js';
 import { exposureApplyTask } from '../../workers/exposure_apply.js';
 import { travelRuleSendTask } from '../../workers/travelrule_send.js';
+import { webhookEndpointDisabledTask } from '../../workers/webhook_endpoint_disabled.js';
 import { type Keyring, type SenderDeps, travelRuleEvents } from '../travelrule/index.js';
 import type { LiveAmlDeps } from '../liveaml/index.js';
 import type { NftMetadataDeps } from '../wallet/index.js';
@@ -17,6 +18,7 @@ import type { PublicClient } from 'viem';
 import type { DeliveryDeps } from '../webhooks/deliver.js';
 import { streamEvents } from '../streams/index.js';
 import { DeliveryDispatcher, type DispatcherOptions } from '../webhooks/dispatcher.js';
+import type { OperatorWebhook } from '../webhooks/operator-notice.js';
 import { log } from '../log.js';
 import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
 
@@ -48,6 +50,8 @@ type WorkerDeps = Omit<DeliveryDeps, 'kinds'> &
     /** Travel rule webhook of keys that registered none (config travel_rule.webhook_url). */
     travelRuleWebhookUrl?: string;
     travelRule?: SenderDeps;
+    /** Where the operator hears of endpoints disabled (TOLLGATE_OPERATOR_WEBHOOK_URL and its secret). */
+    operatorWebhook?: OperatorWebhook;
   };
 
 /**
@@ -112,6 +116,14 @@ export async function startWorker(
     liveaml_rescan: liveAmlRescanTask(deps),
     exposure_apply: exposureApplyTask(deps),
     ...(deps.travelRule ? { travelrule_send: travelRuleSendTask(deps.travelRule) } : {}),
+    ...(deps.operatorWebhook
+      ? {
+          webhook_endpoint_disabled: webhookEndpointDisabledTask({
+            ...deps,
+            operatorWebhook: deps.operatorWebhook,
+          }),
+        }
+      : {}),
   };
   const taskList = tasks as TaskList;
 
@@ -192,7 +204,10 @@ export async function startWorker(
     }
   })();
 
-  const dispatcher = new DeliveryDispatcher({ ...deps, kinds: eventKinds(deps) }, delivery);
+  const dispatcher = new DeliveryDispatcher(
+    { ...deps, kinds: eventKinds(deps) },
+    { ...delivery, notifyOperator: deps.operatorWebhook !== undefined },
+  );
   dispatcher.start();
   log.info({ concurrency, delivery_concurrency: delivery.concurrency }, 'worker started');
   return {

@@ -9,3 +9,9 @@ export {
   type ApiKey,
 } from './keys.js';
 export { ApiKeyCache } from './cache.js';
+export {
+  DEFAULT_ROTATION_OVERLAP_HOURS,
+  MAX_ROTATION_OVERLAP_HOURS,
+  rotateWebhookSecret,
+  type RotatedSecret,
+} from './secrets.js';

@@ -1,6 +1,7 @@
 import { secretHash } from '../ids.js';
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '../db/index.js';
+import { releaseKey } from '../webhooks/holds.js';
 
 /** API keys. Only a SHA-256 of the key is stored; the key itself is shown once, at creation. */
 
@@ -93,11 +94,22 @@ export async function countActiveApiKeys(sql: Sql): Promise<number> {
   return row!.n;
 }
 
-/** Revokes by id or by the key's 8-character prefix. Returns how many keys were revoked. */
+/**
+ * Revokes by id or by the key's 8-character prefix. Returns how many keys were revoked. Their
+ * events not delivered are cancelled (the dispatcher sends nothing for a revoked key), those
+ * held for a paused subscription or a disabled endpoint too.
+ */
 export async function revokeApiKey(sql: Sql, idOrPrefix: string): Promise<number> {
   const byId = /^\d+$/.test(idOrPrefix);
-  const rows = byId
-    ? await sql`update api_keys set revoked_at = now() where id = ${idOrPrefix} and revoked_at is null returning id`
-    : await sql`update api_keys set revoked_at = now() where key_prefix = ${idOrPrefix} and revoked_at is null returning id`;
-  return rows.length;
+  return (await sql.begin(async (tx) => {
+    const rows = byId
+      ? await tx<
+          { id: string }[]
+        >`update api_keys set revoked_at = now() where id = ${idOrPrefix} and revoked_at is null returning id`
+      : await tx<
+          { id: string }[]
+        >`update api_keys set revoked_at = now() where key_prefix = ${idOrPrefix} and revoked_at is null returning id`;
+    for (const r of rows) await releaseKey(tx, String(r.id));
+    return rows.length;
+  })) as number;
 }

@@ -14,6 +14,8 @@ export interface TrackingRecord {
   created_at: string;
   /** The same key also streams this address. */
   has_stream: boolean;
+  /** Paused (POST /v2/liveaml/pause): its alerts are kept, not sent, until it is resumed. */
+  paused: boolean;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function listTracking(
       aml_webhook: r.webhook,
       created_at: r.created_at,
       has_stream: r.has_stream,
+      paused: r.paused,
     })),
   };
 }

@@ -63,6 +63,7 @@ interface Snapshot {
   givenUp: { kind: string; n: string }[];
   travelRule: { status: string; direction: string; n: string }[];
   exposurePending: { network: string; n: string }[];
+  endpoints: { disabled: string; disablements: string };
 }
 
 /**
@@ -102,7 +103,20 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
     const exposurePending = await tx<
       Snapshot['exposurePending']
     >`select network, count(*) as n from exposure_pending group by network`;
-    return { cursors, jobs, deliveries, events, givenUp, travelRule, exposurePending };
+    // One row per key and URL that ever failed (webhook_endpoints): small.
+    const [endpoints] = await tx<Snapshot['endpoints'][]>`
+      select count(*) filter (where disabled_at is not null) as disabled, coalesce(sum(disablements), 0) as disablements
+      from webhook_endpoints`;
+    return {
+      cursors,
+      jobs,
+      deliveries,
+      events,
+      givenUp,
+      travelRule,
+      exposurePending,
+      endpoints: endpoints!,
+    };
   }) as Promise<Snapshot>;
 }
 
@@ -360,6 +374,20 @@ export function createMetrics(sql: Sql): Metrics {
       for (const kind of ['stream', 'liveaml', 'travelrule']) g.set({ kind }, 0);
       for (const e of s.givenUp) g.set({ kind: e.kind }, Number(e.n));
     }),
+  });
+
+  new Gauge({
+    name: `${PREFIX}webhook_endpoints_disabled`,
+    help: "Webhook endpoints (an API key's URL) disabled after failing for longer than TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: their events are kept, not sent, until enabled again.",
+    registers,
+    collect: fromDb<Gauge>((g, s) => g.set(Number(s.endpoints.disabled))),
+  });
+
+  new Counter({
+    name: `${PREFIX}webhook_endpoint_disablements_total`,
+    help: 'Times a webhook endpoint was disabled after failing for too long (kept in the database).',
+    registers,
+    collect: fromDb<Counter>((c, s) => c.inc(Number(s.endpoints.disablements))),
   });
 
   new Gauge({

@@ -13,3 +13,9 @@ export {
   unsubscribe,
 } from './streams.js';
 export { streamEvents } from './webhook-bodies.js';
+export {
+  findSubscription,
+  setSubscriptionPaused,
+  type PauseResult,
+  type Subscription,
+} from './pause.js';

@@ -1,5 +1,6 @@
 import type { Fragment, Sql, TransactionSql } from '../db/index.js';
 import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
+import { releaseSubscription } from '../webhooks/holds.js';
 
 /** Streams: a key's "call my webhook when this address acts" subscriptions (tracked_addresses). */
 
@@ -8,12 +9,15 @@ export interface StreamRecord {
   stream_webhook: string;
   created_at: string;
   has_stream: boolean;
+  /** Paused (src/streams/pause.ts): its events are kept, not sent, until it is resumed. */
+  paused: boolean;
 }
 
 /**
  * Subscribes a key's address to a stream webhook, a live AML webhook, or both (one row per key
  * and address). A webhook given replaces the one there; one not given is left as it is. Each
- * subscription keeps the time it was first created.
+ * subscription keeps the time it was first created. When a webhook changes, the events held for
+ * the old endpoint (disabled, src/webhooks/holds.ts) are let go: to the new one, or held again.
  */
 export async function subscribe(
   sql: Sql | TransactionSql,
@@ -24,7 +28,10 @@ export async function subscribe(
 ): Promise<string> {
   const stream = hooks.stream ?? null;
   const aml = hooks.aml ?? null;
-  const [row] = await sql<{ id: string }[]>`
+  const [row] = await sql<{ id: string; changed: boolean }[]>`
+    with old as (
+      select stream_webhook, aml_webhook from tracked_addresses where api_key_id = ${apiKeyId} and address = ${address}
+    )
     insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at, aml_webhook, aml_created_at)
     values (${apiKeyId}, ${address}, ${family}, ${stream}, ${stream ? sql`now()` : null}, ${aml}, ${aml ? sql`now()` : null})
     on conflict (api_key_id, address) do update set
@@ -35,7 +42,9 @@ export async function subscribe(
       aml_created_at = case when excluded.aml_webhook is null then tracked_addresses.aml_created_at
                             else coalesce(tracked_addresses.aml_created_at, now()) end,
       updated_at = now()
-    returning id`;
+    returning id, exists (select 1 from old where old.stream_webhook is distinct from tracked_addresses.stream_webhook
+      or old.aml_webhook is distinct from tracked_addresses.aml_webhook) as changed`;
+  if (row!.changed) await releaseSubscription(sql, row!.id);
   return row!.id;
 }
 
@@ -116,23 +125,43 @@ const SUBSCRIPTION = {
   stream: {
     webhook: 'stream_webhook',
     created: 'stream_created_at',
+    paused: 'stream_paused_at',
     other: 'aml_webhook',
     counted: 'streams',
+    kind: 'stream',
   },
   aml: {
     webhook: 'aml_webhook',
     created: 'aml_created_at',
+    paused: 'aml_paused_at',
     other: 'stream_webhook',
     counted: 'trackings',
+    kind: 'liveaml',
   },
 } as const;
 
 /**
  * Ends one subscription of a key's address; the row goes when the other one is not there
- * either. False when the key has no such subscription (another key's are never touched).
+ * either. False when the key has no such subscription (another key's are never touched). Its
+ * events not delivered are cancelled (the dispatcher finds no receiver for them), held ones too.
  */
 export async function unsubscribe(
   sql: Sql,
+  apiKeyId: string,
+  address: string,
+  which: 'stream' | 'aml',
+): Promise<boolean> {
+  return (await sql.begin(async (tx) => {
+    const [row] = await tx<{ id: string }[]>`
+      select id::text from tracked_addresses where api_key_id = ${apiKeyId} and address = ${address} for update`;
+    if (!row) return false;
+    await releaseSubscription(tx, row.id, SUBSCRIPTION[which].kind);
+    return removeSubscription(tx, apiKeyId, address, which);
+  })) as boolean;
+}
+
+async function removeSubscription(
+  sql: TransactionSql,
   apiKeyId: string,
   address: string,
   which: 'stream' | 'aml',
@@ -144,7 +173,7 @@ export async function unsubscribe(
       where api_key_id = ${apiKeyId} and address = ${address} and ${sql(c.webhook)} is not null and ${sql(c.other)} is null
       returning id
     ), kept as (
-      update tracked_addresses set ${sql(c.webhook)} = null, ${sql(c.created)} = null, updated_at = now()
+      update tracked_addresses set ${sql(c.webhook)} = null, ${sql(c.created)} = null, ${sql(c.paused)} = null, updated_at = now()
       where api_key_id = ${apiKeyId} and address = ${address} and ${sql(c.webhook)} is not null and ${sql(c.other)} is not null
       returning id
     )
@@ -166,6 +195,7 @@ export async function listStreams(
       stream_webhook: r.webhook,
       created_at: r.created_at,
       has_stream: true,
+      paused: r.paused,
     })),
   };
 }
@@ -183,7 +213,13 @@ export async function subscriptionPage(
   limit: number,
 ): Promise<{
   total: number;
-  rows: { address: string; webhook: string; created_at: string; has_stream: boolean }[];
+  rows: {
+    address: string;
+    webhook: string;
+    created_at: string;
+    has_stream: boolean;
+    paused: boolean;
+  }[];
 }> {
   const c = SUBSCRIPTION[kind];
   const webhook = sql(c.webhook);
@@ -195,6 +231,7 @@ export async function subscriptionPage(
       webhook: string;
       created_at: string;
       has_stream: boolean;
+      paused: boolean;
     }[]
   >`
     with total as (
@@ -203,12 +240,12 @@ export async function subscriptionPage(
         0
       ) as n
     )
-    select total.n as total, p.address, p.webhook, p.has_stream,
+    select total.n as total, p.address, p.webhook, p.has_stream, p.paused,
       -- Formatted as JavaScript's toISOString() would, without a Date per row.
       to_char(p.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
     from total left join lateral (
       select address, ${webhook} as webhook, ${created} as created, id,
-        stream_webhook is not null as has_stream
+        stream_webhook is not null as has_stream, ${sql(c.paused)} is not null as paused
       from tracked_addresses
       where api_key_id = ${apiKeyId} and ${webhook} is not null
       order by ${created}, id

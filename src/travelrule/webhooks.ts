@@ -6,6 +6,7 @@ import { describeError } from '../errors.js';
 import { personalDataUrlRefusal } from '../urls.js';
 import type { Built, EventKind } from '../webhooks/deliver.js';
 import { enqueueEvents } from '../webhooks/enqueue.js';
+import { releaseTravelRuleEvents } from '../webhooks/holds.js';
 
 /**
  * Travel rule webhooks to the caller's backend (the spec's Events: OTHER_VASP_APPROVED,
@@ -130,11 +131,18 @@ export async function buildTravelRuleBody(
   return JSON.stringify(body);
 }
 
-/** The travel rule webhook URL of a key: its own (POST /v2/travelrule/webhook), else the configured default. */
+/**
+ * The travel rule webhook URL of a key: its own (POST /v2/travelrule/webhook), else the configured
+ * default. A change lets go the key's travel rule events held for the old one (a disabled
+ * endpoint): to the new one, or held again.
+ */
 export async function setTravelRuleWebhook(sql: Sql, apiKeyId: string, url: string): Promise<void> {
-  await sql`
-    insert into travelrule_webhooks (api_key_id, url) values (${apiKeyId}, ${url})
-    on conflict (api_key_id) do update set url = excluded.url, updated_at = now()`;
+  await sql.begin(async (tx) => {
+    await tx`
+      insert into travelrule_webhooks (api_key_id, url) values (${apiKeyId}, ${url})
+      on conflict (api_key_id) do update set url = excluded.url, updated_at = now()`;
+    await releaseTravelRuleEvents(tx, apiKeyId);
+  });
 }
 
 export async function getTravelRuleWebhook(
@@ -148,7 +156,10 @@ export async function getTravelRuleWebhook(
 }
 
 export async function deleteTravelRuleWebhook(sql: Sql, apiKeyId: string): Promise<boolean> {
-  const rows =
-    await sql`delete from travelrule_webhooks where api_key_id = ${apiKeyId} returning api_key_id`;
-  return rows.length > 0;
+  return (await sql.begin(async (tx) => {
+    const rows =
+      await tx`delete from travelrule_webhooks where api_key_id = ${apiKeyId} returning api_key_id`;
+    if (rows.length > 0) await releaseTravelRuleEvents(tx, apiKeyId);
+    return rows.length > 0;
+  })) as boolean;
 }

@@ -8,11 +8,13 @@ import {
   withSequence,
   type DeliveryDeps,
 } from './deliver.js';
+import type { DisabledEndpoint } from './endpoints.js';
+import { parkHeld } from './holds.js';
 import {
   claimDueDeliveries,
   deferDeliveries,
   freezeAndMarkSent,
-  recordAttempts,
+  recordAttemptBatch,
   type AttemptResult,
   type ClaimedEvent,
   type RecordedAttempt,
@@ -55,6 +57,10 @@ export interface DispatcherOptions {
   endpointConcurrency: number;
   /** Attempts before an event is given up, where the event carries no allowance of its own. */
   maxAttempts: number;
+  /** An endpoint without a 2xx for this many seconds is disabled (its events held); 0 or none: never. */
+  disableAfterS?: number;
+  /** Enqueue the operator's notice of each endpoint disabled (TOLLGATE_OPERATOR_WEBHOOK_URL set). */
+  notifyOperator?: boolean;
 }
 
 /** Seconds before attempt `attempts + 1`: e^attempts, at most e^10 (about 6 hours); 25 attempts span about 3 days. */
@@ -115,6 +121,8 @@ export class DeliveryDispatcher {
   private readonly stopped = new AbortController();
   private handBackBatch: Promise<void> | undefined;
   private readonly log = log.child({ role: 'dispatcher' });
+  /** Receivers of kinds whose subscription names none: where their events' holds are looked for. */
+  private readonly fallbackUrls: Record<string, string>;
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -125,6 +133,9 @@ export class DeliveryDispatcher {
     // the timeout), and the record after it: a live worker's lease never runs out under it.
     this.leaseS = Math.ceil((3 * deps.timeoutMs) / 1000) + 30;
     this.deferS = Math.min(5, Math.max(1, deps.timeoutMs / 1000));
+    this.fallbackUrls = Object.fromEntries(
+      [...deps.kinds].flatMap(([name, k]) => (k.fallbackUrl ? [[name, k.fallbackUrl]] : [])),
+    );
   }
 
   private get sql(): Sql {
@@ -246,6 +257,7 @@ export class DeliveryDispatcher {
             limit,
             this.leaseS,
             2 * limit + this.opts.concurrency,
+            this.fallbackUrls,
           );
           this.dbWorks();
         } catch (err) {
@@ -306,10 +318,17 @@ export class DeliveryDispatcher {
       this.scheduleFlush();
     };
     try {
+      // Events of a paused subscription or a disabled endpoint are parked, not sent.
+      const held = claimed.filter((ev) => ev.held);
+      if (held.length > 0) {
+        await this.park(held);
+        for (const ev of held) handed.add(ev.id);
+      }
       // A receiver with as much in hand as it may have: its further events go back for a while.
       const keep: { ev: ClaimedEvent; key: string | null }[] = [];
       const deferred: string[] = [];
       for (const ev of claimed) {
+        if (ev.held) continue;
         const key = endpointKey(receiverOf(this.deps, ev));
         if (key !== null && this.endpoint(key).assigned >= this.endpointRoom(this.endpoint(key)))
           deferred.push(ev.id);
@@ -411,6 +430,26 @@ export class DeliveryDispatcher {
   }
 
   /**
+   * Parks held events (holds.ts): not sent until what holds them is lifted. On a database error
+   * they stay leased and are claimed again when the lease ends.
+   */
+  private async park(held: readonly ClaimedEvent[]): Promise<void> {
+    try {
+      const parked = await parkHeld(
+        this.sql,
+        held.map((e) => e.id),
+        this.fallbackUrls,
+      );
+      if (parked.length > 0)
+        this.log.debug({ parked: parked.length }, 'held webhook events parked');
+    } catch (err) {
+      this.dbFailed(err, 'parking held webhook events');
+    } finally {
+      for (const ev of held) this.inHand.delete(ev.id);
+    }
+  }
+
+  /**
    * Events back to the outbox unattempted, due again in a few seconds. Those handed back within
    * a few milliseconds of each other go in one statement.
    */
@@ -449,7 +488,13 @@ export class DeliveryDispatcher {
       if (!(await new Promise<boolean>((r) => ep.waiting.push(r)))) return undefined;
     } else if (ep.active++ === 0) ep.lastProgress = Date.now();
     try {
-      const headers = webhookHeaders(ev.webhook_secret, `msg_${ev.id}`, body);
+      const headers = webhookHeaders(
+        ev.webhook_secret,
+        `msg_${ev.id}`,
+        body,
+        Date.now(),
+        ev.webhook_secret_previous,
+      );
       const r = await postWebhook(url, headers, body, {
         timeoutMs: this.deps.timeoutMs,
         allow: this.deps.allow,
@@ -467,6 +512,9 @@ export class DeliveryDispatcher {
         error: r.error,
         retry_in_s: retryDelayS(ev.attempts + 1),
         in_doubt: r.in_doubt,
+        // A body that may hold persons is never stored in clear: nor is an answer to it.
+        response: freezesBody(this.deps, ev) ? r.response : null,
+        posted: true,
       };
     } finally {
       const next = ep.waiting.shift();
@@ -491,12 +539,17 @@ export class DeliveryDispatcher {
       while (this.outcomes.length > 0) {
         const batch = this.outcomes.slice(0, RECORD_BATCH_MAX);
         let recorded: RecordedAttempt[];
+        let disabled: DisabledEndpoint[];
         try {
-          recorded = await recordAttempts(
+          ({ recorded, disabled } = await recordAttemptBatch(
             this.sql,
             batch.map((p) => p.result),
             this.opts.maxAttempts,
-          );
+            {
+              disableAfterS: this.opts.disableAfterS ?? 0,
+              notifyOperator: this.opts.notifyOperator ?? false,
+            },
+          ));
           this.dbWorks();
         } catch (err) {
           const wait = this.dbFailed(err, 'recording webhook attempts');
@@ -505,6 +558,7 @@ export class DeliveryDispatcher {
           continue;
         }
         this.outcomes.splice(0, batch.length);
+        for (const d of disabled) this.logDisabled(d);
         const byId = new Map(recorded.map((r) => [r.id, r]));
         for (const p of batch) {
           this.inHand.delete(p.result.id);
@@ -516,6 +570,25 @@ export class DeliveryDispatcher {
       this.recording = undefined;
     });
     return this.recording;
+  }
+
+  /** The operational notice of an endpoint disabled: its host only (a URL may carry a credential). */
+  private logDisabled(d: DisabledEndpoint): void {
+    let host: string | undefined;
+    try {
+      host = new URL(d.url).host;
+    } catch {}
+    this.log.warn(
+      {
+        endpoint_id: d.id,
+        api_key_id: d.api_key_id,
+        host,
+        failing_since: d.failing_since.toISOString(),
+        failing_s: Math.round((d.disabled_at.getTime() - d.failing_since.getTime()) / 1000),
+        operator_notice: this.opts.notifyOperator ?? false,
+      },
+      'webhook endpoint disabled: no 2xx for longer than allowed; its events are kept and held until it is enabled again',
+    );
   }
 
   private logOutcome({ result, host, ev }: Pending, rec: RecordedAttempt | undefined): void {

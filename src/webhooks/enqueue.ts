@@ -28,6 +28,9 @@ const EVENT_COLUMNS = [
   'travelrule_id',
   'travelrule_status',
   'replay',
+  // A test event's: its receiver (other kinds find theirs by subscription) and its one attempt.
+  'url',
+  'max_attempts',
 ] as const;
 export type EventColumn = (typeof EVENT_COLUMNS)[number];
 

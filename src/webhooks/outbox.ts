@@ -1,5 +1,12 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import { retractionsOf } from './events.js';
+import { heldBy, receiverUrl } from './holds.js';
+import {
+  disabledNow,
+  endpointOutcomes,
+  type DisabledEndpoint,
+  type EndpointPolicy,
+} from './endpoints.js';
 
 /**
  * The delivery outbox's operations on webhook_events (written through enqueue.ts):
@@ -40,6 +47,7 @@ async function headOfQueue<T>(sql: Sql, run: (tx: TransactionSql) => Promise<T>)
 export interface ClaimedEvent {
   id: string;
   kind: string;
+  api_key_id: string;
   /** The chain columns: null for an event about no transaction (a travel rule notice). */
   network: string | null;
   address: string | null;
@@ -52,7 +60,14 @@ export interface ClaimedEvent {
   body: string | null;
   url: string | null;
   webhook_secret: string;
+  /** The secret before the key's last rotation, while its overlap lasts: it signs too. */
+  webhook_secret_previous: string | null;
   key_revoked: boolean;
+  /**
+   * Its subscription is paused or its endpoint disabled (as the claim saw it): not to be sent
+   * but parked (holds.ts parkHeld, which checks again).
+   */
+  held: boolean;
   /** indexer_cursors.chain_id of the event's network; null before its indexer first ran. */
   chain_id: string | null;
   /** A past transaction sent because the stream was created with from_block. */
@@ -78,6 +93,8 @@ export async function claimDueDeliveries(
   limit: number,
   leaseS: number,
   lookAhead = 2 * limit,
+  /** Receivers of kinds whose subscription names none (EventKind.fallbackUrl), for the hold check. */
+  fallbackUrls: Readonly<Record<string, string>> = {},
 ): Promise<ClaimedEvent[]> {
   return headOfQueue(
     sql,
@@ -118,16 +135,22 @@ export async function claimDueDeliveries(
       where e.id = any(array(select id from due))
       returning e.*
     )
-    select e.id, e.kind, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.removed, e.sequence::text,
-      e.attempts, e.body, e.replay,
-      case e.kind when 'stream' then t.stream_webhook when 'liveaml' then t.aml_webhook when 'travelrule' then w.url end as url,
-      k.webhook_secret, (k.revoked_at is not null) as key_revoked, c.chain_id
+    select e.id, e.kind, e.api_key_id::text, e.network, e.address, e.tx_hash, e.block_hash, e.confirmed, e.removed, e.sequence::text,
+      e.attempts, e.body, e.replay, ${receiverUrl(tx)} as url,
+      k.webhook_secret, case when k.webhook_secret_previous_until > now() then k.webhook_secret_previous end as webhook_secret_previous,
+      (k.revoked_at is not null) as key_revoked, c.chain_id,
+      -- The endpoints are looked at only while one is disabled (an InitPlan, once per claim).
+      case when (select exists (select 1 from webhook_endpoints where disabled_at is not null))
+        then ${heldBy(tx, tx`(select api_key_id, url from webhook_endpoints where disabled_at is not null)`, fallbackUrls)}
+        else ${heldBy(tx, null, fallbackUrls)} end as held
     from claimed e
     join api_keys k on k.id = e.api_key_id
     left join tracked_addresses t on t.id = e.tracked_id
     left join travelrule_webhooks w on w.api_key_id = e.api_key_id and e.kind = 'travelrule'
     left join indexer_cursors c on c.network = e.network
-    where e.status = 'pending'`,
+    where e.status = 'pending'
+    -- The batch in the order it came due (a resume's events in the order written): sent so.
+    order by e.next_attempt_at, e.sequence`,
   );
 }
 
@@ -171,6 +194,10 @@ export interface AttemptResult {
   retry_in_s: number;
   /** No 2xx, yet the receiver may have the body (sent whole, never answered): it stays in doubt. */
   in_doubt?: boolean;
+  /** The first bytes of the receiver's answer (post.ts), for the delivery log; null: none kept. */
+  response?: string | null;
+  /** A POST was made (not an event whose body could not be built): it counts for its endpoint. */
+  posted?: boolean;
 }
 
 export interface RecordedAttempt {
@@ -189,21 +216,24 @@ export interface RecordedAttempt {
  * webhook_deliveries row per attempt made, and the lease released. An orphaned event (a reorg
  * while its attempt was in flight) is never tried again; if the receiver took it, it is
  * retracted at once, as the reorg would have done. `maxAttempts` applies to events that carry no
- * allowance of their own.
+ * allowance of their own. Endpoints' states follow the POSTs made (endpoints.ts): those the
+ * batch disabled are returned.
  */
-export async function recordAttempts(
+export async function recordAttemptBatch(
   sql: Sql,
   results: readonly AttemptResult[],
   maxAttempts: number,
-): Promise<RecordedAttempt[]> {
-  if (results.length === 0) return [];
+  policy: EndpointPolicy = { disableAfterS: 0, notifyOperator: false },
+): Promise<{ recorded: RecordedAttempt[]; disabled: DisabledEndpoint[] }> {
+  if (results.length === 0) return { recorded: [], disabled: [] };
   const col = <K extends keyof AttemptResult>(k: K) =>
     results.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
-  return sql<RecordedAttempt[]>`
+  const rows = await sql<(RecordedAttempt & { disabled: DisabledEndpoint[]; notices: number })[]>`
     with o as (
       select * from unnest(${col('id')}::uuid[], ${col('outcome')}::text[], ${col('url')}::text[], ${col('status_code')}::int[],
-        ${col('duration_ms')}::int[], ${col('error')}::text[], ${col('retry_in_s')}::float8[], ${col('in_doubt')}::text[])
-        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s, in_doubt)
+        ${col('duration_ms')}::int[], ${col('error')}::text[], ${col('retry_in_s')}::float8[], ${col('in_doubt')}::text[],
+        ${col('response')}::text[], ${col('posted')}::text[])
+        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s, in_doubt, response, posted)
     ), held as materialized (
       select o.*, e.status from o join webhook_events e on e.id = o.id for update of e
     ), ev as (
@@ -216,14 +246,14 @@ export async function recordAttempts(
           else 'failed' end,
         delivered_at = case when o.outcome = 'delivered' then now() else e.delivered_at end,
         next_attempt_at = case when o.outcome = 'retry' then now() + make_interval(secs => o.retry_in_s) else e.next_attempt_at end,
-        gave_up_at = case when o.outcome in ('retry', 'refused') and not (e.orphaned and not e.removed)
+        gave_up_at = case when o.outcome in ('retry', 'refused') and not (e.orphaned and not e.removed) and e.kind <> 'test'
             and (o.outcome = 'refused' or e.attempts + 1 >= coalesce(e.max_attempts, ${maxAttempts})) then now() else e.gave_up_at end,
         lease_until = null,
         in_doubt = case when o.outcome = 'cancelled' or o.in_doubt = 'true' then e.in_doubt else greatest(e.in_doubt - 1, 0) end
       from held o where e.id = o.id and o.status = 'pending'
       returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, e.sequence, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
         e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.in_doubt,
-        o.outcome, o.url, o.status_code, o.duration_ms, o.error
+        o.outcome, o.url, o.status_code, o.duration_ms, o.error, o.response, coalesce(o.posted = 'true', false) as posted
     ), woken as (
       -- Events that waited for one settled now are due again (at once, if they were moved back).
       update webhook_events s set next_attempt_at = now()
@@ -232,15 +262,33 @@ export async function recordAttempts(
         and s.kind = ev.kind and s.tx_hash = ev.tx_hash and s.sequence > ev.sequence and s.next_attempt_at > now()
         and s.id <> all(${col('id')}::uuid[])
     ), attempt as (
-      insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error)
-      select id, attempts, url, status_code, duration_ms, error from ev where outcome <> 'cancelled'
-    ), orphaned as (
+      insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error, api_key_id, response)
+      select id, attempts, url, status_code, duration_ms, error, api_key_id, response from ev where outcome <> 'cancelled'
+    ), ${endpointOutcomes(sql, policy)}, orphaned as (
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt
       from ev where orphaned and not removed and (outcome = 'delivered' or in_doubt > 0)
     ), ${retractionsOf(sql)}
     select id, attempts, status, (gave_up_at is not null and status = 'failed') as gave_up, max_attempts,
-      (select count(*) from ins)::int as retractions
+      (select count(*) from ins)::int as retractions, ${disabledNow(sql)}
     from ev`;
+  const disabled = (rows[0]?.disabled ?? []).map((d) => ({
+    ...d,
+    failing_since: new Date(d.failing_since),
+    disabled_at: new Date(d.disabled_at),
+  }));
+  return {
+    recorded: rows.map(({ disabled: _d, notices: _n, ...r }) => r as RecordedAttempt),
+    disabled,
+  };
+}
+
+/** recordAttemptBatch without disabling endpoints, returning the events recorded. */
+export async function recordAttempts(
+  sql: Sql,
+  results: readonly AttemptResult[],
+  maxAttempts: number,
+): Promise<RecordedAttempt[]> {
+  return (await recordAttemptBatch(sql, results, maxAttempts)).recorded;
 }
 
 /**

@@ -13,6 +13,11 @@ export interface PostResult {
   duration_ms: number;
   /** Short, log-safe reason when there was no 2xx. */
   error: string | null;
+  /**
+   * The first RESPONSE_EXCERPT_BYTES of the receiver's answer body (UTF-8, NULs dropped); null
+   * when no answer came. The receiver's own words: stored for the delivery log, never logged.
+   */
+  response: string | null;
   /** True when retrying later can help (5xx, 408, 429, connection failures, timeouts). */
   retryable: boolean;
   /**
@@ -32,6 +37,9 @@ const CONNECT_ERRORS = new Set([
   'ENETUNREACH',
   'EHOSTUNREACH',
 ]);
+
+/** How much of a receiver's answer body is kept for the delivery log. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /** Keep-alive connection pools for one allow-list's receivers (a dispatcher's). */
 export interface WebhookAgents {
@@ -68,13 +76,19 @@ interface Unanswered {
   sent: boolean;
 }
 
+/** The status of an answer and the excerpt of its body. */
+interface Answer {
+  status: number;
+  excerpt: string;
+}
+
 function once(
   url: URL,
   headers: Record<string, string>,
   body: string,
   opts: PostOptions,
   unanswered: Unanswered,
-): Promise<number> {
+): Promise<Answer> {
   const { timeoutMs, allow } = opts;
   const isHttps = url.protocol === 'https:';
   const mod = isHttps ? https : http;
@@ -103,11 +117,19 @@ function once(
       opts.signal?.removeEventListener('abort', abort);
     };
     req.on('response', (res) => {
-      // Drain at most a little of the answer; we keep only the status.
-      res.on('data', () => {});
+      // The whole answer is read (the connection is then reused); its first bytes are kept.
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (keptBytes >= RESPONSE_EXCERPT_BYTES) return;
+        const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      });
       res.on('end', () => {
         done();
-        resolve(res.statusCode ?? 0);
+        const excerpt = Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '');
+        resolve({ status: res.statusCode ?? 0, excerpt });
       });
       res.on('error', (err) => {
         done();
@@ -146,7 +168,7 @@ export async function postWebhook(
   const url = new URL(urlString);
   const unanswered: Unanswered = { sent: false };
   try {
-    const status = await pRetry(
+    const { status, excerpt } = await pRetry(
       async () => {
         try {
           return await once(url, headers, body, opts, unanswered);
@@ -160,13 +182,27 @@ export async function postWebhook(
     );
     const duration_ms = Math.round(performance.now() - started);
     if (status >= 200 && status < 300)
-      return { status_code: status, duration_ms, error: null, retryable: false, in_doubt: false };
+      return {
+        status_code: status,
+        duration_ms,
+        error: null,
+        response: excerpt,
+        retryable: false,
+        in_doubt: false,
+      };
     const retryable = status >= 500 || status === 408 || status === 429;
     const error =
       status >= 300 && status < 400
         ? `redirect ${status} not followed`
         : `receiver answered ${status}`;
-    return { status_code: status, duration_ms, error, retryable, in_doubt: unanswered.sent };
+    return {
+      status_code: status,
+      duration_ms,
+      error,
+      response: excerpt,
+      retryable,
+      in_doubt: unanswered.sent,
+    };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const duration_ms = Math.round(performance.now() - started);
@@ -176,6 +212,7 @@ export async function postWebhook(
       status_code: null,
       duration_ms,
       error: reason,
+      response: null,
       retryable: true,
       in_doubt: unanswered.sent,
     };

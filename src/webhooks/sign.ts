@@ -13,18 +13,27 @@ export function signWebhook(secret: string, id: string, timestampS: number, body
   return `v1,${mac}`;
 }
 
+/**
+ * The headers of one attempt. During a secret rotation's overlap `previousSecret` signs too:
+ * `webhook-signature` then carries both signatures, space-separated (the new one first), as
+ * Standard Webhooks allows, so a receiver verifying with either secret accepts the webhook.
+ */
 export function webhookHeaders(
   secret: string,
   id: string,
   body: string,
   now = Date.now(),
+  previousSecret?: string | null,
 ): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
+  const signatures = [signWebhook(secret, id, timestamp, body)];
+  if (previousSecret && previousSecret !== secret)
+    signatures.push(signWebhook(previousSecret, id, timestamp, body));
   return {
     'content-type': 'application/json',
     'user-agent': 'Tollgate-Webhooks/1',
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signWebhook(secret, id, timestamp, body),
+    'webhook-signature': signatures.join(' '),
   };
 }

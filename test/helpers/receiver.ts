@@ -9,12 +9,13 @@ export interface Received {
 }
 
 /**
- * A real HTTP webhook receiver on loopback. `respond` decides each status (200 by default);
- * `waitFor` resolves when the received requests satisfy a predicate.
+ * A real HTTP webhook receiver on loopback. `respond` decides each status (200 by default), and
+ * the answer's body if it returns one; `waitFor` resolves when the received requests satisfy a
+ * predicate.
  */
 export class Receiver {
   readonly received: Received[] = [];
-  respond: (r: Received, index: number) => number = () => 200;
+  respond: (r: Received, index: number) => number | { status: number; body: string } = () => 200;
   private server: Server | undefined;
   private waiters: (() => void)[] = [];
   url = '';
@@ -37,7 +38,9 @@ export class Receiver {
           at: Date.now(),
         };
         this.received.push(r);
-        res.writeHead(this.respond(r, this.received.length - 1)).end();
+        const answer = this.respond(r, this.received.length - 1);
+        if (typeof answer === 'number') res.writeHead(answer).end();
+        else res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
         for (const w of this.waiters) w();
       });
     });

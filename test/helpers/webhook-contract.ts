@@ -12,7 +12,14 @@ import { closed } from './openapi.js';
  * null where none is documented is an error.
  */
 
-export type WebhookName = 'streamEvm' | 'streamBitcoin' | 'liveAml' | 'travelRule' | 'retraction';
+export type WebhookName =
+  | 'streamEvm'
+  | 'streamBitcoin'
+  | 'liveAml'
+  | 'travelRule'
+  | 'retraction'
+  | 'test'
+  | 'endpointDisabled';
 
 export function webhookSpec(name: WebhookName): WebhookSpec {
   const spec = WEBHOOKS.find((w) => w.name === name);

@@ -27,7 +27,18 @@ const LAYERS: readonly (readonly string[])[] = [
   // the webhook outbox: delivers signed bodies, knows no domain
   ['webhooks'],
   // domains: each shows one face, its index.ts (DOMAINS below)
-  ['keys', 'audit', 'streams', 'wallet', 'aml', 'liveaml', 'txdetail', 'travelrule', 'operators'],
+  [
+    'keys',
+    'audit',
+    'streams',
+    'wallet',
+    'aml',
+    'liveaml',
+    'txdetail',
+    'travelrule',
+    'operators',
+    'deliveries',
+  ],
   // roles and faces: what runs (indexers, job worker and its tasks) and what answers (API, pages)
   ['indexer', 'jobs', 'workers', 'monitoring', 'dashboard', 'api', 'devchain'],
   // entry: the process and its commands

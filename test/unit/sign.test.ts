@@ -15,6 +15,25 @@ describe('Standard Webhooks signing', () => {
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
   });
 
+  it('signs with both secrets during a rotation overlap: either one verifies, a third does not', () => {
+    const [current, previous] = [generateWebhookSecret(), generateWebhookSecret()];
+    const body = '{"hello":"world"}';
+    const headers = webhookHeaders(current, 'msg_1', body, Date.now(), previous);
+    const signatures = headers['webhook-signature']!.split(' ');
+    expect(signatures).toHaveLength(2);
+    expect(signatures[0]).toBe(
+      signWebhook(current, 'msg_1', Number(headers['webhook-timestamp']), body),
+    );
+    expect(() => new Webhook(current).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(previous).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+    // Without an overlap (or the same secret twice), one signature.
+    expect(webhookHeaders(current, 'msg_1', body)['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(
+      webhookHeaders(current, 'msg_1', body, Date.now(), current)['webhook-signature']!.split(' '),
+    ).toHaveLength(1);
+  });
+
   it('matches the specification example', () => {
     // From the Standard Webhooks specification's reference tests.
     const sig = signWebhook(

@@ -10,7 +10,15 @@ import {
 } from '../helpers/webhook-contract.js';
 
 type Json = any;
-const NAMES: WebhookName[] = ['streamEvm', 'streamBitcoin', 'liveAml', 'travelRule', 'retraction'];
+const NAMES: WebhookName[] = [
+  'streamEvm',
+  'streamBitcoin',
+  'liveAml',
+  'travelRule',
+  'retraction',
+  'test',
+  'endpointDisabled',
+];
 
 /** A deep copy of a webhook's example, changed by `change`. */
 function mutated(name: WebhookName, change: (body: Json) => void): Json {
@@ -61,6 +69,8 @@ describe('webhook contract', () => {
       liveAml: (b) => (b.triggered_by[0].extra = 1),
       travelRule: (b) => (b.persons[0].naturalPerson.geographicAddress[0].extra = 'x'),
       retraction: (b) => (b.tx.extra = 1),
+      test: (b) => (b.extra = 1),
+      endpointDisabled: (b) => (b.data.extra = 1),
     };
     for (const name of NAMES) {
       for (const change of [(b: Json) => (b.unexpected = true), deep[name]]) {

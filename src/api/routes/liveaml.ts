@@ -30,6 +30,10 @@ export const LiveAmlTrackingRecord = z
     aml_webhook: z.url(),
     created_at: z.iso.datetime(),
     has_stream: z.boolean().meta({ description: 'The same key also streams this address.' }),
+    paused: z.boolean().meta({
+      description:
+        'Not in the spec: paused (POST /liveaml/pause); its alerts are kept, not sent, until it is resumed.',
+    }),
   })
   .meta({ id: 'LiveAmlTrackingRecord' });
 
@@ -189,6 +193,7 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
               aml_webhook: 'https://backend.example.com/hooks/aml',
               created_at: '2025-03-14T09:31:07.412Z',
               has_stream: true,
+              paused: false,
             },
           ],
           page_count: 1,

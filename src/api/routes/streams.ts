@@ -21,6 +21,10 @@ export const StreamRecord = z
     stream_webhook: z.url(),
     created_at: z.iso.datetime(),
     has_stream: z.boolean(),
+    paused: z.boolean().meta({
+      description:
+        'Not in the spec: paused (POST /stream/pause); its events are kept, not sent, until it is resumed.',
+    }),
   })
   .meta({ id: 'StreamRecord' });
 
@@ -198,12 +202,14 @@ export function streamRoutes(
               stream_webhook: 'https://backend.example.com/hooks/stream',
               created_at: '2025-03-14T09:26:53.589Z',
               has_stream: true,
+              paused: false,
             },
             {
               address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
               stream_webhook: 'https://backend.example.com/hooks/stream',
               created_at: '2025-03-12T16:02:11.204Z',
               has_stream: true,
+              paused: false,
             },
           ],
           page_count: 1,
