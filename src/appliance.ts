@@ -11,6 +11,7 @@ import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
 import { ApiKeyCache, ensureApiKey } from './keys/index.js';
 import { ProxyTrust } from './net/proxy.js';
+import { setOperatorPolicy } from './operators/index.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
@@ -263,6 +264,12 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             dataDir: config.data_dir,
           });
       apiKeys = new ApiKeyCache(db.sql);
+      // How operators log in here (the roles that need a second factor, whose forwarded client
+      // address is believed, this process's login limits): the dashboard and /ops find it by pool.
+      setOperatorPolicy(db.sql, {
+        mfaRequiredRoles: config.mfa_required_roles,
+        trustProxy: proxies,
+      });
       const app = createApp({
         apiKeys,
         sql: db.sql,

@@ -45,7 +45,8 @@ const USAGE = `Usage: tollgate <command>
   operators create --login L --role viewer|reviewer|admin [--password-stdin]
                              create a dashboard operator; prints {"login","role","password"} last
   operators list [--json] | disable <login> | reset-password <login> [--password-stdin]
-                             dashboard operator accounts
+            | reset-mfa <login>
+                             dashboard operator accounts; a credential change ends their sessions
   travel-address --key NAME --network N --address A
                              the Travel Address (ta…) of a customer's deposit address, as JSON
   tls dev-ca --out DIR | dev-cert --ca DIR --host H --out DIR | fingerprint FILE

@@ -58,6 +58,8 @@ beforeAll(async () => {
       TOLLGATE_PORT: String(port),
       TOLLGATE_RPC_ETH: inject('rpcUrl'),
       TOLLGATE_START_BLOCK_ETH: 'head',
+      // The reviewer uses the operator API with basic auth (no second factor).
+      TOLLGATE_MFA_REQUIRED_ROLES: '',
       TOLLGATE_LOG_LEVEL: 'trace',
       TOLLGATE_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
       TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',

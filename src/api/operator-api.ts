@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/index.js';
 import { ApiError, apiErrorOf, ErrorNumber } from '../errors.js';
 import { log } from '../log.js';
-import { type OperatorEnv, requireOperator } from '../operators/index.js';
+import {
+  closeOpsSession,
+  openOpsSession,
+  type OperatorEnv,
+  requireOperator,
+} from '../operators/index.js';
 import {
   acceptByOperator,
   cancelByOperator,
@@ -24,8 +29,11 @@ import { UUID_RE } from '../ids.js';
 
 /**
  * The operator API (/ops/travelrule/…): the compliance team's decisions for scripts and tools
- * (the web dashboard at /dashboard makes the same through the same service). HTTP basic auth with operator credentials (not API
- * keys; `tollgate operators create`); viewers read, reviewers decide. Answers use the API's
+ * (the web dashboard at /dashboard makes the same through the same service). Operator
+ * credentials (not API keys; `tollgate operators create`): a session token from POST
+ * /ops/session (basic auth, and a TOTP code in X-Tollgate-OTP for an operator with a second
+ * factor) as Bearer, or basic auth on each request for an operator who has no second factor and
+ * whose role requires none (src/operators/auth.ts); viewers read, reviewers decide. Answers use the API's
  * envelope and error body; a status the decision does not fit is 409, an unknown id 404.
  * Reading a transaction's personal data, and every decision, is written to the audit log with
  * the operator's login (never the data).
@@ -87,6 +95,9 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
   const ok = (c: Context, data: unknown, extra: Record<string, unknown> = {}) =>
     c.json({ code: 0, message: 'OK', data, ...extra });
   const body = async (c: Context) => (await readJsonBody(c)) ?? {};
+
+  ops.post('/session', openOpsSession(deps.sql, deps.keyring));
+  ops.delete('/session', requireOperator(deps.sql, 'viewer'), closeOpsSession(deps.sql));
 
   ops.get('/travelrule/transactions', requireOperator(deps.sql, 'viewer'), async (c) => {
     const q = parseInput(ListQuery, c.req.query());

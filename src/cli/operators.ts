@@ -9,6 +9,7 @@ import {
   listOperators,
   OPERATOR_ROLES,
   type OperatorListing,
+  removeMfa,
   resetOperatorPassword,
 } from '../operators/index.js';
 
@@ -16,10 +17,17 @@ export const OPERATORS_USAGE = `Usage:
   tollgate operators create --login L --role viewer|reviewer|admin [--password-stdin]
       create a dashboard operator; a generated password is printed once, as the JSON last line
       {"login","role","password"}. TOLLGATE_OPERATOR_PASSWORD or --password-stdin gives one instead.
-  tollgate operators list [--json]             operators, their roles, and whether disabled or locked
-  tollgate operators disable <login>           disable an operator for good
+  tollgate operators list [--json]             operators, their roles, second factor, and whether disabled
+  tollgate operators disable <login>           disable an operator for good; their sessions end
   tollgate operators reset-password <login> [--password-stdin]
-      set a new password (generated and printed once, unless given as for create); clears a lockout`;
+      set a new password (generated and printed once, unless given as for create); every session
+      of the operator ends
+  tollgate operators reset-mfa <login>
+      remove the operator's second factor and recovery codes (a lost phone); every session of the
+      operator ends, and they set up a new one at their next login if their role requires it`;
+
+/** The audit log's actor for what these commands do. */
+const CLI_ACTOR = 'cli';
 
 /** Names the environment variable that supplies a password instead of a generated one. */
 const PASSWORD_ENV = 'TOLLGATE_OPERATOR_PASSWORD';
@@ -51,16 +59,12 @@ function printTable(rows: OperatorListing[]): void {
   }
   const width = Math.max(5, ...rows.map((r) => r.login.length)) + 2;
   process.stdout.write(
-    `${'login'.padEnd(width)}${'role'.padEnd(10)}${'created'.padEnd(26)}state\n`,
+    `${'login'.padEnd(width)}${'role'.padEnd(10)}${'created'.padEnd(26)}${'mfa'.padEnd(5)}state\n`,
   );
   for (const r of rows) {
-    const state = r.disabled_at
-      ? `disabled ${r.disabled_at.toISOString()}`
-      : r.locked_until
-        ? `locked until ${r.locked_until.toISOString()}`
-        : 'active';
+    const state = r.disabled_at ? `disabled ${r.disabled_at.toISOString()}` : 'active';
     process.stdout.write(
-      `${r.login.padEnd(width)}${r.role.padEnd(10)}${r.created_at.toISOString().padEnd(26)}${state}\n`,
+      `${r.login.padEnd(width)}${r.role.padEnd(10)}${r.created_at.toISOString().padEnd(26)}${(r.mfa ? 'on' : 'off').padEnd(5)}${state}\n`,
     );
   }
 }
@@ -117,9 +121,9 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       const login = oneLogin(sub, positionals);
       if (!login) return;
       return withDatabase(config, async (sql) => {
-        if (!(await disableOperator(sql, login)))
+        if (!(await disableOperator(sql, login, { actor: CLI_ACTOR })))
           return cmd.fail(`no active operator with login ${login}`, 1);
-        process.stdout.write(`Disabled operator ${login.toLowerCase()}.\n`);
+        process.stdout.write(`Disabled operator ${login.toLowerCase()}; their sessions ended.\n`);
       });
     }
     case 'reset-password': {
@@ -132,10 +136,10 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       if (!login) return;
       const password = await suppliedPassword(values['password-stdin']);
       return withDatabase(config, async (sql) => {
-        const secret = await resetOperatorPassword(sql, login, password);
+        const secret = await resetOperatorPassword(sql, login, { actor: CLI_ACTOR }, password);
         if (secret === undefined) return cmd.fail(`no operator with login ${login}`, 1);
         process.stdout.write(
-          `New password set for ${login.toLowerCase()}; a lockout is cleared.${password === undefined ? ' The password is shown once.' : ''}\n`,
+          `New password set for ${login.toLowerCase()}; their sessions ended.${password === undefined ? ' The password is shown once.' : ''}\n`,
         );
         process.stdout.write(
           JSON.stringify(
@@ -143,6 +147,20 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
               ? { login: login.toLowerCase(), password: secret }
               : { login: login.toLowerCase() },
           ) + '\n',
+        );
+      });
+    }
+    case 'reset-mfa': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const login = oneLogin(sub, positionals);
+      if (!login) return;
+      return withDatabase(config, async (sql) => {
+        const done = await removeMfa(sql, login, { actor: CLI_ACTOR, action: 'mfa_reset' });
+        if (!done) return cmd.fail(`no operator with login ${login}`, 1);
+        process.stdout.write(
+          done.removed
+            ? `Second factor of ${login.toLowerCase()} removed; their sessions ended. They set up a new one at their next login if their role requires it.\n`
+            : `${login.toLowerCase()} had no second factor; their sessions ended.\n`,
         );
       });
     }

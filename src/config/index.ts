@@ -298,6 +298,15 @@ const ConfigSchema = z.object({
   metrics_token: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
   /** Client addresses that may read GET /metrics without the token; an empty list: token only. */
   metrics_allow_cidrs: z.array(cidr).default(['127.0.0.0/8', '::1/128']),
+  /**
+   * Operator roles that must log in with a second factor (TOTP): an operator of one of them
+   * without it sets it up right after the password, before anything else, and the operator API
+   * takes them only with a session opened with a code. Default: every role, since viewers read
+   * the Travel Rule's personal data too. Empty: no role requires it (operators may still enrol).
+   */
+  mfa_required_roles: z
+    .array(z.enum(['viewer', 'reviewer', 'admin']))
+    .default(['viewer', 'reviewer', 'admin']),
   /** Sustained /v2 requests per minute per API key, per API process (src/api/ratelimit.ts); 0: no limit. */
   rate_limit_per_minute: z.int().min(0).max(1_000_000).default(600),
   /** Requests per API key allowed at once after an idle spell (the token bucket's size). */
@@ -370,6 +379,7 @@ const ENV_KEYS: Record<
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
   TOLLGATE_METRICS_TOKEN: { path: 'metrics_token', type: 'string' },
   TOLLGATE_METRICS_ALLOW_CIDRS: { path: 'metrics_allow_cidrs', type: 'list' },
+  TOLLGATE_MFA_REQUIRED_ROLES: { path: 'mfa_required_roles', type: 'list' },
   TOLLGATE_RATE_LIMIT_PER_MINUTE: { path: 'rate_limit_per_minute', type: 'int' },
   TOLLGATE_RATE_LIMIT_BURST: { path: 'rate_limit_burst', type: 'int' },
   TOLLGATE_DATA_KEY: { path: 'data_key', type: 'string' },

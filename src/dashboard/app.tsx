@@ -1,35 +1,28 @@
 import { Hono } from 'hono';
-import { deleteCookie } from 'hono/cookie';
 import { recordAudit } from '../audit/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
-import { authenticateOperator, MAX_PASSWORD_LENGTH } from '../operators/index.js';
-import { errorPage, render, type DashboardDeps, type DashEnv } from './context.js';
-import {
-  CSRF_FIELD,
-  LOGIN_CSRF_COOKIE,
-  loginCsrfToken,
-  loginCsrfValid,
-  originAllowed,
-  tokensEqual,
-} from './csrf.js';
-import { Layout } from './layout.js';
+import { deleteSession, touchSession } from '../operators/index.js';
+import { errorPage, type DashboardDeps, type DashEnv } from './context.js';
+import { CSRF_FIELD, originAllowed, tokensEqual } from './csrf.js';
+import { accountRoutes } from './routes/account.js';
 import { auditRoutes } from './routes/audit.js';
 import { keyRoutes } from './routes/keys.js';
+import {
+  CODE_PAGE,
+  ENROL_PAGE,
+  loginFormValid,
+  showCode,
+  showLogin,
+  stageHome,
+  submitCode,
+  submitLogin,
+} from './routes/login.js';
 import { operationsRoutes } from './routes/operations.js';
 import { operatorRoutes } from './routes/operators.js';
 import { travelRuleRoutes } from './routes/travelrule.js';
 import { vaspRoutes } from './routes/vasps.js';
-import {
-  clearSessionCookie,
-  COOKIE_OPTIONS,
-  createSession,
-  deleteSession,
-  deleteSessionByToken,
-  sessionCookie,
-  setSessionCookie,
-  touchSession,
-} from './session.js';
+import { clearSessionCookie, sessionCookie } from './session.js';
 
 export type { DashboardDeps } from './context.js';
 
@@ -50,45 +43,6 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
   'strict-transport-security': 'max-age=31536000',
 };
-
-const LOCKED_MESSAGE =
-  'Account locked after repeated failed logins. Try again later, or ask an admin to reset the password.';
-const INVALID_MESSAGE = 'Invalid login or password.';
-
-const LoginPage = ({ csrf, login, error }: { csrf: string; login?: string; error?: string }) => (
-  <Layout title="Log in" error={error}>
-    <form method="post" action="/dashboard/login" class="stack">
-      <input type="hidden" name={CSRF_FIELD} value={csrf} />
-      <div>
-        <label for="login">Login</label>
-        <input
-          id="login"
-          name="login"
-          type="text"
-          value={login ?? ''}
-          autocomplete="username"
-          autofocus
-          required
-          maxlength={64}
-        />
-      </div>
-      <div>
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxlength={MAX_PASSWORD_LENGTH}
-        />
-      </div>
-      <div>
-        <button type="submit">Log in</button>
-      </div>
-    </form>
-  </Layout>
-);
 
 /** The form's text fields; undefined when one holds a NUL character (Postgres refuses it in text, and no field needs it). */
 async function readForm(c: {
@@ -131,16 +85,12 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     c.req.path === '/dashboard/' ? c.redirect('/dashboard/travelrule', 303) : next(),
   );
 
-  dash.get('/login', async (c) => {
-    const token = sessionCookie(c);
-    if (token && (await touchSession(sql, token))) return c.redirect('/dashboard/travelrule', 303);
-    return render(c, <LoginPage csrf={loginCsrfToken(c)} />);
-  });
+  dash.get('/login', showLogin(deps));
 
   dash.post('/login', async (c) => {
     const form = await readForm(c);
     if (!form) return errorPage(c, 400, 'Bad request', NUL_MESSAGE);
-    if (!loginCsrfValid(c, form[CSRF_FIELD])) {
+    if (!loginFormValid(c, form)) {
       return errorPage(
         c,
         403,
@@ -148,43 +98,27 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
         'The form is missing its CSRF token or it is stale. Reload the login page and try again.',
       );
     }
-    const login = (form.login ?? '').slice(0, 200);
-    const result = await authenticateOperator(sql, login, form.password ?? '');
-    if (!result.ok) {
-      await recordAudit(sql, {
-        actor: login.trim().toLowerCase() || '(empty)',
-        action: 'login_failed',
-        details: { reason: result.reason },
-      });
-      log.info(
-        { request_id: c.get('requestId'), outcome: result.reason },
-        'dashboard login refused',
-      );
-      const message = result.reason === 'locked' ? LOCKED_MESSAGE : INVALID_MESSAGE;
-      return render(
-        c,
-        <LoginPage csrf={loginCsrfToken(c)} login={login.slice(0, 64)} error={message} />,
-        401,
-      );
-    }
-    const previous = sessionCookie(c);
-    if (previous) await deleteSessionByToken(sql, previous);
-    const token = await createSession(sql, result.operator.id);
-    await recordAudit(sql, { actor: result.operator.login, action: 'login' });
-    log.info({ request_id: c.get('requestId'), login: result.operator.login }, 'dashboard login');
-    deleteCookie(c, LOGIN_CSRF_COOKIE, COOKIE_OPTIONS);
-    setSessionCookie(c, token);
-    return c.redirect('/dashboard/travelrule', 303);
+    return submitLogin(deps)(c, form);
   });
 
   // Everything below needs a session; a POST also its CSRF token.
   dash.use('*', async (c, next) => {
     const token = sessionCookie(c);
-    const session = token ? await touchSession(sql, token) : undefined;
+    const session = token ? await touchSession(sql, token, 'dashboard') : undefined;
     if (!session) {
       if (token) clearSessionCookie(c);
       return c.redirect('/dashboard/login', 303);
     }
+    // A half-open session reaches its own step and the logout, nothing else.
+    const path = c.req.path;
+    const allowed =
+      path === '/dashboard/logout' ||
+      (session.stage === 'code'
+        ? path === CODE_PAGE
+        : session.stage === 'enrol'
+          ? path === ENROL_PAGE || path.startsWith(`${ENROL_PAGE}/`)
+          : path !== CODE_PAGE);
+    if (!allowed) return c.redirect(stageHome(session), 303);
     c.set('session', session);
     if (c.req.method === 'POST') {
       const form = await readForm(c);
@@ -214,6 +148,10 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     return c.redirect('/dashboard/login', 303);
   });
 
+  dash.get('/login/code', showCode());
+  dash.post('/login/code', submitCode(deps));
+
+  dash.route('/account', accountRoutes(deps));
   dash.route('/travelrule', travelRuleRoutes(deps));
   dash.route('/audit', auditRoutes(deps));
   dash.route('/vasps', vaspRoutes(deps));

@@ -69,6 +69,7 @@ const NAV: { href: string; text: string; admin?: true }[] = [
   { href: '/dashboard/operations', text: 'Operations' },
   { href: '/dashboard/operators', text: 'Operators', admin: true },
   { href: '/dashboard/keys', text: 'API keys', admin: true },
+  { href: '/dashboard/account', text: 'Account' },
 ];
 
 export const CsrfField: FC<{ token: string }> = ({ token }) => (
@@ -81,12 +82,22 @@ export interface PageProps {
   session?: { operator: Operator; csrfToken: string };
   /** The nav entry to mark as the current page. */
   current?: string;
+  /** False on the pages of a half-open session (enrolment): the logout only, no navigation. */
+  nav?: boolean;
   flash?: string | undefined;
   error?: string | undefined;
   children?: Child;
 }
 
-export const Layout: FC<PageProps> = ({ title, session, current, flash, error, children }) => (
+export const Layout: FC<PageProps> = ({
+  title,
+  session,
+  current,
+  nav = true,
+  flash,
+  error,
+  children,
+}) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -101,7 +112,7 @@ export const Layout: FC<PageProps> = ({ title, session, current, flash, error, c
       </a>
       <header>
         <span class="brand">Tollgate</span>
-        {session ? (
+        {session && nav ? (
           <nav aria-label="Dashboard">
             <ul>
               {NAV.filter((n) => !n.admin || session.operator.role === 'admin').map((n) => (

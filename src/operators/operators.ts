@@ -1,26 +1,23 @@
+import { recordAudit } from '../audit/index.js';
 import { PermanentError } from '../errors.js';
 import type { Sql } from '../db/index.js';
 import { generatePassword, hashPassword, verifyPassword } from './password.js';
+import { revokeOperatorSessions } from './sessions.js';
+import { isOperatorRole, type Operator, OPERATOR_ROLES, type OperatorRole } from './roles.js';
+
+export {
+  isOperatorRole,
+  OPERATOR_ROLES,
+  roleAllows,
+  type Operator,
+  type OperatorRole,
+} from './roles.js';
 
 /**
  * Operators of the compliance team (table `operators`): people who review travel rule
  * transactions in the dashboard. Separate from API keys; created and managed with
  * `tollgate operators …`.
  */
-
-export type OperatorRole = 'viewer' | 'reviewer' | 'admin';
-
-export const OPERATOR_ROLES: readonly OperatorRole[] = ['viewer', 'reviewer', 'admin'];
-
-export interface Operator {
-  id: string;
-  login: string;
-  role: OperatorRole;
-}
-
-/** Consecutive failed logins that lock an account, and for how long. */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MINUTES = 15;
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longer passwords are refused rather than hashed (scrypt cost grows with the input). */
@@ -42,15 +39,6 @@ export class OperatorInputError extends PermanentError {
  */
 const DUMMY_HASH =
   'scrypt$32768$8$1$/AN2Jxx2gs9P6HWupjm/BQ==$zuv4Wp3RU2BwIqKWhMCqELqRUmdgBSIbbIYf/6qnc5s=';
-
-export function isOperatorRole(value: string): value is OperatorRole {
-  return (OPERATOR_ROLES as readonly string[]).includes(value);
-}
-
-/** viewer < reviewer < admin. */
-export function roleAllows(role: OperatorRole, needed: OperatorRole): boolean {
-  return OPERATOR_ROLES.indexOf(role) >= OPERATOR_ROLES.indexOf(needed);
-}
 
 function normaliseLogin(login: string): string {
   const lower = login.trim().toLowerCase();
@@ -90,20 +78,20 @@ export async function createOperator(
 
 export type AuthenticationResult =
   | { ok: true; operator: Operator }
-  | { ok: false; reason: 'invalid' | 'locked' | 'disabled'; locked_until?: Date };
+  /** `login` only when it names an operator: what was typed otherwise may be a password. */
+  | { ok: false; reason: 'invalid' | 'disabled'; login?: string };
 
 interface OperatorRow extends Operator {
   password_hash: string;
-  locked_until: Date | null;
-  locked: boolean;
   disabled: boolean;
 }
 
 /**
- * Checks a login and password. After MAX_FAILED_LOGINS consecutive failures the account is
- * locked for LOCKOUT_MINUTES; while locked the password is not checked at all, so a right
- * password gets the same answer as a wrong one. The counters move in single UPDATEs guarded by
- * the lock state, so concurrent attempts cannot skip the lock.
+ * Checks a login and password. Exactly one scrypt verification whatever the case (an unknown
+ * login is checked against DUMMY_HASH, a disabled operator against their own hash), so the time
+ * taken says nothing of which logins exist. No account is ever locked here: a stranger's wrong
+ * guesses must not keep the operator out; login attempts are limited per client address
+ * instead (limits.ts, login.ts).
  */
 export async function authenticateOperator(
   sql: Sql,
@@ -114,89 +102,120 @@ export async function authenticateOperator(
   const [row] =
     LOGIN.test(normal) && password.length <= MAX_PASSWORD_LENGTH
       ? await sql<OperatorRow[]>`
-        select id, login, role, password_hash, locked_until,
-               coalesce(locked_until > now(), false) as locked, disabled_at is not null as disabled
+        select id, login, role, password_hash, disabled_at is not null as disabled
         from operators where login = ${normal}`
       : [];
-  if (!row) {
-    await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), DUMMY_HASH);
-    return { ok: false, reason: 'invalid' };
-  }
-  if (row.disabled) {
-    await verifyPassword(password, DUMMY_HASH);
-    return { ok: false, reason: 'disabled' };
-  }
-  if (row.locked) return { ok: false, reason: 'locked', locked_until: row.locked_until! };
-
-  if (await verifyPassword(password, row.password_hash)) {
-    const [done] = await sql<{ id: string }[]>`
-      update operators set failed_logins = 0, locked_until = null
-      where id = ${row.id} and disabled_at is null and (locked_until is null or locked_until <= now())
-      returning id`;
-    if (done) return { ok: true, operator: { id: row.id, login: row.login, role: row.role } };
-    return stateAfterRace(sql, row.id);
-  }
-
-  // The failure that reaches the limit locks the account and starts a new count for afterwards.
-  const [failed] = await sql<{ locked_until: Date | null }[]>`
-    update operators set
-      failed_logins = case when failed_logins + 1 >= ${MAX_FAILED_LOGINS} then 0 else failed_logins + 1 end,
-      locked_until = case when failed_logins + 1 >= ${MAX_FAILED_LOGINS} then now() + make_interval(mins => ${LOCKOUT_MINUTES}) else locked_until end
-    where id = ${row.id} and disabled_at is null and (locked_until is null or locked_until <= now())
-    returning locked_until`;
-  if (!failed) return stateAfterRace(sql, row.id);
-  if (failed.locked_until && failed.locked_until > new Date())
-    return { ok: false, reason: 'locked', locked_until: failed.locked_until };
-  return { ok: false, reason: 'invalid' };
-}
-
-/** The account was locked or disabled by a concurrent request between our read and our update. */
-async function stateAfterRace(sql: Sql, id: string): Promise<AuthenticationResult> {
-  const [row] = await sql<{ locked_until: Date | null; disabled: boolean }[]>`
-    select locked_until, disabled_at is not null as disabled from operators where id = ${id}`;
+  const right = await verifyPassword(
+    password.slice(0, MAX_PASSWORD_LENGTH),
+    row?.password_hash ?? DUMMY_HASH,
+  );
   if (!row) return { ok: false, reason: 'invalid' };
-  if (row.disabled) return { ok: false, reason: 'disabled' };
-  return {
-    ok: false,
-    reason: 'locked',
-    ...(row.locked_until ? { locked_until: row.locked_until } : {}),
-  };
+  if (row.disabled) return { ok: false, reason: 'disabled', login: row.login };
+  if (!right) return { ok: false, reason: 'invalid', login: row.login };
+  return { ok: true, operator: { id: String(row.id), login: row.login, role: row.role } };
 }
 
 export interface OperatorListing extends Operator {
   created_at: Date;
   disabled_at: Date | null;
-  /** Set only while a lock is in force. */
-  locked_until: Date | null;
+  /** A confirmed second factor (TOTP). */
+  mfa: boolean;
 }
 
 export async function listOperators(sql: Sql): Promise<OperatorListing[]> {
-  return sql<OperatorListing[]>`
-    select id, login, role, created_at, disabled_at, case when locked_until > now() then locked_until end as locked_until
-    from operators order by login`;
-}
-
-/** Disables an active operator for good (the row stays for the history's actor ids). */
-export async function disableOperator(sql: Sql, login: string): Promise<boolean> {
-  const rows =
-    await sql`update operators set disabled_at = now() where login = ${login.trim().toLowerCase()} and disabled_at is null returning id`;
-  return rows.length > 0;
+  const rows = await sql<OperatorListing[]>`
+    select o.id, o.login, o.role, o.created_at, o.disabled_at, m.confirmed_at is not null as mfa
+    from operators o left join operator_mfa m on m.operator_id = o.id
+    order by o.login`;
+  return rows.map((r) => ({ ...r, id: String(r.id) }));
 }
 
 /**
- * Sets a new password (the given one, else a generated one) and clears a lockout. Returns the
- * new password, or undefined when there is no such operator. A disabled operator stays disabled.
+ * Disables an active operator for good (the row stays for the history's actor ids); every
+ * session of theirs ends. False when there is no such active operator.
+ */
+export async function disableOperator(
+  sql: Sql,
+  login: string,
+  audit: { actor: string },
+): Promise<boolean> {
+  return (await sql.begin(async (tx) => {
+    const [row] = await tx<{ id: string; login: string }[]>`
+      update operators set disabled_at = now()
+      where login = ${login.trim().toLowerCase()} and disabled_at is null returning id, login`;
+    if (!row) return false;
+    await recordAudit(tx, { actor: audit.actor, action: 'operator_disable', target: row.login });
+    await revokeOperatorSessions(tx, String(row.id), {
+      actor: audit.actor,
+      login: row.login,
+      reason: 'operator_disable',
+    });
+    return true;
+  })) as boolean;
+}
+
+/**
+ * Sets a new password (the given one, else a generated one) and ends every session of the
+ * operator (the dashboard's and the operator API's). Returns the new password, or undefined when
+ * there is no such operator. A disabled operator stays disabled.
  */
 export async function resetOperatorPassword(
   sql: Sql,
   login: string,
+  audit: { actor: string },
   password?: string,
 ): Promise<string | undefined> {
   if (password !== undefined) checkPassword(password);
   const secret = password ?? generatePassword();
   const hash = await hashPassword(secret);
-  const rows = await sql`
-    update operators set password_hash = ${hash}, failed_logins = 0, locked_until = null
-    where login = ${login.trim().toLowerCase()} returning id`;
-  return rows.length > 0 ? secret : undefined;
+  return (await sql.begin(async (tx) => {
+    const [row] = await tx<{ id: string; login: string }[]>`
+      update operators set password_hash = ${hash}
+      where login = ${login.trim().toLowerCase()} returning id, login`;
+    if (!row) return undefined;
+    await recordAudit(tx, {
+      actor: audit.actor,
+      action: 'operator_reset_password',
+      target: row.login,
+    });
+    await revokeOperatorSessions(tx, String(row.id), {
+      actor: audit.actor,
+      login: row.login,
+      reason: 'operator_reset_password',
+    });
+    return secret;
+  })) as string | undefined;
+}
+
+/**
+ * An operator changes their own password, giving the current one. Every session of theirs ends
+ * (the caller opens a new one for the browser at hand). 'wrong' when the current password is not
+ * theirs; an OperatorInputError when the new one is too short or too long.
+ */
+export async function changeOwnPassword(
+  sql: Sql,
+  operator: Operator,
+  current: string,
+  next: string,
+): Promise<'changed' | 'wrong'> {
+  checkPassword(next);
+  const [row] = await sql<{ password_hash: string }[]>`
+    select password_hash from operators where id = ${operator.id} and disabled_at is null`;
+  if (!row || !(await verifyPassword(current.slice(0, MAX_PASSWORD_LENGTH), row.password_hash)))
+    return 'wrong';
+  const hash = await hashPassword(next);
+  await sql.begin(async (tx) => {
+    await tx`update operators set password_hash = ${hash} where id = ${operator.id}`;
+    await recordAudit(tx, {
+      actor: operator.login,
+      action: 'password_change',
+      target: operator.login,
+    });
+    await revokeOperatorSessions(tx, operator.id, {
+      actor: operator.login,
+      login: operator.login,
+      reason: 'password_change',
+    });
+  });
+  return 'changed';
 }

@@ -1,9 +1,11 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { HashingBusyError, queuedScrypt } from './hashing.js';
 
 /**
  * Operator passwords, stored as scrypt hashes (node:crypto, no extra dependency):
  *   scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>
  * The parameters travel with each hash, so they can be raised later without breaking old ones.
+ * Every hash goes through the process's bounded scrypt queue (hashing.ts).
  */
 
 const SCRYPT_N = 2 ** 15;
@@ -22,22 +24,9 @@ function maxmemFor(n: number, r: number): number {
   return 128 * n * r * 2 + 1024 * 1024;
 }
 
-function scryptAsync(
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: ScryptOptions,
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, keylen, options, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
-}
-
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const hash = await scryptAsync(password, salt, HASH_BYTES, {
+  const hash = await queuedScrypt(password, salt, HASH_BYTES, {
     N: SCRYPT_N,
     r: SCRYPT_R,
     p: SCRYPT_P,
@@ -71,19 +60,23 @@ function parseStored(
   return { n, r, p, salt, hash };
 }
 
-/** True when the password matches the stored hash; false (never a throw) for a malformed one. */
+/**
+ * True when the password matches the stored hash; false for a malformed one. Throws only
+ * HashingBusyError (the queue is full: nothing was checked).
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parseStored(stored);
   if (!parsed) return false;
   try {
-    const candidate = await scryptAsync(password, parsed.salt, parsed.hash.length, {
+    const candidate = await queuedScrypt(password, parsed.salt, parsed.hash.length, {
       N: parsed.n,
       r: parsed.r,
       p: parsed.p,
       maxmem: maxmemFor(parsed.n, parsed.r),
     });
     return timingSafeEqual(candidate, parsed.hash);
-  } catch {
+  } catch (err) {
+    if (err instanceof HashingBusyError) throw err;
     return false;
   }
 }

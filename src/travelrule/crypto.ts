@@ -133,18 +133,38 @@ function fileExists(file: string): boolean {
 }
 
 /** Associated data: what the ciphertext is (table, column, format version) and whose it is. */
-function associatedData(rowId: string): Buffer {
-  return Buffer.from(`tollgate:travelrule_transactions.ivms101:v1:${rowId}`, 'utf8');
+function associatedData(rowId: string): string {
+  return `tollgate:travelrule_transactions.ivms101:v1:${rowId}`;
 }
 
 /** Encrypts `payload` (JSON) for row `rowId` with the current key. */
 export function sealPayload(keyring: Keyring, rowId: string, payload: unknown): Sealed {
+  return sealBytes(keyring, associatedData(rowId), Buffer.from(JSON.stringify(payload), 'utf8'));
+}
+
+/** Decrypts the payload of row `rowId`; a DecryptionError when it cannot be authenticated. */
+export function openPayload(keyring: Keyring, rowId: string, sealed: Sealed): unknown {
+  const plain = openBytes(
+    keyring,
+    associatedData(rowId),
+    sealed,
+    `travel rule payload of ${rowId}`,
+  );
+  return JSON.parse(plain.toString('utf8')) as unknown;
+}
+
+/**
+ * Encrypts other secrets at rest with the same keyring (operators' TOTP secrets): `context` is
+ * the associated data, naming what the bytes are and whose (`tollgate:<table>.<column>:v1:<id>`),
+ * so a ciphertext moved to another row or column fails to open.
+ */
+export function sealBytes(keyring: Keyring, context: string, plain: Buffer): Sealed {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', keyring.current.key, nonce, {
     authTagLength: TAG_BYTES,
   });
-  cipher.setAAD(associatedData(rowId));
-  const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
   return {
     ciphertext: Buffer.concat([body, cipher.getAuthTag()]),
     nonce,
@@ -152,30 +172,28 @@ export function sealPayload(keyring: Keyring, rowId: string, payload: unknown): 
   };
 }
 
-/** Decrypts the payload of row `rowId`; a DecryptionError when it cannot be authenticated. */
-export function openPayload(keyring: Keyring, rowId: string, sealed: Sealed): unknown {
+/** Decrypts what sealBytes sealed with the same `context`; a DecryptionError naming `what` otherwise. */
+export function openBytes(keyring: Keyring, context: string, sealed: Sealed, what: string): Buffer {
   const key = keyring.byId.get(sealed.keyId);
   if (!key)
     throw new DecryptionError(
-      `travel rule payload of ${rowId}: data key ${sealed.keyId} is not in the keyring (add it to TOLLGATE_DATA_KEYS_OLD)`,
+      `${what}: data key ${sealed.keyId} is not in the keyring (add it to TOLLGATE_DATA_KEYS_OLD)`,
     );
   if (sealed.nonce.length !== NONCE_BYTES || sealed.ciphertext.length < TAG_BYTES)
-    throw new DecryptionError(`travel rule payload of ${rowId}: malformed ciphertext`);
+    throw new DecryptionError(`${what}: malformed ciphertext`);
   const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.nonce, {
     authTagLength: TAG_BYTES,
   });
-  decipher.setAAD(associatedData(rowId));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(sealed.ciphertext.subarray(sealed.ciphertext.length - TAG_BYTES));
-  let plain: Buffer;
   try {
-    plain = Buffer.concat([
+    return Buffer.concat([
       decipher.update(sealed.ciphertext.subarray(0, sealed.ciphertext.length - TAG_BYTES)),
       decipher.final(),
     ]);
   } catch {
     throw new DecryptionError(
-      `travel rule payload of ${rowId}: authentication failed (altered, moved from another row, or sealed with another key)`,
+      `${what}: authentication failed (altered, moved from another row, or sealed with another key)`,
     );
   }
-  return JSON.parse(plain.toString('utf8')) as unknown;
 }

@@ -5,7 +5,14 @@
  * the sealed store (store.ts, crypto.ts); webhooks to the caller (webhooks.ts); the e-mailed view
  * (view-link.ts, view-page.ts). Nothing outside this folder imports a file in it but this one.
  */
-export { DecryptionError, loadKeyring, type Keyring } from './crypto.js';
+export {
+  DecryptionError,
+  loadKeyring,
+  openBytes,
+  sealBytes,
+  type Keyring,
+  type Sealed,
+} from './crypto.js';
 export {
   receiveConfirmation,
   receiveInquiry,

@@ -45,6 +45,9 @@ export async function startTestAppliance(
     // Most test peers send on the API port with the token alone; the mutual-TLS tests
     // (test/trp-mtls.test.ts, test/travelrule-two-instances.test.ts) turn it on.
     TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'false',
+    // Most tests log operators in with a password alone; the second-factor tests
+    // (test/operator-login.test.ts, test/dashboard-mfa-browser.test.ts) set the roles.
+    TOLLGATE_MFA_REQUIRED_ROLES: '',
     TOLLGATE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
     // A test sends its transactions after the start: the head is history enough, unless the

@@ -42,6 +42,17 @@ describe('loadConfig', () => {
     ).toBe('https://backend.internal/tr');
   });
 
+  it('requires a second factor of every operator role by default; the roles are a list', () => {
+    expect(loadConfig({}).mfa_required_roles).toEqual(['viewer', 'reviewer', 'admin']);
+    expect(
+      loadConfig({ TOLLGATE_MFA_REQUIRED_ROLES: 'admin, reviewer' }).mfa_required_roles,
+    ).toEqual(['admin', 'reviewer']);
+    expect(loadConfig({ TOLLGATE_MFA_REQUIRED_ROLES: '' }).mfa_required_roles).toEqual([]);
+    expect(() => loadConfig({ TOLLGATE_MFA_REQUIRED_ROLES: 'admin,boss' })).toThrow(
+      /TOLLGATE_MFA_REQUIRED_ROLES/,
+    );
+  });
+
   it('has working defaults and the dev chain when no RPC is set', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8443);

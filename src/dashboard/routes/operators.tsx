@@ -6,7 +6,10 @@ import {
   isOperatorRole,
   listOperators,
   OPERATOR_ROLES,
+  mfaRequired,
   OperatorInputError,
+  operatorPolicy,
+  removeMfa,
   resetOperatorPassword,
 } from '../../operators/index.js';
 import {
@@ -19,15 +22,21 @@ import {
   type DashEnv,
 } from '../context.js';
 import { CsrfField, Layout, Time } from '../layout.js';
-import { deleteOperatorSessions } from '../session.js';
 
 /**
- * /dashboard/operators (admins): the operator accounts; create one (its generated password is
- * shown once, on the answer to the POST, and stored only as a hash), reset a password, disable
- * an account (its sessions end at once). An admin cannot disable their own account.
+ * /dashboard/operators (admins): the operator accounts and whether each has a second factor;
+ * create one (its generated password is shown once, on the answer to the POST, and stored only
+ * as a hash), reset a password, reset a second factor (the operator enrols anew at their next
+ * login), disable an account. Each of these ends every session of the operator at once. An admin
+ * changes their own password and second factor on their Account page, not here, and cannot
+ * disable their own account.
  */
 
-const DONE: Record<string, string> = { disabled: 'Operator disabled; their sessions have ended.' };
+const DONE: Record<string, string> = {
+  disabled: 'Operator disabled; their sessions have ended.',
+  'mfa-reset':
+    'Second factor reset; their sessions have ended. They set up a new one at their next login.',
+};
 
 export function operatorRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
@@ -45,6 +54,7 @@ export function operatorRoutes(deps: DashboardDeps): Hono<DashEnv> {
   ) => {
     const session = c.get('session');
     const rows = await listOperators(sql);
+    const policy = operatorPolicy(sql);
     return render(
       c,
       <Layout
@@ -74,6 +84,7 @@ export function operatorRoutes(deps: DashboardDeps): Hono<DashEnv> {
               <th scope="col">Login</th>
               <th scope="col">Role</th>
               <th scope="col">State</th>
+              <th scope="col">Second factor</th>
               <th scope="col">Created</th>
               <th scope="col">Actions</th>
             </tr>
@@ -88,19 +99,22 @@ export function operatorRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     <>
                       disabled <Time at={o.disabled_at} />
                     </>
-                  ) : o.locked_until ? (
-                    <>
-                      locked until <Time at={o.locked_until} />
-                    </>
                   ) : (
                     'active'
                   )}
                 </td>
                 <td>
+                  {o.mfa
+                    ? 'on'
+                    : mfaRequired(policy, o.role)
+                      ? 'off (required: set up at next login)'
+                      : 'off'}
+                </td>
+                <td>
                   <Time at={o.created_at} />
                 </td>
                 <td>
-                  {!o.disabled_at ? (
+                  {!o.disabled_at && o.login !== session.operator.login ? (
                     <>
                       <form
                         method="post"
@@ -116,19 +130,37 @@ export function operatorRoutes(deps: DashboardDeps): Hono<DashEnv> {
                           Reset password
                         </button>
                       </form>{' '}
-                      {o.login !== session.operator.login ? (
-                        <form
-                          method="post"
-                          action={`/dashboard/operators/${encodeURIComponent(o.login)}/disable`}
-                          class="inline"
-                        >
-                          <CsrfField token={session.csrfToken} />
-                          <button type="submit" class="danger" aria-label={`Disable ${o.login}`}>
-                            Disable
-                          </button>
-                        </form>
+                      {o.mfa ? (
+                        <>
+                          <form
+                            method="post"
+                            action={`/dashboard/operators/${encodeURIComponent(o.login)}/reset-mfa`}
+                            class="inline"
+                          >
+                            <CsrfField token={session.csrfToken} />
+                            <button
+                              type="submit"
+                              class="secondary"
+                              aria-label={`Reset the second factor of ${o.login}`}
+                            >
+                              Reset second factor
+                            </button>
+                          </form>{' '}
+                        </>
                       ) : null}
+                      <form
+                        method="post"
+                        action={`/dashboard/operators/${encodeURIComponent(o.login)}/disable`}
+                        class="inline"
+                      >
+                        <CsrfField token={session.csrfToken} />
+                        <button type="submit" class="danger" aria-label={`Disable ${o.login}`}>
+                          Disable
+                        </button>
+                      </form>
                     </>
+                  ) : o.login === session.operator.login ? (
+                    <a href="/dashboard/account">Your account</a>
                   ) : (
                     <span class="muted">—</span>
                   )}
@@ -211,32 +243,42 @@ export function operatorRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
   });
 
+  /** An admin's own credentials change on their Account page, which asks for the current ones. */
+  const notOwn = (c: DashContext, login: string) =>
+    login.trim().toLowerCase() === c.get('session').operator.login
+      ? page(c, { error: 'Change your own password and second factor on your Account page.' }, 400)
+      : undefined;
+
   ops.post('/:login/reset-password', async (c) => {
     const login = c.req.param('login');
-    const password = await resetOperatorPassword(sql, login);
+    const own = notOwn(c, login);
+    if (own) return own;
+    const password = await resetOperatorPassword(sql, login, {
+      actor: c.get('session').operator.login,
+    });
     if (password === undefined)
       return errorPage(c, 404, 'Not found', 'There is no operator with this login.');
-    await deleteOperatorSessions(sql, login, c.get('session').tokenHash);
-    await recordAudit(sql, {
+    return page(c, { secret: { login: login.toLowerCase(), password, created: false } });
+  });
+
+  ops.post('/:login/reset-mfa', async (c) => {
+    const login = c.req.param('login');
+    const own = notOwn(c, login);
+    if (own) return own;
+    const done = await removeMfa(sql, login, {
       actor: c.get('session').operator.login,
-      action: 'operator_reset_password',
-      target: login,
+      action: 'mfa_reset',
     });
-    return page(c, { secret: { login, password, created: false } });
+    if (!done) return errorPage(c, 404, 'Not found', 'There is no operator with this login.');
+    return c.redirect('/dashboard/operators?done=mfa-reset', 303);
   });
 
   ops.post('/:login/disable', async (c) => {
     const login = c.req.param('login');
-    if (login === c.get('session').operator.login)
+    if (login.trim().toLowerCase() === c.get('session').operator.login)
       return page(c, { error: 'You cannot disable your own account.' }, 400);
-    if (!(await disableOperator(sql, login)))
+    if (!(await disableOperator(sql, login, { actor: c.get('session').operator.login })))
       return errorPage(c, 404, 'Not found', 'There is no active operator with this login.');
-    await deleteOperatorSessions(sql, login);
-    await recordAudit(sql, {
-      actor: c.get('session').operator.login,
-      action: 'operator_disable',
-      target: login,
-    });
     return c.redirect('/dashboard/operators?done=disabled', 303);
   });
 
