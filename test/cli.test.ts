@@ -35,6 +35,7 @@ describe('tollgate CLI', () => {
       'operators',
       'travel-address',
       'tls',
+      'openapi',
     ]) {
       const run = runCli(nowhere, [command, '--help'], { TOLLGATE_RPC_ETH: 'http://127.0.0.1:1' });
       expect(await run.exited, command).toBe(0);
@@ -44,7 +45,9 @@ describe('tollgate CLI', () => {
     const unknown = runCli(nowhere, ['nope', '--help']);
     expect(await unknown.exited).toBe(2);
     expect(unknown.err()).toMatch(/unknown command "nope"/);
-  });
+    // 13 processes one after another, each compiling the CLI's modules with tsx: about 2 s each,
+    // several times that on a loaded machine.
+  }, 240_000);
 
   it('stops within seconds on a DATABASE_URL it cannot use, naming it and the cause, never the password', async () => {
     const url = new URL(db.url);
