@@ -472,6 +472,56 @@ describe('pause and resume', () => {
     expect(verifies(keyA.webhook_secret, alert!)).toBe(true);
   });
 
+  it('cancels the kept events of a stream deleted while paused (none is left pending)', async () => {
+    const hook = await receiver();
+    const address = randomAddress();
+    await stream(keyA, address, hook.url);
+    await api(keyA, 'POST', '/stream/pause', { address });
+    const { transactionHash } = await wallet.send(address, 1n);
+    await eventually(
+      () =>
+        db.sql<{ parked: boolean }[]>`
+          select next_attempt_at = 'infinity' as parked from webhook_events where tx_hash = ${transactionHash}`,
+      (r) => r.length === 1 && r[0]!.parked,
+    );
+    expect((await api(keyA, 'DELETE', `/stream/delete?address=${address}`)).json.code).toBe(0);
+    const [ev] = await eventually(
+      () =>
+        db.sql<
+          { status: string }[]
+        >`select status from webhook_events where tx_hash = ${transactionHash}`,
+      (r) => r[0]?.status === 'cancelled',
+    );
+    expect(ev!.status).toBe('cancelled');
+    expect(hook.received).toHaveLength(0);
+  });
+
+  it('lets the events kept for a disabled endpoint follow the stream to its new URL', async () => {
+    const [old, next] = [await receiver(), await receiver()];
+    const address = randomAddress();
+    await stream(keyA, address, old.url);
+    // The endpoint disabled (how it comes to be is test/webhook-endpoints.test.ts).
+    await db.sql`insert into webhook_endpoints (api_key_id, url, failing_since, disabled_at)
+      values (${keyA.id}, ${old.url}, now() - interval '6 days', now())`;
+    const { transactionHash } = await wallet.send(address, 1n);
+    await eventually(
+      () =>
+        db.sql<{ parked: boolean }[]>`
+          select next_attempt_at = 'infinity' as parked from webhook_events where tx_hash = ${transactionHash}`,
+      (r) => r.length === 1 && r[0]!.parked,
+    );
+    const endpoints = (await api(keyA, 'GET', '/webhook/endpoints')).json.data;
+    expect(endpoints.find((e: any) => e.url === old.url)).toMatchObject({
+      state: 'disabled',
+      streams: 1,
+      pending_events: 1,
+    });
+    await stream(keyA, address, next.url);
+    const [r] = await next.waitFor((all) => all.length >= 1);
+    expect(r!.json.tx.hash).toBe(transactionHash);
+    expect(old.received).toHaveLength(0);
+  });
+
   it('refuses what the key does not have', async () => {
     const address = randomAddress();
     expectRefusal(await api(keyA, 'POST', '/stream/pause', { address }), 5003);

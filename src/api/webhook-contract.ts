@@ -194,7 +194,7 @@ ${DELIVERY} See README, "Reorgs and retractions".`,
   {
     name: 'endpointDisabled',
     summary: 'Operator notice: an endpoint was disabled',
-    description: `Sent to the operator, not to an API key: to \`TOLLGATE_OPERATOR_WEBHOOK_URL\`, signed per Standard Webhooks with \`TOLLGATE_OPERATOR_WEBHOOK_SECRET\` (the operator's own \`whsec_\` secret, not a key's), when an endpoint (a key's webhook URL) had no 2xx for longer than \`TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS\` and was disabled: its events are kept, pending, and not sent until it is enabled again (POST /v2/webhook/endpoints/enable, or the dashboard). The same \`webhook-id\` on every attempt; retried with backoff for about three days on a 5xx, 408, 429 or no answer. No webhook body and no whole URL are in it (README, "Webhook operations").`,
+    description: `Sent to the operator, not to an API key: to \`TOLLGATE_OPERATOR_WEBHOOK_URL\`, signed per Standard Webhooks with \`TOLLGATE_OPERATOR_WEBHOOK_SECRET\` (the operator's own \`whsec_\` secret, not a key's), when an endpoint (a key's webhook URL) had no 2xx for longer than \`TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS\` and was disabled: its events are kept, pending, and not sent until it is enabled again (POST /v2/webhook/endpoints/enable, or the dashboard). The same \`webhook-id\` on every attempt; retried with backoff for about four days on a 5xx, 408, 429 or no answer. No webhook body and no whole URL are in it (README, "Webhook operations").`,
     body: EndpointDisabledBody,
     example: {
       type: 'webhook.endpoint_disabled',

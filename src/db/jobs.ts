@@ -76,7 +76,7 @@ export const JOBS = {
       endpoint_id: digits(19),
       notice_id: z.uuid(),
     }),
-    // Retried with graphile-worker's backoff for about three days, as webhooks are.
+    // Retried with graphile-worker's backoff for about four days, as webhooks are.
     maxAttempts: 25,
   },
   /** One attempt at one message to another VASP, TRP or e-mail (travelrule/). */

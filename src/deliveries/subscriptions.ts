@@ -81,6 +81,15 @@ export function listEndpoints(deps: DeliveriesDeps, apiKeyId: string): Promise<E
   return listEndpointStates(deps.sql, apiKeyId, deps.travelRuleWebhookUrl);
 }
 
+/** A URL as the WHATWG parser writes it (as stored by stream/create); itself if it does not parse. */
+function wellFormed(url: string): string {
+  try {
+    return new URL(url).toString();
+  } catch {
+    return url;
+  }
+}
+
 /** Postgres chose this transaction to break a deadlock: running it again is safe. */
 function isDeadlock(err: unknown): boolean {
   return (err as { code?: unknown })?.code === '40P01';
@@ -96,7 +105,12 @@ export async function enableEndpoint(
   deps: DeliveriesDeps,
   r: { apiKeyId: string; url: string; actor: string },
 ): Promise<{ endpoint: Endpoint; wasDisabled: boolean; released: number }> {
-  const [before] = await listEndpointStates(deps.sql, r.apiKeyId, deps.travelRuleWebhookUrl, r.url);
+  // As listed, or in the form stored URLs have (`https://host` is stored `https://host/`).
+  let before: Endpoint | undefined;
+  for (const url of new Set([r.url, wellFormed(r.url)])) {
+    [before] = await listEndpointStates(deps.sql, r.apiKeyId, deps.travelRuleWebhookUrl, url);
+    if (before) break;
+  }
   if (!before)
     throw new DeliveryError(
       'not_found',
@@ -106,7 +120,7 @@ export async function enableEndpoint(
   for (let attempt = 1; ; attempt++) {
     try {
       done = (await deps.sql.begin((tx) =>
-        enableEndpointRow(tx, r.apiKeyId, r.url, before.travelrule),
+        enableEndpointRow(tx, r.apiKeyId, before!.url, before!.travelrule),
       )) as typeof done;
       break;
     } catch (err) {
@@ -128,7 +142,7 @@ export async function enableEndpoint(
     deps.sql,
     r.apiKeyId,
     deps.travelRuleWebhookUrl,
-    r.url,
+    before.url,
   );
   return {
     endpoint: endpoint ?? before,

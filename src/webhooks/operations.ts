@@ -43,23 +43,31 @@ export interface AttemptFilter {
 /**
  * A page of a key's delivery attempts, newest first, with the total for page_count. Read
  * through webhook_deliveries_key (the key's attempts in time order); attempts recorded before
- * sql/0035 carry no key and are not listed.
+ * sql/0035 carry no key and are not listed. The total counts the key's index entries (the
+ * events too only when filtered on their address or kind): `since` keeps it short.
  */
 export async function listAttempts(
   sql: Sql,
   f: AttemptFilter,
 ): Promise<{ rows: AttemptRow[]; total: number }> {
-  const where = whereAll(sql, [
+  // The attempt's own columns; the event's only when filtered on (a count then reads them too).
+  const own = [
     sql`d.api_key_id = ${f.apiKeyId}::bigint`,
     f.since ? sql`d.created_at >= ${f.since}` : null,
     f.eventId ? sql`d.event_id = ${f.eventId}::uuid` : null,
-    f.address !== undefined ? sql`e.address = ${f.address}` : null,
-    f.kind ? sql`e.kind = ${f.kind}` : null,
     f.succeeded === true ? sql`d.status_code between 200 and 299` : null,
     f.succeeded === false
       ? sql`(d.status_code is null or d.status_code not between 200 and 299)`
       : null,
-  ]);
+  ];
+  const ofEvent = [
+    f.address !== undefined ? sql`e.address = ${f.address}` : null,
+    f.kind ? sql`e.kind = ${f.kind}` : null,
+  ];
+  const where = whereAll(sql, [...own, ...ofEvent]);
+  const counted = ofEvent.some((c) => c !== null)
+    ? sql`from webhook_deliveries d join webhook_events e on e.id = d.event_id ${where}`
+    : sql`from webhook_deliveries d ${whereAll(sql, own)}`;
   const [rows, [count]] = await Promise.all([
     sql<AttemptRow[]>`
       select d.event_id, e.kind, e.address, e.network, e.tx_hash, e.sequence::text, e.status as event_status,
@@ -68,10 +76,7 @@ export async function listAttempts(
       ${where}
       order by d.created_at desc, d.id desc
       limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
-    sql<{ total: number }[]>`
-      select count(*)::int as total
-      from webhook_deliveries d join webhook_events e on e.id = d.event_id
-      ${where}`,
+    sql<{ total: number }[]>`select count(*)::int as total ${counted}`,
   ]);
   return { rows, total: count!.total };
 }
