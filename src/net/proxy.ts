@@ -64,7 +64,7 @@ export class ProxyTrust {
    */
   static originOf(c: Context, trust: ProxyTrust | null, tls: boolean): RequestOrigin {
     const peer = peerAddress(c);
-    if (!trust || !trust.trusts(peer))
+    if (!trust?.trusts(peer))
       return {
         client: peer,
         viaProxy: false,
