@@ -76,6 +76,7 @@ const ListQuery = z.object({
   limit: intParam({ min: 1, max: 100, default: 50, description: 'Items per page.' }),
 });
 
+const SessionBody = z.object({}).strict();
 const AcceptBody = z.object({ email: z.string().min(3).max(254).optional() }).strict();
 const ReasonBody = z.object({ reason: z.string().max(1000) }).strict();
 const AnswerBody = z.union([
@@ -96,7 +97,14 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
     c.json({ code: 0, message: 'OK', data, ...extra });
   const body = async (c: Context) => (await readJsonBody(c)) ?? {};
 
-  ops.post('/session', openOpsSession(deps.sql, deps.keyring));
+  // No body, or {}: the credentials are in the headers (checked first, as on every route).
+  ops.post(
+    '/session',
+    openOpsSession(deps.sql, deps.keyring, async (c) => {
+      const given = await readJsonBody(c);
+      if (given !== undefined) parseInput(SessionBody, given);
+    }),
+  );
   ops.delete('/session', requireOperator(deps.sql, 'viewer'), closeOpsSession(deps.sql));
 
   ops.get('/travelrule/transactions', requireOperator(deps.sql, 'viewer'), async (c) => {

@@ -129,10 +129,16 @@ export function requireOperator(sql: Sql, needed: OperatorRole): MiddlewareHandl
  * a dashboard session: idle, absolute expiry, DELETE /ops/session, or any change of the
  * operator's password or second factor.
  */
-export function openOpsSession(sql: Sql, keyring: Keyring) {
+export function openOpsSession(
+  sql: Sql,
+  keyring: Keyring,
+  /** Refuses (throws) a body the route does not take: after the password, before the code. */
+  checkBody: (c: Context) => Promise<void>,
+) {
   return async (c: Context) => {
     const step = await passwordStep(sql, c);
     const { operator, client, policy } = step;
+    await checkBody(c);
     let secondFactor: 'totp' | 'none' = 'none';
     if (step.next === 'enrol') throw new ApiError(403, ErrorNumber.FORBIDDEN, ENROL_FIRST);
     if (step.next === 'code') {
