@@ -5,7 +5,15 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownEnvVariables, type Config } from './config/index.js';
 import { startAppliance, type Appliance, type Roles } from './appliance.js';
 import { openDatabase, withDatabase } from './db/open.js';
-import { countActiveApiKeys, createApiKey, listApiKeys, revokeApiKey } from './keys/index.js';
+import {
+  countActiveApiKeys,
+  createApiKey,
+  listApiKeys,
+  MAX_KEY_OVERLAP_HOURS,
+  revokeApiKey,
+  rotateApiKey,
+} from './keys/index.js';
+import { PermanentError } from './errors.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { LABELS_USAGE, labelsCommand } from './cli/labels.js';
@@ -34,6 +42,8 @@ const USAGE = `Usage: tollgate <command>
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list [--json]         list API keys (never the keys themselves)
   keys revoke <id|prefix>    revoke an API key
+  keys rotate <id|prefix> [--overlap-hours H]
+                             a new secret for the key, same key; the old one works H more hours
   labels import FILE [--format ofac|csv|tagpack] [--source NAME] [--replace]
                              import AML labels (OFAC list or CSV); prints the counts as JSON last
   labels stats [--json]      labels per source and category, and the last import
@@ -69,7 +79,11 @@ const KEYS_USAGE = `Usage:
   tollgate keys list [--json]
       list API keys (id, prefix, name, created, revoked; never the keys themselves)
   tollgate keys revoke <id|prefix>
-      revoke an API key`;
+      revoke an API key
+  tollgate keys rotate <id|prefix> [--overlap-hours H]
+      a new secret for the key, keeping everything of it (streams, trackings, transfers, events,
+      webhook secret); the replaced one is accepted for H more hours (default 24, 0 to 720;
+      0: refused at once). Prints {"id","apikey","previous_until"} as its last line (shown once)`;
 
 /** Each command's usage, printed by `tollgate <command> --help` before anything else happens. */
 const COMMAND_USAGE: Record<string, string> = {
@@ -192,15 +206,28 @@ async function ensureKeys(
 async function keysCommand(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
-    options: { name: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+      'overlap-hours': { type: 'string' },
+    },
     allowPositionals: true,
   });
   const [sub, target] = positionals;
   // Arguments first: a refusal after the database is open would leave an embedded one running.
-  if (sub !== 'create' && sub !== 'list' && sub !== 'revoke')
+  if (sub !== 'create' && sub !== 'list' && sub !== 'revoke' && sub !== 'rotate')
     fail(sub ? `tollgate keys: unknown subcommand "${sub}"\n\n${KEYS_USAGE}` : KEYS_USAGE);
   if (sub === 'create' && !values.name) fail('keys create needs --name NAME');
-  if (sub === 'revoke' && !target) fail('keys revoke needs the key id or its 8-character prefix');
+  if ((sub === 'revoke' || sub === 'rotate') && !target)
+    fail(`keys ${sub} needs the key id or its 8-character prefix`);
+  const overlap = Number(values['overlap-hours'] ?? 24);
+  if (
+    sub === 'rotate' &&
+    (!/^\d+(\.\d+)?$/.test(values['overlap-hours'] ?? '24') || overlap > MAX_KEY_OVERLAP_HOURS)
+  )
+    fail(
+      `keys rotate --overlap-hours must be a number of hours from 0 to ${MAX_KEY_OVERLAP_HOURS}`,
+    );
   await withDatabase(config, async (sql) => {
     if (sub === 'create') {
       const name = values.name!;
@@ -228,6 +255,27 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
         );
       }
       if (rows.length === 0) process.stdout.write('No API keys.\n');
+    } else if (sub === 'rotate') {
+      let rotated: Awaited<ReturnType<typeof rotateApiKey>>;
+      try {
+        rotated = await rotateApiKey(sql, target!, overlap);
+      } catch (err) {
+        if (!(err instanceof PermanentError)) throw err;
+        process.stderr.write(`tollgate keys: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (!rotated) {
+        process.stderr.write(`tollgate keys: no active key with id or prefix ${target}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(
+        `Rotated API key ${rotated.id} (${rotated.name}): the new key is shown once${rotated.previous_until ? `; the old one is accepted until ${rotated.previous_until.toISOString()}` : '; the old one is refused from now on'}.\n`,
+      );
+      process.stdout.write(
+        `${JSON.stringify({ id: rotated.id, apikey: rotated.apikey, previous_until: rotated.previous_until?.toISOString() ?? null })}\n`,
+      );
     } else {
       const n = await revokeApiKey(sql, target!);
       if (n === 0) {

@@ -18,7 +18,10 @@ export const API_KEYS_CHANNEL = 'tollgate_api_keys';
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, { key: ApiKey; until: number }>();
-  private readonly inFlight = new Map<string, Promise<ApiKey | undefined>>();
+  private readonly inFlight = new Map<
+    string,
+    Promise<(ApiKey & { accepted_until?: Date }) | undefined>
+  >();
   private listening: Promise<void> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private stopped = false;
@@ -47,7 +50,12 @@ export class ApiKeyCache {
         .then((found) => {
           if (!found || generation !== this.generation || this.stopped) return;
           if (this.entries.size >= this.opts.maxEntries) this.entries.clear();
-          this.entries.set(digest, { key: found, until: performance.now() + this.opts.ttlMs });
+          // A replaced secret in its overlap: remembered no longer than it is accepted.
+          const { accepted_until, ...key } = found;
+          const ttl = accepted_until
+            ? Math.min(this.opts.ttlMs, accepted_until.getTime() - Date.now())
+            : this.opts.ttlMs;
+          if (ttl > 0) this.entries.set(digest, { key, until: performance.now() + ttl });
         })
         .catch(() => {});
     }

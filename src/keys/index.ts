@@ -5,7 +5,9 @@ export {
   ensureApiKey,
   findApiKey,
   listApiKeys,
+  MAX_KEY_OVERLAP_HOURS,
   revokeApiKey,
+  rotateApiKey,
   type ApiKey,
 } from './keys.js';
 export { ApiKeyCache } from './cache.js';

@@ -1,6 +1,7 @@
 import { secretHash } from '../ids.js';
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '../db/index.js';
+import { PermanentError } from '../errors.js';
 import { releaseKey } from '../webhooks/holds.js';
 
 /** API keys. Only a SHA-256 of the key is stored; the key itself is shown once, at creation. */
@@ -74,12 +75,62 @@ export async function findApiKey(sql: Sql, key: string): Promise<ApiKey | undefi
   return findApiKeyByHash(sql, hashApiKey(key));
 }
 
-/** The active key with this digest (hashApiKey). */
-export async function findApiKeyByHash(sql: Sql, digest: string): Promise<ApiKey | undefined> {
-  const [row] = await sql<ApiKey[]>`
-    select id, name, webhook_secret from api_keys
-    where key_hash = ${digest} and revoked_at is null`;
-  return row;
+/**
+ * The active key with this digest (hashApiKey): its current secret, or the one a rotation
+ * replaced while its overlap lasts (`accepted_until` then says until when).
+ */
+export async function findApiKeyByHash(
+  sql: Sql,
+  digest: string,
+): Promise<(ApiKey & { accepted_until?: Date }) | undefined> {
+  const [row] = await sql<(ApiKey & { accepted_until: Date | null })[]>`
+    select id, name, webhook_secret, null::timestamptz as accepted_until from api_keys
+    where key_hash = ${digest} and revoked_at is null
+    union all
+    select id, name, webhook_secret, previous_until from api_keys
+    where previous_key_hash = ${digest} and previous_until > now() and revoked_at is null
+    limit 1`;
+  if (!row) return undefined;
+  const { accepted_until, ...key } = row;
+  return accepted_until ? { ...key, accepted_until } : key;
+}
+
+/** Longest overlap an API key rotation may ask for (hours). */
+export const MAX_KEY_OVERLAP_HOURS = 720;
+
+/**
+ * Gives an active key a new secret, keeping everything that belongs to it (it is the same key:
+ * same id, streams, trackings, transfers, events, webhook secret). The secret it replaces is
+ * still accepted for `overlapHours` (0: refused at once), so clients can move to the new one
+ * without a failed request; a rotation during an overlap ends that overlap. Undefined when no
+ * active key has this id or 8-character prefix.
+ */
+export async function rotateApiKey(
+  sql: Sql,
+  idOrPrefix: string,
+  overlapHours: number,
+): Promise<{ id: string; name: string; apikey: string; previous_until: Date | null } | undefined> {
+  const apikey = generateApiKey();
+  const overlapS = Math.round(overlapHours * 3600);
+  const byId = /^\d+$/.test(idOrPrefix);
+  if (!byId) {
+    const matches =
+      await sql`select 1 from api_keys where key_prefix = ${idOrPrefix} and revoked_at is null`;
+    if (matches.length > 1)
+      throw new PermanentError(
+        `${matches.length} active keys start with ${idOrPrefix}: give the key's id`,
+      );
+  }
+  const [row] = await sql<{ id: string; name: string; previous_until: Date | null }[]>`
+    update api_keys set
+      previous_key_hash = case when ${overlapS}::int > 0 then key_hash end,
+      previous_until = case when ${overlapS}::int > 0 then now() + make_interval(secs => ${overlapS}::int) end,
+      key_hash = ${hashApiKey(apikey)},
+      key_prefix = ${apikey.slice(0, 8)}
+    where revoked_at is null and ${byId ? sql`id = ${idOrPrefix}::bigint` : sql`key_prefix = ${idOrPrefix}`}
+    returning id, name, previous_until`;
+  if (!row) return undefined;
+  return { ...row, apikey };
 }
 
 export async function listApiKeys(sql: Sql): Promise<ApiKeyListing[]> {
