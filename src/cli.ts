@@ -21,6 +21,7 @@ import { VASPS_USAGE, vaspsCommand } from './cli/vasps.js';
 import { OPERATORS_USAGE, operatorsCommand } from './cli/operators.js';
 import { TRAVEL_ADDRESS_USAGE, travelAddressCommand } from './cli/travel-address.js';
 import { TLS_USAGE, tlsCommand } from './cli/tls.js';
+import { AUDIT_USAGE, auditCommand } from './cli/audit.js';
 import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardClosedConnectionWrites } from './db/connection-guard.js';
@@ -62,6 +63,7 @@ const USAGE = `Usage: tollgate <command>
   tls dev-ca --out DIR | dev-cert --ca DIR --host H --out DIR | fingerprint FILE
                              development certificates for TRP's mutual TLS; fingerprints to pin
   openapi                    print the API's OpenAPI 3.1 document (as served at /docs/openapi.json)
+  audit verify [--json]      check the audit log's hash chain (exit 1 when an entry was edited or deleted)
 
 Every command takes --help (its usage; nothing else happens).
 Exit codes: 0 done; 1 failed or refused (the reason on stderr); 2 a usage or configuration error.
@@ -107,6 +109,7 @@ const COMMAND_USAGE: Record<string, string> = {
   operators: OPERATORS_USAGE,
   'travel-address': TRAVEL_ADDRESS_USAGE,
   tls: TLS_USAGE,
+  audit: AUDIT_USAGE,
   openapi: `Usage:
   tollgate openapi
       print the API's OpenAPI 3.1 document as JSON (needs no configuration or database; the
@@ -361,6 +364,8 @@ async function main(argv: string[]): Promise<void> {
       return vaspsCommand(config, rest);
     case 'operators':
       return operatorsCommand(config, rest);
+    case 'audit':
+      return auditCommand(config, rest);
     case 'travel-address':
       return travelAddressCommand(config, rest);
     default:

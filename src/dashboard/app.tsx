@@ -22,6 +22,7 @@ import { operationsRoutes } from './routes/operations.js';
 import { operatorRoutes } from './routes/operators.js';
 import { travelRuleRoutes } from './routes/travelrule.js';
 import { vaspRoutes } from './routes/vasps.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { clearSessionCookie, sessionCookie } from './session.js';
 
 export type { DashboardDeps } from './context.js';
@@ -158,6 +159,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
   dash.route('/operations', operationsRoutes(deps));
   dash.route('/operators', operatorRoutes(deps));
   dash.route('/keys', keyRoutes(deps));
+  dash.route('/webhooks', webhookRoutes(deps));
 
   dash.all('*', (c) =>
     errorPage(c, 404, 'Not found', 'There is no dashboard page at this address.'),

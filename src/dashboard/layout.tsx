@@ -67,6 +67,7 @@ const NAV: { href: string; text: string; admin?: true }[] = [
   { href: '/dashboard/audit', text: 'Audit log' },
   { href: '/dashboard/vasps', text: 'VASPs' },
   { href: '/dashboard/operations', text: 'Operations' },
+  { href: '/dashboard/webhooks', text: 'Webhooks' },
   { href: '/dashboard/operators', text: 'Operators', admin: true },
   { href: '/dashboard/keys', text: 'API keys', admin: true },
   { href: '/dashboard/account', text: 'Account' },
