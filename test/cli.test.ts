@@ -36,6 +36,7 @@ describe('tollgate CLI', () => {
       'travel-address',
       'tls',
       'openapi',
+      'audit',
     ]) {
       const run = runCli(nowhere, [command, '--help'], { TOLLGATE_RPC_ETH: 'http://127.0.0.1:1' });
       expect(await run.exited, command).toBe(0);
