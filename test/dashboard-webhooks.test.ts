@@ -213,6 +213,18 @@ describe('the delivery log', () => {
     expect(future.text).not.toContain(`data-event="${hostileEvent}"`);
     const bad = await viewer.get(`/dashboard/webhooks?key=${key.id}&since=yesterday`);
     expect(noticeOf(bad.text, 'alert')).toContain('ISO 8601');
+    // Kind and event: the stream event is there under its kind and its id (or msg_ id) only.
+    const listed = async (query: string) =>
+      (await viewer.get(`/dashboard/webhooks?key=${key.id}&${query}`)).text.includes(
+        `data-event="${hostileEvent}"`,
+      );
+    expect(await listed('kind=stream')).toBe(true);
+    expect(await listed('kind=aml')).toBe(false);
+    expect(await listed(`event=${hostileEvent}`)).toBe(true);
+    expect(await listed(`event=msg_${hostileEvent}`)).toBe(true);
+    expect(await listed('event=00000000-0000-4000-8000-000000000000')).toBe(false);
+    const badEvent = await viewer.get(`/dashboard/webhooks?key=${key.id}&event=nope`);
+    expect(noticeOf(badEvent.text, 'alert')).toContain('event id');
   });
 
   it('refuses every change to a viewer (403) and shows a viewer no action button', async () => {
@@ -286,7 +298,12 @@ describe('the delivery log', () => {
     const bad = await reviewer.act('recover', { since: 'last monday' });
     expect(bad.status).toBe(400);
     expect(noticeOf(bad.text, 'alert')).toContain('ISO 8601');
-    const reply = await reviewer.act('recover', { since: before });
+    // Of another address only, or another kind only: nothing.
+    const elsewhere = await reviewer.act('recover', { since: before, address: randomAddress() });
+    expect(noticeOf(elsewhere.text, 'status')).toMatch(/^0 events given up since/);
+    const otherKind = await reviewer.act('recover', { since: before, kind: 'aml' });
+    expect(noticeOf(otherKind.text, 'status')).toMatch(/^0 events given up since/);
+    const reply = await reviewer.act('recover', { since: before, address, kind: 'stream' });
     expect(noticeOf(reply.text, 'status')).toMatch(/^2 events given up since/);
     await hook.waitFor((all) => all.length >= 4, 30_000);
     const done = await eventually(

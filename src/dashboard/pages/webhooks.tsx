@@ -20,7 +20,16 @@ export interface LogFilter {
   address: string;
   status: string;
   since: string;
+  kind: string;
+  event: string;
 }
+
+const KINDS = [
+  ['stream', 'stream'],
+  ['aml', 'live AML'],
+  ['travelrule', 'travel rule'],
+  ['test', 'test'],
+] as const;
 
 export interface SubscriptionRow {
   address: string;
@@ -78,6 +87,8 @@ export const WebhooksPage: FC<WebhooksPageProps> = (p) => {
       address: p.filter.address || undefined,
       status: p.filter.status || undefined,
       since: p.filter.since || undefined,
+      kind: p.filter.kind || undefined,
+      event: p.filter.event || undefined,
       page,
     })}`;
   const Subscriptions: FC<{ which: 'stream' | 'aml'; list: WebhooksPageProps['streams'] }> = ({
@@ -265,6 +276,23 @@ export const WebhooksPage: FC<WebhooksPageProps> = (p) => {
                 </select>
               </div>
               <div>
+                <label for="f-kind">Kind</label>
+                <select id="f-kind" name="kind">
+                  <option value="" selected={p.filter.kind === ''}>
+                    any
+                  </option>
+                  {KINDS.map(([value, label]) => (
+                    <option value={value} selected={p.filter.kind === value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div>
+                <label for="f-event">Event (id or msg_ id)</label>
+                <input id="f-event" name="event" value={p.filter.event} />
+              </div>
+              <div>
                 <label for="f-since">Since (UTC, ISO 8601)</label>
                 <input
                   id="f-since"
@@ -346,6 +374,19 @@ export const WebhooksPage: FC<WebhooksPageProps> = (p) => {
                 <div>
                   <label for="f-recover-since">Every event given up since (UTC, ISO 8601)</label>
                   <input id="f-recover-since" name="since" required />
+                </div>
+                <div>
+                  <label for="f-recover-address">Of one address only (optional)</label>
+                  <input id="f-recover-address" name="address" />
+                </div>
+                <div>
+                  <label for="f-recover-kind">Of one kind only</label>
+                  <select id="f-recover-kind" name="kind">
+                    <option value="">any</option>
+                    {KINDS.filter(([value]) => value !== 'test').map(([value, label]) => (
+                      <option value={value}>{label}</option>
+                    ))}
+                  </select>
                 </div>
                 <div>
                   <button type="submit">Recover</button>

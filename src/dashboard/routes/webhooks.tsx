@@ -3,6 +3,7 @@ import { normalizeStreamAddress } from '../../chains/address.js';
 import {
   type DeliveriesDeps,
   DeliveryError,
+  type DeliveryKind,
   enableEndpoint,
   listAttempts,
   listEndpoints,
@@ -59,6 +60,14 @@ function isoTime(value: string): Date | undefined {
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
+/** An event id (a UUID) as the log shows it. */
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A kind of the delivery log's filter and of recover, or undefined for anything else. */
+function kindOf(value: string): DeliveryKind | undefined {
+  return (['stream', 'aml', 'travelrule', 'test'] as const).find((k) => k === value);
+}
+
 export function webhookRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
   const opsDeps: DeliveriesDeps = {
@@ -78,8 +87,19 @@ export function webhookRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const keys = await listApiKeys(sql);
     const key = keys.find((k) => k.id === keyId) ?? keys.find((k) => !k.revoked_at) ?? keys[0];
     const q = (name: string) => (c.req.method === 'GET' ? (c.req.query(name) ?? '').trim() : '');
-    const filter: LogFilter = { address: q('address'), status: q('status'), since: q('since') };
+    const filter: LogFilter = {
+      address: q('address'),
+      status: q('status'),
+      since: q('since'),
+      kind: q('kind'),
+      event: q('event'),
+    };
     let error = notice.error;
+    const kind = kindOf(filter.kind);
+    if (filter.kind && !kind) error ??= 'Kind: choose one of the list.';
+    const eventId = filter.event.replace(/^msg_/, '');
+    if (eventId && !EVENT_ID.test(eventId))
+      error ??= 'Event: give an event id (or its msg_ webhook id).';
     const address = filter.address ? normalizeStreamAddress(filter.address) : undefined;
     if (address && !address.ok) error ??= `Address filter: ${address.reason}`;
     const since = filter.since ? isoTime(filter.since) : undefined;
@@ -94,6 +114,8 @@ export function webhookRoutes(deps: DashboardDeps): Hono<DashEnv> {
           listAttempts(opsDeps, {
             apiKeyId: key.id,
             address: address?.ok ? address.address : undefined,
+            kind,
+            eventId: eventId && EVENT_ID.test(eventId) ? eventId : undefined,
             succeeded:
               filter.status === 'succeeded' ? true : filter.status === 'failed' ? false : undefined,
             since,
@@ -178,7 +200,16 @@ export function webhookRoutes(deps: DashboardDeps): Hono<DashEnv> {
     action(async (c, apiKeyId, actor) => {
       const since = isoTime(field(c, 'since').trim());
       if (!since) throw new FormRefusal('give the time in ISO 8601 (2025-03-14T06:00:00Z).');
-      const r = await recoverSince(opsDeps, { apiKeyId, since, actor });
+      const given = field(c, 'address').trim();
+      const kind = kindOf(field(c, 'kind'));
+      if (field(c, 'kind') && !kind) throw new FormRefusal('kind: choose one of the list.');
+      const r = await recoverSince(opsDeps, {
+        apiKeyId,
+        since,
+        actor,
+        ...(given ? { address: addressOf(c) } : {}),
+        ...(kind ? { kind } : {}),
+      });
       return {
         flash: `${r.requeued} events given up since ${since.toISOString()} are queued again.${r.more ? ' More are left: recover again.' : ''}`,
       };
