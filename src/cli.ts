@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { recordAudit } from './audit/index.js';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,7 @@ import { LABELS_USAGE, labelsCommand } from './cli/labels.js';
 import { VASPS_USAGE, vaspsCommand } from './cli/vasps.js';
 import { OPERATORS_USAGE, operatorsCommand } from './cli/operators.js';
 import { TRAVEL_ADDRESS_USAGE, travelAddressCommand } from './cli/travel-address.js';
+import { DATA_KEY_USAGE, dataKeyCommand } from './cli/data-key.js';
 import { TLS_USAGE, tlsCommand } from './cli/tls.js';
 import { AUDIT_USAGE, auditCommand } from './cli/audit.js';
 import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
@@ -60,6 +62,9 @@ const USAGE = `Usage: tollgate <command>
                              dashboard operator accounts; a credential change ends their sessions
   travel-address --key NAME --network N --address A
                              the Travel Address (ta…) of a customer's deposit address, as JSON
+  data-key rotate [--batch N] [--json] | status [--json]
+                             re-seal stored personal data and TOTP secrets under the current data
+                             key; rows still under each old key (when one can be removed)
   tls dev-ca --out DIR | dev-cert --ca DIR --host H --out DIR | fingerprint FILE
                              development certificates for TRP's mutual TLS; fingerprints to pin
   openapi                    print the API's OpenAPI 3.1 document (as served at /docs/openapi.json)
@@ -108,6 +113,7 @@ const COMMAND_USAGE: Record<string, string> = {
   vasps: VASPS_USAGE,
   operators: OPERATORS_USAGE,
   'travel-address': TRAVEL_ADDRESS_USAGE,
+  'data-key': DATA_KEY_USAGE,
   tls: TLS_USAGE,
   audit: AUDIT_USAGE,
   openapi: `Usage:
@@ -206,6 +212,9 @@ async function ensureKeys(
   );
 }
 
+/** The audit log's actor for what the CLI changes. */
+const CLI_ACTOR = 'cli';
+
 async function keysCommand(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -235,6 +244,12 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
     if (sub === 'create') {
       const name = values.name!;
       const key = await createApiKey(sql, name);
+      await recordAudit(sql, {
+        actor: CLI_ACTOR,
+        action: 'apikey_create',
+        target: String(key.id),
+        details: { name },
+      });
       process.stdout.write(`Created API key ${key.id} (${name}). Both values are shown once.\n`);
       process.stdout.write(
         JSON.stringify({ apikey: key.apikey, webhook_secret: key.webhook_secret }) + '\n',
@@ -273,6 +288,12 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
         process.exitCode = 1;
         return;
       }
+      await recordAudit(sql, {
+        actor: CLI_ACTOR,
+        action: 'apikey_rotate',
+        target: String(rotated.id),
+        details: { overlap_hours: overlap },
+      });
       process.stdout.write(
         `Rotated API key ${rotated.id} (${rotated.name}): the new key is shown once${rotated.previous_until ? `; the old one is accepted until ${rotated.previous_until.toISOString()}` : '; the old one is refused from now on'}.\n`,
       );
@@ -284,7 +305,15 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       if (n === 0) {
         process.stderr.write(`tollgate keys: no active key with id or prefix ${target}\n`);
         process.exitCode = 1;
-      } else process.stdout.write(`Revoked ${n} key(s).\n`);
+      } else {
+        await recordAudit(sql, {
+          actor: CLI_ACTOR,
+          action: 'apikey_revoke',
+          target: target!,
+          details: { keys: n },
+        });
+        process.stdout.write(`Revoked ${n} key(s).\n`);
+      }
     }
   });
 }
@@ -368,6 +397,8 @@ async function main(argv: string[]): Promise<void> {
       return auditCommand(config, rest);
     case 'travel-address':
       return travelAddressCommand(config, rest);
+    case 'data-key':
+      return dataKeyCommand(config, rest);
     default:
       fail(`tollgate: unknown command "${command}"\n\n${USAGE}`);
   }

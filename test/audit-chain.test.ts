@@ -68,4 +68,44 @@ describe('the audit chain', () => {
       select prev_hash from audit_log order by id desc limit 1`;
     expect(last!.prev_hash).toBe(report.head!.hash);
   });
+
+  it('hashes the client address with the entry, and an entry without one as before sql/0041', async () => {
+    const fresh = await freshDatabase();
+    try {
+      await recordAudit(fresh.sql, { actor: 'op', action: 'login', clientAddress: '192.0.2.7' });
+      await recordAudit(fresh.sql, { actor: 'cli', action: 'apikey_create', target: '1' });
+      const rows = await fresh.sql<
+        { id: string; client_address: string | null; content: string; old_content: string }[]
+      >`
+        select id, client_address, audit_log_content(a) as content,
+          jsonb_build_array(a.id, extract(epoch from a.at)::text, a.actor, a.action, a.target,
+            a.details)::text as old_content
+        from audit_log a order by id`;
+      expect(rows.map((r) => r.client_address)).toEqual(['192.0.2.7', null]);
+      // Without an address, the content is sql/0040's, character for character.
+      expect(rows[1]!.content).toBe(rows[1]!.old_content);
+      // With one, it is part of the content.
+      expect(rows[0]!.content).toBe(`${rows[0]!.old_content.slice(0, -1)}, "192.0.2.7"]`);
+      expect(await verifyAuditChain(fresh.sql)).toMatchObject({ entries: 2, intact: true });
+      // Editing the address (or adding one to an entry without) is found.
+      await fresh.sql`update audit_log set client_address = '198.51.100.1' where id = ${rows[0]!.id}`;
+      await fresh.sql`update audit_log set client_address = '198.51.100.2' where id = ${rows[1]!.id}`;
+      const report = await verifyAuditChain(fresh.sql);
+      expect(report.intact).toBe(false);
+      expect(report.problems).toEqual([
+        { id: rows[0]!.id, problem: 'edited' },
+        { id: rows[1]!.id, problem: 'edited' },
+      ]);
+      // Removing it from an entry that had one, too.
+      await fresh.sql`update audit_log set client_address = '192.0.2.7' where id = ${rows[0]!.id}`;
+      await fresh.sql`update audit_log set client_address = null where id = ${rows[1]!.id}`;
+      expect((await verifyAuditChain(fresh.sql)).intact).toBe(true);
+      await fresh.sql`update audit_log set client_address = null where id = ${rows[0]!.id}`;
+      expect((await verifyAuditChain(fresh.sql)).problems).toEqual([
+        { id: rows[0]!.id, problem: 'edited' },
+      ]);
+    } finally {
+      await fresh.drop();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { withAuditClient } from '../audit/index.js';
 import { networkInfo } from '../config/networks.js';
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
@@ -158,6 +159,11 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
       await next();
     });
   }
+
+  // The client address of each request, for the audit entries it writes (src/audit/client.ts).
+  app.use('*', (c, next) =>
+    withAuditClient(ProxyTrust.originOf(c, proxies ?? null, true).client, next),
+  );
 
   const limitBody = bodyLimit({
     maxSize: deps.maxBodyBytes ?? 1024 * 1024,

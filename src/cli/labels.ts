@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { recordAudit } from '../audit/index.js';
 import { parseArgs } from 'node:util';
 import { command } from './command.js';
 import { openDatabase } from '../db/open.js';
@@ -99,7 +101,23 @@ async function labels(config: Config, args: string[]): Promise<void> {
     });
     const db = await openDatabase(config);
     try {
-      printImport(await storeLabelFile(db.sql, loaded, { replace: values.replace ?? false }));
+      const report = await storeLabelFile(db.sql, loaded, { replace: values.replace ?? false });
+      await recordAudit(db.sql, {
+        actor: 'cli',
+        action: 'labels_import',
+        target: report.import_id,
+        details: {
+          file: basename(report.file),
+          format: report.format,
+          source: report.source,
+          replace: values.replace ?? false,
+          inserted: report.counts.inserted,
+          updated: report.counts.updated,
+          removed: report.counts.removed,
+          refused: report.counts.refused,
+        },
+      });
+      printImport(report);
     } finally {
       await db.close();
     }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/index.js';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
 import { command } from './command.js';
@@ -96,6 +97,12 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       const password = await suppliedPassword(values['password-stdin']);
       return withDatabase(config, async (sql) => {
         const created = await createOperator(sql, login, role, password);
+        await recordAudit(sql, {
+          actor: CLI_ACTOR,
+          action: 'operator_create',
+          target: created.login,
+          details: { role: created.role },
+        });
         process.stdout.write(
           `Created operator ${created.login} (${created.role}).${password === undefined ? ' The password is shown once.' : ''}\n`,
         );

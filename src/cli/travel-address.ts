@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/index.js';
 import { parseArgs } from 'node:util';
 import { type Config, trpPublicUrl } from '../config/index.js';
 import { withDatabase } from '../db/open.js';
@@ -43,6 +44,12 @@ export async function travelAddressCommand(config: Config, args: string[]): Prom
         values.network!,
         values.address!,
       );
+      await recordAudit(sql, {
+        actor: 'cli',
+        action: 'travel_address_issue',
+        target: issued.travel_address,
+        details: { api_key_id: String(key.id), network: issued.network },
+      });
       process.stdout.write(JSON.stringify(issued) + '\n');
     });
   });

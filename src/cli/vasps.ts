@@ -1,6 +1,7 @@
+import { recordAudit } from '../audit/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { certificateFingerprints } from '../net/tls-certs.js';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
 import { command } from './command.js';
@@ -72,6 +73,9 @@ function printTable(rows: Vasp[]): void {
   }
 }
 
+/** The audit log's actor for what these commands change. */
+const CLI_ACTOR = 'cli';
+
 const ADD_OPTIONS = {
   name: { type: 'string' },
   website: { type: 'string' },
@@ -117,6 +121,11 @@ async function add(config: Config, args: string[]): Promise<void> {
   await withDatabase(config, async (sql) => {
     const existed = parsed.data.uid ? (await getVasp(sql, parsed.data.uid)) !== undefined : false;
     const vasp = await upsertVasp(sql, parsed.data, 'cli');
+    await recordAudit(sql, {
+      actor: CLI_ACTOR,
+      action: existed ? 'vasp_update' : 'vasp_create',
+      target: vasp.uid,
+    });
     process.stdout.write(
       `${existed ? 'Updated' : 'Added'} VASP ${vasp.uid} (${vasp.name}). Hand it the inbound_url: its TRP inquiries go there.\n`,
     );
@@ -165,6 +174,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
             `VASP ${uid} is named by travel rule transactions and stays in the directory`,
             1,
           );
+        await recordAudit(sql, { actor: CLI_ACTOR, action: 'vasp_remove', target: uid });
         process.stdout.write(`Removed VASP ${uid}.\n`);
       });
     }
@@ -174,6 +184,8 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       return withDatabase(config, async (sql) => {
         const token = await rotateInboundToken(sql, uid);
         if (!token) return cmd.fail(`no VASP with uid ${uid}`, 1);
+        // The new token is the inbound URL's credential: never in the entry.
+        await recordAudit(sql, { actor: CLI_ACTOR, action: 'vasp_rotate_token', target: uid });
         process.stdout.write(
           `New inbound URL of VASP ${uid} (the old one no longer works; hand this one to the VASP):\n`,
         );
@@ -188,6 +200,12 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       const entries = loadVaspsFile(file); // checked before the database is opened
       return withDatabase(config, async (sql) => {
         const counts = await storeVasps(sql, entries, 'cli');
+        await recordAudit(sql, {
+          actor: CLI_ACTOR,
+          action: 'vasp_import',
+          target: basename(file),
+          details: { entries: entries.length, ...counts },
+        });
         process.stdout.write(
           JSON.stringify({ file: positionals[0], entries: entries.length, ...counts }) + '\n',
         );

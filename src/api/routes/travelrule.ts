@@ -1,3 +1,4 @@
+import { recordAudit } from '../../audit/index.js';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApiError, apiErrorOf, ErrorNumber } from '../../errors.js';
@@ -441,6 +442,13 @@ export function viewPageHandler(deps: TravelRuleDeps) {
     if (!t) return c.html(renderForbiddenPage('invalid'), 403);
     const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
     const expiresAt = new Date(Number(token.split('.')[0]) * 1000);
+    // A read of personal data: audited with the reference, never the link's token.
+    await recordAudit(deps.sql, {
+      actor: 'view_link',
+      action: 'travelrule_view_link',
+      target: t.id,
+      details: { transaction_ref: t.transaction_ref },
+    });
     log.info({ travelrule_id: t.id }, 'travel rule transaction viewed by link');
     return c.html(
       renderViewPage({

@@ -1,42 +1,158 @@
 import { Hono } from 'hono';
-import { AUDIT_ACTIONS, listAudit } from '../../audit/index.js';
+import {
+  AUDIT_ACTIONS,
+  auditCsv,
+  exportAudit,
+  listAudit,
+  recordAudit,
+  verifyAuditChain,
+  type AuditEntry,
+  type AuditFilter,
+  type ChainReport,
+} from '../../audit/index.js';
+import { roleAllows } from '../../operators/index.js';
 import {
   PAGE_SIZE,
   pageParam,
   queryString,
   render,
   type DashboardDeps,
+  type DashContext,
   type DashEnv,
 } from '../context.js';
 import { Layout, Pager, Time } from '../layout.js';
 
-/** /dashboard/audit: the audit log, newest first, filtered by actor and action. Every role reads it. */
+/**
+ * /dashboard/audit: the audit log, newest first, filtered by actor, action, date range and target
+ * (or a travel rule transaction's reference); a travel rule entry shows the transaction's
+ * reference and a rejection its reason. Every role reads it; /dashboard/audit/export downloads
+ * the filtered entries as CSV (itself audited: the log names who read what). Admins also see
+ * the chain's newest entry and whether it verifies.
+ */
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+interface FilterForm {
+  actor: string;
+  action: string;
+  rawAction: string;
+  from: string;
+  to: string;
+  target: string;
+}
+
+function readFilter(c: DashContext): { form: FilterForm; filter: AuditFilter } {
+  const actor = (c.req.query('actor') ?? '').trim().slice(0, 64);
+  const rawAction = c.req.query('action') ?? '';
+  const action = (AUDIT_ACTIONS as readonly string[]).includes(rawAction) ? rawAction : '';
+  const date = (v: string | undefined) =>
+    v && DATE_RE.test(v) && !Number.isNaN(Date.parse(v)) ? v : '';
+  const from = date(c.req.query('from'));
+  const to = date(c.req.query('to'));
+  const target = (c.req.query('target') ?? '').trim().slice(0, 200);
+  return {
+    form: { actor, action, rawAction, from, to, target },
+    filter: {
+      actor: actor || undefined,
+      action: action || undefined,
+      // Dates are UTC days; `to` includes its whole day.
+      from: from ? new Date(`${from}T00:00:00Z`) : undefined,
+      before: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
+      target: target || undefined,
+    },
+  };
+}
+
+function filterQuery(f: FilterForm, extra: Record<string, number | undefined> = {}): string {
+  return queryString({
+    actor: f.actor || undefined,
+    action: f.action || undefined,
+    from: f.from || undefined,
+    to: f.to || undefined,
+    target: f.target || undefined,
+    ...extra,
+  });
+}
+
+function TargetCell({ r }: { r: AuditEntry }) {
+  if (!r.target) return <span class="muted">—</span>;
+  if (r.transaction_ref !== null)
+    return (
+      <a href={`/dashboard/travelrule/${r.target}`} title={r.target}>
+        {r.transaction_ref}
+      </a>
+    );
+  return <code>{r.target}</code>;
+}
+
+function ChainStatus({ report }: { report: ChainReport }) {
+  return (
+    <section id="audit-chain" aria-labelledby="audit-chain-h">
+      <h2 id="audit-chain-h">Hash chain</h2>
+      <p>
+        {report.intact ? <strong class="ok">Intact</strong> : <strong class="error">Broken</strong>}
+        {` · ${report.entries} entries · newest `}
+        {report.head ? <code>{`#${report.head.id} ${report.head.hash}`}</code> : '(none)'}
+      </p>
+      {report.problems.length ? (
+        <ul>
+          {report.problems.map((p) => (
+            <li>{`Entry #${p.id}: ${p.problem}`}</li>
+          ))}
+        </ul>
+      ) : null}
+      <p class="muted">
+        Keep the newest entry elsewhere: a later deletion of the newest entries leaves a shorter
+        chain that is still whole.
+      </p>
+    </section>
+  );
+}
 
 export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
   const audit = new Hono<DashEnv>();
 
-  audit.get('/', async (c) => {
-    const actor = (c.req.query('actor') ?? '').trim().slice(0, 64);
-    const rawAction = c.req.query('action') ?? '';
-    const action = (AUDIT_ACTIONS as readonly string[]).includes(rawAction) ? rawAction : '';
-    const page = pageParam(c.req.query('page'));
-    const { rows, total } = await listAudit(sql, {
-      page,
-      limit: PAGE_SIZE,
-      actor: actor || undefined,
-      action: action || undefined,
+  audit.get('/export', async (c) => {
+    const { form, filter } = readFilter(c);
+    const rows = await exportAudit(sql, filter);
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'audit_export',
+      details: {
+        entries: rows.length,
+        actor: form.actor || null,
+        action: form.action || null,
+        from: form.from || null,
+        to: form.to || null,
+        target: form.target || null,
+      },
     });
-    const href = (p: number) =>
-      `/dashboard/audit${queryString({ actor: actor || undefined, action: action || undefined, page: p })}`;
+    const day = new Date().toISOString().slice(0, 10);
+    return c.body(auditCsv(rows), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="tollgate-audit-${day}.csv"`,
+      'cache-control': 'no-store',
+    });
+  });
+
+  audit.get('/', async (c) => {
+    const { form, filter } = readFilter(c);
+    const page = pageParam(c.req.query('page'));
+    const session = c.get('session');
+    const [{ rows, total }, chain] = await Promise.all([
+      listAudit(sql, { ...filter, page, limit: PAGE_SIZE }),
+      roleAllows(session.operator.role, 'admin') ? verifyAuditChain(sql) : undefined,
+    ]);
+    const href = (p: number) => `/dashboard/audit${filterQuery(form, { page: p })}`;
     return render(
       c,
       <Layout
         title="Audit log"
-        session={c.get('session')}
+        session={session}
         current="/dashboard/audit"
         error={
-          rawAction !== '' && action === ''
+          form.rawAction !== '' && form.action === ''
             ? 'Action: not a known action; showing all actions.'
             : undefined
         }
@@ -50,26 +166,43 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
         >
           <div>
             <label for="a-actor">Actor (login)</label>
-            <input id="a-actor" name="actor" type="search" value={actor} maxlength={64} />
+            <input id="a-actor" name="actor" type="search" value={form.actor} maxlength={64} />
           </div>
           <div>
             <label for="a-action">Action</label>
             <select id="a-action" name="action">
-              <option value="" selected={action === ''}>
+              <option value="" selected={form.action === ''}>
                 All actions
               </option>
               {AUDIT_ACTIONS.map((a) => (
-                <option value={a} selected={action === a}>
+                <option value={a} selected={form.action === a}>
                   {a}
                 </option>
               ))}
             </select>
+          </div>
+          <div>
+            <label for="a-from">From (UTC day)</label>
+            <input id="a-from" name="from" type="date" value={form.from} />
+          </div>
+          <div>
+            <label for="a-to">To (UTC day, included)</label>
+            <input id="a-to" name="to" type="date" value={form.to} />
+          </div>
+          <div>
+            <label for="a-target">Target or transaction reference</label>
+            <input id="a-target" name="target" type="search" value={form.target} maxlength={200} />
           </div>
           <input type="hidden" name="page" value="1" />
           <div>
             <button type="submit">Filter</button>
           </div>
         </form>
+        <p>
+          <a id="audit-export" href={`/dashboard/audit/export${filterQuery(form)}`} download>
+            Export these entries (CSV)
+          </a>
+        </p>
         <table id="audit">
           <caption>{`Newest first · ${total} entries`}</caption>
           <thead>
@@ -78,6 +211,8 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
               <th scope="col">Actor</th>
               <th scope="col">Action</th>
               <th scope="col">Target</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Client address</th>
               <th scope="col">Details</th>
             </tr>
           </thead>
@@ -89,15 +224,13 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
                 </td>
                 <td>{r.actor}</td>
                 <td>{r.action}</td>
-                <td>
-                  {r.target ? (
-                    /^[0-9a-f-]{36}$/.test(r.target) && r.action.startsWith('travelrule_') ? (
-                      <a href={`/dashboard/travelrule/${r.target}`}>
-                        <code>{r.target}</code>
-                      </a>
-                    ) : (
-                      <code>{r.target}</code>
-                    )
+                <td class="target">
+                  <TargetCell r={r} />
+                </td>
+                <td class="reason">{r.reason ?? <span class="muted">—</span>}</td>
+                <td class="client">
+                  {r.client_address ? (
+                    <code>{r.client_address}</code>
                   ) : (
                     <span class="muted">—</span>
                   )}
@@ -115,6 +248,7 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
         </table>
         {rows.length === 0 ? <p>No entry matches.</p> : null}
         <Pager page={page} total={total} limit={PAGE_SIZE} href={href} />
+        {chain ? <ChainStatus report={chain} /> : null}
       </Layout>,
     );
   });
