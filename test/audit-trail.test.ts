@@ -383,9 +383,15 @@ describe('the audit page', () => {
     const yesterday = await admin.get(`/dashboard/audit?to=${day(-1)}&target=${rejected.id}`);
     expect(yesterday.text).not.toContain('<tr data-id=');
     // The chain, for admins.
-    expect(page.text).toContain('<strong class="ok">Intact</strong>');
+    const [head] = await db.sql<{ id: string; hash: string }[]>`
+      select id::text, hash from audit_log order by id desc limit 1`;
+    expect(page.text).toContain(`<code>#${head!.id} ${head!.hash}</code>`);
+    expect(page.text).toContain('id="audit-verify-link"');
+    expect(page.text).not.toContain('id="audit-verify"');
+    const verified = await admin.get('/dashboard/audit?verify=1');
+    expect(verified.text).toContain('<strong class="ok">Intact</strong>');
     const viewer = await login(new Client(direct.baseUrl), 'viewer.at');
-    const viewerPage = await viewer.get('/dashboard/audit');
+    const viewerPage = await viewer.get('/dashboard/audit?verify=1');
     expect(viewerPage.status).toBe(200);
     expect(viewerPage.text).not.toContain('id="audit-chain"');
   });
@@ -428,7 +434,7 @@ describe('the audit page', () => {
     const broken = await verifyAuditChain(db.sql);
     expect(broken.problems).toEqual([{ id: entry!.id, problem: 'edited' }]);
     const admin = await login(new Client(direct.baseUrl), 'admin.at');
-    const page = await admin.get('/dashboard/audit');
+    const page = await admin.get('/dashboard/audit?verify=1');
     expect(page.text).toContain('<strong class="error">Broken</strong>');
     expect(page.text).toContain(`Entry #${entry!.id}: edited`);
   });

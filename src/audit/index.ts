@@ -11,4 +11,4 @@ export {
 } from './audit.js';
 export { currentAuditClient, withAuditClient } from './client.js';
 export { auditCsv } from './csv.js';
-export { verifyAuditChain, type ChainReport } from './verify.js';
+export { auditChainHead, verifyAuditChain, type ChainReport } from './verify.js';

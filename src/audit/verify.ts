@@ -65,3 +65,10 @@ export async function verifyAuditChain(sql: Sql): Promise<ChainReport> {
   }
   return { entries, intact: problemCount === 0, head, problems };
 }
+
+/** The newest entry of the chain (what verifyAuditChain reports as `head`), without checking it. */
+export async function auditChainHead(sql: Sql): Promise<ChainReport['head']> {
+  const [row] = await sql<{ id: string; hash: string | null }[]>`
+    select id::text, hash from audit_log order by id desc limit 1`;
+  return row ? { id: row.id, hash: row.hash ?? '' } : null;
+}

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import {
   AUDIT_ACTIONS,
+  auditChainHead,
   auditCsv,
   exportAudit,
   listAudit,
@@ -27,7 +28,7 @@ import { Layout, Pager, Time } from '../layout.js';
  * (or a travel rule transaction's reference); a travel rule entry shows the transaction's
  * reference and a rejection its reason. Every role reads it; /dashboard/audit/export downloads
  * the filtered entries as CSV (itself audited: the log names who read what). Admins also see
- * the chain's newest entry and whether it verifies.
+ * the chain's newest entry, and with `verify=1` whether the whole chain verifies.
  */
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -85,26 +86,50 @@ function TargetCell({ r }: { r: AuditEntry }) {
   return <code>{r.target}</code>;
 }
 
-function ChainStatus({ report }: { report: ChainReport }) {
+/** The chain's newest entry; verified (a read of the whole log) when the admin asks. */
+function ChainStatus({
+  head,
+  report,
+  verifyHref,
+}: {
+  head: ChainReport['head'];
+  report: ChainReport | undefined;
+  verifyHref: string;
+}) {
   return (
     <section id="audit-chain" aria-labelledby="audit-chain-h">
       <h2 id="audit-chain-h">Hash chain</h2>
       <p>
-        {report.intact ? <strong class="ok">Intact</strong> : <strong class="error">Broken</strong>}
-        {` · ${report.entries} entries · newest `}
-        {report.head ? <code>{`#${report.head.id} ${report.head.hash}`}</code> : '(none)'}
+        {'Newest entry: '}
+        {head ? <code>{`#${head.id} ${head.hash}`}</code> : '(none)'}
+        {
+          '. Keep it elsewhere: a later deletion of the newest entries leaves a shorter chain that is still whole.'
+        }
       </p>
-      {report.problems.length ? (
+      {report ? (
+        <p id="audit-verify">
+          {report.intact ? (
+            <strong class="ok">Intact</strong>
+          ) : (
+            <strong class="error">Broken</strong>
+          )}
+          {` · ${report.entries} entries checked`}
+        </p>
+      ) : (
+        <p>
+          <a id="audit-verify-link" href={verifyHref}>
+            Verify the chain
+          </a>
+          {' (reads the whole log)'}
+        </p>
+      )}
+      {report?.problems.length ? (
         <ul>
           {report.problems.map((p) => (
             <li>{`Entry #${p.id}: ${p.problem}`}</li>
           ))}
         </ul>
       ) : null}
-      <p class="muted">
-        Keep the newest entry elsewhere: a later deletion of the newest entries leaves a shorter
-        chain that is still whole.
-      </p>
     </section>
   );
 }
@@ -140,9 +165,12 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const { form, filter } = readFilter(c);
     const page = pageParam(c.req.query('page'));
     const session = c.get('session');
-    const [{ rows, total }, chain] = await Promise.all([
+    const admin = roleAllows(session.operator.role, 'admin');
+    const verify = admin && c.req.query('verify') === '1';
+    const [{ rows, total }, head, report] = await Promise.all([
       listAudit(sql, { ...filter, page, limit: PAGE_SIZE }),
-      roleAllows(session.operator.role, 'admin') ? verifyAuditChain(sql) : undefined,
+      admin ? auditChainHead(sql) : undefined,
+      verify ? verifyAuditChain(sql) : undefined,
     ]);
     const href = (p: number) => `/dashboard/audit${filterQuery(form, { page: p })}`;
     return render(
@@ -248,7 +276,13 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
         </table>
         {rows.length === 0 ? <p>No entry matches.</p> : null}
         <Pager page={page} total={total} limit={PAGE_SIZE} href={href} />
-        {chain ? <ChainStatus report={chain} /> : null}
+        {admin ? (
+          <ChainStatus
+            head={head ?? null}
+            report={report}
+            verifyHref={`/dashboard/audit${filterQuery(form, { page, verify: 1 })}`}
+          />
+        ) : null}
       </Layout>,
     );
   });
