@@ -11,7 +11,7 @@ import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
 import { ApiKeyCache, ensureApiKey } from './keys/index.js';
 import { ProxyTrust } from './net/proxy.js';
-import { setOperatorPolicy } from './operators/index.js';
+import { MFA_SECRET_COLUMN, setOperatorPolicy } from './operators/index.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
@@ -37,6 +37,9 @@ import {
   seedVaspsFromFile,
   type SenderDeps,
   DtiTable,
+  IVMS101_COLUMN,
+  missingKey,
+  missingKeys,
 } from './travelrule/index.js';
 
 export interface Roles {
@@ -159,6 +162,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       dataKeysOld: config.data_keys_old,
       dataDir: config.data_dir,
     });
+    // Rows sealed with a key that is not configured are said now, naming the setting (each read
+    // of one refuses the same way); the rest of the appliance runs. The same columns as
+    // `tollgate data-key rotate` (src/cli/data-key.ts).
+    for (const m of await missingKeys(db.sql, keyring, [IVMS101_COLUMN, MFA_SECRET_COLUMN]))
+      log.error(
+        { table: m.column.table, key_id: m.keyId, rows: m.rows },
+        missingKey(m.column, m.keyId, m.rows).message,
+      );
     const seeded = await seedVaspsFromFile(db.sql, tr.vasps_file);
     if (seeded.added || seeded.updated)
       log.info(seeded, 'VASP directory seeded from the configured file');

@@ -26,6 +26,7 @@ export {
   type SecondStep,
 } from './login.js';
 export {
+  MFA_SECRET_COLUMN,
   beginEnrolment,
   confirmEnrolment,
   mfaState,

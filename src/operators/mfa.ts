@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/index.js';
 import type { Sql, TransactionSql } from '../db/index.js';
 import { secretHash } from '../ids.js';
-import { openBytes, sealBytes, type Keyring } from '../travelrule/index.js';
+import { openBytes, sealBytes, type Keyring, type SealedColumn } from '../travelrule/index.js';
 import type { Operator } from './roles.js';
 import { revokeOperatorSessions } from './sessions.js';
 import { isTotpCode, newTotpSecret, qrDataUrl, totpStep, totpUri } from './totp.js';
@@ -24,6 +24,18 @@ type Db = Sql | TransactionSql;
 function secretContext(operatorId: string): string {
   return `tollgate:operator_mfa.secret:v1:${operatorId}`;
 }
+
+/** The sealed TOTP secrets, for re-sealing under a new data key (`tollgate data-key rotate`). */
+export const MFA_SECRET_COLUMN: SealedColumn = {
+  table: 'operator_mfa',
+  id: 'operator_id',
+  idType: 'bigint',
+  ciphertext: 'secret_sealed',
+  nonce: 'secret_nonce',
+  keyId: 'secret_key_id',
+  context: secretContext,
+  what: (id) => `TOTP secret of operator ${id}`,
+};
 
 /** A recovery code as typed: lower-case, without spaces or dashes. */
 function normaliseRecoveryCode(input: string): string {

@@ -133,7 +133,7 @@ function fileExists(file: string): boolean {
 }
 
 /** Associated data: what the ciphertext is (table, column, format version) and whose it is. */
-function associatedData(rowId: string): string {
+export function associatedData(rowId: string): string {
   return `tollgate:travelrule_transactions.ivms101:v1:${rowId}`;
 }
 

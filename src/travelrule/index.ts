@@ -7,12 +7,24 @@
  */
 export {
   DecryptionError,
+  decodeDataKey,
   loadKeyring,
   openBytes,
   sealBytes,
   type Keyring,
   type Sealed,
 } from './crypto.js';
+export {
+  countByKey,
+  IVMS101_COLUMN,
+  missingKey,
+  missingKeys,
+  refuseMissingKeys,
+  resealBatch,
+  type KeyCount,
+  type ResealBatch,
+  type SealedColumn,
+} from './rekey.js';
 export {
   receiveConfirmation,
   receiveInquiry,
