@@ -335,6 +335,29 @@ describe('reads of personal data, with the client address', () => {
   });
 });
 
+describe('the operator API', () => {
+  it('audits a read of personal data with the client address, directly and behind the proxy', async () => {
+    const { id } = await incoming();
+    const basic = {
+      authorization: `Basic ${Buffer.from(`viewer.at:${PASSWORD}`).toString('base64')}`,
+    };
+    const before = await lastId();
+    const d = await call(direct.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, {
+      headers: basic,
+    });
+    expect(d.status).toBe(200);
+    const p = await call(proxiedUrl(), 'GET', `/ops/travelrule/transactions/${id}`, {
+      headers: { ...basic, 'x-forwarded-for': FORWARDED_CLIENT, 'x-forwarded-proto': 'https' },
+    });
+    expect(p.status).toBe(200);
+    const entries = (await entriesAfter(before)).filter((e) => e.action === 'travelrule_view');
+    expect(entries.map((e) => [e.actor, e.target, e.client_address])).toEqual([
+      ['viewer.at', id, '127.0.0.1'],
+      ['viewer.at', id, FORWARDED_CLIENT],
+    ]);
+  });
+});
+
 describe('the audit page', () => {
   let rejected: { id: string; ref: string };
 
