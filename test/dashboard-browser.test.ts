@@ -299,13 +299,18 @@ describe.skipIf(skipWithoutChromium)(
       expect(await page.locator('#history ol > li').count()).toBe(before + 1);
 
       await page.goto('/dashboard/audit');
-      // Among the reads of the page (also audited), the decision: by whom, on what.
+      // Among the reads of the page (also audited), the decision: by whom, on what (the
+      // transaction's reference, linked to it), and why.
+      const [{ ref }] = await db.sql<{ ref: string }[]>`
+        select transaction_ref as ref from travelrule_transactions where id = ${id}`;
       const decision = page
         .locator('table#audit tr')
-        .filter({ hasText: id })
+        .filter({ has: page.locator(`a[href="/dashboard/travelrule/${id}"]`) })
         .filter({ hasText: /reject/i });
       expect(await decision.count()).toBe(1);
       expect(await decision.textContent()).toContain(reviewer.login);
+      expect(await decision.locator('td.target').textContent()).toBe(ref);
+      expect(await decision.locator('td.reason').textContent()).toBe(reason);
       await page.close();
     });
 
