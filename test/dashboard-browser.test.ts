@@ -301,8 +301,9 @@ describe.skipIf(skipWithoutChromium)(
       await page.goto('/dashboard/audit');
       // Among the reads of the page (also audited), the decision: by whom, on what (the
       // transaction's reference, linked to it), and why.
-      const [{ ref }] = await db.sql<{ ref: string }[]>`
+      const [row] = await db.sql<{ ref: string }[]>`
         select transaction_ref as ref from travelrule_transactions where id = ${id}`;
+      const ref = row!.ref;
       const decision = page
         .locator('table#audit tr')
         .filter({ has: page.locator(`a[href="/dashboard/travelrule/${id}"]`) })
