@@ -11,7 +11,8 @@ import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
 import { ApiKeyCache, ensureApiKey } from './keys/index.js';
 import { ProxyTrust } from './net/proxy.js';
-import { MFA_SECRET_COLUMN, setOperatorPolicy } from './operators/index.js';
+import { setOperatorPolicy } from './operators/index.js';
+import { SEALED_COLUMNS } from './sealed-columns.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
@@ -37,7 +38,6 @@ import {
   seedVaspsFromFile,
   type SenderDeps,
   DtiTable,
-  IVMS101_COLUMN,
   missingKey,
   missingKeys,
 } from './travelrule/index.js';
@@ -164,8 +164,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     });
     // Rows sealed with a key that is not configured are said now, naming the setting (each read
     // of one refuses the same way); the rest of the appliance runs. The same columns as
-    // `tollgate data-key rotate` (src/cli/data-key.ts).
-    for (const m of await missingKeys(db.sql, keyring, [IVMS101_COLUMN, MFA_SECRET_COLUMN]))
+    // `tollgate data-key rotate` (src/sealed-columns.ts).
+    for (const m of await missingKeys(db.sql, keyring, SEALED_COLUMNS))
       log.error(
         { table: m.column.table, key_id: m.keyId, rows: m.rows },
         missingKey(m.column, m.keyId, m.rows).message,

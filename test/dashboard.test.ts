@@ -437,7 +437,10 @@ describe('travel rule decisions', () => {
     const after = await reviewer.get(reply.headers.location as string);
     expect(after.text).toMatch(/role="status">Accepted\./);
     expect(after.text).not.toContain('id="accept"');
-    expect(after.text).toMatch(/<li><strong>WAITING_ADDRESS_DATA<\/strong>/);
+    // The status in words, its name beside them.
+    expect(after.text).toMatch(
+      /<li><span class="tr-status" data-status="WAITING_ADDRESS_DATA"><strong>Accepted: waiting for our backend&#39;s deposit address<\/strong> <code class="muted">WAITING_ADDRESS_DATA<\/code>/,
+    );
     const [entry] = await auditOf('travelrule_accept', id);
     expect(entry).toMatchObject({
       actor: 'reviewer.one',
@@ -486,7 +489,9 @@ describe('travel rule decisions', () => {
     const items = history.match(/<li>/g) ?? [];
     const rows = await db.sql`select 1 from travelrule_history where transaction_id = ${id}`;
     expect(items.length).toBe(rows.length);
-    expect(history).toContain('<strong>REJECTED</strong>');
+    expect(history).toContain(
+      'data-status="REJECTED"><strong>Rejected or cancelled by us</strong> <code class="muted">REJECTED</code>',
+    );
     expect(history).toContain('Originator address tied to a &lt;sanctioned&gt; mixer');
     const [entry] = await auditOf('travelrule_reject', id);
     expect(entry!.actor).toBe('reviewer.one');
@@ -507,7 +512,9 @@ describe('the queue', () => {
       `<tr data-id="${a.id}"><td><a href="/dashboard/travelrule/${a.id}">`,
     );
     expect(queue.text).toContain(`data-id="${b.id}"`);
-    expect(queue.text).toMatch(/<option value="PENDING" selected="">PENDING<\/option>/);
+    expect(queue.text).toMatch(
+      /<option value="PENDING" selected="">Waiting for your review \(PENDING\)<\/option>/,
+    );
     // Every row of the default view is PENDING.
     const pendingIds = (
       await db.sql<

@@ -12,6 +12,7 @@ import {
   type Keyring,
 } from '../src/travelrule/crypto.js';
 import { createTransaction } from '../src/travelrule/lifecycle.js';
+import { addNote, listNotes, NOTE_COLUMN } from '../src/travelrule/casework.js';
 import { IVMS101_COLUMN, type SealedColumn } from '../src/travelrule/rekey.js';
 import { readPayload } from '../src/travelrule/store.js';
 import { runCli } from './helpers/cli.js';
@@ -20,13 +21,15 @@ import { travelBody } from './helpers/travelrule.js';
 
 /**
  * `tollgate data-key rotate` and `status` against real Postgres, through the real CLI: every
- * sealed column (Travel Rule payloads, operators' TOTP secrets) is made under key A, then
+ * sealed column (Travel Rule payloads, operators' TOTP secrets, casework notes) is made under key A, then
  * re-sealed under B with A configured as old; nothing may become unreadable on the way, a kill -9
  * mid-way included, and afterwards B alone opens every row to the same plaintext bytes.
  */
 
 const TRANSFERS = 400;
 const OPERATORS = 3;
+const NOTES = 7;
+const SEALED = TRANSFERS + OPERATORS + NOTES;
 const A = randomBytes(32).toString('base64');
 const B = randomBytes(32).toString('base64');
 const keyA = decodeDataKey(A, 'A');
@@ -41,8 +44,11 @@ let db: TestDatabase;
 const plain = new Map<string, Map<string, Buffer>>([
   [IVMS101_COLUMN.table, new Map()],
   [MFA_SECRET_COLUMN.table, new Map()],
+  [NOTE_COLUMN.table, new Map()],
 ]);
-const COLUMNS = [IVMS101_COLUMN, MFA_SECRET_COLUMN];
+const COLUMNS = [IVMS101_COLUMN, MFA_SECRET_COLUMN, NOTE_COLUMN];
+/** The transaction each note is on. */
+const noteOn = new Map<string, string>();
 
 async function sealedRows(c: SealedColumn) {
   return db.sql.unsafe<{ id: string; ciphertext: Buffer; nonce: Buffer; key_id: string }[]>(
@@ -96,6 +102,14 @@ beforeAll(async () => {
     const enrolment = await beginEnrolment(db.sql, ringA, op);
     plain.get(MFA_SECRET_COLUMN.table)!.set(String(op.id), Buffer.from(enrolment!.secret, 'utf8'));
   }
+  const onTransfers = [...plain.get(IVMS101_COLUMN.table)!.keys()];
+  for (let i = 0; i < NOTES; i++) {
+    const on = onTransfers[i % 3]!;
+    const text = `Note ${i}: called the customer, Jane Doe, about the source of funds.`;
+    const id = await addNote(db.sql, ringA, on, 'rotating-0', text);
+    plain.get(NOTE_COLUMN.table)!.set(id, Buffer.from(text, 'utf8'));
+    noteOn.set(id, on);
+  }
 }, 120_000);
 afterAll(async () => {
   await db?.drop();
@@ -132,7 +146,7 @@ describe('tollgate data-key', () => {
     const id = [...plain.get(IVMS101_COLUMN.table)!.keys()][0]!;
     await expect(readPayload(db.sql, ringB, id)).rejects.toThrow(/TOLLGATE_DATA_KEYS_OLD/);
     // Nothing was written.
-    expect(await openEverything(ringA)).toEqual({ [keyA.id]: TRANSFERS + OPERATORS });
+    expect(await openEverything(ringA)).toEqual({ [keyA.id]: SEALED });
   });
 
   it('survives kill -9 mid-way: every row still opens, and a rerun finishes the rest', async () => {
@@ -149,29 +163,37 @@ describe('tollgate data-key', () => {
     const mid = await openEverything(ringBA);
     expect(mid[keyB.id]).toBeGreaterThan(0);
     expect(mid[keyA.id]).toBeGreaterThan(0);
-    expect(mid[keyA.id]! + mid[keyB.id]!).toBe(TRANSFERS + OPERATORS);
+    expect(mid[keyA.id]! + mid[keyB.id]!).toBe(SEALED);
 
     const rerun = runCli(db.url, ['data-key', 'rotate', '--batch', '50', '--json'], B_WITH_A_OLD);
     expect(await rerun.exited).toBe(0);
     const summary = rerun.lastJson();
     const resealed = summary.tables.reduce((n: number, t: any) => n + t.resealed, 0);
     expect(resealed).toBe(mid[keyA.id]);
-    expect(summary.tables.map((t: any) => t.remaining)).toEqual([0, 0]);
+    expect(summary.tables.map((t: any) => t.remaining)).toEqual([0, 0, 0]);
     const a = summary.keys.find((k: any) => k.key_id === keyA.id);
     expect(a).toMatchObject({ source: 'TOLLGATE_DATA_KEYS_OLD[1]', total_rows: 0 });
     const b = summary.keys.find((k: any) => k.key_id === keyB.id);
     expect(b).toMatchObject({ source: 'TOLLGATE_DATA_KEY', current: true });
-    expect(b.rows).toEqual({ travelrule_transactions: TRANSFERS, operator_mfa: OPERATORS });
+    expect(b.rows).toEqual({
+      travelrule_transactions: TRANSFERS,
+      operator_mfa: OPERATORS,
+      travelrule_notes: NOTES,
+    });
   }, 120_000);
 
   it('leaves every row readable under the new key alone, byte-equal to what was sealed', async () => {
-    expect(await openEverything(ringB)).toEqual({ [keyB.id]: TRANSFERS + OPERATORS });
+    expect(await openEverything(ringB)).toEqual({ [keyB.id]: SEALED });
     // And through the product's own reads.
     for (const [id, bytes] of plain.get(IVMS101_COLUMN.table)!)
       expect(await readPayload(db.sql, ringB, id)).toEqual(JSON.parse(bytes.toString('utf8')));
     for (const [id, bytes] of plain.get(MFA_SECRET_COLUMN.table)!) {
       const again = await beginEnrolment(db.sql, ringB, { id, login: `x${id}`, role: 'admin' });
       expect(again?.secret).toBe(bytes.toString('utf8'));
+    }
+    for (const [id, bytes] of plain.get(NOTE_COLUMN.table)!) {
+      const notes = await listNotes(db.sql, ringB, noteOn.get(id)!);
+      expect(notes.find((n) => n.id === id)?.body).toBe(bytes.toString('utf8'));
     }
   });
 
@@ -180,7 +202,7 @@ describe('tollgate data-key', () => {
     expect(await status.exited).toBe(0);
     expect(status.out()).toMatch(
       new RegExp(
-        `key ${keyA.id}  TOLLGATE_DATA_KEYS_OLD\\[1\\]  travelrule_transactions 0, operator_mfa 0  \\(no rows left: can be removed\\)`,
+        `key ${keyA.id}  TOLLGATE_DATA_KEYS_OLD\\[1\\]  travelrule_transactions 0, operator_mfa 0, travelrule_notes 0  \\(no rows left: can be removed\\)`,
       ),
     );
     const alone = runCli(db.url, ['data-key', 'status', '--json'], { TOLLGATE_DATA_KEY: B });
@@ -190,8 +212,12 @@ describe('tollgate data-key', () => {
         key_id: keyB.id,
         source: 'TOLLGATE_DATA_KEY',
         current: true,
-        rows: { travelrule_transactions: TRANSFERS, operator_mfa: OPERATORS },
-        total_rows: TRANSFERS + OPERATORS,
+        rows: {
+          travelrule_transactions: TRANSFERS,
+          operator_mfa: OPERATORS,
+          travelrule_notes: NOTES,
+        },
+        total_rows: SEALED,
       },
     ]);
 
@@ -199,6 +225,7 @@ describe('tollgate data-key', () => {
     const again = runCli(db.url, ['data-key', 'rotate', '--json'], { TOLLGATE_DATA_KEY: B });
     expect(await again.exited).toBe(0);
     expect(again.lastJson().tables.map((t: any) => [t.total, t.resealed])).toEqual([
+      [0, 0],
       [0, 0],
       [0, 0],
     ]);
@@ -242,6 +269,6 @@ describe('tollgate data-key', () => {
     const rerun = runCli(db.url, ['data-key', 'rotate', '--json'], B_WITH_A_OLD);
     expect(await rerun.exited).toBe(0);
     expect(rerun.lastJson().tables[0]).toMatchObject({ total: 1, resealed: 1, remaining: 0 });
-    expect(await openEverything(ringB)).toEqual({ [keyB.id]: TRANSFERS + OPERATORS });
+    expect(await openEverything(ringB)).toEqual({ [keyB.id]: SEALED });
   }, 60_000);
 });

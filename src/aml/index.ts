@@ -32,6 +32,7 @@ export {
 } from './onchain-lists.js';
 export {
   ALL_TAGS,
+  BASE_TAGS,
   PREFIXED_TAGS,
   buildTags,
   isBaseTag,

@@ -55,6 +55,9 @@ export const AUDIT_ACTIONS = [
   'travel_address_issue',
   'travelrule_view_link',
   'audit_export',
+  'travelrule_note',
+  'travelrule_assign',
+  'travelrule_export',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

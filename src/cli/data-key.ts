@@ -3,23 +3,21 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { withDatabase } from '../db/open.js';
-import { MFA_SECRET_COLUMN } from '../operators/index.js';
+import { SEALED_COLUMNS } from '../sealed-columns.js';
 import {
   countByKey,
   decodeDataKey,
-  IVMS101_COLUMN,
   loadKeyring,
   refuseMissingKeys,
   resealBatch,
   type Keyring,
-  type SealedColumn,
 } from '../travelrule/index.js';
 import { command } from './command.js';
 
 export const DATA_KEY_USAGE = `Usage:
   tollgate data-key rotate [--batch N] [--json]
-      re-seal every sealed row (Travel Rule payloads, operators' TOTP secrets) under the current
-      data key (TOLLGATE_DATA_KEY), opening them with the old ones (TOLLGATE_DATA_KEYS_OLD);
+      re-seal every sealed row (Travel Rule payloads, TOTP secrets, casework notes) under the
+      current data key (TOLLGATE_DATA_KEY), opening them with the old ones (TOLLGATE_DATA_KEYS_OLD);
       N rows per statement (default 500, 1 to 10000). Prints "<table>: done/total" as it goes,
       then the status below; --json: one JSON summary as the last line instead. Safe to stop at
       any point (a row is re-sealed wholly or not at all) and to run again (rows under the
@@ -30,12 +28,6 @@ export const DATA_KEY_USAGE = `Usage:
       a key with no rows can be removed. Exit 1 when a row needs a key that is not configured`;
 
 const cmd = command('data-key', DATA_KEY_USAGE);
-
-/**
- * Every column sealed with the data keyring. A new one must be added here to be rotated (and
- * to src/appliance.ts's check at start).
- */
-export const SEALED_COLUMNS: readonly SealedColumn[] = [IVMS101_COLUMN, MFA_SECRET_COLUMN];
 
 const DEFAULT_BATCH_ROWS = 500;
 const MAX_BATCH_ROWS = 10_000;

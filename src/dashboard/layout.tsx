@@ -52,6 +52,10 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 .tags { margin: 0; padding: 0; list-style: none; display: inline; }
 .tags li { display: inline-block; border: 1px solid var(--bad); color: var(--bad); border-radius: 2px; padding: 0 .3rem; margin: 0 .25rem .1rem 0; font-size: .85em; }
 .score-high { color: var(--bad); font-weight: 700; }
+.notes { list-style: none; padding: 0; margin: .5rem 0; }
+.notes li { border-left: 3px solid var(--line); padding: .25rem .75rem; margin: 0 0 .75rem; }
+.note-body { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; }
+.failed { color: var(--bad); font-weight: 700; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: .75rem 0; }
 .decisions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1rem 2rem; }
 .decisions form { border: 1px solid var(--line); padding: .75rem; display: grid; gap: .5rem; }
@@ -104,6 +108,8 @@ export const Layout: FC<PageProps> = ({
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="robots" content="noindex, nofollow" />
+      {/* No icon: without this the browser asks for /favicon.ico and gets a 404 on every page. */}
+      <link rel="icon" href="data:," />
       <title>{`${title} · Tollgate`}</title>
       <style>{STYLE}</style>
     </head>

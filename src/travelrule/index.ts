@@ -31,6 +31,16 @@ export {
   receiveWithoutProtocol,
   sendAddress,
 } from './deposit.js';
+export {
+  addNote,
+  assignTransaction,
+  getAssignment,
+  listNotes,
+  NOTE_COLUMN,
+  NOTE_MAX_CHARS,
+  type Assignment,
+  type Note,
+} from './casework.js';
 export { TravelRuleError } from './errors.js';
 export type { TravelRuleDeps } from './flow.js';
 export {

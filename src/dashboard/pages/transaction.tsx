@@ -1,19 +1,23 @@
 import type { FC } from 'hono/jsx';
-import type {
-  HistoryEntry,
-  MessageRow,
-  PartyScreening,
-  SealedParties,
-  TravelRuleTransaction,
+import {
+  type Assignment,
+  type HistoryEntry,
+  type MessageRow,
+  NOTE_MAX_CHARS,
+  type Note,
+  type PartyScreening,
+  type SealedParties,
+  type TravelRuleTransaction,
 } from '../../travelrule/index.js';
 import { CsrfField, Layout, Time, type PageProps } from '../layout.js';
+import { StatusText } from '../status-words.js';
 import { Party } from './ivms101.js';
 import { ScreeningCell } from './transactions.js';
 
 /**
  * One travel rule transaction: summary and threshold notes, screening, the IVMS101 data,
- * the decision forms (reviewers and admins, when the status has a decision), the messages to
- * the other VASP, and the history.
+ * the decision forms (reviewers and admins, when the status has a decision), the casework (who
+ * is on it, the team's notes), the messages to the other VASP, and the history.
  */
 
 const CANCELLABLE = ['OTHER_VASP_PENDING', 'WAITING_TX_HASH', 'WAITING_ADDRESS_DATA'];
@@ -25,9 +29,13 @@ export interface TransactionPageProps extends Omit<PageProps, 'title'> {
   parties: SealedParties | undefined;
   history: HistoryEntry[];
   messages: MessageRow[];
+  notes: Note[];
+  assignment: Assignment;
+  /** Logins a case can be assigned to. */
+  assignable: string[];
   canDecide: boolean;
   /** What the operator typed, shown again after an error. */
-  values?: { reason?: string; email?: string; address?: string };
+  values?: { reason?: string; email?: string; address?: string; note?: string };
 }
 
 const Row: FC<{ label: string; children?: unknown }> = ({ label, children }) => (
@@ -154,6 +162,7 @@ const Decisions: FC<{
 
 export const TransactionPage: FC<TransactionPageProps> = (p) => {
   const { t } = p;
+  const failed = p.messages.filter((m) => m.status === 'failed').length;
   return (
     <Layout
       title={`Transaction ${t.transaction_ref}`}
@@ -165,6 +174,14 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
       <p>
         <a href="/dashboard/travelrule">Back to the queue</a>
       </p>
+      {failed > 0 ? (
+        <p class="alert" id="failed-messages">
+          {failed === 1
+            ? 'A message to the other VASP failed and is not retried any more: see '
+            : `${failed} messages to the other VASP failed and are not retried any more: see `}
+          <a href="#messages">Messages to the other VASP</a>.
+        </p>
+      ) : null}
       <section id="summary" aria-labelledby="h-summary">
         <h2 id="h-summary">Summary</h2>
         <dl>
@@ -176,8 +193,9 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           </Row>
           <Row label="Direction">{t.direction}</Row>
           <Row label="Status">
-            <strong>{t.status}</strong>
+            <StatusText status={t.status} strong />
           </Row>
+          <Row label="Assigned to">{p.assignment.login}</Row>
           <Row label="Amount">{`${t.amount} ${t.asset}`}</Row>
           <Row label="Network">{t.network}</Row>
           <Row label={t.direction === 'outgoing' ? 'Beneficiary VASP' : 'Originator VASP'}>
@@ -267,6 +285,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           <Decisions t={t} csrf={p.session.csrfToken} values={p.values ?? {}} />
         </section>
       ) : null}
+      <Casework {...p} />
       <section id="messages" aria-labelledby="h-messages">
         <h2 id="h-messages">Messages to the other VASP</h2>
         <table>
@@ -289,7 +308,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
             {p.messages.map((m) => (
               <tr>
                 <td>{m.kind}</td>
-                <td>{m.status}</td>
+                <td class={m.status === 'failed' ? 'failed' : undefined}>{m.status}</td>
                 <td class="num">{m.attempts}</td>
                 <td class="num">{m.last_status ?? '—'}</td>
                 <td>{m.last_error ?? '—'}</td>
@@ -310,7 +329,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
         <ol>
           {p.history.map((h) => (
             <li>
-              <strong>{h.to_status}</strong>
+              <StatusText status={h.to_status} strong />
               {` from ${h.from_status ?? '(new)'} · ${h.trigger} by ${h.actor_type} ${h.actor_id} · `}
               <Time at={h.at} />
               {h.reason ? <div>Reason: {h.reason}</div> : null}
@@ -353,8 +372,10 @@ const ScreeningExplanation: FC<{ title: string; party: PartyScreening | undefine
               <li>
                 <strong>{tag}</strong>{' '}
                 {e.level === 'base'
-                  ? 'the address itself'
-                  : `${e.level}, ${e.hops} hops, ${e.counterparty_count ?? 0} counterparties`}
+                  ? 'the address itself carries the label'
+                  : e.level === 'direct'
+                    ? `direct: ${e.counterparty_count ?? 0} counterparties carry it (1 hop)`
+                    : `indirect: through ${e.counterparty_count ?? 0} counterparties (2 hops)`}
                 {e.sources?.length ? (
                   <span>{` · ${e.sources.map((s) => `${s.source}${s.name ? `: ${s.name}` : ''}`).join('; ')}`}</span>
                 ) : null}
@@ -409,5 +430,94 @@ const ScreeningExplanation: FC<{ title: string; party: PartyScreening | undefine
         </div>
       ))}
     </details>
+  );
+};
+
+/**
+ * Who is on the case and the team's notes; reviewers and admins assign and write. A note is
+ * shown as text, its lines kept.
+ */
+const Casework: FC<TransactionPageProps> = (p) => {
+  const { t, assignment } = p;
+  const csrf = p.session?.csrfToken;
+  const base = `/dashboard/travelrule/${t.id}`;
+  const me = p.session?.operator.login;
+  return (
+    <section id="casework" aria-labelledby="h-casework">
+      <h2 id="h-casework">Casework</h2>
+      <p id="assignee">
+        {assignment.login ? (
+          <>
+            {'Assigned to '}
+            <strong>{assignment.login}</strong>
+            {' since '}
+            <Time at={assignment.at} />.
+          </>
+        ) : (
+          'Nobody is assigned.'
+        )}
+      </p>
+      {p.canDecide && csrf ? (
+        <form id="assign" method="post" action={`${base}/assign`} class="filters">
+          <CsrfField token={csrf} />
+          <div>
+            <label for="assign-to">Assign to</label>
+            <select id="assign-to" name="assignee">
+              <option value="" selected={!assignment.login}>
+                Nobody
+              </option>
+              {p.assignable.map((login) => (
+                <option value={login} selected={assignment.login === login}>
+                  {login === me ? `${login} (me)` : login}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <button type="submit">Assign</button>{' '}
+            {assignment.login !== me ? (
+              <button type="submit" name="me" value="1" class="secondary">
+                Assign to me
+              </button>
+            ) : null}
+          </div>
+        </form>
+      ) : null}
+      <h3 id="notes">Notes</h3>
+      <p class="muted">
+        Seen by every operator; sealed like the IVMS101 data, never sent to the other VASP or to
+        your backend. A note cannot be changed: add another.
+      </p>
+      {p.notes.length ? (
+        <ol class="notes">
+          {p.notes.map((n) => (
+            <li data-id={n.id}>
+              <strong>{n.author}</strong> · <Time at={n.created_at} />
+              {n.body === null ? (
+                <p class="alert">The note could not be decrypted with the configured data keys.</p>
+              ) : (
+                <p class="note-body">{n.body}</p>
+              )}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p>No notes yet.</p>
+      )}
+      {p.canDecide && csrf ? (
+        <form id="note" method="post" action={`${base}/note`} class="stack">
+          <CsrfField token={csrf} />
+          <div>
+            <label for="note-text">Add a note</label>
+            <textarea id="note-text" name="note" maxlength={NOTE_MAX_CHARS} required>
+              {p.values?.note ?? ''}
+            </textarea>
+          </div>
+          <div>
+            <button type="submit">Add note</button>
+          </div>
+        </form>
+      ) : null}
+    </section>
   );
 };

@@ -1,10 +1,16 @@
 import type { FC } from 'hono/jsx';
+import { BASE_TAGS } from '../../aml/index.js';
 import { type PartyScreening, STATUSES } from '../../travelrule/index.js';
 import { queryString } from '../context.js';
 import { Layout, Pager, Time, type PageProps } from '../layout.js';
-import type { TransactionListRow } from '../queries.js';
+import { NOBODY, type TransactionListRow } from '../queries.js';
+import { STATUS_WORDS, StatusText } from '../status-words.js';
 
-/** The Travel Rule queue: the filter form and a page of transactions with both parties' screening. */
+/**
+ * The Travel Rule queue: the filter form, the CSV export of what it finds, and a page of
+ * transactions with both parties' screening, the operator on each case, its notes and its
+ * failed messages to the other VASP.
+ */
 
 /** Scores from here up are shown as high risk. */
 const HIGH_SCORE = 70;
@@ -42,6 +48,30 @@ export interface Filters {
   direction: string;
   from: string;
   to: string;
+  /** '' = anyone, NOBODY, or a login. */
+  assignee: string;
+  /** '1': only transactions with a failed message. */
+  failed: string;
+  /** '' or a whole number 0 to 100. */
+  score: string;
+  /** '' or a base tag. */
+  tag: string;
+}
+
+/** The filters as a query string (the pager's links, the export link). */
+export function filterQuery(f: Filters, extra: Record<string, string | number> = {}): string {
+  return queryString({
+    ref: f.ref || undefined,
+    status: f.status,
+    direction: f.direction || undefined,
+    from: f.from || undefined,
+    to: f.to || undefined,
+    assignee: f.assignee || undefined,
+    failed: f.failed || undefined,
+    score: f.score || undefined,
+    tag: f.tag || undefined,
+    ...extra,
+  });
 }
 
 export const TransactionsPage: FC<
@@ -51,11 +81,13 @@ export const TransactionsPage: FC<
     total: number;
     page: number;
     limit: number;
+    /** Operators a case can be assigned to (the assignee filter's choices). */
+    assignable: string[];
   }
 > = (p) => {
   const f = p.filters;
-  const href = (page: number) =>
-    `/dashboard/travelrule${queryString({ ref: f.ref || undefined, status: f.status, direction: f.direction || undefined, from: f.from || undefined, to: f.to || undefined, page })}`;
+  const me = p.session?.operator.login;
+  const href = (page: number) => `/dashboard/travelrule${filterQuery(f, { page })}`;
   return (
     <Layout
       title="Travel Rule"
@@ -83,7 +115,7 @@ export const TransactionsPage: FC<
             </option>
             {STATUSES.map((s) => (
               <option value={s} selected={f.status === s}>
-                {s}
+                {`${STATUS_WORDS[s]} (${s})`}
               </option>
             ))}
           </select>
@@ -110,11 +142,72 @@ export const TransactionsPage: FC<
           <label for="q-to">Created to</label>
           <input id="q-to" name="to" type="date" value={f.to} />
         </div>
+        <div>
+          <label for="q-assignee">Assigned to</label>
+          <select id="q-assignee" name="assignee">
+            <option value="" selected={f.assignee === ''}>
+              Anyone or nobody
+            </option>
+            <option value={NOBODY} selected={f.assignee === NOBODY}>
+              Nobody
+            </option>
+            {[
+              ...new Set([
+                ...p.assignable,
+                ...(f.assignee && f.assignee !== NOBODY ? [f.assignee] : []),
+              ]),
+            ].map((login) => (
+              <option value={login} selected={f.assignee === login}>
+                {login === me ? `${login} (me)` : login}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="q-score">Score at least</label>
+          <input
+            id="q-score"
+            name="score"
+            type="number"
+            min={0}
+            max={100}
+            step={1}
+            value={f.score}
+          />
+        </div>
+        <div>
+          <label for="q-tag">Tag (itself, direct or indirect)</label>
+          <select id="q-tag" name="tag">
+            <option value="" selected={f.tag === ''}>
+              Any or none
+            </option>
+            {BASE_TAGS.map((t) => (
+              <option value={t} selected={f.tag === t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label>
+            <input type="checkbox" name="failed" value="1" checked={f.failed === '1'} /> Only with a
+            failed message to the other VASP
+          </label>
+        </div>
         <input type="hidden" name="page" value="1" />
         <div>
           <button type="submit">Search</button>
         </div>
       </form>
+      <p>
+        <a id="queue-export" href={`/dashboard/travelrule/export${filterQuery(f)}`} download>
+          Export what this search finds (CSV)
+        </a>{' '}
+        <span class="muted">
+          No personal data: references, statuses, amounts, screening, assignment; the export is
+          recorded in the audit log.
+        </span>
+      </p>
       <table id="transactions">
         <caption>
           {f.status === 'PENDING' ? 'Waiting for a decision, oldest first' : 'Newest first'}
@@ -131,6 +224,10 @@ export const TransactionsPage: FC<
             <th scope="col">Other VASP</th>
             <th scope="col">Originator screening</th>
             <th scope="col">Beneficiary screening</th>
+            <th scope="col">Assigned to</th>
+            <th scope="col" class="num">
+              Notes
+            </th>
             <th scope="col">Created</th>
           </tr>
         </thead>
@@ -141,7 +238,16 @@ export const TransactionsPage: FC<
                 <a href={`/dashboard/travelrule/${t.id}`}>{t.transaction_ref}</a>
               </td>
               <td>{t.direction}</td>
-              <td>{t.status}</td>
+              <td>
+                <StatusText status={t.status} />
+                {t.failed_messages > 0 ? (
+                  <div class="failed">
+                    {t.failed_messages === 1
+                      ? 'A message to the other VASP failed'
+                      : `${t.failed_messages} messages to the other VASP failed`}
+                  </div>
+                ) : null}
+              </td>
               <td class="num">
                 {`${t.amount} ${t.asset}`}
                 {t.network ? <span class="muted">{` on ${t.network}`}</span> : null}
@@ -153,6 +259,8 @@ export const TransactionsPage: FC<
               <td>
                 <ScreeningCell party={t.screening?.beneficiary} score={t.beneficiary_score} />
               </td>
+              <td class="assignee">{t.assigned_to ?? <span class="muted">nobody</span>}</td>
+              <td class="num">{t.notes}</td>
               <td>
                 <Time at={t.created_at} />
               </td>

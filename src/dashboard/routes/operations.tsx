@@ -455,7 +455,15 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
               ))}
             </tbody>
           </table>
-          {messages.length === 0 ? <p>No failed travel rule message.</p> : null}
+          {messages.length === 0 ? (
+            <p>No failed travel rule message.</p>
+          ) : (
+            <p>
+              <a id="failed-in-queue" href="/dashboard/travelrule?status=&failed=1">
+                Every transaction with a failed message, in the Travel Rule queue
+              </a>
+            </p>
+          )}
         </section>
         <section id="counts" aria-labelledby="h-counts">
           <h2 id="h-counts">Counts</h2>

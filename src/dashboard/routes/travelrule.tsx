@@ -4,9 +4,17 @@ import { type AuditAction, recordAudit } from '../../audit/index.js';
 import { apiErrorOf } from '../../errors.js';
 import { log } from '../../log.js';
 import { roleAllows } from '../../operators/index.js';
+import { BASE_TAGS } from '../../aml/index.js';
+import type { Sql } from '../../db/index.js';
+import { listOperators } from '../../operators/index.js';
 import {
   acceptByOperator,
+  addNote,
+  assignTransaction,
   cancelByOperator,
+  type Direction,
+  getAssignment,
+  listNotes,
   DecryptionError,
   getTransaction,
   getVasp,
@@ -33,7 +41,8 @@ import {
 } from '../context.js';
 import { TransactionPage, type TransactionPageProps } from '../pages/transaction.js';
 import { TransactionsPage, type Filters } from '../pages/transactions.js';
-import { searchTransactions } from '../queries.js';
+import { exportTransactions, searchTransactions, type TransactionSearch } from '../queries.js';
+import { queueCsv } from '../queue-csv.js';
 import { UUID_RE } from '../../ids.js';
 
 /**
@@ -52,9 +61,17 @@ const DONE: Record<string, string> = {
   reject: 'Rejected. The reason is kept in the history.',
   cancel: 'Cancelled. The reason is kept in the history.',
   answer: "The beneficiary VASP's answer is recorded.",
+  note: 'Note added.',
+  assign: 'Assigned.',
+  unassign: 'Nobody is assigned now.',
+  assign_same: 'Already assigned so: nothing changed.',
 };
 
-function readFilters(c: DashContext): { filters: Filters; error?: string } {
+function readFilters(c: DashContext): {
+  filters: Filters;
+  search: TransactionSearch;
+  error?: string;
+} {
   const q = c.req.query();
   const filters: Filters = {
     ref: (q.ref ?? '').slice(0, 200),
@@ -63,6 +80,10 @@ function readFilters(c: DashContext): { filters: Filters; error?: string } {
     direction: q.direction ?? '',
     from: q.from ?? '',
     to: q.to ?? '',
+    assignee: (q.assignee ?? '').slice(0, 200),
+    failed: q.failed === '1' ? '1' : '',
+    score: (q.score ?? '').trim(),
+    tag: q.tag ?? '',
   };
   const problems: string[] = [];
   if (filters.status !== '' && !(STATUSES as readonly string[]).includes(filters.status))
@@ -73,12 +94,45 @@ function readFilters(c: DashContext): { filters: Filters; error?: string } {
     problems.push('Created from: must be a date (YYYY-MM-DD).');
   if (filters.to !== '' && !validDay(filters.to))
     problems.push('Created to: must be a date (YYYY-MM-DD).');
+  if (filters.score !== '' && !/^(100|[1-9]?[0-9])$/.test(filters.score))
+    problems.push('Score at least: must be a whole number from 0 to 100.');
+  if (filters.tag !== '' && !(BASE_TAGS as readonly string[]).includes(filters.tag))
+    problems.push('Tag: not a known tag.');
   if (problems.length)
     return {
-      filters: { ...filters, status: '', direction: '', from: '', to: '' },
+      filters: {
+        ...filters,
+        status: '',
+        direction: '',
+        from: '',
+        to: '',
+        score: '',
+        tag: '',
+      },
+      search: {},
       error: problems.join(' '),
     };
-  return { filters };
+  return {
+    filters,
+    search: {
+      status: (filters.status || undefined) as Status | undefined,
+      direction: (filters.direction || undefined) as Direction | undefined,
+      ref: filters.ref,
+      from: filters.from || undefined,
+      to: filters.to || undefined,
+      assignee: filters.assignee || undefined,
+      failed: filters.failed === '1',
+      minScore: filters.score === '' ? undefined : Number(filters.score),
+      tag: filters.tag || undefined,
+    },
+  };
+}
+
+/** Operators a case can be assigned to: active reviewers and admins, by login. */
+async function assignableLogins(sql: Sql): Promise<string[]> {
+  return (await listOperators(sql))
+    .filter((o) => !o.disabled_at && roleAllows(o.role, 'reviewer'))
+    .map((o) => o.login);
 }
 
 async function showTransaction(
@@ -93,10 +147,13 @@ async function showTransaction(
   if (!t)
     return errorPage(c, 404, 'Not found', 'There is no travel rule transaction with this id.');
   const session = c.get('session');
-  const [vasp, history, messages, parties] = await Promise.all([
+  const [vasp, history, messages, notes, assignment, assignable, parties] = await Promise.all([
     t.counterparty_vasp_id ? getVasp(sql, t.counterparty_vasp_id) : undefined,
     listHistory(sql, id),
     listMessages(sql, id),
+    listNotes(sql, deps.travelRule.keyring, id),
+    getAssignment(sql, id),
+    assignableLogins(sql),
     readPayload(sql, deps.travelRule.keyring, id).then(
       (p) => p as SealedParties,
       (err: unknown) => {
@@ -123,6 +180,9 @@ async function showTransaction(
       parties={parties}
       history={history}
       messages={messages}
+      notes={notes}
+      assignment={assignment}
+      assignable={assignable}
       canDecide={roleAllows(session.operator.role, 'reviewer')}
       session={session}
       {...extra}
@@ -138,19 +198,14 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const tr = new Hono<DashEnv>();
 
   tr.get('/', async (c) => {
-    const { filters, error } = readFilters(c);
+    const { filters, search, error } = readFilters(c);
     const page = pageParam(c.req.query('page'));
-    const { rows, total } = error
-      ? { rows: [], total: 0 }
-      : await searchTransactions(sql, {
-          status: (filters.status || undefined) as Status | undefined,
-          direction: (filters.direction || undefined) as 'incoming' | 'outgoing' | undefined,
-          ref: filters.ref,
-          from: filters.from || undefined,
-          to: filters.to || undefined,
-          page,
-          limit: PAGE_SIZE,
-        });
+    const [{ rows, total }, assignable] = await Promise.all([
+      error
+        ? { rows: [], total: 0 }
+        : searchTransactions(sql, { ...search, page, limit: PAGE_SIZE }),
+      assignableLogins(sql),
+    ]);
     return render(
       c,
       <TransactionsPage
@@ -160,10 +215,40 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
         total={total}
         page={page}
         limit={PAGE_SIZE}
+        assignable={assignable}
         error={error}
       />,
       error ? 400 : 200,
     );
+  });
+
+  // The queue as CSV: what the same filters find, in the same order, without personal data.
+  tr.get('/export', async (c) => {
+    const { filters, search, error } = readFilters(c);
+    if (error) return errorPage(c, 400, 'Nothing exported', error);
+    const rows = await exportTransactions(sql, search);
+    await recordAudit(sql, {
+      actor: c.get('session').operator.login,
+      action: 'travelrule_export',
+      details: {
+        transactions: rows.length,
+        ref: filters.ref || null,
+        status: filters.status || null,
+        direction: filters.direction || null,
+        from: filters.from || null,
+        to: filters.to || null,
+        assignee: filters.assignee || null,
+        failed: filters.failed === '1',
+        score: filters.score || null,
+        tag: filters.tag || null,
+      },
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    return c.body(queueCsv(rows), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="tollgate-travelrule-${day}.csv"`,
+      'cache-control': 'no-store',
+    });
   });
 
   tr.get('/:id', async (c) => {
@@ -256,7 +341,63 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }),
   );
 
+  // Casework: a note, the assignment. Reviewers and admins (the ones who decide).
+  tr.post('/:id/note', requireRole('reviewer'), async (c) => {
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id))
+      return errorPage(c, 404, 'Not found', 'There is no travel rule transaction with this id.');
+    const text = field(c, 'note');
+    try {
+      await addNote(
+        sql,
+        deps.travelRule.keyring,
+        id.toLowerCase(),
+        c.get('session').operator.login,
+        text,
+      );
+      return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=note#notes`, 303);
+    } catch (err) {
+      return casework(c, deps, id.toLowerCase(), err, { note: text });
+    }
+  });
+
+  tr.post('/:id/assign', requireRole('reviewer'), async (c) => {
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id))
+      return errorPage(c, 404, 'Not found', 'There is no travel rule transaction with this id.');
+    const login = c.get('session').operator.login;
+    // "Assign to me" sends me=1; the select sends a login, or '' for nobody.
+    const assignee = field(c, 'me') === '1' ? login : field(c, 'assignee').trim() || null;
+    try {
+      const { changed } = await assignTransaction(sql, id.toLowerCase(), assignee, login);
+      const done = !changed ? 'assign_same' : assignee === null ? 'unassign' : 'assign';
+      return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=${done}#casework`, 303);
+    } catch (err) {
+      return casework(c, deps, id.toLowerCase(), err);
+    }
+  });
+
   return tr;
+}
+
+/** A refused note or assignment: the page again with the reason (and the note as typed). */
+function casework(
+  c: DashContext,
+  deps: DashboardDeps,
+  id: string,
+  err: unknown,
+  values: { note?: string } = {},
+): Promise<Response> {
+  if (!(err instanceof TravelRuleError)) throw err;
+  if (err.kind === 'not_found')
+    return errorPage(c, 404, 'Not found', 'There is no travel rule transaction with this id.');
+  return showTransaction(
+    c,
+    deps,
+    id,
+    { error: err.message, values },
+    apiErrorOf(err, 'http').httpStatus as ContentfulStatusCode,
+  );
 }
 
 /** The service's message, with the missing-reason case said in the operator's words. */
