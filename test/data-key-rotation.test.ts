@@ -14,7 +14,9 @@ import {
 import { createTransaction } from '../src/travelrule/lifecycle.js';
 import { addNote, listNotes, NOTE_COLUMN } from '../src/travelrule/casework.js';
 import { IVMS101_COLUMN, type SealedColumn } from '../src/travelrule/rekey.js';
-import { readPayload } from '../src/travelrule/store.js';
+import { callbackToken } from '../src/travelrule/callback-token.js';
+import { findByCallbackToken, readPayload } from '../src/travelrule/store.js';
+import { findTravelAddress, issueTravelAddress } from '../src/travelrule/travel-addresses.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { travelBody } from './helpers/travelrule.js';
@@ -23,12 +25,18 @@ import { travelBody } from './helpers/travelrule.js';
  * `tollgate data-key rotate` and `status` against real Postgres, through the real CLI: every
  * sealed column (Travel Rule payloads, operators' TOTP secrets, casework notes) is made under key A, then
  * re-sealed under B with A configured as old; nothing may become unreadable on the way, a kill -9
- * mid-way included, and afterwards B alone opens every row to the same plaintext bytes.
+ * mid-way included, and afterwards B alone opens every row to the same plaintext bytes, and the
+ * Travel Addresses and callback URLs A made still lead where they did.
  */
 
 const TRANSFERS = 400;
 const OPERATORS = 3;
 const NOTES = 7;
+const TRAVEL_ADDRESSES = 2;
+/** Tokens handed out while key A was current: Travel Addresses (token → row), a callback URL. */
+const travelAddressTokens = new Map<string, { id: string; address: string }>();
+let callbackTokenA = '';
+let callbackTarget = '';
 const SEALED = TRANSFERS + OPERATORS + NOTES;
 const A = randomBytes(32).toString('base64');
 const B = randomBytes(32).toString('base64');
@@ -103,6 +111,25 @@ beforeAll(async () => {
     plain.get(MFA_SECRET_COLUMN.table)!.set(String(op.id), Buffer.from(enrolment!.secret, 'utf8'));
   }
   const onTransfers = [...plain.get(IVMS101_COLUMN.table)!.keys()];
+  for (const address of [
+    '0x1111111111111111111111111111111111111111',
+    '0x2222222222222222222222222222222222222222',
+  ]) {
+    const issued = await issueTravelAddress(
+      { sql: db.sql, keyring: ringA, trpUrl: 'https://tollgate.example' },
+      apiKeyId,
+      'eth',
+      address,
+    );
+    const token = issued.url.split('/').at(-1)!;
+    const found = await findTravelAddress(db.sql, ringA, token);
+    travelAddressTokens.set(token, { id: found!.id, address: issued.address });
+    // Before the rotate records it, the new key alone cannot find it.
+    expect(await findTravelAddress(db.sql, ringB, token)).toBeUndefined();
+  }
+  callbackTarget = onTransfers[0]!;
+  callbackTokenA = callbackToken(ringA, callbackTarget);
+  expect(await findByCallbackToken(db.sql, ringB, callbackTokenA)).toBeUndefined();
   for (let i = 0; i < NOTES; i++) {
     const on = onTransfers[i % 3]!;
     const text = `Note ${i}: called the customer, Jane Doe, about the source of funds.`;
@@ -197,12 +224,29 @@ describe('tollgate data-key', () => {
     }
   });
 
+  it("keeps the old key's callback URLs and Travel Addresses working once the key is removed", async () => {
+    // Key A is gone from the keyring: only the hashes the rotate recorded can find them.
+    for (const [token, ta] of travelAddressTokens)
+      expect(await findTravelAddress(db.sql, ringB, token)).toMatchObject({
+        id: ta.id,
+        address: ta.address,
+      });
+    expect((await findByCallbackToken(db.sql, ringB, callbackTokenA))?.id).toBe(callbackTarget);
+    // A token of the same form that key A never made finds nothing.
+    const forged = `${callbackTokenA.slice(0, 48)}${'A'.repeat(43)}`;
+    expect(await findByCallbackToken(db.sql, ringB, forged)).toBeUndefined();
+    // Nothing but hashes is stored: no token in clear.
+    const stored = JSON.stringify(await db.sql`select * from retired_key_tokens`);
+    expect(stored).not.toContain(callbackTokenA);
+    for (const [token] of travelAddressTokens) expect(stored).not.toContain(token);
+  });
+
   it('status says no row is left under the old key; a rerun rewrites nothing', async () => {
     const status = runCli(db.url, ['data-key', 'status'], B_WITH_A_OLD);
     expect(await status.exited).toBe(0);
     expect(status.out()).toMatch(
       new RegExp(
-        `key ${keyA.id}  TOLLGATE_DATA_KEYS_OLD\\[1\\]  travelrule_transactions 0, operator_mfa 0, travelrule_notes 0  \\(no rows left: can be removed\\)`,
+        `key ${keyA.id}  TOLLGATE_DATA_KEYS_OLD\\[1\\]  travelrule_transactions 0, operator_mfa 0, travelrule_notes 0, tokens recorded ${TRANSFERS + TRAVEL_ADDRESSES}  \\(no rows left, tokens recorded: can be removed\\)`,
       ),
     );
     const alone = runCli(db.url, ['data-key', 'status', '--json'], { TOLLGATE_DATA_KEY: B });
@@ -218,6 +262,8 @@ describe('tollgate data-key', () => {
           travelrule_notes: NOTES,
         },
         total_rows: SEALED,
+        tokens_recorded: 0,
+        tokens_recorded_at: null,
       },
     ]);
 

@@ -6,8 +6,11 @@ import { withDatabase } from '../db/open.js';
 import { SEALED_COLUMNS } from '../sealed-columns.js';
 import {
   countByKey,
+  countRetiredTokens,
   decodeDataKey,
   loadKeyring,
+  type RecordedTokens,
+  recordTokensOf,
   refuseMissingKeys,
   resealBatch,
   type Keyring,
@@ -22,10 +25,13 @@ export const DATA_KEY_USAGE = `Usage:
       then the status below; --json: one JSON summary as the last line instead. Safe to stop at
       any point (a row is re-sealed wholly or not at all) and to run again (rows under the
       current key are skipped); runs beside the appliance (a row another writer changed
-      meanwhile is left as it is, for a rerun)
+      meanwhile is left as it is, for a rerun). Then, for each old key, records the hashes of
+      the tokens it made (callback URLs of transfers under way, issued Travel Addresses) so
+      that they keep working once the key is removed
   tollgate data-key status [--json]
-      per data key: where it is configured and how many rows each table still holds under it;
-      a key with no rows can be removed. Exit 1 when a row needs a key that is not configured`;
+      per data key: where it is configured, how many rows each table still holds under it and
+      how many of its tokens are recorded; an old key with no rows and its tokens recorded can
+      be removed. Exit 1 when a row needs a key that is not configured`;
 
 const cmd = command('data-key', DATA_KEY_USAGE);
 
@@ -39,6 +45,9 @@ interface KeyStatus {
   current: boolean;
   rows: Record<string, number>;
   total_rows: number;
+  /** Its tokens recorded by a rotate (they work after the key is removed), and when. */
+  tokens_recorded: number;
+  tokens_recorded_at: string | null;
 }
 
 /** `tollgate data-key rotate|status`: re-seal rows under the current data key; rows per key. */
@@ -66,10 +75,20 @@ export async function dataKeyCommand(config: Config, args: string[]): Promise<vo
       if (sub === 'rotate') {
         await refuseMissingKeys(sql, keyring, SEALED_COLUMNS);
         const tables = await rotate(sql, keyring, batch, !values.json);
+        const tokens: RecordedTokens[] = [];
+        for (const key of keyring.byId.values()) {
+          if (key.id === keyring.current.id) continue;
+          const t = await recordTokensOf(sql, key, batch);
+          tokens.push(t);
+          if (!values.json)
+            process.stdout.write(
+              `tokens of key ${key.id}: ${t.callbacks} callback URLs, ${t.travel_addresses} Travel Addresses newly recorded\n`,
+            );
+        }
         const keys = await keyStatus(sql, keyring, config);
         if (values.json)
           process.stdout.write(
-            JSON.stringify({ current_key_id: keyring.current.id, tables, keys }) + '\n',
+            JSON.stringify({ current_key_id: keyring.current.id, tables, tokens, keys }) + '\n',
           );
         else process.stdout.write(formatStatus(keys));
         return;
@@ -153,6 +172,8 @@ async function keyStatus(sql: Sql, keyring: Keyring, config: Config): Promise<Ke
         current: id === keyring.current.id,
         rows: Object.fromEntries(SEALED_COLUMNS.map((c) => [c.table, 0])),
         total_rows: 0,
+        tokens_recorded: 0,
+        tokens_recorded_at: null,
       };
       keys.set(id, k);
     }
@@ -166,6 +187,12 @@ async function keyStatus(sql: Sql, keyring: Keyring, config: Config): Promise<Ke
       k.rows[c.table] = rows;
       k.total_rows += rows;
     }
+  for (const [keyId, r] of await countRetiredTokens(sql)) {
+    const k = keys.get(keyId);
+    if (!k) continue;
+    k.tokens_recorded = r.tokens;
+    k.tokens_recorded_at = r.recorded_at.toISOString();
+  }
   return [...keys.values()];
 }
 
@@ -179,10 +206,11 @@ function formatStatus(keys: KeyStatus[]): string {
       ? 'current: seals new rows'
       : k.source === null
         ? 'needed: add it to TOLLGATE_DATA_KEYS_OLD'
-        : k.total_rows === 0
-          ? 'no rows left: can be removed'
+        : k.total_rows === 0 && k.tokens_recorded_at !== null
+          ? 'no rows left, tokens recorded: can be removed'
           : 'still needed: run tollgate data-key rotate';
-    return `key ${k.key_id}  ${where}  ${rows}  (${verdict})`;
+    const tokens = k.current ? '' : `, tokens recorded ${k.tokens_recorded}`;
+    return `key ${k.key_id}  ${where}  ${rows}${tokens}  (${verdict})`;
   });
   return lines.join('\n') + '\n';
 }

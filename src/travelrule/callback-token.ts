@@ -1,18 +1,19 @@
 import { secretHash } from '../ids.js';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { Keyring } from './crypto.js';
+import type { DataKey, Keyring } from './crypto.js';
 
 /**
  * The token in a transfer's callback URLs (/trp/v3/resolutions/<token>, /confirmations/<token>):
  * `<transaction id, 32 hex><data key id, 16 hex><HMAC-SHA256, 43 base64url>`. It is made from
  * the transaction id with a key derived from a data key (HKDF, info CALLBACK_INFO), so nothing
  * secret about it is stored: a copy of the database cannot make or read a callback URL. Tokens
- * made with an older data key keep working while that key stays in the keyring.
+ * made with an older data key keep working while that key stays in the keyring, and after it is
+ * removed once `tollgate data-key rotate` has recorded their hashes (retired-tokens.ts).
  * Transfers begun before such tokens kept a random one, of which only a SHA-256 is stored now
  * (sql/0018); legacyTokenHash finds those.
  */
 
-const CALLBACK_INFO = 'tollgate-trp-callback-v1';
+export const CALLBACK_INFO = 'tollgate-trp-callback-v1';
 /** The same construction names a Travel Address we issue (travel-addresses.ts), under its own key. */
 export const TRAVEL_ADDRESS_INFO = 'tollgate-travel-address-v1';
 const ID_HEX = 32;
@@ -35,8 +36,12 @@ export function callbackToken(
   transactionId: string,
   info = CALLBACK_INFO,
 ): string {
-  const { id, key } = keyring.current;
-  return `${hex(transactionId)}${id}${mac(key, transactionId, info)}`;
+  return tokenWith(keyring.current, transactionId, info);
+}
+
+/** The token `dataKey` makes (made) for a row: what an older key handed out, for instance. */
+export function tokenWith(dataKey: DataKey, rowId: string, info = CALLBACK_INFO): string {
+  return `${hex(rowId)}${dataKey.id}${mac(dataKey.key, rowId, info)}`;
 }
 
 /** The transaction (or, with another info, the row) a token was made for; undefined when none. */

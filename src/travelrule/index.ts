@@ -25,6 +25,7 @@ export {
   type ResealBatch,
   type SealedColumn,
 } from './rekey.js';
+export { countRetiredTokens, recordTokensOf, type RecordedTokens } from './retired-tokens.js';
 export {
   receiveConfirmation,
   receiveInquiry,

@@ -174,8 +174,14 @@ export async function findByCallbackToken(
 ): Promise<TravelRuleTransaction | undefined> {
   const id = transactionOfToken(keyring, token);
   if (id !== undefined) return getTransaction(sql, id);
+  // A random token of before (its hash on the row), or one made by a data key since removed
+  // (its hash recorded by `tollgate data-key rotate`: retired-tokens.ts).
+  const hash = legacyTokenHash(token);
   const [row] = await sql<TravelRuleTransaction[]>`
-    select ${sql.unsafe(COLUMNS)} from travelrule_transactions where callback_token = ${legacyTokenHash(token)}`;
+    select ${sql.unsafe(COLUMNS)} from travelrule_transactions
+    where callback_token = ${hash}
+      or id = (select target from retired_key_tokens where token_hash = ${hash} and kind = 'callback')
+    limit 1`;
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 

@@ -3,6 +3,7 @@ import type { Sql } from '../db/index.js';
 import { callbackToken, TRAVEL_ADDRESS_INFO, transactionOfToken } from './callback-token.js';
 import type { Keyring } from './crypto.js';
 import { TravelRuleError } from './errors.js';
+import { findRetiredToken } from './retired-tokens.js';
 import { encodeTravelAddress } from './trp/travel-address.js';
 
 /**
@@ -57,7 +58,11 @@ export async function findTravelAddress(
   keyring: Keyring,
   token: string,
 ): Promise<TravelAddressTarget | undefined> {
-  const id = transactionOfToken(keyring, token, TRAVEL_ADDRESS_INFO);
+  // Made with a configured data key, or with one since removed (its hash recorded by
+  // `tollgate data-key rotate`: retired-tokens.ts).
+  const id =
+    transactionOfToken(keyring, token, TRAVEL_ADDRESS_INFO) ??
+    (await findRetiredToken(sql, 'travel_address', token));
   if (id === undefined) return undefined;
   const [row] = await sql<TravelAddressTarget[]>`
     select t.id, t.api_key_id::text, t.network, t.address from travel_addresses t
