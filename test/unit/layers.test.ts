@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'version.ts',
     'concurrency.ts',
     'urls.ts',
+    'csv.ts',
     'config',
   ],
   // infrastructure: the database, outbound HTTP, chain clients and units
@@ -42,7 +43,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // roles and faces: what runs (indexers, job worker and its tasks) and what answers (API, pages)
   ['indexer', 'jobs', 'workers', 'monitoring', 'dashboard', 'api', 'devchain'],
   // entry: the process and its commands
-  ['appliance.ts', 'cli.ts', 'cli'],
+  ['appliance.ts', 'cli.ts', 'cli', 'sealed-columns.ts'],
 ];
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
