@@ -964,7 +964,7 @@ export interface components {
                     [key: string]: boolean;
                 };
                 block_number: number;
-                /** @description Not in the spec: which counterparty of the transaction brought each of its tags (at most 10 per tag); empty for an event of a label change. */
+                /** @description Not in the spec: which counterparty of the transaction brought each of its tags (at most 10 per tag); for an event of a label change, the counterparties through which the changed labels reach the address (none for a tag of the address itself). */
                 triggered_by: components["schemas"]["LiveAmlTrigger"][];
             };
             /** Format: date-time */
@@ -5489,7 +5489,7 @@ export interface operations {
                         /** @constant */
                         indirect_number_of_malicious_contracts_created?: true;
                     };
-                    /** @description Not in the spec: per tag of `hash_tags`, which counterparty brought it (at most 10 per tag); [] for a label change. */
+                    /** @description Not in the spec: per direct_/indirect_ tag of `hash_tags`, which counterparty brought it (at most 10 per tag). For an alert raised by a label change: the counterparties through which the changed labels reach the address (none for a tag of the address itself). */
                     triggered_by: {
                         /**
                          * @description A tag of `hash_tags`.
@@ -6194,7 +6194,7 @@ export interface operations {
                         /** @constant */
                         indirect_number_of_malicious_contracts_created?: true;
                     };
-                    /** @description Not in the spec: per tag of `hash_tags`, which counterparty brought it (at most 10 per tag); [] for a label change. */
+                    /** @description Not in the spec: per direct_/indirect_ tag of `hash_tags`, which counterparty brought it (at most 10 per tag). For an alert raised by a label change: the counterparties through which the changed labels reach the address (none for a tag of the address itself). */
                     triggered_by: {
                         /**
                          * @description A tag of `hash_tags`.

@@ -74,7 +74,15 @@ it('raises a live AML event when a label import alone makes a tracked address ri
     hash: '',
     block_number: 0,
     hash_tags: { direct_stealing_attack: true },
-    triggered_by: [],
+    // Who brings it: the payer, labelled by the import (its source).
+    triggered_by: [
+      {
+        tag: 'direct_stealing_attack',
+        counterparty: payer.address.toLowerCase(),
+        labelled: payer.address.toLowerCase(),
+        sources: ['intel'],
+      },
+    ],
   });
   expect(hook!.json.score).toBeGreaterThan(0);
   expect(hook!.json.tags.direct_stealing_attack).toBe(true);
@@ -88,6 +96,7 @@ it('raises a live AML event when a label import alone makes a tracked address ri
         hash: '',
         block_number: 0,
         hash_tags: { direct_stealing_attack: true },
+        triggered_by: hook!.json.triggered_by,
       }),
     }),
   ]);
@@ -108,6 +117,8 @@ it('raises a live AML event when a label import alone makes a tracked address ri
   await receiver.waitFor(() => rescanEvents().length >= 2);
   const second = rescanEvents()[1]!;
   expect(second.json.hash_tags).toEqual({ mixer: true });
+  // A label on the address itself comes through no counterparty.
+  expect(second.json.triggered_by).toEqual([]);
   expect(rescanEvents()).toHaveLength(2);
   // Alerts of a label change keep the live AML webhook's documented contract too.
   expectWebhookContract(

@@ -295,7 +295,7 @@ export const LiveAmlBody = z.object({
   hash_tags: HashTags,
   triggered_by: z.array(Trigger).meta({
     description:
-      'Not in the spec: per tag of `hash_tags`, which counterparty brought it (at most 10 per tag); [] for a label change.',
+      'Not in the spec: per direct_/indirect_ tag of `hash_tags`, which counterparty brought it (at most 10 per tag). For an alert raised by a label change: the counterparties through which the changed labels reach the address (none for a tag of the address itself).',
   }),
   created_at: z.iso.datetime().meta({
     description:

@@ -1,23 +1,72 @@
 import { networkInfo } from '../config/networks.js';
 import type { Sql } from '../db/index.js';
 import { log } from '../log.js';
-import { type AmlTags, analyzeAddress } from '../aml/index.js';
+import {
+  type AmlTags,
+  analyzeAddress,
+  explainAnalysis,
+  explanationIds,
+  type ExplanationIds,
+} from '../aml/index.js';
 import {
   insertLiveAmlWebhook,
   isRisky,
   type LiveAmlDeps,
   type LiveAmlWebhook,
+  MAX_TRIGGERS_PER_TAG,
   riskTagsOf,
 } from './check.js';
-import { recordEvent } from './events.js';
+import { recordEvent, type Trigger } from './events.js';
 
 /**
  * After a label import changed labels: every address tracked for live AML is analysed again, and
  * one whose risk tags now include a tag not in its last known state (liveaml_state) raises a live
  * AML event and webhook, as a transaction would. Such an event names no transaction: `hash` is ""
- * and `block_number` 0; `hash_tags` holds the newly true tags. The state is then updated, so an
- * import that changes nothing for an address says nothing about it.
+ * and `block_number` 0; `hash_tags` holds the newly true tags, and `triggered_by` the
+ * counterparties through which a new direct_/indirect_ tag reaches the address (as the
+ * explanation of /analyze/aml?detail=true finds them; a tag of the address itself has none).
+ * The state is then updated, so an import that changes nothing for an address says nothing
+ * about it.
  */
+
+/**
+ * Who brings each of `fresh` (direct_/indirect_ tags) to the address: the counterparties the
+ * explanation names on each network where the tag is true, at most MAX_TRIGGERS_PER_TAG a tag.
+ */
+async function triggersOf(
+  deps: LiveAmlDeps,
+  address: string,
+  fresh: string[],
+  analyses: { network: string; tags: AmlTags }[],
+  ids: () => Promise<ExplanationIds>,
+): Promise<Trigger[]> {
+  const byTag = new Map<string, Trigger[]>();
+  for (const { network, tags } of analyses) {
+    const wanted = fresh.filter((tag) => tags[tag] === true && /^(direct|indirect)_/.test(tag));
+    if (wanted.length === 0) continue;
+    const explained = await explainAnalysis(
+      deps.sql,
+      deps.aml,
+      { network, address, tags: Object.fromEntries(wanted.map((tag) => [tag, true])) },
+      await ids(),
+    );
+    for (const tag of wanted) {
+      const list = byTag.get(tag) ?? [];
+      for (const c of explained.tags[tag]?.counterparties ?? []) {
+        if (list.length >= MAX_TRIGGERS_PER_TAG) break;
+        if (list.some((t) => t.counterparty === c.address && t.labelled === c.labelled)) continue;
+        list.push({
+          tag,
+          counterparty: c.address,
+          labelled: c.labelled,
+          sources: [...new Set(c.sources.map((s) => s.source))].sort(),
+        });
+      }
+      byTag.set(tag, list);
+    }
+  }
+  return [...byTag.keys()].sort().flatMap((tag) => byTag.get(tag)!);
+}
 
 interface Tracked {
   id: string;
@@ -46,19 +95,27 @@ export async function runLiveAmlRescan(
     left join liveaml_state s on s.tracked_id = t.id
     where t.aml_webhook is not null`;
   const networks = { evm: await networksFor(sql, 'evm'), utxo: await networksFor(sql, 'utxo') };
+  // The label set's and configuration's ids, read once for every explanation of this rescan.
+  let cachedIds: Promise<ExplanationIds> | undefined;
+  const ids = () => (cachedIds ??= explanationIds(sql, deps.aml));
   let events = 0;
   for (const t of tracked) {
     // The riskiest view of the address over the networks it is analysed on.
     let best: { network: string; score: number; tags: AmlTags } | undefined;
     const risky = new Set<string>();
+    const analyses: { network: string; tags: AmlTags }[] = [];
     for (const network of networks[t.family]) {
       const a = await analyzeAddress(sql, deps.aml, { network, address: t.address, indexed: true });
       for (const tag of riskTagsOf(a.tags)) risky.add(tag);
+      analyses.push({ network, tags: a.tags });
       if (!best || a.score > best.score) best = { network, ...a };
     }
     const known = new Set(t.risk_tags ?? []);
     const fresh = [...risky].filter((tag) => !known.has(tag));
     const hashTags: AmlTags = Object.fromEntries(fresh.map((tag) => [tag, true]));
+    const triggeredBy = isRisky(hashTags)
+      ? await triggersOf(deps, t.address, fresh, analyses, ids)
+      : [];
     await sql.begin(async (tx) => {
       if (best && isRisky(hashTags)) {
         const [clock] = await tx<{ now: Date }[]>`select now() as now`;
@@ -75,6 +132,7 @@ export async function runLiveAmlRescan(
           score: best.score,
           tags: best.tags,
           hashTags,
+          triggeredBy,
         });
         if (id !== null) {
           const body: LiveAmlWebhook = {
@@ -84,8 +142,7 @@ export async function runLiveAmlRescan(
             hash: '',
             block_number: 0,
             hash_tags: hashTags,
-            // A label changed, no transaction: no counterparty of one to name.
-            triggered_by: [],
+            triggered_by: triggeredBy,
             created_at: clock!.now.toISOString(),
           };
           await insertLiveAmlWebhook(tx, check, JSON.stringify(body));

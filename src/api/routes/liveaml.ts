@@ -72,7 +72,7 @@ export const LiveAmlEventRecord = z
       block_number: z.int(),
       triggered_by: z.array(LiveAmlTrigger).meta({
         description:
-          'Not in the spec: which counterparty of the transaction brought each of its tags (at most 10 per tag); empty for an event of a label change.',
+          'Not in the spec: which counterparty of the transaction brought each of its tags (at most 10 per tag); for an event of a label change, the counterparties through which the changed labels reach the address (none for a tag of the address itself).',
       }),
     }),
     created_at: z.iso.datetime(),
