@@ -12,7 +12,8 @@ import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
-import { call, type Reply } from './helpers/http.js';
+import { csrfOf, DashboardClient } from './helpers/dashboard-client.js';
+import { call } from './helpers/http.js';
 import { sendInquiry } from './helpers/travelrule.js';
 
 /**
@@ -75,53 +76,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** What a browser does for the dashboard, optionally through the configured proxy. */
-class Client {
-  cookies = new Map<string, string>();
-  constructor(
-    readonly baseUrl: string,
-    readonly extra: Record<string, string> = {},
-  ) {}
-
-  private remember(reply: Reply): Reply {
-    const set = reply.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(pair!.slice(0, eq).trim());
-      else this.cookies.set(pair!.slice(0, eq).trim(), value);
-    }
-    return reply;
+/** What a browser does for the dashboard (test/helpers/dashboard-client.ts), optionally through the configured proxy. */
+class Client extends DashboardClient {
+  constructor(baseUrl: string, extra: Record<string, string> = {}) {
+    super(baseUrl, { headers: extra });
   }
-
-  private headers(): Record<string, string> {
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    return { ...this.extra, ...(cookie ? { cookie } : {}) };
-  }
-
-  async get(path: string): Promise<Reply> {
-    return this.remember(await call(this.baseUrl, 'GET', path, { headers: this.headers() }));
-  }
-
-  async post(path: string, form: Record<string, string>): Promise<Reply> {
-    return this.remember(
-      await call(this.baseUrl, 'POST', path, {
-        headers: {
-          ...this.headers(),
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: this.baseUrl,
-        },
-        body: new URLSearchParams(form).toString(),
-      }),
-    );
-  }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF field on the page');
-  return m[1]!;
 }
 
 async function login(client: Client, name: string): Promise<Client> {

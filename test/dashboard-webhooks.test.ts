@@ -13,6 +13,7 @@ import {
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
+import { csrfOf, DashboardClient } from './helpers/dashboard-client.js';
 import { call, type Reply } from './helpers/http.js';
 import { Receiver, type Received } from './helpers/receiver.js';
 
@@ -70,54 +71,19 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Cookies and forms by hand, as a browser does (test/dashboard.test.ts). */
-class Client {
-  cookies = new Map<string, string>();
-  private remember(reply: Reply): Reply {
-    const set = reply.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(pair!.slice(0, eq).trim());
-      else this.cookies.set(pair!.slice(0, eq).trim(), value);
-    }
-    return reply;
+/** Cookies and forms, as a browser does (test/helpers/dashboard-client.ts). */
+class Client extends DashboardClient {
+  constructor() {
+    super(app.baseUrl);
   }
-  private headers(): Record<string, string> {
-    return { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
-  }
-  async get(path: string): Promise<Reply> {
-    return this.remember(await call(app.baseUrl, 'GET', path, { headers: this.headers() }));
-  }
-  async post(path: string, form: Record<string, string>): Promise<Reply> {
-    return this.remember(
-      await call(app.baseUrl, 'POST', path, {
-        headers: {
-          ...this.headers(),
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: app.baseUrl,
-        },
-        body: new URLSearchParams(form).toString(),
-      }),
-    );
-  }
+
   /** POSTs a form of the Webhooks page with the CSRF token it carries and the key's id. */
-  async act(action: string, form: Record<string, string>): Promise<Reply> {
-    const page = await this.get(`/dashboard/webhooks?key=${key.id}`);
-    expect(page.status).toBe(200);
-    return this.post(`/dashboard/webhooks/${action}`, {
-      _csrf: csrfOf(page.text),
+  act(action: string, form: Record<string, string>): Promise<Reply> {
+    return this.submit(`/dashboard/webhooks?key=${key.id}`, `/dashboard/webhooks/${action}`, {
       key: key.id,
       ...form,
     });
   }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF field on the page');
-  return m[1]!;
 }
 
 async function login(name: string): Promise<Client> {

@@ -5,6 +5,7 @@ import { createOperator } from '../src/operators/operators.js';
 import { hashInboundToken, upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { csrfOf, DashboardClient } from './helpers/dashboard-client.js';
 import { call, type Reply } from './helpers/http.js';
 import { sendInquiry, travelBody } from './helpers/travelrule.js';
 
@@ -61,68 +62,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** A cookie jar and form submitter: what a browser does for these pages. */
-class Client {
-  cookies = new Map<string, string>();
-
-  private remember(reply: Reply): Reply {
-    const set = reply.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return reply;
+/** What a browser does for these pages (test/helpers/dashboard-client.ts). */
+class Client extends DashboardClient {
+  constructor() {
+    super(app.baseUrl);
   }
-
-  private cookieHeader(): Record<string, string> {
-    return this.cookies.size
-      ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
-      : {};
-  }
-
-  async get(path: string): Promise<Reply> {
-    return this.remember(await call(app.baseUrl, 'GET', path, { headers: this.cookieHeader() }));
-  }
-
-  async post(
-    path: string,
-    form: Record<string, string>,
-    headers: Record<string, string> = {},
-  ): Promise<Reply> {
-    return this.remember(
-      await call(app.baseUrl, 'POST', path, {
-        headers: {
-          ...this.cookieHeader(),
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: app.baseUrl,
-          ...headers,
-        },
-        body: new URLSearchParams(form).toString(),
-      }),
-    );
-  }
-
-  /** GETs the page and POSTs a form with the CSRF token it carries. */
-  async submit(
-    pagePath: string,
-    action: string,
-    form: Record<string, string>,
-    headers: Record<string, string> = {},
-  ): Promise<Reply> {
-    const page = await this.get(pagePath);
-    expect(page.status).toBe(200);
-    return this.post(action, { _csrf: csrfOf(page.text), ...form }, headers);
-  }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF field on the page');
-  return m[1]!;
 }
 
 function setCookieLines(reply: Reply): string[] {

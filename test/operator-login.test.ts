@@ -14,6 +14,7 @@ import { createOperator } from '../src/operators/operators.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { csrfOf, DashboardClient } from './helpers/dashboard-client.js';
 
 /**
  * Operator login against the real appliance (API role, real Postgres), over real HTTPS from
@@ -104,66 +105,20 @@ async function send(
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
-/** A browser's cookie jar and forms, from one client address. */
-class Client {
-  cookies = new Map<string, string>();
-  constructor(readonly from: string) {}
-
-  private remember(reply: Reply): Reply {
-    const set = reply.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return reply;
-  }
-
-  private cookieHeader(): Record<string, string> {
-    return this.cookies.size
-      ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
-      : {};
-  }
-
-  async get(path: string): Promise<Reply> {
-    return this.remember(await send(this.from, 'GET', path, this.cookieHeader()));
-  }
-
-  async post(path: string, form: Record<string, string>): Promise<Reply> {
-    return this.remember(
-      await send(
-        this.from,
-        'POST',
-        path,
-        {
-          ...this.cookieHeader(),
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: app.baseUrl,
-        },
-        new URLSearchParams(form).toString(),
-      ),
-    );
-  }
-
-  /** GETs the page and POSTs a form with the CSRF token it carries. */
-  async submit(pagePath: string, action: string, form: Record<string, string>): Promise<Reply> {
-    const page = await this.get(pagePath);
-    expect(page.status, `GET ${pagePath}`).toBe(200);
-    return this.post(action, { _csrf: csrfOf(page.text), ...form });
+/** A browser's cookie jar and forms (test/helpers/dashboard-client.ts), from one client address. */
+class Client extends DashboardClient {
+  constructor(readonly from: string) {
+    super(app.baseUrl, {
+      transport: async (method, path, headers, body) => ({
+        ...(await send(from, method, path, headers, body)),
+        json: undefined,
+      }),
+    });
   }
 
   login(login: string, password = PASSWORD): Promise<Reply> {
     return this.submit('/dashboard/login', '/dashboard/login', { login, password });
   }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF field on the page');
-  return m[1]!;
 }
 
 /** The page without what differs between two identical answers: its CSRF token. */

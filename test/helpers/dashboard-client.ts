@@ -1,14 +1,33 @@
 import { expect } from 'vitest';
 import { call, type Reply } from './http.js';
 
+/** How a client's requests reach the appliance: `call` by default. */
+export type Transport = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+) => Promise<Reply>;
+
 /**
  * The dashboard as a browser drives it, over real HTTP(S): a cookie jar, forms POSTed with the
- * page's CSRF token and the appliance's Origin, and the login form.
+ * page's CSRF token and the appliance's Origin, and the login form. `headers` go with every
+ * request (a proxy's forwarded headers, say); `transport` replaces how requests are sent (from
+ * another client address, say).
  */
 export class DashboardClient {
   cookies = new Map<string, string>();
+  private readonly send: Transport;
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly opts: { headers?: Record<string, string>; transport?: Transport } = {},
+  ) {
+    this.send =
+      opts.transport ??
+      ((method, path, headers, body) =>
+        call(baseUrl, method, path, { headers, ...(body === undefined ? {} : { body }) }));
+  }
 
   private remember(reply: Reply): Reply {
     const set = reply.headers['set-cookie'];
@@ -23,34 +42,49 @@ export class DashboardClient {
     return reply;
   }
 
-  private cookieHeader(): Record<string, string> {
-    return this.cookies.size
-      ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
-      : {};
+  private headers(): Record<string, string> {
+    return {
+      ...this.opts.headers,
+      ...(this.cookies.size
+        ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+        : {}),
+    };
   }
 
   async get(path: string): Promise<Reply> {
-    return this.remember(await call(this.baseUrl, 'GET', path, { headers: this.cookieHeader() }));
+    return this.remember(await this.send('GET', path, this.headers()));
   }
 
-  async post(path: string, form: Record<string, string>): Promise<Reply> {
+  async post(
+    path: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     return this.remember(
-      await call(this.baseUrl, 'POST', path, {
-        headers: {
-          ...this.cookieHeader(),
+      await this.send(
+        'POST',
+        path,
+        {
+          ...this.headers(),
           'content-type': 'application/x-www-form-urlencoded',
           origin: this.baseUrl,
+          ...headers,
         },
-        body: new URLSearchParams(form).toString(),
-      }),
+        new URLSearchParams(form).toString(),
+      ),
     );
   }
 
   /** GETs the page and POSTs a form to `action` with the CSRF token the page carries. */
-  async submit(pagePath: string, action: string, form: Record<string, string>): Promise<Reply> {
+  async submit(
+    pagePath: string,
+    action: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const page = await this.get(pagePath);
     expect(page.status).toBe(200);
-    return this.post(action, { _csrf: csrfOf(page.text), ...form });
+    return this.post(action, { _csrf: csrfOf(page.text), ...form }, headers);
   }
 }
 
