@@ -89,6 +89,16 @@ export function queryString(params: Record<string, string | number | undefined>)
   return s ? `?${s}` : '';
 }
 
+/** A CSV download, `tollgate-<name>-<UTC day>.csv`, never cached. */
+export function csvDownload(c: DashContext, name: string, csv: string): Response {
+  const day = new Date().toISOString().slice(0, 10);
+  return c.body(csv, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="tollgate-${name}-${day}.csv"`,
+    'cache-control': 'no-store',
+  });
+}
+
 /** A positive page number from the query, 1 when absent or not a number. */
 export function pageParam(value: string | undefined): number {
   const n = Number(value);

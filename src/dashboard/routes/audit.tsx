@@ -13,6 +13,7 @@ import {
 } from '../../audit/index.js';
 import { roleAllows } from '../../operators/index.js';
 import {
+  csvDownload,
   PAGE_SIZE,
   pageParam,
   queryString,
@@ -153,12 +154,7 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
         target: form.target || null,
       },
     });
-    const day = new Date().toISOString().slice(0, 10);
-    return c.body(auditCsv(rows), 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="tollgate-audit-${day}.csv"`,
-      'cache-control': 'no-store',
-    });
+    return csvDownload(c, 'audit', auditCsv(rows));
   });
 
   audit.get('/', async (c) => {

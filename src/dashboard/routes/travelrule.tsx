@@ -29,6 +29,7 @@ import {
   TravelRuleError,
 } from '../../travelrule/index.js';
 import {
+  csvDownload,
   errorPage,
   field,
   PAGE_SIZE,
@@ -243,12 +244,7 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
         tag: filters.tag || null,
       },
     });
-    const day = new Date().toISOString().slice(0, 10);
-    return c.body(queueCsv(rows), 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="tollgate-travelrule-${day}.csv"`,
-      'cache-control': 'no-store',
-    });
+    return csvDownload(c, 'travelrule', queueCsv(rows));
   });
 
   tr.get('/:id', async (c) => {
