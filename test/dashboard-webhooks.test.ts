@@ -326,6 +326,26 @@ describe('pause, resume and test webhooks', () => {
     expect(JSON.parse(test.body)).toMatchObject({ type: 'test', address: address.toLowerCase() });
   });
 
+  it("sends a signed test webhook to the key's Travel Rule webhook, or says there is none", async () => {
+    const none = await reviewer.act('test', { which: 'travelrule' });
+    expect(none.status).toBe(400);
+    expect(noticeOf(none.text, 'alert')).toMatch(/travel rule webhook/i);
+    const travel = await receiver(() => 200);
+    const set = await api('POST', '/travelrule/webhook', { url: travel.url });
+    expect(set.json.code).toBe(0);
+    const page = await reviewer.get(`/dashboard/webhooks?key=${key.id}`);
+    expect(page.text).toContain('aria-label="Send a test webhook to the Travel Rule webhook"');
+    const reply = await reviewer.act('test', { which: 'travelrule' });
+    expect(noticeOf(reply.text, 'status')).toContain(`queued for ${travel.url}`);
+    const [got] = await travel.waitFor((all) => all.length > 0);
+    expect(verifies(key.webhook_secret, got!)).toBe(true);
+    expect(JSON.parse(got!.body)).toMatchObject({ type: 'test', test: true, kind: 'travelrule' });
+    // A viewer sees no such button.
+    expect((await viewer.get(`/dashboard/webhooks?key=${key.id}`)).text).not.toContain(
+      'Send a test webhook to the Travel Rule webhook',
+    );
+  });
+
   it('rotates the secret: shown once on the answer, and the receiver verifies with it', async () => {
     const bad = await admin.act('rotate', { overlap_hours: '1000' });
     expect(bad.status).toBe(400);

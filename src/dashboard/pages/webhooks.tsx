@@ -252,6 +252,20 @@ export const WebhooksPage: FC<WebhooksPageProps> = (p) => {
             <Subscriptions which="stream" list={p.streams} />
             <h2 id="h-aml">Live AML trackings</h2>
             <Subscriptions which="aml" list={p.aml} />
+            <h2 id="h-travelrule">Travel Rule webhook</h2>
+            <p>
+              {
+                "Travel Rule status changes go to the key's Travel Rule webhook (POST /v2/travelrule/webhook), else the configured default. "
+              }
+              {p.canChange ? (
+                <Action
+                  path="test"
+                  text="Send test webhook"
+                  label="Send a test webhook to the Travel Rule webhook"
+                  fields={{ which: 'travelrule' }}
+                />
+              ) : null}
+            </p>
           </section>
           <section aria-labelledby="h-log">
             <h2 id="h-log">Delivery log</h2>

@@ -240,13 +240,12 @@ export function webhookRoutes(deps: DashboardDeps): Hono<DashEnv> {
     '/test',
     requireRole('reviewer'),
     action(async (c, apiKeyId, actor) => {
-      const which = whichOf(c);
-      const address = addressOf(c);
-      const sent = await sendTestEvent(opsDeps, {
-        apiKeyId,
-        target: { address, kind: which },
-        actor,
-      });
+      // A subscription of an address, or the key's Travel Rule webhook (which=travelrule).
+      const target =
+        field(c, 'which') === 'travelrule'
+          ? { kind: 'travelrule' as const }
+          : { address: addressOf(c), kind: whichOf(c) };
+      const sent = await sendTestEvent(opsDeps, { apiKeyId, target, actor });
       return { flash: `Test webhook ${sent.event_id} queued for ${sent.url}.` };
     }),
   );
