@@ -3,6 +3,7 @@ import { recordAudit } from '../audit/index.js';
 import type { Sql } from '../db/index.js';
 import { DecryptionError, openBytes, sealBytes, type Keyring } from './crypto.js';
 import { TravelRuleError } from './errors.js';
+import { mustGet } from './flow.js';
 import type { SealedColumn } from './rekey.js';
 
 /**
@@ -51,11 +52,6 @@ export interface Assignment {
   at: Date | null;
 }
 
-async function mustExist(sql: Sql, id: string): Promise<void> {
-  const [t] = await sql`select 1 from travelrule_transactions where id = ${id}`;
-  if (!t) throw new TravelRuleError('not_found', 'no travel rule transaction with this id');
-}
-
 /** Adds a note by `author` (an operator's login) to a transaction; returns the note's id. */
 export async function addNote(
   sql: Sql,
@@ -68,7 +64,7 @@ export async function addNote(
   if (body === '') throw new TravelRuleError('invalid', 'note: the note is empty');
   if ([...body].length > NOTE_MAX_CHARS)
     throw new TravelRuleError('invalid', `note: at most ${NOTE_MAX_CHARS} characters`);
-  await mustExist(sql, transactionId);
+  await mustGet(sql, transactionId);
   const id = randomUUID();
   const sealed = sealBytes(keyring, noteContext(id), Buffer.from(body, 'utf8'));
   await sql.begin(async (tx) => {

@@ -3,10 +3,9 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
 import { apiErrorOf } from '../../errors.js';
 import { log } from '../../log.js';
-import { roleAllows } from '../../operators/index.js';
 import { BASE_TAGS } from '../../aml/index.js';
 import type { Sql } from '../../db/index.js';
-import { listOperators } from '../../operators/index.js';
+import { listOperators, roleAllows } from '../../operators/index.js';
 import {
   acceptByOperator,
   addNote,
@@ -277,21 +276,7 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
         });
         return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=${decision}`, 303);
       } catch (err) {
-        if (!(err instanceof TravelRuleError)) throw err;
-        if (err.kind === 'not_found')
-          return errorPage(
-            c,
-            404,
-            'Not found',
-            'There is no travel rule transaction with this id.',
-          );
-        return showTransaction(
-          c,
-          deps,
-          id.toLowerCase(),
-          { error: friendly(decision, err), values },
-          apiErrorOf(err, 'http').httpStatus as ContentfulStatusCode,
-        );
+        return refused(c, deps, id.toLowerCase(), err, values, (e) => friendly(decision, e));
       }
     };
 
@@ -353,7 +338,7 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
       );
       return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=note#notes`, 303);
     } catch (err) {
-      return casework(c, deps, id.toLowerCase(), err, { note: text });
+      return refused(c, deps, id.toLowerCase(), err, { note: text });
     }
   });
 
@@ -369,20 +354,25 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
       const done = !changed ? 'assign_same' : assignee === null ? 'unassign' : 'assign';
       return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=${done}#casework`, 303);
     } catch (err) {
-      return casework(c, deps, id.toLowerCase(), err);
+      return refused(c, deps, id.toLowerCase(), err);
     }
   });
 
   return tr;
 }
 
-/** A refused note or assignment: the page again with the reason (and the note as typed). */
-function casework(
+/**
+ * A decision, note or assignment the service refused: 404 for an unknown transaction, else the
+ * transaction's page again with the reason (in the operator's words when `say` is given) and what
+ * was typed, under the refusal's status. Anything but a TravelRuleError is thrown on.
+ */
+function refused(
   c: DashContext,
   deps: DashboardDeps,
   id: string,
   err: unknown,
-  values: { note?: string } = {},
+  values: TransactionPageProps['values'] = {},
+  say: (err: TravelRuleError) => string = (e) => e.message,
 ): Promise<Response> {
   if (!(err instanceof TravelRuleError)) throw err;
   if (err.kind === 'not_found')
@@ -391,7 +381,7 @@ function casework(
     c,
     deps,
     id,
-    { error: err.message, values },
+    { error: say(err), values },
     apiErrorOf(err, 'http').httpStatus as ContentfulStatusCode,
   );
 }
