@@ -11,4 +11,5 @@ export {
   waitForMetadata,
 } from './nft-store.js';
 export { walletTransactions } from './transactions.js';
+export { PageAnchors } from './page-anchors.js';
 export { historyHeader, historyReach, type HistoryReach } from './history.js';

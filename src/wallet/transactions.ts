@@ -1,4 +1,5 @@
 import type { Sql } from '../db/index.js';
+import { type PageAnchors, SPACING } from './page-anchors.js';
 import { reportedNetwork } from './network-name.js';
 
 /**
@@ -6,7 +7,8 @@ import { reportedNetwork } from './network-name.js';
  * read from evm_tx_addresses through its (address, timestamp desc, network, block_number desc,
  * tx_hash) index, one partition per network merged in order, so page 1 of an address with
  * 100,000 transactions reads `limit` index entries; the transactions and their logs are then
- * fetched for that page only.
+ * fetched for that page only. A deep page starts from a mark of where it begins when the API
+ * process has one for the address's current history (./page-anchors.ts).
  */
 
 export interface WalletTransaction {
@@ -42,40 +44,54 @@ export async function walletTransactions(
   address: string,
   page: number,
   limit: number,
+  anchors?: PageAnchors,
 ): Promise<{ rows: WalletTransaction[]; total: number }> {
-  // The total is kept per address (sql/0033), not counted here; read beside the page.
-  const counted = sql<
-    { n: number }[]
-  >`select coalesce((select n::int from address_tx_counts where address = ${address}), 0) as n`;
-  const paged = sql<Row[]>`
-    with page as (
+  const offset = (page - 1) * limit;
+  const found = offset >= SPACING ? anchors?.lookup(address, offset) : undefined;
+  // One statement, one snapshot: the total and version kept per address (sql/0033, 0044) and the
+  // page. With a mark taken at the version read here, the page starts at the mark's block time
+  // and walks only the rows between; otherwise (no mark, or the history changed since) it walks
+  // the whole offset. Both give the same rows.
+  const rows = await sql<(Row & { n: number | null; version: string | null })[]>`
+    with kept as (select n, version from address_tx_counts where address = ${address}),
+    at as (
+      select coalesce((select version from kept) = ${found?.version ?? null}::bigint, false) as marked
+    ),
+    page as (
       select network, tx_hash, block_number, timestamp from evm_tx_addresses
       where address = ${address}
+        and timestamp <= (select case when marked then ${found?.mark.t ?? null}::bigint else ${Number.MAX_SAFE_INTEGER}::bigint end from at)
       order by timestamp desc, network, block_number desc, tx_hash
-      limit ${limit} offset ${(page - 1) * limit}
+      limit ${limit}
+      offset (select case when marked then ${offset - (found?.mark.before ?? 0)}::bigint else ${offset}::bigint end from at)
     )
-    select p.network, t.hash, t.block_number, p.timestamp, t.from_address, t.to_address, t.contract_address,
+    select (select n::int from kept) as n, (select version from kept) as version,
+      p.network, t.hash, t.block_number, p.timestamp, t.from_address, t.to_address, t.contract_address,
       t.value, t.gas, t.gas_price,
       coalesce((select json_agg(json_build_object('address', l.address, 'topics', l.topics, 'data', l.data) order by l.log_index)
                 from evm_logs l where l.network = t.network and l.block_number = t.block_number and l.tx_hash = t.hash), '[]'::json) as logs
-    from page p
-    join evm_transactions t on t.network = p.network and t.hash = p.tx_hash
+    from (select 1) one
+    left join (page p join evm_transactions t on t.network = p.network and t.hash = p.tx_hash) on true
     order by p.timestamp desc, p.network, p.block_number desc, p.tx_hash`;
-  const [[count], rows] = await Promise.all([counted, paged]);
+  const head = rows[0]!;
+  if (found && head.version === found.version) anchors!.hits++;
+  else anchors?.afterPage(address, head.version, offset);
   return {
-    total: count!.n,
-    rows: rows.map((r) => ({
-      id: `${r.network}:${r.hash}`,
-      to_address: r.to_address ?? r.contract_address ?? '',
-      from_address: r.from_address,
-      hash: r.hash,
-      gas: r.gas,
-      gas_price: r.gas_price ?? '0',
-      timestamp: r.timestamp,
-      value: r.value,
-      block_number: r.block_number,
-      logs: r.logs,
-      network: reportedNetwork(r.network),
-    })),
+    total: head.n ?? 0,
+    rows: rows
+      .filter((r) => r.hash !== null)
+      .map((r) => ({
+        id: `${r.network}:${r.hash}`,
+        to_address: r.to_address ?? r.contract_address ?? '',
+        from_address: r.from_address,
+        hash: r.hash,
+        gas: r.gas,
+        gas_price: r.gas_price ?? '0',
+        timestamp: r.timestamp,
+        value: r.value,
+        block_number: r.block_number,
+        logs: r.logs,
+        network: reportedNetwork(r.network),
+      })),
   };
 }

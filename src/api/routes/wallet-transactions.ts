@@ -3,7 +3,7 @@ import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
 import { HISTORY_HEADER, setHistoryHeader } from './wallet-history.js';
-import { walletTransactions } from '../../wallet/index.js';
+import { PageAnchors, walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, envelope } from '../schemas.js';
 
@@ -30,6 +30,7 @@ export const WalletTransaction = z
   .meta({ id: 'WalletTransaction' });
 
 export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]): Route[] {
+  const anchors = new PageAnchors(sql);
   return [
     defineRoute(
       {
@@ -91,7 +92,7 @@ export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
         const [{ rows, total }] = await Promise.all([
-          walletTransactions(sql, address, query.page, query.limit),
+          walletTransactions(sql, address, query.page, query.limit, anchors),
           setHistoryHeader(c, sql, evmNetworks),
         ]);
         return { data: rows, page_count: Math.ceil(total / query.limit) };

@@ -1,0 +1,139 @@
+/**
+ * Deep pages of a wallet's history from kept marks (src/wallet/page-anchors.ts) answer exactly
+ * what the OFFSET walk answers, on a seeded random history over two networks with many rows per
+ * block time (and one run of equal block times longer than the marks' spacing), before and after
+ * the history changes under kept marks: rows added above, among and below the others, a reorg
+ * removing a block's rows, the address's rows all removed and added again.
+ * TEST_SEED replays a run.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
+import { PageAnchors, SPACING } from '../src/wallet/page-anchors.js';
+import { walletTransactions } from '../src/wallet/transactions.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { fuzzSeed, Rng } from './helpers/fuzz.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+  await ensureNetworkPartitions(db.sql, 'eth');
+  await ensureNetworkPartitions(db.sql, 'polygon');
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+const seed = fuzzSeed(process.env.TEST_SEED);
+const rng = new Rng(seed);
+const who = `0x${'a1'.repeat(20)}`;
+let made = 0;
+
+/** Adds (and counts) `count` transactions of `who` (and of a counterparty) at block times drawn from `time()`. */
+async function add(count: number, time: () => number): Promise<number> {
+  const rows = Array.from({ length: count }, () => {
+    made++;
+    const network = rng.chance(0.5) ? 'eth' : 'polygon';
+    const t = time();
+    return { network, hash: `0x${made.toString(16).padStart(64, '0')}`, block: t, t };
+  });
+  for (let i = 0; i < rows.length; i += 5_000) {
+    const chunk = rows.slice(i, i + 5_000);
+    await db.sql`insert into evm_transactions (network, hash, block_number, block_hash, tx_index, from_address, to_address, value, gas, nonce, input)
+      select network, hash, block, '0xb', 0, ${who}, '0x02', 1, 21000, 0, '0x'
+      from json_to_recordset(${chunk as never}::json) as x(network text, hash text, block bigint)`;
+    await db.sql`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
+      select network, a, block, hash, t from json_to_recordset(${chunk as never}::json) as x(network text, hash text, block bigint, t bigint),
+        unnest(array[${who}, '0x02']) a`;
+  }
+  return count;
+}
+
+/** The page as the OFFSET walk reads it. */
+async function reference(page: number, limit: number): Promise<string[]> {
+  const rows = await db.sql<{ network: string; tx_hash: string }[]>`
+    select network, tx_hash from evm_tx_addresses where address = ${who}
+    order by timestamp desc, network, block_number desc, tx_hash
+    limit ${limit} offset ${(page - 1) * limit}`;
+  return rows.map((r) => `${r.network}:${r.tx_hash}`);
+}
+
+/** Random pages, deep and shallow, a few beyond the end, each compared with the walk. */
+async function compareAll(anchors: PageAnchors, total: number, label: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    const limit = rng.pick([1, 7, 50, 100]);
+    const pages = Math.max(1, Math.ceil(total / limit));
+    const page = i < 3 ? pages + i : 1 + rng.int(pages);
+    const got = await walletTransactions(db.sql, who, page, limit, anchors);
+    expect(got.total, `seed ${seed}, ${label}`).toBe(total);
+    expect(
+      got.rows.map((r) => r.id),
+      `seed ${seed}, ${label}: page ${page} of ${limit}`,
+    ).toEqual(await reference(page, limit));
+  }
+}
+
+describe('wallet history pages from kept marks', () => {
+  it('answers every page as the OFFSET walk does, through changes of the history', async () => {
+    // 12,000 rows over ~3,000 block times, and 1,500 rows at one block time.
+    await add(12_000, () => 1_000_000 + rng.int(3_000));
+    await add(1_500, () => 1_001_500);
+    let total = 13_500;
+    const anchors = new PageAnchors(db.sql, { takeAfterDeepPages: false });
+
+    // No marks yet: the walk.
+    await compareAll(anchors, total, 'before marks');
+    expect(anchors.hits).toBe(0);
+    await anchors.take(who);
+    await compareAll(anchors, total, 'with marks');
+    expect(anchors.hits, `seed ${seed}`).toBeGreaterThan(0);
+
+    const changes: [string, () => Promise<number>][] = [
+      ['rows added above', () => add(300, () => 1_004_000 + rng.int(100))],
+      ['rows added among', () => add(700, () => 1_000_000 + rng.int(3_000))],
+      ['rows added below', () => add(200, () => 900_000 + rng.int(100))],
+      [
+        'a reorg',
+        async () => {
+          const [row] = await db.sql<{ block: string }[]>`
+            select block_number as block from evm_tx_addresses where address = ${who} and network = 'eth'
+            order by timestamp desc limit 1 offset ${SPACING * 3}`;
+          const gone =
+            await db.sql`delete from evm_tx_addresses where network = 'eth' and block_number >= ${row!.block} returning address`;
+          return -gone.filter((r) => r.address === who).length;
+        },
+      ],
+    ];
+    for (const [label, change] of changes) {
+      const before = anchors.hits;
+      total += await change();
+      await compareAll(anchors, total, `${label}, old marks`);
+      // The marks were of another history: never used until taken again.
+      expect(anchors.hits, `seed ${seed}, ${label}`).toBe(before);
+      await anchors.take(who);
+      await compareAll(anchors, total, `${label}, new marks`);
+      expect(anchors.hits, `seed ${seed}, ${label}`).toBeGreaterThan(before);
+    }
+
+    // Every row removed and as many added again: a new history, not the old version.
+    const hits = anchors.hits;
+    await db.sql`delete from evm_tx_addresses where address = ${who}`;
+    await add(total, () => 2_000_000 + rng.int(3_000));
+    await compareAll(anchors, total, 'removed and added again');
+    expect(anchors.hits, `seed ${seed}`).toBe(hits);
+  });
+
+  it('takes marks by itself after a deep page, one address at a time', async () => {
+    const anchors = new PageAnchors(db.sql);
+    const [kept] = await db.sql<
+      { n: number }[]
+    >`select n::int from address_tx_counts where address = ${who}`;
+    await walletTransactions(db.sql, who, 40, 100, anchors);
+    for (let i = 0; i < 100 && anchors.hits === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const got = await walletTransactions(db.sql, who, 40, 100, anchors);
+      expect(got.rows.map((r) => r.id)).toEqual(await reference(40, 100));
+      expect(got.total).toBe(kept!.n);
+    }
+    expect(anchors.hits).toBeGreaterThan(0);
+  });
+});
