@@ -5,7 +5,8 @@ import { MALICIOUS_CONTRACTS, isBaseTag, type BaseTag, type Findings } from './t
 import { DEGREE } from './exposure-store.js';
 
 /**
- * What the data says about one address on one network, in two statements (no per-row loops):
+ * What the data says about one address on one network, in one statement where the stored
+ * exposure answers (the facts below and its address_exposure rows), else two (no per-row loops):
  *
  * 1. The address itself: its label categories (its network's labels, plus the family-wide 'evm'
  *    ones on an EVM network), whether it deployed a contract that carries any label (EVM), and
@@ -72,8 +73,17 @@ export async function addressFacts(
   const evm = family === 'evm';
   const history = evm ? sql`evm_tx_addresses` : family === 'utxo' ? sql`utxo_tx_addresses` : null;
 
+  // The stored exposure (address_exposure) is read in the same statement as the address's own
+  // facts: one round trip for an answer the counts give.
+  const readStored = (family === 'evm' || family === 'utxo') && !opts.walk;
   const [self] = await sql<
-    { categories: string[]; deployed: boolean; first_seen: string | null; tx_count: number }[]
+    {
+      categories: string[];
+      deployed: boolean;
+      first_seen: string | null;
+      tx_count: number;
+      stored: StoredRow[] | null;
+    }[]
   >`
     select
       coalesce((select array_agg(distinct category) from labels where address = ${address} and network = any(${nets}::text[])), '{}') as categories,
@@ -84,12 +94,17 @@ export async function addressFacts(
           : sql`false`
       } as deployed,
       ${history ? sql`(select timestamp from ${history} where address = ${address} and network = ${network} order by timestamp limit 1)` : sql`null::bigint`} as first_seen,
-      ${history ? sql`(select count(*)::int from (select 1 from ${history} where address = ${address} and network = ${network} limit ${opts.countUpTo}) s)` : sql`0`} as tx_count`;
+      ${history ? sql`(select count(*)::int from (select 1 from ${history} where address = ${address} and network = ${network} limit ${opts.countUpTo}) s)` : sql`0`} as tx_count,
+      ${
+        readStored
+          ? sql`(select json_agg(json_build_object('category', category, 'direct', direct_n::text, 'indirect', indirect_n::text))
+        from address_exposure where network = ${network} and address = ${address})`
+          : sql`null::json`
+      } as stored`;
 
-  const stored =
-    (family === 'evm' || family === 'utxo') && !opts.walk
-      ? await storedFindings(sql, network, address, opts.maxCounterparties)
-      : undefined;
+  const stored = readStored
+    ? storedFindings(self!.stored ?? [], opts.maxCounterparties)
+    : undefined;
   const exposure = stored
     ? stored
     : family === 'evm' || family === 'utxo'
@@ -158,27 +173,30 @@ export async function addressFacts(
   };
 }
 
+/** A row of address_exposure as the facts' statement reads it (counts as decimal strings). */
+interface StoredRow {
+  category: string;
+  direct: string;
+  indirect: string;
+}
+
 /**
  * The exposure as stored (address_exposure, src/aml/exposure-store.ts): one indexed read (the
  * deployers of labelled contracts carry a derived label, sql/0028, so they count as any). Undefined
  * when the address has more counterparties than the exposure looks at (`max`): then only the
  * busiest `max` count, which the walk decides.
  */
-async function storedFindings(
-  sql: Sql,
-  network: string,
-  address: string,
+function storedFindings(
+  rows: readonly StoredRow[],
   max: number,
-): Promise<{ level: 'direct' | 'indirect'; category: string }[] | undefined> {
-  const rows = await sql<{ category: string; direct_n: string; indirect_n: string }[]>`
-    select category, direct_n, indirect_n from address_exposure where network = ${network} and address = ${address}`;
-  const degree = Number(rows.find((r) => r.category === DEGREE)?.direct_n ?? 0);
+): { level: 'direct' | 'indirect'; category: string }[] | undefined {
+  const degree = Number(rows.find((r) => r.category === DEGREE)?.direct ?? 0);
   if (degree > max) return undefined;
   const out: { level: 'direct' | 'indirect'; category: string }[] = [];
   for (const r of rows) {
     if (r.category === DEGREE) continue;
-    if (BigInt(r.direct_n) > 0n) out.push({ level: 'direct', category: r.category });
-    if (BigInt(r.indirect_n) > 0n) out.push({ level: 'indirect', category: r.category });
+    if (BigInt(r.direct) > 0n) out.push({ level: 'direct', category: r.category });
+    if (BigInt(r.indirect) > 0n) out.push({ level: 'indirect', category: r.category });
   }
   return out;
 }
