@@ -133,7 +133,10 @@ describe('history on day one', () => {
     expect(notNumber.code).toBe(2);
     const utxo = await cli(['--network', 'litecoin', '--from', '1']);
     expect(utxo.code).toBe(1);
-    expect(utxo.err).toMatch(/backfills cover EVM networks/);
+    expect(utxo.err).toMatch(/the litecoin indexer has not started yet/);
+    const labelsOnly = await cli(['--network', 'trx', '--from', '1']);
+    expect(labelsOnly.code).toBe(1);
+    expect(labelsOnly.err).toMatch(/trx has no blocks to backfill \(labels only\)/);
     const unknown = await cli(['--network', 'nosuch', '--from', '1']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/unknown network nosuch/);

@@ -5,8 +5,9 @@ import { recordAudit } from '../audit/index.js';
 
 /**
  * Range backfills (table indexer_backfills, sql/0030): history below where the live indexer
- * began, stored by the network's active indexer beside its live follower (src/indexer/evm/
- * indexer.ts), from the top of the range down, each batch linked to the block above it. Blocks a
+ * began, stored by the network's active indexer beside its live follower (ChainIndexer's
+ * runBackfills; evm/indexer.ts in batches, utxo/indexer.ts block by block), from the top of the
+ * range down, each batch linked to the block above it. Blocks a
  * backfill stores are history: they feed wallet data, the counterparty graph (AML exposure) and
  * new_wallet, and never fire stream or live AML webhooks.
  */
@@ -51,7 +52,7 @@ export interface BackfillRequest {
  * network's active indexer to run. The range ends below the history the network holds
  * (`history_from`): `to` defaults to the block just under it, and a `to` reaching into it is
  * lowered to there (the answer's `note` says so). Refused, with the reason: a network that is not
- * an indexed EVM network or whose indexer never started, `from` beyond the node's head (as the
+ * an indexed EVM or Bitcoin-family network or whose indexer never started, `from` beyond the node's head (as the
  * indexer last saw it), nothing left to backfill, and a second backfill of a network while one
  * runs. Needs the database only (the CLI, the dashboard), not the node. Audited as
  * `requestedBy`'s.
@@ -63,10 +64,8 @@ export async function requestBackfill(
   const { network } = req;
   const family = networkInfo(network)?.family;
   if (family === undefined) throw new BackfillRefused(`unknown network ${network}`);
-  if (family !== 'evm')
-    throw new BackfillRefused(
-      `backfills cover EVM networks; for ${network}, choose the history at the first start (TOLLGATE_START_BLOCK_${network.toUpperCase()})`,
-    );
+  if (family !== 'evm' && family !== 'utxo')
+    throw new BackfillRefused(`${network} has no blocks to backfill (labels only)`);
   if (req.from < 0n)
     throw new BackfillRefused(`the first block must be a block number (0 or more)`);
   if (req.to !== undefined && req.to < req.from)
@@ -95,8 +94,11 @@ export async function requestBackfill(
     to = top;
   }
   // The hash block `to` must have: the parent the stored block above it names (none: a gap).
-  const [above] = await sql<{ parent_hash: string }[]>`
-    select parent_hash from evm_blocks where network = ${network} and number = ${(to + 1n).toString()}`;
+  const [above] = await sql<{ parent_hash: string }[]>`${
+    family === 'evm'
+      ? sql`select parent_hash from evm_blocks where network = ${network} and number = ${(to + 1n).toString()}`
+      : sql`select prev_hash as parent_hash from utxo_blocks where network = ${network} and height = ${(to + 1n).toString()}`
+  }`;
   const expect = above?.parent_hash ?? null;
   try {
     const [backfill] = await sql<Backfill[]>`

@@ -11,6 +11,7 @@ import {
 import { LockLostError, NetworkLock } from './network-lock.js';
 import { ProgressMeter } from './progress.js';
 import { clearNodeError, isNodeError, recordNodeError } from './node-errors.js';
+import { backfillPosition, type BackfillPosition, failBackfill } from './backfill.js';
 
 /**
  * An error the indexer must stop on rather than retry. `history` halts (a reorg past the network's
@@ -25,6 +26,22 @@ export class IndexerHaltError extends PermanentError {
   ) {
     super(message);
     this.name = 'IndexerHaltError';
+  }
+}
+
+/** How often an idle indexer looks for a backfill to run (a new head also wakes it). */
+const BACKFILL_POLL_MS = 2000;
+/** Fetches of a block the node lacks, or of a range that is not a chain, before a backfill fails. */
+export const BACKFILL_TRIES = 5;
+
+/** A backfill that cannot go on (recorded as failed, with this message). */
+export class BackfillFailed extends Error {
+  constructor(
+    readonly id: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BackfillFailed';
   }
 }
 
@@ -93,6 +110,40 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected abstract revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number>;
   /** The node's finalized block (undefined where the node or the chain has no such notion). */
   protected abstract finalizedHeight(): Promise<bigint | undefined>;
+  /**
+   * One range backfill (src/indexer/backfill.ts), from its next block down to its first, while
+   * `active`: each block checked to be the parent the block above it names, stored with the
+   * backfill's position in one transaction. Throws BackfillFailed when it cannot go on.
+   */
+  protected abstract backfill(at: BackfillPosition, active: { on: boolean }): Promise<void>;
+
+  /**
+   * The network's backfills one after another, beside the follow loop, while `active` (the
+   * follow loop holds the network). A failed one is recorded with its reason; anything else is
+   * retried after a pause.
+   */
+  protected async runBackfills(active: { on: boolean }): Promise<void> {
+    const { network } = this.opts;
+    while (!this.stopping && active.on) {
+      try {
+        const at = await backfillPosition(this.sql, network);
+        if (!at) {
+          await this.pause(BACKFILL_POLL_MS);
+          continue;
+        }
+        await this.backfill(at, active);
+      } catch (err) {
+        if (this.stopping || err instanceof LockLostError) return;
+        if (err instanceof BackfillFailed) {
+          this.log.error({ backfill_id: err.id, error: err.message }, 'backfill failed');
+          await failBackfill(this.sql, err.id, err.message).catch(() => {});
+          continue;
+        }
+        this.log.warn({ error: describeError(err) }, 'backfill interrupted; going on shortly');
+        await this.pause(BACKFILL_POLL_MS);
+      }
+    }
+  }
 
   /**
    * Runs the indexer until stopped. It halts (and /readyz says why) only on an IndexerHaltError;

@@ -38,3 +38,37 @@ export async function compareChainTables(a: Sql, b: Sql): Promise<void> {
     expect(left, table).toEqual(right);
   }
 }
+
+/** Every Bitcoin-family chain table of two databases holds the same rows (order-independent). */
+export async function compareUtxoTables(a: Sql, b: Sql): Promise<void> {
+  const queries: [string, (sql: Sql) => PromiseLike<readonly unknown[]>][] = [
+    ['utxo_blocks', (sql) => sql`select * from utxo_blocks order by network, height`],
+    [
+      'utxo_transactions',
+      (sql) => sql`select * from utxo_transactions order by network, block_height, tx_index`,
+    ],
+    [
+      'utxo_inputs',
+      (sql) => sql`select * from utxo_inputs order by network, block_height, txid, vin`,
+    ],
+    [
+      'utxo_outputs',
+      (sql) => sql`select * from utxo_outputs order by network, block_height, txid, vout`,
+    ],
+    [
+      'utxo_tx_addresses',
+      (sql) =>
+        sql`select * from utxo_tx_addresses order by network, block_number, tx_hash, address`,
+    ],
+    [
+      'address_edges',
+      (sql) =>
+        sql`select network, address, counterparty, tx_count from address_edges order by network, address, counterparty`,
+    ],
+  ];
+  for (const [table, q] of queries) {
+    const [left, right] = await Promise.all([q(a), q(b)]);
+    expect(left.length, `${table} row count`).toBe(right.length);
+    expect(left, table).toEqual(right);
+  }
+}

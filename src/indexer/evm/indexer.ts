@@ -3,7 +3,13 @@ import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
 import { watchNewHeads } from '../../chains/evm/heads.js';
 import { describeError } from '../../errors.js';
 import { mapWithConcurrency } from '../../concurrency.js';
-import { ChainIndexer, IndexerHaltError, type ChainIndexerOptions } from '../chain-indexer.js';
+import {
+  BACKFILL_TRIES,
+  BackfillFailed,
+  ChainIndexer,
+  IndexerHaltError,
+  type ChainIndexerOptions,
+} from '../chain-indexer.js';
 import {
   type Cursor,
   CursorMovedError,
@@ -19,27 +25,10 @@ import {
   storeBlocks,
   storedBlockHash,
 } from './store.js';
-import { backfillPosition, type BackfillPosition, failBackfill } from '../backfill.js';
-import { LockLostError } from '../network-lock.js';
+import type { BackfillPosition } from '../backfill.js';
 import { ProgressMeter } from '../progress.js';
 
 export { IndexerHaltError };
-
-/** How often an idle indexer looks for a backfill to run (a new head also wakes it). */
-const BACKFILL_POLL_MS = 2000;
-/** Fetches of a block the node lacks, or of a range that is not a chain, before a backfill fails. */
-const BACKFILL_TRIES = 5;
-
-/** A backfill that cannot go on (recorded as failed, with this message). */
-class BackfillFailed extends Error {
-  constructor(
-    readonly id: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'BackfillFailed';
-  }
-}
 
 export interface EvmIndexerOptions extends ChainIndexerOptions {
   /** Blocks fetched in parallel and stored in one transaction while catching up (1 at the head). */
@@ -171,30 +160,6 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     }
   }
 
-  /** Runs the network's backfills one after another while `active` (see src/indexer/backfill.ts). */
-  private async runBackfills(active: { on: boolean }): Promise<void> {
-    const { network } = this.opts;
-    while (!this.stopping && active.on) {
-      try {
-        const at = await backfillPosition(this.sql, network);
-        if (!at) {
-          await this.pause(BACKFILL_POLL_MS);
-          continue;
-        }
-        await this.backfill(at, active);
-      } catch (err) {
-        if (this.stopping || err instanceof LockLostError) return;
-        if (err instanceof BackfillFailed) {
-          this.log.error({ backfill_id: err.id, error: err.message }, 'backfill failed');
-          await failBackfill(this.sql, err.id, err.message).catch(() => {});
-          continue;
-        }
-        this.log.warn({ error: describeError(err) }, 'backfill interrupted; going on shortly');
-        await this.pause(BACKFILL_POLL_MS);
-      }
-    }
-  }
-
   /** Blocks lo..hi from the node, `fetchConcurrency` at a time (a null where it has none). */
   private fetchBlocks(lo: bigint, hi: bigint): Promise<(EvmBlock | null)[]> {
     const numbers = Array.from({ length: Number(hi - lo + 1n) }, (_, i) => lo + BigInt(i));
@@ -222,7 +187,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
    * parent of the block above it), stored in one transaction, and the next batch is fetched while
    * this one is stored. A node whose chain does not lead to the stored block above fails it.
    */
-  private async backfill(start: BackfillPosition, active: { on: boolean }): Promise<void> {
+  protected async backfill(start: BackfillPosition, active: { on: boolean }): Promise<void> {
     const { network } = this.opts;
     const size = BigInt(this.opts.batchBlocks ?? 50);
     const bottom = (hi: bigint) => (hi - size + 1n > start.from ? hi - size + 1n : start.from);

@@ -1,8 +1,15 @@
 import type { Sql } from '../../db/index.js';
 import { parseBlock } from '../../chains/utxo/block.js';
-import type { UtxoRpc } from '../../chains/utxo/client.js';
+import type { RawBlock, UtxoRpc } from '../../chains/utxo/client.js';
 import { networkInfo } from '../../config/networks.js';
-import { ChainIndexer, type ChainIndexerOptions } from '../chain-indexer.js';
+import {
+  BACKFILL_TRIES,
+  BackfillFailed,
+  ChainIndexer,
+  type ChainIndexerOptions,
+} from '../chain-indexer.js';
+import type { BackfillPosition } from '../backfill.js';
+import { ProgressMeter } from '../progress.js';
 import {
   type Cursor,
   CursorMovedError,
@@ -16,6 +23,7 @@ import {
   ensureUtxoPartitions,
   revertUtxoToAncestor,
   storedUtxoBlockHash,
+  storeUtxoBackfillBlock,
   storeUtxoBlock,
 } from './store.js';
 
@@ -87,7 +95,21 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
   }
 
   protected async follow(): Promise<void> {
-    let cursor = await this.retrying(() => this.ensureCursor());
+    const cursor = await this.retrying(() => this.ensureCursor());
+    // Backfills run beside the live follower while this indexer holds the network.
+    const active = { on: true };
+    const backfills = this.runBackfills(active);
+    try {
+      await this.followFrom(cursor);
+    } finally {
+      active.on = false;
+      this.wakeUp();
+      await backfills;
+    }
+  }
+
+  private async followFrom(start: Cursor): Promise<void> {
+    let cursor = start;
     while (!this.stopping) {
       const head = await this.retrying(() => this.rpc.headHeight());
       await this.retrying(() => recordHead(this.sql, this.opts.network, head));
@@ -105,6 +127,74 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
         advanced = cursor !== at;
       }
       if (!advanced) await this.pause(this.opts.pollIntervalMs);
+    }
+  }
+
+  /**
+   * One backfill, block by block from its next block down to its first: each block must be the
+   * one the stored block above names as its parent, its coins are resolved (from blocks stored
+   * below it, else the node), and it is stored with the backfill's position in one transaction
+   * while the node is asked for the next one.
+   */
+  protected async backfill(start: BackfillPosition, active: { on: boolean }): Promise<void> {
+    const { network } = this.opts;
+    let at = start;
+    const progress = new ProgressMeter();
+    this.log.info(
+      { backfill_id: at.id, from_block: Number(at.from), next_block: Number(at.next) },
+      'backfill running',
+    );
+    let ahead: { height: bigint; raw: Promise<RawBlock> } | undefined;
+    while (!this.stopping && active.on && at.next >= at.from) {
+      const height = at.next;
+      const pending = ahead?.height === height ? ahead.raw : this.backfillBlock(at.id, height);
+      ahead = undefined;
+      const raw = await pending;
+      if (at.expectHash !== null && raw.hash !== at.expectHash)
+        throw new BackfillFailed(
+          at.id,
+          `block ${height} from the ${network} node (${raw.hash}) is not the parent the stored block above it names (${at.expectHash}): the node is on another chain, or it reorged below the indexed history`,
+        );
+      if (height - 1n >= at.from) {
+        ahead = { height: height - 1n, raw: this.backfillBlock(at.id, height - 1n) };
+        ahead.raw.catch(() => {}); // taken next round, or dropped on a stop
+      }
+      const block = await this.retrying(() =>
+        resolvePrevouts(this.sql, this.rpc, network, parseBlock(raw, this.decimals), this.decimals),
+      );
+      const position = at;
+      const stored = await this.retrying(() =>
+        storeUtxoBackfillBlock(this.sql, network, position, block, this.lockPid),
+      );
+      if (!stored) return; // cancelled, or moved by another runner: read it again
+      at = { ...at, next: height - 1n, expectHash: block.prevHash };
+      const done = at.next < at.from;
+      const remaining = done ? 0n : at.next - at.from + 1n;
+      const figures = progress.add(1, block.transactions.length, remaining, done);
+      if (figures)
+        this.log.info(
+          {
+            backfill_id: at.id,
+            next_block: Number(at.next),
+            remaining_blocks: Number(remaining),
+            ...figures,
+          },
+          done ? 'backfill done' : 'backfill progress',
+        );
+    }
+  }
+
+  /** The node's block at a height, retried; a height the node keeps not having fails the backfill. */
+  private async backfillBlock(id: string, height: bigint): Promise<RawBlock> {
+    for (let attempt = 1; ; attempt++) {
+      const raw = await this.retrying(async () => {
+        const hash = await this.rpc.blockHash(height);
+        return hash === null ? null : this.rpc.block(hash);
+      });
+      if (raw) return raw;
+      if (attempt >= BACKFILL_TRIES)
+        throw new BackfillFailed(id, `the ${this.opts.network} node has no block ${height}`);
+      await this.pause(1000);
     }
   }
 

@@ -81,7 +81,8 @@ export async function resolvePrevouts(
 
   const notInBlock = wanted.filter((o) => !coins.has(outpointKey(o.txid, o.vout)));
   if (notInBlock.length)
-    for (const [k, c] of await findStoredOutputs(sql, network, notInBlock)) coins.set(k, c);
+    for (const [k, c] of await findStoredOutputs(sql, network, notInBlock, block.height))
+      coins.set(k, c);
 
   const missing = block.transactions.flatMap((t) =>
     t.inputs.filter((i) => !i.coinbase && !coins.has(outpointKey(i.prevTxid!, i.prevVout!))),

@@ -3,6 +3,8 @@ import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/even
 import { enqueueStreamEvents } from '../../streams/index.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
+import { assertNetworkLock } from '../network-lock.js';
+import { advanceBackfill, type BackfillPosition, lockBackfill } from '../backfill.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './resolved.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
@@ -47,16 +49,20 @@ interface OutputRow {
   tx_index: number;
 }
 
-/** Indexed outputs by outpoint; of a txid that occurs twice (BIP 30), the later one. */
+/**
+ * Indexed outputs by outpoint, created below `height` (the block that spends them; a backfilled
+ * block has stored blocks above it); of a txid that occurs twice (BIP 30), the later one.
+ */
 export async function findStoredOutputs(
   sql: Sql,
   network: string,
   outpoints: readonly { txid: string; vout: number }[],
+  height: bigint,
 ): Promise<Map<string, Coin>> {
   const rows = await sql<OutputRow[]>`
     select distinct on (o.txid, o.vout) o.txid, o.vout, o.value, o.script, o.address, o.type, o.req_sigs, o.block_height, t.version, t.tx_index
     from unnest(${outpoints.map((o) => o.txid)}::text[], ${outpoints.map((o) => o.vout)}::int[]) as q(txid, vout)
-    join utxo_outputs o on o.network = ${network} and o.txid = q.txid and o.vout = q.vout
+    join utxo_outputs o on o.network = ${network} and o.txid = q.txid and o.vout = q.vout and o.block_height < ${height.toString()}
     join utxo_transactions t on t.network = o.network and t.txid = o.txid and t.block_height = o.block_height
     order by o.txid, o.vout, o.block_height desc`;
   return new Map(
@@ -118,6 +124,35 @@ export async function storeUtxoBlock(
     await enqueueConfirmations(tx, network, block.height - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;
+}
+
+/**
+ * A range backfill's block (src/indexer/backfill.ts): stored unless it is already, with the
+ * backfill's new position, in one transaction; no webhook events (history is not news). False:
+ * the backfill was cancelled or moved meanwhile, nothing stored.
+ */
+export async function storeUtxoBackfillBlock(
+  sql: Sql,
+  network: string,
+  at: BackfillPosition,
+  block: ResolvedBlock,
+  lockPid: number | undefined,
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
+    if (!(await lockBackfill(tx, at))) return false;
+    const [stored] = await tx`
+      select 1 from utxo_blocks where network = ${network} and height = ${block.height.toString()}`;
+    if (!stored) await insertBlock(tx, network, block);
+    await advanceBackfill(tx, network, at, {
+      lo: block.height,
+      hi: block.height,
+      parentHash: block.prevHash,
+      blocks: stored ? 0 : 1,
+      txs: stored ? 0 : block.transactions.length,
+    });
+    return true;
+  }) as Promise<boolean>;
 }
 
 /**

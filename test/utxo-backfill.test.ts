@@ -1,0 +1,191 @@
+/**
+ * A range backfill of a Bitcoin-family network on a real litecoind -regtest: history below where
+ * the indexer started is stored beside the live follower, fires no stream webhook, lowers the
+ * network's history, survives a stop in the middle, and leaves exactly the rows an indexer that
+ * started at the backfill's first block stored (blocks, transactions, inputs with their coins,
+ * outputs, touched addresses, the counterparty graph). A backfill that meets a node on another
+ * chain fails with the reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/keys/keys.js';
+import { getBackfill, requestBackfill } from '../src/indexer/backfill.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { compareUtxoTables } from './helpers/compare.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import {
+  SKIP_MESSAGE,
+  skipWithoutLitecoind,
+  startLitecoind,
+  type Litecoind,
+} from './helpers/litecoind.js';
+import { Receiver } from './helpers/receiver.js';
+
+let node: Litecoind;
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>> | undefined;
+let receiver: Receiver;
+let tracked: string;
+const historyTxids: string[] = [];
+/** The first block the live indexer stores (the head at its first start): below it is history. */
+let start = 0;
+
+const env = () => ({
+  TOLLGATE_RPC_LITECOIN: node.rpcUrl,
+  TOLLGATE_START_BLOCK_LITECOIN: 'head',
+  TOLLGATE_CONFIRMATIONS_LITECOIN: '2',
+  TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '100',
+});
+const indexerOnly = { api: false, worker: true, indexer: 'all', devChain: false } as const;
+
+const cursorOf = async (sql: TestDatabase['sql']) =>
+  (
+    await sql<{ block_number: string; history_from: string }[]>`
+    select block_number, history_from from indexer_cursors where network = 'litecoin'`
+  )[0];
+
+async function indexedHead(sql: TestDatabase['sql']): Promise<void> {
+  const head = await node.rpc<number>('getblockcount');
+  await eventually(
+    () => cursorOf(sql),
+    (c) => Number(c?.block_number) === head,
+  );
+}
+
+describe.skipIf(skipWithoutLitecoind)(
+  `Bitcoin-family range backfill on litecoind -regtest${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`,
+  () => {
+    beforeAll(async () => {
+      node = await startLitecoind();
+      await node.mine(101); // coinbase outputs mature after 100 blocks
+      tracked = await node.rpc('getnewaddress', '', 'bech32');
+      // History: payments to the tracked address and between others, a block each, spending
+      // coins of earlier blocks (the backfill resolves them from the node, top down).
+      for (let i = 0; i < 6; i++) {
+        const other = await node.rpc<string>('getnewaddress', '', i % 2 ? 'legacy' : 'bech32');
+        historyTxids.push(
+          await node.rpc<string>('sendmany', '', {
+            [tracked]: Number((0.1 + i / 100).toFixed(2)),
+            [other]: 0.25,
+          }),
+        );
+        await node.mine(1);
+      }
+      await node.mine(3);
+      start = await node.rpc<number>('getblockcount'); // "head": the head block is the first indexed
+
+      db = await freshDatabase();
+      receiver = await new Receiver().start();
+      const key = await createApiKey(db.sql, 'utxo-backfill');
+      await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+        values (${key.id}, ${tracked}, 'utxo', ${receiver.url}, now())`;
+      app = await startTestAppliance(db.url, env(), indexerOnly);
+      await indexedHead(db.sql);
+    }, 120_000);
+    afterAll(async () => {
+      await app?.stop();
+      await receiver?.stop();
+      await db?.drop();
+      await node?.stop();
+    });
+
+    it('stores the history below the start beside the live follower, with no webhook for it', async () => {
+      expect(Number((await cursorOf(db.sql))!.history_from)).toBe(start);
+      expect(await db.sql`select 1 from utxo_tx_addresses where address = ${tracked}`).toHaveLength(
+        0,
+      );
+
+      // A live payment, delivered as usual: the stream works, so silence about history means something.
+      const live = await node.rpc<string>('sendtoaddress', tracked, 0.5);
+      await node.mine(1);
+      await receiver.waitFor(() => receiver.received.some((r) => r.json?.hash === live), 30_000);
+
+      const from = 95;
+      const { backfill } = await requestBackfill(db.sql, {
+        network: 'litecoin',
+        from: BigInt(from),
+        requestedBy: 'test',
+      });
+      expect(backfill).toMatchObject({
+        from_block: String(from),
+        to_block: String(start - 1),
+        status: 'running',
+      });
+      // Stopped once it has stored some blocks (or all of them, when it is quicker than the
+      // look), then started again: it goes on where it stood.
+      await eventually(
+        () => getBackfill(db.sql, backfill.id),
+        (b) => Number(b?.blocks_done) >= 3,
+      );
+      await app!.stop();
+      app = await startTestAppliance(db.url, env(), indexerOnly);
+      await node.mine(1); // a live block while it runs
+      await eventually(
+        () => getBackfill(db.sql, backfill.id),
+        (b) => b?.status === 'done',
+        60_000,
+      );
+      const done = (await getBackfill(db.sql, backfill.id))!;
+      expect(done).toMatchObject({
+        next_block: String(from - 1),
+        blocks_done: String(start - from),
+      });
+      expect(Number((await cursorOf(db.sql))!.history_from)).toBe(from);
+
+      const stored = await db.sql<{ tx_hash: string }[]>`
+        select tx_hash from utxo_tx_addresses where network = 'litecoin' and address = ${tracked} order by block_number`;
+      expect(stored.map((r) => r.tx_hash)).toEqual([...historyTxids, live]);
+      // The coins a history transaction spends come with it (from the node: nothing below it
+      // was stored when it was).
+      const [input] = await db.sql<{ prev_value: string; prev_height: string }[]>`
+        select prev_value, prev_height from utxo_inputs where network = 'litecoin' and txid = ${historyTxids[0]!}`;
+      expect(Number(input!.prev_value)).toBeGreaterThan(0);
+      expect(Number(input!.prev_height)).toBeLessThan(from + 1);
+
+      // History is not news: no stream webhook for any of it.
+      await indexedHead(db.sql);
+      await new Promise((r) => setTimeout(r, 1_000)); // what would be sent has been
+      const delivered = receiver.received.map((r) => r.json?.hash);
+      for (const txid of historyTxids) expect(delivered).not.toContain(txid);
+      expect(delivered).toContain(live);
+
+      // The same rows as an indexer that began at the backfill's first block.
+      const clean = await freshDatabase();
+      const other = await startTestAppliance(
+        clean.url,
+        { ...env(), TOLLGATE_START_BLOCK_LITECOIN: String(from) },
+        { ...indexerOnly, worker: false },
+      );
+      try {
+        await indexedHead(clean.sql);
+        await indexedHead(db.sql);
+        await compareUtxoTables(db.sql, clean.sql);
+      } finally {
+        await other.stop();
+        await clean.drop();
+      }
+    }, 180_000);
+
+    it('fails a backfill whose blocks do not lead to the stored block above, saying why', async () => {
+      // The stored history now begins at 95; a backfill below it must end at the parent block
+      // 95 names. Tamper with that link as a node on another chain would look.
+      await db.sql`update utxo_blocks set prev_hash = ${'ab'.repeat(32)} where network = 'litecoin' and height = 95`;
+      const { backfill } = await requestBackfill(db.sql, {
+        network: 'litecoin',
+        from: 90n,
+        requestedBy: 'test',
+      });
+      await eventually(
+        () => getBackfill(db.sql, backfill.id),
+        (b) => b?.status === 'failed',
+        30_000,
+      );
+      const failed = (await getBackfill(db.sql, backfill.id))!;
+      expect(failed.error).toMatch(
+        /block 94 from the litecoin node \(\w+\) is not the parent the stored block above it names/,
+      );
+      expect(failed.blocks_done).toBe('0');
+      expect(Number((await cursorOf(db.sql))!.history_from)).toBe(95);
+    }, 60_000);
+  },
+);
