@@ -118,6 +118,31 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected abstract backfill(at: BackfillPosition, active: { on: boolean }): Promise<void>;
 
   /**
+   * After a backfill stored `blocks` blocks (`txs` transactions) and now stands at `at`: its
+   * progress log line (blocks/s, tx/s, remaining, ETA) every 10 s, and the line that it is done.
+   */
+  protected backfillStored(
+    meter: ProgressMeter,
+    at: BackfillPosition,
+    blocks: number,
+    txs: number,
+  ): void {
+    const done = at.next < at.from;
+    const remaining = done ? 0n : at.next - at.from + 1n;
+    const figures = meter.add(blocks, txs, remaining, done);
+    if (figures)
+      this.log.info(
+        {
+          backfill_id: at.id,
+          next_block: Number(at.next),
+          remaining_blocks: Number(remaining),
+          ...figures,
+        },
+        done ? 'backfill done' : 'backfill progress',
+      );
+  }
+
+  /**
    * The network's backfills one after another, beside the follow loop, while `active` (the
    * follow loop holds the network). A failed one is recorded with its reason; anything else is
    * retried after a pause.

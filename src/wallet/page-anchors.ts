@@ -1,4 +1,5 @@
 import type { Sql } from '../db/index.js';
+import { describeError } from '../errors.js';
 import { log } from '../log.js';
 
 /**
@@ -20,6 +21,12 @@ import { log } from '../log.js';
 export const SPACING = 1_000;
 /** Addresses whose marks a process keeps, least recently used dropped first. */
 const MAX_ADDRESSES = 1_000;
+/**
+ * Marks of an address are taken again no sooner than this many times as long as the last take
+ * took after it: a busy address whose history changes every block (and whose marks are stale at
+ * once) costs a process at most a tenth of one connection's time, not a scan per block.
+ */
+const RETAKE_AFTER_TAKES = 10;
 
 export interface Mark {
   /** Block time (Unix seconds, as Postgres answers a bigint). */
@@ -32,6 +39,9 @@ interface Marks {
   version: string;
   /** Ascending by before. */
   marks: Mark[];
+  /** When they were taken (ms since the epoch) and how long that took (ms). */
+  takenAt: number;
+  tookMs: number;
 }
 
 export class PageAnchors {
@@ -68,10 +78,14 @@ export class PageAnchors {
   afterPage(address: string, version: string | null, offset: number): void {
     if (this.options.takeAfterDeepPages === false) return;
     if (version === null || offset < SPACING || this.taking !== null) return;
-    if (this.byAddress.get(address)?.version === version) return;
+    const kept = this.byAddress.get(address);
+    if (kept?.version === version) return;
+    if (kept && Date.now() - kept.takenAt < RETAKE_AFTER_TAKES * kept.tookMs) return;
     this.taking = address;
     this.take(address)
-      .catch((err: unknown) => log.warn({ err }, 'wallet history: page marks not taken'))
+      .catch((err: unknown) =>
+        log.warn({ error: describeError(err) }, 'wallet history: page marks not taken'),
+      )
       .finally(() => {
         this.taking = null;
       });
@@ -79,6 +93,7 @@ export class PageAnchors {
 
   /** Takes the marks of an address in one statement (one snapshot: the version and its rows). */
   async take(address: string): Promise<void> {
+    const started = Date.now();
     const [row] = await this.sql<{ version: string | null; t: string[]; before: number[] }[]>`
       with ranked as (
         select timestamp as t, rank() over w - 1 as before, row_number() over w - 1 as rn
@@ -96,7 +111,12 @@ export class PageAnchors {
     }
     const marks = row.t.map((t, i) => ({ t, before: row.before[i]! }));
     this.byAddress.delete(address);
-    this.byAddress.set(address, { version: row.version, marks });
+    this.byAddress.set(address, {
+      version: row.version,
+      marks,
+      takenAt: Date.now(),
+      tookMs: Date.now() - started,
+    });
     while (this.byAddress.size > MAX_ADDRESSES)
       this.byAddress.delete(this.byAddress.keys().next().value!);
   }

@@ -3,7 +3,7 @@ import type { Sql } from '../../src/db/index.js';
 
 /** Every EVM chain table of two databases holds the same rows (order-independent). */
 export async function compareChainTables(a: Sql, b: Sql): Promise<void> {
-  const queries: [string, (sql: Sql) => PromiseLike<readonly unknown[]>][] = [
+  const queries: TableQuery[] = [
     [
       'evm_blocks',
       (sql) =>
@@ -32,16 +32,12 @@ export async function compareChainTables(a: Sql, b: Sql): Promise<void> {
         sql`select network, address, counterparty, tx_count from address_edges order by network, address, counterparty`,
     ],
   ];
-  for (const [table, q] of queries) {
-    const [left, right] = await Promise.all([q(a), q(b)]);
-    expect(left.length, `${table} row count`).toBe(right.length);
-    expect(left, table).toEqual(right);
-  }
+  await compareQueries(a, b, queries);
 }
 
 /** Every Bitcoin-family chain table of two databases holds the same rows (order-independent). */
 export async function compareUtxoTables(a: Sql, b: Sql): Promise<void> {
-  const queries: [string, (sql: Sql) => PromiseLike<readonly unknown[]>][] = [
+  const queries: TableQuery[] = [
     ['utxo_blocks', (sql) => sql`select * from utxo_blocks order by network, height`],
     [
       'utxo_transactions',
@@ -66,6 +62,12 @@ export async function compareUtxoTables(a: Sql, b: Sql): Promise<void> {
         sql`select network, address, counterparty, tx_count from address_edges order by network, address, counterparty`,
     ],
   ];
+  await compareQueries(a, b, queries);
+}
+
+type TableQuery = [string, (sql: Sql) => PromiseLike<readonly unknown[]>];
+
+async function compareQueries(a: Sql, b: Sql, queries: readonly TableQuery[]): Promise<void> {
   for (const [table, q] of queries) {
     const [left, right] = await Promise.all([q(a), q(b)]);
     expect(left.length, `${table} row count`).toBe(right.length);

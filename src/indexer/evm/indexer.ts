@@ -231,19 +231,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       if (!stored) return; // cancelled, or moved by another runner: read it again
       at = { ...at, next: lo - 1n, expectHash: blocks[0]!.parentHash };
       const txs = blocks.reduce((n, b) => n + b.transactions.length, 0);
-      const done = at.next < at.from;
-      const remaining = done ? 0n : at.next - at.from + 1n;
-      const figures = progress.add(blocks.length, txs, remaining, done);
-      if (figures)
-        this.log.info(
-          {
-            backfill_id: at.id,
-            next_block: Number(at.next),
-            remaining_blocks: Number(remaining),
-            ...figures,
-          },
-          done ? 'backfill done' : 'backfill progress',
-        );
+      this.backfillStored(progress, at, blocks.length, txs);
     }
   }
 

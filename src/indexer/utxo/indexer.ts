@@ -168,19 +168,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
       );
       if (!stored) return; // cancelled, or moved by another runner: read it again
       at = { ...at, next: height - 1n, expectHash: block.prevHash };
-      const done = at.next < at.from;
-      const remaining = done ? 0n : at.next - at.from + 1n;
-      const figures = progress.add(1, block.transactions.length, remaining, done);
-      if (figures)
-        this.log.info(
-          {
-            backfill_id: at.id,
-            next_block: Number(at.next),
-            remaining_blocks: Number(remaining),
-            ...figures,
-          },
-          done ? 'backfill done' : 'backfill progress',
-        );
+      this.backfillStored(progress, at, 1, block.transactions.length);
     }
   }
 
