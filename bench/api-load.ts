@@ -190,8 +190,7 @@ for (const rate of wanted('/analyze/aml') ? PACED_RATES : []) {
     connections: 200,
     rate,
   };
-  await pacedLoad({ ...run, durationS: 3 }); // warm-up at the same rate
-  const r = await pacedLoad({ ...run, durationS: DURATION_S });
+  const r = await pacedLoad({ ...run, warmupS: 3, durationS: DURATION_S });
   paced.push(r);
   console.log(
     `/analyze/aml            200 connections, ${rate} req/s offered: ${r.rps} req/s answered, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, max ${r.max} ms${r.non_2xx || r.errors ? `, ${r.non_2xx} non-2xx, ${r.errors} errors` : ''}`,

@@ -7,6 +7,9 @@ import { latencySummary, round } from './common.js';
  * independent clients arrive. Each latency is measured from the moment its request was due, so
  * time spent waiting for a free connection counts (no coordinated omission). autocannon's own
  * rate limit sends each connection's share of a second in one burst, which measures the burst.
+ * The first `warmupS` seconds at the same rate, on the same connections, are not measured (the
+ * TLS handshakes of new connections, the JIT); they were a separate pool, so every measured run
+ * began by opening its connections again.
  */
 export async function pacedLoad(opts: {
   origin: string;
@@ -15,13 +18,25 @@ export async function pacedLoad(opts: {
   connections: number;
   rate: number;
   durationS: number;
+  warmupS?: number;
 }) {
   const pool = new Pool(opts.origin, {
     connections: opts.connections,
     pipelining: 1,
     connect: { rejectUnauthorized: false },
   });
-  const total = Math.round(opts.rate * opts.durationS);
+  if (opts.warmupS) await paced(pool, opts, opts.warmupS);
+  const result = await paced(pool, opts, opts.durationS);
+  await pool.close();
+  return result;
+}
+
+async function paced(
+  pool: Pool,
+  opts: { path: string; headers: Record<string, string>; rate: number },
+  durationS: number,
+) {
+  const total = Math.round(opts.rate * durationS);
   const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
@@ -46,7 +61,6 @@ export async function pacedLoad(opts: {
   }
   await Promise.all(pending);
   const elapsedS = (performance.now() - start) / 1000;
-  await pool.close();
   return {
     offered_rps: opts.rate,
     rps: round(latencies.length / elapsedS),
