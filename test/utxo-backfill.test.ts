@@ -1,7 +1,7 @@
 /**
  * A range backfill of a Bitcoin-family network on a real litecoind -regtest: history below where
  * the indexer started is stored beside the live follower, fires no stream webhook, lowers the
- * network's history, survives a stop in the middle, and leaves exactly the rows an indexer that
+ * network's history, survives a kill -9 in the middle, and leaves exactly the rows an indexer that
  * started at the backfill's first block stored (blocks, transactions, inputs with their coins,
  * outputs, touched addresses, the counterparty graph). A backfill that meets a node on another
  * chain fails with the reason.
@@ -20,6 +20,7 @@ import {
   type Litecoind,
 } from './helpers/litecoind.js';
 import { Receiver } from './helpers/receiver.js';
+import { runCli, type CliRun } from './helpers/cli.js';
 
 let node: Litecoind;
 let db: TestDatabase;
@@ -27,6 +28,7 @@ let app: Awaited<ReturnType<typeof startTestAppliance>> | undefined;
 let receiver: Receiver;
 let tracked: string;
 const historyTxids: string[] = [];
+const children: CliRun[] = [];
 /** The first block the live indexer stores (the head at its first start): below it is history. */
 let start = 0;
 
@@ -83,6 +85,7 @@ describe.skipIf(skipWithoutLitecoind)(
       await indexedHead(db.sql);
     }, 120_000);
     afterAll(async () => {
+      for (const c of children) c.child.kill('SIGKILL');
       await app?.stop();
       await receiver?.stop();
       await db?.drop();
@@ -100,7 +103,17 @@ describe.skipIf(skipWithoutLitecoind)(
       await node.mine(1);
       await receiver.waitFor(() => receiver.received.some((r) => r.json?.hash === live), 30_000);
 
-      const from = 95;
+      // The backfill runs in an indexer process of its own, killed (-9) once it has stored a
+      // block and before it is done, then started again: it goes on where it stood.
+      await app!.stop();
+      app = await startTestAppliance(db.url, env(), { ...indexerOnly, indexer: false });
+      const startIndexer = () => {
+        const run = runCli(db.url, ['indexer'], env(), 'info');
+        children.push(run);
+        return run;
+      };
+      let indexer = startIndexer();
+      const from = 40;
       const { backfill } = await requestBackfill(db.sql, {
         network: 'litecoin',
         from: BigInt(from),
@@ -111,20 +124,28 @@ describe.skipIf(skipWithoutLitecoind)(
         to_block: String(start - 1),
         status: 'running',
       });
-      // Stopped once it has stored some blocks (or all of them, when it is quicker than the
-      // look), then started again: it goes on where it stood.
       await eventually(
         () => getBackfill(db.sql, backfill.id),
-        (b) => Number(b?.blocks_done) >= 3,
+        (b) => Number(b?.blocks_done) > 0,
+        60_000,
       );
-      await app!.stop();
-      app = await startTestAppliance(db.url, env(), indexerOnly);
+      indexer.child.kill('SIGKILL');
+      await indexer.exited;
+      const killedAt = (await getBackfill(db.sql, backfill.id))!;
+      expect(killedAt.status).toBe('running');
+      expect(Number(killedAt.next_block)).toBeGreaterThan(from);
+      indexer = startIndexer();
       await node.mine(1); // a live block while it runs
       await eventually(
         () => getBackfill(db.sql, backfill.id),
         (b) => b?.status === 'done',
         60_000,
       );
+      await indexedHead(db.sql);
+      indexer.child.kill('SIGTERM');
+      await indexer.exited;
+      await app.stop();
+      app = await startTestAppliance(db.url, env(), indexerOnly);
       const done = (await getBackfill(db.sql, backfill.id))!;
       expect(done).toMatchObject({
         next_block: String(from - 1),
@@ -167,12 +188,12 @@ describe.skipIf(skipWithoutLitecoind)(
     }, 180_000);
 
     it('fails a backfill whose blocks do not lead to the stored block above, saying why', async () => {
-      // The stored history now begins at 95; a backfill below it must end at the parent block
-      // 95 names. Tamper with that link as a node on another chain would look.
-      await db.sql`update utxo_blocks set prev_hash = ${'ab'.repeat(32)} where network = 'litecoin' and height = 95`;
+      // The stored history now begins at 40; a backfill below it must end at the parent block
+      // 40 names. Tamper with that link as a node on another chain would look.
+      await db.sql`update utxo_blocks set prev_hash = ${'ab'.repeat(32)} where network = 'litecoin' and height = 40`;
       const { backfill } = await requestBackfill(db.sql, {
         network: 'litecoin',
-        from: 90n,
+        from: 30n,
         requestedBy: 'test',
       });
       await eventually(
@@ -182,10 +203,10 @@ describe.skipIf(skipWithoutLitecoind)(
       );
       const failed = (await getBackfill(db.sql, backfill.id))!;
       expect(failed.error).toMatch(
-        /block 94 from the litecoin node \(\w+\) is not the parent the stored block above it names/,
+        /block 39 from the litecoin node \(\w+\) is not the parent the stored block above it names/,
       );
       expect(failed.blocks_done).toBe('0');
-      expect(Number((await cursorOf(db.sql))!.history_from)).toBe(95);
+      expect(Number((await cursorOf(db.sql))!.history_from)).toBe(40);
     }, 60_000);
   },
 );
