@@ -1,7 +1,7 @@
 /**
  * A range backfill of a Bitcoin-family network on a real litecoind -regtest: history below where
  * the indexer started is stored beside the live follower, fires no stream webhook, lowers the
- * network's history, survives a kill -9 in the middle, and leaves exactly the rows an indexer that
+ * network's history, survives a kill -9 in the middle and a node failing requests, and leaves exactly the rows an indexer that
  * started at the backfill's first block stored (blocks, transactions, inputs with their coins,
  * outputs, touched addresses, the counterparty graph). A backfill that meets a node on another
  * chain fails with the reason.
@@ -21,6 +21,8 @@ import {
 } from './helpers/litecoind.js';
 import { Receiver } from './helpers/receiver.js';
 import { runCli, type CliRun } from './helpers/cli.js';
+import { startFaultyRpcProxy, type FaultyRpcProxy } from './faults/rpc-proxy.js';
+import { createRng } from './faults/seed.js';
 
 let node: Litecoind;
 let db: TestDatabase;
@@ -29,6 +31,7 @@ let receiver: Receiver;
 let tracked: string;
 const historyTxids: string[] = [];
 const children: CliRun[] = [];
+let proxy: FaultyRpcProxy | undefined;
 /** The first block the live indexer stores (the head at its first start): below it is history. */
 let start = 0;
 
@@ -86,6 +89,7 @@ describe.skipIf(skipWithoutLitecoind)(
     }, 120_000);
     afterAll(async () => {
       for (const c of children) c.child.kill('SIGKILL');
+      await proxy?.stop();
       await app?.stop();
       await receiver?.stop();
       await db?.drop();
@@ -107,8 +111,22 @@ describe.skipIf(skipWithoutLitecoind)(
       // block and before it is done, then started again: it goes on where it stood.
       await app!.stop();
       app = await startTestAppliance(db.url, env(), { ...indexerOnly, indexer: false });
+      // Through a node that cuts, refuses or fails one request in ten.
+      const direct = new URL(node.rpcUrl);
+      proxy = await startFaultyRpcProxy(`http://${direct.host}`, createRng(16), {
+        rate: 0.1,
+        hangMs: 200,
+      });
+      const viaProxy = new URL(proxy.url);
+      viaProxy.username = direct.username;
+      viaProxy.password = direct.password;
       const startIndexer = () => {
-        const run = runCli(db.url, ['indexer'], env(), 'info');
+        const run = runCli(
+          db.url,
+          ['indexer'],
+          { ...env(), TOLLGATE_RPC_LITECOIN: viaProxy.toString() },
+          'info',
+        );
         children.push(run);
         return run;
       };
@@ -141,6 +159,9 @@ describe.skipIf(skipWithoutLitecoind)(
         (b) => b?.status === 'done',
         60_000,
       );
+      expect(
+        proxy.stats.faults.timeout + proxy.stats.faults.http_500 + proxy.stats.faults.rpc_error,
+      ).toBeGreaterThan(0);
       await indexedHead(db.sql);
       indexer.child.kill('SIGTERM');
       await indexer.exited;

@@ -36,10 +36,11 @@ export async function startFaultyRpcProxy(
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
-  const forward = async (body: string): Promise<string> => {
+  // A node that wants credentials (Bitcoin-family) gets the client's own Authorization header.
+  const forward = async (body: string, authorization?: string): Promise<string> => {
     const res = await fetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
       body,
     });
     return res.text();
@@ -69,7 +70,9 @@ export async function startFaultyRpcProxy(
           .writeHead(200, { 'content-type': 'application/json' })
           .end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, error }));
       const victim = rng.int(0, parsed.length - 1);
-      const answers = JSON.parse(await forward(body)) as { id: unknown }[];
+      const answers = JSON.parse(await forward(body, req.headers.authorization)) as {
+        id: unknown;
+      }[];
       const out = answers.map((a) =>
         a.id === parsed[victim]!.id ? { jsonrpc: '2.0', id: a.id, error } : a,
       );
@@ -77,7 +80,7 @@ export async function startFaultyRpcProxy(
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify(out));
     }
-    const answer = await forward(body);
+    const answer = await forward(body, req.headers.authorization);
     res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
   };
 
