@@ -6,6 +6,11 @@
  * line to the cursor reaching the last block; its peak RSS (VmHWM) is reported.
  *   npm run bench:backfill                     200 × 60 and 2,000 × 60 blocks, on Hardhat and on anvil
  *   npm run bench:backfill -- blocks tx-per-block [hardhat|anvil]      one run
+ * BENCH_LABELS=N labels N addresses before the indexer starts: the sender (mixer), one recipient
+ * (sanctioned) and N-2 addresses the chain never touches (sanctioned), so every transaction links
+ * a labelled address and the stored AML exposure's counts (direct and indirect) move with each
+ * batch: the indexer's cost with labels, against BENCH_LABELS=0 (the default: no category counts).
+ * BENCH_RECIPIENTS=N spreads the transfers over N recipients (default 20).
  * writes bench/results/backfill.json (every run of the invocation).
  * Figures, not assertions.
  */
@@ -42,9 +47,11 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   // Build the chain: signed transfers with explicit nonces, sent in JSON-RPC batches, then a block.
   const sender = privateKeyToAccount(generatePrivateKey());
   await test.setBalance({ address: sender.address, value: parseEther('1000000') });
+  // BENCH_RECIPIENTS: how many distinct recipients the transfers go to in turn (20 by default;
+  // as many as transactions makes the sender a hub with a new counterparty in every one).
   const recipients = Array.from(
-    { length: 20 },
-    () => privateKeyToAccount(generatePrivateKey()).address,
+    { length: Number(process.env.BENCH_RECIPIENTS ?? 20) },
+    (_, i) => `0x${(i + 1).toString(16).padStart(8, '0')}${'ab'.repeat(16)}` as Hex,
   );
   const startBlock = (await test.request({ method: 'eth_blockNumber' } as never)) as unknown as Hex;
   let nonce = 0;
@@ -56,7 +63,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
           chainId: 31337,
           type: 'eip1559',
           nonce: nonce++,
-          to: recipients[(b + i) % recipients.length]!,
+          to: recipients[(b * TX_PER_BLOCK + i) % recipients.length]!,
           value: BigInt(i + 1),
           gas: 21000n,
           maxFeePerGas: 100_000_000_000n,
@@ -106,6 +113,15 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     TOLLGATE_LOG_LEVEL: 'info',
   };
   const db = await openDatabase(loadConfig(env)); // migrated before the indexer starts
+  const labels = Number(process.env.BENCH_LABELS ?? 0);
+  if (labels > 0) {
+    const addresses = [sender.address, recipients[0]!].map((a) => a.toLowerCase());
+    await db.sql`insert into labels (network, address, category, source)
+      values ('eth', ${addresses[0]!}, 'mixer', 'bench'), ('eth', ${addresses[1]!}, 'sanctioned', 'bench')`;
+    if (labels > 2)
+      await db.sql`insert into labels (network, address, category, source)
+        select 'eth', '0x' || lpad(to_hex(g), 40, '0'), 'sanctioned', 'bench' from generate_series(1, ${labels - 2}) g`;
+  }
   const indexer = startRole('indexer', env);
   await indexer.logged('indexer active');
   const indexStart = performance.now();
@@ -128,6 +144,8 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     transactions: txTotal,
     stored_transactions: stored!.n,
     settings: {
+      labels: Number(process.env.BENCH_LABELS ?? 0),
+      recipients: recipients.length,
       fetch_concurrency: FETCH_CONCURRENCY,
       batch_blocks: BATCH_BLOCKS,
       node: NODE,

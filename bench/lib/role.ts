@@ -7,7 +7,8 @@
  * no sampling to miss a spike. It includes what tsx costs (the TypeScript transform and its
  * cache, a few tens of MiB over running the built dist/).
  * To profile a role during a benchmark: BENCH_ROLE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
- * To keep its log lines: BENCH_ROLE_LOG=/tmp/role.log (appended to; TOLLGATE_LOG_LEVEL sets how many).
+ * To keep its log lines (its stderr): BENCH_ROLE_LOG=/tmp/role.log (appended to; TOLLGATE_LOG_LEVEL
+ * sets how many).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -49,9 +50,12 @@ export function startRole(
   );
   const waiting = new Map<string, () => void>();
   const seen = new Set<string>();
-  let tail = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  // The role's log lines are on stderr (stdout is a command's output only); anything else there
+  // (a crash's message) is kept for the error that reports an early exit. stdout is drained.
+  let tail = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
     const lines = (tail + chunk).split('\n');
     tail = lines.pop()!;
     if (process.env.BENCH_ROLE_LOG && lines.length)
@@ -69,9 +73,7 @@ export function startRole(
       }
     }
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
+  child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
