@@ -2,6 +2,7 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import { PermanentError } from '../errors.js';
 import { networkInfo } from '../config/networks.js';
 import { recordAudit } from '../audit/index.js';
+import { assertNetworkLock } from './network-lock.js';
 
 /**
  * Range backfills (table indexer_backfills, sql/0030): history below where the live indexer
@@ -213,14 +214,36 @@ export async function backfillPosition(
     : undefined;
 }
 
+/** What a backfill's batch stored: blocks lo..hi, the parent of lo, and what was new. */
+export interface BackfillBatch {
+  lo: bigint;
+  hi: bigint;
+  parentHash: string;
+  blocks: number;
+  txs: number;
+}
+
 /**
- * In the batch's transaction: locks the backfill row and checks it still stands where the runner
- * left it (not cancelled, not moved by another runner). False: store nothing.
+ * A backfill's batch in one transaction (every family's): the network lock still held by this
+ * indexer (`lockPid`), the backfill still where its runner left it (not cancelled, not moved by
+ * another runner), then `store` writes what is not stored yet and says what the batch was, and
+ * the backfill moves below it. False: cancelled or moved meanwhile, nothing stored.
  */
-export async function lockBackfill(tx: TransactionSql, at: BackfillPosition): Promise<boolean> {
-  const [row] = await tx<{ next_block: string; status: string }[]>`
-    select next_block, status from indexer_backfills where id = ${at.id} for update`;
-  return row?.status === 'running' && BigInt(row.next_block) === at.next;
+export async function storeBackfillBatch(
+  sql: Sql,
+  network: string,
+  at: BackfillPosition,
+  lockPid: number | undefined,
+  store: (tx: TransactionSql) => Promise<BackfillBatch>,
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
+    const [row] = await tx<{ next_block: string; status: string }[]>`
+      select next_block, status from indexer_backfills where id = ${at.id} for update`;
+    if (row?.status !== 'running' || BigInt(row.next_block) !== at.next) return false;
+    await advanceBackfill(tx, network, at, await store(tx));
+    return true;
+  }) as Promise<boolean>;
 }
 
 /**
@@ -228,11 +251,11 @@ export async function lockBackfill(tx: TransactionSql, at: BackfillPosition): Pr
  * and, when they join the network's indexed history (hi is just under `history_from`), lowers
  * `history_from` to lo, and on through earlier backfills' stored ranges that now join it.
  */
-export async function advanceBackfill(
+async function advanceBackfill(
   tx: TransactionSql,
   network: string,
   at: BackfillPosition,
-  batch: { lo: bigint; hi: bigint; parentHash: string; blocks: number; txs: number },
+  batch: BackfillBatch,
 ): Promise<void> {
   const done = batch.lo <= at.from;
   await tx`update indexer_backfills set next_block = ${(batch.lo - 1n).toString()}, expect_hash = ${batch.parentHash},

@@ -117,6 +117,14 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
    */
   protected abstract backfill(at: BackfillPosition, active: { on: boolean }): Promise<void>;
 
+  /** The failure of a backfill whose block at `height` (`hash`) is not the parent it expects. */
+  protected notTheParent(at: BackfillPosition, height: bigint, hash: string): BackfillFailed {
+    return new BackfillFailed(
+      at.id,
+      `block ${height} from the ${this.opts.network} node (${hash}) is not the parent the stored block above it names (${at.expectHash}): the node is on another chain, or it reorged below the indexed history`,
+    );
+  }
+
   /**
    * After a backfill stored `blocks` blocks (`txs` transactions) and now stands at `at`: its
    * progress log line (blocks/s, tx/s, remaining, ETA) every 10 s, and the line that it is done.

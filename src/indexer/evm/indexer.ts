@@ -207,10 +207,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       const blocks = await pending;
       const top = blocks[blocks.length - 1]!;
       if (at.expectHash !== null && top.hash !== at.expectHash)
-        throw new BackfillFailed(
-          at.id,
-          `block ${hi} from the ${network} node (${top.hash}) is not the parent the stored block above it names (${at.expectHash}): the node is on another chain, or it reorged below the indexed history`,
-        );
+        throw this.notTheParent(at, hi, top.hash);
       if (blocks.some((b, i) => i > 0 && b.parentHash !== blocks[i - 1]!.hash)) {
         // A reorg while fetching (a range near the head): fetch again, a few times.
         if (++relinks >= BACKFILL_TRIES)

@@ -1,8 +1,7 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
-import { assertNetworkLock } from '../network-lock.js';
-import { advanceBackfill, type BackfillPosition, lockBackfill } from '../backfill.js';
+import { type BackfillPosition, storeBackfillBatch } from '../backfill.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
 import { addEdges, subtractEdges } from '../edges.js';
 import { enqueueLiveAmlChecks, orphanEventsAbove } from '../../liveaml/index.js';
@@ -106,9 +105,7 @@ export async function storeBackfillBlocks(
   blocks: readonly EvmBlock[],
   lockPid: number | undefined,
 ): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
-    if (!(await lockBackfill(tx, at))) return false;
+  return storeBackfillBatch(sql, network, at, lockPid, async (tx) => {
     const lo = blocks[0]!.number;
     const hi = blocks[blocks.length - 1]!.number;
     const stored = new Set(
@@ -122,15 +119,14 @@ export async function storeBackfillBlocks(
       await insertBlocks(tx, network, fresh);
       await indexListEvents(tx, network, listContracts(network), listLogs(fresh));
     }
-    await advanceBackfill(tx, network, at, {
+    return {
       lo,
       hi,
       parentHash: blocks[0]!.parentHash,
       blocks: fresh.length,
       txs: fresh.reduce((n, b) => n + b.transactions.length, 0),
-    });
-    return true;
-  }) as Promise<boolean>;
+    };
+  });
 }
 
 /** The logs of some blocks, as the on-chain list reader takes them. */

@@ -151,10 +151,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
       ahead = undefined;
       const raw = await pending;
       if (at.expectHash !== null && raw.hash !== at.expectHash)
-        throw new BackfillFailed(
-          at.id,
-          `block ${height} from the ${network} node (${raw.hash}) is not the parent the stored block above it names (${at.expectHash}): the node is on another chain, or it reorged below the indexed history`,
-        );
+        throw this.notTheParent(at, height, raw.hash);
       if (height - 1n >= at.from) {
         ahead = { height: height - 1n, raw: this.backfillBlock(at.id, height - 1n) };
         ahead.raw.catch(() => {}); // taken next round, or dropped on a stop

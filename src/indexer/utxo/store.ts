@@ -3,8 +3,7 @@ import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/even
 import { enqueueStreamEvents } from '../../streams/index.js';
 import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '../cursor.js';
 import { ensurePartitions } from '../partitions.js';
-import { assertNetworkLock } from '../network-lock.js';
-import { advanceBackfill, type BackfillPosition, lockBackfill } from '../backfill.js';
+import { type BackfillPosition, storeBackfillBatch } from '../backfill.js';
 import { outpointKey } from '../../chains/utxo/block.js';
 import type { Coin, ResolvedBlock } from './resolved.js';
 import { MAX_UTXO_PAIRS_PER_TX, addEdges, subtractEdges } from '../edges.js';
@@ -138,21 +137,18 @@ export async function storeUtxoBackfillBlock(
   block: ResolvedBlock,
   lockPid: number | undefined,
 ): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    if (lockPid !== undefined) await assertNetworkLock(tx, network, lockPid);
-    if (!(await lockBackfill(tx, at))) return false;
+  return storeBackfillBatch(sql, network, at, lockPid, async (tx) => {
     const [stored] = await tx`
       select 1 from utxo_blocks where network = ${network} and height = ${block.height.toString()}`;
     if (!stored) await insertBlock(tx, network, block);
-    await advanceBackfill(tx, network, at, {
+    return {
       lo: block.height,
       hi: block.height,
       parentHash: block.prevHash,
       blocks: stored ? 0 : 1,
       txs: stored ? 0 : block.transactions.length,
-    });
-    return true;
-  }) as Promise<boolean>;
+    };
+  });
 }
 
 /**
