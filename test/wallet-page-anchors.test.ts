@@ -136,4 +136,34 @@ describe('wallet history pages from kept marks', () => {
     }
     expect(anchors.hits).toBeGreaterThan(0);
   });
+
+  it('is planned once per connection: Postgres keeps its generic plan of the page', async () => {
+    // A statement Postgres plans anew at every execution costs the planning each time (the page
+    // with its limit as a parameter did: its generic plan hashed the whole transactions table,
+    // so every execution got a custom plan). On one connection, after Postgres's five custom
+    // plans, every further execution must run the kept generic plan, at each limit and page.
+    const one = await db.sql.reserve();
+    try {
+      for (const limit of [50, 7]) {
+        for (let i = 0; i < 12; i++) await walletTransactions(one, who, 1 + (i % 3) * 40, limit);
+      }
+      const plans = await one<{ generic: number; custom: number; limit: string }[]>`
+        select generic_plans::int as generic, custom_plans::int as custom, substring(statement from 'limit ([0-9]+)') as limit
+        from pg_prepared_statements where statement like '%with kept as%' and statement like '%from evm_tx_addresses%'
+        order by 3`;
+      // (The connection may hold the statement at other limits from the tests above.)
+      expect(plans.map((p) => p.limit)).toEqual(expect.arrayContaining(['50', '7']));
+      for (const p of plans.filter((p) => p.limit === '50' || p.limit === '7')) {
+        expect(p.custom, `limit ${p.limit}`).toBeLessThanOrEqual(5);
+        expect(p.generic, `limit ${p.limit}`).toBeGreaterThanOrEqual(7);
+      }
+    } finally {
+      one.release();
+    }
+  });
+
+  it('refuses a limit outside 1 to 100 (the limit is part of the statement)', async () => {
+    for (const limit of [0, 101, 1.5, Number.NaN])
+      await expect(walletTransactions(db.sql, who, 1, limit)).rejects.toThrow(RangeError);
+  });
 });

@@ -11,6 +11,9 @@ import { reportedNetwork } from './network-name.js';
  * process has one for the address's current history (./page-anchors.ts).
  */
 
+/** The most rows a page holds (the API's `limit` is 1 to 100). */
+const MAX_LIMIT = 100;
+
 export interface WalletTransaction {
   id: string;
   to_address: string;
@@ -46,12 +49,19 @@ export async function walletTransactions(
   limit: number,
   anchors?: PageAnchors,
 ): Promise<{ rows: WalletTransaction[]; total: number }> {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   const offset = (page - 1) * limit;
   const found = offset >= SPACING ? anchors?.lookup(address, offset) : undefined;
   // One statement, one snapshot: the total and version kept per address (sql/0033, 0044) and the
   // page. With a mark taken at the version read here, the page starts at the mark's block time
   // and walks only the rows between; otherwise (no mark, or the history changed since) it walks
   // the whole offset. Both give the same rows.
+  // The limit is written into the statement (one statement per limit, at most MAX_LIMIT): with it
+  // known, Postgres's generic plan is the custom one (50 index entries, then a lookup per row) and
+  // the statement is planned once per connection; with the limit a parameter the generic plan
+  // expects a tenth of the address's rows and hashes the whole transactions table (64 ms instead
+  // of 0.5), so every execution was planned anew (0.45 ms of Postgres's time per page).
   const rows = await sql<(Row & { n: number | null; version: string | null })[]>`
     with kept as (select n, version from address_tx_counts where address = ${address}),
     at as (
@@ -62,7 +72,7 @@ export async function walletTransactions(
       where address = ${address}
         and timestamp <= (select case when marked then ${found?.mark.t ?? null}::bigint else ${Number.MAX_SAFE_INTEGER}::bigint end from at)
       order by timestamp desc, network, block_number desc, tx_hash
-      limit ${limit}
+      limit ${sql.unsafe(String(limit))}
       offset (select case when marked then ${offset - (found?.mark.before ?? 0)}::bigint else ${offset}::bigint end from at)
     )
     select (select n::int from kept) as n, (select version from kept) as version,
