@@ -1,0 +1,160 @@
+/**
+ * The indexer's block reader (EvmBlockSource.fetchBlock) reads a node's JSON itself, not through
+ * viem's formatters: on a real node (Hardhat, or anvil in the anvil suite) every block it reads is
+ * what viem's documented getBlock and getTransactionReceipt report for it (legacy and EIP-1559
+ * transfers, a contract creation whose constructor emits a log); a block above the head is null;
+ * a node answering with a malformed number is refused, naming the block and transaction.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Hex } from 'viem';
+import { hardhat } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvmClient, type EvmBlock, EvmBlockSource } from '../src/chains/evm/client.js';
+import { RetryableError } from '../src/errors.js';
+import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
+
+let chain: OwnChain;
+beforeAll(async () => {
+  chain = await startOwnChain();
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+/** What the documented viem calls say about block n, in the shape the indexer stores. */
+async function reference(n: bigint): Promise<EvmBlock> {
+  const block = await chain.pub.getBlock({ blockNumber: n, includeTransactions: true });
+  const transactions = await Promise.all(
+    block.transactions.map(async (tx) => {
+      const r = await chain.pub.getTransactionReceipt({ hash: tx.hash });
+      return {
+        hash: tx.hash.toLowerCase(),
+        index: tx.transactionIndex ?? 0,
+        from: tx.from.toLowerCase(),
+        to: tx.to ? tx.to.toLowerCase() : null,
+        contractAddress: r.contractAddress ? r.contractAddress.toLowerCase() : null,
+        value: tx.value,
+        gas: tx.gas,
+        gasPrice: r.effectiveGasPrice,
+        gasUsed: r.gasUsed,
+        nonce: BigInt(tx.nonce),
+        input: tx.input,
+        status: r.status === 'success' ? 1 : 0,
+        logs: r.logs.map((l) => ({
+          address: l.address.toLowerCase(),
+          topics: l.topics.map((t) => t.toLowerCase()),
+          data: l.data,
+          logIndex: l.logIndex,
+        })),
+      };
+    }),
+  );
+  return {
+    number: block.number,
+    hash: block.hash.toLowerCase(),
+    parentHash: block.parentHash.toLowerCase(),
+    timestamp: block.timestamp,
+    transactions,
+  };
+}
+
+describe('EvmBlockSource.fetchBlock', () => {
+  it('reads every block as viem reports it, on a real node', async () => {
+    const first = (await chain.pub.getBlockNumber()) + 1n;
+    const to = `0x${'5a'.repeat(20)}` as Hex;
+    await chain.send(to, 123_456_789n);
+    const legacy = await chain.wallet.sendTransaction({
+      account: chain.wallet.account!,
+      chain: hardhat,
+      to,
+      value: 7n,
+      type: 'legacy',
+      gasPrice: 3_000_000_000n,
+    });
+    await chain.pub.waitForTransactionReceipt({ hash: legacy });
+    // A creation whose constructor logs 32 bytes (0xff) under topic 7 and deploys no code.
+    const created = await chain.wallet.sendTransaction({
+      account: chain.wallet.account!,
+      chain: hardhat,
+      data: '0x60ff600052600760206000a100',
+    });
+    const receipt = await chain.pub.waitForTransactionReceipt({ hash: created });
+    expect(receipt.logs).toHaveLength(1);
+    await chain.mine(1); // an empty block too
+    const head = await chain.pub.getBlockNumber();
+
+    const source = new EvmBlockSource(createEvmClient(chain.url));
+    let seen = 0;
+    for (let n = first; n <= head; n++) {
+      const got = await source.fetchBlock(n);
+      expect(got, `block ${n}`).toEqual(await reference(n));
+      seen += got!.transactions.length;
+    }
+    expect(seen).toBe(3);
+    expect(await source.fetchBlock(head + 1_000n)).toBeNull();
+  });
+
+  it('refuses a block with a malformed number, naming where', async () => {
+    // A JSON-RPC 2.0 node of its own (single and batched requests): a block whose one
+    // transaction's value is not a quantity ("12" instead of "0xc").
+    const hash = `0x${'ab'.repeat(32)}`;
+    const answers: Record<string, unknown> = {
+      eth_getBlockByNumber: {
+        number: '0x10',
+        hash: `0x${'01'.repeat(32)}`,
+        parentHash: `0x${'02'.repeat(32)}`,
+        timestamp: '0x6553f100',
+        transactions: [
+          {
+            hash,
+            transactionIndex: '0x0',
+            from: `0x${'03'.repeat(20)}`,
+            to: `0x${'04'.repeat(20)}`,
+            value: '12',
+            gas: '0x5208',
+            gasPrice: '0x1',
+            nonce: '0x0',
+            input: '0x',
+          },
+        ],
+      },
+      eth_getBlockReceipts: [
+        {
+          transactionHash: hash,
+          contractAddress: null,
+          gasUsed: '0x5208',
+          effectiveGasPrice: '0x1',
+          status: '0x1',
+          logs: [],
+        },
+      ],
+    };
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const parsed = JSON.parse(body) as
+          | { id: number; method: string }[]
+          | { id: number; method: string };
+        const one = (r: { id: number; method: string }) =>
+          r.method in answers
+            ? { jsonrpc: '2.0', id: r.id, result: answers[r.method] }
+            : { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: 'Method not found' } };
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(one) : one(parsed)));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const err = await new EvmBlockSource(createEvmClient(url)).fetchBlock(16n).catch((e) => e);
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as Error).message).toBe(
+        `the node answered transaction ${hash} of block 16 with a malformed number: 12`,
+      );
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
