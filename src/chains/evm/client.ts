@@ -9,6 +9,7 @@ import {
   numberToHex,
 } from 'viem';
 import { RetryableError } from '../../errors.js';
+import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
 
 /** A block as the indexer stores it: every integer a bigint, every address lower-case. */
@@ -77,7 +78,12 @@ function quantity(value: unknown, where: string): bigint {
 export function createEvmClient(rpcUrl: string): PublicClient {
   const transport = rpcUrl.startsWith('ws')
     ? webSocket(rpcUrl, { retryCount: 3 })
-    : http(rpcUrl, { batch: { batchSize: 100, wait: 0 }, retryCount: 2, timeout: 15_000 });
+    : http(rpcUrl, {
+        batch: { batchSize: 100, wait: 0 },
+        retryCount: 2,
+        timeout: 15_000,
+        fetchFn: nodeFetch,
+      });
   return createPublicClient({ transport }) as PublicClient;
 }
 
