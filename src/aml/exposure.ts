@@ -71,11 +71,13 @@ export async function addressFacts(
   const family = networkInfo(network)?.family;
   const nets = labelNetworks(network);
   const evm = family === 'evm';
-  const history = evm ? sql`evm_tx_addresses` : family === 'utxo' ? sql`utxo_tx_addresses` : null;
+  // A network with chain data (EVM or Bitcoin-family): a history and a counterparty graph.
+  const chain = evm || family === 'utxo';
+  const history = evm ? sql`evm_tx_addresses` : chain ? sql`utxo_tx_addresses` : null;
 
   // The stored exposure (address_exposure) is read in the same statement as the address's own
   // facts: one round trip for an answer the counts give.
-  const readStored = (family === 'evm' || family === 'utxo') && !opts.walk;
+  const readStored = chain && !opts.walk;
   const [self] = await sql<
     {
       categories: string[];
@@ -107,7 +109,7 @@ export async function addressFacts(
     : undefined;
   const exposure = stored
     ? stored
-    : family === 'evm' || family === 'utxo'
+    : chain
       ? await sql<{ level: 'direct' | 'indirect'; category: string }[]>`
     with degree as materialized (
       select count(*) as n from (select 1 from address_edges
