@@ -67,9 +67,14 @@ interface RpcTransaction {
   input: Hex;
 }
 
-/** A JSON-RPC quantity (`0x`-prefixed hex) as a bigint; anything else is the node's error. */
-function quantity(value: unknown, where: string): bigint {
+/**
+ * A JSON-RPC quantity (`0x`-prefixed hex) as a bigint; anything else is the node's error, naming
+ * the block (and the transaction, when it is one's field). The message is built only then: this
+ * runs for every field of every transaction the indexer reads.
+ */
+function quantity(value: unknown, block: bigint, tx?: string): bigint {
   if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value);
+  const where = tx === undefined ? `block ${block}` : `transaction ${tx} of block ${block}`;
   throw new RetryableError(
     `the node answered ${where} with a malformed number: ${String(value).slice(0, 80)}`,
   );
@@ -186,7 +191,6 @@ export class EvmBlockSource {
       'eth_getBlockByNumber',
     );
     if (!block?.hash) return null;
-    const where = `block ${number}`;
     const txs = block.transactions ?? [];
     if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'object' || t === null))
       throw new RetryableError(`eth_getBlockByNumber(${number}) did not return full transactions`);
@@ -200,37 +204,37 @@ export class EvmBlockSource {
     const transactions = txs.map((tx): EvmTransaction => {
       const r = byHash.get(tx.hash.toLowerCase());
       if (!r) throw new RetryableError(`receipt missing for ${tx.hash} in block ${number}`);
-      const at = `transaction ${tx.hash} of ${where}`;
       return {
         hash: tx.hash.toLowerCase(),
-        index: tx.transactionIndex == null ? 0 : Number(quantity(tx.transactionIndex, at)),
+        index:
+          tx.transactionIndex == null ? 0 : Number(quantity(tx.transactionIndex, number, tx.hash)),
         from: tx.from.toLowerCase(),
         to: tx.to ? tx.to.toLowerCase() : null,
         contractAddress: r.contractAddress ? r.contractAddress.toLowerCase() : null,
-        value: quantity(tx.value, at),
-        gas: quantity(tx.gas, at),
+        value: quantity(tx.value, number, tx.hash),
+        gas: quantity(tx.gas, number, tx.hash),
         gasPrice: r.effectiveGasPrice
-          ? quantity(r.effectiveGasPrice, at)
+          ? quantity(r.effectiveGasPrice, number, tx.hash)
           : tx.gasPrice == null
             ? null
-            : quantity(tx.gasPrice, at),
-        gasUsed: quantity(r.gasUsed, at),
-        nonce: quantity(tx.nonce, at),
+            : quantity(tx.gasPrice, number, tx.hash),
+        gasUsed: quantity(r.gasUsed, number, tx.hash),
+        nonce: quantity(tx.nonce, number, tx.hash),
         input: tx.input,
-        status: r.status === undefined ? null : Number(quantity(r.status, at)),
+        status: r.status === undefined ? null : Number(quantity(r.status, number, tx.hash)),
         logs: r.logs.map((l) => ({
           address: l.address.toLowerCase(),
           topics: l.topics.map((t) => t.toLowerCase()),
           data: l.data,
-          logIndex: Number(quantity(l.logIndex, at)),
+          logIndex: Number(quantity(l.logIndex, number, tx.hash)),
         })),
       };
     });
     return {
-      number: quantity(block.number, where),
+      number: quantity(block.number, number),
       hash: block.hash.toLowerCase(),
       parentHash: block.parentHash.toLowerCase(),
-      timestamp: quantity(block.timestamp, where),
+      timestamp: quantity(block.timestamp, number),
       transactions,
     };
   }
