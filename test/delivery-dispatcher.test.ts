@@ -99,3 +99,55 @@ it('keeps delivering to a healthy receiver while another never answers, and hand
     from webhook_events where tracked_id = ${dead}`;
   expect(after).toEqual({ attempted: 4, pending: 40 });
 }, 90_000);
+
+it('has many deliveries in flight without a listener-leak warning, and stops cleanly', async () => {
+  // Each delivery in flight listens for the dispatcher's stop; more than Node's default warning
+  // level of 10 at once is normal work, and each listener goes when its request ends.
+  // A database of its own: the first test leaves events for its dead receiver behind.
+  const own = await freshDatabase();
+  let answered = 0;
+  const slowUrl = await receivers.listen((req, res) => {
+    req.resume();
+    req.on('end', () =>
+      setTimeout(() => {
+        answered++;
+        res.writeHead(200).end();
+      }, 300),
+    );
+  });
+  const key = await createApiKey(own.sql, 'in-flight');
+  const address = '0x' + '5b'.repeat(20);
+  const [row] = await own.sql<{ id: string }[]>`
+    insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+    values (${key.id}, ${address}, 'evm', ${slowUrl}, now()) returning id`;
+  await own.sql`
+    insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body)
+    select 'stream', ${key.id}, ${row!.id}, 'eth', ${address}, '0x5b' || g, g, '0xb' || g, false, '{"n":' || g || '}'
+    from generate_series(1, 60) g`;
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  const dispatcher = new DeliveryDispatcher(
+    { sql: own.sql, kinds: new Map(), timeoutMs: 10_000, allow: parseAllowList(['127.0.0.0/8']) },
+    { concurrency: 24, endpointConcurrency: 24, maxAttempts: 25 },
+  );
+  dispatcher.start();
+  try {
+    const delivered = await eventually(
+      async () =>
+        (
+          await own.sql<{ n: number }[]>`
+          select count(*)::int as n from webhook_events where tracked_id = ${row!.id} and status = 'delivered'`
+        )[0]!.n,
+      (n) => n === 60,
+      60_000,
+    );
+    expect(delivered).toBe(60);
+    expect(answered).toBe(60);
+  } finally {
+    await dispatcher.stop();
+    process.off('warning', onWarning);
+    await own.drop();
+  }
+  expect(warnings).not.toContain('MaxListenersExceededWarning');
+}, 90_000);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
@@ -129,6 +130,9 @@ export class DeliveryDispatcher {
     private readonly opts: DispatcherOptions,
   ) {
     this.agents = createWebhookAgents(opts.endpointConcurrency);
+    // Every delivery in flight listens on it (removed when its request closes): as many
+    // listeners as deliveries in hand, which is more than Node's default warning level of 10.
+    setMaxListeners(0, this.stopped.signal);
     // Longer than any attempt can take (a POST retried twice on connection errors, each within
     // the timeout), and the record after it: a live worker's lease never runs out under it.
     this.leaseS = Math.ceil((3 * deps.timeoutMs) / 1000) + 30;

@@ -116,6 +116,8 @@ function once(
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', abort);
     };
+    // However the request ends, its timer and its stop listener go with it.
+    req.on('close', done);
     req.on('response', (res) => {
       // The whole answer is read (the connection is then reused); its first bytes are kept.
       const kept: Buffer[] = [];
