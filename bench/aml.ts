@@ -14,6 +14,7 @@
 import { Agent, request } from 'undici';
 import { addressFacts } from '../src/aml/exposure.js';
 import { applyPendingExposure, rebuildExposure } from '../src/aml/exposure-store.js';
+import { addEdges } from '../src/indexer/edges.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { AML_GRAPH, AML_TARGET, buildAmlGraph } from './lib/aml-graph.js';
 import { startBenchApi } from './lib/api-appliance.js';
@@ -110,9 +111,35 @@ await sql`vacuum analyze address_exposure`;
 const hubStarted = performance.now();
 await sql`insert into labels (network, address, category, source) values ('eth', ${HUB}, 'sanctioned', 'bench-hub')`;
 const queuedMs = performance.now() - hubStarted;
-// Above aml.exposure_defer_above the label is queued; the exposure_apply job's work, run here.
-await applyPendingExposure(sql);
+// Above aml.exposure_defer_above the label is queued; the exposure_apply job's work, run here one
+// transaction per call (a version that applies it whole does it all in the first call). Beside
+// it, an indexer's edge batch every 20 ms (one transaction, two pool addresses): how long each
+// waits for the network's exposure lock is how long the job stalls the indexer.
+const jobTxMs: number[] = [];
+const batchMs: number[] = [];
+let jobDone = false;
+const indexer = (async () => {
+  for (let i = 0; !jobDone; i++) {
+    const a = '0x' + (1 + ((i * 7919) % POOL)).toString(16).padStart(40, '0');
+    const b = '0x' + (1 + ((i * 104_729 + 13) % POOL)).toString(16).padStart(40, '0');
+    const started = performance.now();
+    await sql.begin((tx) =>
+      addEdges(tx, 'eth', [{ timestamp: 1_700_000_100n + BigInt(i), pairs: [[a, b]] }]),
+    );
+    batchMs.push(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+})();
+for (;;) {
+  const [pending] = await sql<{ n: number }[]>`select count(*)::int as n from exposure_pending`;
+  if (pending!.n === 0) break;
+  const started = performance.now();
+  await applyPendingExposure(sql, { transactions: 1 });
+  jobTxMs.push(performance.now() - started);
+}
 const hubMs = performance.now() - hubStarted;
+jobDone = true;
+await indexer;
 const [reached] = await sql<{ direct: number; indirect: number }[]>`
   select count(*) filter (where direct_n > 0)::int as direct, count(*) filter (where indirect_n > 0)::int as indirect
   from address_exposure where network = 'eth' and category = 'sanctioned'`;
@@ -123,6 +150,11 @@ if (JSON.stringify(probeStored) !== JSON.stringify(probeWalked))
   throw new Error('after the hub label, the stored exposure and the walk disagree');
 console.log(
   `label on a hub with ${HUB_DEGREE} counterparties: its transaction ${Math.round(queuedMs)} ms; ${Math.round(hubMs)} ms until every count was updated (${reached!.direct} addresses now direct_sanctioned, ${reached!.indirect} indirect_sanctioned)`,
+);
+const jobLongest = Math.round(Math.max(...jobTxMs));
+const batchLongest = Math.round(Math.max(...batchMs));
+console.log(
+  `  the job: ${jobTxMs.length} transactions, the longest ${jobLongest} ms; an indexer batch beside it: ${batchMs.length} batches, p50 ${pctOf(batchMs, 50)} ms, longest ${batchLongest} ms`,
 );
 
 const result = {
@@ -140,6 +172,11 @@ const result = {
     counterparties: HUB_DEGREE,
     ms: Math.round(hubMs),
     label_transaction_ms: Math.round(queuedMs),
+    job_transactions: jobTxMs.length,
+    job_longest_transaction_ms: jobLongest,
+    indexer_batches_beside: batchMs.length,
+    indexer_batch_p50_ms: pctOf(batchMs, 50),
+    indexer_batch_longest_ms: batchLongest,
     direct: reached!.direct,
     indirect: reached!.indirect,
   },

@@ -95,6 +95,8 @@ describe('stored exposure', () => {
     console.log(`[exposure] EXPOSURE_SEED=${seed}${deferred ? ' (deferred)' : ''}`);
     const rnd = random(seed);
     let queued = 0;
+    let halfApplied = 0;
+    let turnedAround = 0;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     /** Batches added per network and not yet reorged away, as the indexer would hold blocks. */
     const batches: Record<
@@ -103,9 +105,17 @@ describe('stored exposure', () => {
     > = { eth: [], bitcoin: [] };
     let nextTx = 0;
 
-    for (let step = 0; step < 70; step++) {
+    for (let step = 0; step < (deferred ? 120 : 70); step++) {
       const network = pick(NETWORKS);
       const roll = rnd();
+      // In deferred runs, often: a queued change to reverse, if there is one (below).
+      const turning =
+        deferred && rnd() < 0.6
+          ? (
+              await db.sql<{ network: string; address: string; category: string; sign: number }[]>`
+                select network, address, category, sign from exposure_pending order by random() limit 1`
+            )[0]
+          : undefined;
       let what: string;
       if (roll < 0.45) {
         // A block: a few transactions, each with one or more pairs (a repeated pair, a reversed one).
@@ -138,6 +148,15 @@ describe('stored exposure', () => {
           ),
         );
         what = `reorg of ${depth} on ${network}`;
+      } else if (turning) {
+        // A queued change reversed, maybe half applied: the label removed again, or put back.
+        const { network: n, address, category, sign } = turning;
+        if (sign === 1)
+          await db.sql`delete from labels where address = ${address} and category = ${category}`;
+        else
+          await db.sql`insert into labels (network, address, category, source)
+            values (${n}, ${address}, ${category}, 'back') on conflict do nothing`;
+        what = `queued change on ${n} reversed`;
       } else if (roll < 0.85) {
         // A label: on the network, or family-wide ('evm'), from one of two sources.
         const scope = network === 'eth' && rnd() < 0.5 ? 'evm' : network;
@@ -160,12 +179,26 @@ describe('stored exposure', () => {
           { n: number },
         ];
       queued = Math.max(queued, n);
-      if (rnd() < 0.3) {
-        await applyPendingExposure(db.sql);
+      const chunk = 1 + Math.floor(rnd() * 2);
+      const roll2 = rnd();
+      if (roll2 < 0.15) {
+        await applyPendingExposure(db.sql, { chunk });
         await allAgree(`step ${step} after the job (${what}, seed ${seed}, deferred)`);
+      } else if (roll2 < 0.6) {
+        // Part of the job: a few chunks, then edges and labels change around half-applied changes.
+        await applyPendingExposure(db.sql, { chunk, transactions: 1 + Math.floor(rnd() * 2) });
+        const [half] = await db.sql<{ upward: number; downward: number }[]>`
+          select count(*) filter (where upward and edge is not null)::int as upward,
+                 count(*) filter (where not upward)::int as downward from exposure_pending`;
+        halfApplied += half!.upward;
+        turnedAround += half!.downward;
       }
     }
     await applyPendingExposure(db.sql);
+    if (deferred)
+      console.log(
+        `[exposure] seed ${seed}: at most ${queued} queued; seen ${halfApplied} times half applied, ${turnedAround} times turned around`,
+      );
 
     // Several labels in one statement, and all of them removed in one (an import, a --replace).
     await db.sql`insert into labels (network, address, category, source)
@@ -182,6 +215,104 @@ describe('stored exposure', () => {
     expect(await tableOf()).toEqual(kept);
     return queued;
   }
+
+  it('applies a hub label in chunks: half applied, each path counts as its chunk says; reversed, it turns around', async () => {
+    // A hub with six counterparties k1..k6, each with one of its own (x1..x6); with a bound of 2
+    // its label is the job's, applied here two or one counterparties per transaction.
+    const a = (prefix: string, i: number) => `0x${prefix}${String(i).padStart(38, '0')}`;
+    const hub = a('ee', 0);
+    const k = (i: number) => a('c1', i);
+    const x = (i: number) => a('d1', i);
+    const block = (pairs: [string, string][], t: number) =>
+      db.sql.begin((tx) => addEdges(tx, 'eth', [{ timestamp: BigInt(t), pairs }]));
+    const pending = async () =>
+      (
+        await db.sql<{ sign: number; upward: boolean; edge: string | null }[]>`
+        select sign, upward, edge from exposure_pending where address = ${hub}`
+      )[0];
+    const stored = async (address: string) => findings('eth', address, false, 1000);
+    const none = { direct: [], indirect: [] };
+    const direct = { direct: ['mixer'], indirect: [] };
+    const indirect = { direct: [], indirect: ['mixer'] };
+    await block(
+      [1, 2, 3, 4, 5, 6].flatMap((i): [string, string][] => [
+        [k(i), hub],
+        [x(i), k(i)],
+      ]),
+      1_900_000_000,
+    );
+    await db.sql`update exposure_settings set value = 2 where key = 'defer_fanout_above'`;
+    try {
+      await db.sql`insert into labels (network, address, category, source) values ('eth', ${hub}, 'mixer', 'hub')`;
+      expect(await pending()).toEqual({ sign: 1, upward: true, edge: null });
+      expect(await applyPendingExposure(db.sql, { chunk: 2, transactions: 1 })).toBe(0);
+      expect(await pending()).toEqual({ sign: 1, upward: true, edge: k(2) });
+      // Done: k1, k2 and theirs. Not yet: k3..k6 and theirs.
+      for (const i of [1, 2]) expect(await stored(k(i))).toEqual(direct);
+      for (const i of [1, 2]) expect(await stored(x(i))).toEqual(indirect);
+      for (const i of [3, 6]) expect(await stored(k(i))).toEqual(none);
+      for (const i of [3, 6]) expect(await stored(x(i))).toEqual(none);
+
+      // The indexer meanwhile: a new counterparty of the hub below the edge (done: counted) and
+      // one above it (not yet), and new counterparties of a done and of a pending one.
+      const [low, high, y1, y3] = [a('c0', 9), a('c9', 9), a('f1', 1), a('f1', 3)];
+      await block(
+        [
+          [low, hub],
+          [high, hub],
+          [y1, k(1)],
+          [y3, k(3)],
+        ],
+        1_900_000_001,
+      );
+      expect(await stored(low)).toEqual(direct);
+      expect(await stored(high)).toEqual(none);
+      expect(await stored(y1)).toEqual(indirect);
+      expect(await stored(y3)).toEqual(none);
+
+      // Removed while half applied: the row turns around; what was done is undone from the top.
+      await db.sql`delete from labels where address = ${hub} and source = 'hub'`;
+      expect(await pending()).toEqual({ sign: -1, upward: false, edge: k(2) });
+      expect(await stored(k(1))).toEqual(direct);
+      await applyPendingExposure(db.sql, { chunk: 1, transactions: 1 });
+      expect(await pending()).toEqual({ sign: -1, upward: false, edge: k(1) });
+      expect(await stored(k(2))).toEqual(none);
+      expect(await stored(x(2))).toEqual(none);
+      expect(await stored(k(1))).toEqual(direct);
+      expect(await stored(high)).toEqual(none);
+
+      // Labelled again before that finished: turned around once more, the keys above k1 to do.
+      await db.sql`insert into labels (network, address, category, source) values ('eth', ${hub}, 'mixer', 'hub')`;
+      expect(await pending()).toEqual({ sign: 1, upward: true, edge: k(1) });
+      // A reorg takes a done counterparty's edges away, and a pending one's.
+      await db.sql.begin((tx) =>
+        subtractEdges(
+          tx,
+          'eth',
+          tx`select * from unnest(${['r', 'r']}::text[], ${[low, high]}::text[], ${[hub, hub]}::text[]) as p(tx, a, b)`,
+        ),
+      );
+      expect(await stored(low)).toEqual(none);
+      expect(await applyPendingExposure(db.sql, { chunk: 2 })).toBe(1);
+      expect(await pending()).toBeUndefined();
+      for (const address of [
+        hub,
+        low,
+        high,
+        y1,
+        y3,
+        ...[1, 2, 3, 4, 5, 6].flatMap((i) => [k(i), x(i)]),
+      ])
+        expect(await stored(address), address).toEqual(await findings('eth', address, true, 1000));
+      expect(await stored(k(4))).toEqual(direct);
+      expect(await stored(y3)).toEqual(indirect);
+    } finally {
+      await db.sql`update exposure_settings set value = 1000 where key = 'defer_fanout_above'`;
+    }
+    const kept = await tableOf();
+    await rebuildExposure(db.sql, 'eth');
+    expect(await tableOf()).toEqual(kept);
+  });
 
   it('an edge and a label that meet in two concurrent transactions are counted once', async () => {
     const [x, l, y] = ['0x' + 'a1'.repeat(20), '0x' + 'a2'.repeat(20), '0x' + 'a3'.repeat(20)];

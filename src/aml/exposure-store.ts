@@ -20,8 +20,9 @@ import { enqueueJob, JOBS } from '../db/jobs.js';
  * Their cost: an edge batch reads the labels and stored counts of its own addresses, plus the
  * in-edges of the addresses it links to a labelled one; a label change reads the in-edges of the
  * labelled address and of each of them (two hops inward). On an address with more in-edges than
- * aml.exposure_defer_above that is left to the exposure_apply job (applyPendingExposure), in a
- * transaction of its own (README, AML: bounds).
+ * aml.exposure_defer_above that is left to the exposure_apply job (applyPendingExposure), in
+ * chunks of the hub's counterparties, each in a transaction of its own (sql/0045; README, AML:
+ * bounds).
  */
 
 type Db = Sql | TransactionSql;
@@ -45,10 +46,13 @@ export async function exposureEdgesChanged(
     with t as (
       select * from unnest(${a}::text[], ${b}::text[]) as t(a, b)
     ), cats as (
-      -- the categories as the counts know them: a hub's label may still be pending (sql/0027)
-      select * from exposure_applied_categories(${network}, array(select a from t union select b from t))
+      -- the categories of the batch's addresses, with the state of a hub's pending change: a path
+      -- through a labelled address counts its category as its key's chunk has it (sql/0045)
+      select * from exposure_known_categories(${network}, array(select a from t union select b from t))
     ), dd as (
-      select t.a as address, c.category, count(*) as n from t join cats c on c.address = t.b group by 1, 2
+      select t.a as address, c.category, count(*) as n
+      from t join cats c on c.address = t.b and exposure_counted(c.p_sign, c.p_upward, c.p_edge, t.a)
+      group by 1, 2
     ), degree as (
       -- category '*': the address's counterparties, whatever they carry (its degree)
       select t.a as address, '*' as category, count(*) as n from t group by 1
@@ -65,7 +69,8 @@ export async function exposureEdgesChanged(
       select t.a as address, d.category, sum(d.n) as n from t join dterm d on d.address = t.b group by 1, 2
     ), back as (
       -- less the paths A → B → A among them (C must not be A)
-      select t.a as address, c.category, count(*) as n from t join cats c on c.address = t.a
+      select t.a as address, c.category, count(*) as n
+      from t join cats c on c.address = t.a and exposure_counted(c.p_sign, c.p_upward, c.p_edge, t.b)
       where exists (select 1 from address_edges e where e.network = ${network} and e.address = t.b and e.counterparty = t.a)
          or exists (select 1 from t r where r.a = t.b and r.b = t.a)
       group by 1, 2
@@ -73,7 +78,8 @@ export async function exposureEdgesChanged(
       -- the rows B → C of the batch whose C carries a category, taken first: joined to the edges
       -- before them, a labelled hub's batch met every edge of the hub for each of its rows
       -- (3,000 rows x 6,000 edges: 42 s for one batch)
-      select t.a, t.b, c.category from t join cats c on c.address = t.b
+      select t.a, t.b, c.category
+      from t join cats c on c.address = t.b and exposure_counted(c.p_sign, c.p_upward, c.p_edge, t.a)
     ), second_hop as (
       -- paths A → B → C over a row B → C of the batch and a row A → B that is not in it
       select e.address, l.category, count(*) as n
@@ -130,31 +136,75 @@ export async function syncExposureSettings(sql: Db, deferAbove: number): Promise
     on conflict (key) do update set value = excluded.value where exposure_settings.value <> excluded.value`;
 }
 
+/** Counterparties of a hub per transaction of the exposure_apply job (sql/0045). */
+export const EXPOSURE_APPLY_CHUNK = 1000;
+
+export interface ApplyPendingOptions {
+  /** Counterparties of the hub per transaction (default EXPOSURE_APPLY_CHUNK). */
+  chunk?: number;
+  /** At most this many transactions, then return with the rest still pending. */
+  transactions?: number;
+}
+
 /**
  * The job's work (graphile-worker task exposure_apply): applies the queued label changes of hubs,
- * oldest first, each in a transaction of its own under its network's exposure lock (taken before
- * the queued row, as the label triggers do). A change cancelled meanwhile is gone and skipped.
- * Returns how many were applied; when any was, the live AML rescan follows (the counts changed).
+ * oldest first, each in chunks of the hub's counterparties in address order (sql/0045), every
+ * chunk in a transaction of its own under its network's exposure lock (taken before the queued
+ * row is read, as the label triggers do): the network's indexer waits for one chunk at most, not
+ * for the whole hub. A change cancelled meanwhile is gone and skipped; one reversed meanwhile is
+ * undone where it was done. Returns how many changes were completed; when a chunk was applied,
+ * the live AML rescan follows (the counts changed).
  */
-export async function applyPendingExposure(sql: Sql): Promise<number> {
-  let applied = 0;
-  for (;;) {
+export async function applyPendingExposure(
+  sql: Sql,
+  opts: ApplyPendingOptions = {},
+): Promise<number> {
+  const chunk = opts.chunk ?? EXPOSURE_APPLY_CHUNK;
+  if (!Number.isInteger(chunk) || chunk < 1) throw new RangeError(`chunk ${chunk}`);
+  let left = opts.transactions ?? Number.POSITIVE_INFINITY;
+  let completed = 0;
+  let changed = false;
+  for (; left > 0; left--) {
     const [next] = await sql<{ network: string; address: string; category: string }[]>`
       select network, address, category from exposure_pending order by queued_at, network, address, category limit 1`;
     if (!next) break;
+    const { network, address, category } = next;
     await sql.begin(async (tx) => {
-      await tx`select exposure_lock(${next.network})`;
-      const [row] = await tx<{ sign: number }[]>`
-        delete from exposure_pending
-        where network = ${next.network} and address = ${next.address} and category = ${next.category}
-        returning sign`;
+      await tx`select exposure_lock(${network})`;
+      const [row] = await tx<{ sign: number; upward: boolean; edge: string | null }[]>`
+        select sign, upward, edge from exposure_pending
+        where network = ${network} and address = ${address} and category = ${category}`;
       if (!row) return;
-      // As text, then cast: a parameter typed json would be JSON.stringify'd again by postgres.js.
-      await tx`select exposure_apply_label_flips(${JSON.stringify([next])}::text::jsonb, ${row.sign}::int)`;
-      applied += 1;
+      // Upward: the next keys above the edge. Not upward: the keys at or below it, from the top,
+      // one more than the chunk: that one is where the edge goes (it stays to do).
+      const keys = (
+        row.upward
+          ? row.edge === null
+            ? await tx<{ address: string }[]>`
+                select address from address_edges where network = ${network} and counterparty = ${address}
+                order by address limit ${chunk}`
+            : await tx<{ address: string }[]>`
+                select address from address_edges where network = ${network} and counterparty = ${address}
+                  and address > ${row.edge} order by address limit ${chunk}`
+          : await tx<{ address: string }[]>`
+              select address from address_edges where network = ${network} and counterparty = ${address}
+                and address <= ${row.edge} order by address desc limit ${chunk + 1}`
+      ).map((k) => k.address);
+      const now = keys.slice(0, chunk);
+      if (now.length > 0) {
+        await tx`select exposure_apply_label_chunk(${network}, ${address}, ${category}, ${row.sign}::int, ${now}::text[])`;
+        changed = true;
+      }
+      const edge = row.upward ? now.at(-1) : keys[chunk];
+      if (keys.length < (row.upward ? chunk : chunk + 1)) {
+        await tx`delete from exposure_pending
+          where network = ${network} and address = ${address} and category = ${category}`;
+        completed += 1;
+      } else
+        await tx`update exposure_pending set edge = ${edge!}
+          where network = ${network} and address = ${address} and category = ${category}`;
     });
   }
-  if (applied > 0)
-    await enqueueJob(sql, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
-  return applied;
+  if (changed) await enqueueJob(sql, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
+  return completed;
 }
