@@ -247,6 +247,15 @@ describe('stored exposure', () => {
       expect(await pending()).toEqual({ sign: 1, upward: true, edge: null });
       expect(await applyPendingExposure(db.sql, { chunk: 2, transactions: 1 })).toBe(0);
       expect(await pending()).toEqual({ sign: 1, upward: true, edge: k(2) });
+      // A worker that is stopping applies nothing more and queues the job again for the rest.
+      await db.sql`select graphile_worker.remove_job('exposure_apply')`;
+      const stopping = new AbortController();
+      stopping.abort();
+      expect(await applyPendingExposure(db.sql, { signal: stopping.signal })).toBe(0);
+      expect(await pending()).toEqual({ sign: 1, upward: true, edge: k(2) });
+      expect(
+        await db.sql`select 1 from graphile_worker.jobs where task_identifier = 'exposure_apply'`,
+      ).toHaveLength(1);
       // Done: k1, k2 and theirs. Not yet: k3..k6 and theirs.
       for (const i of [1, 2]) expect(await stored(k(i))).toEqual(direct);
       for (const i of [1, 2]) expect(await stored(x(i))).toEqual(indirect);

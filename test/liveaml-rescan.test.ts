@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { loadLabelFile } from '../src/aml/labels/load.js';
 import { storeLabelFile } from '../src/aml/labels/import.js';
 import { createApiKey } from '../src/keys/keys.js';
+import { addEdges } from '../src/indexer/edges.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
@@ -125,4 +126,41 @@ it('raises a live AML event when a label import alone makes a tracked address ri
     'liveAml',
     receiver.received.map((r) => r.json),
   );
+});
+
+it('applies a label on a hub through the job, chunk by chunk, and the rescan then raises what it brings', async () => {
+  const tracked = randomAddress().toLowerCase();
+  const create = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+    headers: { apikey: key.apikey },
+    body: { address: tracked, webhook: receiver.url },
+  });
+  expect(create.json).toMatchObject({ code: 0 });
+  // A hub with more counterparties than aml.exposure_defer_above (1,000), one of which has dealt
+  // with the tracked address: a label on the hub is the exposure_apply job's, in two chunks.
+  const hub = randomAddress().toLowerCase();
+  const near = randomAddress().toLowerCase();
+  const others = Array.from({ length: 1_200 }, () => randomAddress().toLowerCase());
+  await db.sql.begin((tx) =>
+    addEdges(tx, 'eth', [
+      {
+        timestamp: 1_800_000_000n,
+        pairs: [
+          [tracked, near] as const,
+          [near, hub] as const,
+          ...others.map((o) => [o, hub] as const),
+        ],
+      },
+    ]),
+  );
+  expect((await importCsv('hub.csv', [`${hub},evm,mixer,hub,intel`])).counts.inserted).toBe(1);
+  const forTracked = () => rescanEvents().filter((r) => r.json?.address === tracked);
+  await receiver.waitFor(() => forTracked().length > 0);
+  const [hook] = forTracked();
+  expect(hook!.json).toMatchObject({
+    hash_tags: { indirect_mixer: true },
+    triggered_by: [
+      expect.objectContaining({ tag: 'indirect_mixer', counterparty: near, labelled: hub }),
+    ],
+  });
+  expect(await db.sql`select 1 from exposure_pending`).toHaveLength(0);
 });

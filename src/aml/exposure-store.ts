@@ -144,6 +144,11 @@ export interface ApplyPendingOptions {
   chunk?: number;
   /** At most this many transactions, then return with the rest still pending. */
   transactions?: number;
+  /**
+   * The worker is stopping (graphile-worker's abortSignal): stop after the chunk in hand and queue
+   * the job again for what is left.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -168,6 +173,10 @@ export async function applyPendingExposure(
     const [next] = await sql<{ network: string; address: string; category: string }[]>`
       select network, address, category from exposure_pending order by queued_at, network, address, category limit 1`;
     if (!next) break;
+    if (opts.signal?.aborted) {
+      await enqueueJob(sql, 'exposure_apply', {}, { jobKey: JOBS.exposure_apply.task });
+      break;
+    }
     const { network, address, category } = next;
     await sql.begin(async (tx) => {
       await tx`select exposure_lock(${network})`;
