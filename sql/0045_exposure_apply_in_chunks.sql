@@ -124,3 +124,25 @@ begin
     perform graphile_worker.add_job('exposure_apply', '{}'::json, max_attempts => 25, job_key => 'exposure_apply');
   end if;
 end $$;
+
+-- As in sql/0025, plus the networks where the address has a pending change of the category: a
+-- hub whose in-edges were all reorged away after its change was queued has no edges there, and
+-- its pending row must still hear that the change was reversed (else the job, or an edge added
+-- later, would count a label that is gone).
+create or replace function exposure_label_pairs(rows jsonb) returns jsonb language sql as $$
+  select coalesce(jsonb_agg(distinct jsonb_build_object('network', n.network, 'address', r.address, 'category', r.category)), '[]'::jsonb)
+  from jsonb_to_recordset(rows) as r(id bigint, network text, address text, category text)
+  join lateral (
+    select distinct e.network from address_edges e
+    where e.counterparty = r.address and (e.network = r.network or r.network = any(label_scopes(e.network)))
+    union
+    select p.network from exposure_pending p
+    where p.address = r.address and p.category = r.category
+      and (p.network = r.network or r.network = any(label_scopes(p.network)))
+  ) n on true
+  where not exists (
+    select 1 from labels o
+    where o.address = r.address and o.category = r.category and o.network = any(label_scopes(n.network))
+      and o.id not in (select (x->>'id')::bigint from jsonb_array_elements(rows) x)
+  )
+$$;

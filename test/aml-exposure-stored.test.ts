@@ -323,6 +323,55 @@ describe('stored exposure', () => {
     expect(await tableOf()).toEqual(kept);
   });
 
+  it('a queued change hears of its reversal after every edge of the hub was reorged away', async () => {
+    const hub = `0x${'ab'.repeat(20)}`;
+    const ks = [1, 2, 3].map((i) => `0x${'ac'.repeat(19)}${String(i).padStart(2, '0')}`);
+    const later = `0x${'ad'.repeat(20)}`;
+    const rows = (pairs: string[][]) =>
+      db.sql`select * from unnest(${pairs.map(() => 'q')}::text[], ${pairs.map((p) => p[0]!)}::text[], ${pairs.map((p) => p[1]!)}::text[]) as p(tx, a, b)`;
+    await db.sql.begin((tx) =>
+      addEdges(tx, 'eth', [{ timestamp: 1_900_000_100n, pairs: ks.map((k) => [k, hub] as const) }]),
+    );
+    await db.sql`update exposure_settings set value = 2 where key = 'defer_fanout_above'`;
+    try {
+      for (const category of ['mixer', 'cybercrime']) {
+        // Added (queued), or removed (queued) after a label the counts know.
+        if (category === 'cybercrime') {
+          await db.sql`insert into labels (network, address, category, source) values ('eth', ${hub}, ${category}, 'gone')`;
+          await applyPendingExposure(db.sql);
+          await db.sql`delete from labels where address = ${hub} and source = 'gone'`;
+        } else
+          await db.sql`insert into labels (network, address, category, source) values ('eth', ${hub}, ${category}, 'gone')`;
+        expect(await db.sql`select 1 from exposure_pending where address = ${hub}`).toHaveLength(1);
+        // The hub's edges go in a reorg; then the change is reversed; then a new edge comes.
+        await db.sql.begin((tx) => subtractEdges(tx, 'eth', rows(ks.map((k) => [k, hub]))));
+        if (category === 'cybercrime')
+          await db.sql`insert into labels (network, address, category, source) values ('eth', ${hub}, ${category}, 'gone')`;
+        else await db.sql`delete from labels where address = ${hub} and source = 'gone'`;
+        expect(await db.sql`select 1 from exposure_pending where address = ${hub}`).toHaveLength(0);
+        await db.sql.begin((tx) =>
+          addEdges(tx, 'eth', [{ timestamp: 1_900_000_101n, pairs: [[later, hub]] }]),
+        );
+        await applyPendingExposure(db.sql);
+        expect(await findings('eth', later, false, 1000)).toEqual(
+          await findings('eth', later, true, 1000),
+        );
+        await db.sql.begin((tx) => subtractEdges(tx, 'eth', rows([[later, hub]])));
+        await db.sql`delete from labels where address = ${hub}`;
+        await db.sql.begin((tx) =>
+          addEdges(tx, 'eth', [
+            { timestamp: 1_900_000_100n, pairs: ks.map((k) => [k, hub] as const) },
+          ]),
+        );
+      }
+    } finally {
+      await db.sql`update exposure_settings set value = 1000 where key = 'defer_fanout_above'`;
+    }
+    const kept = await tableOf();
+    await rebuildExposure(db.sql, 'eth');
+    expect(await tableOf()).toEqual(kept);
+  });
+
   it('an edge and a label that meet in two concurrent transactions are counted once', async () => {
     const [x, l, y] = ['0x' + 'a1'.repeat(20), '0x' + 'a2'.repeat(20), '0x' + 'a3'.repeat(20)];
     await db.sql.begin((tx) =>
