@@ -128,13 +128,16 @@ end $$;
 -- As in sql/0025, plus the networks where the address has a pending change of the category: a
 -- hub whose in-edges were all reorged away after its change was queued has no edges there, and
 -- its pending row must still hear that the change was reversed (else the job, or an edge added
--- later, would count a label that is gone).
+-- later, would count a label that is gone). The networks with edges are asked one by one (every
+-- network with edges is in network_families, which is never pruned), not read off every in-edge
+-- of the address: a hub's 100,000.
 create or replace function exposure_label_pairs(rows jsonb) returns jsonb language sql as $$
   select coalesce(jsonb_agg(distinct jsonb_build_object('network', n.network, 'address', r.address, 'category', r.category)), '[]'::jsonb)
   from jsonb_to_recordset(rows) as r(id bigint, network text, address text, category text)
   join lateral (
-    select distinct e.network from address_edges e
-    where e.counterparty = r.address and (e.network = r.network or r.network = any(label_scopes(e.network)))
+    select f.network from network_families f
+    where (f.network = r.network or r.network = any(label_scopes(f.network)))
+      and exists (select 1 from address_edges e where e.network = f.network and e.counterparty = r.address)
     union
     select p.network from exposure_pending p
     where p.address = r.address and p.category = r.category
