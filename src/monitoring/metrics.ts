@@ -403,7 +403,7 @@ export function createMetrics(sql: Sql): Metrics {
 
   new Gauge({
     name: `${PREFIX}exposure_pending`,
-    help: 'Label changes of hubs queued for the exposure_apply job: until it runs, AML exposure near them is as before the change.',
+    help: 'Label changes of hubs queued for the exposure_apply job: until it has applied them (chunk by chunk), AML exposure near them is partly as before the change.',
     labelNames: ['network'],
     registers,
     collect: fromDb<Gauge<'network'>>((g, s) => {
