@@ -79,6 +79,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected stopping = false;
   /** Whoever sleeps in pause() (the follow loop, a backfill): a stop or a new head wakes them. */
   private readonly sleepers = new Set<() => void>();
+  /** How many times the indexer was woken (pause's `unlessWokenSince`). */
+  protected wakes = 0;
   private done: Promise<void> | undefined;
   private lock: NetworkLock | undefined;
   /** The backend pid of this indexer's lock session: every write checks it still holds the lock. */
@@ -221,9 +223,14 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     await this.done;
   }
 
-  /** Sleeps, unless stopped or woken (a new head arrived) first. */
-  protected async pause(ms: number): Promise<void> {
+  /**
+   * Sleeps, unless stopped or woken (a new head arrived) first; with `unlessWokenSince` (a
+   * `wakes` count taken before the head was read), not at all when a wake came since: a head
+   * pushed while the loop was busy is not lost for a whole poll interval.
+   */
+  protected async pause(ms: number, unlessWokenSince?: number): Promise<void> {
     if (this.stopping) return;
+    if (unlessWokenSince !== undefined && unlessWokenSince !== this.wakes) return;
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(t);
@@ -236,6 +243,7 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   }
 
   protected wakeUp(): void {
+    this.wakes += 1;
     for (const wake of [...this.sleepers]) wake();
   }
 

@@ -137,6 +137,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const backfills = this.runBackfills(active);
     try {
       while (!this.stopping) {
+        const woken = this.wakes;
         const head = await this.retrying(() => this.source.headNumber());
         await this.retrying(() => recordHead(this.sql, this.opts.network, head));
         this.noteHead(head);
@@ -150,7 +151,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
           const at = cursor;
           cursor = await this.retrying(() => this.checkTip(at));
         }
-        if (!advanced) await this.pause(this.opts.pollIntervalMs);
+        if (!advanced) await this.pause(this.opts.pollIntervalMs, woken);
       }
     } finally {
       unsubscribe();

@@ -111,6 +111,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
   private async followFrom(start: Cursor): Promise<void> {
     let cursor = start;
     while (!this.stopping) {
+      const woken = this.wakes;
       const head = await this.retrying(() => this.rpc.headHeight());
       await this.retrying(() => recordHead(this.sql, this.opts.network, head));
       this.noteHead(head);
@@ -126,7 +127,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
         cursor = await this.retrying(() => this.checkTip(at));
         advanced = cursor !== at;
       }
-      if (!advanced) await this.pause(this.opts.pollIntervalMs);
+      if (!advanced) await this.pause(this.opts.pollIntervalMs, woken);
     }
   }
 
