@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config/index.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { ensureUtxoPartitions } from '../src/indexer/utxo/store.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { openPool } from '../src/db/index.js';
 
 /** Exposure over address_edges, with edges written directly (the indexers' job in production). */
 
@@ -185,5 +186,36 @@ describe('AML exposure over address_edges', () => {
     expect(
       trueTags((await analyze(hub, 'eth', false, { ...config, max_counterparties: 9999 })).tags),
     ).toEqual({});
+  });
+
+  it("is planned once per connection: Postgres runs the statement's generic plan, also where the statistics make some addresses huge", async () => {
+    // Two addresses own every row of the network's history: for a parameter, the statistics
+    // then expect half the table. The count's limit must still read the index, not the table.
+    await ensureNetworkPartitions(db.sql, 'polygon');
+    const [big1, big2] = [addr(0x7001), addr(0x7002)];
+    await db.sql`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
+      select 'polygon', a, g, '0x' || to_hex(g), 1600000000 + g
+      from generate_series(1, 5000) g, unnest(array[${big1}::text, ${big2}::text]) a`;
+    await db.sql`analyze evm_tx_addresses`;
+    // A connection of its own: the statement is prepared afresh on it (a pooled connection may
+    // have run it for the tests above).
+    const conn = openPool(db.url, { max: 1 });
+    try {
+      for (let i = 0; i < 8; i++) {
+        const facts = await addressFacts(conn, 'polygon', i % 2 ? big1 : addr(0x7003 + i), {
+          maxCounterparties: config.max_counterparties,
+          countUpTo: 10,
+        });
+        expect(facts.txCount).toBe(i % 2 ? 10 : 0);
+        expect(facts.firstSeen).toBe(i % 2 ? 1600000001 : null);
+      }
+      const [plans] = await conn<{ generic_plans: number; custom_plans: number }[]>`
+        select generic_plans::int, custom_plans::int from pg_prepared_statements
+        where statement like '%as tx_count%' and statement not like '%pg_prepared_statements%'`;
+      // Postgres plans a prepared statement's first five runs for their values, then compares.
+      expect(plans).toEqual({ generic_plans: 3, custom_plans: 5 });
+    } finally {
+      await conn.end();
+    }
   });
 });

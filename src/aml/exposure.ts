@@ -78,6 +78,14 @@ export async function addressFacts(
   // The stored exposure (address_exposure) is read in the same statement as the address's own
   // facts: one round trip for an answer the counts give.
   const readStored = chain && !opts.walk;
+  // The statement is prepared once per connection and, with every parameter an equality, Postgres
+  // runs its generic plan instead of planning each call (planning was ~0.6 ms of a ~0.7 ms call).
+  // That needs the count's limit as a literal (a parameter counts as 10% of the table), and its
+  // `order by` (the history index's own order): without it, the generic plan for an address
+  // the statistics think common is a sequential scan, stopping after `countUpTo` rows of it.
+  if (!Number.isSafeInteger(opts.countUpTo) || opts.countUpTo < 0)
+    throw new Error(`countUpTo must be a whole number ≥ 0, not ${opts.countUpTo}`);
+  const countLimit = sql.unsafe(String(opts.countUpTo));
   const [self] = await sql<
     {
       categories: string[];
@@ -96,7 +104,7 @@ export async function addressFacts(
           : sql`false`
       } as deployed,
       ${history ? sql`(select timestamp from ${history} where address = ${address} and network = ${network} order by timestamp limit 1)` : sql`null::bigint`} as first_seen,
-      ${history ? sql`(select count(*)::int from (select 1 from ${history} where address = ${address} and network = ${network} limit ${opts.countUpTo}) s)` : sql`0`} as tx_count,
+      ${history ? sql`(select count(*)::int from (select 1 from ${history} where address = ${address} and network = ${network} order by timestamp desc limit ${countLimit}) s)` : sql`0`} as tx_count,
       ${
         readStored
           ? sql`(select json_agg(json_build_object('category', category, 'direct', direct_n::text, 'indirect', indirect_n::text))
