@@ -106,3 +106,31 @@ describe('TLS versions', () => {
       );
   });
 });
+
+describe('keep-alive', () => {
+  it('keeps an idle connection open past Node’s default 5 s, and says for how long', async () => {
+    const socket = connect({ host: '127.0.0.1', port: app.apiPort!, rejectUnauthorized: false });
+    let received = '';
+    let closed = false;
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => (closed = true));
+    const answered = async (n: number) => {
+      for (let i = 0; i < 100 && (received.match(/"status":"ok"/g) ?? []).length < n; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      return (received.match(/"status":"ok"/g) ?? []).length;
+    };
+    const ask = () => socket.write('GET /healthz HTTP/1.1\r\nHost: tollgate\r\n\r\n');
+    try {
+      await new Promise((r) => socket.once('secureConnect', r));
+      ask();
+      expect(await answered(1)).toBe(1);
+      expect(received.toLowerCase()).toContain('keep-alive: timeout=65');
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(closed).toBe(false);
+      ask();
+      expect(await answered(2)).toBe(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 20_000);
+});
