@@ -133,6 +133,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     c.header('x-request-id', requestId);
     const started = performance.now();
     await next();
+    if (!log.isLevelEnabled('info')) return;
     // The path only: the query string may carry an API key (or a view link's token).
     log.info(
       {
