@@ -184,33 +184,32 @@ export async function applyPendingExposure(
         select sign, upward, edge from exposure_pending
         where network = ${network} and address = ${address} and category = ${category}`;
       if (!row) return;
-      // Upward: the next keys above the edge. Not upward: the keys at or below it, from the top,
-      // one more than the chunk: that one is where the edge goes (it stays to do).
+      // Upward: the next keys above the edge (from the first when none is done yet). Not upward:
+      // the keys at or below it, from the top, one more than the chunk: that one is where the
+      // edge goes (it stays to do). Fewer than that: this chunk is the last.
+      const take = row.upward ? chunk : chunk + 1;
+      const range =
+        row.upward && row.edge === null
+          ? tx``
+          : row.upward
+            ? tx`and address > ${row.edge}`
+            : tx`and address <= ${row.edge}`;
       const keys = (
-        row.upward
-          ? row.edge === null
-            ? await tx<{ address: string }[]>`
-                select address from address_edges where network = ${network} and counterparty = ${address}
-                order by address limit ${chunk}`
-            : await tx<{ address: string }[]>`
-                select address from address_edges where network = ${network} and counterparty = ${address}
-                  and address > ${row.edge} order by address limit ${chunk}`
-          : await tx<{ address: string }[]>`
-              select address from address_edges where network = ${network} and counterparty = ${address}
-                and address <= ${row.edge} order by address desc limit ${chunk + 1}`
+        await tx<{ address: string }[]>`
+          select address from address_edges where network = ${network} and counterparty = ${address} ${range}
+          order by address ${row.upward ? tx`asc` : tx`desc`} limit ${take}`
       ).map((k) => k.address);
       const now = keys.slice(0, chunk);
       if (now.length > 0) {
         await tx`select exposure_apply_label_chunk(${network}, ${address}, ${category}, ${row.sign}::int, ${now}::text[])`;
         changed = true;
       }
-      const edge = row.upward ? now.at(-1) : keys[chunk];
-      if (keys.length < (row.upward ? chunk : chunk + 1)) {
+      if (keys.length < take) {
         await tx`delete from exposure_pending
           where network = ${network} and address = ${address} and category = ${category}`;
         completed += 1;
       } else
-        await tx`update exposure_pending set edge = ${edge!}
+        await tx`update exposure_pending set edge = ${row.upward ? now.at(-1)! : keys[chunk]!}
           where network = ${network} and address = ${address} and category = ${category}`;
     });
   }
