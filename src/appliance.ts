@@ -122,6 +122,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   let runner: Worker | undefined;
   let mailer: ReturnType<typeof createMailer>;
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
+  /** Aborted once every indexer is stopping: their EVM node calls still waiting are given up. */
+  const indexerCalls = new AbortController();
   try {
     // What the exposure triggers read: the 'evm' label scope, when a hub's label goes to a job.
     await syncExposureSettings(db.sql, config.aml.exposure_defer_above);
@@ -259,8 +261,18 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         };
         const indexer =
           n.family === 'utxo'
-            ? new UtxoIndexer(db.sql, utxoClients.get(n.symbol)!, options)
-            : new EvmIndexer(db.sql, new EvmBlockSource(clients.get(n.symbol)!), options);
+            ? new UtxoIndexer(db.sql, new UtxoRpc(n.rpc, { signal: indexerCalls.signal }), options)
+            : new EvmIndexer(
+                db.sql,
+                new EvmBlockSource(
+                  // Over http(s) a client of its own, whose waiting calls a stop gives up; a
+                  // ws(s) client shares the network's one connection (closed at the stop).
+                  n.rpc.startsWith('ws')
+                    ? clients.get(n.symbol)!
+                    : createEvmClient(n.rpc, { signal: indexerCalls.signal }),
+                ),
+                options,
+              );
         indexer.start();
         indexers.push(indexer);
       }
@@ -355,7 +367,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         await step('closing the API server', () => server?.close());
         await step('forgetting the API keys', () => apiKeys?.stop());
         await step('closing the TRP listener', () => trpServer?.close());
-        await step('stopping the indexers', () => Promise.all(indexers.map((i) => i.stop())));
+        await step('stopping the indexers', () => {
+          const stopped = Promise.all(indexers.map((i) => i.stop()));
+          // Each indexer now knows it is stopping (stop() says so at once): a call still waiting
+          // for an EVM node is given up instead of waited for, up to its timeout and retries. The
+          // block it was for was not in hand; the next start fetches it again.
+          indexerCalls.abort();
+          return stopped;
+        });
         await step('stopping the worker', () => runner?.stop());
         await step('closing the node connections', () =>
           Promise.all([...clients.values()].map(closeEvmClient)),
@@ -370,7 +389,9 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   } catch (err) {
     await server?.close().catch(() => {});
     await trpServer?.close().catch(() => {});
-    await Promise.all(indexers.map((i) => i.stop().catch(() => {})));
+    const stopped = Promise.all(indexers.map((i) => i.stop().catch(() => {})));
+    indexerCalls.abort();
+    await stopped;
     await runner?.stop().catch(() => {});
     await db.close().catch(() => {});
     await devChain?.stop().catch(() => {});

@@ -80,14 +80,28 @@ function quantity(value: unknown, block: bigint, tx?: string): bigint {
   );
 }
 
-export function createEvmClient(rpcUrl: string): PublicClient {
+/**
+ * A client of one node. With `signal` (http(s) URLs), every call still waiting for the node when it
+ * aborts is given up at once, as a timeout would give it up (an `AbortError`, which viem does not
+ * retry): a stopping indexer does not wait up to the 15 s timeout, and its retries, for a node
+ * that has stopped answering.
+ */
+export function createEvmClient(rpcUrl: string, opts: { signal?: AbortSignal } = {}): PublicClient {
+  const { signal } = opts;
   const transport = rpcUrl.startsWith('ws')
     ? webSocket(rpcUrl, { retryCount: 3 })
     : http(rpcUrl, {
         batch: { batchSize: 100, wait: 0 },
         retryCount: 2,
         timeout: 15_000,
-        fetchFn: nodeFetch,
+        // viem's `fetchOptions.signal` would replace its timeout's signal; both are kept here.
+        fetchFn: signal
+          ? (input, init) =>
+              nodeFetch(input, {
+                ...init,
+                signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+              })
+          : nodeFetch,
       });
   return createPublicClient({ transport }) as PublicClient;
 }

@@ -99,6 +99,20 @@ export function parseRpcUrl(url: string): { host: string; username?: string; pas
   };
 }
 
+/** `call`'s outcome, or its abandonment as soon as `signal` aborts. */
+function unlessAborted<T>(call: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return call;
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => reject(signal.reason);
+    if (signal.aborted) {
+      call.catch(() => {}); // nobody waits for it any more
+      return abandon();
+    }
+    signal.addEventListener('abort', abandon, { once: true });
+    call.then(resolve, reject).finally(() => signal.removeEventListener('abort', abandon));
+  });
+}
+
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
 
 export class UtxoRpc {
@@ -106,8 +120,16 @@ export class UtxoRpc {
   /** Whether getblock takes a verbosity number (not only a boolean); learnt from the first call. */
   private numericVerbosity: boolean | undefined;
 
-  constructor(rpcUrl: string) {
+  private readonly signal: AbortSignal | undefined;
+
+  /**
+   * With `signal`, every call still waiting for the node when it aborts is given up at once (it
+   * rejects with the signal's reason; the request itself runs on to its timeout): a stopping
+   * indexer does not wait up to TIMEOUT_MS for a node that has stopped answering.
+   */
+  constructor(rpcUrl: string, opts: { signal?: AbortSignal } = {}) {
     this.client = new Client({ ...parseRpcUrl(rpcUrl), timeout: TIMEOUT_MS, logger: silent });
+    this.signal = opts.signal;
   }
 
   async headHeight(): Promise<bigint> {
@@ -219,7 +241,7 @@ export class UtxoRpc {
 
   private async call<T>(method: string, ...params: unknown[]): Promise<T> {
     try {
-      return (await this.client.command(method, ...params)) as T;
+      return (await unlessAborted(this.client.command(method, ...params), this.signal)) as T;
     } catch (err) {
       throw wrap(method, err);
     }
@@ -238,7 +260,7 @@ export class UtxoRpc {
         .map((parameters) => ({ method, parameters }));
       let results: unknown[];
       try {
-        results = (await this.client.command(chunk)) as unknown[];
+        results = (await unlessAborted(this.client.command(chunk), this.signal)) as unknown[];
       } catch (err) {
         throw wrap(method, err);
       }

@@ -1,0 +1,185 @@
+/**
+ * An orderly stop while the node has stopped answering: the indexer gives up the call it is
+ * waiting on instead of waiting out the client's 15 s timeout and its retries (a process
+ * supervisor kills a process that takes longer than its grace period: Docker's is 10 s), and the
+ * next start indexes on from where it was.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import {
+  SKIP_MESSAGE,
+  skipWithoutLitecoind,
+  startLitecoind,
+  type Litecoind,
+} from './helpers/litecoind.js';
+
+/**
+ * A JSON-RPC proxy to a node that, once told to, holds every request without answering. A
+ * client's Authorization header is passed on (a Bitcoin-family node wants one); `url` is the
+ * proxy's, with the target's credentials in it.
+ */
+async function startHangingProxy(nodeUrl: string) {
+  const node = new URL(nodeUrl);
+  const target = `${node.protocol}//${node.host}${node.pathname}`;
+  let hanging = false;
+  const held = new Set<IncomingMessage>();
+  const abandoned: IncomingMessage[] = [];
+  let requests = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (body += d));
+    req.on('end', async () => {
+      requests++;
+      if (hanging) {
+        held.add(req);
+        // The client gave the request up: the only way a held one ends before the proxy closes.
+        res.on('close', () => {
+          if (held.delete(req)) abandoned.push(req);
+        });
+        return;
+      }
+      try {
+        const answer = await fetch(target, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+          },
+          body,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(await answer.text());
+      } catch {
+        res.writeHead(502).end();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const proxied = new URL(nodeUrl);
+  proxied.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: proxied.toString().replace(/\/$/, ''),
+    held,
+    abandoned,
+    requests: () => requests,
+    hang: (on: boolean) => {
+      hanging = on;
+    },
+    close: async () => {
+      held.clear();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+let db: TestDatabase;
+let proxy: Awaited<ReturnType<typeof startHangingProxy>>;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  proxy = await startHangingProxy(inject('rpcUrl'));
+});
+afterAll(async () => {
+  await proxy?.close();
+  await db?.drop();
+});
+
+const indexerOnly = { api: false, worker: false, indexer: ['eth'], devChain: false } as const;
+
+it('stops without waiting for a node call that gets no answer, and goes on from there at the next start', async () => {
+  const env = { TOLLGATE_RPC_ETH: proxy.url };
+  const app = await startTestAppliance(db.url, env, indexerOnly);
+  const cursor = async () =>
+    (
+      await db.sql<{ block_number: string }[]>`
+        select block_number from indexer_cursors where network = 'eth'`
+    )[0]!.block_number;
+  const before = await cursor();
+
+  // The node stops answering: the indexer's next poll waits on it.
+  proxy.hang(true);
+  await eventually(
+    async () => proxy.held.size,
+    (n) => n > 0,
+    10_000,
+  );
+  // The call is given up, not waited for: without that the stop lasts until the client's 15 s
+  // timeout, and then its retry of the call reaches the node (which holds it again).
+  const asked = proxy.requests();
+  await app.stop();
+  expect(proxy.requests()).toBe(asked);
+  expect(proxy.held.size).toBe(0);
+  expect(proxy.abandoned.length).toBeGreaterThan(0);
+  // Nothing half-done: the cursor is a stored block at or above where it was.
+  expect(BigInt(await cursor())).toBeGreaterThanOrEqual(BigInt(before));
+
+  // The node answers again: the next start indexes on to the node's head.
+  proxy.hang(false);
+  const again = await startTestAppliance(db.url, env, indexerOnly);
+  try {
+    const head = BigInt(
+      (
+        (await (
+          await fetch(inject('rpcUrl'), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+          })
+        ).json()) as { result: string }
+      ).result,
+    );
+    await eventually(cursor, (b) => BigInt(b) >= head - 3n, 30_000); // 3 confirmations
+  } finally {
+    await again.stop();
+  }
+}, 60_000);
+
+describe.skipIf(skipWithoutLitecoind)(
+  `a Bitcoin-family node that stops answering${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`,
+  () => {
+    let node: Litecoind;
+    let ltcDb: TestDatabase;
+    let ltcProxy: Awaited<ReturnType<typeof startHangingProxy>>;
+    beforeAll(async () => {
+      node = await startLitecoind();
+      await node.mine(5);
+      ltcDb = await freshDatabase();
+      ltcProxy = await startHangingProxy(node.rpcUrl);
+    }, 60_000);
+    afterAll(async () => {
+      await ltcProxy?.close();
+      await ltcDb?.drop();
+      await node?.stop();
+    });
+
+    it('stops without waiting for the call (its client times out only after 30 s)', async () => {
+      const app = await startTestAppliance(
+        ltcDb.url,
+        {
+          TOLLGATE_RPC_LITECOIN: ltcProxy.url,
+          TOLLGATE_START_BLOCK_LITECOIN: 'head',
+          TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '100',
+        },
+        { api: false, worker: false, indexer: ['litecoin'], devChain: false },
+      );
+      ltcProxy.hang(true);
+      await eventually(
+        async () => ltcProxy.held.size,
+        (n) => n > 0,
+        10_000,
+      );
+      const asked = ltcProxy.requests();
+      await app.stop();
+      // Stopped while the node still holds the call: the stop did not wait for the client to give
+      // it up (without that, the request ends at the client's timeout, before the stop does).
+      expect(ltcProxy.held.size).toBeGreaterThan(0);
+      expect(ltcProxy.abandoned).toEqual([]);
+      expect(ltcProxy.requests()).toBe(asked);
+    }, 60_000);
+  },
+);
