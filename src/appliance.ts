@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { PublicClient } from 'viem';
 import {
   type Config,
@@ -124,6 +125,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const indexers: (EvmIndexer | UtxoIndexer)[] = [];
   /** Aborted once every indexer is stopping: their EVM node calls still waiting are given up. */
   const indexerCalls = new AbortController();
+  // Each call in flight listens on it (a backfill has dozens): that is the work, not a leak.
+  setMaxListeners(0, indexerCalls.signal);
   try {
     // What the exposure triggers read: the 'evm' label scope, when a hub's label goes to a job.
     await syncExposureSettings(db.sql, config.aml.exposure_defer_above);
