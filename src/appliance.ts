@@ -127,6 +127,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const indexerCalls = new AbortController();
   // Each call in flight listens on it (a backfill has dozens): that is the work, not a leak.
   setMaxListeners(0, indexerCalls.signal);
+  const stopIndexers = () => {
+    const stopped = Promise.all(indexers.map((i) => i.stop()));
+    // Each indexer now knows it is stopping (stop() says so at once): a node call still waiting
+    // is given up instead of waited for, up to its timeout and retries. The block it was for was
+    // not in hand; the next start fetches it again.
+    indexerCalls.abort();
+    return stopped;
+  };
   try {
     // What the exposure triggers read: the 'evm' label scope, when a hub's label goes to a job.
     await syncExposureSettings(db.sql, config.aml.exposure_defer_above);
@@ -370,14 +378,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         await step('closing the API server', () => server?.close());
         await step('forgetting the API keys', () => apiKeys?.stop());
         await step('closing the TRP listener', () => trpServer?.close());
-        await step('stopping the indexers', () => {
-          const stopped = Promise.all(indexers.map((i) => i.stop()));
-          // Each indexer now knows it is stopping (stop() says so at once): a call still waiting
-          // for an EVM node is given up instead of waited for, up to its timeout and retries. The
-          // block it was for was not in hand; the next start fetches it again.
-          indexerCalls.abort();
-          return stopped;
-        });
+        await step('stopping the indexers', stopIndexers);
         await step('stopping the worker', () => runner?.stop());
         await step('closing the node connections', () =>
           Promise.all([...clients.values()].map(closeEvmClient)),
@@ -392,9 +393,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   } catch (err) {
     await server?.close().catch(() => {});
     await trpServer?.close().catch(() => {});
-    const stopped = Promise.all(indexers.map((i) => i.stop().catch(() => {})));
-    indexerCalls.abort();
-    await stopped;
+    await stopIndexers().catch(() => {});
     await runner?.stop().catch(() => {});
     await db.close().catch(() => {});
     await devChain?.stop().catch(() => {});

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -122,17 +123,7 @@ it('stops without waiting for a node call that gets no answer, and goes on from 
   proxy.hang(false);
   const again = await startTestAppliance(db.url, env, indexerOnly);
   try {
-    const head = BigInt(
-      (
-        (await (
-          await fetch(inject('rpcUrl'), {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-          })
-        ).json()) as { result: string }
-      ).result,
-    );
+    const head = await createPublicClient({ transport: http(inject('rpcUrl')) }).getBlockNumber();
     await eventually(cursor, (b) => BigInt(b) >= head - 3n, 30_000); // 3 confirmations
   } finally {
     await again.stop();
