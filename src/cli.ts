@@ -26,7 +26,7 @@ import { TLS_USAGE, tlsCommand } from './cli/tls.js';
 import { AUDIT_USAGE, auditCommand } from './cli/audit.js';
 import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
-import { guardClosedConnectionWrites } from './db/connection-guard.js';
+import { guardPostgresDefects } from './db/connection-guard.js';
 import { DatabaseUnreachableError } from './db/reach.js';
 import { apiContract } from './api/contract.js';
 
@@ -351,7 +351,7 @@ async function main(argv: string[]): Promise<void> {
       `${name} is not a setting of this version and is ignored${closest ? `; did you mean ${closest}?` : ''}`,
     );
   const serve = async (roles: Roles) => {
-    guardClosedConnectionWrites();
+    guardPostgresDefects();
     const appliance = await startAppliance(config, roles);
     runUntilSignal(appliance);
     if (roles.api)

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isLostArrayTypesFetch } from '../src/db/connection-guard.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 /**
@@ -43,3 +44,56 @@ it('without the guard, the same sequence ends the process (the dependency defect
   expect(bare.code).not.toBe(0);
   expect(bare.out).toMatch(/Cannot read properties of null \(reading 'write'\)/);
 }, 60_000);
+
+function runTypesFetch(args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/fixtures/lost-types-fetch.ts', ...args],
+    {
+      env: { ...process.env, DATABASE_URL: db.url, TOLLGATE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out })));
+}
+
+/**
+ * postgres.js 3.4.9 reads the array types on every new connection in a promise nobody waits for
+ * (porsager/postgres#1192): a connection lost during that read ends the process with an
+ * unhandled rejection, as the indexer died in the fault suite's Postgres restarts.
+ */
+it('survives a new connection lost while it reads the array types, and the pool carries on', async () => {
+  const guarded = await runTypesFetch(['--guard']);
+  expect(guarded.out).toContain('first query rejected: ECONNRESET');
+  expect(guarded.out).toContain('(postgres.js #1192)');
+  expect(guarded.out).toContain('pool works: true, arrays read as arrays: true');
+  expect(guarded.out).toContain('connections through the proxy: 2');
+  expect(guarded.code).toBe(0);
+}, 60_000);
+
+it('without the guard, a connection lost while it reads the array types ends the process (the dependency defect is still there)', async () => {
+  const bare = await runTypesFetch([]);
+  expect(bare.code).not.toBe(0);
+  expect(bare.out).toContain('ECONNRESET');
+  expect(bare.out).not.toContain('pool works');
+}, 60_000);
+
+it('recognises only a lost connection during the array-types read, not its other failures or other queries', () => {
+  const typesQuery = `
+      select b.oid, b.typarray
+      from pg_catalog.pg_type a
+      left join pg_catalog.pg_type b on b.oid = a.typelem`;
+  const failure = (code: string, query: string) => Object.assign(new Error(code), { code, query });
+  expect(isLostArrayTypesFetch(failure('ECONNRESET', typesQuery))).toBe(true);
+  expect(isLostArrayTypesFetch(failure('57P01', typesQuery))).toBe(true);
+  expect(isLostArrayTypesFetch(failure('CONNECTION_CLOSED', typesQuery))).toBe(true);
+  // A cancelled read leaves the connection running without the types: not survived.
+  expect(isLostArrayTypesFetch(failure('57014', typesQuery))).toBe(false);
+  // Our own queries' rejections are never excused.
+  expect(isLostArrayTypesFetch(failure('ECONNRESET', 'select 1'))).toBe(false);
+  expect(isLostArrayTypesFetch(new Error('read ECONNRESET'))).toBe(false);
+  expect(isLostArrayTypesFetch(undefined)).toBe(false);
+});

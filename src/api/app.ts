@@ -32,6 +32,7 @@ import type { TravelRuleDeps } from '../travelrule/index.js';
 import { createMetrics } from '../monitoring/metrics.js';
 import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
 import { dashboardRoutes } from '../dashboard/app.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -71,30 +72,11 @@ export interface AppDeps {
 
 export const API_BASE = '/v2';
 
-/** Connection-level failures of Postgres: the request may be retried, nothing was changed by halves. */
-const DB_DOWN_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
-
 /** Whether the request announces a body (HTTP/1.1: Content-Length or Transfer-Encoding). */
 function hasBody(c: Context): boolean {
   return (
     c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined
   );
-}
-
-function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && DB_DOWN_CODES.has(code);
 }
 
 export function allRoutes(deps: AppDeps): Route[] {

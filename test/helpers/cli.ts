@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 
 export interface CliRun {
   child: ChildProcess & { stdin: NonNullable<ChildProcess['stdin']> };
@@ -23,7 +23,12 @@ export function runCli(
   env: Record<string, string> = {},
   logLevel = 'warn',
 ): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  // ROLE_PRELOAD: a module every such process imports first (a debugging aid, e.g.
+  // test/helpers/trace-promises.mjs).
+  const preload = process.env.ROLE_PRELOAD
+    ? ['--import', resolvePath(process.env.ROLE_PRELOAD)]
+    : [];
+  const child = spawn(process.execPath, [...preload, '--import', 'tsx', 'src/cli.ts', ...args], {
     env: {
       PATH: process.env.PATH!,
       HOME: process.env.HOME ?? '/tmp',
