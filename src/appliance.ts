@@ -18,7 +18,12 @@ import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
-import { closeEvmClient, createEvmClient, EvmBlockSource } from './chains/evm/client.js';
+import {
+  closeEvmClient,
+  createEvmClient,
+  EvmBlockSource,
+  evmClientSource,
+} from './chains/evm/client.js';
 import { nodeLabel } from './indexer/node-errors.js';
 import { startDevChain, type DevChain } from './devchain/devchain.js';
 import { EvmIndexer } from './indexer/evm/indexer.js';
@@ -220,6 +225,11 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         {
           sql: db.sql,
           evmClients: clients,
+          // The NFT metadata job's node calls, which its signal ends when the worker stops.
+          evmClientFor: evmClientSource(
+            new Map(networks.filter((n) => n.family === 'evm').map((n) => [n.symbol, n.rpc])),
+            clients,
+          ),
           timeoutMs: config.webhook_timeout_ms,
           allow,
           metadataAllow,

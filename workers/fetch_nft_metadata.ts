@@ -6,10 +6,15 @@ import { fetchNftMetadata, type NftMetadataDeps } from '../src/wallet/index.js';
 export function fetchNftMetadataTask(deps: NftMetadataDeps): Task {
   return async (payload, helpers) => {
     const key = JOBS.fetch_nft_metadata.payload.parse(payload);
-    await fetchNftMetadata(deps, key, {
-      id: helpers.job.id,
-      attempts: helpers.job.attempts,
-      max_attempts: helpers.job.max_attempts,
-    });
+    await fetchNftMetadata(
+      deps,
+      key,
+      {
+        id: helpers.job.id,
+        attempts: helpers.job.attempts,
+        max_attempts: helpers.job.max_attempts,
+      },
+      helpers.abortSignal,
+    );
   };
 }

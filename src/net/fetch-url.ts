@@ -26,6 +26,8 @@ export interface GuardedGetOptions {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects?: number;
+  /** Ends the fetch at once (a FetchError) when it aborts: its worker is stopping. */
+  signal?: AbortSignal;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -71,6 +73,7 @@ function getOnce(
 ): Promise<{ body: Buffer } | { location: string }> {
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(new FetchError('given up: the worker is stopping'));
     let settled = false;
     const req = mod.request(url, {
       method: 'GET',
@@ -86,6 +89,7 @@ function getOnce(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', abandon);
       req.destroy();
       if (outcome instanceof Error)
         reject(outcome instanceof FetchError ? outcome : new FetchError(describe(outcome)));
@@ -95,6 +99,8 @@ function getOnce(
       () => finish(new FetchError(`no answer within ${opts.timeoutMs} ms`)),
       Math.max(0, deadline - Date.now()),
     );
+    const abandon = () => finish(new FetchError('given up: the worker is stopping'));
+    opts.signal?.addEventListener('abort', abandon, { once: true });
     req.on('error', finish);
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;

@@ -9,11 +9,15 @@ import { MetadataFormatError, normalizeMetadata, type NftMetadata } from './nft-
 import { recordFetch, type FetchOutcome, type NftKey } from './nft-store.js';
 import { DataUriError, decodeDataUri, metadataSource, substituteErc1155Id } from './nft-uri.js';
 import { isTransportError } from '../chains/evm/transport.js';
+import type { EvmClientFor } from '../chains/evm/client.js';
 
 export interface NftMetadataDeps {
   sql: Sql;
-  /** viem clients by network, to read tokenURI/uri and the contract's name and symbol. */
-  evmClients: ReadonlyMap<string, PublicClient>;
+  /**
+   * The node client of a network, to read tokenURI/uri and the contract's name and symbol; with
+   * the job's signal, one whose calls the signal ends (src/chains/evm/client.ts, evmClientSource).
+   */
+  evmClientFor: EvmClientFor;
   /** Private ranges metadata URLs may point into (nft_metadata_allow_cidrs; not the webhook list). */
   metadataAllow: AllowList;
   /** Base URL that ipfs://<cid>/<path> is fetched through (TOLLGATE_NFT_IPFS_GATEWAY). */
@@ -63,6 +67,7 @@ async function readTokenUri(client: PublicClient, key: NftKey): Promise<string> 
 async function loadDocument(
   deps: NftMetadataDeps,
   uri: string,
+  signal: AbortSignal | undefined,
 ): Promise<{ metadata: NftMetadata; source: string; host?: string }> {
   const source = metadataSource(uri, deps.nftIpfsGateway);
   if (source.kind === 'unsupported') throw new Unavailable(source.reason);
@@ -75,6 +80,7 @@ async function loadDocument(
     allow: deps.metadataAllow,
     timeoutMs: METADATA_TIMEOUT_MS,
     maxBytes: METADATA_MAX_BYTES,
+    signal,
   });
   return {
     metadata: normalizeMetadata(body.toString('utf8')),
@@ -89,11 +95,14 @@ async function loadDocument(
  * outcome of the fetch itself (bad URI, forbidden address, HTTP error, timeout, not JSON) is
  * recorded as 'failed' and not retried by the queue: the API asks again after a while, or on
  * refresh=true. Only an unreachable RPC node is retried by graphile-worker, until the last attempt.
+ * `signal` (the job's: graphile-worker aborts it 5 s into a worker's stop) gives up the node call
+ * or the fetch still waiting: a stop is not an outcome, nothing is recorded, the job runs again.
  */
 export async function fetchNftMetadata(
   deps: NftMetadataDeps,
   key: NftKey,
   job: { id: string; attempts: number; max_attempts: number },
+  signal?: AbortSignal,
 ): Promise<void> {
   const started = performance.now();
   const ctx = { job_id: job.id, network: key.network, token: key.token, token_id: key.token_id };
@@ -101,14 +110,18 @@ export async function fetchNftMetadata(
   let outcome: FetchOutcome;
   let detail: { source?: string; host?: string } = {};
   try {
-    const client = deps.evmClients.get(key.network);
+    const client = deps.evmClientFor(key.network, signal);
     if (!client) throw new RetryableError(`no RPC client for ${key.network} in this worker`);
     await tokenMetadata(deps.sql, client, key.network, [key.token]);
     tokenUri = await readTokenUri(client, key);
-    const loaded = await loadDocument(deps, tokenUri);
+    const loaded = await loadDocument(deps, tokenUri, signal);
     detail = { source: loaded.source, ...(loaded.host ? { host: loaded.host } : {}) };
     outcome = { status: 'ok', tokenUri, metadata: loaded.metadata };
   } catch (err) {
+    if (signal?.aborted) {
+      log.info(ctx, 'nft metadata: given up, the worker is stopping; the job runs again');
+      throw err;
+    }
     if (err instanceof RetryableError && job.attempts < job.max_attempts) {
       log.warn(
         { ...ctx, error: describeError(err), attempt: job.attempts },

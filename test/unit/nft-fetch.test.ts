@@ -107,6 +107,30 @@ describe('guardedGet', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('gives up a fetch still waiting when its signal aborts (its worker is stopping), and starts none after', async () => {
+    const stop = new AbortController();
+    const fetching = guardedGet(`${base}/silent`, {
+      allow: loopback,
+      timeoutMs: 60_000,
+      maxBytes: 1024,
+      signal: stop.signal,
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const before = hits.length;
+    stop.abort();
+    // Without the signal this waits out its 60 s timeout (and the test's own 5 s first).
+    await expect(fetching).rejects.toThrow('given up: the worker is stopping');
+    await expect(
+      guardedGet(`${base}/ok`, {
+        allow: loopback,
+        timeoutMs: 2000,
+        maxBytes: 1024,
+        signal: stop.signal,
+      }),
+    ).rejects.toThrow('given up: the worker is stopping');
+    expect(hits.length).toBe(before);
+  });
+
   it('reports non-2xx answers and connection failures', async () => {
     await expect(get('/missing')).rejects.toThrow('metadata server answered 404');
     await expect(get('/anything-else')).rejects.toThrow('metadata server answered 500');

@@ -100,6 +100,25 @@ export function createEvmClient(rpcUrl: string, opts: { signal?: AbortSignal } =
   return createPublicClient({ transport }) as PublicClient;
 }
 
+/** A node client for calls a signal may end (a job's), by network; undefined for a network without one. */
+export type EvmClientFor = (network: string, signal?: AbortSignal) => PublicClient | undefined;
+
+/**
+ * Clients for calls that a signal may end: for an http(s) node, a client of its own per call site
+ * with the signal (cheap: the connections are undici's shared pool); for a ws(s) node, or without
+ * a signal, the shared client (a ws client's calls cannot be given up one by one).
+ */
+export function evmClientSource(
+  rpcUrls: ReadonlyMap<string, string>,
+  shared: ReadonlyMap<string, PublicClient>,
+): EvmClientFor {
+  return (network, signal) => {
+    const url = rpcUrls.get(network);
+    if (!url || !signal || url.startsWith('ws')) return shared.get(network);
+    return createEvmClient(url, { signal });
+  };
+}
+
 /**
  * nodeFetch, ended by viem's own signal (its timeout) or by `stop`, whichever aborts first. Joined
  * by hand rather than with AbortSignal.any: on Node 20 every signal that joins a long-lived one

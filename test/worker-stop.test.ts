@@ -1,0 +1,84 @@
+/**
+ * An orderly stop of the worker while the node has stopped answering a job's call: the NFT
+ * metadata job gives up the call when graphile-worker aborts the job's signal (5 s into the
+ * stop) instead of waiting out the client's 15 s timeout and its two retries (up to 45 s for each
+ * read; a process supervisor kills sooner: Docker after 10 s). A stop is not the job's outcome:
+ * nothing is recorded, the job stays queued, and the next start fetches the metadata.
+ */
+import type { Hex } from 'viem';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { enqueueJob } from '../src/db/jobs.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { fundedWallet } from './helpers/chain.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import { startHangingProxy } from './helpers/hanging-proxy.js';
+
+let db: TestDatabase;
+let proxy: Awaited<ReturnType<typeof startHangingProxy>>;
+let token: Hex;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  proxy = await startHangingProxy(inject('rpcUrl'));
+  const chain = await fundedWallet();
+  const { TestERC721 } = inject('contracts');
+  token = await chain.deploy(TestERC721 as { abi: unknown[]; bytecode: Hex });
+  await chain.write(token, TestERC721.abi, 'mint', [chain.address, 7n]);
+  await chain.write(token, TestERC721.abi, 'setTokenURI', [
+    7n,
+    'data:application/json,{"name":"Seven"}',
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await proxy?.close();
+  await db?.drop();
+});
+
+const workerOnly = { api: false, worker: true, indexer: false, devChain: false } as const;
+
+it('gives up a job node call nobody answers when it stops, records nothing, and the job runs again at the next start', async () => {
+  const env = { TOLLGATE_RPC_ETH: proxy.url };
+  const app = await startTestAppliance(db.url, env, workerOnly);
+  proxy.hang(true);
+  await enqueueJob(db.sql, 'fetch_nft_metadata', {
+    network: 'eth',
+    token: token.toLowerCase(),
+    token_id: '7',
+    standard: 'ERC721',
+  });
+  // The job reads the contract's name, symbol and decimals: the node holds those calls.
+  await eventually(
+    async () => proxy.held.size,
+    (n) => n > 0,
+    15_000,
+  );
+  const asked = proxy.requests();
+  await app.stop();
+  // Given up, not waited for: without that, the stop lasts until the client's timeout, and then
+  // its retries reach the node (which holds them again).
+  expect(proxy.requests()).toBe(asked);
+  expect(proxy.held.size).toBe(0);
+  expect(proxy.abandoned.length).toBeGreaterThan(0);
+  // Nothing recorded of a stop: no "failed" metadata, the job still queued and unlocked.
+  expect(await db.sql`select status from nft_metadata`).toEqual([]);
+  const jobs = await db.sql<{ locked_by: string | null }[]>`
+    select locked_by from graphile_worker.jobs where task_identifier = 'fetch_nft_metadata'`;
+  expect(jobs).toEqual([{ locked_by: null }]);
+
+  // The node answers again: the next start fetches the metadata.
+  proxy.hang(false);
+  const again = await startTestAppliance(db.url, env, workerOnly);
+  try {
+    const [row] = await eventually(
+      () =>
+        db.sql<{ status: string; name: string | null }[]>`
+          select status, metadata->>'name' as name from nft_metadata`,
+      (rows) => rows.length > 0,
+      30_000,
+    );
+    expect(row).toEqual({ status: 'ok', name: 'Seven' });
+  } finally {
+    await again.stop();
+  }
+}, 90_000);
