@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { noteIfSlow } from './slow-step.js';
 import type { PublicClient } from 'viem';
 import {
   type Config,
@@ -380,7 +381,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       stop: async () => {
         const step = async (what: string, fn: () => Promise<unknown> | unknown) => {
           try {
-            await fn();
+            await noteIfSlow(what, fn);
           } catch (err) {
             log.warn({ error: describeError(err) }, `while stopping: ${what} failed`);
           }

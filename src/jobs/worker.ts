@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { JobName } from '../db/jobs.js';
 import pg from 'pg';
+import { noteIfSlow } from '../slow-step.js';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
@@ -214,15 +215,17 @@ export async function startWorker(
     stop: async () => {
       stopping = true;
       wake?.();
-      await dispatcher.stop();
-      await current.runner
-        .stop()
-        .catch((err) =>
-          log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'),
-        );
-      await supervise;
-      await current.sweeper?.stop();
-      await pgPool.end();
+      await noteIfSlow('worker: webhook deliveries in hand', () => dispatcher.stop());
+      await noteIfSlow('worker: jobs in hand', () =>
+        current.runner
+          .stop()
+          .catch((err) =>
+            log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'),
+          ),
+      );
+      await noteIfSlow('worker: job pool supervisor', () => supervise);
+      await noteIfSlow('worker: stale lock sweeper', () => current.sweeper?.stop());
+      await noteIfSlow('worker: job database connections', () => pgPool.end());
     },
   };
 }

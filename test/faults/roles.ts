@@ -26,7 +26,7 @@ export class RoleProcess {
       this.databaseUrl(),
       [this.role],
       this.env,
-      process.env.TEST_LOG_LEVEL ?? 'error',
+      process.env.TEST_LOG_LEVEL ?? 'warn',
     );
     this.run = run;
     this.starts++;
@@ -34,7 +34,7 @@ export class RoleProcess {
       if (this.run === run) this.run = undefined;
       if (this.expectingExit) return;
       this.crashes.push(
-        `${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-1500)}`,
+        `${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-3000)}`,
       );
     });
   }
@@ -65,7 +65,7 @@ export class RoleProcess {
     // Every role stops with exit code 0 on SIGTERM, whatever happened before.
     if (code !== 0)
       this.crashes.push(
-        `${this.role} exited with code ${code} on SIGTERM: ${run.err().slice(-1500)}${run.out().slice(-1500)}`,
+        `${this.role} exited with code ${code} on SIGTERM: ${run.err().slice(-1500)}${run.out().slice(-3000)}`,
       );
     this.run = undefined;
   }
