@@ -19,6 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'paths.ts',
     'version.ts',
     'concurrency.ts',
+    'slow-step.ts',
     'urls.ts',
     'csv.ts',
     'config',
