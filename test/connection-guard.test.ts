@@ -17,15 +17,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/fixtures/closed-connection-write.ts', ...args],
-    {
-      env: { ...process.env, DATABASE_URL: db.url, TOLLGATE_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** Runs a fixture of test/fixtures/ as its own process against this file's database. */
+function run(fixture: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${fixture}`, ...args], {
+    env: { ...process.env, DATABASE_URL: db.url, TOLLGATE_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -33,32 +30,17 @@ function run(args: string[]): Promise<{ code: number | null; out: string }> {
 }
 
 it('survives a transaction whose connection the server closed, and the pool carries on', async () => {
-  const guarded = await run(['--guard']);
+  const guarded = await run('closed-connection-write.ts', ['--guard']);
   expect(guarded.out).toMatch(/begin rejected: (CONNECTION_CLOSED|57P01|ECONNRESET)/);
   expect(guarded.out).toContain('pool works: true');
   expect(guarded.code).toBe(0);
 }, 60_000);
 
 it('without the guard, the same sequence ends the process (the dependency defect is still there)', async () => {
-  const bare = await run([]);
+  const bare = await run('closed-connection-write.ts', []);
   expect(bare.code).not.toBe(0);
   expect(bare.out).toMatch(/Cannot read properties of null \(reading 'write'\)/);
 }, 60_000);
-
-function runTypesFetch(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/fixtures/lost-types-fetch.ts', ...args],
-    {
-      env: { ...process.env, DATABASE_URL: db.url, TOLLGATE_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out })));
-}
 
 /**
  * postgres.js 3.4.9 reads the array types on every new connection in a promise nobody waits for
@@ -66,7 +48,7 @@ function runTypesFetch(args: string[]): Promise<{ code: number | null; out: stri
  * unhandled rejection, as the indexer died in the fault suite's Postgres restarts.
  */
 it('survives a new connection lost while it reads the array types, and the pool carries on', async () => {
-  const guarded = await runTypesFetch(['--guard']);
+  const guarded = await run('lost-types-fetch.ts', ['--guard']);
   expect(guarded.out).toContain('first query rejected: ECONNRESET');
   expect(guarded.out).toContain('(postgres.js #1192)');
   expect(guarded.out).toContain('pool works: true, arrays read as arrays: true');
@@ -75,7 +57,7 @@ it('survives a new connection lost while it reads the array types, and the pool 
 }, 60_000);
 
 it('without the guard, a connection lost while it reads the array types ends the process (the dependency defect is still there)', async () => {
-  const bare = await runTypesFetch([]);
+  const bare = await run('lost-types-fetch.ts', []);
   expect(bare.code).not.toBe(0);
   expect(bare.out).toContain('ECONNRESET');
   expect(bare.out).not.toContain('pool works');
