@@ -1,5 +1,7 @@
 /**
- * An orderly stop of the worker while the node has stopped answering a job's call: the NFT
+ * An orderly stop of the worker while its work is held up.
+ *
+ * While the node has stopped answering a job's call: the NFT
  * metadata job gives up the call when graphile-worker aborts the job's signal (5 s into the
  * stop) instead of waiting out the client's 15 s timeout and its two retries (up to 45 s for each
  * read; a process supervisor kills sooner: Docker after 10 s). A stop is not the job's outcome:
@@ -8,6 +10,7 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { enqueueJob } from '../src/db/jobs.js';
+import { WORKER_STOP_MS } from '../src/jobs/worker.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -82,3 +85,59 @@ it('gives up a job node call nobody answers when it stops, records nothing, and 
     await again.stop();
   }
 }, 90_000);
+
+/**
+ * A job that does not listen to graphile-worker's abort (here: the exposure job waiting for its
+ * network's lock, which another session holds) would hold the stop for as long as that lasts; a
+ * supervisor then kills the process. The worker's stop goes on without it once its time is up
+ * (WORKER_STOP_MS, jobs 10 s of it): the job stays locked by the pool that left, as after a kill,
+ * and once that worker is gone the next one frees it (stale-lock sweeper) and runs it.
+ */
+it(
+  'goes on without a job that does not give itself up, and that job runs again after',
+  async () => {
+    const holder = await db.sql.reserve();
+    try {
+      await holder`begin`;
+      await holder`select exposure_lock('eth')`;
+      await db.sql`
+      insert into exposure_pending (network, address, category, sign)
+      values ('eth', ${'0x' + '5'.repeat(40)}, 'mixer', 1)`;
+      const app = await startTestAppliance(db.url, {}, workerOnly);
+      await enqueueJob(db.sql, 'exposure_apply', {});
+      await eventually(
+        () => db.sql`
+        select 1 from pg_stat_activity
+        where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%exposure_lock%'`,
+        (rows) => rows.length > 0,
+        15_000,
+      );
+      // Without a bound this waits as long as the lock is held: the test's own timeout.
+      await app.stop();
+      const [job] = await db.sql<{ locked_by: string | null }[]>`
+      select locked_by from graphile_worker.jobs where task_identifier = 'exposure_apply'`;
+      expect(job?.locked_by, 'left locked by the pool that stopped, as after a kill').toBeTruthy();
+      expect(await db.sql`select 1 from exposure_pending`).toHaveLength(1);
+    } finally {
+      await holder`rollback`.catch(() => {});
+      holder.release();
+    }
+
+    const again = await startTestAppliance(db.url, {}, workerOnly);
+    try {
+      await eventually(
+        async () => ({
+          pending: (await db.sql`select 1 from exposure_pending`).length,
+          jobs: (
+            await db.sql`select 1 from graphile_worker.jobs where task_identifier = 'exposure_apply'`
+          ).length,
+        }),
+        (n) => n.pending === 0 && n.jobs === 0,
+        30_000,
+      );
+    } finally {
+      await again.stop();
+    }
+  },
+  WORKER_STOP_MS + 60_000,
+);

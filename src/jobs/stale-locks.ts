@@ -18,6 +18,7 @@ import { log } from '../log.js';
 const LIVENESS_LOCK_CLASS = 0x746c67; // 'tlg': the advisory-lock key space of worker pools
 export const SWEEP_INTERVAL_MS = 5_000;
 export const LOCK_GRACE_MS = 3_000;
+const LIVENESS_TIMEOUT_MS = 4_000;
 
 export interface StaleLockSweeper {
   stop(): Promise<void>;
@@ -38,6 +39,11 @@ export function startStaleLockSweeper(
     const client = new pg.Client({
       connectionString: databaseUrl,
       application_name: 'tollgate-worker-liveness',
+      // A tick never hangs (nor a stop behind it): a server that does not answer the connect,
+      // or an earlier session of this pool still holding its lock, fails this tick; the next
+      // one tries again.
+      connectionTimeoutMillis: LIVENESS_TIMEOUT_MS,
+      statement_timeout: LIVENESS_TIMEOUT_MS,
     });
     // A lost connection took the lock with it: the next tick connects and takes it again.
     client.on('error', (err) => {

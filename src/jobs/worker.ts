@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { JobName } from '../db/jobs.js';
 import pg from 'pg';
-import { noteIfSlow } from '../slow-step.js';
+import { stopStepWithin } from '../slow-step.js';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
 import { fetchNftMetadataTask } from '../../workers/fetch_nft_metadata.js';
@@ -35,6 +35,20 @@ const JOB_OUTCOME_BATCH_DELAY_MS = 10;
 /** A worker pool that ended on its own is replaced after this pause, doubling to the maximum. */
 const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
+/**
+ * The worker's whole stop ends within this (then the process exits), inside a supervisor's grace
+ * period (compose.yaml gives 30 s; the API and indexers stop before the worker). Whatever a step
+ * still holds then is left as a kill -9 leaves it: claimed deliveries and locked jobs are taken
+ * up again (their lease, the stale-lock sweeper), nothing is lost.
+ */
+export const WORKER_STOP_MS = 15_000;
+/**
+ * Jobs in hand get this long: graphile-worker aborts their signal after 5 s, and a job that
+ * listens (NFT metadata, exposure chunks) hands its job back then; one that does not is left.
+ */
+const JOBS_STOP_MS = 10_000;
+/** The last steps (the liveness connection, the job pool's connections) get at least this. */
+const LAST_STEPS_MIN_MS = 1_000;
 
 export interface Worker {
   /** Finishes the jobs in hand, then closes the worker's pool. */
@@ -215,17 +229,28 @@ export async function startWorker(
     stop: async () => {
       stopping = true;
       wake?.();
-      await noteIfSlow('worker: webhook deliveries in hand', () => dispatcher.stop());
-      await noteIfSlow('worker: jobs in hand', () =>
-        current.runner
-          .stop()
-          .catch((err) =>
-            log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'),
-          ),
+      const until = performance.now() + WORKER_STOP_MS;
+      const left = (atLeast = 0) => Math.max(atLeast, until - performance.now());
+      // Deliveries and jobs are independent: they stop side by side.
+      await Promise.all([
+        stopStepWithin('worker: webhook deliveries in hand', left(), () => dispatcher.stop()),
+        (async () => {
+          await stopStepWithin('worker: jobs in hand', Math.min(JOBS_STOP_MS, left()), () =>
+            current.runner
+              .stop()
+              .catch((err) =>
+                log.warn({ error: describeError(err) }, 'job worker pool did not stop cleanly'),
+              ),
+          );
+          await stopStepWithin('worker: job pool supervisor', left(), () => supervise);
+        })(),
+      ]);
+      await stopStepWithin('worker: stale lock sweeper', left(LAST_STEPS_MIN_MS), () =>
+        current.sweeper?.stop(),
       );
-      await noteIfSlow('worker: job pool supervisor', () => supervise);
-      await noteIfSlow('worker: stale lock sweeper', () => current.sweeper?.stop());
-      await noteIfSlow('worker: job database connections', () => pgPool.end());
+      await stopStepWithin('worker: job database connections', left(LAST_STEPS_MIN_MS), () =>
+        pgPool.end(),
+      );
     },
   };
 }

@@ -35,8 +35,11 @@ const POLL_INTERVAL_MS = 500;
 /** Backoff while the database is unreachable: from the first to the last value, doubling. */
 const DB_RETRY_MIN_MS = 250;
 const DB_RETRY_MAX_MS = 5_000;
-/** A stopping dispatcher keeps trying to record what it sent for this long. */
-const STOP_RECORD_DEADLINE_MS = 15_000;
+/**
+ * A stopping dispatcher keeps trying to record what it sent for this long (after up to
+ * STOP_IN_FLIGHT_MS for the POSTs out): together inside the worker's stop (WORKER_STOP_MS).
+ */
+const STOP_RECORD_DEADLINE_MS = 8_000;
 /** A stopping dispatcher waits this long for the POSTs out to be answered, then cuts them off. */
 const STOP_IN_FLIGHT_MS = 5_000;
 /**

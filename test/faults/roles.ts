@@ -62,6 +62,13 @@ export class RoleProcess {
     const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
     const code = await run.exited;
     clearTimeout(timer);
+    // A stop that waited on a step (or went on without one) passes, but says which: a rare slow
+    // stop is found from the suite's output.
+    const slow = run
+      .out()
+      .split('\n')
+      .filter((line) => /stopping: (still waiting|gave up)/.test(line));
+    if (slow.length > 0) console.warn(`${this.role}: a slow stop:\n${slow.join('\n')}`);
     // Every role stops with exit code 0 on SIGTERM, whatever happened before.
     if (code !== 0)
       this.crashes.push(
