@@ -10,9 +10,12 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { enqueueJob } from '../src/db/jobs.js';
+import { createApiKey } from '../src/keys/keys.js';
 import { WORKER_STOP_MS } from '../src/jobs/worker.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { fundedWallet } from './helpers/chain.js';
+import { fundedWallet, randomAddress } from './helpers/chain.js';
+import { call } from './helpers/http.js';
+import { Receiver } from './helpers/receiver.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { startHangingProxy } from './helpers/hanging-proxy.js';
@@ -140,4 +143,71 @@ it(
     }
   },
   WORKER_STOP_MS + 60_000,
+);
+
+/**
+ * A stream webhook whose body is being built when the worker stops, waiting on the node for a
+ * token's name and symbol (read once per token, at its first transfer): the read is given up with
+ * the deliveries cut off at the stop, and the event goes back to the outbox unattempted (no
+ * attempt recorded, not left leased), due again soon: the next start delivers it with the name.
+ */
+it(
+  'hands a stream event back unattempted when its token read is given up by a stop',
+  async () => {
+    const receiver = await new Receiver().start();
+    const indexer = await startTestAppliance(
+      db.url,
+      {},
+      { api: true, worker: false, indexer: ['eth'], devChain: false },
+    );
+    try {
+      const key = await createApiKey(db.sql, 'stop');
+      const watched = randomAddress();
+      const created = await call(indexer.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: key.apikey },
+        body: { address: watched, webhook: receiver.url },
+      });
+      expect(created.json).toMatchObject({ code: 0 });
+      const chain = await fundedWallet();
+      const { TestERC20 } = inject('contracts');
+      const erc20 = await chain.deploy(TestERC20 as { abi: unknown[]; bytecode: Hex });
+      await chain.write(erc20, TestERC20.abi, 'mint', [chain.address, 1_000n]);
+
+      const env = { TOLLGATE_RPC_ETH: proxy.url };
+      const worker = await startTestAppliance(db.url, env, workerOnly);
+      proxy.hang(true);
+      await chain.write(erc20, TestERC20.abi, 'transfer', [watched, 5n]);
+      // The token's name, symbol and decimals are asked of the node, which holds the calls.
+      await eventually(
+        async () => proxy.held.size,
+        (n) => n > 0,
+        30_000,
+      );
+      const asked = proxy.requests();
+      await worker.stop();
+      expect(proxy.requests(), 'no call after the stop').toBe(asked);
+      expect(proxy.held.size).toBe(0);
+      const events = await db.sql<{ status: string; attempts: number; lease_until: Date | null }[]>`
+      select status, attempts, lease_until from webhook_events`;
+      expect(events.length).toBeGreaterThan(0);
+      for (const ev of events)
+        expect(ev).toEqual({ status: 'pending', attempts: 0, lease_until: null });
+      expect(await db.sql`select 1 from webhook_deliveries`).toEqual([]);
+      expect(receiver.received).toEqual([]);
+
+      proxy.hang(false);
+      const again = await startTestAppliance(db.url, env, workerOnly);
+      try {
+        await receiver.waitFor((all) => all.length > 0);
+        const transfer = receiver.received[0]!.json.tx.transfers?.[0] ?? receiver.received[0]!.json;
+        expect(JSON.stringify(transfer)).toContain('"symbol":"');
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await indexer.stop();
+      await receiver.stop();
+    }
+  },
+  WORKER_STOP_MS + 90_000,
 );

@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
 import type { Sql } from '../db/index.js';
+import type { EvmClientFor } from '../chains/evm/client.js';
 import { describeError, PermanentError } from '../errors.js';
 import { stringifyWithBigInts } from '../json.js';
 import { networkInfo } from '../config/networks.js';
@@ -15,8 +16,8 @@ import { buildUtxoPayload } from './utxo-payload.js';
 
 export interface StreamBodyDeps {
   sql: Sql;
-  /** viem clients by network, for token metadata. */
-  evmClients: ReadonlyMap<string, PublicClient>;
+  /** viem clients by network, for token metadata; with a signal, one whose calls it gives up. */
+  evmClientFor: EvmClientFor;
 }
 
 /**
@@ -25,7 +26,23 @@ export interface StreamBodyDeps {
  * the same bytes. The EVM transactions of a batch are read in one round trip.
  */
 export function streamEvents(deps: StreamBodyDeps): EventKind {
-  return { freeze: true, build: (events) => buildStreamBodies(deps, events) };
+  // One client per network for the dispatcher's stop signal (it lives as long as the dispatcher).
+  const bySignal = new WeakMap<AbortSignal, Map<string, PublicClient | undefined>>();
+  const clientFor: EvmClientFor = (network, signal) => {
+    if (!signal) return deps.evmClientFor(network);
+    let clients = bySignal.get(signal);
+    if (!clients) {
+      clients = new Map();
+      bySignal.set(signal, clients);
+    }
+    if (!clients.has(network)) clients.set(network, deps.evmClientFor(network, signal));
+    return clients.get(network);
+  };
+  return {
+    freeze: true,
+    build: (events, signal) =>
+      buildStreamBodies({ ...deps, evmClientFor: clientFor }, events, signal),
+  };
 }
 
 /** A claimed stream event: it always has its chain columns. */
@@ -39,6 +56,7 @@ type StreamEvent = ClaimedEvent & {
 async function buildStreamBodies(
   deps: StreamBodyDeps,
   claimed: readonly ClaimedEvent[],
+  signal: AbortSignal | undefined,
 ): Promise<Built[]> {
   const events = claimed as readonly StreamEvent[];
   const evm = new Set(events.filter((ev) => networkInfo(ev.network)?.family !== 'utxo'));
@@ -48,20 +66,21 @@ async function buildStreamBodies(
   } catch (err) {
     const retry = describeError(err);
     return Promise.all(
-      events.map((ev) => (evm.has(ev) ? { retry } : buildOne(deps, ev, new Map()))),
+      events.map((ev) => (evm.has(ev) ? { retry } : buildOne(deps, ev, new Map(), signal))),
     );
   }
-  return Promise.all(events.map((ev) => buildOne(deps, ev, evmTxs)));
+  return Promise.all(events.map((ev) => buildOne(deps, ev, evmTxs, signal)));
 }
 
 async function buildOne(
   deps: StreamBodyDeps,
   ev: StreamEvent,
   evmTxs: ReadonlyMap<string, EvmTxForPayload>,
+  signal: AbortSignal | undefined,
 ): Promise<Built> {
   // Bitcoin-family bodies come from the database alone; EVM ones also read token metadata.
   const utxo = networkInfo(ev.network)?.family === 'utxo';
-  const client = deps.evmClients.get(ev.network);
+  const client = utxo ? undefined : deps.evmClientFor(ev.network, signal);
   if (!utxo && !client) return { retry: `no RPC client for ${ev.network} in this worker` };
   if (!utxo && ev.chain_id === null) return { retry: `no cursor for ${ev.network} yet` };
   try {

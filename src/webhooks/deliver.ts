@@ -16,8 +16,9 @@ export interface EventKind {
    * Builds the bodies of claimed events of this kind that have none stored, one entry per event
    * in order. An event whose body was written with it (a live AML alert, a retraction) or frozen
    * at an earlier attempt never comes here. Never throws: what cannot be built now is a retry.
+   * `signal`: aborted when the worker stops; a build waiting on a node gives up then.
    */
-  build?(events: readonly ClaimedEvent[]): Promise<Built[]>;
+  build?(events: readonly ClaimedEvent[], signal?: AbortSignal): Promise<Built[]>;
   /**
    * Whether a built body is stored at the first attempt, so that every attempt sends the same
    * bytes (and a reorg can retract it). False for a body that may hold persons, which is never
@@ -41,11 +42,15 @@ export interface DeliveryDeps {
   kinds: ReadonlyMap<string, EventKind>;
 }
 
-/** What to do with a claimed event: send this body to this URL, cancel it, or try again later. */
+/**
+ * What to do with a claimed event: send this body to this URL, cancel it, try again later (an
+ * attempt that failed), or hand it back unattempted (the worker stopped while it was prepared).
+ */
 export type Prepared =
   | { send: { url: string; body: string } }
   | { cancel: string }
-  | { retry: string };
+  | { retry: string }
+  | { unattempted: string };
 
 /** The receiver of a claimed event: its subscription's, else its kind's default; null: none. */
 export function receiverOf(deps: DeliveryDeps, ev: ClaimedEvent): string | null {
@@ -65,6 +70,7 @@ export function freezesBody(deps: DeliveryDeps, ev: ClaimedEvent): boolean {
 export async function prepareDeliveries(
   deps: DeliveryDeps,
   events: readonly ClaimedEvent[],
+  signal?: AbortSignal,
 ): Promise<Prepared[]> {
   const out: Prepared[] = new Array(events.length);
   const toBuild = new Map<string, { at: number; ev: ClaimedEvent; url: string }[]>();
@@ -85,13 +91,23 @@ export async function prepareDeliveries(
     [...toBuild].map(async ([name, items]) => {
       let built: Built[];
       try {
-        built = await deps.kinds.get(name)!.build!(items.map((i) => i.ev));
+        built = await deps.kinds.get(name)!.build!(
+          items.map((i) => i.ev),
+          signal,
+        );
       } catch (err) {
         built = items.map(() => ({ retry: describeError(err) }));
       }
       items.forEach(({ at, url }, i) => {
         const b = built[i] ?? { retry: `no ${name} body built` };
-        out[at] = 'body' in b ? { send: { url, body: b.body } } : b;
+        // A build that failed while the worker stopped failed for the stop (its node call given
+        // up): that is no attempt; the event goes back as it was.
+        out[at] =
+          'body' in b
+            ? { send: { url, body: b.body } }
+            : 'retry' in b && signal?.aborted
+              ? { unattempted: 'the worker is stopping' }
+              : b;
       });
     }),
   );

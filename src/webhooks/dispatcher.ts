@@ -352,16 +352,28 @@ export class DeliveryDispatcher {
       const bodies = await prepareDeliveries(
         this.deps,
         keep.map((k) => k.ev),
+        this.stopped.signal,
       );
       const prepared = keep.map(({ ev, key }, i) => ({ ev, key, p: bodies[i]! }));
       const toSend: { ev: ClaimedEvent; key: string; url: string; body: string }[] = [];
+      const unattempted: string[] = [];
       for (const { ev, key, p } of prepared) {
+        if ('send' in p && key !== null && this.stopped.signal.aborted) {
+          // Prepared after the stop cut off what was in flight: not sent, not an attempt.
+          release(key);
+          handed.add(ev.id);
+          unattempted.push(ev.id);
+          continue;
+        }
         if ('send' in p && key !== null) {
           toSend.push({ ev, key, url: p.send.url, body: p.send.body });
           continue;
         }
         release(key);
-        if ('cancel' in p)
+        if ('unattempted' in p) {
+          handed.add(ev.id);
+          unattempted.push(ev.id);
+        } else if ('cancel' in p)
           settle(
             ev,
             {
@@ -388,6 +400,7 @@ export class DeliveryDispatcher {
             null,
           );
       }
+      await this.handBack(unattempted, false);
       if (toSend.length === 0) return;
 
       // Bodies frozen and the events marked sent before anything leaves: a reorg from now on
