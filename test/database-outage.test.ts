@@ -93,3 +93,89 @@ it('takes a client that hangs up mid-body for what it is: not a database outage,
     await app.stop();
   }
 });
+
+const apiOnly = { api: true, worker: false, indexer: false, devChain: false } as const;
+
+/** Every answer is the spec's 503 (retry later) or a success; nothing of Postgres's words leaks. */
+function expectOkOr503(res: Awaited<ReturnType<typeof call>>): void {
+  if (res.status === 200) return void expect(res.json).toMatchObject({ code: 0 });
+  expect(res.status).toBe(503);
+  expect(res.json).toMatchObject({ code: 5030, status: 5030 });
+  expect(res.headers['retry-after']).toBe('5');
+  expect(res.text).not.toMatch(/too many|clients|read-only|postgres/i);
+}
+
+it('answers 503 (retry later) while Postgres has no connection to give, not a 500', async () => {
+  const app = await startTestAppliance(pg.url, {}, apiOnly);
+  const admin = openPool(pg.url, { max: 300 });
+  const held: Awaited<ReturnType<typeof admin.reserve>>[] = [];
+  try {
+    const { apikey } = await createApiKey(admin, 'full');
+    const list = () => call(app.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey } });
+    expect((await list()).status).toBe(200);
+    // Every connection Postgres has (max_connections) taken, as by other clients of a shared server.
+    for (;;) {
+      try {
+        held.push(await admin.reserve());
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('53300');
+        break;
+      }
+    }
+    // Requests side by side need more connections than the API's pool holds now.
+    const answers = await Promise.all(Array.from({ length: 30 }, list));
+    for (const res of answers) expectOkOr503(res);
+    expect(answers.filter((r) => r.status === 503).length).toBeGreaterThan(0);
+
+    for (const c of held.splice(0)) c.release();
+    await admin.end();
+    let again = await Promise.all(Array.from({ length: 30 }, list));
+    for (let i = 0; i < 20 && again.some((r) => r.status !== 200); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      again = await Promise.all(Array.from({ length: 30 }, list));
+    }
+    expect(again.map((r) => r.status)).toEqual(again.map(() => 200));
+  } finally {
+    for (const c of held) c.release();
+    await admin.end().catch(() => {});
+    await app.stop();
+  }
+});
+
+it('answers 503 (retry later) to a write while the database is read-only (a failover), then takes it', async () => {
+  const app = await startTestAppliance(pg.url, {}, apiOnly);
+  const admin = openPool(pg.url, { max: 1 });
+  // The API's connections are opened again: from now on they are read-only sessions.
+  const reconnectApi = () => admin`
+    select pg_terminate_backend(pid) from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
+  try {
+    const { apikey } = await createApiKey(admin, 'read-only');
+    const create = () =>
+      call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey },
+        body: { address: `0x${'7'.repeat(40)}`, webhook: 'http://127.0.0.1:9/hook' },
+      });
+    await admin`alter database postgres set default_transaction_read_only = on`;
+    await reconnectApi();
+    let res = await create();
+    // The first request after the cut may meet a terminated connection (503 too).
+    for (let i = 0; i < 5 && res.status !== 503; i++) res = await create();
+    expectOkOr503(res);
+    expect(res.status).toBe(503);
+    expect(await admin`select 1 from tracked_addresses`).toEqual([]);
+
+    await admin`alter database postgres reset default_transaction_read_only`;
+    await reconnectApi();
+    res = await create();
+    for (let i = 0; i < 20 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      res = await create();
+    }
+    expect(res.json).toMatchObject({ code: 0 });
+  } finally {
+    await admin`alter database postgres reset default_transaction_read_only`.catch(() => {});
+    await admin.end();
+    await app.stop();
+  }
+});

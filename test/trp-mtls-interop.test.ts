@@ -8,6 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
+import { openPool } from '../src/db/index.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { freePort } from '../support/ports.js';
@@ -257,5 +258,59 @@ describe('mutual TLS with an independent counterparty', () => {
     );
     expect(confirmed.status).toBe(204);
     expect(await statusOf('trp-dep-1')).toBe('TRANSACTION_CONFIRMED');
+  });
+
+  it('deposit while the database cannot take writes (a failover): the peer is told to retry, then it is taken', async () => {
+    const body = inquiryText({
+      asset: { slip0044: 60 },
+      amount: '0.25',
+      callback: `${peerBase}/cb/resolution`,
+      originatorAccounts: ['0x' + '34'.repeat(20)],
+      beneficiaryAccounts: [BENEFICIARY_ADDRESS],
+    });
+    const path = `/trp/v3/inquiries/${INBOUND_TOKEN}`;
+    // The appliance's connections to this test's database open again as read-only sessions
+    // (this connection, opened before and never cut, can set it back).
+    const admin = openPool(db.url, { max: 1 });
+    const [{ name }] = (await admin`select current_database() as name`) as unknown as [
+      { name: string },
+    ];
+    const readOnly = async (on: boolean) => {
+      await admin.unsafe(
+        `alter database "${name}" ${on ? 'set default_transaction_read_only = on' : 'reset default_transaction_read_only'}`,
+      );
+      await admin`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = ${name} and pid <> pg_backend_pid() and backend_type = 'client backend'`;
+    };
+    await readOnly(true);
+    try {
+      let refused = await trpSend(trpBase, path, body, {
+        requestId: 'dep-ro',
+        clientCert: peerCert,
+      });
+      // The first request after the cut may meet a terminated connection: a 503 as well.
+      for (let i = 0; i < 5 && refused.json?.code !== 5030; i++)
+        refused = await trpSend(trpBase, path, body, { requestId: 'dep-ro', clientCert: peerCert });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.json).toMatchObject({ code: 5030 });
+      expect(refused.text).not.toMatch(/read-only|postgres/i);
+    } finally {
+      await readOnly(false);
+      await admin.end();
+    }
+    expect(
+      await db.sql`select 1 from travelrule_transactions where transaction_ref = 'trp-dep-ro'`,
+    ).toHaveLength(0);
+    // The peer's retry is taken.
+    const taken = await eventually(
+      () => trpSend(trpBase, path, body, { requestId: 'dep-ro', clientCert: peerCert }),
+      (r) => r.status !== 503,
+      10_000,
+    );
+    expect(taken.status).toBe(200);
+    expect(
+      await db.sql`select 1 from travelrule_transactions where transaction_ref = 'trp-dep-ro'`,
+    ).toHaveLength(1);
   });
 });

@@ -32,7 +32,7 @@ import type { TravelRuleDeps } from '../travelrule/index.js';
 import { createMetrics } from '../monitoring/metrics.js';
 import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
 import { dashboardRoutes } from '../dashboard/app.js';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { databaseBusy, isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -243,6 +243,21 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
         errorBody(
           ErrorNumber.UNAVAILABLE,
           `Service unavailable: the database cannot be reached; retry later (request id ${requestId}).`,
+        ),
+        503,
+        { 'retry-after': '5' },
+      );
+    }
+    const busy = databaseBusy(err);
+    if (busy) {
+      log.warn(
+        { request_id: requestId, path: c.req.path, reason: busy, error: describeError(err) },
+        'database cannot serve the request now: answered 503',
+      );
+      return c.json(
+        errorBody(
+          ErrorNumber.UNAVAILABLE,
+          `Service unavailable: the database cannot serve this request now; retry later (request id ${requestId}).`,
         ),
         503,
         { 'retry-after': '5' },

@@ -21,3 +21,23 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && DB_DOWN_CODES.has(code);
 }
+
+/**
+ * A reachable Postgres that cannot take the request now, and why (for the operator's log): out of
+ * connections or another resource (class 53: `max_connections`, a role's or database's limit,
+ * disk, memory), read-only (25006: a standby, or a primary during a failover), a connection it
+ * refused while starting (class 08), or a conflict that passes when retried (40001, 40P01). Asked
+ * again later, the request may well succeed; nothing was changed by halves (the statement or its
+ * transaction failed whole). Undefined for everything else.
+ */
+export function databaseBusy(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  if (code === '53300')
+    return 'no free database connection (max_connections or a connection limit)';
+  if (code.startsWith('53')) return 'the database server is out of a resource (disk, memory)';
+  if (code === '25006') return 'the database is read-only (a standby, or a failover under way)';
+  if (code.startsWith('08') && code !== '08P01') return 'the database refused the connection';
+  if (code === '40001' || code === '40P01') return 'a conflicting transaction (retry)';
+  return undefined;
+}

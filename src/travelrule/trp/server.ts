@@ -2,6 +2,7 @@ import { TLSSocket } from 'node:tls';
 import { Hono, type Context } from 'hono';
 import { NO_PEER, type TrpPeer } from '../peer.js';
 import { describeError, ErrorNumber, errorBody, PermanentError } from '../../errors.js';
+import { databaseBusy, isDatabaseUnavailable } from '../../db/unavailable.js';
 import { log } from '../../log.js';
 import {
   TRP_VERSION,
@@ -182,6 +183,17 @@ async function serve(
     // A resolution or confirmation is taken with 204 and no body, as TRP implementations answer.
     return result === undefined ? c.body(null, 204) : c.json(result, 200);
   } catch (err) {
+    // The database down or unable to serve now (a restart, a failover, no free connection): the
+    // peer is told to retry; nothing of its message was kept.
+    const dbBusy = isDatabaseUnavailable(err) ? 'database unreachable' : databaseBusy(err);
+    if (dbBusy) {
+      log.warn(
+        { endpoint, request_id: requestId, reason: dbBusy, error: describeError(err) },
+        'TRP request answered 503: the database cannot serve it now',
+      );
+      c.header('retry-after', '5');
+      return c.json(errorBody(ERROR_NUMBERS[503], 'temporarily unavailable; retry later'), 503);
+    }
     const status = err instanceof Refusal || err instanceof TrpHttpError ? err.status : 500;
     const number = ERROR_NUMBERS[status];
     if (status === 500) {

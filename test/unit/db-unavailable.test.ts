@@ -1,0 +1,25 @@
+import { expect, it } from 'vitest';
+import { databaseBusy, isDatabaseUnavailable } from '../../src/db/unavailable.js';
+
+const withCode = (code: unknown) => Object.assign(new Error('x'), { code });
+
+it('names the states of a reachable Postgres that pass when asked again', () => {
+  expect(databaseBusy(withCode('53300'))).toMatch(/no free database connection/);
+  expect(databaseBusy(withCode('53100'))).toMatch(/out of a resource/);
+  expect(databaseBusy(withCode('53200'))).toMatch(/out of a resource/);
+  expect(databaseBusy(withCode('25006'))).toMatch(/read-only/);
+  expect(databaseBusy(withCode('08004'))).toMatch(/refused the connection/);
+  expect(databaseBusy(withCode('40001'))).toMatch(/conflicting/);
+  expect(databaseBusy(withCode('40P01'))).toMatch(/conflicting/);
+});
+
+it('leaves everything else to be an error: our own mistakes, a protocol violation, no code', () => {
+  for (const code of ['42P01', '23505', '22P02', '57014', '08P01', 'ECONNRESET', '5330', 53300])
+    expect(databaseBusy(withCode(code)), String(code)).toBeUndefined();
+  expect(databaseBusy(new Error('x'))).toBeUndefined();
+  expect(databaseBusy(null)).toBeUndefined();
+  expect(databaseBusy('53300')).toBeUndefined();
+  // A connection lost is the other list's (the API answers 503 for both).
+  expect(isDatabaseUnavailable(withCode('ECONNRESET'))).toBe(true);
+  expect(isDatabaseUnavailable(withCode('53300'))).toBe(false);
+});
