@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { noteIfSlow } from './slow-step.js';
+import { noteIfSlow, stopStepWithin } from './slow-step.js';
 import type { PublicClient } from 'viem';
 import {
   type Config,
@@ -48,6 +48,9 @@ import {
   missingKey,
   missingKeys,
 } from './travelrule/index.js';
+
+/** How long a stop waits for the indexers' blocks in hand (see the stop below). */
+export const INDEXERS_STOP_MS = 15_000;
 
 export interface Roles {
   api: boolean;
@@ -379,9 +382,15 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       // Each step runs whatever the ones before it met (a database gone, a role that failed):
       // a stop is always carried through, and never throws.
       stop: async () => {
-        const step = async (what: string, fn: () => Promise<unknown> | unknown) => {
+        const step = async (
+          what: string,
+          fn: () => Promise<unknown> | unknown,
+          limitMs?: number,
+        ) => {
           try {
-            await noteIfSlow(what, fn);
+            await (limitMs === undefined
+              ? noteIfSlow(what, fn)
+              : stopStepWithin(what, limitMs, fn));
           } catch (err) {
             log.warn({ error: describeError(err) }, `while stopping: ${what} failed`);
           }
@@ -389,8 +398,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         await step('closing the API server', () => server?.close());
         await step('forgetting the API keys', () => apiKeys?.stop());
         await step('closing the TRP listener', () => trpServer?.close());
-        await step('stopping the indexers', stopIndexers);
-        await step('stopping the worker', () => runner?.stop());
+        // Independent of each other: side by side. The worker bounds its own stop (WORKER_STOP_MS);
+        // an indexer's block in hand that is still not stored after INDEXERS_STOP_MS (held up in
+        // the database: a lock, a network cut) is left as a kill leaves it: its transaction never
+        // commits, and the next start fetches that block again.
+        await Promise.all([
+          step('stopping the indexers', stopIndexers, INDEXERS_STOP_MS),
+          step('stopping the worker', () => runner?.stop()),
+        ]);
         await step('closing the node connections', () =>
           Promise.all([...clients.values()].map(closeEvmClient)),
         );

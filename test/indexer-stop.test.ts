@@ -6,7 +6,10 @@
  */
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { INDEXERS_STOP_MS } from '../src/appliance.js';
 import { startTestAppliance } from './helpers/appliance.js';
+import { fundedWallet, randomAddress } from './helpers/chain.js';
+import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { startHangingProxy } from './helpers/hanging-proxy.js';
@@ -68,6 +71,72 @@ it('stops without waiting for a node call that gets no answer, and goes on from 
     await again.stop();
   }
 }, 60_000);
+
+/**
+ * An orderly stop while the block in hand is held up in the database (here another session holds
+ * the network's exposure lock that the block's new edges need; a network cut to the database
+ * holds it the same way): the process does not wait for it past INDEXERS_STOP_MS, it exits 0
+ * with a warning naming the step; the block's transaction never commits (as after a kill), and
+ * the next start stores that block.
+ */
+it(
+  'exits without the block the database holds up, and the next start stores it',
+  async () => {
+    const holder = await db.sql.reserve();
+    const chain = await fundedWallet();
+    let hash: string | undefined;
+    const run = runCli(
+      db.url,
+      ['indexer'],
+      {
+        TOLLGATE_RPC_ETH: inject('rpcUrl'),
+        TOLLGATE_START_BLOCK_ETH: 'head',
+        TOLLGATE_CONFIRMATIONS_ETH: '3',
+        TOLLGATE_POLL_INTERVAL_MS_ETH: '100',
+      },
+      'info',
+    );
+    try {
+      await eventually(
+        async () => run.err() + run.out(),
+        (out) => out.includes('indexer active'),
+        60_000,
+      );
+      await holder`begin`;
+      await holder`select exposure_lock('eth')`;
+      // A payment between new addresses: its block adds counterparty edges, which wait for the lock.
+      hash = (await chain.send(randomAddress(), 1n)).transactionHash;
+      await eventually(
+        () => db.sql`
+        select 1 from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
+        (rows) => rows.length > 0,
+        15_000,
+      );
+      run.child.kill('SIGTERM');
+      // Without the bound it waits for as long as the lock is held: the test's own timeout.
+      expect(await run.exited).toBe(0);
+      expect(run.err() + run.out()).toMatch(/gave up waiting for a step/);
+      expect(await db.sql`select 1 from evm_transactions where hash = ${hash}`).toEqual([]);
+    } finally {
+      run.child.kill('SIGKILL');
+      await holder`rollback`.catch(() => {});
+      holder.release();
+    }
+
+    const again = await startTestAppliance(db.url, {}, indexerOnly);
+    try {
+      await eventually(
+        () => db.sql`select 1 from evm_transactions where hash = ${hash!}`,
+        (rows) => rows.length > 0,
+        30_000,
+      );
+    } finally {
+      await again.stop();
+    }
+  },
+  INDEXERS_STOP_MS + 120_000,
+);
 
 describe.skipIf(skipWithoutLitecoind)(
   `a Bitcoin-family node that stops answering${skipWithoutLitecoind ? ` (${SKIP_MESSAGE})` : ''}`,
