@@ -129,21 +129,39 @@ function fail(message: string, code = 2): never {
 
 /**
  * Runs until SIGTERM/SIGINT, then stops in order and exits 0, whatever happened before (the stop
- * carries through every step and never throws). A second signal exits at once.
+ * carries through every step and never throws). A second signal exits at once. The handlers are
+ * in place before the start: a signal while the appliance is still starting (migrations, the
+ * bundled label import) is kept, and the stop follows as soon as the start is done, rather than
+ * the signal ending the process half-started.
  */
-function runUntilSignal(appliance: Appliance): void {
+function handleSignals(): { started(appliance: Appliance): boolean } {
+  let appliance: Appliance | undefined;
   let stopping = false;
+  const stop = () => {
+    log.info('stopping: finishing in-flight work');
+    void appliance!.stop().finally(() => process.exit(0));
+  };
   const onSignal = (signal: string) => {
     if (stopping) {
       log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal }, 'stopping: finishing in-flight work');
-    void appliance.stop().finally(() => process.exit(0));
+    if (appliance) {
+      log.info({ signal }, 'signal received');
+      stop();
+    } else log.info({ signal }, 'signal received while starting: stopping once started');
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+  return {
+    /** Hands over the started appliance; true when a signal came meanwhile (it is stopping now). */
+    started: (a) => {
+      appliance = a;
+      if (stopping) stop();
+      return stopping;
+    },
+  };
 }
 
 /**
@@ -352,8 +370,9 @@ async function main(argv: string[]): Promise<void> {
     );
   const serve = async (roles: Roles) => {
     guardPostgresDefects();
+    const signals = handleSignals();
     const appliance = await startAppliance(config, roles);
-    runUntilSignal(appliance);
+    if (signals.started(appliance)) return;
     if (roles.api)
       await ensureKeys(appliance.db.sql, config, appliance.apiPort, appliance.bootstrapKey);
   };

@@ -15,6 +15,7 @@ import { WORKER_STOP_MS } from '../src/jobs/worker.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { call } from './helpers/http.js';
+import { runCli } from './helpers/cli.js';
 import { Receiver } from './helpers/receiver.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -211,3 +212,37 @@ it(
   },
   WORKER_STOP_MS + 90_000,
 );
+
+/**
+ * A SIGTERM while the process is still starting (here its bundled label import waits for the
+ * exposure lock another session holds) is kept: the stop follows once the start is done, and the
+ * process exits 0, rather than the signal ending it half-started.
+ */
+it('stops in order, exit 0, after a SIGTERM that came while it was starting', async () => {
+  const fresh = await freshDatabase();
+  const holder = await fresh.sql.reserve();
+  const run = runCli(fresh.url, ['worker'], {}, 'info');
+  try {
+    await holder`begin`;
+    await holder`select exposure_lock('eth')`;
+    await eventually(
+      () => fresh.sql`
+        select 1 from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
+      (rows) => rows.length > 0,
+      60_000,
+    );
+    run.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await holder`rollback`;
+    expect(await run.exited).toBe(0);
+    const out = run.err() + run.out();
+    expect(out).toMatch(/signal received while starting/);
+    expect(out).toMatch(/"msg":"stopped"/);
+  } finally {
+    run.child.kill('SIGKILL');
+    await holder`rollback`.catch(() => {});
+    holder.release();
+    await fresh.drop();
+  }
+}, 120_000);
