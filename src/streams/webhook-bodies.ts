@@ -1,4 +1,3 @@
-import type { PublicClient } from 'viem';
 import type { Sql } from '../db/index.js';
 import type { EvmClientFor } from '../chains/evm/client.js';
 import { describeError, PermanentError } from '../errors.js';
@@ -26,23 +25,7 @@ export interface StreamBodyDeps {
  * the same bytes. The EVM transactions of a batch are read in one round trip.
  */
 export function streamEvents(deps: StreamBodyDeps): EventKind {
-  // One client per network for the dispatcher's stop signal (it lives as long as the dispatcher).
-  const bySignal = new WeakMap<AbortSignal, Map<string, PublicClient | undefined>>();
-  const clientFor: EvmClientFor = (network, signal) => {
-    if (!signal) return deps.evmClientFor(network);
-    let clients = bySignal.get(signal);
-    if (!clients) {
-      clients = new Map();
-      bySignal.set(signal, clients);
-    }
-    if (!clients.has(network)) clients.set(network, deps.evmClientFor(network, signal));
-    return clients.get(network);
-  };
-  return {
-    freeze: true,
-    build: (events, signal) =>
-      buildStreamBodies({ ...deps, evmClientFor: clientFor }, events, signal),
-  };
+  return { freeze: true, build: (events, signal) => buildStreamBodies(deps, events, signal) };
 }
 
 /** A claimed stream event: it always has its chain columns. */

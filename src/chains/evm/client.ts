@@ -104,18 +104,30 @@ export function createEvmClient(rpcUrl: string, opts: { signal?: AbortSignal } =
 export type EvmClientFor = (network: string, signal?: AbortSignal) => PublicClient | undefined;
 
 /**
- * Clients for calls that a signal may end: for an http(s) node, a client of its own per call site
- * with the signal (cheap: the connections are undici's shared pool); for a ws(s) node, or without
- * a signal, the shared client (a ws client's calls cannot be given up one by one).
+ * Clients for calls that a signal may end: for an http(s) node, a client with the signal, one per
+ * signal and network (a job's, for that job; the dispatcher's stop signal, for its whole life; the
+ * connections are undici's shared pool either way); for a ws(s) node, or without a signal, the
+ * shared client (a ws client's calls cannot be given up one by one).
  */
 export function evmClientSource(
   rpcUrls: ReadonlyMap<string, string>,
   shared: ReadonlyMap<string, PublicClient>,
 ): EvmClientFor {
+  const bySignal = new WeakMap<AbortSignal, Map<string, PublicClient>>();
   return (network, signal) => {
     const url = rpcUrls.get(network);
     if (!url || !signal || url.startsWith('ws')) return shared.get(network);
-    return createEvmClient(url, { signal });
+    let clients = bySignal.get(signal);
+    if (!clients) {
+      clients = new Map();
+      bySignal.set(signal, clients);
+    }
+    let client = clients.get(network);
+    if (!client) {
+      client = createEvmClient(url, { signal });
+      clients.set(network, client);
+    }
+    return client;
   };
 }
 
