@@ -44,7 +44,8 @@ export interface DeliveryDeps {
 
 /**
  * What to do with a claimed event: send this body to this URL, cancel it, try again later (an
- * attempt that failed), or hand it back unattempted (the worker stopped while it was prepared).
+ * attempt that failed), or hand it back unattempted (the worker stopped while it was prepared:
+ * `signal` of prepareDeliveries).
  */
 export type Prepared =
   | { send: { url: string; body: string } }
@@ -66,6 +67,8 @@ export function freezesBody(deps: DeliveryDeps, ev: ClaimedEvent): boolean {
  * The body of each claimed event and where it goes. A stored body (written with the event, or
  * frozen at its first attempt) is sent as it is; the others are built by their kind, the events
  * of one kind together. Never throws: an event that cannot be prepared now is to be retried.
+ * `signal` (the worker is stopping): once aborted, builds give up their node calls, and what is
+ * prepared then goes back unattempted instead of being sent or counted as an attempt.
  */
 export async function prepareDeliveries(
   deps: DeliveryDeps,
@@ -111,6 +114,11 @@ export async function prepareDeliveries(
       });
     }),
   );
+  // Prepared after the stop cut off what was in flight: nothing more is sent, and that is no attempt.
+  if (signal?.aborted)
+    out.forEach((p, at) => {
+      if ('send' in p) out[at] = { unattempted: 'the worker is stopping' };
+    });
   return out;
 }
 

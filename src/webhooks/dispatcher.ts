@@ -358,13 +358,6 @@ export class DeliveryDispatcher {
       const toSend: { ev: ClaimedEvent; key: string; url: string; body: string }[] = [];
       const unattempted: string[] = [];
       for (const { ev, key, p } of prepared) {
-        if ('send' in p && key !== null && this.stopped.signal.aborted) {
-          // Prepared after the stop cut off what was in flight: not sent, not an attempt.
-          release(key);
-          handed.add(ev.id);
-          unattempted.push(ev.id);
-          continue;
-        }
         if ('send' in p && key !== null) {
           toSend.push({ ev, key, url: p.send.url, body: p.send.body });
           continue;
