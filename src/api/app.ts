@@ -32,7 +32,7 @@ import type { TravelRuleDeps } from '../travelrule/index.js';
 import { createMetrics } from '../monitoring/metrics.js';
 import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
 import { dashboardRoutes } from '../dashboard/app.js';
-import { databaseBusy, isDatabaseUnavailable } from '../db/unavailable.js';
+import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -234,30 +234,20 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
       );
       return c.json(errorBody(ErrorNumber.BAD_REQUEST, 'Request aborted by the client.'), 400);
     }
-    if (isDatabaseUnavailable(err)) {
+    // The database out of reach, or reachable but unable to serve now (databaseBusy): retry later.
+    const reason = databaseCannotServe(err);
+    if (reason) {
+      const unreachable = isDatabaseUnavailable(err);
       log.warn(
-        { request_id: requestId, path: c.req.path, error: describeError(err) },
-        'database unavailable: answered 503',
+        { request_id: requestId, path: c.req.path, reason, error: describeError(err) },
+        unreachable
+          ? 'database unavailable: answered 503'
+          : 'database cannot serve the request now: answered 503',
       );
       return c.json(
         errorBody(
           ErrorNumber.UNAVAILABLE,
-          `Service unavailable: the database cannot be reached; retry later (request id ${requestId}).`,
-        ),
-        503,
-        { 'retry-after': '5' },
-      );
-    }
-    const busy = databaseBusy(err);
-    if (busy) {
-      log.warn(
-        { request_id: requestId, path: c.req.path, reason: busy, error: describeError(err) },
-        'database cannot serve the request now: answered 503',
-      );
-      return c.json(
-        errorBody(
-          ErrorNumber.UNAVAILABLE,
-          `Service unavailable: the database cannot serve this request now; retry later (request id ${requestId}).`,
+          `Service unavailable: the database ${unreachable ? 'cannot be reached' : 'cannot serve this request now'}; retry later (request id ${requestId}).`,
         ),
         503,
         { 'retry-after': '5' },

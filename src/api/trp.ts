@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { apiErrorOf, describeError, ErrorNumber, errorBody } from '../errors.js';
-import { databaseBusy, isDatabaseUnavailable } from '../db/unavailable.js';
 import { log } from '../log.js';
 import {
   identifySender,
@@ -9,6 +8,7 @@ import {
   receiveResolution,
   type TravelRuleDeps,
   TrpHttpError,
+  trpDatabaseUnavailable,
   trpRoutes,
 } from '../travelrule/index.js';
 
@@ -79,23 +79,9 @@ export function createTrpApp(deps: TravelRuleDeps): Hono {
     }),
   );
   app.onError((err, c) => {
-    // The database down or unable to serve now: the peer is told to retry (its message is not
-    // taken, nothing of it was kept).
-    if (isDatabaseUnavailable(err) || databaseBusy(err)) {
-      log.warn(
-        {
-          listener: 'trp',
-          reason: databaseBusy(err) ?? 'database unreachable',
-          error: describeError(err),
-        },
-        'TRP request answered 503: the database cannot serve it now',
-      );
-      return c.json(
-        errorBody(ErrorNumber.UNAVAILABLE, 'temporarily unavailable; retry later'),
-        503,
-        { 'retry-after': '5', connection: 'close' },
-      );
-    }
+    c.header('connection', 'close');
+    const unavailable = trpDatabaseUnavailable(c, err, { listener: 'trp' });
+    if (unavailable) return unavailable;
     log.error({ listener: 'trp', error: describeError(err) }, 'TRP request failed');
     return c.json(errorBody(ErrorNumber.INTERNAL, 'internal error'), 500, { connection: 'close' });
   });

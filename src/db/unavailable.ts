@@ -41,3 +41,11 @@ export function databaseBusy(err: unknown): string | undefined {
   if (code === '40001' || code === '40P01') return 'a conflicting transaction (retry)';
   return undefined;
 }
+
+/**
+ * Why the database cannot serve a request now (out of reach, or busy: databaseBusy), for a 503
+ * and the operator's log; undefined when the failure is something else.
+ */
+export function databaseCannotServe(err: unknown): string | undefined {
+  return isDatabaseUnavailable(err) ? 'database unreachable' : databaseBusy(err);
+}

@@ -78,7 +78,7 @@ export {
   type HistoryEntry,
   type TravelRuleTransaction,
 } from './store.js';
-export { TrpHttpError, trpRoutes } from './trp/server.js';
+export { TrpHttpError, trpDatabaseUnavailable, trpRoutes } from './trp/server.js';
 export {
   getVasp,
   inboundUrl,

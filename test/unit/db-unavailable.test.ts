@@ -1,5 +1,9 @@
 import { expect, it } from 'vitest';
-import { databaseBusy, isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import {
+  databaseBusy,
+  databaseCannotServe,
+  isDatabaseUnavailable,
+} from '../../src/db/unavailable.js';
 
 const withCode = (code: unknown) => Object.assign(new Error('x'), { code });
 
@@ -22,4 +26,11 @@ it('leaves everything else to be an error: our own mistakes, a protocol violatio
   // A connection lost is the other list's (the API answers 503 for both).
   expect(isDatabaseUnavailable(withCode('ECONNRESET'))).toBe(true);
   expect(isDatabaseUnavailable(withCode('53300'))).toBe(false);
+});
+
+it('says why the database cannot serve now, out of reach or busy, and nothing for our own errors', () => {
+  expect(databaseCannotServe(withCode('ECONNREFUSED'))).toBe('database unreachable');
+  expect(databaseCannotServe(withCode('57P01'))).toBe('database unreachable');
+  expect(databaseCannotServe(withCode('25006'))).toMatch(/read-only/);
+  expect(databaseCannotServe(withCode('23505'))).toBeUndefined();
 });

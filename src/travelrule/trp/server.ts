@@ -2,7 +2,7 @@ import { TLSSocket } from 'node:tls';
 import { Hono, type Context } from 'hono';
 import { NO_PEER, type TrpPeer } from '../peer.js';
 import { describeError, ErrorNumber, errorBody, PermanentError } from '../../errors.js';
-import { databaseBusy, isDatabaseUnavailable } from '../../db/unavailable.js';
+import { databaseCannotServe } from '../../db/unavailable.js';
 import { log } from '../../log.js';
 import {
   TRP_VERSION,
@@ -183,17 +183,8 @@ async function serve(
     // A resolution or confirmation is taken with 204 and no body, as TRP implementations answer.
     return result === undefined ? c.body(null, 204) : c.json(result, 200);
   } catch (err) {
-    // The database down or unable to serve now (a restart, a failover, no free connection): the
-    // peer is told to retry; nothing of its message was kept.
-    const dbBusy = isDatabaseUnavailable(err) ? 'database unreachable' : databaseBusy(err);
-    if (dbBusy) {
-      log.warn(
-        { endpoint, request_id: requestId, reason: dbBusy, error: describeError(err) },
-        'TRP request answered 503: the database cannot serve it now',
-      );
-      c.header('retry-after', '5');
-      return c.json(errorBody(ERROR_NUMBERS[503], 'temporarily unavailable; retry later'), 503);
-    }
+    const unavailable = trpDatabaseUnavailable(c, err, { endpoint, request_id: requestId });
+    if (unavailable) return unavailable;
     const status = err instanceof Refusal || err instanceof TrpHttpError ? err.status : 500;
     const number = ERROR_NUMBERS[status];
     if (status === 500) {
@@ -214,6 +205,26 @@ async function serve(
     if (status === 413) c.header('connection', 'close');
     return c.json(errorBody(number, (err as Error).message), status);
   }
+}
+
+/**
+ * The answer a TRP peer gets when the database is down or cannot serve its request now (a restart,
+ * a failover, no free connection): 503 with Retry-After, so that it retries; nothing of its
+ * message was kept. Undefined for any other failure.
+ */
+export function trpDatabaseUnavailable(
+  c: Context,
+  err: unknown,
+  logFields: Record<string, unknown>,
+): Response | undefined {
+  const reason = databaseCannotServe(err);
+  if (!reason) return undefined;
+  log.warn(
+    { ...logFields, reason, error: describeError(err) },
+    'TRP request answered 503: the database cannot serve it now',
+  );
+  c.header('retry-after', '5');
+  return c.json(errorBody(ERROR_NUMBERS[503], 'temporarily unavailable; retry later'), 503);
 }
 
 function validated<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
