@@ -12,6 +12,7 @@ import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
+import { holdExposureLock } from './helpers/exposure-lock.js';
 import { startHangingProxy } from './helpers/hanging-proxy.js';
 import {
   SKIP_MESSAGE,
@@ -82,7 +83,7 @@ it('stops without waiting for a node call that gets no answer, and goes on from 
 it(
   'exits without the block the database holds up, and the next start stores it',
   async () => {
-    const holder = await db.sql.reserve();
+    let lock: Awaited<ReturnType<typeof holdExposureLock>> | undefined;
     const chain = await fundedWallet();
     let hash: string | undefined;
     const run = runCli(
@@ -102,17 +103,10 @@ it(
         (out) => out.includes('indexer active'),
         60_000,
       );
-      await holder`begin`;
-      await holder`select exposure_lock('eth')`;
+      lock = await holdExposureLock(db.sql);
       // A payment between new addresses: its block adds counterparty edges, which wait for the lock.
       hash = (await chain.send(randomAddress(), 1n)).transactionHash;
-      await eventually(
-        () => db.sql`
-        select 1 from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
-        (rows) => rows.length > 0,
-        15_000,
-      );
+      await lock.waitedOn(15_000);
       run.child.kill('SIGTERM');
       // Without the bound it waits for as long as the lock is held: the test's own timeout.
       expect(await run.exited).toBe(0);
@@ -120,8 +114,7 @@ it(
       expect(await db.sql`select 1 from evm_transactions where hash = ${hash}`).toEqual([]);
     } finally {
       run.child.kill('SIGKILL');
-      await holder`rollback`.catch(() => {});
-      holder.release();
+      await lock?.release();
     }
 
     const again = await startTestAppliance(db.url, {}, indexerOnly);

@@ -19,6 +19,7 @@ import { runCli } from './helpers/cli.js';
 import { Receiver } from './helpers/receiver.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
+import { holdExposureLock } from './helpers/exposure-lock.js';
 import { startHangingProxy } from './helpers/hanging-proxy.js';
 
 let db: TestDatabase;
@@ -100,22 +101,14 @@ it('gives up a job node call nobody answers when it stops, records nothing, and 
 it(
   'goes on without a job that does not give itself up, and that job runs again after',
   async () => {
-    const holder = await db.sql.reserve();
+    const lock = await holdExposureLock(db.sql);
     try {
-      await holder`begin`;
-      await holder`select exposure_lock('eth')`;
       await db.sql`
       insert into exposure_pending (network, address, category, sign)
       values ('eth', ${'0x' + '5'.repeat(40)}, 'mixer', 1)`;
       const app = await startTestAppliance(db.url, {}, workerOnly);
       await enqueueJob(db.sql, 'exposure_apply', {});
-      await eventually(
-        () => db.sql`
-        select 1 from pg_stat_activity
-        where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%exposure_lock%'`,
-        (rows) => rows.length > 0,
-        15_000,
-      );
+      await lock.waitedOn(15_000);
       // Without a bound this waits as long as the lock is held: the test's own timeout.
       await app.stop();
       const [job] = await db.sql<{ locked_by: string | null }[]>`
@@ -123,8 +116,7 @@ it(
       expect(job?.locked_by, 'left locked by the pool that stopped, as after a kill').toBeTruthy();
       expect(await db.sql`select 1 from exposure_pending`).toHaveLength(1);
     } finally {
-      await holder`rollback`.catch(() => {});
-      holder.release();
+      await lock.release();
     }
 
     const again = await startTestAppliance(db.url, {}, workerOnly);
@@ -220,29 +212,20 @@ it(
  */
 it('stops in order, exit 0, after a SIGTERM that came while it was starting', async () => {
   const fresh = await freshDatabase();
-  const holder = await fresh.sql.reserve();
+  const lock = await holdExposureLock(fresh.sql);
   const run = runCli(fresh.url, ['worker'], {}, 'info');
   try {
-    await holder`begin`;
-    await holder`select exposure_lock('eth')`;
-    await eventually(
-      () => fresh.sql`
-        select 1 from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
-      (rows) => rows.length > 0,
-      60_000,
-    );
+    await lock.waitedOn(60_000);
     run.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    await holder`rollback`;
+    await lock.release();
     expect(await run.exited).toBe(0);
     const out = run.err() + run.out();
     expect(out).toMatch(/signal received while starting/);
     expect(out).toMatch(/"msg":"stopped"/);
   } finally {
     run.child.kill('SIGKILL');
-    await holder`rollback`.catch(() => {});
-    holder.release();
+    await lock.release();
     await fresh.drop();
   }
 }, 120_000);
