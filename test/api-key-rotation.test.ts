@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { startTestAppliance } from './helpers/appliance.js';
+import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
 import { randomAddress } from './helpers/chain.js';
 import { runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -21,16 +21,7 @@ const address = randomAddress().toLowerCase();
 beforeAll(async () => {
   db = await freshDatabase();
   original = await createApiKey(db.sql, 'rotating');
-  app = await startTestAppliance(
-    db.url,
-    {},
-    {
-      api: true,
-      worker: false,
-      indexer: false,
-      devChain: false,
-    },
-  );
+  app = await startTestAppliance(db.url, {}, API_ONLY);
   const created = await call(app.baseUrl, 'POST', '/v2/stream/create', {
     headers: { apikey: original.apikey },
     body: { address, webhook: 'http://127.0.0.1:1/stream' },

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tollgateClient } from '../client/index.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { CLIENT_DIR, clientFiles } from '../support/generate-client.js';
-import { startTestAppliance } from './helpers/appliance.js';
+import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { documentValidator } from './helpers/openapi.js';
@@ -36,16 +36,7 @@ beforeAll(async () => {
   db = await freshDatabase();
   await hooks.start();
   apikey = (await createApiKey(db.sql, 'client')).apikey;
-  app = await startTestAppliance(
-    db.url,
-    {},
-    {
-      api: true,
-      worker: false,
-      indexer: false,
-      devChain: false,
-    },
-  );
+  app = await startTestAppliance(db.url, {}, API_ONLY);
 }, 60_000);
 
 afterAll(async () => {

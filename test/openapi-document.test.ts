@@ -7,7 +7,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { startTestAppliance } from './helpers/appliance.js';
+import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
 import {
   SKIP_MESSAGE,
   launchChromium,
@@ -35,16 +35,7 @@ const run = promisify(execFile);
 beforeAll(async () => {
   db = await freshDatabase();
   apikey = (await createApiKey(db.sql, 'docs')).apikey;
-  app = await startTestAppliance(
-    db.url,
-    {},
-    {
-      api: true,
-      worker: false,
-      indexer: false,
-      devChain: false,
-    },
-  );
+  app = await startTestAppliance(db.url, {}, API_ONLY);
   const res = await call(app.baseUrl, 'GET', '/v2/openapi.json', { headers: { apikey } });
   expect(res.status).toBe(200);
   doc = res.json;

@@ -1,6 +1,7 @@
 import type { Sql } from '../db/index.js';
 import { type PageAnchors, SPACING } from './page-anchors.js';
 import { reportedNetwork } from './network-name.js';
+import { type CursorReach, type HistoryReach, reachColumn, reachOf } from './history.js';
 
 /**
  * A wallet's transaction history across every indexed EVM network, newest first. The page is
@@ -48,7 +49,9 @@ export async function walletTransactions(
   page: number,
   limit: number,
   anchors?: PageAnchors,
-): Promise<{ rows: WalletTransaction[]; total: number }> {
+  /** Networks whose history's reach is read with the page, from the same snapshot. */
+  reachNetworks: readonly string[] = [],
+): Promise<{ rows: WalletTransaction[]; total: number; reach: HistoryReach[] }> {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   const offset = (page - 1) * limit;
@@ -62,7 +65,9 @@ export async function walletTransactions(
   // the statement is planned once per connection; with the limit a parameter the generic plan
   // expects a tenth of the address's rows and hashes the whole transactions table (64 ms instead
   // of 0.5), so every execution was planned anew (0.45 ms of Postgres's time per page).
-  const rows = await sql<(Row & { n: number | null; version: string | null })[]>`
+  const rows = await sql<
+    (Row & { n: number | null; version: string | null; reach: CursorReach[] | null })[]
+  >`
     with kept as (select n, version from address_tx_counts where address = ${address}),
     at as (
       select coalesce((select version from kept) = ${found?.version ?? null}::bigint, false) as marked
@@ -76,6 +81,7 @@ export async function walletTransactions(
       offset (select case when marked then ${offset - (found?.mark.before ?? 0)}::bigint else ${offset}::bigint end from at)
     )
     select (select n::int from kept) as n, (select version from kept) as version,
+      ${reachNetworks.length ? reachColumn(sql, reachNetworks) : sql`null::json`} as reach,
       p.network, t.hash, t.block_number, p.timestamp, t.from_address, t.to_address, t.contract_address,
       t.value, t.gas, t.gas_price,
       coalesce((select json_agg(json_build_object('address', l.address, 'topics', l.topics, 'data', l.data) order by l.log_index)
@@ -88,6 +94,7 @@ export async function walletTransactions(
   else anchors?.afterPage(address, head.version, offset);
   return {
     total: head.n ?? 0,
+    reach: reachOf(reachNetworks, head.reach ?? []),
     rows: rows
       .filter((r) => r.hash !== null)
       .map((r) => ({

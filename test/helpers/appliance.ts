@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config/index.js';
 import { startAppliance, type Appliance, type Roles } from '../../src/appliance.js';
 
 export const ALL_ROLES: Roles = { api: true, worker: true, indexer: 'all', devChain: false };
+/** The API alone: no indexer or worker (a test that writes the tables itself, or needs neither). */
+export const API_ONLY: Roles = { api: true, worker: false, indexer: false, devChain: false };
 
 /** TOLLGATE_START_BLOCK_<NETWORK>=head for each network with an RPC URL and no start block. */
 function startAtHead(env: Record<string, string>): Record<string, string> {

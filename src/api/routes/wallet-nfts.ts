@@ -103,10 +103,10 @@ export function walletNftRoutes(
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
-        let [holdings] = await Promise.all([
-          listNftHoldings(sql, address, evmNetworks),
-          setHistoryHeader(c, sql, evmNetworks),
-        ]);
+        // The history's reach first, then the holdings: read later, they hold every block the
+        // header names (read side by side, the header could name a block stored in between).
+        await setHistoryHeader(c, sql, evmNetworks);
+        let holdings = await listNftHoldings(sql, address, evmNetworks);
         const due = (
           query.refresh === 'true' ? holdings : holdings.filter((h) => h.fetch_due)
         ).slice(0, MAX_FETCHES_PER_REQUEST);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
-import { HISTORY_HEADER, setHistoryHeader } from './wallet-history.js';
+import { HISTORY_HEADER, putHistoryHeader } from './wallet-history.js';
 import { PageAnchors, walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, envelope } from '../schemas.js';
@@ -91,10 +91,16 @@ export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]
       async ({ query, c }) => {
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
-        const [{ rows, total }] = await Promise.all([
-          walletTransactions(sql, address, query.page, query.limit, anchors),
-          setHistoryHeader(c, sql, evmNetworks),
-        ]);
+        // The history's reach is read in the page's own statement: one snapshot for both.
+        const { rows, total, reach } = await walletTransactions(
+          sql,
+          address,
+          query.page,
+          query.limit,
+          anchors,
+          evmNetworks,
+        );
+        putHistoryHeader(c, reach);
         return { data: rows, page_count: Math.ceil(total / query.limit) };
       },
     ),

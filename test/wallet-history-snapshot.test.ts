@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/keys/keys.js';
+import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
+import type { TransactionSql } from '../src/db/index.js';
+import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { call } from './helpers/http.js';
+import { randomAddress } from './helpers/chain.js';
+import { eventually } from './helpers/eventually.js';
+
+// X-Tollgate-History says which blocks the answer covers: it must never name a block whose rows
+// the answer lacks. The API runs alone (no indexer): this file writes the chain tables as the
+// indexer does, a block and the cursor's move in one transaction.
+let db: TestDatabase;
+let app: Awaited<ReturnType<typeof startTestAppliance>>;
+let apikey: string;
+const wallet = randomAddress().toLowerCase();
+const other = randomAddress().toLowerCase();
+const hash = (n: number, tag: string) => `0x${tag}${n.toString(16).padStart(64 - tag.length, '0')}`;
+
+/** Block n with one transfer from `other` to the wallet, as the indexer stores it. */
+async function storeBlock(tx: TransactionSql, n: number): Promise<void> {
+  const ts = 1_700_000_000 + n * 12;
+  await tx`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count)
+    values ('eth', ${n}, ${hash(n, 'b')}, ${hash(n - 1, 'b')}, ${ts}, 1)`;
+  await tx`insert into evm_transactions (network, hash, block_number, block_hash, tx_index, from_address, to_address,
+      value, gas, gas_price, gas_used, nonce, input, status)
+    values ('eth', ${hash(n, 't')}, ${n}, ${hash(n, 'b')}, 0, ${other}, ${wallet}, ${n}, 21000, 1, 21000, ${n}, '0x', 1)`;
+  await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
+    values ('eth', ${other}, ${n}, ${hash(n, 't')}, ${ts}), ('eth', ${wallet}, ${n}, ${hash(n, 't')}, ${ts})`;
+  await tx`update indexer_cursors set block_number = ${n}, block_hash = ${hash(n, 'b')} where network = 'eth'`;
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  app = await startTestAppliance(db.url, {}, API_ONLY);
+  apikey = (await createApiKey(db.sql, 'history')).apikey;
+  await ensureNetworkPartitions(db.sql, 'eth');
+  await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, history_from)
+    values ('eth', 31337, 0, ${hash(0, 'b')}, 1)`;
+  await db.sql.begin((tx) => storeBlock(tx, 1));
+});
+afterAll(async () => {
+  await app?.stop();
+  await db?.drop();
+});
+
+describe('X-Tollgate-History on /v2/wallet/transactions', () => {
+  it('comes from the same snapshot as the page: a block stored meanwhile is in both or in neither', async () => {
+    const before = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/wallet/transactions?address=${wallet}&page=1&limit=10`,
+      {
+        headers: { apikey },
+      },
+    );
+    expect(before.headers['x-tollgate-history']).toBe('eth=1-1');
+    expect(before.json.data.map((t: { block_number: string }) => t.block_number)).toEqual(['1']);
+
+    // Block 2 is stored while the request runs. The transaction holds the cursors' table locked
+    // until the request waits on it, so that any read of the cursors comes after block 2's commit
+    // (and a page read on its own, beside it, before).
+    let answer: ReturnType<typeof call> | undefined;
+    await db.sql.begin(async (tx) => {
+      await tx`lock table indexer_cursors in access exclusive mode`;
+      await storeBlock(tx, 2);
+      answer = call(
+        app.baseUrl,
+        'GET',
+        `/v2/wallet/transactions?address=${wallet}&page=1&limit=10`,
+        {
+          headers: { apikey },
+        },
+      );
+      const waiting = await eventually(
+        () => db.sql<{ n: number }[]>`
+          select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
+          where c.relname = 'indexer_cursors' and not l.granted`,
+        (r) => r[0]!.n > 0,
+      );
+      expect(waiting[0]!.n).toBeGreaterThan(0);
+      // Let a page read beside the cursors' read finish before block 2 commits.
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    const res = await answer!;
+    expect(res.status).toBe(200);
+    const blocks = res.json.data.map((t: { block_number: string }) => t.block_number);
+    const reach = /^eth=(\d+)-(\d+)$/.exec(res.headers['x-tollgate-history'] as string);
+    expect(reach).not.toBeNull();
+    // Every block the header names as indexed has its rows in the page.
+    for (let n = Number(reach![1]); n <= Number(reach![2]); n++)
+      expect(blocks).toContain(String(n));
+    expect(res.headers['x-tollgate-history']).toBe('eth=1-2');
+    expect(blocks).toEqual(['2', '1']);
+  });
+});
