@@ -6,7 +6,7 @@ import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { randomAddress } from './helpers/chain.js';
-import { eventually } from './helpers/eventually.js';
+import { commitWhileRead } from './helpers/commit-while-read.js';
 
 // X-Tollgate-History says which blocks the answer covers: it must never name a block whose rows
 // the answer lacks. The API runs alone (no indexer): this file writes the chain tables as the
@@ -58,32 +58,18 @@ describe('X-Tollgate-History on /v2/wallet/transactions', () => {
     expect(before.headers['x-tollgate-history']).toBe('eth=1-1');
     expect(before.json.data.map((t: { block_number: string }) => t.block_number)).toEqual(['1']);
 
-    // Block 2 is stored while the request runs. The transaction holds the cursors' table locked
-    // until the request waits on it, so that any read of the cursors comes after block 2's commit
-    // (and a page read on its own, beside it, before).
-    let answer: ReturnType<typeof call> | undefined;
-    await db.sql.begin(async (tx) => {
-      await tx`lock table indexer_cursors in access exclusive mode`;
-      await storeBlock(tx, 2);
-      answer = call(
-        app.baseUrl,
-        'GET',
-        `/v2/wallet/transactions?address=${wallet}&page=1&limit=10`,
-        {
+    // Block 2 is stored while the request runs: a read of the cursors sees it, a page read on its
+    // own beside that read does not.
+    const { value: res } = await commitWhileRead(
+      db.sql,
+      'indexer_cursors',
+      (tx) => storeBlock(tx, 2),
+      () =>
+        call(app.baseUrl, 'GET', `/v2/wallet/transactions?address=${wallet}&page=1&limit=10`, {
           headers: { apikey },
-        },
-      );
-      const waiting = await eventually(
-        () => db.sql<{ n: number }[]>`
-          select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
-          where c.relname = 'indexer_cursors' and not l.granted`,
-        (r) => r[0]!.n > 0,
-      );
-      expect(waiting[0]!.n).toBeGreaterThan(0);
-      // Let a page read beside the cursors' read finish before block 2 commits.
-      await new Promise((r) => setTimeout(r, 300));
-    });
-    const res = await answer!;
+        }),
+    );
+    if (!res) throw new Error('the request failed');
     expect(res.status).toBe(200);
     const blocks = res.json.data.map((t: { block_number: string }) => t.block_number);
     const reach = /^eth=(\d+)-(\d+)$/.exec(res.headers['x-tollgate-history'] as string);

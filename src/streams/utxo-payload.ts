@@ -76,23 +76,26 @@ export async function buildUtxoPayload(
     replay?: boolean;
   },
 ): Promise<object> {
-  const [tx] = await sql<TxRow[]>`
-    select t.txid, t.hex, t.version, t.size, t.vsize, t.weight, t.locktime, t.fee, t.block_height, t.block_hash, b.time
+  // The transaction, its inputs and its outputs in one statement: one snapshot, so a reorg that
+  // removes them meanwhile gives "no longer in the block", never a body missing its inputs or
+  // outputs. Big numbers as text in the JSON (as postgres.js gives them in columns).
+  const [tx] = await sql<(TxRow & { inputs: InputRow[]; outputs: OutputRow[] })[]>`
+    select t.txid, t.hex, t.version, t.size, t.vsize, t.weight, t.locktime, t.fee, t.block_height, t.block_hash, b.time,
+      coalesce((select json_agg(json_build_object('prev_txid', i.prev_txid, 'prev_vout', i.prev_vout, 'sequence', i.sequence::text,
+          'script', i.script, 'coinbase', i.coinbase, 'prev_value', i.prev_value::text, 'prev_address', i.prev_address,
+          'prev_script', i.prev_script, 'prev_type', i.prev_type, 'prev_req_sigs', i.prev_req_sigs, 'prev_height', i.prev_height::text,
+          'prev_version', i.prev_version::text, 'prev_coinbase', i.prev_coinbase) order by i.vin)
+        from utxo_inputs i where i.network = t.network and i.txid = t.txid and i.block_height = t.block_height), '[]') as inputs,
+      coalesce((select json_agg(json_build_object('value', o.value::text, 'script', o.script, 'address', o.address, 'type', o.type,
+          'req_sigs', o.req_sigs) order by o.vout)
+        from utxo_outputs o where o.network = t.network and o.txid = t.txid and o.block_height = t.block_height), '[]') as outputs
     from utxo_transactions t join utxo_blocks b on b.network = t.network and b.height = t.block_height
     where t.network = ${event.network} and t.txid = ${event.tx_hash} and t.block_hash = ${event.block_hash}`;
   if (!tx)
     throw new PermanentError(
       `transaction ${event.tx_hash} is no longer in block ${event.block_hash} (reorged)`,
     );
-  const [inputRows, outputRows] = await Promise.all([
-    sql<
-      InputRow[]
-    >`select prev_txid, prev_vout, sequence, script, coinbase, prev_value, prev_address, prev_script, prev_type,
-        prev_req_sigs, prev_height, prev_version, prev_coinbase
-      from utxo_inputs where network = ${event.network} and txid = ${tx.txid} and block_height = ${tx.block_height} order by vin`,
-    sql<OutputRow[]>`select value, script, address, type, req_sigs
-      from utxo_outputs where network = ${event.network} and txid = ${tx.txid} and block_height = ${tx.block_height} order by vout`,
-  ]);
+  const { inputs: inputRows, outputs: outputRows } = tx;
 
   const inputs = inputRows.map((i) => ({
     prevout: i.coinbase ? COINBASE_PREVOUT : { hash: i.prev_txid!, index: i.prev_vout! },
