@@ -57,22 +57,31 @@ export async function utxoTxFromIndex(
   network: string,
   txid: string,
 ): Promise<TxCore | null> {
-  const [tx] = await sql<{ txid: string; block_height: string; time: string }[]>`
-    select t.txid, t.block_height, b.time from utxo_transactions t
+  // One statement, one snapshot: a reorg that removes the transaction meanwhile gives "not
+  // found", never the transaction without its outputs.
+  const [tx] = await sql<
+    {
+      txid: string;
+      time: string;
+      inputs: (string | null)[];
+      outputs: { address: string | null; value: string }[];
+    }[]
+  >`
+    select t.txid, b.time,
+      coalesce((select array_agg(i.prev_address order by i.vin) from utxo_inputs i
+        where i.network = t.network and i.txid = t.txid and i.block_height = t.block_height), '{}') as inputs,
+      coalesce((select json_agg(json_build_object('address', o.address, 'value', o.value::text) order by o.vout) from utxo_outputs o
+        where o.network = t.network and o.txid = t.txid and o.block_height = t.block_height), '[]') as outputs
+    from utxo_transactions t
     join utxo_blocks b on b.network = t.network and b.height = t.block_height
     where t.network = ${network} and t.txid = ${txid} order by t.block_height desc limit 1`;
   if (!tx) return null;
-  const [inputs, outputs] = await Promise.all([
-    sql<{ prev_address: string | null }[]>`select prev_address from utxo_inputs
-      where network = ${network} and txid = ${txid} and block_height = ${tx.block_height} order by vin`,
-    sql<{ address: string | null; value: string }[]>`select address, value::text from utxo_outputs
-      where network = ${network} and txid = ${txid} and block_height = ${tx.block_height} order by vout`,
-  ]);
+  const { inputs, outputs } = tx;
   return utxoTxCore(
     network,
     tx.txid,
     Number(tx.time),
-    inputs.map((i) => i.prev_address),
+    inputs,
     outputs.map((o) => ({ address: o.address, value: BigInt(o.value) })),
   );
 }

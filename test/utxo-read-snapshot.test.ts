@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError } from '../src/errors.js';
 import { ensureUtxoPartitions } from '../src/indexer/utxo/store.js';
 import { buildUtxoPayload } from '../src/streams/utxo-payload.js';
+import { utxoTxFromIndex } from '../src/txdetail/utxo.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { commitWhileRead } from './helpers/commit-while-read.js';
 
-// A Bitcoin-family stream body is built from the transaction's stored rows. A reorg that removes
-// them while the body is read must give "no longer in the block", never a body with the inputs
-// and without the outputs. This file writes the rows as the indexer stores them.
+// A Bitcoin-family stream body and transaction detail are built from the transaction's stored
+// rows. A reorg that removes them while they are read must give "no longer in the block" / "not
+// found", never the transaction with its inputs and without its outputs. This file writes the
+// rows as the indexer stores them.
 let db: TestDatabase;
 const NETWORK = 'litecoin';
 const txid = 'ab'.repeat(32);
@@ -16,9 +18,8 @@ const HEIGHT = 500;
 const sender = 'rltc1qsender0000000000000000000000000000';
 const receiver = 'rltc1qreceiver00000000000000000000000000';
 
-beforeAll(async () => {
-  db = await freshDatabase();
-  await ensureUtxoPartitions(db.sql, NETWORK);
+/** The block and its one transaction, as the indexer stores them. */
+async function store(): Promise<void> {
   await db.sql`insert into utxo_blocks (network, height, hash, prev_hash, time, tx_count)
     values (${NETWORK}, ${HEIGHT}, ${blockHash}, ${'ef'.repeat(32)}, 1700000000, 1)`;
   await db.sql`insert into utxo_transactions (network, txid, block_height, block_hash, tx_index, version, size, vsize,
@@ -31,6 +32,25 @@ beforeAll(async () => {
   await db.sql`insert into utxo_outputs (network, txid, vout, block_height, value, script, address, type, req_sigs)
     values (${NETWORK}, ${txid}, 0, ${HEIGHT}, 2099999999000000, '0014bb', ${receiver}, 'witness_v0_keyhash', 1),
            (${NETWORK}, ${txid}, 1, ${HEIGHT}, 0, '6a', null, 'nulldata', null)`;
+}
+
+/** A reorg's transaction: the block's rows deleted, committed while `read` waits on utxo_outputs. */
+const reorgWhile = <T>(read: () => Promise<T>) =>
+  commitWhileRead(
+    db.sql,
+    'utxo_outputs',
+    async (tx) => {
+      for (const table of ['utxo_outputs', 'utxo_inputs', 'utxo_transactions'] as const)
+        await tx`delete from ${tx(table)} where network = ${NETWORK} and block_height = ${HEIGHT}`;
+      await tx`delete from utxo_blocks where network = ${NETWORK} and height = ${HEIGHT}`;
+    },
+    read,
+  );
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  await ensureUtxoPartitions(db.sql, NETWORK);
+  await store();
 });
 afterAll(async () => {
   await db?.drop();
@@ -60,18 +80,23 @@ describe('a Bitcoin-family stream body', () => {
   });
 
   it('is refused, not built half, when a reorg removes the transaction while it is read', async () => {
-    // The reorg's transaction deletes the rows; the read of the outputs waits for its commit.
-    const outcome = await commitWhileRead(
-      db.sql,
-      'utxo_outputs',
-      async (tx) => {
-        for (const table of ['utxo_outputs', 'utxo_inputs', 'utxo_transactions'] as const)
-          await tx`delete from ${tx(table)} where network = ${NETWORK} and block_height = ${HEIGHT}`;
-        await tx`delete from utxo_blocks where network = ${NETWORK} and height = ${HEIGHT}`;
-      },
-      () => buildUtxoPayload(db.sql, event),
-    );
+    const outcome = await reorgWhile(() => buildUtxoPayload(db.sql, event));
     expect(outcome.value).toBeUndefined();
     expect(outcome.error).toBeInstanceOf(PermanentError);
+  });
+});
+
+describe('/analyze/tx_detail of a Bitcoin-family transaction, from the index', () => {
+  it('gives every output, or nothing when a reorg removes the transaction while it is read', async () => {
+    await store();
+    const detail = await utxoTxFromIndex(db.sql, NETWORK, txid);
+    expect(detail).not.toBeNull();
+    const whole = JSON.stringify(detail, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    expect(whole).toContain(receiver);
+    expect(whole).toContain(sender);
+    const outcome = await reorgWhile(() => utxoTxFromIndex(db.sql, NETWORK, txid));
+    expect(outcome.error).toBeUndefined();
+    // Not found in the index (the node is asked next), never the transaction without its outputs.
+    expect(outcome.value).toBeNull();
   });
 });
