@@ -97,6 +97,8 @@ export async function evmTxFromIndex(
   network: string,
   hash: string,
 ): Promise<TxCore | null> {
+  // One statement, one snapshot: a reorg that removes the transaction meanwhile gives "not in
+  // the index", never the transaction without its token transfers.
   const [tx] = await sql<
     {
       hash: string;
@@ -106,23 +108,23 @@ export async function evmTxFromIndex(
       value: string;
       status: number | null;
       timestamp: string;
+      transfers: {
+        from_address: string;
+        to_address: string;
+        token: string;
+        standard: TokenStandard;
+        value: string;
+      }[];
     }[]
   >`
-    select t.hash, t.from_address, t.to_address, t.contract_address, t.value::text, t.status, b.timestamp
+    select t.hash, t.from_address, t.to_address, t.contract_address, t.value::text, t.status, b.timestamp,
+      coalesce((select json_agg(json_build_object('from_address', x.from_address, 'to_address', x.to_address, 'token', x.token,
+          'standard', x.standard, 'value', x.value::text) order by x.log_index, x.batch_index)
+        from evm_token_transfers x where x.network = t.network and x.tx_hash = t.hash and x.block_number = t.block_number), '[]') as transfers
     from evm_transactions t join evm_blocks b on b.network = t.network and b.number = t.block_number
     where t.network = ${network} and t.hash = ${hash}`;
   if (!tx) return null;
-  const transfers = await sql<
-    {
-      from_address: string;
-      to_address: string;
-      token: string;
-      standard: TokenStandard;
-      value: string;
-    }[]
-  >`
-    select from_address, to_address, token, standard, value::text from evm_token_transfers
-    where network = ${network} and tx_hash = ${hash} order by log_index, batch_index`;
+  const transfers = tx.transfers;
   const raw = transfers.map((t) => ({
     from: t.from_address,
     to: t.to_address,

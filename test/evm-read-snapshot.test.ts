@@ -7,10 +7,12 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { randomAddress } from './helpers/chain.js';
 import { commitWhileRead } from './helpers/commit-while-read.js';
+import { evmTxFromIndex } from '../src/txdetail/evm.js';
 
-// X-Tollgate-History says which blocks the answer covers: it must never name a block whose rows
-// the answer lacks. The API runs alone (no indexer): this file writes the chain tables as the
-// indexer does, a block and the cursor's move in one transaction.
+// Answers read from several tables see one snapshot: a block stored or reorged away meanwhile is
+// in all of it or in none. X-Tollgate-History never names a block whose rows the answer lacks; a
+// transaction's detail never comes without its token transfers. The API runs alone (no
+// indexer): this file writes the chain tables as the indexer does.
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let apikey: string;
@@ -79,5 +81,39 @@ describe('X-Tollgate-History on /v2/wallet/transactions', () => {
       expect(blocks).toContain(String(n));
     expect(res.headers['x-tollgate-history']).toBe('eth=1-2');
     expect(blocks).toEqual(['2', '1']);
+  });
+});
+
+describe('/analyze/tx_detail of an EVM transaction, from the index', () => {
+  it('gives its token transfers, or nothing when a reorg removes it while it is read', async () => {
+    const token = randomAddress().toLowerCase();
+    await db.sql.begin(async (tx) => {
+      await storeBlock(tx, 3);
+      await tx`insert into evm_token_transfers (network, block_number, log_index, batch_index, tx_hash, token, standard,
+          from_address, to_address, token_id, value, timestamp)
+        values ('eth', 3, 0, 0, ${hash(3, 't')}, ${token}, 'ERC20', ${wallet}, ${other}, null, 5000000, ${1_700_000_036})`;
+    });
+    const detail = await evmTxFromIndex(db.sql, undefined, 'eth', hash(3, 't'));
+    expect(detail?.transfers).toHaveLength(1);
+    expect(detail?.parties).toEqual(expect.arrayContaining([wallet, other]));
+
+    const outcome = await commitWhileRead(
+      db.sql,
+      'evm_token_transfers',
+      async (tx) => {
+        for (const table of [
+          'evm_token_transfers',
+          'evm_tx_addresses',
+          'evm_transactions',
+        ] as const)
+          await tx`delete from ${tx(table)} where network = 'eth' and block_number = 3`;
+        await tx`delete from evm_blocks where network = 'eth' and number = 3`;
+        await tx`update indexer_cursors set block_number = 2, block_hash = ${hash(2, 'b')} where network = 'eth'`;
+      },
+      () => evmTxFromIndex(db.sql, undefined, 'eth', hash(3, 't')),
+    );
+    expect(outcome.error).toBeUndefined();
+    // Not in the index (the node is asked next), never the transaction without its transfer.
+    expect(outcome.value).toBeNull();
   });
 });
