@@ -8,6 +8,9 @@ import { call } from './helpers/http.js';
 import { randomAddress } from './helpers/chain.js';
 import { commitWhileRead } from './helpers/commit-while-read.js';
 import { evmTxFromIndex } from '../src/txdetail/evm.js';
+import { addEdges } from '../src/indexer/edges.js';
+import { loadConfig } from '../src/config/index.js';
+import { screenParties } from '../src/travelrule/screening.js';
 
 // Answers read from several tables see one snapshot: a block stored or reorged away meanwhile is
 // in all of it or in none. X-Tollgate-History never names a block whose rows the answer lacks; a
@@ -115,5 +118,75 @@ describe('/analyze/tx_detail of an EVM transaction, from the index', () => {
     expect(outcome.error).toBeUndefined();
     // Not in the index (the node is asked next), never the transaction without its transfer.
     expect(outcome.value).toBeNull();
+  });
+});
+
+/** An address with one counterparty, labelled a mixer: direct_mixer. */
+async function mixerNeighbour(): Promise<{ screened: string; mixer: string }> {
+  const screened = randomAddress().toLowerCase();
+  const mixer = randomAddress().toLowerCase();
+  await db.sql.begin((tx) =>
+    addEdges(tx, 'eth', [{ timestamp: 1_700_000_000n, pairs: [[mixer, screened]] }]),
+  );
+  await db.sql`insert into labels (network, address, category, source, name) values ('eth', ${mixer}, 'mixer', 'test', 'a mixer')`;
+  return { screened, mixer };
+}
+
+/** Removes the mixer's label while `read` runs: its read of the edges waits for the commit. */
+const unlabelWhile = <T>(mixer: string, read: () => Promise<T>) =>
+  commitWhileRead(
+    db.sql,
+    'address_edges',
+    async (tx) => {
+      await tx`delete from labels where address = ${mixer}`;
+    },
+    read,
+  );
+
+describe('/analyze/aml?detail=true', () => {
+  it('explains every true tag from the same state of the labels as the score', async () => {
+    const { screened, mixer } = await mixerNeighbour();
+    const path = `/v2/analyze/aml?network=eth&address=${screened}&detail=true`;
+    const before = await call(app.baseUrl, 'GET', path, { headers: { apikey } });
+    expect(before.json.data.tags.direct_mixer).toBe(true);
+    expect(before.json.data.explanation.tags.direct_mixer.counterparties).toEqual([
+      expect.objectContaining({ address: mixer, labelled: mixer }),
+    ]);
+
+    // The label is removed while the answer is read: the explanation's read of the edges waits
+    // for the removal's commit, the score's read beside it does not.
+    const { value: res } = await unlabelWhile(mixer, () =>
+      call(app.baseUrl, 'GET', path, { headers: { apikey } }),
+    );
+    if (!res) throw new Error('the request failed');
+    expect(res.status).toBe(200);
+    const { tags, explanation } = res.json.data;
+    // Whichever state it saw, every true direct_ or indirect_ tag names the counterparty behind it.
+    for (const [tag, on] of Object.entries(tags))
+      if (on && /^(direct|indirect)_/.test(tag))
+        expect(explanation.tags[tag]?.counterparties?.length, tag).toBeGreaterThan(0);
+    const after = await call(app.baseUrl, 'GET', path, { headers: { apikey } });
+    expect(after.json.data.tags.direct_mixer).toBe(false);
+    expect(after.json.data.explanation.labels_version).not.toBe(
+      before.json.data.explanation.labels_version,
+    );
+  });
+
+  it('screens a Travel Rule transaction’s parties from one state of the labels', async () => {
+    const { screened, mixer } = await mixerNeighbour();
+    const party = (address: string) => ({ persons: [], accountNumber: [address] });
+    const screen = () =>
+      screenParties(db.sql, loadConfig({}).aml, ['eth'], {
+        network: 'eth',
+        originator: party(screened),
+        beneficiary: party(randomAddress().toLowerCase()),
+      });
+    const { value: screening, error } = await unlabelWhile(mixer, screen);
+    expect(error).toBeUndefined();
+    // The tag and its explanation agree: both from before the removal (the screening began then).
+    expect(screening!.originator.tags.direct_mixer).toBe(true);
+    const explained = screening!.originator.explanations?.[0]?.explanation;
+    expect(explained?.tags.direct_mixer?.counterparties?.map((c) => c.address)).toEqual([mixer]);
+    expect((await screen()).originator.tags.direct_mixer).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { Sql } from '../db/index.js';
+import type { Db } from '../db/index.js';
 import type { AmlConfig } from '../config/aml.js';
 import { addressFacts, type AddressFacts } from './exposure.js';
 import { scoreTags } from './score.js';
@@ -44,7 +44,7 @@ export function isNewWallet(
 }
 
 export async function analyzeAddress(
-  sql: Sql,
+  sql: Db,
   config: AmlConfig,
   input: AnalyzeInput,
 ): Promise<AmlAnalysis> {

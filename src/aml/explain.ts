@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AmlConfig } from '../config/aml.js';
 import { networkInfo } from '../config/networks.js';
-import type { Sql } from '../db/index.js';
+import type { Db } from '../db/index.js';
 import { formatUnits } from 'viem';
 import { EVM_SCOPE } from './labels/types.js';
 import { MALICIOUS_CONTRACTS, parseTag, type AmlTags } from './tags.js';
@@ -87,7 +87,7 @@ export type ExplanationIds = Pick<Explanation, 'labels_version' | 'scoring_confi
  * the whole labels table: computed once for several explanations of the same moment (a
  * screening's addresses).
  */
-export async function explanationIds(sql: Sql, config: AmlConfig): Promise<ExplanationIds> {
+export async function explanationIds(sql: Db, config: AmlConfig): Promise<ExplanationIds> {
   const [version] = await sql<{ n: number; last: string | null; changed: Date | null }[]>`
     select count(*)::int as n, max(id)::text as last, max(updated_at) as changed from labels`;
   return {
@@ -101,7 +101,7 @@ export async function explanationIds(sql: Sql, config: AmlConfig): Promise<Expla
 }
 
 export async function explainAnalysis(
-  sql: Sql,
+  sql: Db,
   config: AmlConfig,
   input: { network: string; address: string; tags: AmlTags },
   ids?: ExplanationIds,
@@ -246,7 +246,7 @@ const MAX_ROWS = 1000;
  * of distinct counterparties.
  */
 async function paths(
-  sql: Sql,
+  sql: Db,
   network: string,
   nets: string[],
   address: string,
@@ -281,7 +281,7 @@ async function paths(
 
 /** Contracts carrying a label that the address deployed. */
 function deployedLabelled(
-  sql: Sql,
+  sql: Db,
   network: string,
   nets: string[],
   deployer: string,

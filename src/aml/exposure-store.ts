@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from '../db/index.js';
+import type { Sql, Db } from '../db/index.js';
 import { NETWORKS } from '../config/networks.js';
 import { enqueueJob, JOBS } from '../db/jobs.js';
 
@@ -24,8 +24,6 @@ import { enqueueJob, JOBS } from '../db/jobs.js';
  * chunks of the hub's counterparties, each in a transaction of its own (sql/0045; README, AML:
  * bounds).
  */
-
-type Db = Sql | TransactionSql;
 
 /**
  * Updates the counts for address_edges rows `rows` that were just inserted (sign 1: the table

@@ -1,5 +1,5 @@
 import { networkInfo } from '../config/networks.js';
-import type { Sql } from '../db/index.js';
+import type { Db } from '../db/index.js';
 import { EVM_SCOPE } from './labels/types.js';
 import { MALICIOUS_CONTRACTS, isBaseTag, type BaseTag, type Findings } from './tags.js';
 import { DEGREE } from './exposure-store.js';
@@ -63,7 +63,7 @@ const onlyTags = (values: readonly string[]): BaseTag[] => values.filter(isBaseT
 const INWARD_BUDGET = { perCounterparty: 2, base: 1000 };
 
 export async function addressFacts(
-  sql: Sql,
+  sql: Db,
   network: string,
   address: string,
   opts: ExposureOptions,

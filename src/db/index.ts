@@ -2,6 +2,8 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
+/** Either: a function that reads or writes with whatever it is given (a pool, or a transaction). */
+export type Db = Sql | TransactionSql;
 /** A piece of a statement, composed into another one (postgres.js runs the whole as one). */
 export type Fragment = postgres.Fragment;
 
@@ -36,4 +38,13 @@ export function whereAll(
 ): postgres.PendingQuery<postgres.Row[]> {
   const given = conditions.filter((c) => c !== null);
   return given.length ? given.reduce((acc, c) => sql`${acc} and ${c}`, sql`where true`) : sql``;
+}
+
+/**
+ * Runs `read` in one read-only transaction at REPEATABLE READ: all of its statements see one
+ * snapshot, so an answer put together from several reads cannot mix two states of the database
+ * (a label removed, a block stored or reorged away between two of them).
+ */
+export function inOneSnapshot<T>(sql: Sql, read: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  return sql.begin('isolation level repeatable read read only', read) as Promise<T>;
 }

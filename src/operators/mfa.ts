@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/index.js';
-import type { Sql, TransactionSql } from '../db/index.js';
+import type { Sql, Db } from '../db/index.js';
 import { secretHash } from '../ids.js';
 import { openBytes, sealBytes, type Keyring, type SealedColumn } from '../travelrule/index.js';
 import type { Operator } from './roles.js';
@@ -18,8 +18,6 @@ export const RECOVERY_CODE_COUNT = 10;
 /** 32 letters and digits without 0 1 l o: each random byte's low 5 bits pick one, evenly. */
 const RECOVERY_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const RECOVERY_CHARS = 12;
-
-type Db = Sql | TransactionSql;
 
 function secretContext(operatorId: string): string {
   return `tollgate:operator_mfa.secret:v1:${operatorId}`;

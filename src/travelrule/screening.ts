@@ -6,7 +6,7 @@ import {
   type Explanation,
   type ExplanationIds,
 } from '../aml/index.js';
-import type { Sql, TransactionSql } from '../db/index.js';
+import { type Db, inOneSnapshot, type Sql } from '../db/index.js';
 import type { NormalisedParty } from './ivms101/index.js';
 
 /**
@@ -35,7 +35,7 @@ export interface Screening {
 }
 
 async function screenParty(
-  sql: Sql | TransactionSql,
+  sql: Db,
   aml: AmlConfig,
   network: string,
   indexed: boolean,
@@ -47,14 +47,14 @@ async function screenParty(
   const tags: Record<string, true> = {};
   const explanations: { address: string; explanation: Explanation }[] = [];
   for (const address of party.accountNumber) {
-    const analysis = await analyzeAddress(sql as Sql, aml, { network, address, indexed });
+    const analysis = await analyzeAddress(sql, aml, { network, address, indexed });
     score = Math.max(score, analysis.score);
     for (const [tag, on] of Object.entries(analysis.tags)) if (on) tags[tag] = true;
     if (Object.values(analysis.tags).some(Boolean))
       explanations.push({
         address,
         explanation: await explainAnalysis(
-          sql as Sql,
+          sql,
           aml,
           { network, address, tags: analysis.tags },
           await ids(),
@@ -65,17 +65,21 @@ async function screenParty(
 }
 
 export async function screenParties(
-  sql: Sql | TransactionSql,
+  sql: Sql,
   aml: AmlConfig,
   indexedNetworks: readonly string[],
   t: { network: string; originator: NormalisedParty; beneficiary: NormalisedParty },
 ): Promise<Screening> {
   const indexed = indexedNetworks.includes(t.network);
-  let read: Promise<ExplanationIds> | undefined;
-  const ids = () => (read ??= explanationIds(sql as Sql, aml));
-  return {
-    network: t.network,
-    originator: await screenParty(sql, aml, t.network, indexed, t.originator, ids),
-    beneficiary: await screenParty(sql, aml, t.network, indexed, t.beneficiary, ids),
-  };
+  // One snapshot for both parties, their explanations and the label set's id: the screening kept
+  // on the transaction is what one state of the labels and the chain gave.
+  return inOneSnapshot(sql, async (tx) => {
+    let read: Promise<ExplanationIds> | undefined;
+    const ids = () => (read ??= explanationIds(tx, aml));
+    return {
+      network: t.network,
+      originator: await screenParty(tx, aml, t.network, indexed, t.originator, ids),
+      beneficiary: await screenParty(tx, aml, t.network, indexed, t.beneficiary, ids),
+    };
+  });
 }

@@ -1,4 +1,4 @@
-import { whereAll, type Sql, type TransactionSql } from '../db/index.js';
+import { whereAll, type TransactionSql, type Db } from '../db/index.js';
 import { legacyTokenHash, transactionOfToken } from './callback-token.js';
 import { openPayload, type Keyring, type Sealed } from './crypto.js';
 import type { Actor, Direction, Status } from './status.js';
@@ -10,8 +10,6 @@ import type { Screening } from './screening.js';
  * lifecycle.ts (createTransaction, transition), which checks them against the table; nothing
  * here decides whether a move is allowed.
  */
-
-type Db = Sql | TransactionSql;
 
 /** A row without its payload: no personal data. */
 export interface TravelRuleTransaction {

@@ -1,10 +1,8 @@
-import type { Sql, TransactionSql } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import type { ImportCounts, LabelFormat, LineProblem } from './types.js';
 
 /** Refused lines kept in label_imports.problems; the counts always cover them all. */
 export const MAX_RECORDED_PROBLEMS = 1000;
-
-type Db = Sql | TransactionSql;
 
 export interface ImportRecordStart {
   source: string;

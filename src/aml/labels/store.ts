@@ -1,10 +1,8 @@
-import type { Sql, TransactionSql } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import type { LabelRow } from './types.js';
 
 /** Rows per upsert statement: one statement per batch, columns as unnest arrays. */
 export const LABEL_BATCH_ROWS = 1000;
-
-type Db = Sql | TransactionSql;
 
 /**
  * Inserts new labels and merges existing ones, in batches. A row that comes from a list (OFAC

@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { validateAddress } from '../../chains/address/index.js';
 import { networkInfo } from '../../config/networks.js';
-import type { Sql } from '../../db/index.js';
+import { inOneSnapshot, type Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { ALL_TAGS, analyzeAddress, explainAnalysis } from '../../aml/index.js';
 import type { AmlConfig } from '../../config/aml.js';
@@ -171,24 +171,27 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
             );
           webhook = await webhookOrThrow(query.webhook, deps.allow, 'webhook');
         }
-        const analysis = await analyzeAddress(deps.sql, deps.aml, {
+        const input = {
           network: query.network,
           address,
           indexed: deps.networks.includes(query.network),
-        });
+        };
+        // With detail, the score and its explanation come from one snapshot (a label removed
+        // between them would leave a true tag unexplained, under the other label set's id).
+        const data =
+          query.detail === 'true'
+            ? await inOneSnapshot(deps.sql, async (tx) => {
+                const analysis = await analyzeAddress(tx, deps.aml, input);
+                const explanation = await explainAnalysis(tx, deps.aml, {
+                  network: query.network,
+                  address,
+                  tags: analysis.tags,
+                });
+                return { ...analysis, explanation };
+              })
+            : await analyzeAddress(deps.sql, deps.aml, input);
         if (webhook) await startTracking(deps.sql, apiKey.id, address, family, webhook);
-        if (query.detail === 'true')
-          return {
-            data: {
-              ...analysis,
-              explanation: await explainAnalysis(deps.sql, deps.aml, {
-                network: query.network,
-                address,
-                tags: analysis.tags,
-              }),
-            },
-          };
-        return { data: analysis };
+        return { data };
       },
     ),
 
