@@ -126,24 +126,27 @@ describe('history on day one', () => {
 
   it('refuses what it cannot do, saying why, and starts nothing', async () => {
     const { history_from } = await cursor();
-    const beyond = await cli(['--network', 'eth', '--from', '99999999']);
+    // Each refusal is its own CLI process; they are independent, so they run side by side.
+    const [beyond, nothing, reversed, notNumber, utxo, labelsOnly, unknown] = await Promise.all([
+      cli(['--network', 'eth', '--from', '99999999']),
+      cli(['--network', 'eth', '--from', history_from]),
+      cli(['--network', 'eth', '--from', '5', '--to', '2']),
+      cli(['--network', 'eth', '--from', '-3']),
+      cli(['--network', 'litecoin', '--from', '1']),
+      cli(['--network', 'trx', '--from', '1']),
+      cli(['--network', 'nosuch', '--from', '1']),
+    ]);
     expect(beyond.code).toBe(1);
     expect(beyond.err).toMatch(/from block 99999999 is beyond the eth node's head \d+/);
-    const nothing = await cli(['--network', 'eth', '--from', history_from]);
     expect(nothing.code).toBe(1);
     expect(nothing.err).toMatch(/nothing to backfill: eth's indexed history already reaches/);
-    const reversed = await cli(['--network', 'eth', '--from', '5', '--to', '2']);
     expect(reversed.code).toBe(1);
     expect(reversed.err).toMatch(/to block 2 is below from block 5/);
-    const notNumber = await cli(['--network', 'eth', '--from', '-3']);
     expect(notNumber.code).toBe(2);
-    const utxo = await cli(['--network', 'litecoin', '--from', '1']);
     expect(utxo.code).toBe(1);
     expect(utxo.err).toMatch(/the litecoin indexer has not started yet/);
-    const labelsOnly = await cli(['--network', 'trx', '--from', '1']);
     expect(labelsOnly.code).toBe(1);
     expect(labelsOnly.err).toMatch(/trx has no blocks to backfill \(labels only\)/);
-    const unknown = await cli(['--network', 'nosuch', '--from', '1']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/unknown network nosuch/);
     expect(await db.sql`select 1 from indexer_backfills`).toHaveLength(0);

@@ -416,7 +416,10 @@ describe('Travel Addresses', () => {
     const bad = await api(
       'POST',
       '/travelrule/create_tx',
-      travelBody('wd-bad-ta', { beneficiary_travel_address: address.slice(0, -1) + 'x' }),
+      // The last character changed (to one it is not): the checksum no longer matches.
+      travelBody('wd-bad-ta', {
+        beneficiary_travel_address: address.slice(0, -1) + (address.endsWith('x') ? 'y' : 'x'),
+      }),
     );
     expect(bad.json).toMatchObject({
       code: 5000,
