@@ -12,9 +12,10 @@ export interface HistoryReach {
 }
 
 export async function historyReach(sql: Sql, networks: readonly string[]): Promise<HistoryReach[]> {
-  const rows = await sql<CursorReach[]>`
-    select network, history_from, block_number from indexer_cursors where network = any(${networks as string[]}::text[])`;
-  return reachOf(networks, rows);
+  const [row] = await sql<
+    { reach: CursorReach[] }[]
+  >`select ${reachColumn(sql, networks)} as reach`;
+  return reachOf(networks, row!.reach);
 }
 
 /** A network's cursor as the history's reach is computed from (bigints as text). */
