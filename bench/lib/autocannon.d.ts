@@ -11,12 +11,27 @@ declare module 'autocannon' {
     p50: number;
     p99: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
     errors: number;
     timeouts: number;
   }
-  export default function autocannon(opts: Options): Promise<Result>;
+  /** With a callback: the running instance, whose events report each answer and each error. */
+  export interface Instance {
+    on(
+      event: 'response',
+      listener: (
+        client: unknown,
+        statusCode: number,
+        resBytes: number,
+        responseTime: number,
+      ) => void,
+    ): Instance;
+    on(event: 'reqError', listener: (err: Error & { code?: string }) => void): Instance;
+  }
+  function autocannon(opts: Options): Promise<Result>;
+  function autocannon(opts: Options, done: (err: Error | null, result: Result) => void): Instance;
+  export default autocannon;
 }
