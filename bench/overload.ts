@@ -9,7 +9,9 @@
  *     writes bench/results/overload.json
  * Reports answers per second by status, latency p50/p99/max over every answer, errors by code
  * (ECONNRESET: a connection dropped; timeouts: no answer in 10 s), the api role's peak RSS, and
- * whether /healthz answers right after. Figures, not assertions.
+ * whether /healthz answers right after; during the load, a probe a second on a new connection to
+ * /healthz on the API port and on the health listener (TOLLGATE_HEALTH_PORT). Figures, not
+ * assertions. BENCH_PATH loads another path (e.g. /healthz: the floor, no database).
  * BENCH_PROXY=haproxy: the same load through HAProxy (from PATH) run with the example
  * configuration config/haproxy/haproxy.cfg, terminating TLS in front of the api role (plain HTTP,
  * TOLLGATE_TRUST_PROXY its address): the deployment README's "Many clients at once" describes.
@@ -40,6 +42,8 @@ const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-overload-'));
 chmodSync(dir, 0o711);
 const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 const port = await freePort();
+/** The api role's health listener (TOLLGATE_HEALTH_PORT), probed during the load. */
+const healthPort = await freePort();
 /** Where clients connect: the api role itself, or HAProxy in front of it. */
 const clientPort = PROXY ? await freePort() : port;
 const env: Record<string, string> = {
@@ -51,6 +55,7 @@ const env: Record<string, string> = {
   TOLLGATE_LOG_LEVEL: 'warn',
   TOLLGATE_RATE_LIMIT_PER_MINUTE: '1000000',
   TOLLGATE_RATE_LIMIT_BURST: '1000000',
+  TOLLGATE_HEALTH_PORT: String(healthPort),
   ...(PROXY ? { TOLLGATE_TRUST_PROXY: '127.0.0.1/32' } : {}),
   // Anything else for the api role, e.g. BENCH_API_ENV='TOLLGATE_API_MAX_IN_FLIGHT=0'.
   ...Object.fromEntries(
@@ -128,6 +133,42 @@ const answeredClients = new Set<unknown>();
 /** Errors in each second of the run (0: the first), to tell the connection burst from the rest. */
 const errorsBySecond: number[] = Array.from({ length: DURATION_S + 1 }, () => 0);
 const loadStarted = performance.now();
+/**
+ * A liveness probe as a supervisor sends it during the load: GET /healthz on a new connection
+ * every second, given up after 5 s; to the API port (HTTPS) and to the health listener
+ * (TOLLGATE_HEALTH_PORT, plain HTTP) side by side. Each probe's latency, or why it failed.
+ */
+let loading = true;
+async function probeEverySecond(url: string): Promise<(number | string)[]> {
+  const results: (number | string)[] = [];
+  while (loading) {
+    const started = performance.now();
+    const agent = new Agent({ connect: { rejectUnauthorized: false } });
+    try {
+      const res = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(5_000) });
+      await res.body.dump();
+      results.push(
+        res.statusCode === 200 ? round(performance.now() - started) : `${res.statusCode}`,
+      );
+    } catch (err) {
+      results.push(
+        (err as Error).name === 'TimeoutError'
+          ? 'timeout'
+          : String((err as { code?: string }).code ?? err),
+      );
+    } finally {
+      await agent.destroy();
+    }
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, 1_000 - (performance.now() - started))),
+    );
+  }
+  return results;
+}
+const probing = Promise.all([
+  probeEverySecond(`${base}/healthz`),
+  probeEverySecond(`http://127.0.0.1:${healthPort}/healthz`),
+]);
 const r = await new Promise<Result>((resolve, reject) => {
   const instance = autocannon(
     {
@@ -150,6 +191,17 @@ const r = await new Promise<Result>((resolve, reject) => {
     errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
   });
 });
+loading = false;
+const [apiProbes, healthProbes] = await probing;
+const probeFigures = (probes: (number | string)[]) => {
+  const ms = probes.filter((p): p is number => typeof p === 'number');
+  return {
+    sent: probes.length,
+    answered: ms.length,
+    ...(ms.length ? latencySummary(ms) : {}),
+    failed: probes.filter((p) => typeof p !== 'number'),
+  };
+};
 const afterMs = performance.now();
 const healthAfter = await health();
 const healthMs = round(performance.now() - afterMs);
@@ -170,6 +222,8 @@ const figures = {
   timeouts: r.timeouts,
   errors_by_code: errorsByCode,
   errors_by_second: errorsBySecond,
+  /** New-connection /healthz probes during the load, one a second: answered within 5 s, latency. */
+  probes: { api_port: probeFigures(apiProbes), health_port: probeFigures(healthProbes) },
   healthz_after: healthAfter,
   healthz_after_ms: healthMs,
   api_peak_rss_mb: apiRssMb,
@@ -181,7 +235,14 @@ console.log(
     .map(([s, n]) => `${n} × ${s}`)
     .join(
       ', ',
-    )}), p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms, max ${figures.max_ms} ms; ${figures.connections_never_answered} connections never answered; errors ${r.errors} (${JSON.stringify(errorsByCode)}), timeouts ${r.timeouts}; /healthz after: ${healthAfter} in ${healthMs} ms; api peak RSS ${apiRssMb} MiB`,
+    )}), p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms, max ${figures.max_ms} ms; ${figures.connections_never_answered} connections never answered; errors ${r.errors} (${JSON.stringify(errorsByCode)}), timeouts ${r.timeouts}; /healthz probes (new connection, 1/s, 5 s timeout) ${Object.entries(
+    figures.probes,
+  )
+    .map(
+      ([where, f]) =>
+        `${where}: ${f.answered} of ${f.sent} answered (p50 ${f.p50 ?? '-'} ms, max ${f.max ?? '-'} ms)`,
+    )
+    .join(', ')}; /healthz after: ${healthAfter} in ${healthMs} ms; api peak RSS ${apiRssMb} MiB`,
 );
 writeResult(PROXY ? 'overload-haproxy' : 'overload', {
   date: new Date().toISOString(),

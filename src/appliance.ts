@@ -17,6 +17,7 @@ import { setOperatorPolicy } from './operators/index.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
+import { createHealthApp } from './api/health.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
 import {
@@ -84,6 +85,8 @@ export interface Appliance {
   bootstrapKey?: { created: boolean; webhook_secret: string } | undefined;
   /** The mutual-TLS TRP listener's port (travel_rule.trp_port), when there is one. */
   trpPort: number | undefined;
+  /** The plain-HTTP /healthz and /readyz listener's port (health_port), when there is one. */
+  healthPort: number | undefined;
   networks: ResolvedNetwork[];
   devChainUrl: string | undefined;
   stop(): Promise<void>;
@@ -128,6 +131,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
   let trpServer: RunningServer | undefined;
+  let healthServer: RunningServer | undefined;
   let apiKeys: ApiKeyCache | undefined;
   let runner: Worker | undefined;
   let mailer: ReturnType<typeof createMailer>;
@@ -372,11 +376,24 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             : 'TRP served on the API port without client certificates: VASPs without pinned certificates are known by their URL token alone',
       );
     }
+    // Whatever the roles: a worker's or an indexer's process can be probed as well as the API's.
+    if (config.health_port !== undefined) {
+      healthServer = await startServer(
+        createHealthApp({
+          sql: db.sql,
+          networks: networks.map((n) => n.symbol),
+          maxLagBlocks: config.indexer_max_lag_blocks,
+        }),
+        { host: config.host, port: config.health_port, tls: null },
+      );
+      log.info({ port: healthServer.port }, 'health listening (plain HTTP: /healthz, /readyz)');
+    }
     const appliance: Appliance = {
       db,
       apiPort: server?.port,
       bootstrapKey,
       trpPort: trpServer?.port,
+      healthPort: healthServer?.port,
       networks,
       devChainUrl: devChain?.url,
       // Each step runs whatever the ones before it met (a database gone, a role that failed):
@@ -398,6 +415,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         await step('closing the API server', () => server?.close());
         await step('forgetting the API keys', () => apiKeys?.stop());
         await step('closing the TRP listener', () => trpServer?.close());
+        await step('closing the health listener', () => healthServer?.close());
         // Independent of each other: side by side. The worker bounds its own stop (WORKER_STOP_MS);
         // an indexer's block in hand that is still not stored after INDEXERS_STOP_MS (held up in
         // the database: a lock, a network cut) is left as a kill leaves it: its transaction never
@@ -419,6 +437,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   } catch (err) {
     await server?.close().catch(() => {});
     await trpServer?.close().catch(() => {});
+    await healthServer?.close().catch(() => {});
     await stopIndexers().catch(() => {});
     await runner?.stop().catch(() => {});
     await db.close().catch(() => {});

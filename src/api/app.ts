@@ -22,7 +22,7 @@ import { walletTransactionRoutes } from './routes/wallet-transactions.js';
 import { walletNftRoutes } from './routes/wallet-nfts.js';
 import { liveAmlRoutes } from './routes/liveaml.js';
 import { analyzeRoutes } from './routes/analyze.js';
-import { readiness } from './readiness.js';
+import { healthRoutes } from './health.js';
 import type { UtxoRpc } from '../chains/utxo/client.js';
 import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -178,11 +178,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     if (raw.body && !raw.bodyUsed) await raw.arrayBuffer().catch(() => undefined);
   });
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
-    const ready = await readiness(deps.sql, deps.networks, deps.maxLagBlocks);
-    return c.json(ready, ready.ready ? 200 : 503);
-  });
+  healthRoutes(app, deps);
   // Outside /v2 (no API key): its own token or an allowed address (src/monitoring/metrics-access.ts).
   app.get(
     '/metrics',

@@ -219,116 +219,132 @@ const NetworkConfigSchema = z.object({
   finality: z.enum(['node', 'depth']).optional(),
 });
 
-const ConfigSchema = z.object({
-  database_url: z.string().min(1).optional(),
-  /** Without database_url: the embedded Postgres's port on 127.0.0.1 (a free one when unset). */
-  embedded_postgres_port: z.int().min(1).max(65_535).optional(),
-  data_dir: z.string().min(1),
-  host: z.string().min(1),
-  port: z.int().min(0).max(65_535),
-  tls_cert: z.string().min(1).optional(),
-  tls_key: z.string().min(1).optional(),
-  /**
-   * The TLS-terminating proxies in front (CIDR ranges): plain HTTP is served, and forwarded
-   * headers are believed from these peers only. Empty: HTTPS, no proxy.
-   */
-  trust_proxy: z.preprocess(
-    (v) =>
-      v === false || (Array.isArray(v) && v.length === 1 && v[0] === 'false')
-        ? []
-        : v === true || (Array.isArray(v) && v.length === 1 && v[0] === 'true')
-          ? 'any peer'
-          : v,
-    z.array(cidr, {
-      error: (issue) =>
-        issue.input === 'any peer'
-          ? "is the list of your TLS-terminating proxies' addresses (CIDR ranges such as 10.0.0.5/32), whose forwarded headers are believed; `true` (any peer) is no longer accepted"
-          : undefined,
+const ConfigSchema = z
+  .object({
+    database_url: z.string().min(1).optional(),
+    /** Without database_url: the embedded Postgres's port on 127.0.0.1 (a free one when unset). */
+    embedded_postgres_port: z.int().min(1).max(65_535).optional(),
+    data_dir: z.string().min(1),
+    host: z.string().min(1),
+    port: z.int().min(0).max(65_535),
+    /**
+     * A plain-HTTP listener (on `host`) answering GET /healthz and GET /readyz only, for probes
+     * that must get through while the API port is flooded (src/api/health.ts). Unset: none; the
+     * API port answers both as well.
+     */
+    health_port: z.int().min(0).max(65_535).optional(),
+    tls_cert: z.string().min(1).optional(),
+    tls_key: z.string().min(1).optional(),
+    /**
+     * The TLS-terminating proxies in front (CIDR ranges): plain HTTP is served, and forwarded
+     * headers are believed from these peers only. Empty: HTTPS, no proxy.
+     */
+    trust_proxy: z.preprocess(
+      (v) =>
+        v === false || (Array.isArray(v) && v.length === 1 && v[0] === 'false')
+          ? []
+          : v === true || (Array.isArray(v) && v.length === 1 && v[0] === 'true')
+            ? 'any peer'
+            : v,
+      z.array(cidr, {
+        error: (issue) =>
+          issue.input === 'any peer'
+            ? "is the list of your TLS-terminating proxies' addresses (CIDR ranges such as 10.0.0.5/32), whose forwarded headers are believed; `true` (any peer) is no longer accepted"
+            : undefined,
+      }),
+    ),
+    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    bootstrap_api_key: z.string().min(24, 'must be at least 24 characters').max(200).optional(),
+    /** Private ranges the operator's own webhook receivers may be in (streams, live AML, travel rule). */
+    webhook_allow_cidrs: z.array(cidr),
+    /**
+     * Private ranges NFT metadata URLs may point into. Any contract's author chooses those URLs,
+     * so this list is separate from the webhook one: opening one never opens the other.
+     */
+    nft_metadata_allow_cidrs: z.array(cidr).default([]),
+    webhook_timeout_ms: z.int().min(100).max(120_000),
+    webhook_max_attempts: z.int().min(1).max(100),
+    /**
+     * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
+     * are kept, held, until it is enabled again (src/webhooks/endpoints.ts). Fractions allowed; 0:
+     * never disabled.
+     */
+    webhook_disable_after_hours: z.number().min(0).max(8760),
+    /** Where the operator is told of each endpoint disabled: a signed POST (src/webhooks/operator-notice.ts). */
+    operator_webhook_url: httpUrl.optional(),
+    /** Signs the operator's notices (Standard Webhooks); required with operator_webhook_url. */
+    operator_webhook_secret: webhookSecret.optional(),
+    worker_concurrency: z.int().min(1).max(1000),
+    /** Webhook deliveries a worker process has in hand at once (src/webhooks/dispatcher.ts). */
+    delivery_concurrency: z.int().min(1).max(10_000),
+    /** Of those, POSTs in flight to one receiver at once: a slow or dead one never takes more. */
+    delivery_endpoint_concurrency: z.int().min(1).max(1000),
+    indexer_poll_interval_ms: z.int().min(10).max(60_000),
+    /** The dev chain's node (no RPC configured): Hardhat 2 or Foundry's anvil, both from npm. */
+    dev_chain_node: z.enum(['hardhat', 'anvil']).default('hardhat'),
+    indexer_max_lag_blocks: z.int().min(1),
+    /** Base URL that ipfs://<cid>/<path> NFT metadata is fetched through, and media links point to. */
+    nft_ipfs_gateway: z.string().refine((v) => {
+      try {
+        return ['http:', 'https:'].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s):// URL'),
+    /** AML score weights, thresholds and exposure limits (src/config/aml.ts). */
+    aml: AmlConfigSchema,
+    /** Encrypts travel rule personal data at rest; without it, `<data_dir>/data.key` (generated once). */
+    data_key: dataKey.optional(),
+    /** Earlier data keys, kept to decrypt rows they sealed (src/travelrule/crypto.ts). */
+    data_keys_old: z.array(dataKey).default([]),
+    /** Travel Rule exchange, e-mail fallback and threshold (see TravelRuleConfigSchema). */
+    travel_rule: TravelRuleConfigSchema.default(() => TravelRuleConfigSchema.parse({})),
+    /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
+    dev_chain: z.boolean().optional(),
+    /** Bearer token that opens GET /metrics from any address (src/monitoring/metrics-access.ts); none: CIDRs only. */
+    metrics_token: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+    /** Client addresses that may read GET /metrics without the token; an empty list: token only. */
+    metrics_allow_cidrs: z.array(cidr).default(['127.0.0.0/8', '::1/128']),
+    /**
+     * Operator roles that must log in with a second factor (TOTP): an operator of one of them
+     * without it sets it up right after the password, before anything else, and the operator API
+     * takes them only with a session opened with a code. Default: every role, since viewers read
+     * the Travel Rule's personal data too. Empty: no role requires it (operators may still enrol).
+     */
+    mfa_required_roles: z
+      .array(z.enum(['viewer', 'reviewer', 'admin']))
+      .default(['viewer', 'reviewer', 'admin']),
+    /** Sustained /v2 requests per minute per API key, per API process (src/api/ratelimit.ts); 0: no limit. */
+    rate_limit_per_minute: z.int().min(0).max(1_000_000).default(600),
+    /** Requests per API key allowed at once after an idle spell (the token bucket's size). */
+    rate_limit_burst: z.int().min(1).max(1_000_000).default(100),
+    networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
+      for (const symbol of Object.keys(nets)) {
+        const info = networkInfo(symbol);
+        if (!info)
+          ctx.addIssue({
+            code: 'custom',
+            path: [symbol],
+            message: `unknown network symbol (known: ${NETWORK_SYMBOLS.join(', ')})`,
+          });
+        else if (info.family !== 'evm' && info.family !== 'utxo')
+          ctx.addIssue({
+            code: 'custom',
+            path: [symbol],
+            message: `no indexer for the ${info.family} family (Tollgate indexes EVM and Bitcoin-family networks)`,
+          });
+      }
     }),
-  ),
-  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  bootstrap_api_key: z.string().min(24, 'must be at least 24 characters').max(200).optional(),
-  /** Private ranges the operator's own webhook receivers may be in (streams, live AML, travel rule). */
-  webhook_allow_cidrs: z.array(cidr),
-  /**
-   * Private ranges NFT metadata URLs may point into. Any contract's author chooses those URLs,
-   * so this list is separate from the webhook one: opening one never opens the other.
-   */
-  nft_metadata_allow_cidrs: z.array(cidr).default([]),
-  webhook_timeout_ms: z.int().min(100).max(120_000),
-  webhook_max_attempts: z.int().min(1).max(100),
-  /**
-   * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
-   * are kept, held, until it is enabled again (src/webhooks/endpoints.ts). Fractions allowed; 0:
-   * never disabled.
-   */
-  webhook_disable_after_hours: z.number().min(0).max(8760),
-  /** Where the operator is told of each endpoint disabled: a signed POST (src/webhooks/operator-notice.ts). */
-  operator_webhook_url: httpUrl.optional(),
-  /** Signs the operator's notices (Standard Webhooks); required with operator_webhook_url. */
-  operator_webhook_secret: webhookSecret.optional(),
-  worker_concurrency: z.int().min(1).max(1000),
-  /** Webhook deliveries a worker process has in hand at once (src/webhooks/dispatcher.ts). */
-  delivery_concurrency: z.int().min(1).max(10_000),
-  /** Of those, POSTs in flight to one receiver at once: a slow or dead one never takes more. */
-  delivery_endpoint_concurrency: z.int().min(1).max(1000),
-  indexer_poll_interval_ms: z.int().min(10).max(60_000),
-  /** The dev chain's node (no RPC configured): Hardhat 2 or Foundry's anvil, both from npm. */
-  dev_chain_node: z.enum(['hardhat', 'anvil']).default('hardhat'),
-  indexer_max_lag_blocks: z.int().min(1),
-  /** Base URL that ipfs://<cid>/<path> NFT metadata is fetched through, and media links point to. */
-  nft_ipfs_gateway: z.string().refine((v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s):// URL'),
-  /** AML score weights, thresholds and exposure limits (src/config/aml.ts). */
-  aml: AmlConfigSchema,
-  /** Encrypts travel rule personal data at rest; without it, `<data_dir>/data.key` (generated once). */
-  data_key: dataKey.optional(),
-  /** Earlier data keys, kept to decrypt rows they sealed (src/travelrule/crypto.ts). */
-  data_keys_old: z.array(dataKey).default([]),
-  /** Travel Rule exchange, e-mail fallback and threshold (see TravelRuleConfigSchema). */
-  travel_rule: TravelRuleConfigSchema.default(() => TravelRuleConfigSchema.parse({})),
-  /** Start a local Hardhat node as `eth` when no network has an RPC URL (the quick start). */
-  dev_chain: z.boolean().optional(),
-  /** Bearer token that opens GET /metrics from any address (src/monitoring/metrics-access.ts); none: CIDRs only. */
-  metrics_token: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
-  /** Client addresses that may read GET /metrics without the token; an empty list: token only. */
-  metrics_allow_cidrs: z.array(cidr).default(['127.0.0.0/8', '::1/128']),
-  /**
-   * Operator roles that must log in with a second factor (TOTP): an operator of one of them
-   * without it sets it up right after the password, before anything else, and the operator API
-   * takes them only with a session opened with a code. Default: every role, since viewers read
-   * the Travel Rule's personal data too. Empty: no role requires it (operators may still enrol).
-   */
-  mfa_required_roles: z
-    .array(z.enum(['viewer', 'reviewer', 'admin']))
-    .default(['viewer', 'reviewer', 'admin']),
-  /** Sustained /v2 requests per minute per API key, per API process (src/api/ratelimit.ts); 0: no limit. */
-  rate_limit_per_minute: z.int().min(0).max(1_000_000).default(600),
-  /** Requests per API key allowed at once after an idle spell (the token bucket's size). */
-  rate_limit_burst: z.int().min(1).max(1_000_000).default(100),
-  networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
-    for (const symbol of Object.keys(nets)) {
-      const info = networkInfo(symbol);
-      if (!info)
-        ctx.addIssue({
-          code: 'custom',
-          path: [symbol],
-          message: `unknown network symbol (known: ${NETWORK_SYMBOLS.join(', ')})`,
-        });
-      else if (info.family !== 'evm' && info.family !== 'utxo')
-        ctx.addIssue({
-          code: 'custom',
-          path: [symbol],
-          message: `no indexer for the ${info.family} family (Tollgate indexes EVM and Bitcoin-family networks)`,
-        });
-    }
-  }),
-});
+  })
+  .superRefine((config, ctx) => {
+    const hp = config.health_port;
+    if (hp !== undefined && hp !== 0 && (hp === config.port || hp === config.travel_rule.trp_port))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['health_port'],
+        message: `must differ from ${hp === config.port ? 'port' : 'travel_rule.trp_port'} (${hp}): the health listener is a socket of its own`,
+      });
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type NetworkConfig = z.infer<typeof NetworkConfigSchema>;
@@ -356,6 +372,7 @@ const ENV_KEYS: Record<
   TOLLGATE_EMBEDDED_POSTGRES_PORT: { path: 'embedded_postgres_port', type: 'int' },
   TOLLGATE_HOST: { path: 'host', type: 'string' },
   TOLLGATE_PORT: { path: 'port', type: 'int' },
+  TOLLGATE_HEALTH_PORT: { path: 'health_port', type: 'int' },
   TOLLGATE_TLS_CERT: { path: 'tls_cert', type: 'string' },
   TOLLGATE_TLS_KEY: { path: 'tls_key', type: 'string' },
   TOLLGATE_TRUST_PROXY: { path: 'trust_proxy', type: 'list' },
