@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDevCa, makeDevCertificate } from '../../src/net/tls-certs.js';
 import { freePort } from '../../support/ports.js';
+import { onPath } from './on-path.js';
 
 /**
  * A real HAProxy (Debian's package) run with the configuration the README ships,
@@ -14,15 +15,7 @@ import { freePort } from '../../support/ports.js';
 
 const CONFIG_DIR = fileURLToPath(new URL('../../config/haproxy/', import.meta.url));
 
-export function findHaproxy(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const path = join(dir, 'haproxy');
-    if (dir && existsSync(path)) return path;
-  }
-  for (const path of ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy'])
-    if (existsSync(path)) return path;
-  return undefined;
-}
+export const findHaproxy = () => onPath('haproxy', ['/usr/sbin', '/usr/local/sbin']);
 
 /** Skip only off CI: on CI (CI=true) a missing haproxy fails the file in startHaproxy. */
 export const skipWithoutHaproxy = !findHaproxy() && process.env.CI !== 'true';

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import Client from 'bitcoin-core';
 import { freePort } from '../../support/ports.js';
+import { onPath } from './on-path.js';
 
 /**
  * A real `litecoind -regtest` for one test file: its own data dir and free RPC port on
@@ -14,11 +15,7 @@ import { freePort } from '../../support/ports.js';
 export function findLitecoind(): string | undefined {
   const given = process.env.TEST_LITECOIND;
   if (given) return existsSync(given) ? given : undefined;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const path = join(dir, 'litecoind');
-    if (dir && existsSync(path)) return path;
-  }
-  return undefined;
+  return onPath('litecoind');
 }
 
 /**
