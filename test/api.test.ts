@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -357,6 +358,53 @@ describe('the HTTP surface', () => {
     expect(
       doc.json.paths['/stream/create'].post.requestBody.content['application/json'].schema.required,
     ).toEqual(['address', 'webhook']);
+  });
+
+  it('answers what the HTTP parser refuses in the error shape, as JSON, never a bare status line', async () => {
+    // Raw bytes over TLS, as a fuzzer or a broken client sends them; everything the server writes.
+    const raw = (bytes: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connectTls(
+          { port: app.apiPort!, host: '127.0.0.1', rejectUnauthorized: false },
+          () => socket.write(bytes),
+        );
+        let data = '';
+        socket.on('data', (d) => (data += d.toString('latin1')));
+        socket.on('close', () => resolve(data));
+        socket.on('error', () => resolve(data));
+        setTimeout(() => socket.destroy(), 5000);
+      });
+    const parsed = (answer: string) => {
+      const [head, body] = answer.split('\r\n\r\n');
+      return { head: head!, json: JSON.parse(body!) };
+    };
+    const cases = [
+      ['HELLO\r\n\r\n', 400, 'Malformed HTTP request.'],
+      [
+        'GET /v2/stream/list HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+        400,
+        'Malformed HTTP request.',
+      ],
+      [
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'Request headers larger than 16 KB.',
+      ],
+    ] as const;
+    for (const [bytes, status, message] of cases) {
+      const { head, json } = parsed(await raw(bytes));
+      expect(head, bytes.slice(0, 30)).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(head.toLowerCase()).toContain('content-type: application/json');
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(json).toEqual({ code: 5000, status: 5000, message });
+    }
+    // A well-formed request, then a malformed one on the same connection: the first answer whole,
+    // then the refusal.
+    const both = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHELLO\r\n\r\n');
+    expect(both).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"ok"\}HTTP\/1\.1 400 /);
+    expect(both.endsWith('{"code":5000,"status":5000,"message":"Malformed HTTP request."}')).toBe(
+      true,
+    );
   });
 
   it('never gives data over plain HTTP', async () => {

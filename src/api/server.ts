@@ -1,10 +1,16 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TlsMaterial } from './tls.js';
 import { TLS_VERSIONS } from '../net/tls-certs.js';
+import { ErrorNumber, errorBody } from '../errors.js';
 
 /**
  * TLS of the API: TLS 1.2 and 1.3 only (a client offering TLS 1.1 or older fails the handshake),
@@ -81,8 +87,53 @@ export function startServer(
       },
     ) as Server;
     server.once('error', reject);
+    answerMalformedRequests(server);
     server.headersTimeout = 15_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  });
+}
+
+/**
+ * What Node's HTTP parser refuses before the app sees a request (a malformed request line or
+ * header, headers over 16 KB, a request not received within headersTimeout/requestTimeout) is
+ * answered in the API's error shape, as JSON, and the connection closed (Node's own answer is a
+ * bare status line with no body). Answers to earlier requests on the same connection (pipelined
+ * before the malformed one) are finished first, then the refusal follows them: Node's default
+ * handler drops them.
+ */
+function answerMalformedRequests(server: Server): void {
+  const connections = new WeakMap<Socket, { answering: number; whenDone?: () => void }>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const state = connections.get(socket) ?? { answering: 0 };
+    connections.set(socket, state);
+    state.answering++;
+    res.once('close', () => {
+      state.answering--;
+      if (state.answering === 0) state.whenDone?.();
+    });
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers larger than 16 KB.']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request was not received in time.']
+          : [400, 'Bad Request', 'Malformed HTTP request.'];
+    const body = JSON.stringify(errorBody(ErrorNumber.BAD_REQUEST, message));
+    const refuse = () => {
+      if (!socket.writable) return void socket.destroy();
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    };
+    const state = connections.get(socket);
+    if (state && state.answering > 0) state.whenDone = refuse;
+    else refuse();
   });
 }
