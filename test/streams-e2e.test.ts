@@ -40,8 +40,10 @@ async function stream(address: string) {
 
 /**
  * Both deliveries of a transaction to a streamed address. The unconfirmed event is created
- * before the confirmed one; their arrival order is not promised (README: deliveries run in
- * parallel and retries reorder them), so it is not asserted.
+ * before the confirmed one: its `sequence` (the per-stream order deliveries follow, sql/0013) is
+ * lower. Not `created_at, id`: a block confirmed when first stored gets both events in one
+ * transaction (one created_at), and ids are random uuids. Their arrival order is not promised
+ * (README: deliveries run in parallel and retries reorder them), so it is not asserted.
  */
 async function bothDeliveries(txHash: string, address: string): Promise<[Received, Received]> {
   const mine = (all: Received[]) =>
@@ -54,7 +56,7 @@ async function bothDeliveries(txHash: string, address: string): Promise<[Receive
   const confirmed = list.find((r) => r.json.confirmed)!;
   const created = await db.sql<{ confirmed: boolean }[]>`
     select confirmed from webhook_events where id in (${unconfirmed.headers['webhook-id']!.slice(4)}, ${confirmed.headers['webhook-id']!.slice(4)})
-    order by created_at, id`;
+    order by sequence`;
   expect(created.map((e) => e.confirmed)).toEqual([false, true]);
   expectWebhookContract('streamEvm', [unconfirmed.json, confirmed.json]);
   return [unconfirmed, confirmed];
