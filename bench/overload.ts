@@ -17,8 +17,7 @@
  * TOLLGATE_TRUST_PROXY its address): the deployment README's "Many clients at once" describes.
  */
 import autocannon, { type Result } from 'autocannon';
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -26,8 +25,8 @@ import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/open.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { createApiKey } from '../src/keys/keys.js';
-import { makeDevCa, makeDevCertificate } from '../src/net/tls-certs.js';
 import { setLogLevel } from '../src/log.js';
+import { startHaproxy } from '../support/haproxy.js';
 import { freePort } from '../support/ports.js';
 import { latencySummary, machine, round, writeResult } from './lib/common.js';
 import { startRole } from './lib/role.js';
@@ -36,6 +35,7 @@ const CONNECTIONS = Number(process.argv[2] ?? 2_000);
 const DURATION_S = Number(process.argv[3] ?? 20);
 const STREAMS = 1_000;
 const PROXY = process.env.BENCH_PROXY === 'haproxy';
+const PATH = process.env.BENCH_PATH ?? '/v2/stream/list?page=1&limit=50';
 
 setLogLevel('warn');
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-overload-'));
@@ -44,8 +44,6 @@ const pg = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
 const port = await freePort();
 /** The api role's health listener (TOLLGATE_HEALTH_PORT), probed during the load. */
 const healthPort = await freePort();
-/** Where clients connect: the api role itself, or HAProxy in front of it. */
-const clientPort = PROXY ? await freePort() : port;
 const env: Record<string, string> = {
   DATABASE_URL: pg.url,
   TOLLGATE_DATA_DIR: dir,
@@ -57,7 +55,7 @@ const env: Record<string, string> = {
   TOLLGATE_RATE_LIMIT_BURST: '1000000',
   TOLLGATE_HEALTH_PORT: String(healthPort),
   ...(PROXY ? { TOLLGATE_TRUST_PROXY: '127.0.0.1/32' } : {}),
-  // Anything else for the api role, e.g. BENCH_API_ENV='TOLLGATE_API_MAX_IN_FLIGHT=0'.
+  // Anything else for the api role, e.g. BENCH_API_ENV='TOLLGATE_RATE_LIMIT_PER_MINUTE=0'.
   ...Object.fromEntries(
     (process.env.BENCH_API_ENV ?? '')
       .split(' ')
@@ -73,29 +71,9 @@ await sql.unsafe(`insert into tracked_addresses (api_key_id, address, family, st
 await sql.unsafe('vacuum analyze tracked_addresses');
 
 const api = startRole('api', env);
-let haproxy: ReturnType<typeof spawn> | undefined;
-if (PROXY) {
-  const ca = await makeDevCa();
-  const cert = await makeDevCertificate(ca, { hosts: ['127.0.0.1'] });
-  writeFileSync(join(dir, 'proxy.pem'), `${cert.cert.trim()}\n${cert.key.trim()}\n`, {
-    mode: 0o600,
-  });
-  haproxy = spawn('haproxy', ['-f', 'config/haproxy/haproxy.cfg'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PROXY_BIND: `127.0.0.1:${clientPort}`,
-      PROXY_CERT: join(dir, 'proxy.pem'),
-      TOLLGATE_API: `127.0.0.1:${port}`,
-      PROXY_ERRORS: join(process.cwd(), 'config/haproxy'),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-let haproxyExit: number | null = null;
-haproxy?.on('exit', (code) => {
-  haproxyExit = code ?? -1;
-});
-const base = `https://127.0.0.1:${clientPort}`;
+// Clients connect to the api role itself, or to HAProxy in front of it.
+const haproxy = PROXY ? await startHaproxy('haproxy', port) : undefined;
+const base = haproxy?.baseUrl ?? `https://127.0.0.1:${port}`;
 const insecure = new Agent({ connect: { rejectUnauthorized: false } });
 async function health(): Promise<number | string> {
   try {
@@ -108,7 +86,7 @@ async function health(): Promise<number | string> {
 }
 async function stopAll(): Promise<number> {
   const rss = api.running() ? await api.stop() : 0;
-  haproxy?.kill();
+  await haproxy?.stop();
   await insecure.close();
   await db.close();
   await pg.stop();
@@ -116,11 +94,9 @@ async function stopAll(): Promise<number> {
   return rss;
 }
 for (let i = 0; (await health()) !== 200; i++) {
-  if (i > 300 || haproxyExit !== null || !api.running()) {
+  if (i > 300 || !api.running()) {
     await stopAll();
-    throw new Error(
-      haproxyExit !== null ? `haproxy exited (${haproxyExit})` : 'the api role did not answer',
-    );
+    throw new Error(`the api role did not answer${PROXY ? ' through haproxy' : ''}`);
   }
   await new Promise((r) => setTimeout(r, 100));
 }
@@ -172,7 +148,7 @@ const probing = Promise.all([
 const r = await new Promise<Result>((resolve, reject) => {
   const instance = autocannon(
     {
-      url: base + (process.env.BENCH_PATH ?? '/v2/stream/list?page=1&limit=50'),
+      url: base + PATH,
       connections: CONNECTIONS,
       duration: DURATION_S,
       headers: { apikey: key.apikey },
@@ -229,7 +205,7 @@ const figures = {
   api_peak_rss_mb: apiRssMb,
 };
 console.log(
-  `${figures.through}: /stream/list, ${CONNECTIONS} connections at once, ${DURATION_S} s: ${figures.answers_per_s} answers/s (${Object.entries(
+  `${figures.through}: ${PATH.split('?')[0]}, ${CONNECTIONS} connections at once, ${DURATION_S} s: ${figures.answers_per_s} answers/s (${Object.entries(
     byStatus,
   )
     .map(([s, n]) => `${n} × ${s}`)

@@ -3,12 +3,8 @@ import { createApiKey } from '../src/keys/keys.js';
 import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
-import {
-  HAPROXY_SKIP_MESSAGE,
-  type Haproxy,
-  skipWithoutHaproxy,
-  startHaproxy,
-} from './helpers/haproxy.js';
+import { HAPROXY_SKIP_MESSAGE, haproxyBin, skipWithoutHaproxy } from './helpers/haproxy.js';
+import { type Haproxy, startHaproxy } from '../support/haproxy.js';
 import { call } from './helpers/http.js';
 
 /**
@@ -29,7 +25,7 @@ describe.skipIf(skipWithoutHaproxy)('HAProxy in front of the API (config/haproxy
     db = await freshDatabase();
     app = await startTestAppliance(db.url, { TOLLGATE_TRUST_PROXY: '127.0.0.1/32' }, API_ONLY);
     apikey = (await createApiKey(db.sql, 'proxied')).apikey;
-    proxy = await startHaproxy(app.apiPort!);
+    proxy = await startHaproxy(haproxyBin(), app.apiPort!);
   });
   afterAll(async () => {
     await proxy?.stop();

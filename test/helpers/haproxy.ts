@@ -1,87 +1,16 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { makeDevCa, makeDevCertificate } from '../../src/net/tls-certs.js';
-import { freePort } from '../../support/ports.js';
 import { onPath } from './on-path.js';
 
-/**
- * A real HAProxy (Debian's package) run with the configuration the README ships,
- * config/haproxy/haproxy.cfg, in front of a test appliance's api port; stopped by its PID.
- */
-
-const CONFIG_DIR = fileURLToPath(new URL('../../config/haproxy/', import.meta.url));
-
+/** Debian's haproxy, for test/haproxy-config.test.ts (support/haproxy.ts runs it). */
 export const findHaproxy = () => onPath('haproxy', ['/usr/sbin', '/usr/local/sbin']);
 
-/** Skip only off CI: on CI (CI=true) a missing haproxy fails the file in startHaproxy. */
+/** Skip only off CI: on CI (CI=true) a missing haproxy fails the file in its beforeAll. */
 export const skipWithoutHaproxy = !findHaproxy() && process.env.CI !== 'true';
 export const HAPROXY_SKIP_MESSAGE =
   'haproxy not installed (apt-get install haproxy); the proxy configuration test skipped';
 
-export interface Haproxy {
-  /** https://127.0.0.1:<port>, the proxy's TLS listener. */
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-export async function startHaproxy(apiPort: number): Promise<Haproxy> {
+/** The haproxy to run, or an error saying CI needs it. */
+export function haproxyBin(): string {
   const bin = findHaproxy();
   if (!bin) throw new Error(HAPROXY_SKIP_MESSAGE.replace('; the', ', and CI needs it: the'));
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-haproxy-'));
-  const cert = await makeDevCertificate(await makeDevCa(), { hosts: ['127.0.0.1'] });
-  writeFileSync(join(dir, 'proxy.pem'), `${cert.cert.trim()}\n${cert.key.trim()}\n`, {
-    mode: 0o600,
-  });
-  const port = await freePort();
-  let stderr = '';
-  const child = spawn(bin, ['-f', join(CONFIG_DIR, 'haproxy.cfg')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PROXY_BIND: `127.0.0.1:${port}`,
-      PROXY_CERT: join(dir, 'proxy.pem'),
-      TOLLGATE_API: `127.0.0.1:${apiPort}`,
-      PROXY_ERRORS: CONFIG_DIR,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid)
-      process.kill(child.pid, 'SIGTERM');
-    await exited;
-    rmSync(dir, { recursive: true, force: true });
-  };
-  // Listening once its configuration is read; a configuration it refuses ends it.
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`haproxy exited with code ${child.exitCode}: ${stderr}`);
-    }
-    if (await listening(port)) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`haproxy did not listen within 10 s: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { baseUrl: `https://127.0.0.1:${port}`, stop };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+  return bin;
 }
