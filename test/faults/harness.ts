@@ -8,10 +8,13 @@ import { eventually } from '../helpers/eventually.js';
 import { startOwnChain, type OwnChain } from '../helpers/own-chain.js';
 import {
   assertInvariants,
+  evmFamily,
   expectedDeliveries,
   readCanonical,
   waitForDeliveries,
+  type Canonical,
   type Endpoint,
+  type Family,
 } from './invariants.js';
 import { FaultReceiver } from './receiver.js';
 import { RoleProcess } from './roles.js';
@@ -44,35 +47,22 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
   const rng: Rng = scenarioRng(name, opts.file);
   const chain: OwnChain = await startOwnChain();
   const db = opts.database ?? (await freshDatabase());
-  const receivers = [await new FaultReceiver().start(), await new FaultReceiver().start()];
   const streamed: Hex[] = [randomAddress(), randomAddress(), randomAddress()].map(
     (a) => a.toLowerCase() as Hex,
   );
-  const endpoints: Endpoint[] = [];
-  for (const [i, receiver] of receivers.entries()) {
-    const k = await createApiKey(db.sql, `faults-${i}`);
-    endpoints.push({ receiver, secret: k.webhook_secret });
-    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2))
-      await subscribe(db.sql, k.id, address, 'evm', { stream: receiver.url });
-  }
   const rpcUrl = opts.rpcUrl ? await opts.rpcUrl(chain.url, rng.fork('rpc-proxy')) : chain.url;
-  const env = {
+  const { receivers, endpoints, roles, working } = await streamsAndRoles(db, streamed, 'evm', {
     TOLLGATE_RPC_ETH: rpcUrl,
     // Hardhat calls every block final, and these blocks are reverted: the depth limit alone.
     TOLLGATE_FINALITY_ETH: 'depth',
     TOLLGATE_CONFIRMATIONS_ETH: String(opts.confirmations),
     TOLLGATE_START_BLOCK_ETH: String(START_BLOCK),
     TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
-    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-    TOLLGATE_WEBHOOK_TIMEOUT_MS: '5000',
     ...opts.env,
-  };
-  const roles = {
-    indexer: new RoleProcess('indexer', () => db.url, env),
-    worker: new RoleProcess('worker', () => db.url, env),
-  };
+  });
   const traffic = new Traffic(chain, streamed);
   await traffic.setup();
+  const family = evmFamily(chain, opts.confirmations, START_BLOCK);
 
   return {
     rng,
@@ -81,57 +71,23 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
     receivers,
     roles,
     traffic,
-    /** Waits until the roles are up and working: the first delivery has arrived. */
-    async working(): Promise<void> {
-      await eventually(
-        async () => receivers.some((r) => r.received.length > 0),
-        (up) => up,
-        60_000,
-      );
-    },
+    working,
     /**
      * Mines the confirmations, waits (bounded) for the indexer to reach the head and for every
      * expected delivery, stops the roles, then checks the invariants and prints a summary.
      */
     async finish(): Promise<void> {
-      await chain.mine(opts.confirmations);
-      for (const r of Object.values(roles)) if (!r.running) r.start();
-      const canonical = await readCanonical(chain, START_BLOCK);
-      await eventually(
-        () => db.sql`select block_hash from indexer_cursors where network = 'eth'`,
-        (r) => r[0]?.block_hash === canonical.headHash,
-        SETTLE_TIMEOUT_MS,
-      );
-      const expected = expectedDeliveries(canonical, streamed, opts.confirmations);
-      await waitForDeliveries(canonical, expected, endpoints, SETTLE_TIMEOUT_MS);
-      // A receiver may have a delivery whose attempt a kill cut off before it was recorded: the
-      // job is freed (stale-locks.ts) and runs again. Wait for the database to settle too.
-      await eventually(
-        () =>
-          db.sql<
-            { n: number }[]
-          >`select count(*)::int as n from webhook_events where status = 'pending'`,
-        (r) => r[0]!.n === 0,
-        SETTLE_TIMEOUT_MS,
-      );
-      await Promise.all(Object.values(roles).map((r) => r.stop()));
-      const crashes = Object.values(roles).flatMap((r) => r.crashes);
-      if (crashes.length)
-        throw new Error(
-          `a role exited on its own, or not with code 0 on SIGTERM:\n${crashes.join('\n---\n')}`,
-        );
-      const summary = await assertInvariants({
-        chain,
-        canonical,
-        sql: db.sql,
-        streamed,
+      await settleAndCheck({
+        name,
+        db,
+        roles,
         endpoints,
+        streamed,
+        family,
         confirmations: opts.confirmations,
-        startBlock: START_BLOCK,
+        mine: (n) => chain.mine(n),
+        canonical: () => readCanonical(chain, START_BLOCK),
       });
-      console.log(
-        `[faults] ${name}: ${canonical.txs.size} transactions in ${canonical.head} blocks, ${summary.expected} expected deliveries, ${summary.deliveries} received (${summary.duplicates} repeated, ${summary.retractions} retractions, ${summary.failedAttempts} failed attempts recorded); starts: indexer ${roles.indexer.starts}, worker ${roles.worker.starts}`,
-      );
     },
     async close(): Promise<void> {
       await Promise.all(Object.values(roles).map((r) => r.stop().catch(() => {})));
@@ -143,4 +99,137 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
 }
 
 export type Scenario = Awaited<ReturnType<typeof startScenario>>;
+
+/**
+ * What every scenario sets up beside its node: two receivers, each with an API key whose streams
+ * post to it (the first two streamed addresses to the first, the rest to the second), and the
+ * indexer and worker as child processes with `env` (the node's variables) on the database.
+ */
+export async function streamsAndRoles(
+  db: { url: string; sql: Sql },
+  streamed: readonly string[],
+  family: 'evm' | 'utxo',
+  env: Record<string, string>,
+) {
+  const receivers = [await new FaultReceiver().start(), await new FaultReceiver().start()];
+  const endpoints: Endpoint[] = [];
+  for (const [i, receiver] of receivers.entries()) {
+    const k = await createApiKey(db.sql, `faults-${i}`);
+    endpoints.push({ receiver, secret: k.webhook_secret });
+    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2))
+      await subscribe(db.sql, k.id, address, family, { stream: receiver.url });
+  }
+  const roleEnv = {
+    TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    TOLLGATE_WEBHOOK_TIMEOUT_MS: '5000',
+    ...env,
+  };
+  const roles = {
+    indexer: new RoleProcess('indexer', () => db.url, roleEnv),
+    worker: new RoleProcess('worker', () => db.url, roleEnv),
+  };
+  return {
+    receivers,
+    endpoints,
+    roles,
+    /** Waits until the roles are up and working: the first delivery has arrived. */
+    async working(): Promise<void> {
+      await eventually(
+        async () => receivers.some((r) => r.received.length > 0),
+        (up) => up,
+        60_000,
+      );
+    },
+  };
+}
+
+/**
+ * kill -9 of the indexer or the worker at `kills` points drawn from `rng`, each restarted after a
+ * moment down. Half the worker's kill points are as a delivery reaches a receiver, before its
+ * answer (jobs locked, in flight); the others up to a few seconds after the last (re)start.
+ */
+export async function killAtRandomPoints(
+  rng: Rng,
+  roles: { indexer: RoleProcess; worker: RoleProcess },
+  receivers: readonly FaultReceiver[],
+  kills: number,
+): Promise<void> {
+  for (let i = 0; i < kills; i++) {
+    const victim = rng.pick([roles.indexer, roles.worker]);
+    if (victim === roles.worker && rng.chance(0.5)) {
+      await sleep(rng.int(0, 1500));
+      await Promise.race(receivers.map((r) => r.nextRequest(10_000)));
+    } else {
+      await sleep(rng.int(200, 3000));
+    }
+    await victim.kill();
+    await sleep(rng.int(0, 800)); // down for a moment while blocks keep coming
+    victim.start();
+  }
+}
+
+/** A scenario's world, for settling and checking it whatever its chain. */
+export interface World {
+  name: string;
+  db: { sql: Sql };
+  roles: Record<string, RoleProcess>;
+  endpoints: readonly Endpoint[];
+  streamed: readonly string[];
+  family: Family;
+  confirmations: number;
+  /** Mines blocks on the scenario's node. */
+  mine(n: number): Promise<unknown>;
+  /** Reads the node's final chain. */
+  canonical(): Promise<Canonical>;
+}
+
+/**
+ * The end of a scenario: mines the confirmations, starts any stopped role, waits (bounded) for
+ * the indexer to reach the head, for every expected delivery and for the database to settle,
+ * stops the roles (each must exit 0), then checks the invariants and prints a summary.
+ */
+export async function settleAndCheck(w: World): Promise<void> {
+  const { db, roles, endpoints, streamed, family, confirmations } = w;
+  await w.mine(confirmations);
+  for (const r of Object.values(roles)) if (!r.running) r.start();
+  const canonical = await w.canonical();
+  await eventually(
+    () => db.sql`select block_hash from indexer_cursors where network = ${family.network}`,
+    (r) => r[0]?.block_hash === canonical.headHash,
+    SETTLE_TIMEOUT_MS,
+  );
+  const expected = expectedDeliveries(canonical, streamed, confirmations);
+  await waitForDeliveries(canonical, expected, endpoints, SETTLE_TIMEOUT_MS, family);
+  // A receiver may have a delivery whose attempt a kill cut off before it was recorded: the
+  // job is freed (stale-locks.ts) and runs again. Wait for the database to settle too.
+  await eventually(
+    () =>
+      db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from webhook_events where status = 'pending'`,
+    (r) => r[0]!.n === 0,
+    SETTLE_TIMEOUT_MS,
+  );
+  await Promise.all(Object.values(roles).map((r) => r.stop()));
+  const crashes = Object.values(roles).flatMap((r) => r.crashes);
+  if (crashes.length)
+    throw new Error(
+      `a role exited on its own, or not with code 0 on SIGTERM:\n${crashes.join('\n---\n')}`,
+    );
+  const summary = await assertInvariants({
+    family,
+    canonical,
+    sql: db.sql,
+    streamed,
+    endpoints,
+    confirmations,
+  });
+  console.log(
+    `[faults] ${w.name}: ${canonical.txs.size} transactions in blocks up to ${canonical.head}, ${summary.expected} expected deliveries, ${summary.deliveries} received (${summary.duplicates} repeated, ${summary.retractions} retractions, ${summary.failedAttempts} failed attempts recorded); starts: ${Object.values(
+      roles,
+    )
+      .map((r) => `${r.role} ${r.starts}`)
+      .join(', ')}`,
+  );
+}
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

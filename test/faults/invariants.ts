@@ -1,17 +1,17 @@
 import { expect } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { Hex } from 'viem';
 import type { Sql } from '../../src/db/index.js';
 import type { OwnChain } from '../helpers/own-chain.js';
 import { startTestAppliance } from '../helpers/appliance.js';
-import { compareChainTables } from '../helpers/compare.js';
+import { compareChainTables, compareUtxoTables } from '../helpers/compare.js';
 import { freshDatabase } from '../helpers/db.js';
 import { eventually } from '../helpers/eventually.js';
 import type { Delivery, FaultReceiver } from './receiver.js';
 
 /**
  * What the receivers and the database should hold after a fault scenario, read from the node's
- * final canonical chain (not from Tollgate), and the checks that they do:
+ * final canonical chain (not from Tollgate), and the checks that they do (for an EVM chain, or a
+ * Bitcoin-family one: see `Family`):
  * 1. every expected delivery arrived at least once: for each transaction on the canonical chain
  *    touching a streamed address, an unconfirmed and a confirmed one (for that address);
  * 2. no orphaned transaction was delivered as confirmed (tx hash, block number and the event's
@@ -40,6 +40,71 @@ export interface Canonical {
   headHash: string;
   blocks: Map<number, string>;
   txs: Map<string, CanonicalTx>;
+}
+
+/** What a delivery body says it is about: the streamed address, the transaction, its block. */
+export interface DeliveryOf {
+  address: string;
+  hash: string;
+  blockNumber: number;
+  /**
+   * The block's hash where the body carries it (the Bitcoin shape): a transaction orphaned in a
+   * reorg is often mined again at the same height, in another block.
+   */
+  blockHash?: string;
+}
+
+/**
+ * How the checks read one chain family: its network, where its stream bodies keep the address,
+ * transaction and block (the EVM shape nests them under `tx`; the Bitcoin shape has them at the
+ * top), and the clean index that the scenario's database is compared with.
+ */
+export interface Family {
+  network: string;
+  /** The delivery's address, transaction and block; undefined for a body that is not a stream event. */
+  identify(json: any): DeliveryOf | undefined;
+  /** The appliance environment that indexes the final chain into a clean database. */
+  cleanIndexEnv: Record<string, string>;
+  compareTables(a: Sql, b: Sql): Promise<void>;
+}
+
+export function evmFamily(chain: OwnChain, confirmations: number, startBlock: number): Family {
+  return {
+    network: 'eth',
+    identify: (j) =>
+      j?.tx
+        ? { address: j.tx.address, hash: j.tx.hash, blockNumber: Number(j.blockNumber) }
+        : undefined,
+    cleanIndexEnv: {
+      TOLLGATE_RPC_ETH: chain.url,
+      TOLLGATE_CONFIRMATIONS_ETH: String(confirmations),
+      TOLLGATE_START_BLOCK_ETH: String(startBlock),
+      TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+    },
+    compareTables: compareChainTables,
+  };
+}
+
+export function litecoinFamily(rpcUrl: string, confirmations: number, startBlock: number): Family {
+  return {
+    network: 'litecoin',
+    identify: (j) =>
+      typeof j?.hash === 'string' && typeof j.address === 'string'
+        ? {
+            address: j.address,
+            hash: j.hash,
+            blockNumber: Number(j.blockNumber),
+            blockHash: String(j.blockHash),
+          }
+        : undefined,
+    cleanIndexEnv: {
+      TOLLGATE_RPC_LITECOIN: rpcUrl,
+      TOLLGATE_CONFIRMATIONS_LITECOIN: String(confirmations),
+      TOLLGATE_START_BLOCK_LITECOIN: String(startBlock),
+      TOLLGATE_POLL_INTERVAL_MS_LITECOIN: '50',
+    },
+    compareTables: compareUtxoTables,
+  };
 }
 
 /** A receiver and the webhook secret of the API key whose streams post to it. */
@@ -90,7 +155,7 @@ const key = (address: string, hash: string, confirmed: boolean) =>
 /** (address, tx hash, confirmed) of every delivery the canonical chain calls for. */
 export function expectedDeliveries(
   c: Canonical,
-  streamed: readonly Hex[],
+  streamed: readonly string[],
   confirmations: number,
 ): Set<string> {
   const out = new Set<string>();
@@ -107,24 +172,34 @@ export function expectedDeliveries(
 
 const all = (endpoints: readonly Endpoint[]): Delivery[] =>
   endpoints.flatMap((e) => e.receiver.received);
-const isOnCanonical = (c: Canonical, d: Delivery) =>
-  c.txs.get(String(d.json?.tx?.hash).toLowerCase())?.blockNumber === Number(d.json?.blockNumber);
+const isOnCanonical = (c: Canonical, of: DeliveryOf) => {
+  const tx = c.txs.get(of.hash.toLowerCase());
+  return (
+    tx?.blockNumber === of.blockNumber &&
+    (of.blockHash === undefined || tx.blockHash === of.blockHash.toLowerCase())
+  );
+};
+/** address|tx|block of a delivery: the unit that is delivered, confirmed and retracted. */
+const inBlock = (of: DeliveryOf) =>
+  `${of.address.toLowerCase()}|${of.hash.toLowerCase()}|${of.blockNumber}${of.blockHash ? `@${of.blockHash.toLowerCase()}` : ''}`;
 
 /** What is still to arrive: expected deliveries, and retractions of delivered orphaned ones. */
 export function outstanding(
   c: Canonical,
   expected: Set<string>,
   endpoints: readonly Endpoint[],
+  family: Pick<Family, 'identify'>,
 ): { missing: string[]; unretracted: string[] } {
   const got = new Set<string>();
   const retracted = new Set<string>();
   const orphanedDelivered = new Set<string>();
   for (const d of all(endpoints)) {
     const j = d.json;
-    if (!j?.tx) continue;
-    const id = `${String(j.tx.address).toLowerCase()}|${String(j.tx.hash).toLowerCase()}|${j.blockNumber}`;
+    const of = family.identify(j);
+    if (!of) continue;
+    const id = inBlock(of);
     if (j.removed === true) retracted.add(id);
-    else if (isOnCanonical(c, d)) got.add(key(j.tx.address, j.tx.hash, j.confirmed === true));
+    else if (isOnCanonical(c, of)) got.add(key(of.address, of.hash, j.confirmed === true));
     else orphanedDelivered.add(id);
   }
   return {
@@ -139,22 +214,22 @@ export async function waitForDeliveries(
   expected: Set<string>,
   endpoints: readonly Endpoint[],
   timeoutMs: number,
+  family: Pick<Family, 'identify'>,
 ) {
   return eventually(
-    async () => outstanding(c, expected, endpoints),
+    async () => outstanding(c, expected, endpoints, family),
     (o) => o.missing.length === 0 && o.unretracted.length === 0,
     timeoutMs,
   );
 }
 
 export interface CheckInput {
-  chain: OwnChain;
+  family: Family;
   canonical: Canonical;
   sql: Sql;
-  streamed: readonly Hex[];
+  streamed: readonly string[];
   endpoints: readonly Endpoint[];
   confirmations: number;
-  startBlock: number;
 }
 
 export async function assertInvariants(input: CheckInput): Promise<{
@@ -164,13 +239,13 @@ export async function assertInvariants(input: CheckInput): Promise<{
   duplicates: number;
   retractions: number;
 }> {
-  const { canonical: c, sql, streamed, endpoints, confirmations } = input;
+  const { canonical: c, sql, streamed, endpoints, confirmations, family } = input;
   const expected = expectedDeliveries(c, streamed, confirmations);
   const deliveries = all(endpoints);
   const streamedSet = new Set(streamed.map((a) => a.toLowerCase()));
 
   // 1. Every expected delivery arrived at least once (and every orphaned one delivered was retracted).
-  const { missing, unretracted } = outstanding(c, expected, endpoints);
+  const { missing, unretracted } = outstanding(c, expected, endpoints, family);
   if (missing.length) await printEvents(sql, missing);
   expect(missing, 'expected deliveries that never arrived (address|tx|confirmed)').toEqual([]);
   expect(unretracted, 'orphaned deliveries never retracted (address|tx|block)').toEqual([]);
@@ -187,7 +262,7 @@ export async function assertInvariants(input: CheckInput): Promise<{
       if (seen !== undefined && seen !== d.body) conflicts.push(id);
       bodies.set(id, d.body);
       expect(
-        streamedSet.has(String(d.json?.tx?.address).toLowerCase()),
+        streamedSet.has(String(family.identify(d.json)?.address).toLowerCase()),
         `delivery ${id} is for a streamed address`,
       ).toBe(true);
     }
@@ -204,14 +279,17 @@ export async function assertInvariants(input: CheckInput): Promise<{
   const eventHash = new Map(events.map((e) => [e.id, e.block_hash]));
   for (const d of confirmedIds) {
     const id = d.headers['webhook-id']!;
-    const tx = c.txs.get(String(d.json.tx.hash).toLowerCase());
+    const of = family.identify(d.json)!;
+    const tx = c.txs.get(of.hash.toLowerCase());
     expect(
       tx,
-      `confirmed delivery ${id} of a transaction not on the canonical chain (${d.json.tx.hash})`,
+      `confirmed delivery ${id} of a transaction not on the canonical chain (${of.hash})`,
     ).toBeDefined();
-    expect(Number(d.json.blockNumber), `block number of confirmed delivery ${id}`).toBe(
-      tx!.blockNumber,
-    );
+    expect(of.blockNumber, `block number of confirmed delivery ${id}`).toBe(tx!.blockNumber);
+    if (of.blockHash !== undefined)
+      expect(of.blockHash.toLowerCase(), `block hash in confirmed delivery ${id}`).toBe(
+        tx!.blockHash,
+      );
     expect(eventHash.get(id.replace(/^msg_/, '')), `block hash of confirmed delivery ${id}`).toBe(
       tx!.blockHash,
     );
@@ -252,36 +330,32 @@ export async function assertInvariants(input: CheckInput): Promise<{
 
   // 5. Order and sequence.
   expect(
-    orderViolations(endpoints),
+    orderViolations(endpoints, family),
     'deliveries out of order (receiver: address|tx|block: what came first)',
   ).toEqual([]);
 
   // 4. The database equals a clean index of the canonical chain.
   const [cursor] = await sql<
     { block_number: string; block_hash: string }[]
-  >`select block_number::text, block_hash from indexer_cursors where network = 'eth'`;
+  >`select block_number::text, block_hash from indexer_cursors where network = ${family.network}`;
   expect(cursor, 'the cursor is at the canonical head').toEqual({
     block_number: String(c.head),
     block_hash: c.headHash,
   });
   const clean = await freshDatabase();
-  const indexer = await startTestAppliance(
-    clean.url,
-    {
-      TOLLGATE_RPC_ETH: input.chain.url,
-      TOLLGATE_CONFIRMATIONS_ETH: String(confirmations),
-      TOLLGATE_START_BLOCK_ETH: String(input.startBlock),
-      TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
-    },
-    { api: false, worker: false, indexer: 'all', devChain: false },
-  );
+  const indexer = await startTestAppliance(clean.url, family.cleanIndexEnv, {
+    api: false,
+    worker: false,
+    indexer: 'all',
+    devChain: false,
+  });
   try {
     await eventually(
-      () => clean.sql`select block_hash from indexer_cursors where network = 'eth'`,
+      () => clean.sql`select block_hash from indexer_cursors where network = ${family.network}`,
       (r) => r[0]?.block_hash === c.headHash,
       60_000,
     );
-    await compareChainTables(sql, clean.sql);
+    await family.compareTables(sql, clean.sql);
   } finally {
     await indexer.stop();
     await clean.drop();
@@ -305,14 +379,18 @@ export async function assertInvariants(input: CheckInput): Promise<{
  * (address, tx, block), the first arrival of each kind must come unconfirmed, then confirmed,
  * then the retraction; their sequences must grow the same way; a webhook-id has one sequence.
  */
-export function orderViolations(endpoints: readonly Endpoint[]): string[] {
+export function orderViolations(
+  endpoints: readonly Endpoint[],
+  family: Pick<Family, 'identify'>,
+): string[] {
   const out: string[] = [];
   for (const [i, e] of endpoints.entries()) {
     const first = new Map<string, Map<string, { at: number; sequence: number }>>();
     const sequenceOf = new Map<string, number>();
     e.receiver.received.forEach((d, at) => {
       const j = d.json;
-      if (!j?.tx) return;
+      const of = family.identify(j);
+      if (!of) return;
       const id = d.headers['webhook-id']!;
       const sequence = Number(j.sequence);
       if (!Number.isSafeInteger(sequence) || sequence < 1)
@@ -321,7 +399,7 @@ export function orderViolations(endpoints: readonly Endpoint[]): string[] {
       if (seen !== undefined && seen !== sequence)
         out.push(`${i}: ${id} came with sequences ${seen} and ${sequence}`);
       sequenceOf.set(id, sequence);
-      const key = `${String(j.tx.address).toLowerCase()}|${String(j.tx.hash).toLowerCase()}|${j.blockNumber}`;
+      const key = inBlock(of);
       const kind =
         j.removed === true ? 'retraction' : j.confirmed === true ? 'confirmed' : 'unconfirmed';
       const kinds = first.get(key) ?? new Map();

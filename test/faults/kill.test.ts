@@ -1,5 +1,5 @@
 import { afterAll, it } from 'vitest';
-import { sleep, startScenario, type Scenario } from './harness.js';
+import { killAtRandomPoints, startScenario, type Scenario } from './harness.js';
 
 let s: Scenario | undefined;
 afterAll(async () => {
@@ -18,19 +18,7 @@ it(`kill -9 of the indexer or the worker at ${KILLS} random points, then restart
   roles.worker.start();
   const traffic = s.traffic.run(rng.fork('traffic'));
   try {
-    for (let i = 0; i < KILLS; i++) {
-      const victim = rng.pick([roles.indexer, roles.worker]);
-      if (victim === roles.worker && rng.chance(0.5)) {
-        // The kill point: as a delivery reaches a receiver, before its answer (jobs locked, in flight).
-        await sleep(rng.int(0, 1500));
-        await Promise.race(s.receivers.map((r) => r.nextRequest(10_000)));
-      } else {
-        await sleep(rng.int(200, 3000)); // the kill point: up to a few seconds after the last (re)start
-      }
-      await victim.kill();
-      await sleep(rng.int(0, 800)); // down for a moment while blocks keep coming
-      victim.start();
-    }
+    await killAtRandomPoints(rng, roles, s.receivers, KILLS);
   } finally {
     await traffic.stop();
   }
