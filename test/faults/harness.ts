@@ -8,13 +8,16 @@ import { eventually } from '../helpers/eventually.js';
 import { startOwnChain, type OwnChain } from '../helpers/own-chain.js';
 import {
   assertInvariants,
+  assertLiveAml,
   evmFamily,
   expectedDeliveries,
   readCanonical,
   waitForDeliveries,
+  waitForLiveAml,
   type Canonical,
   type Endpoint,
   type Family,
+  type LiveAmlWatch,
 } from './invariants.js';
 import { FaultReceiver } from './receiver.js';
 import { RoleProcess } from './roles.js';
@@ -35,6 +38,12 @@ export interface ScenarioOptions {
   /** The JSON-RPC URL the roles are given (a fault proxy in front of the chain); default the chain's. */
   rpcUrl?: (chainUrl: string, rng: Rng) => Promise<string>;
   env?: Record<string, string>;
+  /**
+   * Live AML too: the first streamed address is also tracked for live AML (its webhook to a
+   * receiver of its own), and the chain's wallet, which sends every transaction, is labelled
+   * `mixer`.
+   */
+  liveAml?: boolean;
 }
 
 /**
@@ -51,15 +60,25 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
     (a) => a.toLowerCase() as Hex,
   );
   const rpcUrl = opts.rpcUrl ? await opts.rpcUrl(chain.url, rng.fork('rpc-proxy')) : chain.url;
-  const { receivers, endpoints, roles, working } = await streamsAndRoles(db, streamed, 'evm', {
-    TOLLGATE_RPC_ETH: rpcUrl,
-    // Hardhat calls every block final, and these blocks are reverted: the depth limit alone.
-    TOLLGATE_FINALITY_ETH: 'depth',
-    TOLLGATE_CONFIRMATIONS_ETH: String(opts.confirmations),
-    TOLLGATE_START_BLOCK_ETH: String(START_BLOCK),
-    TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
-    ...opts.env,
-  });
+  const amlReceiver = opts.liveAml ? await new FaultReceiver().start() : undefined;
+  const labelled = chain.wallet.account!.address.toLowerCase();
+  if (amlReceiver)
+    await db.sql`insert into labels (network, address, category, source) values ('evm', ${labelled}, 'mixer', 'faults')`;
+  const { receivers, endpoints, roles, working, aml } = await streamsAndRoles(
+    db,
+    streamed,
+    'evm',
+    {
+      TOLLGATE_RPC_ETH: rpcUrl,
+      // Hardhat calls every block final, and these blocks are reverted: the depth limit alone.
+      TOLLGATE_FINALITY_ETH: 'depth',
+      TOLLGATE_CONFIRMATIONS_ETH: String(opts.confirmations),
+      TOLLGATE_START_BLOCK_ETH: String(START_BLOCK),
+      TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+      ...opts.env,
+    },
+    amlReceiver && { receiver: amlReceiver, labelled },
+  );
   const traffic = new Traffic(chain, streamed);
   await traffic.setup();
   const family = evmFamily(chain, opts.confirmations, START_BLOCK);
@@ -85,6 +104,7 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
         streamed,
         family,
         confirmations: opts.confirmations,
+        aml,
         mine: (n) => chain.mine(n),
         canonical: () => readCanonical(chain, START_BLOCK),
       });
@@ -92,6 +112,7 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
     async close(): Promise<void> {
       await Promise.all(Object.values(roles).map((r) => r.stop().catch(() => {})));
       for (const r of receivers) await r.stop();
+      await aml?.endpoint.receiver.stop();
       await db.drop().catch(() => {});
       await chain.stop();
     },
@@ -110,14 +131,28 @@ export async function streamsAndRoles(
   streamed: readonly string[],
   family: 'evm' | 'utxo',
   env: Record<string, string>,
+  /** Live AML on the first streamed address, to this receiver (under the first key). */
+  liveAml?: { receiver: FaultReceiver; labelled: string },
 ) {
   const receivers = [await new FaultReceiver().start(), await new FaultReceiver().start()];
   const endpoints: Endpoint[] = [];
+  let aml: LiveAmlWatch | undefined;
   for (const [i, receiver] of receivers.entries()) {
     const k = await createApiKey(db.sql, `faults-${i}`);
     endpoints.push({ receiver, secret: k.webhook_secret });
-    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2))
-      await subscribe(db.sql, k.id, address, family, { stream: receiver.url });
+    for (const address of i === 0 ? streamed.slice(0, 2) : streamed.slice(2)) {
+      const withAml = liveAml && address === streamed[0] ? liveAml : undefined;
+      await subscribe(db.sql, k.id, address, family, {
+        stream: receiver.url,
+        aml: withAml?.receiver.url,
+      });
+      if (withAml)
+        aml = {
+          endpoint: { receiver: withAml.receiver, secret: k.webhook_secret },
+          tracked: address,
+          labelled: withAml.labelled,
+        };
+    }
   }
   const roleEnv = {
     TOLLGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
@@ -132,6 +167,7 @@ export async function streamsAndRoles(
     receivers,
     endpoints,
     roles,
+    aml,
     /** Waits until the roles are up and working: the first delivery has arrived. */
     async working(): Promise<void> {
       await eventually(
@@ -177,6 +213,8 @@ export interface World {
   streamed: readonly string[];
   family: Family;
   confirmations: number;
+  /** Live AML, when the scenario tracks an address for it. */
+  aml?: LiveAmlWatch;
   /** Mines blocks on the scenario's node. */
   mine(n: number): Promise<unknown>;
   /** Reads the node's final chain. */
@@ -200,6 +238,7 @@ export async function settleAndCheck(w: World): Promise<void> {
   );
   const expected = expectedDeliveries(canonical, streamed, confirmations);
   await waitForDeliveries(canonical, expected, endpoints, SETTLE_TIMEOUT_MS, family);
+  if (w.aml) await waitForLiveAml(db.sql, canonical, w.aml, SETTLE_TIMEOUT_MS);
   // A receiver may have a delivery whose attempt a kill cut off before it was recorded: the
   // job is freed (stale-locks.ts) and runs again. Wait for the database to settle too.
   await eventually(
@@ -224,12 +263,15 @@ export async function settleAndCheck(w: World): Promise<void> {
     endpoints,
     confirmations,
   });
+  const liveAml = w.aml ? await assertLiveAml(db.sql, canonical, w.aml) : undefined;
   console.log(
     `[faults] ${w.name}: ${canonical.txs.size} transactions in blocks up to ${canonical.head}, ${summary.expected} expected deliveries, ${summary.deliveries} received (${summary.duplicates} repeated, ${summary.retractions} retractions, ${summary.failedAttempts} failed attempts recorded); starts: ${Object.values(
       roles,
     )
       .map((r) => `${r.role} ${r.starts}`)
-      .join(', ')}`,
+      .join(
+        ', ',
+      )}${liveAml ? `; live AML: ${liveAml.events} events, ${liveAml.deliveries} deliveries received, ${liveAml.labelChanges} of a label change` : ''}`,
   );
 }
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,8 +8,8 @@ afterAll(async () => {
 
 const KILLS = 20;
 
-it(`kill -9 of the indexer or the worker at ${KILLS} random points, then restart: nothing lost, nothing wrong`, async () => {
-  s = await startScenario('kill', { confirmations: 3, file: 'kill' });
+it(`kill -9 of the indexer or the worker at ${KILLS} random points, then restart: nothing lost, nothing wrong (streams and live AML)`, async () => {
+  s = await startScenario('kill', { confirmations: 3, file: 'kill', liveAml: true });
   const { rng, roles } = s;
   // Receivers that take a moment, so that some kills land while deliveries are in flight.
   const delays = rng.fork('receiver-delays');
