@@ -169,3 +169,47 @@ it('applies a label on a hub through the job, chunk by chunk, and the rescan the
     (r) => r[0]!.n === 0,
   );
 });
+
+it('announces on a label change only the tags of the categories it changed: a tag a transaction brought is left to its own check', async () => {
+  const rescansDone = () =>
+    eventually(
+      () =>
+        db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier in ('liveaml_rescan', 'exposure_apply')`,
+      (r) => r[0]!.n === 0,
+    );
+  const tracked = randomAddress().toLowerCase();
+  const darkweb = randomAddress().toLowerCase();
+  await importCsv('darkweb.csv', [`${darkweb},evm,darkweb_transactions,a market,intel`]);
+  await rescansDone();
+  const create = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+    headers: { apikey: key.apikey },
+    body: { address: tracked, webhook: receiver.url },
+  });
+  expect(create.json).toMatchObject({ code: 0 });
+  // The tracked address deals with the market (its counterparty edge is written, as the indexer
+  // does in a block's transaction), and the transaction's live AML check has not run yet when an
+  // unrelated import (another category) comes: direct_darkweb_transactions is new to the
+  // address, but the import did not bring it.
+  await db.sql.begin((tx) =>
+    addEdges(tx, 'eth', [{ timestamp: 1_800_000_100n, pairs: [[tracked, darkweb] as const] }]),
+  );
+  await importCsv('sanctions.csv', [`${randomAddress()},evm,sanctioned,elsewhere,intel`]);
+  await rescansDone();
+  const forTracked = () => rescanEvents().filter((r) => r.json?.address === tracked);
+  expect(forTracked()).toEqual([]);
+  // It is remembered, so it is not announced by a later change either.
+  const [state] = await db.sql<{ risk_tags: string[] }[]>`
+    select s.risk_tags from liveaml_state s join tracked_addresses t on t.id = s.tracked_id
+    where t.address = ${tracked}`;
+  expect(state!.risk_tags).toContain('direct_darkweb_transactions');
+
+  // A change of a category the address is exposed to now is announced, with that tag alone.
+  await importCsv('kyc.csv', [`${darkweb},evm,fake_kyc,sells accounts too,intel`]);
+  await receiver.waitFor(() => forTracked().length >= 1);
+  expect(forTracked().map((r) => r.json.hash_tags)).toEqual([{ direct_fake_kyc: true }]);
+  await rescansDone();
+  expect(
+    await db.sql`select category from liveaml_rescan_categories`,
+    'every queued category taken by a rescan that finished',
+  ).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import type { Sql, Db } from '../db/index.js';
 import { NETWORKS } from '../config/networks.js';
 import { enqueueJob, JOBS } from '../db/jobs.js';
+import { queueLiveAmlRescan } from './rescan-queue.js';
 
 /**
  * The stored exposure (table address_exposure, sql/0025_address_exposure.sql): per network,
@@ -166,7 +167,7 @@ export async function applyPendingExposure(
   if (!Number.isInteger(chunk) || chunk < 1) throw new RangeError(`chunk ${chunk}`);
   let left = opts.transactions ?? Number.POSITIVE_INFINITY;
   let completed = 0;
-  let changed = false;
+  const changed = new Set<string>();
   for (; left > 0; left--) {
     const [next] = await sql<{ network: string; address: string; category: string }[]>`
       select network, address, category from exposure_pending order by queued_at, network, address, category limit 1`;
@@ -200,7 +201,7 @@ export async function applyPendingExposure(
       const now = keys.slice(0, chunk);
       if (now.length > 0) {
         await tx`select exposure_apply_label_chunk(${network}, ${address}, ${category}, ${row.sign}::int, ${now}::text[])`;
-        changed = true;
+        changed.add(category);
       }
       if (keys.length < take) {
         await tx`delete from exposure_pending
@@ -211,6 +212,6 @@ export async function applyPendingExposure(
           where network = ${network} and address = ${address} and category = ${category}`;
     });
   }
-  if (changed) await enqueueJob(sql, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
+  await queueLiveAmlRescan(sql, changed);
   return completed;
 }

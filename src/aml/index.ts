@@ -22,6 +22,7 @@ export { storeLabelFile, type ImportReport } from './labels/import.js';
 export { labelStats, type LabelStats } from './labels/imports.js';
 export { LABEL_FORMATS, loadLabelFile } from './labels/load.js';
 export { importShippedLabels } from './labels/shipped.js';
+export { readRescanCategories, tagFollowsCategories } from './rescan-queue.js';
 export { EVM_SCOPE, type LabelFormat } from './labels/types.js';
 export {
   forgetListChanges,

@@ -2,7 +2,7 @@ import { decodeEventLog, type Hex, parseAbi } from 'viem';
 import { networkInfo } from '../config/networks.js';
 import { ConfigError } from '../config/index.js';
 import type { TransactionSql } from '../db/index.js';
-import { enqueueJob, JOBS } from '../db/jobs.js';
+import { queueLiveAmlRescan } from './rescan-queue.js';
 import { log } from '../log.js';
 import type { LabelCategory } from './labels/types.js';
 
@@ -233,7 +233,10 @@ export async function revertListChangesAbove(
  * make one job.
  */
 async function rescanTracked(tx: TransactionSql): Promise<void> {
-  await enqueueJob(tx, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
+  await queueLiveAmlRescan(
+    tx,
+    Object.values(LIST_KINDS).map((k) => k.category),
+  );
 }
 
 /**

@@ -5,6 +5,8 @@ import {
   type AmlTags,
   analyzeAddress,
   explainAnalysis,
+  readRescanCategories,
+  tagFollowsCategories,
   explanationIds,
   type ExplanationIds,
 } from '../aml/index.js';
@@ -20,8 +22,11 @@ import { recordEvent, type Trigger } from './events.js';
 
 /**
  * After a label import changed labels: every address tracked for live AML is analysed again, and
- * one whose risk tags now include a tag not in its last known state (liveaml_state) raises a live
- * AML event and webhook, as a transaction would. Such an event names no transaction: `hash` is ""
+ * one whose risk tags now include a tag not in its last known state (liveaml_state), of a
+ * category whose labels changed (sql/0046; e.g. `direct_sanctioned` after an OFAC import), raises
+ * a live AML event and webhook, as a transaction would. A newly true tag of another category was
+ * not brought by the change (a transaction whose own check has not run yet brought it: that check
+ * announces it), so it is only remembered. Such an event names no transaction: `hash` is ""
  * and `block_number` 0; `hash_tags` holds the newly true tags, and `triggered_by` the
  * counterparties through which a new direct_/indirect_ tag reaches the address (as the
  * explanation of /analyze/aml?detail=true finds them; a tag of the address itself has none).
@@ -88,6 +93,9 @@ export async function runLiveAmlRescan(
   deps: LiveAmlDeps,
 ): Promise<{ checked: number; events: number }> {
   const { sql } = deps;
+  // Read now, removed when done: a change queued while this rescan runs queues the next one.
+  const queued = await readRescanCategories(sql);
+  const { categories } = queued;
   const tracked = await sql<Tracked[]>`
     select t.id, t.address, t.family, s.risk_tags
     from tracked_addresses t
@@ -111,7 +119,9 @@ export async function runLiveAmlRescan(
       if (!best || a.score > best.score) best = { network, ...a };
     }
     const known = new Set(t.risk_tags ?? []);
-    const fresh = [...risky].filter((tag) => !known.has(tag));
+    const fresh = [...risky].filter(
+      (tag) => !known.has(tag) && tagFollowsCategories(tag, categories),
+    );
     const hashTags: AmlTags = Object.fromEntries(fresh.map((tag) => [tag, true]));
     const triggeredBy = isRisky(hashTags)
       ? await triggersOf(deps, t.address, fresh, analyses, ids)
@@ -154,6 +164,7 @@ export async function runLiveAmlRescan(
         on conflict (tracked_id) do update set risk_tags = excluded.risk_tags, updated_at = now()`;
     });
   }
+  await queued.done();
   log.info({ checked: tracked.length, events }, 'live AML rescan after a label import');
   return { checked: tracked.length, events };
 }

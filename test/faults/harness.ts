@@ -271,7 +271,7 @@ export async function settleAndCheck(w: World): Promise<void> {
       .map((r) => `${r.role} ${r.starts}`)
       .join(
         ', ',
-      )}${liveAml ? `; live AML: ${liveAml.events} events, ${liveAml.deliveries} deliveries received, ${liveAml.labelChanges} of a label change` : ''}`,
+      )}${liveAml ? `; live AML: ${liveAml.events} events, ${liveAml.deliveries} deliveries received` : ''}`,
   );
 }
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

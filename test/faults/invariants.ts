@@ -512,7 +512,7 @@ export async function assertLiveAml(
   sql: Sql,
   c: Canonical,
   watch: LiveAmlWatch,
-): Promise<{ events: number; deliveries: number; labelChanges: number }> {
+): Promise<{ events: number; deliveries: number }> {
   const deliveries = watch.endpoint.receiver.received;
   const wh = new Webhook(watch.endpoint.secret);
   const bodies = new Map<string, string>();
@@ -531,7 +531,9 @@ export async function assertLiveAml(
     );
     const event = `${String(d.json.hash).toLowerCase()}|${d.json.block_number}`;
     // An alert of a label change names no transaction (hash "", block 0; README, Live AML
-    // webhooks): counted and shown, not matched with the chain.
+    // webhooks). The only label change of a scenario is the shipped OFAC import at the first
+    // start, which brings the tracked address nothing: none is expected (one came when a rescan
+    // announced every newly true tag, a transaction's whose check had not run yet included).
     if (d.json.hash === '' && Number(d.json.block_number) === 0) {
       labelChanges.push(d.body);
       continue;
@@ -575,13 +577,11 @@ export async function assertLiveAml(
     [...recorded.keys()].filter((h) => !delivered.has(h.toLowerCase())),
     'recorded live AML events never delivered',
   ).toEqual([]);
-  if (labelChanges.length)
-    console.log(
-      `[faults] live AML alerts of a label change (no transaction):\n${labelChanges.join('\n')}`,
-    );
+  expect(labelChanges, 'live AML alerts of a label change (no label change concerns it)').toEqual(
+    [],
+  );
   return {
     events: canonicalRows.length,
     deliveries: deliveries.length,
-    labelChanges: labelChanges.length,
   };
 }

@@ -6,7 +6,7 @@ import { ofacAssetRule } from './ofac-assets.js';
 import { OFAC_NAME_PREFIX } from './ofac.js';
 import { removeAbsentFromSources, removeDelisted, upsertLabels } from './store.js';
 import type { ImportCounts, LineProblem } from './types.js';
-import { enqueueJob, JOBS } from '../../db/jobs.js';
+import { queueLiveAmlRescan } from '../rescan-queue.js';
 
 export interface ImportReport {
   import_id: string;
@@ -83,7 +83,10 @@ export async function storeLabelFile(
       // Labels changed: tracked addresses they make risky raise live AML events
       // (src/liveaml/rescan.ts). Imports in a row make one job.
       if (result.inserted + result.updated + result.removed > 0)
-        await enqueueJob(tx, 'liveaml_rescan', {}, { jobKey: JOBS.liveaml_rescan.task });
+        await queueLiveAmlRescan(
+          tx,
+          parsed.rows.map((r) => r.category),
+        );
       return result;
     });
     const skipped = new Map<string, number>();
