@@ -5,7 +5,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embed
 import { openPool } from '../../src/db/index.js';
 import { migrate } from '../../src/db/migrate.js';
 import { freePort } from '../../support/ports.js';
-import type { ScenarioOptions } from './harness.js';
+import { sleep, type ScenarioOptions } from './harness.js';
+import type { Rng } from './seed.js';
 
 /**
  * A Postgres of one scenario's own, which it can stop and start again on the same port and data
@@ -28,6 +29,18 @@ export async function ownPostgres() {
       pg = undefined;
       await new Promise((r) => setTimeout(r, downMs));
       pg = await startEmbeddedPostgres(dir, port);
+    },
+    /**
+     * 2-3 restarts drawn from `rng`, each 1.5-5 s after the last and down 0.5-5 s (blocks keep
+     * coming, deliveries wait), then 1-3 s more of the run.
+     */
+    async restartAtRandom(rng: Rng): Promise<void> {
+      const restarts = rng.int(2, 3);
+      for (let i = 0; i < restarts; i++) {
+        await sleep(rng.int(1500, 5000));
+        await this.restart(rng.int(500, 5000));
+      }
+      await sleep(rng.int(1000, 3000));
     },
     async close(): Promise<void> {
       await pg?.stop();

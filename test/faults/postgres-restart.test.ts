@@ -1,5 +1,5 @@
 import { afterAll, it } from 'vitest';
-import { sleep, startScenario, type Scenario } from './harness.js';
+import { startScenario, type Scenario } from './harness.js';
 import { ownPostgres } from './own-postgres.js';
 
 let pg: Awaited<ReturnType<typeof ownPostgres>> | undefined;
@@ -23,12 +23,7 @@ it('Postgres restarted mid-run, 2-3 times: the roles ride it out in-process, not
   const traffic = s.traffic.run(rng.fork('traffic'));
   try {
     await s.working();
-    const restarts = rng.int(2, 3);
-    for (let i = 0; i < restarts; i++) {
-      await sleep(rng.int(1500, 5000));
-      await pg.restart(rng.int(500, 5000)); // down: blocks keep coming, deliveries wait
-    }
-    await sleep(rng.int(1000, 3000));
+    await pg.restartAtRandom(rng);
   } finally {
     await traffic.stop();
   }

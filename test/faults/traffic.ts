@@ -97,18 +97,27 @@ export class Traffic {
 
   /** Steps in the background until `stop()`, `pauseMs` apart (drawn from the PRNG). */
   run(rng: Rng, pauseMs: [number, number] = [30, 250]): { stop(): Promise<void> } {
-    let running = true;
-    const loop = (async () => {
-      while (running) {
-        await this.step(rng);
-        await new Promise((r) => setTimeout(r, rng.int(pauseMs[0], pauseMs[1])));
-      }
-    })();
-    return {
-      stop: async () => {
-        running = false;
-        await loop;
-      },
-    };
+    return runSteps(() => this.step(rng), rng, pauseMs);
   }
+}
+
+/** Runs `step` in the background until `stop()`, `pauseMs` apart (drawn from `rng`). */
+export function runSteps(
+  step: () => Promise<void>,
+  rng: Rng,
+  pauseMs: [number, number],
+): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await step();
+      await new Promise((r) => setTimeout(r, rng.int(pauseMs[0], pauseMs[1])));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import { afterAll, it } from 'vitest';
 import { SKIP_MESSAGE, skipWithoutLitecoind } from '../helpers/litecoind.js';
-import { sleep } from './harness.js';
 import { ownPostgres } from './own-postgres.js';
 import { startUtxoScenario } from './utxo-scenario.js';
 
@@ -27,12 +26,7 @@ it.skipIf(skipWithoutLitecoind)(
     const traffic = s.traffic.run(rng.fork('traffic'), { reorgs: true });
     try {
       await s.working();
-      const restarts = rng.int(2, 3);
-      for (let i = 0; i < restarts; i++) {
-        await sleep(rng.int(1500, 5000));
-        await pg.restart(rng.int(500, 5000)); // down: blocks keep coming, deliveries wait
-      }
-      await sleep(rng.int(1000, 3000));
+      await pg.restartAtRandom(rng);
     } finally {
       await traffic.stop();
     }

@@ -3,6 +3,7 @@ import { startLitecoind, type Litecoind } from '../helpers/litecoind.js';
 import { settleAndCheck, streamsAndRoles, type ScenarioOptions } from './harness.js';
 import { litecoinFamily, type Canonical, type CanonicalTx } from './invariants.js';
 import { scenarioRng, type Rng } from './seed.js';
+import { runSteps } from './traffic.js';
 
 /**
  * A Bitcoin-family scenario's world: a `litecoind -regtest` of its own with wallet payments
@@ -205,18 +206,6 @@ export class UtxoTraffic {
     rng: Rng,
     { reorgs = false, pauseMs = [30, 250] as [number, number] } = {},
   ): { stop(): Promise<void> } {
-    let running = true;
-    const loop = (async () => {
-      while (running) {
-        await this.step(rng, reorgs);
-        await new Promise((r) => setTimeout(r, rng.int(pauseMs[0], pauseMs[1])));
-      }
-    })();
-    return {
-      stop: async () => {
-        running = false;
-        await loop;
-      },
-    };
+    return runSteps(() => this.step(rng, reorgs), rng, pauseMs);
   }
 }
