@@ -26,15 +26,21 @@ import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
 /**
  * Job outcomes recorded together within this delay. graphile-worker 0.17 records an outcome
  * without awaiting it: unbatched, a database error there is an unhandled rejection that ends the
- * process; batched, it is retried (about 20 times over minutes) and, if it still fails, the
- * worker pool shuts itself down, which startWorker notices and answers with a new pool.
- * (Its local queue is not used: after a lost connection it could be left holding jobs it never
- * ran or returned. Webhook deliveries, the volume, are the dispatcher's and not jobs.)
+ * process; batched, the first batch that fails makes the worker pool shut itself down (the batch
+ * is not retried, graphile/worker#636), which startWorker notices and answers with a new pool.
+ * The jobs whose outcome was not recorded stay locked by the old pool until the sweeper frees
+ * them, and run again. (Its local queue is not used: after a lost connection it could be left
+ * holding jobs it never ran or returned. Webhook deliveries, the volume, are the dispatcher's
+ * and not jobs.)
  */
 const JOB_OUTCOME_BATCH_DELAY_MS = 10;
-/** A worker pool that ended on its own is replaced after this pause, doubling to the maximum. */
+/**
+ * A worker pool that ended on its own is replaced after this pause, doubling to the maximum. A
+ * start that fails (the database still down) costs one refused connection; the maximum is short
+ * so that live AML checks run within seconds of the database's return, not half a minute.
+ */
 const RESTART_MIN_MS = 1_000;
-const RESTART_MAX_MS = 30_000;
+const RESTART_MAX_MS = 5_000;
 /**
  * The worker's whole stop ends within this (then the process exits), inside a supervisor's grace
  * period (compose.yaml gives 30 s; the API and indexers stop before the worker). Whatever a step
@@ -92,7 +98,23 @@ function eventKinds(deps: WorkerDeps): DeliveryDeps['kinds'] {
 interface Pool {
   runner: Runner;
   sweeper: StaleLockSweeper | undefined;
+  /**
+   * Settles (with the error that ended it, if any) once the pool runs no more jobs: when its
+   * shutdown has finished with the jobs in hand, or its runner's promise settles. Not the
+   * runner's promise alone: after two failed outcome batches in one pool, graphile-worker
+   * 0.17's batcher counts its pending batches below zero, waits for zero forever, and the
+   * promise never settles (seen in the fault suite when Postgres restarted while jobs ended).
+   */
+  ended: Promise<unknown>;
 }
+
+/** graphile-worker's events that a pool's shutdown is over as far as jobs go. */
+const POOL_SHUTDOWN_ENDS = [
+  'pool:gracefulShutdown:complete',
+  'pool:gracefulShutdown:error',
+  'pool:forcefulShutdown:complete',
+  'pool:forcefulShutdown:error',
+] as const;
 
 /**
  * The worker role: the webhook dispatcher (src/webhooks/dispatcher.ts) and graphile-worker
@@ -148,6 +170,15 @@ export async function startWorker(
     events.on('pool:create', ({ workerPool }) => {
       poolId = workerPool.id;
     });
+    let cause: unknown;
+    events.on('pool:fatalError', ({ error }) => {
+      cause ??= error;
+    });
+    let shutDown: () => void = () => {};
+    const shutdownOver = new Promise<void>((resolve) => {
+      shutDown = resolve;
+    });
+    for (const name of POOL_SHUTDOWN_ENDS) events.on(name, () => shutDown());
     const runner = await run({
       pgPool,
       events,
@@ -167,9 +198,17 @@ export async function startWorker(
       log.warn(
         "worker pool id unknown: jobs of dead workers are freed only after graphile-worker's 4 hours",
       );
+    const ended = Promise.race([
+      shutdownOver.then(() => cause),
+      runner.promise.then(
+        () => cause,
+        (err: unknown) => cause ?? err,
+      ),
+    ]);
     return {
       runner,
       sweeper: poolId ? startStaleLockSweeper(pgPool, databaseUrl, poolId) : undefined,
+      ended,
     };
   };
 
@@ -184,10 +223,7 @@ export async function startWorker(
   let wake: (() => void) | undefined;
   const supervise = (async () => {
     for (let failures = 0; !stopping; ) {
-      const ended = await current.runner.promise.then(
-        () => undefined,
-        (err: unknown) => err,
-      );
+      const ended = await current.ended;
       if (stopping) return;
       log.error(
         { error: ended === undefined ? 'ended' : describeError(ended) },

@@ -500,6 +500,20 @@ export async function waitForLiveAml(
     (done) => done,
     timeoutMs,
   );
+  // Not settled: say what the checks left are doing (the assertions that follow say what is missing).
+  const left = await sql<
+    { attempts: number; run_at: string; locked: boolean; last_error: string | null }[]
+  >`select attempts, run_at::text, locked_at is not null as locked, left(last_error, 300) as last_error
+    from graphile_worker.jobs where task_identifier = 'liveaml_check' order by run_at`;
+  if (left.length)
+    console.log(
+      `[faults] liveaml_check jobs left after the wait (now ${new Date().toISOString()}):\n${left
+        .map(
+          (j) =>
+            `  attempts ${j.attempts}, run_at ${j.run_at}${j.locked ? ', locked' : ''}: ${j.last_error ?? ''}`,
+        )
+        .join('\n')}`,
+    );
 }
 
 /**

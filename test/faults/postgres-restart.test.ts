@@ -9,12 +9,13 @@ afterAll(async () => {
   await pg?.close();
 });
 
-it('Postgres restarted mid-run, 2-3 times: the roles ride it out in-process, nothing lost, nothing wrong', async () => {
+it('Postgres restarted mid-run, 2-3 times: the roles ride it out in-process, nothing lost, nothing wrong (streams and live AML)', async () => {
   pg = await ownPostgres();
   s = await startScenario('postgres-restart', {
     confirmations: 3,
     file: 'postgres-restart',
     database: pg.database,
+    liveAml: true,
   });
   const { rng, roles } = s;
   // No supervisor: a role that exits fails the scenario (finish() checks that none did).

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 
@@ -43,6 +43,14 @@ export function runCli(
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
+  // TEST_CLI_LOG_DIR: each process's output also goes to <dir>/<command>-<pid>.log (a debugging
+  // aid: the fault suite's roles keep theirs in memory only).
+  const logDir = process.env.TEST_CLI_LOG_DIR;
+  if (logDir) {
+    const file = join(logDir, `${args[0] ?? 'cli'}-${child.pid}.log`);
+    child.stdout.on('data', (d) => appendFileSync(file, d));
+    child.stderr.on('data', (d) => appendFileSync(file, d));
+  }
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const lastLine = () => stdout.trim().split('\n').pop()!;
   return {
