@@ -14,7 +14,7 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from './keys/index.js';
-import { PermanentError } from './errors.js';
+import { describeError, PermanentError } from './errors.js';
 import { log } from './log.js';
 import type { Sql } from './db/index.js';
 import { LABELS_USAGE, labelsCommand } from './cli/labels.js';
@@ -426,6 +426,6 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   // What the start refuses (a database it cannot use, a node that is not there) is said plainly.
   if (err instanceof DatabaseUnreachableError) fail(`tollgate: ${err.message}`, 1);
-  log.fatal({ error: err instanceof Error ? err.message : String(err) }, 'tollgate failed');
+  log.fatal({ error: describeError(err) }, 'tollgate failed');
   process.exit(1);
 });

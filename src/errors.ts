@@ -1,3 +1,5 @@
+import { BaseError } from 'viem';
+
 /**
  * Error types. Every error a domain throws extends one of two bases, and that alone says whether
  * a retry can help (isRetryable):
@@ -120,8 +122,17 @@ export function apiErrorOf(err: unknown, face: 'v2' | 'http'): ApiError {
   return new ApiError(status, number, err.message);
 }
 
-/** A short, log-safe description of any thrown value (no stack, no request bodies). */
+/**
+ * A short, log-safe description of any thrown value (no stack, no request bodies, no URLs of
+ * nodes). It goes to logs, /readyz and the delivery attempts a client can list.
+ */
 export function describeError(err: unknown): string {
+  // viem's message carries the request's URL (a node's path often holds its API key, as
+  // Infura's /v3/<key> does) and body: its short message and the first line of its details only.
+  if (err instanceof BaseError) {
+    const details = err.details?.split('\n')[0];
+    return `${err.name}: ${err.shortMessage}${details && details !== err.shortMessage ? ` (${details})` : ''}`;
+  }
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
     return code ? `${err.name}: ${err.message} (${code})` : `${err.name}: ${err.message}`;

@@ -18,7 +18,8 @@ beforeAll(async () => {
   app = await startTestAppliance(
     db.url,
     {
-      TOLLGATE_RPC_POLYGON: `http://user:secret-in-url@127.0.0.1:${port}`,
+      // Credentials in the userinfo and, as many providers put an API key, in the path.
+      TOLLGATE_RPC_POLYGON: `http://user:secret-in-url@127.0.0.1:${port}/v3/key-in-path`,
       TOLLGATE_POLL_INTERVAL_MS_POLYGON: '100',
     },
     { api: true, worker: false, indexer: ['eth', 'polygon'], devChain: false },
@@ -44,6 +45,7 @@ it('says on /readyz which node does not answer and why, and forgets it once the 
   );
   expect(reason).toMatch(/ECONNREFUSED|fetch failed|HTTP request failed/i);
   expect(reason).not.toContain('secret-in-url');
+  expect(reason).not.toContain('key-in-path');
   expect(ready.json.networks.eth.ready).toBe(true);
 
   // The node comes up on that port (a relay to the test chain): indexed, the record gone.

@@ -1,3 +1,4 @@
+import { describeError } from '../errors.js';
 import { log } from '../log.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -69,9 +70,17 @@ export function guardPostgresDefects(): void {
     }
     log.fatal(
       {
-        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        error: describeError(err),
         origin,
-        stack: err instanceof Error ? err.stack : undefined,
+        // The frames only: the stack's first lines repeat the message, which may be viem's whole
+        // one (a node's URL and the request body).
+        stack:
+          err instanceof Error
+            ? err.stack
+                ?.split('\n')
+                .filter((line) => /^\s+at /.test(line))
+                .join('\n')
+            : undefined,
       },
       'uncaught exception; exiting',
     );

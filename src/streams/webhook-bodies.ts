@@ -1,9 +1,9 @@
 import type { Sql } from '../db/index.js';
 import type { EvmClientFor } from '../chains/evm/client.js';
-import { describeError, PermanentError } from '../errors.js';
+import { PermanentError } from '../errors.js';
 import { stringifyWithBigInts } from '../json.js';
 import { networkInfo } from '../config/networks.js';
-import type { Built, EventKind } from '../webhooks/deliver.js';
+import { type Built, buildFailure, type EventKind } from '../webhooks/deliver.js';
 import type { ClaimedEvent } from '../webhooks/outbox.js';
 import {
   buildEvmPayload,
@@ -47,7 +47,7 @@ async function buildStreamBodies(
   try {
     evmTxs = await loadEvmTransactions(deps.sql, [...evm]);
   } catch (err) {
-    const retry = describeError(err);
+    const retry = buildFailure(err);
     return Promise.all(
       events.map((ev) => (evm.has(ev) ? { retry } : buildOne(deps, ev, new Map(), signal))),
     );
@@ -73,6 +73,6 @@ async function buildOne(
     return { body: stringifyWithBigInts(payload) };
   } catch (err) {
     if (err instanceof PermanentError) return { cancel: err.message };
-    return { retry: describeError(err) };
+    return { retry: buildFailure(err) };
   }
 }

@@ -2,9 +2,8 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import type { Keyring } from './crypto.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import { readPayload } from './store.js';
-import { describeError } from '../errors.js';
 import { personalDataUrlRefusal } from '../urls.js';
-import type { Built, EventKind } from '../webhooks/deliver.js';
+import { type Built, buildFailure, type EventKind } from '../webhooks/deliver.js';
 import { enqueueEvents } from '../webhooks/enqueue.js';
 import { releaseTravelRuleEvents } from '../webhooks/holds.js';
 
@@ -83,7 +82,7 @@ export function travelRuleEvents(deps: {
             const body = await buildTravelRuleBody(deps.sql, deps.keyring, ev.id);
             return body === undefined ? { cancel: 'travel rule transaction not found' } : { body };
           } catch (err) {
-            return { retry: describeError(err) };
+            return { retry: buildFailure(err) };
           }
         }),
       ),

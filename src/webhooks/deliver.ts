@@ -1,10 +1,21 @@
 import type { Sql } from '../db/index.js';
+import { databaseCannotServe } from '../db/unavailable.js';
 import { describeError } from '../errors.js';
 import type { ClaimedEvent } from './outbox.js';
 import type { AllowList } from '../net/ssrf.js';
 
 /** A body built for an event, or why there is none now: nothing to send any more, or not yet. */
 export type Built = { body: string } | { cancel: string } | { retry: string };
+
+/**
+ * Why a body could not be built, as the attempt records it (the key's owner lists attempts): the
+ * appliance's own database out of reach or busy is said to be that, without its address, so it
+ * is not taken for the receiver's failure; anything else as describeError says it.
+ */
+export function buildFailure(err: unknown): string {
+  const db = databaseCannotServe(err);
+  return db ? `not sent: Tollgate's database could not serve the body (${db})` : describeError(err);
+}
 
 /**
  * What the outbox needs to know of one kind of event (a stream delivery, a live AML alert, a
@@ -99,7 +110,7 @@ export async function prepareDeliveries(
           signal,
         );
       } catch (err) {
-        built = items.map(() => ({ retry: describeError(err) }));
+        built = items.map(() => ({ retry: buildFailure(err) }));
       }
       items.forEach(({ at, url }, i) => {
         const b = built[i] ?? { retry: `no ${name} body built` };
