@@ -101,9 +101,10 @@ interface Pool {
   /**
    * Settles (with the error that ended it, if any) once the pool runs no more jobs: when its
    * shutdown has finished with the jobs in hand, or its runner's promise settles. Not the
-   * runner's promise alone: after two failed outcome batches in one pool, graphile-worker
-   * 0.17's batcher counts its pending batches below zero, waits for zero forever, and the
-   * promise never settles (seen in the fault suite when Postgres restarted while jobs ended).
+   * runner's promise alone: graphile-worker 0.17's batcher counts one pending batch too few
+   * for each failed outcome batch after the first, so after a few in one pool its shutdown
+   * waits for a count of zero that never comes, and the promise never settles (seen in the
+   * fault suite when Postgres restarted while jobs ended).
    */
   ended: Promise<unknown>;
 }
@@ -174,11 +175,9 @@ export async function startWorker(
     events.on('pool:fatalError', ({ error }) => {
       cause ??= error;
     });
-    let shutDown: () => void = () => {};
     const shutdownOver = new Promise<void>((resolve) => {
-      shutDown = resolve;
+      for (const name of POOL_SHUTDOWN_ENDS) events.on(name, () => resolve());
     });
-    for (const name of POOL_SHUTDOWN_ENDS) events.on(name, () => shutDown());
     const runner = await run({
       pgPool,
       events,

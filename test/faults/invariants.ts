@@ -489,22 +489,19 @@ export async function waitForLiveAml(
   timeoutMs: number,
 ): Promise<void> {
   const expected = expectedLiveAml(c, watch);
+  let left: { attempts: number; run_at: string; locked: boolean; last_error: string | null }[] = [];
   await eventually(
     async () => {
       const got = liveAmlDelivered(c, watch);
-      const [jobs] = await sql<
-        { n: number }[]
-      >`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'liveaml_check'`;
-      return [...expected].every((h) => got.has(h)) && jobs!.n === 0;
+      left = await sql<typeof left>`
+        select attempts, run_at::text, locked_at is not null as locked, left(last_error, 300) as last_error
+        from graphile_worker.jobs where task_identifier = 'liveaml_check' order by run_at`;
+      return [...expected].every((h) => got.has(h)) && left.length === 0;
     },
     (done) => done,
     timeoutMs,
   );
   // Not settled: say what the checks left are doing (the assertions that follow say what is missing).
-  const left = await sql<
-    { attempts: number; run_at: string; locked: boolean; last_error: string | null }[]
-  >`select attempts, run_at::text, locked_at is not null as locked, left(last_error, 300) as last_error
-    from graphile_worker.jobs where task_identifier = 'liveaml_check' order by run_at`;
   if (left.length)
     console.log(
       `[faults] liveaml_check jobs left after the wait (now ${new Date().toISOString()}):\n${left
