@@ -340,13 +340,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         metricsToken: config.metrics_token,
         metricsAllowCidrs: config.metrics_allow_cidrs,
         rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst },
+        requestTimeoutMs: config.request_timeout_ms,
       });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       if (tr.trp_port !== undefined) {
         // Its own certificate, else this VASP's TRP client certificate (one identity both ways).
         const certFile = tr.trp_server_cert_file ?? tr.trp_client_cert_file!;
         const keyFile = tr.trp_server_key_file ?? tr.trp_client_key_file!;
-        trpServer = await startServer(createTrpApp(travelRule), {
+        trpServer = await startServer(createTrpApp(travelRule, config.request_timeout_ms), {
           host: config.host,
           port: tr.trp_port,
           tls: {

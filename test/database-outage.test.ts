@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { openPool } from '../src/db/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { call } from './helpers/http.js';
 import { freePort } from '../support/ports.js';
+import { eventually } from './helpers/eventually.js';
 
 // A Postgres of this test's own, so that stopping it disturbs no other test file.
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-outage-'));
@@ -19,7 +20,13 @@ beforeAll(async () => {
   port = await freePort();
   pg = await startEmbeddedPostgres(dir, port);
 });
+/** Postgres's processes stopped by the frozen-server test (woken before anything else). */
+let frozen: number[] = [];
+function thaw(): void {
+  for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
+}
 afterAll(async () => {
+  thaw();
   await pg?.stop();
 });
 
@@ -45,6 +52,13 @@ it('answers 503 JSON while the database is down, stays up, and recovers', async 
     const ready = await call(app.baseUrl, 'GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.json.database).toBe(false);
+    // The dashboard says so as a page (its session is read from the database), not as a failure.
+    const page = await call(app.baseUrl, 'GET', '/dashboard/travelrule', {
+      headers: { cookie: 'tollgate_session='.padEnd(60, 'x') },
+    });
+    expect(page.status).toBe(503);
+    expect(page.text).toContain('The database cannot serve this page now (database unreachable)');
+    expect(page.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
 
     pg = await startEmbeddedPostgres(dir, port);
     let up = await list();
@@ -175,6 +189,82 @@ it('answers 503 (retry later) to a write while the database is read-only (a fail
     expect(res.json).toMatchObject({ code: 0 });
   } finally {
     await admin`alter database postgres reset default_transaction_read_only`.catch(() => {});
+    await admin.end();
+    await app.stop();
+  }
+});
+
+/** The postmaster of this test's Postgres and its processes (every backend), from /proc. */
+function postgresProcesses(): number[] {
+  const postmaster = Number(
+    readFileSync(join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
+  const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+it('answers 503 at its deadline while Postgres is frozen (no statement fails, nothing answers), and carries on when it answers again', async () => {
+  const app = await startTestAppliance(pg.url, { TOLLGATE_REQUEST_TIMEOUT_MS: '2000' }, apiOnly);
+  const admin = openPool(pg.url, { max: 1 });
+  try {
+    const { apikey } = await createApiKey(admin, 'frozen');
+    const headers = { apikey };
+    const list = () => call(app.baseUrl, 'GET', '/v2/stream/list', { headers });
+    const address = `0x${'5'.repeat(40)}`;
+    // Every connection of the API's pool open: a statement sent on one now waits for the server
+    // (only a new connection would time out by itself).
+    for (const res of await Promise.all(Array.from({ length: 15 }, list)))
+      expect(res.status).toBe(200);
+
+    frozen = postgresProcesses();
+    for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    const [read, write, ready, page] = await Promise.all([
+      list(),
+      call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers,
+        body: { address, webhook: 'http://127.0.0.1:9/hook' },
+      }),
+      call(app.baseUrl, 'GET', '/readyz'),
+      call(app.baseUrl, 'GET', '/dashboard/travelrule', {
+        headers: { cookie: 'tollgate_session='.padEnd(60, 'x') },
+      }),
+    ]);
+    expect(read.status).toBe(503);
+    expect(read.json).toMatchObject({ code: 5030, status: 5030 });
+    expect(read.json.message).toMatch(
+      /^Service unavailable: no answer within 2 s \(the database.*retry later \(request id /,
+    );
+    expect(read.headers['retry-after']).toBe('5');
+    // A write may have reached the server before it froze: the answer does not promise otherwise.
+    expect(write.status).toBe(503);
+    expect(write.json).toMatchObject({ code: 5030, status: 5030 });
+    expect(write.json.message).toMatch(
+      /The change may still be applied when it answers: check before sending it again/,
+    );
+    // /readyz bounds its own wait and says what it knows.
+    expect(ready.status).toBe(503);
+    expect(ready.json).toMatchObject({ ready: false, database: false });
+    // The dashboard words it as a page.
+    expect(page.status).toBe(503);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.text).toContain('did not answer within 2 s');
+    // The process answers what needs no database meanwhile.
+    expect((await call(app.baseUrl, 'GET', '/healthz')).status).toBe(200);
+
+    thaw();
+    // The write handed to the database before the deadline took effect once it answered, as its
+    // answer warned; everything else answers again.
+    const after = await eventually(list, (r) => r.status === 200 && r.json.data.length > 0);
+    expect(after.json.data.map((s: { address: string }) => s.address.toLowerCase())).toEqual([
+      address,
+    ]);
+    expect((await call(app.baseUrl, 'GET', '/readyz')).json.database).toBe(true);
+  } finally {
+    thaw();
     await admin.end();
     await app.stop();
   }

@@ -27,12 +27,13 @@ import type { UtxoRpc } from '../chains/utxo/client.js';
 import { travelRuleRoutes, viewPageHandler } from './routes/travelrule.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { opsRoutes } from './operator-api.js';
-import { loggedPath, trpInbound } from './trp.js';
+import { trpInbound } from './trp.js';
 import type { TravelRuleDeps } from '../travelrule/index.js';
 import { createMetrics } from '../monitoring/metrics.js';
 import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
 import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
+import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -68,6 +69,8 @@ export interface AppDeps {
   rateLimit?: RateLimitOptions;
   /** The API keys this process has seen (the appliance stops it); none: one made here. */
   apiKeys?: ApiKeyCache;
+  /** The longest a request waits for its answer (config request_timeout_ms; src/api/deadline.ts). */
+  requestTimeoutMs: number;
 }
 
 export const API_BASE = '/v2';
@@ -148,6 +151,13 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     withAuditClient(ProxyTrust.originOf(c, proxies ?? null, true).client, next),
   );
 
+  // Past its deadline a request is answered 503 (src/api/deadline.ts); the dashboard words that
+  // answer as a page, with a deadline of its own; /readyz bounds its own wait (readiness.ts).
+  const deadline = requestDeadline(deps.requestTimeoutMs, 'api');
+  app.use('*', (c, next) =>
+    c.req.path.startsWith('/dashboard') || c.req.path === '/readyz' ? next() : deadline(c, next),
+  );
+
   const limitBody = bodyLimit({
     maxSize: deps.maxBodyBytes ?? 1024 * 1024,
     // The rest of the body is not read, so the connection cannot be reused: say so.
@@ -198,7 +208,11 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     // The operator dashboard: its own sessions, CSRF tokens and HTML error pages.
     app.route(
       '/dashboard',
-      dashboardRoutes({ travelRule: deps.travelRule, trustProxy: deps.trustProxy }) as never,
+      dashboardRoutes({
+        travelRule: deps.travelRule,
+        trustProxy: deps.trustProxy,
+        requestTimeoutMs: deps.requestTimeoutMs,
+      }) as never,
     );
     // Without the mutual-TLS listener (travel_rule.trp_port), TRP is served here.
     if (!deps.trpListener) app.route('/', trpInbound(deps.travelRule));
@@ -216,6 +230,8 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     c.json(errorBody(ErrorNumber.ROUTE_NOT_FOUND, `No route ${c.req.method} ${c.req.path}.`), 404),
   );
   app.onError((err, c) => {
+    const pastDeadline = deadlineAnswer(c, err, describeError);
+    if (pastDeadline) return pastDeadline;
     if (err instanceof ApiError)
       return c.json(errorBody(err.errorNumber, err.message, err.detail), err.httpStatus);
     if (err instanceof HTTPException && err.status < 500)

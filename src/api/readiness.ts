@@ -18,6 +18,22 @@ export interface Readiness {
 /** Seconds after which an indexer that has not looked at its node's head counts as stalled. */
 const HEAD_STALE_S = 60;
 
+/**
+ * How long /readyz waits for the database: a frozen one (no statement fails, nothing answers)
+ * counts as down after this, well within a probe's usual timeout, so the answer is a 503 that says
+ * so rather than none.
+ */
+const DATABASE_ANSWER_MS = 5_000;
+
+/** Resolves as `work`, or rejects once `ms` have passed without its answer. */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** Ready: the database answers and every configured network's indexer is within its lag bound. */
 export async function readiness(
   sql: Sql,
@@ -34,13 +50,16 @@ export async function readiness(
   }[];
   let nodeErrors: { network: string; node: string; error: string; since: Date }[];
   try {
-    [rows, nodeErrors] = await Promise.all([
-      sql<typeof rows>`select network, block_number, head_number, halted_reason,
+    [rows, nodeErrors] = await within(
+      Promise.all([
+        sql<typeof rows>`select network, block_number, head_number, halted_reason,
         coalesce(head_seen_at < now() - make_interval(secs => ${HEAD_STALE_S}), true) as stale
       from indexer_cursors where network = any(${networks as string[]})`,
-      sql<typeof nodeErrors>`select network, node, error, since from indexer_node_errors
+        sql<typeof nodeErrors>`select network, node, error, since from indexer_node_errors
       where network = any(${networks as string[]})`,
-    ]);
+      ]),
+      DATABASE_ANSWER_MS,
+    );
   } catch {
     return { ready: false, database: false, networks: {} };
   }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { apiErrorOf, describeError, ErrorNumber, errorBody } from '../errors.js';
 import { log } from '../log.js';
+import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
 import {
   identifySender,
   receiveConfirmation,
@@ -46,16 +47,11 @@ export function trpInbound(deps: TravelRuleDeps): Hono {
   );
 }
 
-/** A request path as logged: a TRP path ends in a token that is a credential. */
-export function loggedPath(path: string): string {
-  return path.startsWith('/trp/') ? path.replace(/[^/]+$/, ':token') : path;
-}
-
 /**
  * The app of the mutual-TLS TRP listener: the TRP endpoints and nothing else (no API, no
  * dashboard, no metrics on the port other VASPs reach).
  */
-export function createTrpApp(deps: TravelRuleDeps): Hono {
+export function createTrpApp(deps: TravelRuleDeps, requestTimeoutMs: number): Hono {
   const app = new Hono();
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -71,6 +67,7 @@ export function createTrpApp(deps: TravelRuleDeps): Hono {
       'request',
     );
   });
+  app.use('*', requestDeadline(requestTimeoutMs, 'trp'));
   app.route('/', trpInbound(deps));
   // The body of a request to no endpoint is not read: the connection is not reused.
   app.notFound((c) =>
@@ -79,6 +76,8 @@ export function createTrpApp(deps: TravelRuleDeps): Hono {
     }),
   );
   app.onError((err, c) => {
+    const pastDeadline = deadlineAnswer(c, err, describeError, { connection: 'close' });
+    if (pastDeadline) return pastDeadline;
     c.header('connection', 'close');
     const unavailable = trpDatabaseUnavailable(c, err, { listener: 'trp' });
     if (unavailable) return unavailable;

@@ -263,6 +263,11 @@ const ConfigSchema = z
      */
     nft_metadata_allow_cidrs: z.array(cidr).default([]),
     webhook_timeout_ms: z.int().min(100).max(120_000),
+    /**
+     * The longest an HTTP request (API, dashboard, TRP) waits for its answer before a 503 says
+     * the database (or a node) did not answer in time (src/api/deadline.ts).
+     */
+    request_timeout_ms: z.int().min(1000).max(600_000).default(20_000),
     webhook_max_attempts: z.int().min(1).max(100),
     /**
      * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
@@ -382,6 +387,7 @@ const ENV_KEYS: Record<
   TOLLGATE_NFT_METADATA_ALLOW_CIDRS: { path: 'nft_metadata_allow_cidrs', type: 'list' },
   TOLLGATE_TRP_ALLOW_CIDRS: { path: 'travel_rule.trp_allow_cidrs', type: 'list' },
   TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
+  TOLLGATE_REQUEST_TIMEOUT_MS: { path: 'request_timeout_ms', type: 'int' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
   TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: { path: 'webhook_disable_after_hours', type: 'number' },
   TOLLGATE_OPERATOR_WEBHOOK_URL: { path: 'operator_webhook_url', type: 'string' },

@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { answeredAtDeadline, RequestDeadlineExceeded, requestDeadline } from '../api/deadline.js';
+import { databaseCannotServe } from '../db/unavailable.js';
 import { recordAudit } from '../audit/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
@@ -67,6 +69,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
     await next();
   });
+  dash.use('*', requestDeadline(deps.requestTimeoutMs, 'dashboard'));
 
   // A POST from another origin is refused before anything reads it.
   dash.use('*', async (c, next) => {
@@ -167,6 +170,35 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   dash.onError((err, c) => {
     const requestId = c.get('requestId');
+    if (err instanceof RequestDeadlineExceeded)
+      return errorPage(
+        c,
+        503,
+        'No answer in time',
+        err.change
+          ? `The database did not answer within ${err.ms / 1000} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
+          : `The database did not answer within ${err.ms / 1000} s; try again in a moment (request id ${requestId}).`,
+      );
+    if (answeredAtDeadline(c)) {
+      log.warn(
+        { request_id: requestId, path: c.req.path, error: describeError(err) },
+        'a dashboard request answered at its deadline failed afterwards',
+      );
+      return c.res;
+    }
+    const unavailable = databaseCannotServe(err);
+    if (unavailable) {
+      log.warn(
+        { request_id: requestId, path: c.req.path, reason: unavailable, error: describeError(err) },
+        'database cannot serve the dashboard now: answered 503',
+      );
+      return errorPage(
+        c,
+        503,
+        'Database unavailable',
+        `The database cannot serve this page now (${unavailable}); nothing was changed. Try again in a moment (request id ${requestId}).`,
+      );
+    }
     log.error(
       { request_id: requestId, path: c.req.path, error: describeError(err) },
       'dashboard request failed',

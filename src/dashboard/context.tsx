@@ -13,6 +13,8 @@ export interface DashboardDeps {
   travelRule: TravelRuleDeps;
   /** Behind a TLS-terminating proxy: the forwarded host counts as this host in the Origin check. */
   trustProxy?: ProxyTrust | null;
+  /** The longest a page waits for its answer (config request_timeout_ms; src/api/deadline.ts). */
+  requestTimeoutMs: number;
 }
 
 export type DashEnv = {

@@ -309,6 +309,7 @@ export function routeTable(sql: Sql): { v2: Route[]; all: RouteTableEntry[] } {
     nftIpfsGateway: config.nft_ipfs_gateway,
     aml: config.aml,
     travelRule,
+    requestTimeoutMs: config.request_timeout_ms,
   };
   const app = createApp(deps);
   const seen = new Set<string>();

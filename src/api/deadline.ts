@@ -1,0 +1,104 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { timeout } from 'hono/timeout';
+import { ErrorNumber, errorBody } from '../errors.js';
+import { log } from '../log.js';
+
+/**
+ * The longest an HTTP request waits for its answer (config `request_timeout_ms`).
+ *
+ * Why: a Postgres that stops answering without closing its connections (a frozen process or
+ * VM, `docker pause`, a network path that drops packets) fails no statement: a request whose
+ * statement was sent on an open connection would wait for it as long as the server is frozen,
+ * and every request after it queues behind the pool's busy connections. Only new connections time
+ * out (postgres.js's connect_timeout, 10 s). With a deadline, the client gets a clear 503 instead
+ * of silence; the work already handed to the database goes on when it answers again.
+ *
+ * A read past its deadline can simply be sent again. A write may have been sent to the database
+ * before it stopped answering, and then takes effect when it answers: the answer says so rather
+ * than promising that nothing changed.
+ */
+export class RequestDeadlineExceeded extends HTTPException {
+  constructor(
+    readonly ms: number,
+    /** Not a GET, HEAD or OPTIONS: what it asked for may still be applied. */
+    readonly change: boolean,
+  ) {
+    super(503, { message: `request not answered within ${ms} ms` });
+    this.name = 'RequestDeadlineExceeded';
+  }
+}
+
+/** A request path as logged: a TRP path ends in a token that is a credential. */
+export function loggedPath(path: string): string {
+  return path.startsWith('/trp/') ? path.replace(/[^/]+$/, ':token') : path;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Requests answered by their deadline while their handler still runs (see answeredAtDeadline). */
+const answered = new WeakSet<Context>();
+
+/**
+ * hono's timeout middleware with our exception: past `ms`, the request is answered by its app's
+ * error handler (each face words it: JSON for the API and TRP, a page for the dashboard), and the
+ * operator's log says which request it was.
+ */
+export function requestDeadline(ms: number, face: string): MiddlewareHandler {
+  return timeout(ms, (c) => {
+    answered.add(c);
+    log.warn(
+      {
+        face,
+        request_id: c.get('requestId'),
+        method: c.req.method,
+        path: loggedPath(c.req.path),
+        deadline_ms: ms,
+      },
+      'request not answered within its deadline (the database or a node did not answer in time): answered 503',
+    );
+    return new RequestDeadlineExceeded(ms, !READS.has(c.req.method));
+  });
+}
+
+/**
+ * Whether this request was already answered by its deadline: its handler's own failure, arriving
+ * later, reaches nobody (the error handler logs it and leaves the answer alone).
+ */
+export function answeredAtDeadline(c: Context): boolean {
+  return answered.has(c);
+}
+
+/** The words of a 503 for a request past its deadline. */
+export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string): string {
+  const seconds = Math.round(err.ms / 100) / 10;
+  const id = requestId ? ` (request id ${requestId})` : '';
+  return err.change
+    ? `Service unavailable: no answer within ${seconds} s (the database did not answer in time). The change may still be applied when it answers: check before sending it again${id}.`
+    : `Service unavailable: no answer within ${seconds} s (the database, or a node this request asked, did not answer in time); retry later${id}.`;
+}
+
+/**
+ * The error handler's part for the deadline, in a JSON face (the API, TRP): the 503 of a request
+ * past its deadline; for a failure that arrives after that answer, a log line (nobody else hears
+ * of it) and the answer already sent left as it is. Undefined for every other failure.
+ */
+export function deadlineAnswer(
+  c: Context,
+  err: unknown,
+  describe: (e: unknown) => string,
+  headers: Record<string, string> = {},
+): Response | undefined {
+  if (err instanceof RequestDeadlineExceeded)
+    return c.json(
+      errorBody(ErrorNumber.UNAVAILABLE, deadlineMessage(err, c.get('requestId'))),
+      503,
+      { 'retry-after': '5', ...headers },
+    );
+  if (!answered.has(c)) return undefined;
+  log.warn(
+    { request_id: c.get('requestId'), path: loggedPath(c.req.path), error: describe(err) },
+    'a request answered at its deadline failed afterwards',
+  );
+  return c.res;
+}
