@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
@@ -21,6 +21,11 @@ export async function ownPostgres() {
   const sql = openPool(url, { max: 4 });
   await migrate(sql, url);
   const database: ScenarioOptions['database'] = { url, sql, drop: () => sql.end({ timeout: 5 }) };
+  // The processes a freeze stopped (woken by close() too, should a scenario fail mid-freeze).
+  let frozen: number[] = [];
+  const thaw = () => {
+    for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
+  };
   return {
     database,
     /** Stops the server (a fast shutdown: every session is cut), waits `downMs`, starts it again. */
@@ -42,7 +47,39 @@ export async function ownPostgres() {
       }
       await sleep(rng.int(1000, 3000));
     },
+    /**
+     * Freezes the server for `frozenMs`: SIGSTOP to the postmaster and every process of it (each
+     * session's backend), then SIGCONT. Unlike a restart nothing is closed or refused: statements
+     * sent meanwhile wait in open connections, new connections wait until they time out (as with
+     * a paused VM or container, or a network path that drops packets).
+     */
+    async freeze(frozenMs: number): Promise<void> {
+      const postmaster = Number(
+        readFileSync(join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+      frozen = [postmaster, ...children];
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+      await new Promise((r) => setTimeout(r, frozenMs));
+      thaw();
+    },
+    /**
+     * 2-3 freezes drawn from `rng`, each 1.5-5 s after the last and frozen 1-15 s (past the
+     * roles' 10 s connect timeout at times), then 1-3 s more of the run.
+     */
+    async freezeAtRandom(rng: Rng): Promise<void> {
+      const freezes = rng.int(2, 3);
+      for (let i = 0; i < freezes; i++) {
+        await sleep(rng.int(1500, 5000));
+        await this.freeze(rng.int(1000, 15_000));
+      }
+      await sleep(rng.int(1000, 3000));
+    },
     async close(): Promise<void> {
+      thaw();
       await pg?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
