@@ -1,6 +1,8 @@
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generate } from 'selfsigned';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { createApiKey } from '../src/keys/keys.js';
@@ -194,6 +196,17 @@ it('answers 503 (retry later) to a write while the database is read-only (a fail
   }
 });
 
+/** A self-signed certificate for 127.0.0.1 (the TRP listener's, or a counterparty's). */
+async function selfSigned(): Promise<{ cert: string; key: string }> {
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
 /** The postmaster of this test's Postgres and its processes (every backend), from /proc. */
 function postgresProcesses(): number[] {
   const postmaster = Number(
@@ -208,7 +221,22 @@ function postgresProcesses(): number[] {
 }
 
 it('answers 503 at its deadline while Postgres is frozen (no statement fails, nothing answers), and carries on when it answers again', async () => {
-  const app = await startTestAppliance(pg.url, { TOLLGATE_REQUEST_TIMEOUT_MS: '2000' }, apiOnly);
+  // The TRP listener of its own too (mutual TLS): its answers are worded apart.
+  const certs = mkdtempSync(join(tmpdir(), 'tollgate-frozen-trp-'));
+  const ours = await selfSigned();
+  writeFileSync(join(certs, 'cert.pem'), ours.cert);
+  writeFileSync(join(certs, 'key.pem'), ours.key);
+  const app = await startTestAppliance(
+    pg.url,
+    {
+      TOLLGATE_REQUEST_TIMEOUT_MS: '2000',
+      TOLLGATE_TRP_PORT: String(await freePort()),
+      TOLLGATE_TRP_CLIENT_CERT_FILE: join(certs, 'cert.pem'),
+      TOLLGATE_TRP_CLIENT_KEY_FILE: join(certs, 'key.pem'),
+      TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'true',
+    },
+    apiOnly,
+  );
   const admin = openPool(pg.url, { max: 1 });
   try {
     const { apikey } = await createApiKey(admin, 'frozen');
@@ -222,7 +250,7 @@ it('answers 503 at its deadline while Postgres is frozen (no statement fails, no
 
     frozen = postgresProcesses();
     for (const pid of frozen) process.kill(pid, 'SIGSTOP');
-    const [read, write, ready, page] = await Promise.all([
+    const [read, write, ready, page, trp] = await Promise.all([
       list(),
       call(app.baseUrl, 'POST', '/v2/stream/create', {
         headers,
@@ -232,6 +260,17 @@ it('answers 503 at its deadline while Postgres is frozen (no statement fails, no
       call(app.baseUrl, 'GET', '/dashboard/travelrule', {
         headers: { cookie: 'tollgate_session='.padEnd(60, 'x') },
       }),
+      // A counterparty's certificate is looked up in the directory before its message is read.
+      call(
+        `https://127.0.0.1:${app.trpPort}`,
+        'POST',
+        '/trp/v3/inquiries/counterparty-token-0123456789',
+        {
+          headers: { 'api-version': '3.1.0', 'request-identifier': randomUUID() },
+          body: {},
+          clientCert: await selfSigned(),
+        },
+      ),
     ]);
     expect(read.status).toBe(503);
     expect(read.json).toMatchObject({ code: 5030, status: 5030 });
@@ -252,6 +291,10 @@ it('answers 503 at its deadline while Postgres is frozen (no statement fails, no
     expect(page.status).toBe(503);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.text).toContain('did not answer within 2 s');
+    expect(trp.status).toBe(503);
+    expect(trp.json).toMatchObject({ code: 5030, status: 5030 });
+    expect(trp.json.message).toMatch(/no answer within 2 s/);
+    expect(trp.headers.connection).toBe('close');
     // The process answers what needs no database meanwhile.
     expect((await call(app.baseUrl, 'GET', '/healthz')).status).toBe(200);
 
