@@ -312,3 +312,81 @@ it('answers 503 at its deadline while Postgres is frozen (no statement fails, no
     await app.stop();
   }
 });
+
+it('under steady traffic through a restart and a freeze of Postgres, every answer is a success or the spec-shaped 503, never a 500 or a dropped connection', async () => {
+  const app = await startTestAppliance(
+    pg.url,
+    // The clients below send far more than a key's rate limit allows.
+    { TOLLGATE_REQUEST_TIMEOUT_MS: '2000', TOLLGATE_RATE_LIMIT_PER_MINUTE: '0' },
+    apiOnly,
+  );
+  const admin = openPool(pg.url, { max: 1 });
+  const { apikey } = await createApiKey(admin, 'traffic');
+  await admin.end();
+  const headers = { apikey };
+  const answers: Awaited<ReturnType<typeof call>>[] = [];
+  // Requests sent and answered before the faults, and a while after the last (their statuses).
+  let phase: 'before' | 'faults' | 'after' = 'before';
+  const calm: Record<'before' | 'after', number[]> = { before: [], after: [] };
+  let created = 0;
+  let running = true;
+  // Reads of three kinds and writes of new streams, ten clients, each sending again as soon as
+  // it is answered.
+  const client = async (i: number) => {
+    for (let n = 0; running; n++) {
+      const address = `0x${i.toString(16).padStart(2, '0')}${n.toString(16).padStart(38, '0')}`;
+      const sentIn = phase;
+      const res = await [
+        () => call(app.baseUrl, 'GET', '/v2/stream/list', { headers }),
+        () =>
+          call(app.baseUrl, 'GET', `/v2/analyze/aml?network=eth&address=${address}`, { headers }),
+        () => call(app.baseUrl, 'GET', '/v2/liveaml/list?page=1&limit=10', { headers }),
+        () => {
+          created++;
+          return call(app.baseUrl, 'POST', '/v2/stream/create', {
+            headers,
+            body: { address, webhook: 'http://127.0.0.1:9/hook' },
+          });
+        },
+      ][n % 4]!();
+      answers.push(res);
+      if ((sentIn === 'before' || sentIn === 'after') && phase === sentIn)
+        calm[sentIn].push(res.status);
+    }
+  };
+  const clients = Array.from({ length: 10 }, (_, i) => client(i));
+  try {
+    await new Promise((r) => setTimeout(r, 1000));
+    phase = 'faults';
+    await pg.stop();
+    await new Promise((r) => setTimeout(r, 1500));
+    pg = await startEmbeddedPostgres(dir, port);
+    await new Promise((r) => setTimeout(r, 1500));
+    frozen = postgresProcesses();
+    for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    await new Promise((r) => setTimeout(r, 3000));
+    thaw();
+    // Requests sent in the freeze's last moments are answered after it: then calm again.
+    await new Promise((r) => setTimeout(r, 2500));
+    phase = 'after';
+    await new Promise((r) => setTimeout(r, 1500));
+  } finally {
+    thaw();
+    running = false;
+    await Promise.all(clients);
+    await app.stop();
+  }
+  const byStatus = new Map<number, number>();
+  for (const res of answers) byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
+  // Both faults were felt (a refused connection is answered at once, so most answers of the
+  // restart are 503s), and the API served fully before and after them.
+  expect([...byStatus.keys()].sort()).toEqual([200, 503]);
+  expect(calm.before.length).toBeGreaterThan(0);
+  expect(calm.after.length).toBeGreaterThan(0);
+  expect(new Set([...calm.before, ...calm.after])).toEqual(new Set([200]));
+  for (const res of answers) expectOkOr503(res);
+  expect(
+    answers.filter((r) => /no answer within 2 s/.test(r.json?.message ?? '')).length,
+  ).toBeGreaterThan(0);
+  expect(created).toBeGreaterThan(0);
+}, 60_000);

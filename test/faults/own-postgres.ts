@@ -5,7 +5,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embed
 import { openPool } from '../../src/db/index.js';
 import { migrate } from '../../src/db/migrate.js';
 import { freePort } from '../../support/ports.js';
-import { sleep, type ScenarioOptions } from './harness.js';
+import { afterAll } from 'vitest';
+import { sleep, startScenario, type Scenario, type ScenarioOptions } from './harness.js';
 import type { Rng } from './seed.js';
 
 /**
@@ -83,5 +84,45 @@ export async function ownPostgres() {
       await pg?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+export type OwnPostgres = Awaited<ReturnType<typeof ownPostgres>>;
+
+/**
+ * The body of a Hardhat scenario on a Postgres of its own (named `name`, as its file): the
+ * indexer and worker started (no supervisor: a role that exits fails the scenario), transactions
+ * flowing, and once deliveries arrive, `fault` done to that Postgres (and whatever else of the
+ * scenario it takes); then settled and checked. Closes everything after the file's tests.
+ */
+export function ownPostgresScenario(
+  name: string,
+  options: Pick<ScenarioOptions, 'liveAml'>,
+  fault: (pg: OwnPostgres, s: Scenario) => Promise<void>,
+): () => Promise<void> {
+  let pg: OwnPostgres | undefined;
+  let s: Scenario | undefined;
+  afterAll(async () => {
+    await s?.close();
+    await pg?.close();
+  });
+  return async () => {
+    pg = await ownPostgres();
+    s = await startScenario(name, {
+      confirmations: 3,
+      file: name,
+      database: pg.database,
+      ...options,
+    });
+    s.roles.indexer.start();
+    s.roles.worker.start();
+    const traffic = s.traffic.run(s.rng.fork('traffic'));
+    try {
+      await s.working();
+      await fault(pg, s);
+    } finally {
+      await traffic.stop();
+    }
+    await s.finish();
   };
 }

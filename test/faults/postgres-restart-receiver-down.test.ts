@@ -1,27 +1,10 @@
-import { afterAll, it } from 'vitest';
-import { sleep, startScenario, type Scenario } from './harness.js';
-import { ownPostgres } from './own-postgres.js';
+import { it } from 'vitest';
+import { sleep } from './harness.js';
+import { ownPostgresScenario } from './own-postgres.js';
 
-let pg: Awaited<ReturnType<typeof ownPostgres>> | undefined;
-let s: Scenario | undefined;
-afterAll(async () => {
-  await s?.close();
-  await pg?.close();
-});
-
-it('Postgres restarted while a receiver is down too: both come back, every delivery arrives in order', async () => {
-  pg = await ownPostgres();
-  s = await startScenario('postgres-restart-receiver-down', {
-    confirmations: 3,
-    file: 'postgres-restart-receiver-down',
-    database: pg.database,
-  });
-  const { rng, roles, receivers } = s;
-  roles.indexer.start();
-  roles.worker.start();
-  const traffic = s.traffic.run(rng.fork('traffic'));
-  try {
-    await s.working();
+it(
+  'Postgres restarted while a receiver is down too: both come back, every delivery arrives in order',
+  ownPostgresScenario('postgres-restart-receiver-down', {}, async (pg, { rng, receivers }) => {
     const rounds = rng.int(2, 3);
     for (let i = 0; i < rounds; i++) {
       await sleep(rng.int(1000, 4000));
@@ -34,8 +17,6 @@ it('Postgres restarted while a receiver is down too: both come back, every deliv
       for (const r of down) await r.start();
     }
     await sleep(rng.int(1000, 3000));
-  } finally {
-    await traffic.stop();
-  }
-  await s.finish();
-}, 480_000);
+  }),
+  480_000,
+);
