@@ -273,5 +273,9 @@ export async function settleAndCheck(w: World): Promise<void> {
         ', ',
       )}${liveAml ? `; live AML: ${liveAml.events} events, ${liveAml.deliveries} deliveries received` : ''}`,
   );
+  // What the failed attempts were (a receiver down, a body not built while the database was
+  // away, …), so that a run's figure can be read from its output alone.
+  if (summary.failedBy.length > 0)
+    console.log(`[faults] ${w.name}: failed attempts by error: ${summary.failedBy.join('; ')}`);
 }
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -245,6 +245,8 @@ export interface CheckInput {
 
 export async function assertInvariants(input: CheckInput): Promise<{
   failedAttempts: number;
+  /** The most frequent errors of those attempts, as `count × error` (the error's first words). */
+  failedBy: string[];
   deliveries: number;
   expected: number;
   duplicates: number;
@@ -376,8 +378,12 @@ export async function assertInvariants(input: CheckInput): Promise<{
   const [attempts] = await sql<
     { failed: number }[]
   >`select count(*) filter (where error is not null)::int as failed from webhook_deliveries`;
+  const failedBy = await sql<{ n: number; error: string }[]>`
+    select count(*)::int as n, left(error, 80) as error from webhook_deliveries
+    where error is not null group by 2 order by 1 desc limit 4`;
   return {
     failedAttempts: attempts!.failed,
+    failedBy: failedBy.map((f) => `${f.n} × ${f.error}`),
     deliveries: deliveries.length,
     expected: expected.size,
     duplicates: ids.length - new Set(ids).size,
