@@ -15,3 +15,19 @@ export async function mapWithConcurrency<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * Resolves or rejects as `work`, or rejects with `timeoutError()` once `ms` have passed without
+ * its answer (`work` itself runs on; its later outcome is ignored).
+ */
+export function within<T>(
+  work: Promise<T>,
+  ms: number,
+  timeoutError: () => Error = () => new Error(`no answer within ${ms} ms`),
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeoutError()), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { createApiKey } from '../src/keys/keys.js';
@@ -10,6 +9,7 @@ import { openPool } from '../src/db/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { call } from './helpers/http.js';
 import { freePort } from '../support/ports.js';
+import { selfSignedLoopback } from './helpers/certs.js';
 import { eventually } from './helpers/eventually.js';
 
 // A Postgres of this test's own, so that stopping it disturbs no other test file.
@@ -196,17 +196,6 @@ it('answers 503 (retry later) to a write while the database is read-only (a fail
   }
 });
 
-/** A self-signed certificate for 127.0.0.1 (the TRP listener's, or a counterparty's). */
-async function selfSigned(): Promise<{ cert: string; key: string }> {
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
-  return { cert: pems.cert, key: pems.private };
-}
-
 /** The postmaster of this test's Postgres and its processes (every backend), from /proc. */
 function postgresProcesses(): number[] {
   const postmaster = Number(
@@ -223,7 +212,7 @@ function postgresProcesses(): number[] {
 it('answers 503 at its deadline while Postgres is frozen (no statement fails, nothing answers), and carries on when it answers again', async () => {
   // The TRP listener of its own too (mutual TLS): its answers are worded apart.
   const certs = mkdtempSync(join(tmpdir(), 'tollgate-frozen-trp-'));
-  const ours = await selfSigned();
+  const ours = await selfSignedLoopback('127.0.0.1');
   writeFileSync(join(certs, 'cert.pem'), ours.cert);
   writeFileSync(join(certs, 'key.pem'), ours.key);
   const app = await startTestAppliance(
@@ -268,7 +257,7 @@ it('answers 503 at its deadline while Postgres is frozen (no statement fails, no
         {
           headers: { 'api-version': '3.1.0', 'request-identifier': randomUUID() },
           body: {},
-          clientCert: await selfSigned(),
+          clientCert: await selfSignedLoopback('127.0.0.1'),
         },
       ),
     ]);

@@ -1,11 +1,9 @@
-import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { openPool } from '../src/db/index.js';
@@ -13,6 +11,7 @@ import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { freePort } from '../support/ports.js';
 import { startTestAppliance } from './helpers/appliance.js';
+import { selfSignedLoopback } from './helpers/certs.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
@@ -35,20 +34,6 @@ interface Hit {
 interface Pems {
   cert: string;
   key: string;
-}
-
-async function selfSigned(name: string): Promise<Pems & { fingerprint: string }> {
-  const pems = await generate([{ name: 'commonName', value: name }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
-  return {
-    cert: pems.cert,
-    key: pems.private,
-    fingerprint: new X509Certificate(pems.cert).fingerprint256,
-  };
 }
 
 const PEER_UID = '5e5e5e5e-0000-4000-8000-000000000001';
@@ -95,7 +80,7 @@ beforeAll(async () => {
 
   // The counterparty: asks for a client certificate and records it; answers an inquiry with
   // an approval in the response itself, callbacks with 204.
-  peerCert = await selfSigned('independent-beneficiary.test');
+  peerCert = await selfSignedLoopback('independent-beneficiary.test');
   peerServer = createServer(
     { cert: peerCert.cert, key: peerCert.key, requestCert: true, rejectUnauthorized: false },
     (req, res) => {
@@ -134,7 +119,7 @@ beforeAll(async () => {
     'cli',
   );
 
-  const ours = await selfSigned('tollgate.test');
+  const ours = await selfSignedLoopback('tollgate.test');
   ourFingerprint = ours.fingerprint;
   const dir = mkdtempSync(join(tmpdir(), 'trp-mtls-'));
   writeFileSync(join(dir, 'cert.pem'), ours.cert);
@@ -212,7 +197,7 @@ describe('mutual TLS with an independent counterparty', () => {
     // Without a certificate, or with another one, the right token is not enough.
     const none = await trpSend(trpBase, path, body, { requestId: 'dep-none' });
     expect(none.status).toBe(403);
-    const stranger = await selfSigned('stranger.test');
+    const stranger = await selfSignedLoopback('stranger.test');
     const other = await trpSend(trpBase, path, body, {
       requestId: 'dep-other',
       clientCert: stranger,

@@ -27,6 +27,11 @@ export class RequestDeadlineExceeded extends HTTPException {
     super(503, { message: `request not answered within ${ms} ms` });
     this.name = 'RequestDeadlineExceeded';
   }
+
+  /** The deadline in seconds, as the answers say it (tenths at most). */
+  get seconds(): number {
+    return Math.round(this.ms / 100) / 10;
+  }
 }
 
 /** A request path as logged: a TRP path ends in a token that is a credential. */
@@ -36,7 +41,7 @@ export function loggedPath(path: string): string {
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Requests answered by their deadline while their handler still runs (see answeredAtDeadline). */
+/** Requests answered by their deadline while their handler still runs (see afterDeadline). */
 const answered = new WeakSet<Context>();
 
 /**
@@ -62,16 +67,26 @@ export function requestDeadline(ms: number, face: string): MiddlewareHandler {
 }
 
 /**
- * Whether this request was already answered by its deadline: its handler's own failure, arriving
- * later, reaches nobody (the error handler logs it and leaves the answer alone).
+ * For a failure that arrives after the deadline answered its request (its handler ran on): a log
+ * line, since nobody else hears of it, and the answer already sent, left as it is. Undefined for a
+ * request not answered so. Every face's error handler asks this first after the deadline itself.
  */
-export function answeredAtDeadline(c: Context): boolean {
-  return answered.has(c);
+export function afterDeadline(
+  c: Context,
+  err: unknown,
+  describe: (e: unknown) => string,
+): Response | undefined {
+  if (!answered.has(c)) return undefined;
+  log.warn(
+    { request_id: c.get('requestId'), path: loggedPath(c.req.path), error: describe(err) },
+    'a request answered at its deadline failed afterwards',
+  );
+  return c.res;
 }
 
 /** The words of a 503 for a request past its deadline. */
 export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string): string {
-  const seconds = Math.round(err.ms / 100) / 10;
+  const seconds = err.seconds;
   const id = requestId ? ` (request id ${requestId})` : '';
   return err.change
     ? `Service unavailable: no answer within ${seconds} s (the database did not answer in time). The change may still be applied when it answers: check before sending it again${id}.`
@@ -80,8 +95,7 @@ export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string
 
 /**
  * The error handler's part for the deadline, in a JSON face (the API, TRP): the 503 of a request
- * past its deadline; for a failure that arrives after that answer, a log line (nobody else hears
- * of it) and the answer already sent left as it is. Undefined for every other failure.
+ * past its deadline, or afterDeadline's. Undefined for every other failure.
  */
 export function deadlineAnswer(
   c: Context,
@@ -95,10 +109,5 @@ export function deadlineAnswer(
       503,
       { 'retry-after': '5', ...headers },
     );
-  if (!answered.has(c)) return undefined;
-  log.warn(
-    { request_id: c.get('requestId'), path: loggedPath(c.req.path), error: describe(err) },
-    'a request answered at its deadline failed afterwards',
-  );
-  return c.res;
+  return afterDeadline(c, err, describe);
 }

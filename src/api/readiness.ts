@@ -1,3 +1,4 @@
+import { within } from '../concurrency.js';
 import type { Sql } from '../db/index.js';
 
 export interface Readiness {
@@ -24,15 +25,6 @@ const HEAD_STALE_S = 60;
  * so rather than none.
  */
 const DATABASE_ANSWER_MS = 5_000;
-
-/** Resolves as `work`, or rejects once `ms` have passed without its answer. */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 /** Ready: the database answers and every configured network's indexer is within its lag bound. */
 export async function readiness(

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { answeredAtDeadline, RequestDeadlineExceeded, requestDeadline } from '../api/deadline.js';
+import { afterDeadline, RequestDeadlineExceeded, requestDeadline } from '../api/deadline.js';
 import { databaseCannotServe } from '../db/unavailable.js';
 import { recordAudit } from '../audit/index.js';
 import { describeError } from '../errors.js';
@@ -176,16 +176,11 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
         503,
         'No answer in time',
         err.change
-          ? `The database did not answer within ${err.ms / 1000} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
-          : `The database did not answer within ${err.ms / 1000} s; try again in a moment (request id ${requestId}).`,
+          ? `The database did not answer within ${err.seconds} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
+          : `The database did not answer within ${err.seconds} s; try again in a moment (request id ${requestId}).`,
       );
-    if (answeredAtDeadline(c)) {
-      log.warn(
-        { request_id: requestId, path: c.req.path, error: describeError(err) },
-        'a dashboard request answered at its deadline failed afterwards',
-      );
-      return c.res;
-    }
+    const late = afterDeadline(c, err, describeError);
+    if (late) return late;
     const unavailable = databaseCannotServe(err);
     if (unavailable) {
       log.warn(

@@ -1,3 +1,4 @@
+import { within } from '../concurrency.js';
 import { PermanentError } from '../errors.js';
 import type { Sql } from './index.js';
 
@@ -52,22 +53,13 @@ function reason(err: unknown): string {
  * the pool when this throws.
  */
 export async function checkDatabaseReachable(sql: Sql, url: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      sql`select 1`,
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(Object.assign(new Error('timeout'), { code: 'CONNECT_TIMEOUT' })),
-          REACH_TIMEOUT_MS,
-        );
-      }),
-    ]);
+    await within(sql`select 1`, REACH_TIMEOUT_MS, () =>
+      Object.assign(new Error('timeout'), { code: 'CONNECT_TIMEOUT' }),
+    );
   } catch (err) {
     throw new DatabaseUnreachableError(
       `DATABASE_URL (${describeDatabaseUrl(url)}): ${reason(err)}`,
     );
-  } finally {
-    clearTimeout(timer);
   }
 }

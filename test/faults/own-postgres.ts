@@ -10,6 +10,23 @@ import { sleep, startScenario, type Scenario, type ScenarioOptions } from './har
 import type { Rng } from './seed.js';
 
 /**
+ * 2-3 times, each 1.5-5 s after the last, `fault` for a length drawn from `lengthMs`; then 1-3 s
+ * more of the run. The draws come in that order (a seed replays the same faults).
+ */
+async function atRandom(
+  rng: Rng,
+  lengthMs: [number, number],
+  fault: (ms: number) => Promise<void>,
+): Promise<void> {
+  const times = rng.int(2, 3);
+  for (let i = 0; i < times; i++) {
+    await sleep(rng.int(1500, 5000));
+    await fault(rng.int(...lengthMs));
+  }
+  await sleep(rng.int(1000, 3000));
+}
+
+/**
  * A Postgres of one scenario's own, which it can stop and start again on the same port and data
  * directory (restarting the suite's shared one would disturb the other scenarios).
  */
@@ -41,12 +58,7 @@ export async function ownPostgres() {
      * coming, deliveries wait), then 1-3 s more of the run.
      */
     async restartAtRandom(rng: Rng): Promise<void> {
-      const restarts = rng.int(2, 3);
-      for (let i = 0; i < restarts; i++) {
-        await sleep(rng.int(1500, 5000));
-        await this.restart(rng.int(500, 5000));
-      }
-      await sleep(rng.int(1000, 3000));
+      await atRandom(rng, [500, 5000], (ms) => this.restart(ms));
     },
     /**
      * Freezes the server for `frozenMs`: SIGSTOP to the postmaster and every process of it (each
@@ -72,12 +84,7 @@ export async function ownPostgres() {
      * roles' 10 s connect timeout at times), then 1-3 s more of the run.
      */
     async freezeAtRandom(rng: Rng): Promise<void> {
-      const freezes = rng.int(2, 3);
-      for (let i = 0; i < freezes; i++) {
-        await sleep(rng.int(1500, 5000));
-        await this.freeze(rng.int(1000, 15_000));
-      }
-      await sleep(rng.int(1000, 3000));
+      await atRandom(rng, [1000, 15_000], (ms) => this.freeze(ms));
     },
     async close(): Promise<void> {
       thaw();
