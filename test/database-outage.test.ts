@@ -121,6 +121,13 @@ function expectOkOr503(res: Awaited<ReturnType<typeof call>>): void {
   expect(res.text).not.toMatch(/too many|clients|read-only|postgres/i);
 }
 
+/** Ends every other client's session on this test's Postgres (the API's pool reconnects). */
+async function closeOtherConnections(admin: ReturnType<typeof openPool>): Promise<void> {
+  await admin`
+    select pg_terminate_backend(pid) from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
+}
+
 it('answers 503 (retry later) while Postgres has no connection to give, not a 500', async () => {
   const app = await startTestAppliance(pg.url, {}, apiOnly);
   const admin = openPool(pg.url, { max: 300 });
@@ -129,6 +136,9 @@ it('answers 503 (retry later) while Postgres has no connection to give, not a 50
     const { apikey } = await createApiKey(admin, 'full');
     const list = () => call(app.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey } });
     expect((await list()).status).toBe(200);
+    // The API's open connections closed (as a failover or an idle timeout would), so the requests
+    // below need new ones: with a warm connection they may all be served one after another on it.
+    await closeOtherConnections(admin);
     // Every connection Postgres has (max_connections) taken, as by other clients of a shared server.
     for (;;) {
       try {
@@ -138,7 +148,7 @@ it('answers 503 (retry later) while Postgres has no connection to give, not a 50
         break;
       }
     }
-    // Requests side by side need more connections than the API's pool holds now.
+    // Requests side by side need connections the API's pool does not hold now.
     const answers = await Promise.all(Array.from({ length: 30 }, list));
     for (const res of answers) expectOkOr503(res);
     expect(answers.filter((r) => r.status === 503).length).toBeGreaterThan(0);
@@ -162,9 +172,7 @@ it('answers 503 (retry later) to a write while the database is read-only (a fail
   const app = await startTestAppliance(pg.url, {}, apiOnly);
   const admin = openPool(pg.url, { max: 1 });
   // The API's connections are opened again: from now on they are read-only sessions.
-  const reconnectApi = () => admin`
-    select pg_terminate_backend(pid) from pg_stat_activity
-    where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
+  const reconnectApi = () => closeOtherConnections(admin);
   try {
     const { apikey } = await createApiKey(admin, 'read-only');
     const create = () =>
