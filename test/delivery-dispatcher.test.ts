@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openPool } from '../src/db/index.js';
+import { ensureUtxoPartitions } from '../src/indexer/utxo/store.js';
 import { createApiKey } from '../src/keys/keys.js';
+import { streamEvents } from '../src/streams/webhook-bodies.js';
 import { DeliveryDispatcher } from '../src/webhooks/dispatcher.js';
 import { parseAllowList } from '../src/net/ssrf.js';
+import { freePort } from '../support/ports.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { RawReceivers } from './helpers/receiver.js';
+import { startTcpRelay, type TcpRelay } from './helpers/tcp-relay.js';
 
 /**
  * The dispatcher against a real Postgres and real receivers: one that never answers must not
@@ -150,4 +155,117 @@ it('has many deliveries in flight without a listener-leak warning, and stops cle
     await own.drop();
   }
   expect(warnings).not.toContain('MaxListenersExceededWarning');
+}, 90_000);
+
+/**
+ * A stream body is built from the database at its first attempt. When the database cannot serve
+ * it (here the body's reads go through a relay to Postgres that is not listening yet: a real
+ * refused connection), the receiver was never asked: that is no attempt. The event goes back to
+ * the outbox with its attempts untouched, no attempt row, and is sent once the database answers.
+ */
+it('takes a body its database could not serve for no attempt: the event waits, attempts untouched, and goes when the database answers', async () => {
+  const own = await freshDatabase();
+  const network = 'litecoin';
+  const txid = 'ab'.repeat(32);
+  const blockHash = 'cd'.repeat(32);
+  const address = 'rltc1qreceiver00000000000000000000000000';
+  await ensureUtxoPartitions(own.sql, network);
+  // A block and its one transaction, as the indexer stores them.
+  await own.sql`insert into utxo_blocks (network, height, hash, prev_hash, time, tx_count)
+    values (${network}, 500, ${blockHash}, ${'ef'.repeat(32)}, 1700000000, 1)`;
+  await own.sql`insert into utxo_transactions (network, txid, block_height, block_hash, tx_index, version, size, vsize,
+      weight, locktime, fee, hex)
+    values (${network}, ${txid}, 500, ${blockHash}, 1, 2, 222, 141, 561, 0, 1000, '0200')`;
+  await own.sql`insert into utxo_outputs (network, txid, vout, block_height, value, script, address, type, req_sigs)
+    values (${network}, ${txid}, 0, 500, 2099999999000000, '0014bb', ${address}, 'witness_v0_keyhash', 1)`;
+
+  const received: { id: string; body: string }[] = [];
+  const url = await receivers.listen((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ id: String(req.headers['webhook-id']), body });
+      res.writeHead(200).end();
+    });
+  });
+  const key = await createApiKey(own.sql, 'database-away');
+  const [tracked] = await own.sql<{ id: string }[]>`
+    insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+    values (${key.id}, ${address}, 'utxo', ${url}, now()) returning id`;
+  const [event] = await own.sql<{ id: string }[]>`
+    insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
+    values ('stream', ${key.id}, ${tracked!.id}, ${network}, ${address}, ${txid}, 500, ${blockHash}, true)
+    returning id`;
+
+  const relayPort = await freePort();
+  const through = new URL(own.url);
+  through.hostname = '127.0.0.1';
+  through.port = String(relayPort);
+  const bodies = openPool(through.href, { max: 2 });
+  const stream = streamEvents({ sql: bodies, evmClientFor: () => undefined });
+  let builds = 0;
+  const dispatcher = new DeliveryDispatcher(
+    {
+      sql: own.sql,
+      kinds: new Map([
+        [
+          'stream',
+          {
+            ...stream,
+            build: (events, signal) => {
+              builds++;
+              return stream.build!(events, signal);
+            },
+          },
+        ],
+      ]),
+      // Handed-back events are due again after a second.
+      timeoutMs: 1_000,
+      allow: parseAllowList(['127.0.0.0/8']),
+    },
+    { concurrency: 4, endpointConcurrency: 4, maxAttempts: 2 },
+  );
+  let relay: TcpRelay | undefined;
+  dispatcher.start();
+  try {
+    // Claimed, not built, handed back, three times over: more than its allowance of two attempts.
+    await eventually(
+      async () => builds,
+      (n) => n >= 3,
+      30_000,
+    );
+    const waiting = await eventually(
+      () => own.sql<{ status: string; attempts: number; leased: boolean }[]>`
+        select status, attempts, coalesce(lease_until > now(), false) as leased from webhook_events where id = ${event!.id}`,
+      (rows) => !rows[0]!.leased,
+    );
+    expect(waiting).toEqual([{ status: 'pending', attempts: 0, leased: false }]);
+    expect(await own.sql`select 1 from webhook_deliveries`).toEqual([]);
+    expect(received).toEqual([]);
+
+    // The database answers again: the body is built and sent, as the event's first attempt.
+    relay = await startTcpRelay(new URL(own.url), relayPort);
+    await eventually(
+      async () => received.length,
+      (n) => n > 0,
+      30_000,
+    );
+    expect(received).toHaveLength(1);
+    expect(received[0]!.id).toBe(`msg_${event!.id}`);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ hash: txid, blockHash });
+    const [done] = await eventually(
+      () => own.sql<{ status: string; attempts: number }[]>`
+        select status, attempts from webhook_events where id = ${event!.id}`,
+      (rows) => rows[0]!.status === 'delivered',
+    );
+    expect(done).toEqual({ status: 'delivered', attempts: 1 });
+    expect(
+      await own.sql`select attempt, status_code, error from webhook_deliveries where event_id = ${event!.id}`,
+    ).toEqual([{ attempt: 1, status_code: 200, error: null }]);
+  } finally {
+    await dispatcher.stop();
+    await bodies.end({ timeout: 1 });
+    await relay?.close();
+    await own.drop();
+  }
 }, 90_000);

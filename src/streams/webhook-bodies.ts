@@ -47,9 +47,9 @@ async function buildStreamBodies(
   try {
     evmTxs = await loadEvmTransactions(deps.sql, [...evm]);
   } catch (err) {
-    const retry = buildFailure(err);
+    const failed = buildFailure(err);
     return Promise.all(
-      events.map((ev) => (evm.has(ev) ? { retry } : buildOne(deps, ev, new Map(), signal))),
+      events.map((ev) => (evm.has(ev) ? failed : buildOne(deps, ev, new Map(), signal))),
     );
   }
   return Promise.all(events.map((ev) => buildOne(deps, ev, evmTxs, signal)));
@@ -73,6 +73,6 @@ async function buildOne(
     return { body: stringifyWithBigInts(payload) };
   } catch (err) {
     if (err instanceof PermanentError) return { cancel: err.message };
-    return { retry: buildFailure(err) };
+    return buildFailure(err);
   }
 }

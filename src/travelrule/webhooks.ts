@@ -82,7 +82,7 @@ export function travelRuleEvents(deps: {
             const body = await buildTravelRuleBody(deps.sql, deps.keyring, ev.id);
             return body === undefined ? { cancel: 'travel rule transaction not found' } : { body };
           } catch (err) {
-            return { retry: buildFailure(err) };
+            return buildFailure(err);
           }
         }),
       ),

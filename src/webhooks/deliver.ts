@@ -4,17 +4,24 @@ import { describeError } from '../errors.js';
 import type { ClaimedEvent } from './outbox.js';
 import type { AllowList } from '../net/ssrf.js';
 
-/** A body built for an event, or why there is none now: nothing to send any more, or not yet. */
-export type Built = { body: string } | { cancel: string } | { retry: string };
+/**
+ * A body built for an event, or why there is none now: nothing to send any more (cancel), a
+ * failed attempt (retry), or no attempt at all (unbuilt: Tollgate's own database could not serve
+ * the body; the event waits for it without using one of its attempts).
+ */
+export type Built = { body: string } | { cancel: string } | { retry: string } | { unbuilt: string };
 
 /**
- * Why a body could not be built, as the attempt records it (the key's owner lists attempts): the
- * appliance's own database out of reach or busy is said to be that, without its address, so it
- * is not taken for the receiver's failure; anything else as describeError says it.
+ * What a body that could not be built comes to. Tollgate's own database out of reach or busy is
+ * no attempt: the receiver was never asked, so the event keeps its attempts and goes back to the
+ * outbox, due again in a few seconds (and the operator's log says the database failed, without
+ * its address). Anything else is a failed attempt, recorded as describeError says it.
  */
-export function buildFailure(err: unknown): string {
+export function buildFailure(err: unknown): Built {
   const db = databaseCannotServe(err);
-  return db ? `not sent: Tollgate's database could not serve the body (${db})` : describeError(err);
+  return db
+    ? { unbuilt: `not sent: Tollgate's database could not serve the body (${db})` }
+    : { retry: describeError(err) };
 }
 
 /**
@@ -56,13 +63,13 @@ export interface DeliveryDeps {
 /**
  * What to do with a claimed event: send this body to this URL, cancel it, try again later (an
  * attempt that failed), or hand it back unattempted (the worker stopped while it was prepared:
- * `signal` of prepareDeliveries).
+ * `signal` of prepareDeliveries; or the database could not serve its body, `database` set).
  */
 export type Prepared =
   | { send: { url: string; body: string } }
   | { cancel: string }
   | { retry: string }
-  | { unattempted: string };
+  | { unattempted: string; database?: true };
 
 /** The receiver of a claimed event: its subscription's, else its kind's default; null: none. */
 export function receiverOf(deps: DeliveryDeps, ev: ClaimedEvent): string | null {
@@ -110,7 +117,7 @@ export async function prepareDeliveries(
           signal,
         );
       } catch (err) {
-        built = items.map(() => ({ retry: buildFailure(err) }));
+        built = items.map(() => buildFailure(err));
       }
       items.forEach(({ at, url }, i) => {
         const b = built[i] ?? { retry: `no ${name} body built` };
@@ -119,9 +126,11 @@ export async function prepareDeliveries(
         out[at] =
           'body' in b
             ? { send: { url, body: b.body } }
-            : 'retry' in b && signal?.aborted
-              ? { unattempted: 'the worker is stopping' }
-              : b;
+            : 'unbuilt' in b
+              ? { unattempted: b.unbuilt, database: true }
+              : 'retry' in b && signal?.aborted
+                ? { unattempted: 'the worker is stopping' }
+                : b;
       });
     }),
   );

@@ -357,6 +357,7 @@ export class DeliveryDispatcher {
       const prepared = keep.map(({ ev, key }, i) => ({ ev, key, p: bodies[i]! }));
       const toSend: { ev: ClaimedEvent; key: string; url: string; body: string }[] = [];
       const unattempted: string[] = [];
+      let unbuilt: string | undefined;
       for (const { ev, key, p } of prepared) {
         if ('send' in p && key !== null) {
           toSend.push({ ev, key, url: p.send.url, body: p.send.body });
@@ -366,6 +367,7 @@ export class DeliveryDispatcher {
         if ('unattempted' in p) {
           handed.add(ev.id);
           unattempted.push(ev.id);
+          if (p.database) unbuilt = p.unattempted;
         } else if ('cancel' in p)
           settle(
             ev,
@@ -393,6 +395,9 @@ export class DeliveryDispatcher {
             null,
           );
       }
+      // Bodies the database could not serve: the operator's log says the database failed (once
+      // while it lasts); the events wait for it without using an attempt.
+      if (unbuilt !== undefined) this.dbFailed(unbuilt, 'building webhook bodies');
       await this.handBack(unattempted, false);
       if (toSend.length === 0) return;
 

@@ -40,15 +40,21 @@ it('describes other errors by name, message and code', () => {
   expect(describeError('plain')).toBe('plain');
 });
 
-it("says a body not built for the appliance's database is that, without the database's address", () => {
+it("takes a body not built for the appliance's database for no attempt, and says so without the database's address", () => {
   const down = Object.assign(new Error('connect ECONNREFUSED 10.0.0.3:5432'), {
     code: 'ECONNREFUSED',
   });
-  const text = buildFailure(down);
-  expect(text).toMatch(/^not sent: Tollgate's database could not serve the body/);
-  expect(text).not.toContain('10.0.0.3');
+  const built = buildFailure(down);
+  expect(built).toEqual({
+    unbuilt: "not sent: Tollgate's database could not serve the body (database unreachable)",
+  });
+  expect(JSON.stringify(built)).not.toContain('10.0.0.3');
   const busy = Object.assign(new Error('too many clients'), { code: '53300' });
-  expect(buildFailure(busy)).toMatch(/no free database connection/);
-  // Anything else is described as it is.
-  expect(buildFailure(new Error('token contract reverted'))).toBe('Error: token contract reverted');
+  expect(buildFailure(busy)).toEqual({
+    unbuilt: expect.stringMatching(/no free database connection/),
+  });
+  // Anything else is a failed attempt, described as it is.
+  expect(buildFailure(new Error('token contract reverted'))).toEqual({
+    retry: 'Error: token contract reverted',
+  });
 });
