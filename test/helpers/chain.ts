@@ -23,7 +23,9 @@ export async function fundedWallet(ether = '100') {
   await test.setBalance({ address: account.address, value: parseEther(ether) });
   const wallet = createWalletClient({ account, chain: hardhat, transport });
   // Receipts looked for every 50 ms: anvil's mixed mining may mine a transaction a moment later.
-  const pub = createPublicClient({ chain: hardhat, transport, pollingInterval: 50 });
+  // The block number never cached (viem keeps it for a polling interval by default): a test
+  // reads the head right after mining, and anvil mines faster than 50 ms.
+  const pub = createPublicClient({ chain: hardhat, transport, pollingInterval: 50, cacheTime: 0 });
   return {
     account,
     address: account.address,

@@ -23,7 +23,9 @@ export async function startOwnChain() {
   const transport = http(chain.url);
   const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
   // Receipts looked for every 50 ms: anvil's mixed mining may mine a transaction a moment later.
-  const pub = createPublicClient({ chain: hardhat, transport, pollingInterval: 50 });
+  // The block number never cached (viem keeps it for a polling interval by default): a test
+  // reads the head right after mining, and anvil mines faster than 50 ms.
+  const pub = createPublicClient({ chain: hardhat, transport, pollingInterval: 50, cacheTime: 0 });
   await test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
   // anvil's interval mining replaced automine; Hardhat kept it (a no-op there).
   await test.request({ method: 'evm_setAutomine', params: [true] } as never);
