@@ -1,10 +1,8 @@
-import { X509Certificate } from 'node:crypto';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { decodeTravelAddress, encodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
+import { selfSignedLoopback } from './helpers/certs.js';
 import { BENEFICIARY_ADDRESS, travelBody } from './helpers/travelrule.js';
 import { inquiryText, trpSend } from './helpers/trp-peer.js';
 
@@ -80,17 +79,12 @@ class Peer {
     this.server = createServer(handle);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-    const pems = await generate([{ name: 'commonName', value: 'peer.test' }], {
-      keyType: 'ec',
-      curve: 'P-256',
-      algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-    });
+    const pems = await selfSignedLoopback('peer.test');
     this.caFile = join(mkdtempSync(join(tmpdir(), 'trp-peer-')), 'ca.pem');
     writeFileSync(this.caFile, pems.cert);
     // Asks for a client certificate (TRP's mutual TLS) and records the one presented.
     this.tls = createHttpsServer(
-      { key: pems.private, cert: pems.cert, requestCert: true, rejectUnauthorized: false },
+      { key: pems.key, cert: pems.cert, requestCert: true, rejectUnauthorized: false },
       handle,
     );
     await new Promise<void>((resolve) => this.tls!.listen(0, '127.0.0.1', resolve));
@@ -168,15 +162,11 @@ beforeAll(async () => {
     'cli',
   );
   // Tollgate's own TLS client certificate, presented on its TRP requests.
-  const client = await generate([{ name: 'commonName', value: 'tollgate.test' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-  });
+  const client = await selfSignedLoopback('tollgate.test');
   const dir = mkdtempSync(join(tmpdir(), 'trp-client-'));
   writeFileSync(join(dir, 'client.pem'), client.cert);
-  writeFileSync(join(dir, 'client.key'), client.private);
-  clientFingerprint = new X509Certificate(client.cert).fingerprint256;
+  writeFileSync(join(dir, 'client.key'), client.key);
+  clientFingerprint = client.fingerprint;
   app = await startTestAppliance(
     db.url,
     {

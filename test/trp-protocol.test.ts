@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
-import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/api/server.js';
 import { parseTravelRuleInput, type NormalisedInput } from '../src/travelrule/ivms101/index.js';
@@ -19,6 +18,7 @@ import {
 import { TrpHttpError, trpRoutes, type TrpInboundHandlers } from '../src/travelrule/trp/server.js';
 import { DtiTable } from '../src/travelrule/trp/assets.js';
 import { parseAllowList } from '../src/net/ssrf.js';
+import { selfSignedLoopback } from './helpers/certs.js';
 import { call } from './helpers/http.js';
 
 /**
@@ -547,18 +547,13 @@ describe('trpPost', () => {
   });
 
   it('trusts a self-signed peer only when its certificate is given as ca', async () => {
-    const pems = await generate([{ name: 'commonName', value: 'peer.test' }], {
-      keyType: 'ec',
-      curve: 'P-256',
-      algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-    });
+    const pems = await selfSignedLoopback('peer.test');
     const app = new Hono();
     app.route('/', trpRoutes(handlers, DtiTable.load()));
     const tlsServer = await startServer(app, {
       host: '127.0.0.1',
       port: 0,
-      tls: { cert: pems.cert, key: pems.private, selfSigned: true },
+      tls: { cert: pems.cert, key: pems.key, selfSigned: true },
     });
     try {
       const url = `https://127.0.0.1:${tlsServer.port}/trp/v3/confirmations/${TOKEN}`;
