@@ -472,6 +472,21 @@ describe('the queue', () => {
       `/dashboard/travelrule?ref=${a.ref.slice(4, 20).toUpperCase()}&status=`,
     );
     expect([...byRef.text.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1])).toEqual([a.id]);
+    // A reference is looked for as written: % _ and \ in it are characters, not patterns.
+    await db.sql`
+      update travelrule_transactions set transaction_ref = case id when ${a.id} then 'INV_7%\\1' else 'INVx7yz1' end
+      where id in (${a.id}, ${b.id})`;
+    const found = async (part: string) =>
+      [
+        ...(
+          await viewer.get(`/dashboard/travelrule?ref=${encodeURIComponent(part)}&status=`)
+        ).text.matchAll(/<tr data-id="([^"]+)"/g),
+      ].map((m) => m[1]);
+    expect(await found('v_7%\\')).toEqual([a.id]);
+    expect(await found('_7')).toEqual([a.id]);
+    expect(await found('%')).toEqual([a.id]);
+    expect(await found('x7Y')).toEqual([b.id]);
+    expect(await found('inv')).toHaveLength(2);
 
     const rejected = await viewer.get('/dashboard/travelrule?status=REJECTED');
     const rejectedIds = (
