@@ -7,7 +7,10 @@
  * in over HTTPS through the login form (cookie and CSRF token, as a browser would), then each
  * page is requested one at a time after a warm-up; the figure is the whole request as the
  * client sees it (TLS keep-alive, render, transfer).
- *   node --import tsx bench/dashboard.ts [requests-per-page]      writes bench/results/dashboard.json
+ * The two CSV exports (every transaction, every audit entry: as many rows as there are, up to
+ * the export's limit of 100,000) are timed too, against the request deadline (20 s by default).
+ *   node --import tsx bench/dashboard.ts [requests-per-page] [transactions]
+ *     writes bench/results/dashboard.json (dashboard-<transactions>.json when not 10,000)
  * Figures, not assertions. Target (issue 6): under 200 ms per page.
  */
 import { Agent, request } from 'undici';
@@ -21,9 +24,12 @@ import { machine, writeResult } from './lib/common.js';
 
 const REQUESTS = Number(process.argv[2] ?? 200);
 const WARMUP = 10;
-const TRANSACTIONS = 10_000;
+/** At most 100,000 (an export's limit; the clones' references have five digits). */
+const TRANSACTIONS = Math.min(100_000, Number(process.argv[3] ?? 10_000));
 const VASPS = 50;
-const AUDIT_ENTRIES = 20_000;
+const AUDIT_ENTRIES = Math.max(20_000, TRANSACTIONS);
+/** Each export (the whole queue, the whole audit log) timed this many times after one warm-up. */
+const EXPORTS = 3;
 /** One in five clones is PENDING (2,000 in the default queue); the rest spread over later statuses. */
 const CLONE_STATUSES = [
   'PENDING',
@@ -103,12 +109,12 @@ await sql`
   from travelrule_transactions c
     join travelrule_transactions t on t.id = ${templateId}
     join travelrule_history h on h.transaction_id = t.id
-  where c.transaction_ref like 'bench-0%'
+  where c.transaction_ref ~ '^bench-[0-9]{5}$'
   order by c.created_at, h.id`;
 await sql`
   insert into travelrule_history (transaction_id, from_status, to_status, trigger, actor_type, actor_id, reason, at)
   select id, 'PENDING', status, 'operator_decision', 'operator', 'bench.reviewer', case when status = 'REJECTED' then 'bench' end, created_at + interval '5 minutes'
-  from travelrule_transactions where transaction_ref like 'bench-0%' and status <> 'PENDING'`;
+  from travelrule_transactions where transaction_ref ~ '^bench-[0-9]{5}$' and status <> 'PENDING'`;
 await sql`
   insert into audit_log (at, actor, action, target, details)
   select now() - g * interval '10 minutes', 'bench.reviewer',
@@ -232,6 +238,42 @@ for (const r of results) {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Exports: the whole queue and the whole audit log as CSV, one at a time.
+
+const EXPORT_PATHS = [
+  { name: 'transactions CSV (all statuses)', path: '/dashboard/travelrule/export?status=' },
+  { name: 'audit log CSV (all entries)', path: '/dashboard/audit/export' },
+];
+const exports: { export: string; rows: number; bytes: number; ms: number[] }[] = [];
+for (const ex of EXPORT_PATHS) {
+  const ms: number[] = [];
+  let csv = '';
+  for (let i = 0; i < EXPORTS + 1; i++) {
+    const started = performance.now();
+    const res = await request(base + ex.path, {
+      dispatcher: insecure,
+      headers: { cookie: cookieHeader() },
+      headersTimeout: 120_000,
+      bodyTimeout: 120_000,
+    });
+    csv = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`${ex.path}: HTTP ${res.statusCode}`);
+    if (i > 0) ms.push(Math.round(performance.now() - started));
+  }
+  exports.push({
+    export: ex.name,
+    rows: csv.split('\r\n').length - 2,
+    bytes: Buffer.byteLength(csv),
+    ms,
+  });
+}
+console.log(`\nexport (${EXPORTS} times each, after a warm-up)`);
+for (const e of exports)
+  console.log(
+    `${e.export.padEnd(width)}  ${e.rows} rows, ${(e.bytes / 1024 / 1024).toFixed(1)} MiB: ${e.ms.join(', ')} ms`,
+  );
+
 const result = {
   date: new Date().toISOString(),
   machine: machine(),
@@ -245,7 +287,8 @@ const result = {
   target_ms: 200,
   requests_per_page: REQUESTS,
   latency_ms: results,
+  exports,
 };
-writeResult('dashboard', result);
+writeResult(TRANSACTIONS === 10_000 ? 'dashboard' : `dashboard-${TRANSACTIONS}`, result);
 await insecure.close();
 await bench.stop();
