@@ -187,6 +187,7 @@ const PAGES: { name: string; path: string }[] = [
   { name: 'transaction detail', path: `/dashboard/travelrule/${templateId}` },
   { name: 'operations', path: '/dashboard/operations' },
   { name: 'audit log', path: '/dashboard/audit' },
+  { name: 'audit log of one reference', path: '/dashboard/audit?target=bench-04321' },
   { name: 'VASP directory', path: '/dashboard/vasps' },
 ];
 
