@@ -13,16 +13,22 @@ export type Fragment = postgres.Fragment;
  */
 export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
 
+/** Seconds a pooled connection may stay idle before the pool closes it (src/db/idle-sessions.ts). */
+export const POOL_IDLE_TIMEOUT_S = 60;
+
 /**
  * Opens a postgres.js pool. int8 and numeric come back as strings (never lossy JS numbers);
  * callers turn them into bigint where they do arithmetic.
  */
-export function openPool(url: string, options: { max?: number; application?: string } = {}): Sql {
+export function openPool(
+  url: string,
+  options: { max?: number; application?: string; idleTimeoutS?: number } = {},
+): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
     connection: { application_name: options.application ?? 'tollgate' },
-    idle_timeout: 60,
+    idle_timeout: options.idleTimeoutS ?? POOL_IDLE_TIMEOUT_S,
     connect_timeout: 10,
   });
 }

@@ -1,6 +1,11 @@
 import type { Config } from '../config/index.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded.js';
-import { openPool, type Sql } from './index.js';
+import {
+  logIdleSessionTimeout,
+  poolIdleTimeoutS,
+  serverIdleSessionTimeoutMs,
+} from './idle-sessions.js';
+import { openPool, POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
 import { migrate } from './migrate.js';
 import { checkDatabaseReachable } from './reach.js';
 
@@ -21,12 +26,21 @@ export async function openDatabase(
     embedded = await startEmbeddedPostgres(config.data_dir, config.embedded_postgres_port);
     url = embedded.url;
   }
-  const sql = openPool(url, { max: opts.poolMax ?? 10 });
+  const max = opts.poolMax ?? 10;
+  let sql = openPool(url, { max });
   if (!embedded)
     await checkDatabaseReachable(sql, url).catch(async (err: unknown) => {
       await sql.end({ timeout: 0 }).catch(() => {});
       throw err;
     });
+  // A server that closes idle sessions sooner than the pool would: the pool again, closing its
+  // idle connections first (idle-sessions.ts).
+  const idleMs = await serverIdleSessionTimeoutMs(sql);
+  if (poolIdleTimeoutS(idleMs) !== POOL_IDLE_TIMEOUT_S) {
+    logIdleSessionTimeout(idleMs);
+    await sql.end({ timeout: 5 });
+    sql = openPool(url, { max, idleTimeoutS: poolIdleTimeoutS(idleMs) });
+  }
   if (opts.migrate !== false) await migrate(sql, url);
   return {
     url,

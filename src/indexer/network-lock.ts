@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { NO_IDLE_SESSION_TIMEOUT } from '../db/idle-sessions.js';
 import type { TransactionSql } from '../db/index.js';
 import { describeError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -57,6 +58,7 @@ export class NetworkLock {
     });
     try {
       await client.connect();
+      await client.query(NO_IDLE_SESSION_TIMEOUT);
       const {
         rows: [row],
       } = await client.query<{ ok: boolean; pid: number }>(

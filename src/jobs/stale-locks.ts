@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { NO_IDLE_SESSION_TIMEOUT } from '../db/idle-sessions.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
 
@@ -55,6 +56,7 @@ export function startStaleLockSweeper(
     });
     try {
       await client.connect();
+      await client.query(NO_IDLE_SESSION_TIMEOUT);
       await client.query('select pg_advisory_lock($1::int, hashtext($2))', [
         LIVENESS_LOCK_CLASS,
         poolId,

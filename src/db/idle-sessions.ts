@@ -1,0 +1,44 @@
+import { log } from '../log.js';
+import { POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
+
+/**
+ * A database may close sessions that stay idle (`idle_session_timeout`, Postgres 14+, set by a
+ * DBA for the server, the database or the role). Two kinds of Tollgate's connections are idle by
+ * design: those that hold a session lock (an indexer's network lock, a worker's liveness lock) or
+ * listen for notifications (graphile-worker's jobs). Cut, the lock is lost (the indexer steps
+ * down and takes it again) and the worker logs errors each time; so they opt out, for their own
+ * session only, with this statement, run right after they connect.
+ */
+export const NO_IDLE_SESSION_TIMEOUT = 'set idle_session_timeout = 0';
+
+/**
+ * The server's idle_session_timeout for this session, in milliseconds (0: none). Pooled
+ * connections are idle between requests too: a pool that keeps them longer than the server
+ * does may hand a request one the server is closing (a 503). The caller opens its pool with
+ * poolIdleTimeoutS of this.
+ */
+export async function serverIdleSessionTimeoutMs(sql: Sql): Promise<number> {
+  const [row] = await sql<{ ms: string | null }[]>`
+    select setting as ms from pg_settings where name = 'idle_session_timeout'`;
+  return Number(row?.ms ?? 0) || 0;
+}
+
+/**
+ * Seconds the pool may keep an idle connection: POOL_IDLE_TIMEOUT_S, or half the server's
+ * idle_session_timeout when that is shorter than twice it, so that the pool always closes an
+ * idle connection before the server would.
+ */
+export function poolIdleTimeoutS(serverMs: number): number {
+  if (serverMs <= 0 || serverMs >= 2 * POOL_IDLE_TIMEOUT_S * 1000) return POOL_IDLE_TIMEOUT_S;
+  return serverMs / 2000;
+}
+
+/** Says, once per start, that the pool follows the server's idle_session_timeout. */
+export function logIdleSessionTimeout(serverMs: number): void {
+  const idle = poolIdleTimeoutS(serverMs);
+  if (idle === POOL_IDLE_TIMEOUT_S) return;
+  log.info(
+    { idle_session_timeout_ms: serverMs, pool_idle_timeout_s: idle },
+    "the database closes idle sessions (idle_session_timeout): Tollgate's pool closes its idle connections sooner, and its lock and listener connections opt out",
+  );
+}
