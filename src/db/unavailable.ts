@@ -1,7 +1,9 @@
 /**
  * Connection-level failures of Postgres (a restart, a failover, a cut): what was asked may be
  * asked again, nothing was changed by halves. The codes of node's sockets, of postgres.js's own
- * connection errors, and Postgres's shutdown and start-up states (57P01–57P03).
+ * connection errors, Postgres's shutdown and start-up states (57P01–57P03), and a session it
+ * ended for its idle timeouts (57P05 idle_session_timeout, 25P03
+ * idle_in_transaction_session_timeout: the transaction rolled back with it).
  */
 const DB_DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -15,6 +17,8 @@ const DB_DOWN_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  '57P05',
+  '25P03',
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {

@@ -31,6 +31,9 @@ it('leaves everything else to be an error: our own mistakes, a protocol violatio
 it('says why the database cannot serve now, out of reach or busy, and nothing for our own errors', () => {
   expect(databaseCannotServe(withCode('ECONNREFUSED'))).toBe('database unreachable');
   expect(databaseCannotServe(withCode('57P01'))).toBe('database unreachable');
+  // A session the server ended for being idle (a DBA's idle timeouts) is a lost connection too.
+  expect(databaseCannotServe(withCode('57P05'))).toBe('database unreachable');
+  expect(databaseCannotServe(withCode('25P03'))).toBe('database unreachable');
   expect(databaseCannotServe(withCode('25006'))).toMatch(/read-only/);
   expect(databaseCannotServe(withCode('23505'))).toBeUndefined();
 });
