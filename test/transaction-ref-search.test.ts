@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Sql } from '../src/db/index.js';
 import { searchTransactions } from '../src/dashboard/queries.js';
+import { openPool } from '../src/db/index.js';
+import { ensureReferenceSearchIndex } from '../src/db/reference-search.js';
 import { projectPath } from '../src/paths.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
@@ -64,4 +66,28 @@ it('applies its migration without pg_trgm (no right to create it): no index, and
   } finally {
     await db.sql.unsafe(`drop role ${role}`);
   }
+});
+
+it('makes the index at a start once pg_trgm can be created, and says so while it cannot', async () => {
+  // As the previous test left it: no extension, no index.
+  expect(await db.sql`select 1 from pg_indexes where indexname = ${INDEX}`).toEqual([]);
+  // A user that may not create it (nor own the table): no index, no failure.
+  const role = `limited_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  await db.sql.unsafe(`create role ${role} login password '${password}'`);
+  const url = new URL(db.url);
+  url.username = role;
+  url.password = password;
+  const limited = openPool(url.href, { max: 1 });
+  try {
+    expect(await ensureReferenceSearchIndex(limited)).toBe(false);
+  } finally {
+    await limited.end();
+    await db.sql.unsafe(`drop role ${role}`);
+  }
+  expect(await db.sql`select 1 from pg_indexes where indexname = ${INDEX}`).toEqual([]);
+  // The database's owner can: the next start makes it, and the search uses it again.
+  expect(await ensureReferenceSearchIndex(db.sql)).toBe(true);
+  expect(await db.sql`select 1 from pg_indexes where indexname = ${INDEX}`).toHaveLength(1);
+  expect(await ensureReferenceSearchIndex(db.sql)).toBe(true);
 });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
 import type { Sql } from './index.js';
+import { ensureReferenceSearchIndex } from './reference-search.js';
 import { log } from '../log.js';
 
 /**
@@ -30,6 +31,7 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
   }
   await runMigrations({ connectionString: databaseUrl, logger: quietGraphileLogger });
   if (applied.length) log.info({ applied }, 'migrations applied');
+  await ensureReferenceSearchIndex(sql);
   return { applied };
 }
 
