@@ -78,6 +78,13 @@ it('replaces a pool that shut itself down after failed job outcomes, and runs it
   );
   const held = await db.sql.reserve();
   try {
+    // What the start queued has run (the shipped labels' live AML rescan, say): only the four
+    // below will wait on the lock.
+    await eventually(
+      () => db.sql`select id from graphile_worker.jobs`,
+      (r) => r.length === 0,
+      30_000,
+    );
     // Four live AML rescans are held in their first read (a lock on the table they read).
     await held`begin`;
     await held`lock table liveaml_rescan_categories in access exclusive mode`;
