@@ -16,10 +16,9 @@ export const NO_IDLE_SESSION_TIMEOUT =
 /**
  * The server's idle_session_timeout for this session, in milliseconds (0: none). Pooled
  * connections are idle between requests too: a pool that keeps them longer than the server
- * does may hand a request one the server is closing (a 503). The caller opens its pool with
- * poolIdleTimeoutS of this.
+ * does may hand a request one the server is closing (a 503).
  */
-export async function serverIdleSessionTimeoutMs(sql: Sql): Promise<number> {
+async function serverIdleSessionTimeoutMs(sql: Sql): Promise<number> {
   const [row] = await sql<{ ms: string | null }[]>`
     select setting as ms from pg_settings where name = 'idle_session_timeout'`;
   return Number(row?.ms ?? 0) || 0;
@@ -35,12 +34,17 @@ export function poolIdleTimeoutS(serverMs: number): number {
   return serverMs / 2000;
 }
 
-/** Says, once per start, that the pool follows the server's idle_session_timeout. */
-export function logIdleSessionTimeout(serverMs: number): void {
+/**
+ * The idle timeout the pool must have for this server (poolIdleTimeoutS), when it differs from
+ * the one it was opened with; said once per start. Undefined: the pool is right as it is.
+ */
+export async function poolIdleTimeoutFor(sql: Sql): Promise<number | undefined> {
+  const serverMs = await serverIdleSessionTimeoutMs(sql);
   const idle = poolIdleTimeoutS(serverMs);
-  if (idle === POOL_IDLE_TIMEOUT_S) return;
+  if (idle === POOL_IDLE_TIMEOUT_S) return undefined;
   log.info(
     { idle_session_timeout_ms: serverMs, pool_idle_timeout_s: idle },
     "the database closes idle sessions (idle_session_timeout): Tollgate's pool closes its idle connections sooner, and its lock and listener connections opt out",
   );
+  return idle;
 }

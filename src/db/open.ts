@@ -1,11 +1,7 @@
 import type { Config } from '../config/index.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded.js';
-import {
-  logIdleSessionTimeout,
-  poolIdleTimeoutS,
-  serverIdleSessionTimeoutMs,
-} from './idle-sessions.js';
-import { openPool, POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
+import { poolIdleTimeoutFor } from './idle-sessions.js';
+import { openPool, type Sql } from './index.js';
 import { migrate } from './migrate.js';
 import { checkDatabaseReachable } from './reach.js';
 
@@ -35,11 +31,10 @@ export async function openDatabase(
     });
   // A server that closes idle sessions sooner than the pool would: the pool again, closing its
   // idle connections first (idle-sessions.ts).
-  const idleMs = await serverIdleSessionTimeoutMs(sql);
-  if (poolIdleTimeoutS(idleMs) !== POOL_IDLE_TIMEOUT_S) {
-    logIdleSessionTimeout(idleMs);
+  const idleTimeoutS = await poolIdleTimeoutFor(sql);
+  if (idleTimeoutS !== undefined) {
     await sql.end({ timeout: 5 });
-    sql = openPool(url, { max, idleTimeoutS: poolIdleTimeoutS(idleMs) });
+    sql = openPool(url, { max, idleTimeoutS });
   }
   if (opts.migrate !== false) await migrate(sql, url);
   return {
