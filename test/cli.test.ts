@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { logLines, runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 
@@ -79,12 +79,7 @@ describe('tollgate CLI', () => {
   it('warns about TOLLGATE_* variables it does not read, naming the closest one', async () => {
     const run = tollgate(['keys', 'list'], { TOLLGATE_RCP_ETH: 'http://127.0.0.1:1' });
     expect(await run.exited).toBe(0);
-    const warning = run
-      .err()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l))
-      .find((l) => l.variable === 'TOLLGATE_RCP_ETH');
+    const warning = logLines(run.err()).find((l) => l.variable === 'TOLLGATE_RCP_ETH');
     expect(warning).toMatchObject({ level: 40, did_you_mean: 'TOLLGATE_RPC_ETH' });
     expect(run.out()).not.toContain('TOLLGATE_RCP_ETH');
   });
@@ -235,10 +230,7 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
     expect(out).toContain('Tollgate is running');
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
-    const lines = err
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    const lines = logLines(err);
     expect(lines.filter((l) => l.level >= 40)).toEqual([]);
     expect(lines.map((l) => l.msg)).toEqual(
       expect.arrayContaining(['embedded postgres stopped', 'dev chain stopped', 'stopped']),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { poolIdleTimeoutS } from '../src/db/idle-sessions.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { runCli, type CliRun } from './helpers/cli.js';
+import { logLines, runCli, type CliRun } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
@@ -34,12 +34,7 @@ afterAll(async () => {
 });
 
 /** The pino lines a role wrote (stderr), parsed. */
-const lines = (run: CliRun): { level: number; msg: string; error?: string }[] =>
-  run
-    .err()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l));
+const lines = (run: CliRun) => logLines(run.err());
 
 it('keeps its locks and listeners, logs no failure, and answers every request while the database closes idle sessions', async () => {
   expect(poolIdleTimeoutS(0)).toBe(60);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli, type CliRun } from './helpers/cli.js';
+import { logLines, runCli, type CliRun } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
@@ -25,14 +25,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** The pino lines a role wrote (stderr), parsed. */
-const lines = (run: CliRun): { msg: string; time: number }[] =>
-  run
-    .err()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l));
-const said = (run: CliRun, msg: string) => lines(run).filter((l) => l.msg === msg);
+const said = (run: CliRun, msg: string) => logLines(run.err()).filter((l) => l.msg === msg);
 
 it('steps down when its lock session ends, lets the standby take over, and never writes beside it', async () => {
   const env = {

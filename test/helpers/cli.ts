@@ -13,6 +13,22 @@ export interface CliRun {
   lastJson(): any;
 }
 
+/** A log line as pino writes it (JSON), with the fields the tests read. */
+export interface LogLine {
+  level: number;
+  time: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The pino lines of a process's output (stderr), parsed; other lines left out. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
+}
+
 /**
  * Runs the real CLI (`tollgate …`) from source in a child process against `databaseUrl`, with a
  * data dir of its own. stdin is a pipe (commands that read a password from it).
