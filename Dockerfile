@@ -4,7 +4,9 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# patches/: fixes applied to dependencies at install (npm's postinstall runs patch-package).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -17,6 +19,7 @@ ENV NODE_ENV=production \
     TOLLGATE_HEALTH_PORT=8081
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY sql ./sql

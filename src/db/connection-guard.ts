@@ -3,41 +3,23 @@ import { log } from '../log.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
 /**
- * Two defects of postgres.js 3.4.9 (neither fixed in a release yet) end a process where nothing
- * of ours can catch them, both when the server closes a connection at the wrong moment (a
- * restart, a failover, a cut). This guard recognises exactly those two and lets the process
- * carry on; any other uncaught exception or unhandled rejection ends the process as Node's
- * default would, after a fatal log line.
+ * A defect of postgres.js 3.4.9 (not fixed in a release yet) ends a process where nothing of ours
+ * can catch it when the server closes a connection at the wrong moment (a restart, a failover, a
+ * cut). This guard recognises exactly that one and lets the process carry on; any other uncaught
+ * exception or unhandled rejection ends the process as Node's default would, after a fatal log
+ * line. (Its other defects of that kind, around a connection closed under a transaction, are
+ * mended in the dependency itself: patches/postgres+3.4.9.patch, README "Patched dependency".)
  *
- * 1. porsager/postgres#1208: when a connection a transaction (`sql.begin`) holds is closed by
- *    the server, a query still issued on it (the transaction's own ROLLBACK, or the callback's
- *    next statement) is written from a `setImmediate` to a socket that is already gone, and the
- *    TypeError it throws there reaches no promise. Nothing is lost by surviving it: that
- *    transaction never commits, and `sql.begin` has already rejected with the connection's error
- *    (postgres.js races every transaction against its connection's close), so the caller retries
- *    as after any lost connection; the pool opens new connections for the next queries.
- */
-export function isClosedSocketWrite(err: unknown): boolean {
-  if (!(err instanceof TypeError)) return false;
-  const stack = err.stack ?? '';
-  return (
-    /reading 'write'/.test(err.message) &&
-    /nextWrite/.test(stack) &&
-    /postgres[\\/]src[\\/]connection\.js/.test(stack)
-  );
-}
-
-/**
- * 2. porsager/postgres#1192 (also #1205, #1223): every new connection first reads the array
- *    types from the catalog (`fetch_types`), in a promise nobody waits for; when the connection
- *    is lost during that query, the promise rejects unhandled, with the bare socket or server
- *    error (`read ECONNRESET`, 57P01). Seen in the fault suite: the indexer died during a
- *    Postgres restart. Nothing is lost by surviving it: the connection opens again and reads the
- *    types again before the query that was waiting for it runs (or that query fails like any
- *    lost connection's, and is retried). Recognised by the query the error carries (postgres.js
- *    names it in `error.query`) and by a connection-level cause; any other failure of that read
- *    (a cancelled statement, say) still ends the process: the connection would carry on without
- *    the types, and arrays would be read as text.
+ * porsager/postgres#1192 (also #1205, #1223): every new connection first reads the array types
+ * from the catalog (`fetch_types`), in a promise nobody waits for; when the connection is lost
+ * during that query, the promise rejects unhandled, with the bare socket or server error (`read
+ * ECONNRESET`, 57P01). Seen in the fault suite: the indexer died during a Postgres restart.
+ * Nothing is lost by surviving it: the connection opens again and reads the types again before
+ * the query that was waiting for it runs (or that query fails like any lost connection's, and is
+ * retried). Recognised by the query the error carries (postgres.js names it in `error.query`) and
+ * by a connection-level cause; any other failure of that read (a cancelled statement, say) still
+ * ends the process: the connection would carry on without the types, and arrays would be read as
+ * text.
  */
 export function isLostArrayTypesFetch(err: unknown): boolean {
   const query = (err as { query?: unknown } | null)?.query;
@@ -54,13 +36,6 @@ export function guardPostgresDefects(): void {
   if (installed) return;
   installed = true;
   process.on('uncaughtException', (err, origin) => {
-    if (isClosedSocketWrite(err)) {
-      log.warn(
-        { error: `${err.name}: ${err.message}` },
-        'a database connection closed under a transaction (postgres.js #1208); the transaction was rolled back by the server and is retried',
-      );
-      return;
-    }
     if (origin === 'unhandledRejection' && isLostArrayTypesFetch(err)) {
       log.warn(
         { error: `${(err as Error).name}: ${(err as Error).message}` },
