@@ -1,14 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
+import pg from 'pg';
 import type { Sql } from './index.js';
+import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
 import { log } from '../log.js';
 
 /**
  * Applies the numbered, forward-only migrations in sql/ (NNNN_name.sql), each in its own
  * transaction, under an advisory lock so that several processes starting at once are safe;
- * then graphile-worker's own migrations.
+ * then graphile-worker's own migrations. None of them under a DBA's time limits
+ * (MIGRATION_UNLIMITED).
  */
 export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied: string[] }> {
   const dir = projectPath('sql');
@@ -16,11 +19,15 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort();
   const applied: string[] = [];
-  await sql`create table if not exists tollgate_migrations (
-    id int primary key, name text not null, applied_at timestamptz not null default now())`;
+  await sql.begin(async (tx) => {
+    await withoutTimeLimits(tx);
+    await tx`create table if not exists tollgate_migrations (
+      id int primary key, name text not null, applied_at timestamptz not null default now())`;
+  });
   for (const file of files) {
     const id = Number(file.slice(0, 4));
     await sql.begin(async (tx) => {
+      await withoutTimeLimits(tx);
       await tx`select pg_advisory_xact_lock(hashtext('tollgate_migrate'))`;
       const [done] = await tx`select 1 from tollgate_migrations where id = ${id}`;
       if (done) return;
@@ -29,7 +36,17 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
       applied.push(file);
     });
   }
-  await runMigrations({ connectionString: databaseUrl, logger: quietGraphileLogger });
+  // graphile-worker's migrations, on a connection of their own whose session has no time limits
+  // from its start (a startup option per setting the server has).
+  const [{ unlimited }] = await sql<[{ unlimited: string }]>`
+    select coalesce(string_agg('-c ' || name || '=0', ' '), '') as unlimited
+    from pg_settings where name = any(${MIGRATION_UNLIMITED}::text[])`;
+  const pgPool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: unlimited });
+  try {
+    await runMigrations({ pgPool, logger: quietGraphileLogger });
+  } finally {
+    await pgPool.end();
+  }
   if (applied.length) log.info({ applied }, 'migrations applied');
   await ensureReferenceSearchIndex(sql);
   return { applied };

@@ -1,5 +1,6 @@
 import { log } from '../log.js';
 import type { Sql } from './index.js';
+import { withoutTimeLimits } from './time-limits.js';
 
 /** The trigram index that serves the dashboard's search by part of a reference (sql/0047). */
 export const REFERENCE_SEARCH_INDEX = 'travelrule_transactions_ref_trgm';
@@ -19,6 +20,7 @@ export async function ensureReferenceSearchIndex(sql: Sql): Promise<boolean> {
   let why = 'pg_trgm is not installed, or this user may not create it';
   try {
     await sql.begin(async (tx) => {
+      await withoutTimeLimits(tx); // as a migration's (an index on every transaction)
       await tx`select pg_advisory_xact_lock(hashtext('tollgate_migrate'))`;
       await tx`create extension if not exists pg_trgm`;
       await tx.unsafe(

@@ -2,8 +2,8 @@
  * Connection-level failures of Postgres (a restart, a failover, a cut): what was asked may be
  * asked again, nothing was changed by halves. The codes of node's sockets, of postgres.js's own
  * connection errors, Postgres's shutdown and start-up states (57P01–57P03), and a session it
- * ended for its idle timeouts (57P05 idle_session_timeout, 25P03
- * idle_in_transaction_session_timeout: the transaction rolled back with it).
+ * ended for its timeouts (57P05 idle_session_timeout, 25P03 idle_in_transaction_session_timeout,
+ * 25P04 transaction_timeout: the transaction rolled back with it).
  */
 const DB_DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -19,6 +19,7 @@ const DB_DOWN_CODES = new Set([
   '57P03',
   '57P05',
   '25P03',
+  '25P04',
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -30,8 +31,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * A reachable Postgres that cannot take the request now, and why (for the operator's log): out of
  * connections or another resource (class 53: `max_connections`, a role's or database's limit,
  * disk, memory), read-only (25006: a standby, or a primary during a failover), a connection it
- * refused while starting (class 08), or a conflict that passes when retried (40001, 40P01). Asked
- * again later, the request may well succeed; nothing was changed by halves (the statement or its
+ * refused while starting (class 08), a conflict that passes when retried (40001, 40P01), or a
+ * statement it cancelled: at its `statement_timeout` or `lock_timeout` (set by a DBA for the
+ * server, the database or Tollgate's role), or by its operator (57014, 55P03). Asked again
+ * later, the request may well succeed; nothing was changed by halves (the statement or its
  * transaction failed whole). Undefined for everything else.
  */
 export function databaseBusy(err: unknown): string | undefined {
@@ -43,6 +46,9 @@ export function databaseBusy(err: unknown): string | undefined {
   if (code === '25006') return 'the database is read-only (a standby, or a failover under way)';
   if (code.startsWith('08') && code !== '08P01') return 'the database refused the connection';
   if (code === '40001' || code === '40P01') return 'a conflicting transaction (retry)';
+  if (code === '57014')
+    return 'the database cancelled the statement (its statement_timeout, or its operator)';
+  if (code === '55P03') return "a lock was not granted within the database's lock_timeout";
   return undefined;
 }
 

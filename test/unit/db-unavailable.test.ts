@@ -15,10 +15,15 @@ it('names the states of a reachable Postgres that pass when asked again', () => 
   expect(databaseBusy(withCode('08004'))).toMatch(/refused the connection/);
   expect(databaseBusy(withCode('40001'))).toMatch(/conflicting/);
   expect(databaseBusy(withCode('40P01'))).toMatch(/conflicting/);
+  // A statement the database cancelled: a DBA's statement_timeout or lock_timeout, or its operator.
+  expect(databaseBusy(withCode('57014'))).toMatch(
+    /cancelled the statement \(its statement_timeout/,
+  );
+  expect(databaseBusy(withCode('55P03'))).toMatch(/lock_timeout/);
 });
 
 it('leaves everything else to be an error: our own mistakes, a protocol violation, no code', () => {
-  for (const code of ['42P01', '23505', '22P02', '57014', '08P01', 'ECONNRESET', '5330', 53300])
+  for (const code of ['42P01', '23505', '22P02', '57P04', '08P01', 'ECONNRESET', '5330', 53300])
     expect(databaseBusy(withCode(code)), String(code)).toBeUndefined();
   expect(databaseBusy(new Error('x'))).toBeUndefined();
   expect(databaseBusy(null)).toBeUndefined();
@@ -34,6 +39,8 @@ it('says why the database cannot serve now, out of reach or busy, and nothing fo
   // A session the server ended for being idle (a DBA's idle timeouts) is a lost connection too.
   expect(databaseCannotServe(withCode('57P05'))).toBe('database unreachable');
   expect(databaseCannotServe(withCode('25P03'))).toBe('database unreachable');
+  // And one it ended for a transaction's time (transaction_timeout, Postgres 17+).
+  expect(databaseCannotServe(withCode('25P04'))).toBe('database unreachable');
   expect(databaseCannotServe(withCode('25006'))).toMatch(/read-only/);
   expect(databaseCannotServe(withCode('23505'))).toBeUndefined();
 });
