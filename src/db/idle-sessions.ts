@@ -14,6 +14,17 @@ export const NO_IDLE_SESSION_TIMEOUT =
   "select set_config(name, '0', false) from pg_settings where name = 'idle_session_timeout'";
 
 /**
+ * The same opt-out as a startup option for a node-postgres pool (`options`; '' on a server without
+ * the setting): in force from the session's start, with no statement of ours sent beside the
+ * first one of the pool's user (node-postgres deprecates a query sent while another runs).
+ */
+export async function noIdleSessionTimeoutOption(sql: Sql): Promise<string> {
+  const [row] = await sql<{ option: string }[]>`
+    select '-c ' || name || '=0' as option from pg_settings where name = 'idle_session_timeout'`;
+  return row?.option ?? '';
+}
+
+/**
  * The server's idle_session_timeout for this session, in milliseconds (0: none). Pooled
  * connections are idle between requests too: a pool that keeps them longer than the server
  * does may hand a request one the server is closing (a 503).

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { JobName } from '../db/jobs.js';
 import pg from 'pg';
-import { NO_IDLE_SESSION_TIMEOUT } from '../db/idle-sessions.js';
+import { noIdleSessionTimeoutOption } from '../db/idle-sessions.js';
 import { stopStepWithin } from '../slow-step.js';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
@@ -137,20 +137,19 @@ export async function startWorker(
     connectionString: databaseUrl,
     max: concurrency + 2,
     application_name: 'tollgate-worker',
+    // Each connection opts out of the server's idle_session_timeout (idle-sessions.ts):
+    // graphile-worker's listener is idle by design.
+    options: await noIdleSessionTimeoutOption(deps.sql),
   });
   pgPool.on('error', (err) =>
     log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'),
   );
   // A client checked out when its connection fails raises the error at its next query; this
-  // listener only keeps the event from going unhandled. Each connection opts out of the server's
-  // idle_session_timeout (idle-sessions.ts): graphile-worker's listener is idle by design. The
-  // statement is queued before anything graphile-worker sends on the client; if it fails, the
-  // connection is failing, and that query says so.
+  // listener only keeps the event from going unhandled.
   pgPool.on('connect', (client) => {
     client.on('error', (err) =>
       log.warn({ error: describeError(err) }, 'worker database connection failed'),
     );
-    client.query(NO_IDLE_SESSION_TIMEOUT).catch(() => {});
   });
   const tasks: Partial<Record<JobName, Task>> = {
     fetch_nft_metadata: fetchNftMetadataTask(deps),
