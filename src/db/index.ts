@@ -17,8 +17,27 @@ export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
 export const POOL_IDLE_TIMEOUT_S = 60;
 
 /**
+ * The output formats Tollgate's reading of results depends on, asked for at every connection's
+ * start, so that they hold whatever a DBA set for the server, the database or Tollgate's role:
+ * dates and times in ISO (the drivers parse that; under DateStyle 'SQL, DMY' a timestamptz came
+ * back as an Invalid Date, a travel rule transaction could not be stored, and a date had its day
+ * and month swapped), bytea in hex (as 'escape', a sealed value came back cut short), intervals in
+ * Postgres's style.
+ */
+export const SESSION_FORMATS = {
+  DateStyle: 'ISO, MDY',
+  IntervalStyle: 'postgres',
+  bytea_output: 'hex',
+} as const;
+
+/** SESSION_FORMATS as node-postgres's startup `options`. */
+export const SESSION_FORMAT_OPTIONS = Object.entries(SESSION_FORMATS)
+  .map(([name, value]) => `-c ${name}=${value.replace(/ /g, '')}`)
+  .join(' ');
+
+/**
  * Opens a postgres.js pool. int8 and numeric come back as strings (never lossy JS numbers);
- * callers turn them into bigint where they do arithmetic.
+ * callers turn them into bigint where they do arithmetic. Its sessions use SESSION_FORMATS.
  */
 export function openPool(
   url: string,
@@ -27,7 +46,7 @@ export function openPool(
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
-    connection: { application_name: options.application ?? 'tollgate' },
+    connection: { application_name: options.application ?? 'tollgate', ...SESSION_FORMATS },
     idle_timeout: options.idleTimeoutS ?? POOL_IDLE_TIMEOUT_S,
     connect_timeout: 10,
   });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
 import pg from 'pg';
-import type { Sql } from './index.js';
+import { SESSION_FORMAT_OPTIONS, type Sql } from './index.js';
 import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
 import { log } from '../log.js';
@@ -41,7 +41,11 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
   const [{ unlimited }] = await sql<[{ unlimited: string }]>`
     select coalesce(string_agg('-c ' || name || '=0', ' '), '') as unlimited
     from pg_settings where name = any(${MIGRATION_UNLIMITED}::text[])`;
-  const pgPool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: unlimited });
+  const pgPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 1,
+    options: `${SESSION_FORMAT_OPTIONS} ${unlimited}`.trim(),
+  });
   try {
     await runMigrations({ pgPool, logger: quietGraphileLogger });
   } finally {
