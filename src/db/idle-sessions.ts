@@ -7,8 +7,9 @@ import { POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
  * design: those that hold a session lock (an indexer's network lock, a worker's liveness lock) or
  * listen for notifications (graphile-worker's jobs). Cut, the lock is lost (the indexer steps
  * down and takes it again) and the worker logs errors each time; so they opt out, for their own
- * session only, with this statement, run right after they connect (a no-op on a server without
- * the setting, before Postgres 14).
+ * session only: the lock connections with this statement, run right after they connect (a no-op
+ * on a server without the setting, before Postgres 14); graphile-worker's pool with the same as a
+ * startup option (noIdleSessionTimeoutOption).
  */
 export const NO_IDLE_SESSION_TIMEOUT =
   "select set_config(name, '0', false) from pg_settings where name = 'idle_session_timeout'";
