@@ -26,6 +26,9 @@ async function atRandom(
   await sleep(rng.int(1000, 3000));
 }
 
+/** The application_name of the scenario's own connections. */
+const HARNESS_APPLICATION = 'tollgate-faults-harness';
+
 /**
  * A Postgres of one scenario's own, which it can stop and start again on the same port and data
  * directory (restarting the suite's shared one would disturb the other scenarios).
@@ -36,7 +39,8 @@ export async function ownPostgres() {
   const port = await freePort();
   let pg: EmbeddedDatabase | undefined = await startEmbeddedPostgres(dir, port);
   const url = pg.url;
-  const sql = openPool(url, { max: 4 });
+  // Named, so that a cut of the roles' sessions (cutSessions) leaves the scenario's own alone.
+  const sql = openPool(url, { max: 4, application: HARNESS_APPLICATION });
   await migrate(sql, url);
   const database: ScenarioOptions['database'] = { url, sql, drop: () => sql.end({ timeout: 5 }) };
   // The processes a freeze stopped (woken by close() too, should a scenario fail mid-freeze).
@@ -86,6 +90,29 @@ export async function ownPostgres() {
     async freezeAtRandom(rng: Rng): Promise<void> {
       await atRandom(rng, [1000, 15_000], (ms) => this.freeze(ms));
     },
+    /**
+     * Ends every session of the roles at once (pg_terminate_backend) while the server stays up, as
+     * a DBA's kill, a connection pooler's failover or a cut network path would: statements in
+     * flight fail, transactions roll back, the locks a session held go with it. Returns how many.
+     */
+    async cutSessions(): Promise<number> {
+      const cut = await sql`
+        select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and backend_type = 'client backend'
+          and pid <> pg_backend_pid() and application_name <> ${HARNESS_APPLICATION}`;
+      return cut.length;
+    },
+    /** 8-14 cuts drawn from `rng`, each 0.3-1.5 s after the last, then 1-3 s more of the run. */
+    async cutAtRandom(rng: Rng): Promise<void> {
+      const times = rng.int(8, 14);
+      const counts: number[] = [];
+      for (let i = 0; i < times; i++) {
+        await sleep(rng.int(300, 1500));
+        counts.push(await this.cutSessions());
+      }
+      console.log(`[faults] sessions cut ${times} times: ${counts.join(', ')} sessions`);
+      await sleep(rng.int(1000, 3000));
+    },
     async close(): Promise<void> {
       thaw();
       await pg?.stop();
@@ -106,6 +133,8 @@ export function ownPostgresScenario(
   name: string,
   options: Pick<ScenarioOptions, 'liveAml'>,
   fault: (pg: OwnPostgres, s: Scenario) => Promise<void>,
+  /** More checks of the scenario's own, once everything settled and was checked. */
+  check?: (s: Scenario) => void,
 ): () => Promise<void> {
   let pg: OwnPostgres | undefined;
   let s: Scenario | undefined;
@@ -131,5 +160,6 @@ export function ownPostgresScenario(
       await traffic.stop();
     }
     await s.finish();
+    check?.(s);
   };
 }

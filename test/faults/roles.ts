@@ -9,6 +9,7 @@ export type RoleName = 'indexer' | 'worker';
  */
 export class RoleProcess {
   private run: CliRun | undefined;
+  private last: CliRun | undefined;
   private expectingExit = false;
   readonly crashes: string[] = [];
   starts = 0;
@@ -29,6 +30,7 @@ export class RoleProcess {
       process.env.TEST_LOG_LEVEL ?? 'warn',
     );
     this.run = run;
+    this.last = run;
     this.starts++;
     void run.exited.then((code) => {
       if (this.run === run) this.run = undefined;
@@ -37,6 +39,11 @@ export class RoleProcess {
         `${this.role} exited on its own with code ${code}: ${run.err().slice(-1500)}${run.out().slice(-3000)}`,
       );
     });
+  }
+
+  /** What the last process started wrote to stderr (its log lines), running or not. */
+  stderr(): string {
+    return this.last?.err() ?? '';
   }
 
   get running(): boolean {
