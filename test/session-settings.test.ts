@@ -1,5 +1,6 @@
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openPool } from '../src/db/index.js';
+import { openPool, SESSION_SETTING_OPTIONS } from '../src/db/index.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -8,10 +9,11 @@ import { call } from './helpers/http.js';
 import { travelBody } from './helpers/travelrule.js';
 
 /**
- * A database whose DBA chose other output formats (for the server, the database or Tollgate's
+ * A database whose DBA chose other session defaults (for the server, the database or Tollgate's
  * role): dates in SQL style with the day first, bytea as escape strings, intervals in SQL
- * standard style. Tollgate reads what it stored as it stored it: its sessions ask for the formats
- * their parsers read, at connection start.
+ * standard style, SERIALIZABLE transactions. Tollgate reads what it stored as it stored it, and
+ * its transactions are READ COMMITTED unless they ask for more: its sessions ask for the settings
+ * its code is written for, at connection start (postgres.js and node-postgres alike).
  */
 
 let db: TestDatabase;
@@ -23,13 +25,14 @@ beforeAll(async () => {
   await db.sql.unsafe(`alter database ${name} set datestyle = 'SQL, DMY'`);
   await db.sql.unsafe(`alter database ${name} set bytea_output = 'escape'`);
   await db.sql.unsafe(`alter database ${name} set intervalstyle = 'sql_standard'`);
+  await db.sql.unsafe(`alter database ${name} set default_transaction_isolation = 'serializable'`);
 }, 60_000);
 afterAll(async () => {
   await app?.stop();
   await db?.drop();
 });
 
-it("reads timestamps, dates, bytea and intervals as stored, whatever the database's output formats", async () => {
+it("reads timestamps, dates, bytea and intervals as stored, and runs READ COMMITTED, whatever the database's defaults", async () => {
   const sql = openPool(db.url, { max: 1 });
   try {
     const [row] = await sql<[{ t: Date; d: Date; b: Buffer; i: string; style: string }]>`
@@ -41,8 +44,27 @@ it("reads timestamps, dates, bytea and intervals as stored, whatever the databas
     expect([...row.b]).toEqual([1, 2, 255]);
     expect(row.i).toBe('1 day 02:00:00');
     expect(row.style).toBe('ISO, MDY');
+    const isolation = await sql.begin(
+      (tx) => tx<[{ level: string }]>`select current_setting('transaction_isolation') as level`,
+    );
+    expect(isolation[0].level).toBe('read committed');
   } finally {
     await sql.end();
+  }
+  // node-postgres (graphile-worker's pool) with the same settings as startup options.
+  const pool = new pg.Pool({ connectionString: db.url, max: 1, options: SESSION_SETTING_OPTIONS });
+  try {
+    const { rows } = await pool.query(`select current_setting('datestyle') as style,
+      current_setting('bytea_output') as bytea, current_setting('intervalstyle') as interval,
+      current_setting('default_transaction_isolation') as isolation`);
+    expect(rows[0]).toEqual({
+      style: 'ISO, MDY',
+      bytea: 'hex',
+      interval: 'postgres',
+      isolation: 'read committed',
+    });
+  } finally {
+    await pool.end();
   }
 });
 

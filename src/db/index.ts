@@ -17,27 +17,33 @@ export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
 export const POOL_IDLE_TIMEOUT_S = 60;
 
 /**
- * The output formats Tollgate's reading of results depends on, asked for at every connection's
- * start, so that they hold whatever a DBA set for the server, the database or Tollgate's role:
- * dates and times in ISO (the drivers parse that; under DateStyle 'SQL, DMY' a timestamptz came
- * back as an Invalid Date, a travel rule transaction could not be stored, and a date had its day
- * and month swapped), bytea in hex (as 'escape', a sealed value came back cut short), intervals in
- * Postgres's style.
+ * The session settings Tollgate's code is written for, asked for at every connection's start so
+ * that they hold whatever a DBA set for the server, the database or Tollgate's role (for
+ * Tollgate's own sessions only):
+ * - output formats its drivers parse: dates and times in ISO (under DateStyle 'SQL, DMY' a
+ *   timestamptz came back as an Invalid Date, a travel rule transaction could not be stored, and a
+ *   date had its day and month swapped), bytea in hex (as 'escape', a sealed value came back cut
+ *   short), intervals in Postgres's style;
+ * - READ COMMITTED as the default isolation (statements that need more ask for it): under a
+ *   default of SERIALIZABLE, live AML checks failed again and again on "could not serialize
+ *   access due to concurrent update" while blocks were written, and were retried for minutes.
+ * Not `default_transaction_read_only`: a read-only session is how a standby or a failover shows.
  */
-export const SESSION_FORMATS = {
+export const SESSION_SETTINGS = {
   DateStyle: 'ISO, MDY',
   IntervalStyle: 'postgres',
   bytea_output: 'hex',
+  default_transaction_isolation: 'read committed',
 } as const;
 
-/** SESSION_FORMATS as node-postgres's startup `options`. */
-export const SESSION_FORMAT_OPTIONS = Object.entries(SESSION_FORMATS)
-  .map(([name, value]) => `-c ${name}=${value.replace(/ /g, '')}`)
+/** SESSION_SETTINGS as node-postgres's startup `options` (a space in a value escaped). */
+export const SESSION_SETTING_OPTIONS = Object.entries(SESSION_SETTINGS)
+  .map(([name, value]) => `-c ${name}=${value.replace(/ /g, '\\ ')}`)
   .join(' ');
 
 /**
  * Opens a postgres.js pool. int8 and numeric come back as strings (never lossy JS numbers);
- * callers turn them into bigint where they do arithmetic. Its sessions use SESSION_FORMATS.
+ * callers turn them into bigint where they do arithmetic. Its sessions use SESSION_SETTINGS.
  */
 export function openPool(
   url: string,
@@ -46,7 +52,7 @@ export function openPool(
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
-    connection: { application_name: options.application ?? 'tollgate', ...SESSION_FORMATS },
+    connection: { application_name: options.application ?? 'tollgate', ...SESSION_SETTINGS },
     idle_timeout: options.idleTimeoutS ?? POOL_IDLE_TIMEOUT_S,
     connect_timeout: 10,
   });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
 import pg from 'pg';
-import { SESSION_FORMAT_OPTIONS, type Sql } from './index.js';
+import { SESSION_SETTING_OPTIONS, type Sql } from './index.js';
 import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
 import { log } from '../log.js';
@@ -44,7 +44,7 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
   const pgPool = new pg.Pool({
     connectionString: databaseUrl,
     max: 1,
-    options: `${SESSION_FORMAT_OPTIONS} ${unlimited}`.trim(),
+    options: `${SESSION_SETTING_OPTIONS} ${unlimited}`.trim(),
   });
   try {
     await runMigrations({ pgPool, logger: quietGraphileLogger });

@@ -33,7 +33,10 @@ const HARNESS_APPLICATION = 'tollgate-faults-harness';
  * A Postgres of one scenario's own, which it can stop and start again on the same port and data
  * directory (restarting the suite's shared one would disturb the other scenarios).
  */
-export async function ownPostgres() {
+export async function ownPostgres(
+  /** Settings a DBA made for the database (`alter database … set`), after the migrations. */
+  databaseSettings: Record<string, string> = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-faults-pg-'));
   chmodSync(dir, 0o711);
   const port = await freePort();
@@ -42,6 +45,10 @@ export async function ownPostgres() {
   // Named, so that a cut of the roles' sessions (cutSessions) leaves the scenario's own alone.
   const sql = openPool(url, { max: 4, application: HARNESS_APPLICATION });
   await migrate(sql, url);
+  for (const [name, value] of Object.entries(databaseSettings))
+    await sql.unsafe(
+      `alter database ${new URL(url).pathname.slice(1)} set ${name} = '${value.replace(/'/g, "''")}'`,
+    );
   const database: ScenarioOptions['database'] = { url, sql, drop: () => sql.end({ timeout: 5 }) };
   // The processes a freeze stopped (woken by close() too, should a scenario fail mid-freeze).
   let frozen: number[] = [];
@@ -131,7 +138,7 @@ export type OwnPostgres = Awaited<ReturnType<typeof ownPostgres>>;
  */
 export function ownPostgresScenario(
   name: string,
-  options: Pick<ScenarioOptions, 'liveAml'>,
+  options: Pick<ScenarioOptions, 'liveAml'> & { databaseSettings?: Record<string, string> },
   fault: (pg: OwnPostgres, s: Scenario) => Promise<void>,
   /** More checks of the scenario's own, once everything settled and was checked. */
   check?: (s: Scenario) => void,
@@ -143,12 +150,12 @@ export function ownPostgresScenario(
     await pg?.close();
   });
   return async () => {
-    pg = await ownPostgres();
+    pg = await ownPostgres(options.databaseSettings);
     s = await startScenario(name, {
       confirmations: 3,
       file: name,
       database: pg.database,
-      ...options,
+      liveAml: options.liveAml,
     });
     s.roles.indexer.start();
     s.roles.worker.start();
