@@ -5,6 +5,7 @@ import pg from 'pg';
 import { SESSION_SETTING_OPTIONS, type Sql } from './index.js';
 import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
+import { describeError } from '../errors.js';
 import { log } from '../log.js';
 
 /**
@@ -46,6 +47,16 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
     max: 1,
     options: `${SESSION_SETTING_OPTIONS} ${unlimited}`.trim(),
   });
+  // A connection the server drops is logged (graphile-worker's migration then fails, and the
+  // start with it); without these listeners graphile-worker installs its own and prints a warning.
+  pgPool.on('error', (err) =>
+    log.warn({ error: describeError(err) }, 'migration database connection lost'),
+  );
+  pgPool.on('connect', (client) =>
+    client.on('error', (err) =>
+      log.warn({ error: describeError(err) }, 'migration database connection failed'),
+    ),
+  );
   try {
     await runMigrations({ pgPool, logger: quietGraphileLogger });
   } finally {
