@@ -325,6 +325,9 @@ it('under steady traffic through a restart and a freeze of Postgres, every answe
   // Requests sent and answered before the faults, and a while after the last (their statuses).
   let phase: 'before' | 'faults' | 'after' = 'before';
   const calm: Record<'before' | 'after', number[]> = { before: [], after: [] };
+  /** The calm phases' answers other than 200, with when they were sent and answered. */
+  const calmFailures: string[] = [];
+  const t0 = Date.now();
   let created = 0;
   let running = true;
   // Reads of three kinds and writes of new streams, ten clients, each sending again as soon as
@@ -333,6 +336,7 @@ it('under steady traffic through a restart and a freeze of Postgres, every answe
     for (let n = 0; running; n++) {
       const address = `0x${i.toString(16).padStart(2, '0')}${n.toString(16).padStart(38, '0')}`;
       const sentIn = phase;
+      const sentAt = Date.now() - t0;
       const res = await [
         () => call(app.baseUrl, 'GET', '/v2/stream/list', { headers }),
         () =>
@@ -347,8 +351,13 @@ it('under steady traffic through a restart and a freeze of Postgres, every answe
         },
       ][n % 4]!();
       answers.push(res);
-      if ((sentIn === 'before' || sentIn === 'after') && phase === sentIn)
+      if ((sentIn === 'before' || sentIn === 'after') && phase === sentIn) {
         calm[sentIn].push(res.status);
+        if (res.status !== 200)
+          calmFailures.push(
+            `${sentIn} ${n % 4} sent ${sentAt} ms, answered ${Date.now() - t0} ms: ${res.status} ${res.text}`,
+          );
+      }
     }
   };
   const clients = Array.from({ length: 10 }, (_, i) => client(i));
@@ -380,6 +389,7 @@ it('under steady traffic through a restart and a freeze of Postgres, every answe
   expect([...byStatus.keys()].sort()).toEqual([200, 503]);
   expect(calm.before.length).toBeGreaterThan(0);
   expect(calm.after.length).toBeGreaterThan(0);
+  expect(calmFailures).toEqual([]);
   expect(new Set([...calm.before, ...calm.after])).toEqual(new Set([200]));
   for (const res of answers) expectOkOr503(res);
   expect(
