@@ -9,21 +9,10 @@ import { POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
  * down and takes it again) and the worker logs errors each time; so they opt out, for their own
  * session only: the lock connections with this statement, run right after they connect (a no-op
  * on a server without the setting, before Postgres 14); graphile-worker's pool with the same as a
- * startup option (noIdleSessionTimeoutOption).
+ * startup option (nodePgOptions).
  */
 export const NO_IDLE_SESSION_TIMEOUT =
   "select set_config(name, '0', false) from pg_settings where name = 'idle_session_timeout'";
-
-/**
- * The same opt-out as a startup option for a node-postgres pool (`options`; '' on a server without
- * the setting): in force from the session's start, with no statement of ours sent beside the
- * first one of the pool's user (node-postgres deprecates a query sent while another runs).
- */
-export async function noIdleSessionTimeoutOption(sql: Sql): Promise<string> {
-  const [row] = await sql<{ option: string }[]>`
-    select '-c ' || name || '=0' as option from pg_settings where name = 'idle_session_timeout'`;
-  return row?.option ?? '';
-}
 
 /**
  * The server's idle_session_timeout for this session, in milliseconds (0: none). Pooled

@@ -42,6 +42,20 @@ export const SESSION_SETTING_OPTIONS = Object.entries(SESSION_SETTINGS)
   .join(' ');
 
 /**
+ * The startup `options` of a node-postgres pool: SESSION_SETTING_OPTIONS, and each of `off` set
+ * to 0 for the pool's sessions from their start (a DBA's timeout the pool must not have). A
+ * setting the server lacks is left out (asked of `sql`): an unknown one would refuse the
+ * connection. In the options rather than a statement after connecting: node-postgres deprecates a
+ * statement sent beside the pool user's first one.
+ */
+export async function nodePgOptions(sql: Sql, off: readonly string[]): Promise<string> {
+  const [{ zeroed }] = await sql<[{ zeroed: string }]>`
+    select coalesce(string_agg('-c ' || name || '=0', ' '), '') as zeroed
+    from pg_settings where name = any(${off}::text[])`;
+  return `${SESSION_SETTING_OPTIONS} ${zeroed}`.trim();
+}
+
+/**
  * Opens a postgres.js pool. int8 and numeric come back as strings (never lossy JS numbers);
  * callers turn them into bigint where they do arithmetic. Its sessions use SESSION_SETTINGS.
  */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
 import pg from 'pg';
-import { SESSION_SETTING_OPTIONS, type Sql } from './index.js';
+import { nodePgOptions, type Sql } from './index.js';
 import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
 import { describeError } from '../errors.js';
@@ -38,14 +38,11 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
     });
   }
   // graphile-worker's migrations, on a connection of their own whose session has no time limits
-  // from its start (a startup option per setting the server has).
-  const [{ unlimited }] = await sql<[{ unlimited: string }]>`
-    select coalesce(string_agg('-c ' || name || '=0', ' '), '') as unlimited
-    from pg_settings where name = any(${MIGRATION_UNLIMITED}::text[])`;
+  // from its start.
   const pgPool = new pg.Pool({
     connectionString: databaseUrl,
     max: 1,
-    options: `${SESSION_SETTING_OPTIONS} ${unlimited}`.trim(),
+    options: await nodePgOptions(sql, MIGRATION_UNLIMITED),
   });
   // A connection the server drops is logged (graphile-worker's migration then fails, and the
   // start with it); without these listeners graphile-worker installs its own and prints a warning.

@@ -2,8 +2,7 @@ import { EventEmitter } from 'node:events';
 import { run, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { JobName } from '../db/jobs.js';
 import pg from 'pg';
-import { noIdleSessionTimeoutOption } from '../db/idle-sessions.js';
-import { SESSION_SETTING_OPTIONS } from '../db/index.js';
+import { nodePgOptions } from '../db/index.js';
 import { stopStepWithin } from '../slow-step.js';
 import { describeError } from '../errors.js';
 import { quietGraphileLogger } from '../db/migrate.js';
@@ -139,8 +138,8 @@ export async function startWorker(
     max: concurrency + 2,
     application_name: 'tollgate-worker',
     // Each connection opts out of the server's idle_session_timeout (idle-sessions.ts):
-    // graphile-worker's listener is idle by design. And the session settings Tollgate is written for.
-    options: `${SESSION_SETTING_OPTIONS} ${await noIdleSessionTimeoutOption(deps.sql)}`.trim(),
+    // graphile-worker's listener is idle by design.
+    options: await nodePgOptions(deps.sql, ['idle_session_timeout']),
   });
   pgPool.on('error', (err) =>
     log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'),
