@@ -6,7 +6,7 @@ import { createApiKey } from '../src/keys/keys.js';
 import { log } from '../src/log.js';
 import { projectPath } from '../src/paths.js';
 import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { freshDatabase, setDatabaseDefaults, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { withDatabase } from './helpers/urls.js';
 
@@ -25,7 +25,6 @@ afterAll(async () => {
 });
 
 const adminUrl = () => inject('pgAdminUrl');
-const nameOf = (url: string) => new URL(url).pathname.slice(1);
 
 it('migrates an empty database whose statements and transactions are limited, waiting for another start past the limits', async () => {
   const name = `t_limits_${Date.now().toString(36)}`;
@@ -37,9 +36,11 @@ it('migrates an empty database whose statements and transactions are limited, wa
   });
   const [{ v }] = await admin<[{ v: number }]>`
     select current_setting('server_version_num')::int as v`;
-  await admin.unsafe(`alter database ${name} set statement_timeout = '400ms'`);
-  if (v >= 170000) await admin.unsafe(`alter database ${name} set transaction_timeout = '700ms'`);
   const url = withDatabase(adminUrl(), name);
+  await setDatabaseDefaults(admin, url, {
+    statement_timeout: '400ms',
+    ...(v >= 170000 ? { transaction_timeout: '700ms' } : {}),
+  });
   // Another process holds the migrations' lock for 1.5 s, as a start migrating beside this one.
   const other = openPool(url, { max: 1 });
   const sql = openPool(url, { max: 2 });
@@ -71,10 +72,10 @@ it('migrates an empty database whose statements and transactions are limited, wa
 }, 60_000);
 
 /** The API on a database with `setting`, and a request that waits on a table someone locked. */
-async function requestBehindALock(setting: string) {
+async function requestBehindALock(setting: Record<string, string>) {
   const db: TestDatabase = await freshDatabase();
   cleanups.push(() => db.drop());
-  await db.sql.unsafe(`alter database ${nameOf(db.url)} set ${setting}`);
+  await setDatabaseDefaults(db.sql, db.url, setting);
   const app = await startTestAppliance(db.url, {}, API_ONLY, { waitForCursors: false });
   cleanups.push(() => app.stop());
   const { apikey } = await createApiKey(db.sql, 'limits');
@@ -101,7 +102,7 @@ async function requestBehindALock(setting: string) {
 }
 
 it('answers 503 with Retry-After when the database cancels a request at its statement_timeout', async () => {
-  const { reply, after, warn, error } = await requestBehindALock(`statement_timeout = '300ms'`);
+  const { reply, after, warn, error } = await requestBehindALock({ statement_timeout: '300ms' });
   expect(reply.status).toBe(503);
   expect(reply.headers['retry-after']).toBe('5');
   expect(reply.json).toMatchObject({ code: 5030 });
@@ -114,7 +115,7 @@ it('answers 503 with Retry-After when the database cancels a request at its stat
 }, 60_000);
 
 it('answers 503 with Retry-After when a lock is not granted within the database lock_timeout', async () => {
-  const { reply, after, warn, error } = await requestBehindALock(`lock_timeout = '300ms'`);
+  const { reply, after, warn, error } = await requestBehindALock({ lock_timeout: '300ms' });
   expect(reply.status).toBe(503);
   expect(reply.headers['retry-after']).toBe('5');
   expect(reply.json).toMatchObject({ code: 5030 });

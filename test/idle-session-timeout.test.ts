@@ -3,7 +3,7 @@ import { createApiKey } from '../src/keys/keys.js';
 import { poolIdleTimeoutS } from '../src/db/idle-sessions.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { logLines, runCli, type CliRun } from './helpers/cli.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { freshDatabase, setDatabaseDefaults, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
@@ -22,9 +22,7 @@ const runs: CliRun[] = [];
 
 beforeAll(async () => {
   db = await freshDatabase();
-  await db.sql.unsafe(
-    `alter database ${new URL(db.url).pathname.slice(1)} set idle_session_timeout = '400ms'`,
-  );
+  await setDatabaseDefaults(db.sql, db.url, { idle_session_timeout: '400ms' });
   chain = await startOwnChain();
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { openPool, SESSION_SETTING_OPTIONS } from '../src/db/index.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { freshDatabase, setDatabaseDefaults, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { travelBody } from './helpers/travelrule.js';
 
@@ -21,11 +21,12 @@ let app: Awaited<ReturnType<typeof startTestAppliance>>;
 
 beforeAll(async () => {
   db = await freshDatabase();
-  const name = new URL(db.url).pathname.slice(1);
-  await db.sql.unsafe(`alter database ${name} set datestyle = 'SQL, DMY'`);
-  await db.sql.unsafe(`alter database ${name} set bytea_output = 'escape'`);
-  await db.sql.unsafe(`alter database ${name} set intervalstyle = 'sql_standard'`);
-  await db.sql.unsafe(`alter database ${name} set default_transaction_isolation = 'serializable'`);
+  await setDatabaseDefaults(db.sql, db.url, {
+    datestyle: 'SQL, DMY',
+    bytea_output: 'escape',
+    intervalstyle: 'sql_standard',
+    default_transaction_isolation: 'serializable',
+  });
 }, 60_000);
 afterAll(async () => {
   await app?.stop();

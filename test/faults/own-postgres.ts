@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { openPool } from '../../src/db/index.js';
 import { migrate } from '../../src/db/migrate.js';
+import { setDatabaseDefaults } from '../helpers/db.js';
 import { freePort } from '../../support/ports.js';
 import { afterAll } from 'vitest';
 import { sleep, startScenario, type Scenario, type ScenarioOptions } from './harness.js';
@@ -45,10 +46,7 @@ export async function ownPostgres(
   // Named, so that a cut of the roles' sessions (cutSessions) leaves the scenario's own alone.
   const sql = openPool(url, { max: 4, application: HARNESS_APPLICATION });
   await migrate(sql, url);
-  for (const [name, value] of Object.entries(databaseSettings))
-    await sql.unsafe(
-      `alter database ${new URL(url).pathname.slice(1)} set ${name} = '${value.replace(/'/g, "''")}'`,
-    );
+  await setDatabaseDefaults(sql, url, databaseSettings);
   const database: ScenarioOptions['database'] = { url, sql, drop: () => sql.end({ timeout: 5 }) };
   // The processes a freeze stopped (woken by close() too, should a scenario fail mid-freeze).
   let frozen: number[] = [];

@@ -35,3 +35,17 @@ export async function freshDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * Sets defaults for every new session of the database `url` names, as a DBA would (`alter
+ * database … set`), through `sql`, a pool on any database of that server.
+ */
+export async function setDatabaseDefaults(
+  sql: Sql,
+  url: string,
+  settings: Record<string, string>,
+): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  for (const [setting, value] of Object.entries(settings))
+    await sql.unsafe(`alter database "${name}" set ${setting} = '${value.replace(/'/g, "''")}'`);
+}
