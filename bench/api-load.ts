@@ -8,6 +8,7 @@
  *   - GET /v2/stream/list, page 1 of a key with 1,000 streamed addresses;
  *   - then /analyze/aml again at 200 connections, open-loop: 1,000 and 2,000 requests/s
  *     offered at an even pace (lib/paced.ts), the latency at those rates.
+ *   - and /wallet/transactions page 1 open-loop at 50 connections, 1,000 and 1,500 requests/s.
  * Each route gets a 3 s warm-up, then DURATION seconds measured: req/s, p50/p99 latency
  * (autocannon's HDR histogram, 1 ms resolution), non-2xx answers, errors and timeouts (a
  * request unanswered after 10 s; autocannon counts it among the errors too). The api role's
@@ -44,6 +45,8 @@ const WALLET_TXS = 100_000;
 const STREAMS = 1_000;
 /** Offered rates (requests/s) of /analyze/aml's open-loop runs at 200 connections. */
 const PACED_RATES = [1_000, 2_000];
+/** Offered rates of /wallet/transactions' open-loop runs (page 1) at 50 connections. */
+const WALLET_PACED_RATES = [1_000, 1_500];
 
 setLogLevel('warn');
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-api-'));
@@ -181,19 +184,34 @@ for (const run of RUNS) {
 // The runs above take as much as the API answers (each connection sends again at once), so their
 // latency is mostly the queue: 200 connections ÷ the throughput. Here requests arrive at a set
 // rate over the same 200 connections, as independent clients' do: the latency at that rate.
-const paced: Awaited<ReturnType<typeof pacedLoad>>[] = [];
-for (const rate of wanted('/analyze/aml') ? PACED_RATES : []) {
-  const run = {
-    origin: base,
+const paced: (Awaited<ReturnType<typeof pacedLoad>> & { route: string })[] = [];
+const pacedRuns = [
+  ...(wanted('/analyze/aml') ? PACED_RATES : []).map((rate) => ({
+    route: '/analyze/aml',
     path: `/v2/analyze/aml?network=eth&address=${AML_TARGET}`,
-    headers: { apikey: key.apikey },
     connections: 200,
     rate,
-  };
-  const r = await pacedLoad({ ...run, warmupS: 3, durationS: DURATION_S });
-  paced.push(r);
+  })),
+  ...(wanted('/wallet/transactions') ? WALLET_PACED_RATES : []).map((rate) => ({
+    route: '/wallet/transactions',
+    path: `/v2/wallet/transactions?address=${wallet}&page=1&limit=50`,
+    connections: 50,
+    rate,
+  })),
+];
+for (const run of pacedRuns) {
+  const r = await pacedLoad({
+    origin: base,
+    path: run.path,
+    headers: { apikey: key.apikey },
+    connections: run.connections,
+    rate: run.rate,
+    warmupS: 3,
+    durationS: DURATION_S,
+  });
+  paced.push({ route: run.route, ...r });
   console.log(
-    `/analyze/aml            200 connections, ${rate} req/s offered: ${r.rps} req/s answered, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, max ${r.max} ms${r.non_2xx || r.errors ? `, ${r.non_2xx} non-2xx, ${r.errors} errors` : ''}`,
+    `${run.route.padEnd(22)} ${String(run.connections).padStart(4)} connections, ${run.rate} req/s offered: ${r.rps} req/s answered, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, max ${r.max} ms${r.non_2xx || r.errors ? `, ${r.non_2xx} non-2xx, ${r.errors} errors` : ''}`,
   );
 }
 const apiRssMb = await api.stop();
@@ -206,7 +224,8 @@ writeResult('api-load', {
   data: { edge_rows: edges, wallet_transactions: WALLET_TXS, streams: STREAMS },
   api: api_routes,
   runs: all,
-  aml_paced_200_connections: paced,
+  // Open-loop runs: route, connections, offered rate, answered rate and latency.
+  paced,
   rss_mb: { api: apiRssMb },
 });
 await db.close();

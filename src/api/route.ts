@@ -54,7 +54,13 @@ export interface HandlerInput<Q, B> {
   c: Context<AuthEnv>;
 }
 
-export type HandlerResult = { data: unknown; page_count?: number };
+/**
+ * What a handler answers: `data` (serialized into the envelope), or `json`, the data already
+ * written as JSON text (by the database: the wallet's pages), put into the envelope as it is.
+ */
+export type HandlerResult =
+  | { data: unknown; page_count?: number }
+  | { json: string; page_count?: number };
 
 export interface Route<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   spec: RouteSpec<Q, B>;
@@ -90,6 +96,11 @@ async function answer({ spec, handler }: Route, c: Context<AuthEnv>): Promise<Re
     unknown,
     unknown
   >);
+  if ('json' in result) {
+    const count = result.page_count !== undefined ? `,"page_count":${result.page_count}` : '';
+    c.header('Content-Type', 'application/json');
+    return c.body(`{"code":0,"message":"OK","data":${result.json}${count}}`);
+  }
   return c.json({
     code: 0,
     message: 'OK',

@@ -1,6 +1,6 @@
 import type { Sql } from '../db/index.js';
 import { type PageAnchors, SPACING } from './page-anchors.js';
-import { reportedNetwork } from './network-name.js';
+import { reportedNetworkColumn } from './network-name.js';
 import { type CursorReach, type HistoryReach, reachColumn, reachOf } from './history.js';
 
 /**
@@ -29,20 +29,6 @@ export interface WalletTransaction {
   network: string;
 }
 
-interface Row {
-  network: string;
-  hash: string;
-  block_number: string;
-  timestamp: string;
-  from_address: string;
-  to_address: string | null;
-  contract_address: string | null;
-  value: string;
-  gas: string;
-  gas_price: string | null;
-  logs: { address: string; topics: string[]; data: string }[];
-}
-
 export async function walletTransactions(
   sql: Sql,
   address: string,
@@ -51,7 +37,7 @@ export async function walletTransactions(
   anchors?: PageAnchors,
   /** Networks whose history's reach is read with the page, from the same snapshot. */
   reachNetworks: readonly string[] = [],
-): Promise<{ rows: WalletTransaction[]; total: number; reach: HistoryReach[] }> {
+): Promise<{ json: string; total: number; reach: HistoryReach[] }> {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   const offset = (page - 1) * limit;
@@ -65,8 +51,12 @@ export async function walletTransactions(
   // the statement is planned once per connection; with the limit a parameter the generic plan
   // expects a tenth of the address's rows and hashes the whole transactions table (64 ms instead
   // of 0.5), so every execution was planned anew (0.45 ms of Postgres's time per page).
-  const rows = await sql<
-    (Row & { n: number | null; version: string | null; reach: CursorReach[] | null })[]
+  // The page's items are written as JSON by Postgres, in the answer's own shape (row_to_json is
+  // compact and keeps the columns' order): the API puts that text into its answer as it is, with
+  // no rows to read, objects to build and serialize again (measured in bench/README.md: 20-30%
+  // more answers a second, the API's thread no longer the limit).
+  const [head] = await sql<
+    { n: number | null; version: string | null; reach: CursorReach[] | null; json: string }[]
   >`
     with kept as (select n, version from address_tx_counts where address = ${address}),
     at as (
@@ -79,36 +69,28 @@ export async function walletTransactions(
       order by timestamp desc, network, block_number desc, tx_hash
       limit ${sql.unsafe(String(limit))}
       offset (select case when marked then ${offset - (found?.mark.before ?? 0)}::bigint else ${offset}::bigint end from at)
+    ),
+    items as (
+      select p.timestamp as t, p.network as n, p.block_number as b, p.tx_hash as h, row_to_json(i)::text as item
+      from page p join evm_transactions x on x.network = p.network and x.hash = p.tx_hash,
+      lateral (select
+        x.network || ':' || x.hash as id,
+        coalesce(x.to_address, x.contract_address, '') as to_address,
+        x.from_address, x.hash, x.gas::text as gas, coalesce(x.gas_price, 0)::text as gas_price,
+        p.timestamp::text as timestamp, x.value::text as value, x.block_number::text as block_number,
+        coalesce((select json_agg(l) from (select l.address, l.topics, l.data from evm_logs l
+                  where l.network = x.network and l.block_number = x.block_number and l.tx_hash = x.hash
+                  order by l.log_index) l), '[]'::json) as logs,
+        ${reportedNetworkColumn(sql, 'x.network')} as network) i
     )
     select (select n::int from kept) as n, (select version from kept) as version,
       ${reachNetworks.length ? reachColumn(sql, reachNetworks) : sql`null::json`} as reach,
-      p.network, t.hash, t.block_number, p.timestamp, t.from_address, t.to_address, t.contract_address,
-      t.value, t.gas, t.gas_price,
-      coalesce((select json_agg(json_build_object('address', l.address, 'topics', l.topics, 'data', l.data) order by l.log_index)
-                from evm_logs l where l.network = t.network and l.block_number = t.block_number and l.tx_hash = t.hash), '[]'::json) as logs
-    from (select 1) one
-    left join (page p join evm_transactions t on t.network = p.network and t.hash = p.tx_hash) on true
-    order by p.timestamp desc, p.network, p.block_number desc, p.tx_hash`;
-  const head = rows[0]!;
-  if (found && head.version === found.version) anchors!.hits++;
-  else anchors?.afterPage(address, head.version, offset);
+      '[' || coalesce((select string_agg(item, ',' order by t desc, n, b desc, h) from items), '') || ']' as json`;
+  if (found && head!.version === found.version) anchors!.hits++;
+  else anchors?.afterPage(address, head!.version, offset);
   return {
-    total: head.n ?? 0,
-    reach: reachOf(reachNetworks, head.reach ?? []),
-    rows: rows
-      .filter((r) => r.hash !== null)
-      .map((r) => ({
-        id: `${r.network}:${r.hash}`,
-        to_address: r.to_address ?? r.contract_address ?? '',
-        from_address: r.from_address,
-        hash: r.hash,
-        gas: r.gas,
-        gas_price: r.gas_price ?? '0',
-        timestamp: r.timestamp,
-        value: r.value,
-        block_number: r.block_number,
-        logs: r.logs,
-        network: reportedNetwork(r.network),
-      })),
+    total: head!.n ?? 0,
+    reach: reachOf(reachNetworks, head!.reach ?? []),
+    json: head!.json,
   };
 }

@@ -92,7 +92,7 @@ export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]
         const address = normalizeEvmAddress(query.address);
         if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
         // The history's reach is read in the page's own statement: one snapshot for both.
-        const { rows, total, reach } = await walletTransactions(
+        const { json, total, reach } = await walletTransactions(
           sql,
           address,
           query.page,
@@ -101,7 +101,7 @@ export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]
           evmNetworks,
         );
         putHistoryHeader(c, reach);
-        return { data: rows, page_count: Math.ceil(total / query.limit) };
+        return { json, page_count: Math.ceil(total / query.limit) };
       },
     ),
   ];
