@@ -28,6 +28,7 @@ import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardPostgresDefects } from './db/connection-guard.js';
 import { DatabaseUnreachableError } from './db/reach.js';
+import { UnpatchedDriverError } from './db/patched-driver.js';
 import { apiContract } from './api/contract.js';
 
 const USAGE = `Usage: tollgate <command>
@@ -424,8 +425,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  // What the start refuses (a database it cannot use, a node that is not there) is said plainly.
-  if (err instanceof DatabaseUnreachableError) fail(`tollgate: ${err.message}`, 1);
+  // What the start refuses (a database it cannot use, a database driver installed without its
+  // patch) is said plainly.
+  if (err instanceof DatabaseUnreachableError || err instanceof UnpatchedDriverError)
+    fail(`tollgate: ${err.message}`, 1);
   log.fatal({ error: describeError(err) }, 'tollgate failed');
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { assertPatchedDriver } from './patched-driver.js';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -63,6 +64,7 @@ export function openPool(
   url: string,
   options: { max?: number; application?: string; idleTimeoutS?: number } = {},
 ): Sql {
+  assertPatchedDriver();
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
