@@ -11,6 +11,7 @@ import {
 } from './config/index.js';
 import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
+import { apiStatementTimeoutMs } from './db/time-limits.js';
 import { ApiKeyCache, ensureApiKey } from './keys/index.js';
 import { ProxyTrust } from './net/proxy.js';
 import { setOperatorPolicy } from './operators/index.js';
@@ -221,9 +222,13 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             }
           : undefined,
     };
+    // The API's requests run on a pool of their own (apiPool below), with these same deps.
+    const apiTravelRule: SenderDeps = { ...travelRule };
     const setPublicUrls = (ports: { api?: number; trp?: number } = {}) => {
-      travelRule.publicUrl = travelRulePublicUrl(config, ports.api ?? config.port);
-      travelRule.trpUrl = trpPublicUrl(config, ports);
+      for (const deps of [travelRule, apiTravelRule]) {
+        deps.publicUrl = travelRulePublicUrl(config, ports.api ?? config.port);
+        deps.trpUrl = trpPublicUrl(config, ports);
+      }
     };
     setPublicUrls();
 
@@ -315,16 +320,27 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             keyFile: config.tls_key,
             dataDir: config.data_dir,
           });
-      apiKeys = new ApiKeyCache(db.sql);
+      // The API's requests (the API, the dashboard, the TRP listener) on a pool of their own: a
+      // burst of requests waiting on the database (a slow statement, a lock, a flood) holds
+      // only these connections, never the ones the indexer and the worker need, so blocks are
+      // stored and events delivered meanwhile. Its sessions' statement_timeout is the request
+      // deadline (or the database's own, if lower): a statement still running when its request
+      // was answered 503 is cancelled by the server instead of running on.
+      const apiSql = db.pool({
+        application: 'tollgate-api',
+        statementTimeoutMs: await apiStatementTimeoutMs(db.sql, config.request_timeout_ms),
+      });
+      apiTravelRule.sql = apiSql;
+      apiKeys = new ApiKeyCache(apiSql);
       // How operators log in here (the roles that need a second factor, whose forwarded client
       // address is believed, this process's login limits): the dashboard and /ops find it by pool.
-      setOperatorPolicy(db.sql, {
+      setOperatorPolicy(apiSql, {
         mfaRequiredRoles: config.mfa_required_roles,
         trustProxy: proxies,
       });
       const app = createApp({
         apiKeys,
-        sql: db.sql,
+        sql: apiSql,
         allow,
         trustProxy: proxies,
         networks: networks.map((n) => n.symbol),
@@ -335,7 +351,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         aml: config.aml,
         evmClients: clients,
         utxoClients,
-        travelRule,
+        travelRule: apiTravelRule,
         trpListener: tr.trp_port !== undefined,
         metricsToken: config.metrics_token,
         metricsAllowCidrs: config.metrics_allow_cidrs,
@@ -347,7 +363,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         // Its own certificate, else this VASP's TRP client certificate (one identity both ways).
         const certFile = tr.trp_server_cert_file ?? tr.trp_client_cert_file!;
         const keyFile = tr.trp_server_key_file ?? tr.trp_client_key_file!;
-        trpServer = await startServer(createTrpApp(travelRule, config.request_timeout_ms), {
+        trpServer = await startServer(createTrpApp(apiTravelRule, config.request_timeout_ms), {
           host: config.host,
           port: tr.trp_port,
           tls: {

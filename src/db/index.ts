@@ -62,13 +62,25 @@ export async function nodePgOptions(sql: Sql, off: readonly string[]): Promise<s
  */
 export function openPool(
   url: string,
-  options: { max?: number; application?: string; idleTimeoutS?: number } = {},
+  options: {
+    max?: number;
+    application?: string;
+    idleTimeoutS?: number;
+    /** A `statement_timeout` for this pool's sessions (ms), in place of the database's. */
+    statementTimeoutMs?: number;
+  } = {},
 ): Sql {
   assertPatchedDriver();
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
-    connection: { application_name: options.application ?? 'tollgate', ...SESSION_SETTINGS },
+    connection: {
+      application_name: options.application ?? 'tollgate',
+      ...SESSION_SETTINGS,
+      ...(options.statementTimeoutMs !== undefined
+        ? { statement_timeout: options.statementTimeoutMs }
+        : {}),
+    },
     idle_timeout: options.idleTimeoutS ?? POOL_IDLE_TIMEOUT_S,
     connect_timeout: 10,
   });

@@ -8,6 +8,12 @@ import { checkDatabaseReachable } from './reach.js';
 export interface Database {
   url: string;
   sql: Sql;
+  /**
+   * Another pool on the same database, with the same idle-session handling, closed with it: the
+   * API's, so that requests waiting on the database never hold the connections the indexer and
+   * the worker need (src/appliance.ts).
+   */
+  pool(options: { application: string; max?: number; statementTimeoutMs?: number }): Sql;
   close(): Promise<void>;
 }
 
@@ -37,11 +43,17 @@ export async function openDatabase(
     sql = openPool(url, { max, idleTimeoutS });
   }
   if (opts.migrate !== false) await migrate(sql, url);
+  const others: Sql[] = [];
   return {
     url,
     sql,
+    pool: (options) => {
+      const pool = openPool(url, { max, idleTimeoutS, ...options });
+      others.push(pool);
+      return pool;
+    },
     close: async () => {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql, ...others].map((pool) => pool.end({ timeout: 5 })));
       await embedded?.stop();
     },
   };

@@ -14,3 +14,15 @@ export const MIGRATION_UNLIMITED = ['statement_timeout', 'transaction_timeout'];
 export async function withoutTimeLimits(tx: Db): Promise<void> {
   await tx`select set_config(name, '0', true) from pg_settings where name = any(${MIGRATION_UNLIMITED}::text[])`;
 }
+
+/**
+ * The `statement_timeout` of the API's sessions: the request deadline, past which the request was
+ * answered 503 and nobody waits for the statement, or the database's own when that is set and
+ * lower (a DBA's limit is never raised).
+ */
+export async function apiStatementTimeoutMs(sql: Db, requestTimeoutMs: number): Promise<number> {
+  const [row] = await sql<{ ms: number }[]>`
+    select setting::int as ms from pg_settings where name = 'statement_timeout'`;
+  const database = row?.ms ?? 0;
+  return database > 0 ? Math.min(database, requestTimeoutMs) : requestTimeoutMs;
+}
