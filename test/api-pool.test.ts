@@ -20,7 +20,9 @@ import { eventually } from './helpers/eventually.js';
 import { call, type Reply } from './helpers/http.js';
 import { Receiver } from './helpers/receiver.js';
 
-const DEADLINE_MS = 3_000;
+// Long enough for every request to be waiting at once on a machine busy with other test files;
+// the queued ones wait a deadline more before their statement is sent and cancelled.
+const DEADLINE_MS = 8_000;
 /** More requests than the API's pool has connections (10). */
 const REQUESTS = 14;
 
@@ -45,7 +47,8 @@ afterAll(async () => {
 /** The sessions whose statement waits for a lock (only the API's requests do here), by name. */
 const waitingStatements = () =>
   db.sql<{ application_name: string }[]>`
-    select application_name from pg_stat_activity where state = 'active' and wait_event_type = 'Lock'`;
+    select application_name from pg_stat_activity
+    where datname = current_database() and state = 'active' and wait_event_type = 'Lock'`;
 
 describe('the API’s pool, beside the indexer and the worker in one process', () => {
   it('leaves them their connections: a stream event is delivered while every API request waits on the database', async () => {
@@ -79,7 +82,7 @@ describe('the API’s pool, beside the indexer and the worker in one process', (
           }),
         );
       // Every connection of the API's pool waits on the lock (the rest of the requests queue).
-      const waiting = await eventually(waitingStatements, (rows) => rows.length === 10);
+      const waiting = await eventually(waitingStatements, (rows) => rows.length === 10, 30_000);
       expect(waiting.map((r) => r.application_name)).toEqual(Array(10).fill('tollgate-api'));
 
       const sent = await w.send(to, parseEther('0.01'));
@@ -98,7 +101,7 @@ describe('the API’s pool, beside the indexer and the worker in one process', (
         expect(reply.headers['retry-after']).toBeDefined();
         expect(reply.text).not.toMatch(/statement|canceling|postgres/i);
       }
-      expect(await eventually(waitingStatements, (rows) => rows.length === 0, 20_000)).toEqual([]);
+      expect(await eventually(waitingStatements, (rows) => rows.length === 0, 60_000)).toEqual([]);
       expect(
         await db.sql`select 1 from pg_locks where relation = 'vasps'::regclass and granted and mode = 'AccessExclusiveLock'`,
       ).toHaveLength(1);
@@ -112,7 +115,7 @@ describe('the API’s pool, beside the indexer and the worker in one process', (
       headers: { apikey: key.apikey },
     });
     expect(after.status).toBe(200);
-  }, 120_000);
+  }, 180_000);
 
   it('keeps a DBA’s lower statement_timeout, and otherwise uses the request deadline', async () => {
     const other = await freshDatabase();
