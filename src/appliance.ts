@@ -328,6 +328,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       // was answered 503 is cancelled by the server instead of running on.
       const apiSql = db.pool({
         application: 'tollgate-api',
+        max: config.api_database_pool_max,
         statementTimeoutMs: await apiStatementTimeoutMs(db.sql, config.request_timeout_ms),
       });
       apiTravelRule.sql = apiSql;

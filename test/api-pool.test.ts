@@ -23,8 +23,9 @@ import { Receiver } from './helpers/receiver.js';
 // Long enough for every request to be waiting at once on a machine busy with other test files;
 // the queued ones wait a deadline more before their statement is sent and cancelled.
 const DEADLINE_MS = 8_000;
-/** More requests than the API's pool has connections (10). */
-const REQUESTS = 14;
+/** The API's pool, as configured (TOLLGATE_API_DATABASE_POOL_MAX), and more requests than that. */
+const API_POOL = 4;
+const REQUESTS = 7;
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
@@ -34,6 +35,7 @@ beforeAll(async () => {
   db = await freshDatabase();
   app = await startTestAppliance(db.url, {
     TOLLGATE_REQUEST_TIMEOUT_MS: String(DEADLINE_MS),
+    TOLLGATE_API_DATABASE_POOL_MAX: String(API_POOL),
     TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
   });
   receiver = await new Receiver().start();
@@ -82,8 +84,12 @@ describe('the API’s pool, beside the indexer and the worker in one process', (
           }),
         );
       // Every connection of the API's pool waits on the lock (the rest of the requests queue).
-      const waiting = await eventually(waitingStatements, (rows) => rows.length === 10, 30_000);
-      expect(waiting.map((r) => r.application_name)).toEqual(Array(10).fill('tollgate-api'));
+      const waiting = await eventually(
+        waitingStatements,
+        (rows) => rows.length === API_POOL,
+        30_000,
+      );
+      expect(waiting.map((r) => r.application_name)).toEqual(Array(API_POOL).fill('tollgate-api'));
 
       const sent = await w.send(to, parseEther('0.01'));
       const delivered = await receiver.waitFor(

@@ -268,6 +268,12 @@ const ConfigSchema = z
      * the database (or a node) did not answer in time (src/api/deadline.ts).
      */
     request_timeout_ms: z.int().min(1000).max(600_000).default(20_000),
+    /**
+     * Connections of the pool the indexers, the worker and the start use (src/db/open.ts), and of
+     * the API's own pool (the API, the dashboard, the TRP listener: src/appliance.ts).
+     */
+    database_pool_max: z.int().min(2).max(500).default(10),
+    api_database_pool_max: z.int().min(2).max(500).default(10),
     webhook_max_attempts: z.int().min(1).max(100),
     /**
      * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
@@ -388,6 +394,8 @@ const ENV_KEYS: Record<
   TOLLGATE_TRP_ALLOW_CIDRS: { path: 'travel_rule.trp_allow_cidrs', type: 'list' },
   TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
   TOLLGATE_REQUEST_TIMEOUT_MS: { path: 'request_timeout_ms', type: 'int' },
+  TOLLGATE_DATABASE_POOL_MAX: { path: 'database_pool_max', type: 'int' },
+  TOLLGATE_API_DATABASE_POOL_MAX: { path: 'api_database_pool_max', type: 'int' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
   TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: { path: 'webhook_disable_after_hours', type: 'number' },
   TOLLGATE_OPERATOR_WEBHOOK_URL: { path: 'operator_webhook_url', type: 'string' },

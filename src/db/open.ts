@@ -28,7 +28,7 @@ export async function openDatabase(
     embedded = await startEmbeddedPostgres(config.data_dir, config.embedded_postgres_port);
     url = embedded.url;
   }
-  const max = opts.poolMax ?? 10;
+  const max = opts.poolMax ?? config.database_pool_max;
   let sql = openPool(url, { max });
   if (!embedded)
     await checkDatabaseReachable(sql, url).catch(async (err: unknown) => {

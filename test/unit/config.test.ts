@@ -63,6 +63,17 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('sizes the two database pools, 10 connections each unless set, 2 to 500', () => {
+    expect(loadConfig({})).toMatchObject({ database_pool_max: 10, api_database_pool_max: 10 });
+    expect(
+      loadConfig({ TOLLGATE_DATABASE_POOL_MAX: '4', TOLLGATE_API_DATABASE_POOL_MAX: '30' }),
+    ).toMatchObject({ database_pool_max: 4, api_database_pool_max: 30 });
+    for (const bad of ['1', '501', 'ten'])
+      expect(() => loadConfig({ TOLLGATE_API_DATABASE_POOL_MAX: bad })).toThrow(
+        /TOLLGATE_API_DATABASE_POOL_MAX|api_database_pool_max/,
+      );
+  });
+
   it('reads per-network variables and applies the network table defaults', () => {
     const c = loadConfig({
       TOLLGATE_RPC_ETH: 'wss://node:8546',
