@@ -31,33 +31,42 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
   chmodSync(dir, 0o711); // as root, Postgres runs as the postgres user and must pass through
   let embedded: EmbeddedDatabase | undefined;
-  let adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) {
-    embedded = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
-    adminUrl = embedded.url;
-  }
-  const admin = openPool(adminUrl, { max: 1 });
-  await admin.unsafe(`drop database if exists ${TEMPLATE_DB}`);
-  await admin.unsafe(`create database ${TEMPLATE_DB}`);
-  const templateUrl = withDatabase(adminUrl, TEMPLATE_DB);
-  const tpl = openPool(templateUrl, { max: 1 });
-  await migrate(tpl, templateUrl);
-  await tpl.end();
-  await admin.end();
-
-  const chain: DevChain = await startDevChain(await freePort());
-  const contracts = compileTestContracts(
-    readFileSync(new URL('../fixtures/TestTokens.sol', import.meta.url), 'utf8'),
-  );
-
-  project.provide('pgAdminUrl', adminUrl);
-  project.provide('templateDb', TEMPLATE_DB);
-  project.provide('rpcUrl', chain.url);
-  project.provide('contracts', contracts);
-
-  return async () => {
-    await chain.stop();
+  let chain: DevChain | undefined;
+  // What this setup started is stopped when a later step of it fails: vitest runs no teardown
+  // then, and the Postgres and Hardhat processes would outlive the run.
+  const stop = async () => {
+    await chain?.stop();
     await embedded?.stop();
     rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    let adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) {
+      embedded = await startEmbeddedPostgres(join(dir, 'pg'), await freePort());
+      adminUrl = embedded.url;
+    }
+    const admin = openPool(adminUrl, { max: 1 });
+    await admin.unsafe(`drop database if exists ${TEMPLATE_DB}`);
+    await admin.unsafe(`create database ${TEMPLATE_DB}`);
+    const templateUrl = withDatabase(adminUrl, TEMPLATE_DB);
+    const tpl = openPool(templateUrl, { max: 1 });
+    await migrate(tpl, templateUrl);
+    await tpl.end();
+    await admin.end();
+
+    chain = await startDevChain(await freePort());
+    const contracts = compileTestContracts(
+      readFileSync(new URL('../fixtures/TestTokens.sol', import.meta.url), 'utf8'),
+    );
+
+    project.provide('pgAdminUrl', adminUrl);
+    project.provide('templateDb', TEMPLATE_DB);
+    project.provide('rpcUrl', chain.url);
+    project.provide('contracts', contracts);
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
+
+  return stop;
 }
