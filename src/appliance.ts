@@ -12,6 +12,7 @@ import {
 import type { Sql } from './db/index.js';
 import { type Database, openDatabase } from './db/open.js';
 import { apiStatementTimeoutMs } from './db/time-limits.js';
+import { connectionLimits, connectionShortfall } from './db/connections.js';
 import { ApiKeyCache, ensureApiKey } from './keys/index.js';
 import { ProxyTrust } from './net/proxy.js';
 import { setOperatorPolicy } from './operators/index.js';
@@ -125,6 +126,27 @@ async function requireStartBlockChoice(
   );
 }
 
+/**
+ * The most database connections a process of these roles opens: the pool of the indexers, the
+ * worker and the start; the API's pool and its key cache's listener; the job queue's pool, the
+ * worker's liveness lock and the dispatcher's listener; one lock per indexed network.
+ */
+function connectionsWanted(
+  config: Config,
+  roles: Roles,
+  networks: readonly ResolvedNetwork[],
+): number {
+  const indexed = networks.filter(
+    (n) => roles.indexer === 'all' || (roles.indexer || []).includes(n.symbol),
+  ).length;
+  return (
+    config.database_pool_max +
+    (roles.api ? config.api_database_pool_max + 1 : 0) +
+    (roles.worker ? config.worker_concurrency + 2 + 2 : 0) +
+    indexed
+  );
+}
+
 export async function startAppliance(config: Config, roles: Roles): Promise<Appliance> {
   setLogLevel(config.log_level);
   let devChain: DevChain | undefined;
@@ -166,6 +188,10 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     // A bad on-chain list entry in config/networks.json stops the start, naming it.
     for (const n of networks) if (n.family === 'evm') listContracts(n.symbol);
     if (roles.indexer) await requireStartBlockChoice(db.sql, networks, roles.indexer);
+    // A database that cannot give this process every connection it may open is said at start.
+    const wanted = connectionsWanted(config, roles, networks);
+    const short = connectionShortfall(wanted, await connectionLimits(db.sql));
+    if (short) log.warn({ connections: wanted }, short);
     // Three outbound allow-lists, by who chose the URL: the operator's own webhook receivers,
     // counterparties' TRP URLs, NFT metadata URLs (any contract's author). Opening one never
     // opens another. The dev chain's receivers are on this machine: loopback is allowed with it.
