@@ -35,7 +35,7 @@ import { UtxoIndexer } from './indexer/utxo/indexer.js';
 import { UtxoRpc } from './chains/utxo/client.js';
 import { forgetNetwork } from './indexer/evm/store.js';
 import { readCursor } from './indexer/cursor.js';
-import { startWorker, type Worker } from './jobs/worker.js';
+import { jobQueueConnections, startWorker, type Worker } from './jobs/worker.js';
 import { parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
@@ -142,7 +142,7 @@ function connectionsWanted(
   return (
     config.database_pool_max +
     (roles.api ? config.api_database_pool_max + 1 : 0) +
-    (roles.worker ? config.worker_concurrency + 2 + 2 : 0) +
+    (roles.worker ? jobQueueConnections(config.worker_concurrency) + 2 : 0) +
     indexed
   );
 }

@@ -1,5 +1,5 @@
 import { log } from '../log.js';
-import { POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
+import { POOL_IDLE_TIMEOUT_S, settingMs, type Sql } from './index.js';
 
 /**
  * A database may close sessions that stay idle (`idle_session_timeout`, Postgres 14+, set by a
@@ -13,17 +13,6 @@ import { POOL_IDLE_TIMEOUT_S, type Sql } from './index.js';
  */
 export const NO_IDLE_SESSION_TIMEOUT =
   "select set_config(name, '0', false) from pg_settings where name = 'idle_session_timeout'";
-
-/**
- * The server's idle_session_timeout for this session, in milliseconds (0: none). Pooled
- * connections are idle between requests too: a pool that keeps them longer than the server
- * does may hand a request one the server is closing (a 503).
- */
-async function serverIdleSessionTimeoutMs(sql: Sql): Promise<number> {
-  const [row] = await sql<{ ms: string | null }[]>`
-    select setting as ms from pg_settings where name = 'idle_session_timeout'`;
-  return Number(row?.ms ?? 0) || 0;
-}
 
 /**
  * Seconds the pool may keep an idle connection: POOL_IDLE_TIMEOUT_S, or half the server's
@@ -40,7 +29,9 @@ export function poolIdleTimeoutS(serverMs: number): number {
  * the one it was opened with; said once per start. Undefined: the pool is right as it is.
  */
 export async function poolIdleTimeoutFor(sql: Sql): Promise<number | undefined> {
-  const serverMs = await serverIdleSessionTimeoutMs(sql);
+  // Pooled connections are idle between requests too: a pool that keeps them longer than the
+  // server does may hand a request one the server is closing (a 503).
+  const serverMs = await settingMs(sql, 'idle_session_timeout');
   const idle = poolIdleTimeoutS(serverMs);
   if (idle === POOL_IDLE_TIMEOUT_S) return undefined;
   log.info(

@@ -57,6 +57,16 @@ export async function nodePgOptions(sql: Sql, off: readonly string[]): Promise<s
 }
 
 /**
+ * A time setting of this session in milliseconds (`statement_timeout`, `idle_session_timeout`:
+ * their unit), as the server applies it; 0 for none, and for a setting the server lacks.
+ */
+export async function settingMs(sql: Db, name: string): Promise<number> {
+  const [row] = await sql<{ ms: string | null }[]>`
+    select setting as ms from pg_settings where name = ${name}`;
+  return Number(row?.ms ?? 0) || 0;
+}
+
+/**
  * Opens a postgres.js pool. int8 and numeric come back as strings (never lossy JS numbers);
  * callers turn them into bigint where they do arithmetic. Its sessions use SESSION_SETTINGS.
  */

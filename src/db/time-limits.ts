@@ -1,4 +1,4 @@
-import type { Db } from './index.js';
+import { type Db, settingMs } from './index.js';
 
 /**
  * The time limits a DBA may set for the server, the database or Tollgate's role that would cancel
@@ -21,8 +21,6 @@ export async function withoutTimeLimits(tx: Db): Promise<void> {
  * lower (a DBA's limit is never raised).
  */
 export async function apiStatementTimeoutMs(sql: Db, requestTimeoutMs: number): Promise<number> {
-  const [row] = await sql<{ ms: number }[]>`
-    select setting::int as ms from pg_settings where name = 'statement_timeout'`;
-  const database = row?.ms ?? 0;
+  const database = await settingMs(sql, 'statement_timeout');
   return database > 0 ? Math.min(database, requestTimeoutMs) : requestTimeoutMs;
 }

@@ -118,6 +118,11 @@ const POOL_SHUTDOWN_ENDS = [
   'pool:forcefulShutdown:error',
 ] as const;
 
+/** Connections of graphile-worker's pool: one per job in parallel, and its listener and spare. */
+export function jobQueueConnections(concurrency: number): number {
+  return concurrency + 2;
+}
+
 /**
  * The worker role: the webhook dispatcher (src/webhooks/dispatcher.ts) and graphile-worker
  * running the task files of workers/. Several worker processes against one Postgres are safe
@@ -135,7 +140,7 @@ export async function startWorker(
 ): Promise<Worker> {
   const pgPool = new pg.Pool({
     connectionString: databaseUrl,
-    max: concurrency + 2,
+    max: jobQueueConnections(concurrency),
     application_name: 'tollgate-worker',
     // Each connection opts out of the server's idle_session_timeout (idle-sessions.ts):
     // graphile-worker's listener is idle by design.
