@@ -4,6 +4,7 @@ import { ensureUtxoPartitions } from '../src/indexer/utxo/store.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { streamEvents } from '../src/streams/webhook-bodies.js';
 import { DeliveryDispatcher } from '../src/webhooks/dispatcher.js';
+import { retractOrphanedEvents } from '../src/webhooks/events.js';
 import { parseAllowList } from '../src/net/ssrf.js';
 import { freePort } from '../support/ports.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -269,3 +270,86 @@ it('takes a body its database could not serve for no attempt: the event waits, a
     await own.drop();
   }
 }, 90_000);
+
+/**
+ * A reorg can orphan an event after a worker claimed it and before it is sent (while its body
+ * is built). Sent anyway, and the worker killed before it recorded the receiver's 2xx, the event
+ * would be cancelled when its lease ran out, with no retraction: the receiver would keep a
+ * transaction that is not on the chain. The worker must not send it at all.
+ */
+it('never sends an event a reorg orphaned between its claim and its POST, and sends its unorphaned neighbour', async () => {
+  const received: string[] = [];
+  const url = await receivers.listen((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push(String(req.headers['webhook-id']));
+      res.writeHead(200).end();
+    });
+  });
+  const key = await createApiKey(db.sql, 'orphaned-before-post');
+  const address = '0x' + 'b7'.repeat(20);
+  const [tracked] = await db.sql<{ id: string }[]>`
+    insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+    values (${key.id}, ${address}, 'evm', ${url}, now()) returning id`;
+  // Bodies built at the attempt (none stored): one in block 901 (kept), one in block 902 (orphaned).
+  const events = await db.sql<{ id: string; block_number: string }[]>`
+    insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
+    values ('stream', ${key.id}, ${tracked!.id}, 'base', ${address}, '0xb701', 901, '0xbb901', false),
+           ('stream', ${key.id}, ${tracked!.id}, 'base', ${address}, '0xb702', 902, '0xbb902', false)
+    returning id, block_number::text`;
+  const kept = events.find((e) => e.block_number === '901')!;
+  const orphaned = events.find((e) => e.block_number === '902')!;
+  let reorged = false;
+  const dispatcher = new DeliveryDispatcher(
+    {
+      sql: db.sql,
+      kinds: new Map([
+        [
+          'stream',
+          {
+            freeze: true,
+            // The reorg lands while the claimed batch's bodies are built.
+            build: async (claimed) => {
+              if (!reorged) {
+                await db.sql.begin((tx) => retractOrphanedEvents(tx, 'base', 901n));
+                reorged = true;
+              }
+              return claimed.map((e) => ({ body: `{"tx":"${e.tx_hash}"}` }));
+            },
+          },
+        ],
+      ]),
+      timeoutMs: 1_000,
+      allow: parseAllowList(['127.0.0.0/8']),
+    },
+    { concurrency: 4, endpointConcurrency: 4, maxAttempts: 2 },
+  );
+  dispatcher.start();
+  try {
+    const rows = await eventually(
+      () => db.sql<{ id: string; status: string; in_doubt: number; attempts: number }[]>`
+        select id, status, in_doubt, attempts from webhook_events where tracked_id = ${tracked!.id} and not removed`,
+      (rs) => rs.every((r) => r.status !== 'pending'),
+      30_000,
+    );
+    expect(reorged).toBe(true);
+    expect(received).toEqual([`msg_${kept.id}`]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(kept.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    // Never sent, so never in doubt, and nothing to retract.
+    expect(byId.get(orphaned.id)).toEqual({
+      id: orphaned.id,
+      status: 'cancelled',
+      in_doubt: 0,
+      attempts: 0,
+    });
+    expect(
+      await db.sql`select 1 from webhook_events where tracked_id = ${tracked!.id} and removed`,
+    ).toEqual([]);
+    expect(await db.sql`select 1 from webhook_deliveries where event_id = ${orphaned.id}`).toEqual(
+      [],
+    );
+  } finally {
+    await dispatcher.stop();
+  }
+}, 60_000);

@@ -317,6 +317,23 @@ it('cancels, and never sends, an orphaned event whose lease ran out before its o
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xdd' and status = 'pending'`;
 });
 
+it('does not mark sent an event a reorg orphaned after its claim: it is not to be sent', async () => {
+  const s = await subscription();
+  const ev = await insertEvent(s, 'd9', false);
+  const other = await insertEvent(s, 'da', false);
+  expect(await claimIds()).toEqual(expect.arrayContaining([ev.id, other.id]));
+  await db.sql`update webhook_events set orphaned = true, confirmation_done = true where id = ${ev.id}`;
+  const frozen = await freezeAndMarkSent(db.sql, [
+    { id: ev.id, body: null },
+    { id: other.id, body: null },
+  ]);
+  expect([...frozen.keys()]).toEqual([other.id]);
+  const [row] = await db.sql`select in_doubt, sent_at from webhook_events where id = ${ev.id}`;
+  expect(row).toEqual({ in_doubt: 0, sent_at: null });
+  await recordAttempts(db.sql, [delivered(other.id)], 25);
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash in ('0xd9', '0xda') and status = 'pending'`;
+});
+
 it('gives up after the allowed attempts, and a redelivery grants new ones', async () => {
   const s = await subscription();
   const ev = await insertEvent(s, 'ee', false);

@@ -420,6 +420,11 @@ export class DeliveryDispatcher {
       }
       await Promise.all(
         toSend.map(async (s) => {
+          if (!frozen.has(s.ev.id)) {
+            // Orphaned by a reorg since the claim: never sent (freezeAndMarkSent).
+            release(s.key);
+            return settle(s.ev, ORPHANED_SINCE_CLAIM, null);
+          }
           const body = withSequence(
             freezesBody(this.deps, s.ev) ? (frozen.get(s.ev.id) ?? s.body) : s.body,
             s.ev.sequence,
@@ -653,6 +658,16 @@ export class DeliveryDispatcher {
     );
   }
 }
+
+/** An event a reorg orphaned between its claim and its POST: cancelled, no attempt made. */
+const ORPHANED_SINCE_CLAIM: Omit<AttemptResult, 'id'> = {
+  outcome: 'cancelled',
+  url: null,
+  status_code: null,
+  duration_ms: 0,
+  error: 'its block was removed by a reorg before it was sent',
+  retry_in_s: 0,
+};
 
 /** scheme://host:port of a receiver URL: the unit of the per-receiver limit. Null for none or a bad one. */
 function endpointKey(url: string | null): string | null {

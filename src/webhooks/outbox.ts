@@ -157,7 +157,10 @@ export async function claimDueDeliveries(
 /**
  * Freezes each body (the first one written wins, so every attempt sends the same bytes) and
  * marks the events sent, just before their POSTs. A null body (a travel rule event's, rebuilt at
- * each attempt) stays null. Returns the frozen bodies by event id.
+ * each attempt) stays null. Returns the frozen bodies by event id: an event a reorg orphaned
+ * since its claim is not among them, and must not be sent (its retraction would never be
+ * written if the worker died after the POST). The row lock orders this with the reorg's update:
+ * a reorg after it sees the event sent and retracts it.
  */
 export async function freezeAndMarkSent(
   sql: Sql,
@@ -167,7 +170,7 @@ export async function freezeAndMarkSent(
   const rows = await sql<{ id: string; body: string | null }[]>`
     update webhook_events e set body = coalesce(e.body, f.body), sent_at = now(), in_doubt = e.in_doubt + 1
     from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.body)}::text[]) as f(id, body)
-    where e.id = f.id
+    where e.id = f.id and not (e.orphaned and not e.removed)
     returning e.id, e.body`;
   return new Map(rows.map((r) => [r.id, r.body]));
 }
