@@ -8,6 +8,7 @@ import {
   type AttemptResult,
 } from '../src/webhooks/outbox.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { expectedEventId } from './helpers/event-id.js';
 
 /**
  * The outbox's operations against a real Postgres, at the edges a fault can leave them in: an
@@ -332,6 +333,38 @@ it('does not mark sent an event a reorg orphaned after its claim: it is not to b
   expect(row).toEqual({ in_doubt: 0, sent_at: null });
   await recordAttempts(db.sql, [delivered(other.id)], 25);
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash in ('0xd9', '0xda') and status = 'pending'`;
+});
+
+it('writes the events of a block that comes back after a reorg again: a new incarnation, a new id, retracted on its own', async () => {
+  const s = await subscription();
+  const first = await insertEvent(s, 'f5', false);
+  await db.sql`update webhook_events set status = 'delivered' where id = ${first.id}`;
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  // The chain goes back to block 5: the indexer writes its events again.
+  const again = await insertEvent(s, 'f5', false);
+  expect(again.id).not.toBe(first.id);
+  const replayed = await db.sql`
+    insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed)
+    values ('stream', ${s.keyId}, ${s.trackedId}, 'eth', ${s.address}, '0xf5', 5, '0xb5', false)
+    on conflict do nothing returning id`;
+  expect(replayed).toEqual([]); // while it stands, a replayed block writes nothing
+  await db.sql`update webhook_events set status = 'delivered' where id = ${again.id}`;
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  const rows = await db.sql<
+    { id: string; incarnation: number; removed: boolean; orphaned: boolean }[]
+  >`select id, incarnation, removed, orphaned from webhook_events where tx_hash = '0xf5' order by sequence`;
+  expect(rows.map((r) => [r.incarnation, r.removed, r.orphaned])).toEqual([
+    [0, false, true],
+    [0, true, true],
+    [1, false, true],
+    [1, true, true],
+  ]);
+  expect(new Set(rows.map((r) => r.id)).size).toBe(4);
+  const ids = await db.sql<(Parameters<typeof expectedEventId>[0] & { id: string })[]>`
+    select id, tracked_id::text, kind, network, tx_hash, block_hash, confirmed, removed, incarnation
+    from webhook_events where tx_hash = '0xf5'`;
+  for (const r of ids) expect(r.id).toBe(expectedEventId(r));
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xf5' and status = 'pending'`;
 });
 
 it('gives up after the allowed attempts, and a redelivery grants new ones', async () => {

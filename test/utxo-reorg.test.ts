@@ -256,6 +256,123 @@ describe.skipIf(skipWithoutLitecoind)(
       }
     }, 180_000);
 
+    it('goes back to a block it left: the transaction in it is delivered again (a new webhook-id) after its retraction, then confirmed', async () => {
+      const key = await createApiKey(db.sql, 'flip-back');
+      const payee = await node.rpc<string>('getnewaddress', '', 'bech32');
+      // Streamed and tracked for live AML; paid from a coin of a labelled mixer (risky).
+      await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, aml_webhook)
+        values (${key.id}, ${payee}, 'utxo', ${receiver.url}, ${receiver.url})`;
+      const mixer = await node.rpc<string>('getnewaddress', '', 'bech32');
+      await db.sql`insert into labels (network, address, category, source) values ('litecoin', ${mixer}, 'mixer', 'test')`;
+      receiver.respond = () => 200;
+      const fund = await node.rpc<string>('sendtoaddress', mixer, 2);
+      await node.mine(1);
+      await synced(db.sql);
+      const funding = await node.rpc<{
+        vout: { n: number; scriptPubKey: { address?: string; addresses?: string[] } }[];
+      }>('getrawtransaction', fund, true);
+      const unsigned = await node.rpc<string>(
+        'createrawtransaction',
+        [
+          {
+            txid: fund,
+            vout: funding.vout.find(
+              (o) => (o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0]) === mixer,
+            )!.n,
+          },
+        ],
+        { [payee]: 1, [await node.rpc<string>('getrawchangeaddress')]: 0.999 },
+      );
+      const signed = await node.rpc<{ hex: string }>('signrawtransactionwithwallet', unsigned);
+      const txid = await node.rpc<string>('sendrawtransaction', signed.hex);
+      const [a] = await node.mine(1);
+      const amlOf = (blockHash: string) =>
+        db.sql<{ incarnation: number; removed: boolean; orphaned: boolean; status: string }[]>`
+          select incarnation, removed, orphaned, status from webhook_events
+          where kind = 'liveaml' and tx_hash = ${txid} and block_hash = ${blockHash} order by sequence`;
+      const rowsOf = (
+        list: { incarnation: number; removed: boolean; orphaned: boolean; status: string }[],
+      ) => list.map((r) => [r.incarnation, r.removed, r.orphaned, r.status]);
+      await eventually(
+        () => amlOf(a!),
+        (r) => r.length === 1 && r[0]!.status === 'delivered',
+        30_000,
+      );
+      // The payment may also spend a coin of an address the test above streams: only the payee's.
+      const toPayee = (blockHash: string) => (r: Received) =>
+        ofBlock(txid, blockHash)(r) && r.json.address === payee;
+      const inA = (all: Received[]) => all.filter(toPayee(a!));
+      await receiver.waitFor((all) => inA(all).length === 1);
+
+      // A longer branch without block A: the payment moves into its first block.
+      await node.rpc('invalidateblock', a);
+      const [b1] = await node.mine(2);
+      await receiver.waitFor(
+        (all) =>
+          inA(all).some((r) => r.json.removed) &&
+          all.some((r) => toPayee(b1!)(r) && !r.json.removed),
+      );
+
+      // Then A's branch outgrows it: the chain goes back to A, with the payment in it.
+      await node.rpc('reconsiderblock', a);
+      await node.rpc('invalidateblock', b1);
+      await node.mine(6);
+      expect(
+        await node.rpc<string>(
+          'getblockhash',
+          (await node.rpc<{ height: number }>('getblockheader', a)).height,
+        ),
+      ).toBe(a);
+      await synced(db.sql);
+      const got = await receiver.waitFor(
+        (all) =>
+          inA(all).filter((r) => !r.json.removed && !r.json.confirmed).length === 2 &&
+          inA(all).some((r) => r.json.confirmed),
+        40_000,
+      );
+      // The live AML event of block A: delivered, retracted, delivered again; listed again.
+      const aml = await eventually(
+        () => amlOf(a!),
+        (r) => r.length === 3 && r.every((e) => e.status === 'delivered'),
+        30_000,
+      );
+      expect(rowsOf(aml)).toEqual([
+        [0, false, true, 'delivered'],
+        [0, true, true, 'delivered'],
+        [1, false, false, 'delivered'],
+      ]);
+      expect(
+        await db.sql`select block_hash, orphaned from liveaml_events where tx_hash = ${txid} order by block_hash = ${a!}`,
+      ).toEqual([
+        { block_hash: b1, orphaned: true },
+        { block_hash: a, orphaned: false },
+      ]);
+      const list = inA(got).map((r) => ({
+        id: r.headers['webhook-id'],
+        removed: r.json.removed === true,
+        confirmed: r.json.confirmed,
+        sequence: r.json.sequence as number,
+      }));
+      // Delivered, retracted, delivered again under a new webhook-id and a higher sequence, confirmed.
+      const [first, retraction, again] = [...list].sort((x, y) => x.sequence - y.sequence);
+      expect([first!.removed, retraction!.removed, again!.removed]).toEqual([false, true, false]);
+      expect(new Set(list.map((r) => r.id)).size).toBe(list.length);
+      expect(list.filter((r) => r.confirmed)).toHaveLength(1);
+      expect(receiver.received.filter((r) => toPayee(b1!)(r) && r.json.removed)).toHaveLength(1);
+      expect(receiver.received.filter((r) => toPayee(b1!)(r) && r.json.confirmed)).toHaveLength(0);
+      const rows =
+        await db.sql`select incarnation, confirmed, removed, orphaned, status from webhook_events
+        where kind = 'stream' and tx_hash = ${txid} and block_hash = ${a!} and address = ${payee} order by sequence`;
+      expect(
+        rows.map((r) => [r.incarnation, r.confirmed, r.removed, r.orphaned, r.status]),
+      ).toEqual([
+        [0, false, false, true, 'delivered'],
+        [0, false, true, true, 'delivered'],
+        [1, false, false, false, 'delivered'],
+        [0, true, false, false, 'delivered'],
+      ]);
+    }, 120_000);
+
     it('halts on a reorg deeper than maxReorgDepth, and /readyz reports it', async () => {
       const halted = await freshDatabase();
       cleanup.push(() => halted.drop());

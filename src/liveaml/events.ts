@@ -57,7 +57,9 @@ export interface NewLiveAmlEvent {
  * Records an event, in the caller's transaction. The key and address come from the tracking row,
  * so an event can never belong to another key. Returns the new id, or null when the row is not
  * tracked for live AML any more or the event was already recorded (same tracking, transaction
- * and block: a replayed block records nothing twice).
+ * and block: a replayed block records nothing twice). An event a reorg orphaned whose block came
+ * back (the chain went back to the branch it left) is recorded again: listed again, with this
+ * check's figures, and its id returned, so that its webhook is written again.
  */
 export async function recordEvent(
   tx: Sql | TransactionSql,
@@ -68,7 +70,10 @@ export async function recordEvent(
     select t.api_key_id, t.id, ${e.network}, t.address, ${e.txHash}, ${e.blockNumber.toString()}, ${e.blockHash},
       ${e.score}, ${tx.json(e.tags)}, ${tx.json(e.hashTags)}, ${tx.json((e.triggeredBy ?? []) as never)}
     from tracked_addresses t where t.id = ${e.trackedId} and t.aml_webhook is not null
-    on conflict (tracked_id, tx_hash, block_hash) do nothing
+    on conflict (tracked_id, tx_hash, block_hash) do update set orphaned = false,
+      block_number = excluded.block_number, score = excluded.score, tags = excluded.tags,
+      hash_tags = excluded.hash_tags, triggered_by = excluded.triggered_by, created_at = now()
+      where liveaml_events.orphaned
     returning id`;
   return row ? String(row.id) : null;
 }

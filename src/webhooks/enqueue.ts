@@ -8,8 +8,10 @@ import type { Fragment, Sql, TransactionSql } from '../db/index.js';
  *
  * Chain columns (network, address, tx_hash, block_number, block_hash) are those of the
  * transaction an event is about; an event about none (a travel rule notice) leaves them null.
- * An event's identity is (tracked_id, kind, network, tx_hash, block_hash, confirmed, removed):
- * writing one that exists writes nothing, so a replayed block enqueues nothing twice.
+ * An event's identity is (tracked_id, kind, network, tx_hash, block_hash, confirmed, removed,
+ * incarnation): writing one that exists writes nothing, so a replayed block enqueues nothing
+ * twice. The incarnation counts the orphaned events of the same identity (sql/0049): a block
+ * that comes back after a reorg gets its events written again, under new ids.
  */
 const EVENT_COLUMNS = [
   'kind',
@@ -28,6 +30,9 @@ const EVENT_COLUMNS = [
   'travelrule_id',
   'travelrule_status',
   'replay',
+  // A retraction's: the incarnation of the event it retracts (other events get theirs from the
+  // numbering trigger, sql/0049).
+  'incarnation',
   // A test event's: its receiver (other kinds find theirs by subscription) and its one attempt.
   'url',
   'max_attempts',

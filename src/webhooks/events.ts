@@ -32,7 +32,7 @@ export async function retractOrphanedEvents(
       update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' and (lease_until is null or lease_until < now()) then 'cancelled' else status end
       where network = ${network} and block_number > ${ancestor.toString()} and not removed and not orphaned
-      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt
+      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation
     )`,
   );
 }
@@ -40,7 +40,9 @@ export async function retractOrphanedEvents(
 /**
  * The CTE `ins`: a retraction for each row of the CTE `orphaned` that may have reached its
  * receiver (delivered, or sent with no outcome recorded): its body with `"removed": true` first
- * and `confirmed` false, under an id of its own. One per (subscription, transaction, block).
+ * and `confirmed` false, under an id of its own. One per (subscription, transaction, block,
+ * incarnation). The CTE `orphaned` returns the event's chain columns, status, body, in_doubt and
+ * incarnation.
  */
 export function retractionsOf(tx: Sql | TransactionSql) {
   return eventInsert(tx, RETRACTION_COLUMNS, retractionRows(tx));
@@ -52,12 +54,13 @@ const RETRACTION_COLUMNS: readonly EventColumn[] = [
   'confirmation_done',
   'orphaned',
   'body',
+  'incarnation',
 ];
 
 function retractionRows(tx: Sql | TransactionSql) {
   return tx`
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, false, true, true, true,
-        '{"removed":true,' || replace(substr(body, 2), '"confirmed":true', '"confirmed":false')
+        '{"removed":true,' || replace(substr(body, 2), '"confirmed":true', '"confirmed":false'), incarnation
       from orphaned
       where (status = 'delivered' or in_doubt > 0) and body is not null and tracked_id is not null`;
 }

@@ -255,7 +255,7 @@ export async function recordAttemptBatch(
         in_doubt = case when o.outcome = 'cancelled' or o.in_doubt = 'true' then e.in_doubt else greatest(e.in_doubt - 1, 0) end
       from held o where e.id = o.id and o.status = 'pending'
       returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, e.sequence, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
-        e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.in_doubt,
+        e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.in_doubt, e.incarnation,
         o.outcome, o.url, o.status_code, o.duration_ms, o.error, o.response, coalesce(o.posted = 'true', false) as posted
     ), woken as (
       -- Events that waited for one settled now are due again (at once, if they were moved back).
@@ -268,7 +268,7 @@ export async function recordAttemptBatch(
       insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error, api_key_id, response)
       select id, attempts, url, status_code, duration_ms, error, api_key_id, response from ev where outcome <> 'cancelled'
     ), ${endpointOutcomes(sql, policy)}, orphaned as (
-      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation
       from ev where orphaned and not removed and (outcome = 'delivered' or in_doubt > 0)
     ), ${retractionsOf(sql)}
     select id, attempts, status, (gave_up_at is not null and status = 'failed') as gave_up, max_attempts,

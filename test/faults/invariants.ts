@@ -194,28 +194,48 @@ const isOnCanonical = (c: Canonical, of: DeliveryOf) => {
 const inBlock = (of: DeliveryOf) =>
   `${of.address.toLowerCase()}|${of.hash.toLowerCase()}|${of.blockNumber}${of.blockHash ? `@${of.blockHash.toLowerCase()}` : ''}`;
 
-/** What is still to arrive: expected deliveries, and retractions of delivered orphaned ones. */
+/**
+ * What is still to arrive: expected deliveries, retractions of delivered orphaned ones, and a
+ * delivery again of a transaction whose block was retracted and is canonical after all (the
+ * chain went back to it): its latest delivery, by its subscription's sequence, must not be the
+ * retraction.
+ */
 export function outstanding(
   c: Canonical,
   expected: Set<string>,
   endpoints: readonly Endpoint[],
   family: Pick<Family, 'identify'>,
-): { missing: string[]; unretracted: string[] } {
+): { missing: string[]; unretracted: string[]; retractedCanonical: string[] } {
   const got = new Set<string>();
   const retracted = new Set<string>();
   const orphanedDelivered = new Set<string>();
-  for (const d of all(endpoints)) {
-    const j = d.json;
-    const of = family.identify(j);
-    if (!of) continue;
-    const id = inBlock(of);
-    if (j.removed === true) retracted.add(id);
-    else if (isOnCanonical(c, of)) got.add(key(of.address, of.hash, j.confirmed === true));
-    else orphanedDelivered.add(id);
-  }
+  // Per receiver (one subscription per address each) and address|tx|block on the canonical chain:
+  // the highest sequence of a retraction, and of a delivery.
+  const latest = new Map<string, { removed: number; delivered: number }>();
+  endpoints.forEach((e, at) => {
+    for (const d of e.receiver.received) {
+      const j = d.json;
+      const of = family.identify(j);
+      if (!of) continue;
+      const id = inBlock(of);
+      const canonical = isOnCanonical(c, of);
+      if (canonical) {
+        const k = `${at}|${id}`;
+        const l = latest.get(k) ?? { removed: -1, delivered: -1 };
+        const seq = Number(j.sequence ?? 0);
+        if (j.removed === true) l.removed = Math.max(l.removed, seq);
+        else l.delivered = Math.max(l.delivered, seq);
+        latest.set(k, l);
+      }
+      if (j.removed === true) retracted.add(id);
+      else if (canonical) got.add(key(of.address, of.hash, j.confirmed === true));
+      else orphanedDelivered.add(id);
+    }
+  });
   return {
     missing: [...expected].filter((k) => !got.has(k)),
     unretracted: [...orphanedDelivered].filter((id) => !retracted.has(id)),
+    retractedCanonical: [...latest].filter(([, l]) => l.removed > l.delivered).map(([k]) => k),
   };
 }
 
@@ -229,7 +249,8 @@ export async function waitForDeliveries(
 ) {
   return eventually(
     async () => outstanding(c, expected, endpoints, family),
-    (o) => o.missing.length === 0 && o.unretracted.length === 0,
+    (o) =>
+      o.missing.length === 0 && o.unretracted.length === 0 && o.retractedCanonical.length === 0,
     timeoutMs,
   );
 }
@@ -258,10 +279,14 @@ export async function assertInvariants(input: CheckInput): Promise<{
   const streamedSet = new Set(streamed.map((a) => a.toLowerCase()));
 
   // 1. Every expected delivery arrived at least once (and every orphaned one delivered was retracted).
-  const { missing, unretracted } = outstanding(c, expected, endpoints, family);
+  const { missing, unretracted, retractedCanonical } = outstanding(c, expected, endpoints, family);
   if (missing.length) await printEvents(sql, missing);
   expect(missing, 'expected deliveries that never arrived (address|tx|confirmed)').toEqual([]);
   expect(unretracted, 'orphaned deliveries never retracted (address|tx|block)').toEqual([]);
+  expect(
+    retractedCanonical,
+    'canonical transactions whose latest delivery is a retraction (receiver|address|tx|block)',
+  ).toEqual([]);
 
   // 3. One body per webhook-id; every delivery signed with its key's secret; only streamed addresses.
   const bodies = new Map<string, string>();
