@@ -21,6 +21,8 @@ let db: TestDatabase;
 let worker: Awaited<ReturnType<typeof startTestAppliance>>;
 let receiver: Receiver;
 const cleanup: (() => Promise<unknown>)[] = [];
+/** The first block the reorg tests' indexer (on `db`) was started at. */
+let start = 0;
 
 const UTXO_TABLES = {
   utxo_blocks: 'height',
@@ -77,6 +79,37 @@ async function doubleSpend(
   return { hex: await sign(to, 1, 0.0001), conflict: await sign(conflictTo, 2, 0.0002) };
 }
 
+/**
+ * The database equals a clean index of the canonical chain from the same start block (a new
+ * database, a new indexer), and every stored block and transaction is on the node's best chain.
+ */
+async function expectCleanIndex(start: number): Promise<void> {
+  const clean = await freshDatabase();
+  cleanup.push(() => clean.drop());
+  startIndexer(clean, { startBlock: start });
+  await synced(clean.sql);
+  for (const [table, order] of Object.entries(UTXO_TABLES)) {
+    const mine = await db.sql.unsafe(`select * from ${table} order by ${order}`);
+    const theirs = await clean.sql.unsafe(`select * from ${table} order by ${order}`);
+    expect(mine.length).toBeGreaterThan(0);
+    expect([...mine], table).toEqual([...theirs]);
+  }
+  // Counterparty edges: counts exact after the reorgs (first/last seen may be wider).
+  const edges = (sql: Sql) =>
+    sql`select network, address, counterparty, tx_count from address_edges order by 1, 2, 3`;
+  const [myEdges, theirEdges] = await Promise.all([edges(db.sql), edges(clean.sql)]);
+  expect(myEdges.length).toBeGreaterThan(0);
+  expect([...myEdges], 'address_edges').toEqual([...theirEdges]);
+  // And the node's own view: every stored block and its transactions are on the best chain.
+  for (const b of await db.sql`select height, hash from utxo_blocks order by height`) {
+    const block = await node.rpc('getblock', await node.rpc('getblockhash', Number(b.height)), 1);
+    expect(b.hash).toBe(block.hash);
+    const txids =
+      await db.sql`select txid from utxo_transactions where block_height = ${b.height} order by tx_index`;
+    expect(txids.map((t) => t.txid)).toEqual(block.tx);
+  }
+}
+
 const ofBlock = (txid: string, blockHash: string) => (r: Received) =>
   r.json?.hash === txid && r.json.blockHash === blockHash;
 
@@ -109,7 +142,7 @@ describe.skipIf(skipWithoutLitecoind)(
       for (const address of [payee, conflictPayee]) {
         await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook) values (${key.id}, ${address}, 'utxo', ${receiver.url})`;
       }
-      const start = await node.rpc<number>('getblockcount');
+      start = await node.rpc<number>('getblockcount');
       startIndexer(db, { startBlock: start });
       await synced(db.sql);
 
@@ -225,35 +258,7 @@ describe.skipIf(skipWithoutLitecoind)(
         ).toHaveLength(1);
       }
 
-      // The database equals a clean index of the canonical chain from the same start block.
-      const clean = await freshDatabase();
-      cleanup.push(() => clean.drop());
-      startIndexer(clean, { startBlock: start });
-      await synced(clean.sql);
-      for (const [table, order] of Object.entries(UTXO_TABLES)) {
-        const mine = await db.sql.unsafe(`select * from ${table} order by ${order}`);
-        const theirs = await clean.sql.unsafe(`select * from ${table} order by ${order}`);
-        expect(mine.length).toBeGreaterThan(0);
-        expect([...mine], table).toEqual([...theirs]);
-      }
-      // Counterparty edges: counts exact after the reorgs (first/last seen may be wider).
-      const edges = (sql: Sql) =>
-        sql`select network, address, counterparty, tx_count from address_edges order by 1, 2, 3`;
-      const [myEdges, theirEdges] = await Promise.all([edges(db.sql), edges(clean.sql)]);
-      expect(myEdges.length).toBeGreaterThan(0);
-      expect([...myEdges], 'address_edges').toEqual([...theirEdges]);
-      // And the node's own view: every stored block and its transactions are on the best chain.
-      for (const b of await db.sql`select height, hash from utxo_blocks order by height`) {
-        const block = await node.rpc(
-          'getblock',
-          await node.rpc('getblockhash', Number(b.height)),
-          1,
-        );
-        expect(b.hash).toBe(block.hash);
-        const txids =
-          await db.sql`select txid from utxo_transactions where block_height = ${b.height} order by tx_index`;
-        expect(txids.map((t) => t.txid)).toEqual(block.tx);
-      }
+      await expectCleanIndex(start);
     }, 180_000);
 
     it('goes back to a block it left: the transaction in it is delivered again (a new webhook-id) after its retraction, then confirmed', async () => {
@@ -371,6 +376,8 @@ describe.skipIf(skipWithoutLitecoind)(
         [1, false, false, false, 'delivered'],
         [0, true, false, false, 'delivered'],
       ]);
+      // Chain data, counterparty edges included, as a clean index of the final chain.
+      await expectCleanIndex(start);
     }, 120_000);
 
     it('halts on a reorg deeper than maxReorgDepth, and /readyz reports it', async () => {
