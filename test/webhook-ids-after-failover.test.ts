@@ -75,10 +75,19 @@ it('delivers the events of blocks a failover lost, indexed again, under the webh
   // The replica as it stands now: it will not have what follows.
   await db.sql.end({ timeout: 5 });
   const primaryName = new URL(db.url).pathname.slice(1);
-  await admin.unsafe(
-    `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${primaryName}'`,
-  );
-  await admin.unsafe(`create database ${replicaName} template ${primaryName}`);
+  // Every session of the primary closed first (a copy needs none open); a late one, again.
+  for (let attempt = 0; ; attempt++) {
+    await admin.unsafe(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${primaryName}'`,
+    );
+    try {
+      await admin.unsafe(`create database ${replicaName} template ${primaryName}`);
+      break;
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 
   app = await startTestAppliance(db.url, env());
   const lost = await deliveredBoth();
