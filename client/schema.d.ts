@@ -4786,7 +4786,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
@@ -5047,7 +5047,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
@@ -5252,7 +5252,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
@@ -5536,7 +5536,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
@@ -5699,7 +5699,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
@@ -6241,7 +6241,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
@@ -6304,7 +6304,7 @@ export interface operations {
                 "content-length": string;
                 /** @description `Tollgate-Webhooks/1`. */
                 "user-agent": string;
-                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again. */
+                /** @description `msg_<uuid>` (the event’s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event’s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate’s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew). */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;

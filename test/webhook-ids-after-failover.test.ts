@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { openPool } from '../src/db/index.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { copyDatabase, freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { expectedEventId } from './helpers/event-id.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { Receiver, type Received } from './helpers/receiver.js';
-import { withDatabase } from './helpers/urls.js';
 
 /**
  * A database that loses its last commits: a failover to an asynchronous replica that was behind
@@ -23,8 +21,7 @@ import { withDatabase } from './helpers/urls.js';
 let chain: OwnChain;
 let db: TestDatabase;
 const receiver = new Receiver();
-const admin = openPool(inject('pgAdminUrl'), { max: 1 });
-const replicaName = `${new URL(inject('pgAdminUrl')).pathname.slice(1) || 'postgres'}_replica_${process.pid}`;
+let replica: TestDatabase | undefined;
 const streamed = privateKeyToAccount(generatePrivateKey()).address;
 const env = () => ({
   TOLLGATE_RPC_ETH: chain.url,
@@ -40,8 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.stop();
-  await admin.unsafe(`drop database if exists ${replicaName} with (force)`).catch(() => {});
-  await admin.end();
+  await replica?.drop();
   await db?.drop();
   await chain?.stop();
 });
@@ -73,37 +69,17 @@ it('delivers the events of blocks a failover lost, indexed again, under the webh
   await app.stop();
 
   // The replica as it stands now: it will not have what follows.
-  await db.sql.end({ timeout: 5 });
-  const primaryName = new URL(db.url).pathname.slice(1);
-  // Every session of the primary closed first (a copy needs none open); a late one, again.
-  for (let attempt = 0; ; attempt++) {
-    await admin.unsafe(
-      `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${primaryName}'`,
-    );
-    try {
-      await admin.unsafe(`create database ${replicaName} template ${primaryName}`);
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  replica = await copyDatabase(db);
 
   app = await startTestAppliance(db.url, env());
   const lost = await deliveredBoth();
   await app.stop();
 
   // Failover: the replica is promoted; the block of `lost` and its events are not in it.
-  const replicaUrl = withDatabase(db.url, replicaName);
-  const replica = openPool(replicaUrl, { max: 1 });
-  try {
-    expect(
-      await replica`select count(*)::int as n from webhook_events where tx_hash = ${lost.toLowerCase()}`,
-    ).toEqual([{ n: 0 }]);
-  } finally {
-    await replica.end({ timeout: 5 });
-  }
-  app = await startTestAppliance(replicaUrl, env());
+  expect(
+    await replica.sql`select count(*)::int as n from webhook_events where tx_hash = ${lost.toLowerCase()}`,
+  ).toEqual([{ n: 0 }]);
+  app = await startTestAppliance(replica.url, env());
   try {
     await receiver.waitFor(
       () =>
@@ -127,11 +103,8 @@ it('delivers the events of blocks a failover lost, indexed again, under the webh
 });
 
 it("derives a chain event's id from its identity alone, as the README states it", async () => {
-  // The first test ended db.sql (to copy the database).
-  const sql = openPool(db.url, { max: 1 });
-  const rows = await sql<(Parameters<typeof expectedEventId>[0] & { id: string })[]>`
+  const rows = await db.sql<(Parameters<typeof expectedEventId>[0] & { id: string })[]>`
     select id, tracked_id::text, kind, network, tx_hash, block_hash, confirmed, removed, incarnation from webhook_events`;
-  await sql.end({ timeout: 5 });
   expect(rows.length).toBeGreaterThanOrEqual(4);
   for (const r of rows) expect(r.id).toBe(expectedEventId(r));
 });

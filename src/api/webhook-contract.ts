@@ -37,7 +37,7 @@ export const WEBHOOK_HEADERS: readonly { name: string; description: string }[] =
   {
     name: 'webhook-id',
     description:
-      '`msg_<uuid>` (the event\u2019s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event\u2019s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate\u2019s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again.',
+      '`msg_<uuid>` (the event\u2019s id): the same on every retry and redelivery of one event, and one body per id. Deduplicate on it. A stream, live AML or retraction event\u2019s id is derived from what it is (subscription, network, transaction, block, confirmed, removed: a name-based UUID), so the event keeps its webhook-id even when Tollgate\u2019s database loses its last commits (a failover to a replica that was behind, a restore) and the event is written again (its `sequence` numbered anew).',
   },
   { name: 'webhook-timestamp', description: 'Unix seconds of this attempt.' },
   {

@@ -44,6 +44,8 @@ export interface ScenarioOptions {
    * `mixer`.
    */
   liveAml?: boolean;
+  /** The scenario makes the database lose its last commits (CheckInput.lostCommits). */
+  lostCommits?: boolean;
 }
 
 /**
@@ -104,6 +106,7 @@ export async function startScenario(name: string, opts: ScenarioOptions) {
         streamed,
         family,
         confirmations: opts.confirmations,
+        lostCommits: opts.lostCommits,
         aml,
         mine: (n) => chain.mine(n),
         canonical: () => readCanonical(chain, START_BLOCK),
@@ -215,6 +218,8 @@ export interface World {
   confirmations: number;
   /** Live AML, when the scenario tracks an address for it. */
   aml?: LiveAmlWatch;
+  /** The database lost its last commits during the run (CheckInput.lostCommits). */
+  lostCommits?: boolean;
   /** Mines blocks on the scenario's node. */
   mine(n: number): Promise<unknown>;
   /** Reads the node's final chain. */
@@ -262,6 +267,7 @@ export async function settleAndCheck(w: World): Promise<void> {
     streamed,
     endpoints,
     confirmations,
+    lostCommits: w.lostCommits,
   });
   const liveAml = w.aml ? await assertLiveAml(db.sql, canonical, w.aml) : undefined;
   console.log(

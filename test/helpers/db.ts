@@ -9,18 +9,29 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database cloned from the migrated template: each test file gets its own. */
-export async function freshDatabase(): Promise<TestDatabase> {
+/**
+ * Creates database `name` as a copy of `template`, retried while the template is busy (another
+ * copy of it under way, or a session of it still open: `beforeEach` runs between tries), and
+ * opens a pool on it; `drop` ends the pool and drops the database.
+ */
+async function createFrom(
+  template: string,
+  beforeEach: (admin: Sql) => Promise<unknown> = async () => {},
+): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = openPool(adminUrl, { max: 1 });
   for (let attempt = 0; ; attempt++) {
+    await beforeEach(admin);
     try {
-      await admin.unsafe(`create database ${name} template ${inject('templateDb')}`);
+      await admin.unsafe(`create database ${name} template ${template}`);
       break;
     } catch (err) {
-      if (attempt >= 10) throw err;
-      await new Promise((r) => setTimeout(r, 200 + attempt * 100)); // the template is busy with another clone
+      if (attempt >= 10) {
+        await admin.end();
+        throw err;
+      }
+      await new Promise((r) => setTimeout(r, 200 + attempt * 100));
     }
   }
   const url = withDatabase(adminUrl, name);
@@ -34,6 +45,25 @@ export async function freshDatabase(): Promise<TestDatabase> {
       await admin.end();
     },
   };
+}
+
+/** A fresh database cloned from the migrated template: each test file gets its own. */
+export function freshDatabase(): Promise<TestDatabase> {
+  return createFrom(inject('templateDb'));
+}
+
+/**
+ * A copy of `source` as it stands now (CREATE DATABASE … TEMPLATE), as a replica that stops
+ * following it here would be: every session of the source is closed first (a copy needs none
+ * open; its pools reconnect when used next).
+ */
+export function copyDatabase(source: { url: string }): Promise<TestDatabase> {
+  const from = new URL(source.url).pathname.slice(1);
+  return createFrom(
+    from,
+    (admin) =>
+      admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${from} and pid <> pg_backend_pid()`,
+  );
 }
 
 /**
