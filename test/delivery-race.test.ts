@@ -186,7 +186,11 @@ it('retracts at once an orphaned event whose in-flight attempt the receiver took
     '{"removed":true,"blockNumber":5,"tx":{"hash":"0xaa"},"confirmed":false}',
   );
   expect(Number(rows[1]!.sequence)).toBeGreaterThan(Number(rows[0]!.sequence));
-  await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xaa' and status = 'pending'`;
+  // The outcome's attempt to retract it again wrote nothing and took no number: the
+  // subscription's next event comes right after (a gap would tell the receiver one is missing).
+  const next = await insertEvent(s, 'ac', false);
+  expect(Number(next.sequence)).toBe(Number(rows[1]!.sequence) + 1);
+  await db.sql`update webhook_events set status = 'cancelled' where tx_hash in ('0xaa', '0xac') and status = 'pending'`;
 });
 
 it('retracts when a delivered attempt is recorded after the reorg orphaned the event', async () => {

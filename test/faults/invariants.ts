@@ -402,6 +402,19 @@ export async function assertInvariants(input: CheckInput): Promise<{
     'expected events not marked delivered in the database',
   ).toEqual([]);
 
+  // Each subscription's events are numbered without a gap: every number up to the last was
+  // given to an event (sent, or cancelled unsent by a reorg). A gap tells a receiver an event is
+  // missing.
+  const numbering = await sql<
+    { tracked_id: string; kind: string; last: number; numbered: number }[]
+  >`
+    select tracked_id::text, kind, max(sequence)::int as last, count(distinct sequence)::int as numbered
+    from webhook_events where tracked_id is not null group by tracked_id, kind`;
+  expect(
+    numbering.filter((n) => n.last !== n.numbered),
+    'subscriptions whose sequence numbers have gaps (last number, numbers given)',
+  ).toEqual([]);
+
   // 5. Order and sequence.
   expect(
     orderViolations(endpoints, family, lostCommits),
