@@ -362,8 +362,13 @@ describe('two Tollgates over TRP v3.1', () => {
       'WAITING_TX_HASH',
       'COMPLETED',
     ]);
-    const messages = await a.db
-      .sql`select m.kind, m.status from travelrule_messages m join travelrule_transactions t on t.id = m.transaction_id where t.transaction_ref = 'a-to-b-1' order by m.id`;
+    // B acted on the confirmation before A recorded it sent: wait for A's record.
+    const messages = await eventually(
+      () =>
+        a.db
+          .sql`select m.kind, m.status from travelrule_messages m join travelrule_transactions t on t.id = m.transaction_id where t.transaction_ref = 'a-to-b-1' order by m.id`,
+      (rows) => rows.length === 2 && rows.every((r) => r.status !== 'pending'),
+    );
     expect(messages).toEqual([
       { kind: 'trp_inquiry', status: 'sent' },
       { kind: 'trp_confirmation', status: 'sent' },

@@ -365,9 +365,12 @@ describe.skipIf(skipWithoutLitecoind)(
       expect(list.filter((r) => r.confirmed)).toHaveLength(1);
       expect(receiver.received.filter((r) => toPayee(b1!)(r) && r.json.removed)).toHaveLength(1);
       expect(receiver.received.filter((r) => toPayee(b1!)(r) && r.json.confirmed)).toHaveLength(0);
-      const rows =
-        await db.sql`select incarnation, confirmed, removed, orphaned, status from webhook_events
-        where kind = 'stream' and tx_hash = ${txid} and block_hash = ${a!} and address = ${payee} order by sequence`;
+      // The receiver has the confirmed delivery; the worker records it a moment later.
+      const rows = await eventually(
+        () => db.sql`select incarnation, confirmed, removed, orphaned, status from webhook_events
+          where kind = 'stream' and tx_hash = ${txid} and block_hash = ${a!} and address = ${payee} order by sequence`,
+        (r) => r.length === 4 && r.every((e) => e.status !== 'pending'),
+      );
       expect(
         rows.map((r) => [r.incarnation, r.confirmed, r.removed, r.orphaned, r.status]),
       ).toEqual([
