@@ -368,19 +368,7 @@ export class DeliveryDispatcher {
           handed.add(ev.id);
           unattempted.push(ev.id);
           if (p.database) unbuilt = p.unattempted;
-        } else if ('cancel' in p)
-          settle(
-            ev,
-            {
-              outcome: 'cancelled',
-              url: null,
-              status_code: null,
-              duration_ms: 0,
-              error: p.cancel,
-              retry_in_s: 0,
-            },
-            null,
-          );
+        } else if ('cancel' in p) settle(ev, cancelled(p.cancel), null);
         else
           settle(
             ev,
@@ -423,7 +411,7 @@ export class DeliveryDispatcher {
           if (!frozen.has(s.ev.id)) {
             // Orphaned by a reorg since the claim: never sent (freezeAndMarkSent).
             release(s.key);
-            return settle(s.ev, ORPHANED_SINCE_CLAIM, null);
+            return settle(s.ev, cancelled(ORPHANED_SINCE_CLAIM), null);
           }
           const body = withSequence(
             freezesBody(this.deps, s.ev) ? (frozen.get(s.ev.id) ?? s.body) : s.body,
@@ -659,15 +647,20 @@ export class DeliveryDispatcher {
   }
 }
 
-/** An event a reorg orphaned between its claim and its POST: cancelled, no attempt made. */
-const ORPHANED_SINCE_CLAIM: Omit<AttemptResult, 'id'> = {
-  outcome: 'cancelled',
-  url: null,
-  status_code: null,
-  duration_ms: 0,
-  error: 'its block was removed by a reorg before it was sent',
-  retry_in_s: 0,
-};
+/** An event settled without an attempt (nothing to send any more), and why. */
+function cancelled(error: string): Omit<AttemptResult, 'id'> {
+  return {
+    outcome: 'cancelled',
+    url: null,
+    status_code: null,
+    duration_ms: 0,
+    error,
+    retry_in_s: 0,
+  };
+}
+
+/** Why an event a reorg orphaned between its claim and its POST is cancelled. */
+const ORPHANED_SINCE_CLAIM = 'its block was removed by a reorg before it was sent';
 
 /** scheme://host:port of a receiver URL: the unit of the per-receiver limit. Null for none or a bad one. */
 function endpointKey(url: string | null): string | null {

@@ -194,6 +194,19 @@ const isOnCanonical = (c: Canonical, of: DeliveryOf) => {
 const inBlock = (of: DeliveryOf) =>
   `${of.address.toLowerCase()}|${of.hash.toLowerCase()}|${of.blockNumber}${of.blockHash ? `@${of.blockHash.toLowerCase()}` : ''}`;
 
+/** What a delivery is of its transaction in its block. */
+const deliveryKind = (j: any): 'retraction' | 'confirmed' | 'unconfirmed' =>
+  j.removed === true ? 'retraction' : j.confirmed === true ? 'confirmed' : 'unconfirmed';
+
+/** Every delivery the family can identify, with its receiver's index in `endpoints`. */
+function* identified(endpoints: readonly Endpoint[], family: Pick<Family, 'identify'>) {
+  for (const [at, e] of endpoints.entries())
+    for (const d of e.receiver.received) {
+      const of = family.identify(d.json);
+      if (of) yield { at, d, j: d.json, of };
+    }
+}
+
 /**
  * What is still to arrive: expected deliveries, retractions of delivered orphaned ones, and a
  * delivery again of a transaction whose block was retracted and is canonical after all (the
@@ -212,26 +225,21 @@ export function outstanding(
   // Per receiver (one subscription per address each) and address|tx|block on the canonical chain:
   // the highest sequence of a retraction, and of a delivery.
   const latest = new Map<string, { removed: number; delivered: number }>();
-  endpoints.forEach((e, at) => {
-    for (const d of e.receiver.received) {
-      const j = d.json;
-      const of = family.identify(j);
-      if (!of) continue;
-      const id = inBlock(of);
-      const canonical = isOnCanonical(c, of);
-      if (canonical) {
-        const k = `${at}|${id}`;
-        const l = latest.get(k) ?? { removed: -1, delivered: -1 };
-        const seq = Number(j.sequence ?? 0);
-        if (j.removed === true) l.removed = Math.max(l.removed, seq);
-        else l.delivered = Math.max(l.delivered, seq);
-        latest.set(k, l);
-      }
-      if (j.removed === true) retracted.add(id);
-      else if (canonical) got.add(key(of.address, of.hash, j.confirmed === true));
-      else orphanedDelivered.add(id);
+  for (const { at, j, of } of identified(endpoints, family)) {
+    const id = inBlock(of);
+    const canonical = isOnCanonical(c, of);
+    if (canonical) {
+      const k = `${at}|${id}`;
+      const l = latest.get(k) ?? { removed: -1, delivered: -1 };
+      const seq = Number(j.sequence ?? 0);
+      if (j.removed === true) l.removed = Math.max(l.removed, seq);
+      else l.delivered = Math.max(l.delivered, seq);
+      latest.set(k, l);
     }
-  });
+    if (j.removed === true) retracted.add(id);
+    else if (canonical) got.add(key(of.address, of.hash, j.confirmed === true));
+    else orphanedDelivered.add(id);
+  }
   return {
     missing: [...expected].filter((k) => !got.has(k)),
     unretracted: [...orphanedDelivered].filter((id) => !retracted.has(id)),
@@ -320,22 +328,12 @@ export async function assertInvariants(input: CheckInput): Promise<{
   // (a repeat after a kill, an event written again after the database lost commits). The suite's
   // traffic never goes back to a block it left (which would write the events anew, new ids).
   const idsPerEvent = new Map<string, Set<string>>();
-  endpoints.forEach((e, at) => {
-    for (const d of e.receiver.received) {
-      const of = family.identify(d.json);
-      if (!of) continue;
-      const kind =
-        d.json.removed === true
-          ? 'retraction'
-          : d.json.confirmed === true
-            ? 'confirmed'
-            : 'unconfirmed';
-      const k = `${at}|${inBlock(of)}|${kind}`;
-      const ids = idsPerEvent.get(k) ?? new Set<string>();
-      ids.add(d.headers['webhook-id']!);
-      idsPerEvent.set(k, ids);
-    }
-  });
+  for (const { at, d, j, of } of identified(endpoints, family)) {
+    const k = `${at}|${inBlock(of)}|${deliveryKind(j)}`;
+    const ids = idsPerEvent.get(k) ?? new Set<string>();
+    ids.add(d.headers['webhook-id']!);
+    idsPerEvent.set(k, ids);
+  }
   expect(
     [...idsPerEvent]
       .filter(([, ids]) => ids.size > 1)
@@ -490,8 +488,7 @@ export function orderViolations(
         out.push(`${i}: ${id} came with sequences ${seen} and ${sequence}`);
       sequenceOf.set(id, sequence);
       const key = inBlock(of);
-      const kind =
-        j.removed === true ? 'retraction' : j.confirmed === true ? 'confirmed' : 'unconfirmed';
+      const kind = deliveryKind(j);
       const kinds = first.get(key) ?? new Map();
       first.set(key, kinds);
       if (!kinds.has(kind)) kinds.set(kind, { at, sequence });
