@@ -19,6 +19,7 @@ import { setOperatorPolicy } from './operators/index.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
+import { Admission } from './api/admission.js';
 import { createHealthApp } from './api/health.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
@@ -365,6 +366,8 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         mfaRequiredRoles: config.mfa_required_roles,
         trustProxy: proxies,
       });
+      // One line for every face on the API's pool (src/api/admission.ts).
+      const admission = new Admission(config.api_max_concurrent_requests);
       const app = createApp({
         apiKeys,
         sql: apiSql,
@@ -384,22 +387,26 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         metricsAllowCidrs: config.metrics_allow_cidrs,
         rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst },
         requestTimeoutMs: config.request_timeout_ms,
+        admission,
       });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       if (tr.trp_port !== undefined) {
         // Its own certificate, else this VASP's TRP client certificate (one identity both ways).
         const certFile = tr.trp_server_cert_file ?? tr.trp_client_cert_file!;
         const keyFile = tr.trp_server_key_file ?? tr.trp_client_key_file!;
-        trpServer = await startServer(createTrpApp(apiTravelRule, config.request_timeout_ms), {
-          host: config.host,
-          port: tr.trp_port,
-          tls: {
-            cert: readFileSync(certFile, 'utf8'),
-            key: readFileSync(keyFile, 'utf8'),
-            selfSigned: false,
+        trpServer = await startServer(
+          createTrpApp(apiTravelRule, config.request_timeout_ms, admission),
+          {
+            host: config.host,
+            port: tr.trp_port,
+            tls: {
+              cert: readFileSync(certFile, 'utf8'),
+              key: readFileSync(keyFile, 'utf8'),
+              selfSigned: false,
+            },
+            clientCertificates: true,
           },
-          clientCertificates: true,
-        });
+        );
       }
       setPublicUrls({ api: server.port, trp: trpServer?.port });
       log.info(

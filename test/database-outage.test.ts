@@ -310,6 +310,85 @@ it('answers 503 at its deadline while Postgres is frozen (no statement fails, no
   }
 });
 
+it('leaves nothing of the requests that waited for their turn past their deadline to run when a frozen Postgres answers again', async () => {
+  const LIMIT = 8;
+  const app = await startTestAppliance(
+    pg.url,
+    {
+      TOLLGATE_REQUEST_TIMEOUT_MS: '2000',
+      TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
+      TOLLGATE_API_MAX_CONCURRENT_REQUESTS: String(LIMIT),
+    },
+    apiOnly,
+  );
+  const admin = openPool(pg.url, { max: 1 });
+  try {
+    const { apikey, id: keyId } = await createApiKey(admin, 'line');
+    const headers = { apikey };
+    expect((await call(app.baseUrl, 'GET', '/v2/stream/list', { headers })).status).toBe(200);
+    frozen = postgresProcesses();
+    for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    // 80 writes while the server is frozen: the first LIMIT are at work (their statements out),
+    // the rest wait for their turn.
+    const addresses = Array.from(
+      { length: 80 },
+      (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '0')}`,
+    );
+    const answers = await Promise.all(
+      addresses.map((address) =>
+        call(app.baseUrl, 'POST', '/v2/stream/create', {
+          headers,
+          body: { address, webhook: 'http://127.0.0.1:9/hook' },
+        }),
+      ),
+    );
+    for (const a of answers) {
+      expect(a.status).toBe(503);
+      expect(a.json).toMatchObject({ code: 5030, status: 5030 });
+    }
+    const mayApply = addresses.filter((_, i) =>
+      /may still be applied/.test(answers[i]!.json.message),
+    );
+    const neverRan = addresses.filter((_, i) =>
+      /turn did not come within 2 s \(the requests before it are waiting on the database\); nothing of it was applied: retry later/.test(
+        answers[i]!.json.message,
+      ),
+    );
+    expect(mayApply.length).toBe(LIMIT);
+    expect(neverRan.length).toBe(addresses.length - LIMIT);
+    // The health listener's and /healthz's answers do not wait in the line.
+    expect((await call(app.baseUrl, 'GET', '/healthz')).status).toBe(200);
+
+    thaw();
+    // What was at work is applied once the server answers; nothing of what waited is.
+    const stored = async () =>
+      (
+        await admin<
+          { address: string }[]
+        >`select lower(address) as address from tracked_addresses where api_key_id = ${keyId}`
+      ).map((r) => r.address);
+    expect((await eventually(stored, (a) => a.length >= LIMIT)).sort()).toEqual(
+      [...mayApply].sort(),
+    );
+    // A little later still nothing more (the waiting ones were dropped, not delayed).
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await stored()).sort()).toEqual([...mayApply].sort());
+    // And the line is empty again: the requests that come now are served.
+    const again = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers,
+      body: { address: neverRan[0], webhook: 'http://127.0.0.1:9/hook' },
+    });
+    expect(again.status).toBe(200);
+    const metrics = await call(app.baseUrl, 'GET', '/metrics');
+    expect(metrics.text).toMatch(/^tollgate_api_requests_expired_waiting_total 72$/m);
+    expect(metrics.text).toMatch(/^tollgate_api_requests_waiting 0$/m);
+  } finally {
+    thaw();
+    await admin.end();
+    await app.stop();
+  }
+});
+
 it('under steady traffic through a restart and a freeze of Postgres, every answer is a success or the spec-shaped 503, never a 500 or a dropped connection', async () => {
   const app = await startTestAppliance(
     pg.url,

@@ -7,6 +7,7 @@ import {
   recordAttempts,
   type AttemptResult,
 } from '../src/webhooks/outbox.js';
+import type { TransactionSql } from '../src/db/index.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { expectedEventId } from './helpers/event-id.js';
 
@@ -196,7 +197,7 @@ it('retracts at once an orphaned event whose in-flight attempt the receiver took
 it('numbers an event two transactions write at once only once, leaving no gap', async () => {
   const s = await subscription();
   const first = await insertEvent(s, 'c1', false);
-  const write = (tx: Parameters<Parameters<typeof db.sql.begin>[0]>[0]) =>
+  const write = (tx: TransactionSql) =>
     tx`insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body)
        values ('stream', ${s.keyId}, ${s.trackedId}, 'eth', ${s.address}, '0xc2', 5, '0xb5', false, '{}')
        on conflict do nothing returning sequence::text`;

@@ -34,6 +34,7 @@ import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-acce
 import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
+import type { Admission } from './admission.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -71,9 +72,25 @@ export interface AppDeps {
   apiKeys?: ApiKeyCache;
   /** The longest a request waits for its answer (config request_timeout_ms; src/api/deadline.ts). */
   requestTimeoutMs: number;
+  /**
+   * The line of requests that share the API's pool (config api_max_concurrent_requests;
+   * src/api/admission.ts); none: no line.
+   */
+  admission?: Admission;
 }
 
 export const API_BASE = '/v2';
+
+/** Paths that do not wait for their turn in the admission line (see createApp). */
+function outOfLine(path: string): boolean {
+  return (
+    path === '/healthz' ||
+    path === '/readyz' ||
+    path === '/metrics' ||
+    path.startsWith('/docs') ||
+    path.startsWith('/dashboard')
+  );
+}
 
 /** Whether the request announces a body (HTTP/1.1: Content-Length or Transfer-Encoding). */
 function hasBody(c: Context): boolean {
@@ -108,7 +125,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const routes = allRoutes(deps);
   const document = openApiDocument(routes, deps.version);
-  const metrics = createMetrics(deps.sql);
+  const metrics = createMetrics(deps.sql, deps.admission);
 
   app.use('*', metrics.httpMiddleware);
   app.use('*', async (c, next) => {
@@ -157,6 +174,12 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.use('*', (c, next) =>
     c.req.path.startsWith('/dashboard') || c.req.path === '/readyz' ? next() : deadline(c, next),
   );
+  // Then each request waits for its turn (src/api/admission.ts), but for those that must answer
+  // when everything else waits (health, readiness, metrics), the API reference, and the dashboard
+  // (its own line, behind its own deadline).
+  const admission = deps.admission;
+  if (admission)
+    app.use('*', (c, next) => (outOfLine(c.req.path) ? next() : admission.middleware(c, next)));
 
   const limitBody = bodyLimit({
     maxSize: deps.maxBodyBytes ?? 1024 * 1024,
@@ -212,6 +235,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
         travelRule: deps.travelRule,
         trustProxy: deps.trustProxy,
         requestTimeoutMs: deps.requestTimeoutMs,
+        admission: deps.admission,
       }) as never,
     );
     // Without the mutual-TLS listener (travel_rule.trp_port), TRP is served here.

@@ -23,6 +23,8 @@ export class RequestDeadlineExceeded extends HTTPException {
     readonly ms: number,
     /** Not a GET, HEAD or OPTIONS: what it asked for may still be applied. */
     readonly change: boolean,
+    /** It waited for its turn all along (src/api/admission.ts): nothing of it ran. */
+    readonly neverRan = false,
   ) {
     super(503, { message: `request not answered within ${ms} ms` });
     this.name = 'RequestDeadlineExceeded';
@@ -43,6 +45,16 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Requests answered by their deadline while their handler still runs (see afterDeadline). */
 const answered = new WeakSet<Context>();
+/**
+ * What to do when a request's deadline passes (one per request: src/api/admission.ts's, which
+ * says whether the request was still waiting for its turn).
+ */
+const onPass = new WeakMap<Context, () => boolean>();
+
+/** Calls `fn` if the deadline of request `c` passes before it is answered. */
+export function whenDeadlinePasses(c: Context, fn: () => boolean): void {
+  onPass.set(c, fn);
+}
 
 /**
  * hono's timeout middleware with our exception: past `ms`, the request is answered by its app's
@@ -52,9 +64,11 @@ const answered = new WeakSet<Context>();
 export function requestDeadline(ms: number, face: string): MiddlewareHandler {
   return timeout(ms, (c) => {
     answered.add(c);
+    const neverRan = onPass.get(c)?.() ?? false;
     log.warn(
       {
         face,
+        ...(neverRan ? { waited_for_turn: true } : {}),
         request_id: c.get('requestId'),
         method: c.req.method,
         path: loggedPath(c.req.path),
@@ -62,7 +76,7 @@ export function requestDeadline(ms: number, face: string): MiddlewareHandler {
       },
       'request not answered within its deadline (the database or a node did not answer in time): answered 503',
     );
-    return new RequestDeadlineExceeded(ms, !READS.has(c.req.method));
+    return new RequestDeadlineExceeded(ms, !READS.has(c.req.method), neverRan);
   });
 }
 
@@ -88,6 +102,8 @@ export function afterDeadline(
 export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string): string {
   const seconds = err.seconds;
   const id = requestId ? ` (request id ${requestId})` : '';
+  if (err.neverRan)
+    return `Service unavailable: this request's turn did not come within ${seconds} s (the requests before it are waiting on the database); nothing of it was applied: retry later${id}.`;
   return err.change
     ? `Service unavailable: no answer within ${seconds} s (the database did not answer in time). The change may still be applied when it answers: check before sending it again${id}.`
     : `Service unavailable: no answer within ${seconds} s (the database, or a node this request asked, did not answer in time); retry later${id}.`;

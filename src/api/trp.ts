@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { apiErrorOf, describeError, ErrorNumber, errorBody } from '../errors.js';
 import { log } from '../log.js';
+import type { Admission } from './admission.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
 import {
   identifySender,
@@ -51,7 +52,11 @@ export function trpInbound(deps: TravelRuleDeps): Hono {
  * The app of the mutual-TLS TRP listener: the TRP endpoints and nothing else (no API, no
  * dashboard, no metrics on the port other VASPs reach).
  */
-export function createTrpApp(deps: TravelRuleDeps, requestTimeoutMs: number): Hono {
+export function createTrpApp(
+  deps: TravelRuleDeps,
+  requestTimeoutMs: number,
+  admission?: Admission,
+): Hono {
   const app = new Hono();
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -68,6 +73,7 @@ export function createTrpApp(deps: TravelRuleDeps, requestTimeoutMs: number): Ho
     );
   });
   app.use('*', requestDeadline(requestTimeoutMs, 'trp'));
+  if (admission) app.use('*', admission.middleware);
   app.route('/', trpInbound(deps));
   // The body of a request to no endpoint is not read: the connection is not reused.
   app.notFound((c) =>

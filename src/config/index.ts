@@ -274,6 +274,12 @@ const ConfigSchema = z
      */
     database_pool_max: z.int().min(2).max(500).default(10),
     api_database_pool_max: z.int().min(2).max(500).default(10),
+    /**
+     * Requests of one process at work at once on the API's pool (the API, the operator API, the
+     * dashboard, TRP); the others wait for their turn in arrival order, and one whose deadline
+     * passes while it waits is answered 503 without running (src/api/admission.ts).
+     */
+    api_max_concurrent_requests: z.int().min(1).max(100_000).default(256),
     webhook_max_attempts: z.int().min(1).max(100),
     /**
      * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
@@ -396,6 +402,7 @@ const ENV_KEYS: Record<
   TOLLGATE_REQUEST_TIMEOUT_MS: { path: 'request_timeout_ms', type: 'int' },
   TOLLGATE_DATABASE_POOL_MAX: { path: 'database_pool_max', type: 'int' },
   TOLLGATE_API_DATABASE_POOL_MAX: { path: 'api_database_pool_max', type: 'int' },
+  TOLLGATE_API_MAX_CONCURRENT_REQUESTS: { path: 'api_max_concurrent_requests', type: 'int' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
   TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: { path: 'webhook_disable_after_hours', type: 'number' },
   TOLLGATE_OPERATOR_WEBHOOK_URL: { path: 'operator_webhook_url', type: 'string' },

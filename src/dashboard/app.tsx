@@ -70,6 +70,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await next();
   });
   dash.use('*', requestDeadline(deps.requestTimeoutMs, 'dashboard'));
+  if (deps.admission) dash.use('*', deps.admission.middleware);
 
   // A POST from another origin is refused before anything reads it.
   dash.use('*', async (c, next) => {
@@ -175,9 +176,11 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
         c,
         503,
         'No answer in time',
-        err.change
-          ? `The database did not answer within ${err.seconds} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
-          : `The database did not answer within ${err.seconds} s; try again in a moment (request id ${requestId}).`,
+        err.neverRan
+          ? `The appliance could not start on this page within ${err.seconds} s (the requests before it are waiting on the database); nothing was changed. Try again in a moment (request id ${requestId}).`
+          : err.change
+            ? `The database did not answer within ${err.seconds} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
+            : `The database did not answer within ${err.seconds} s; try again in a moment (request id ${requestId}).`,
       );
     const late = afterDeadline(c, err, describeError);
     if (late) return late;

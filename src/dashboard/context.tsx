@@ -6,6 +6,7 @@ import type { TravelRuleDeps } from '../travelrule/index.js';
 import { Layout } from './layout.js';
 import type { Session } from './session.js';
 import type { ProxyTrust } from '../net/proxy.js';
+import type { Admission } from '../api/admission.js';
 
 /** What the dashboard needs from the appliance. */
 export interface DashboardDeps {
@@ -15,6 +16,8 @@ export interface DashboardDeps {
   trustProxy?: ProxyTrust | null;
   /** The longest a page waits for its answer (config request_timeout_ms; src/api/deadline.ts). */
   requestTimeoutMs: number;
+  /** The line of requests sharing the API's pool (src/api/admission.ts); none: no line. */
+  admission?: Admission;
 }
 
 export type DashEnv = {

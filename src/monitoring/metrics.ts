@@ -8,6 +8,7 @@ import {
   Registry,
   type Metric,
 } from 'prom-client';
+import type { Admission } from '../api/admission.js';
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
@@ -183,10 +184,38 @@ export interface Metrics {
 }
 
 /** A fresh registry (not prom-client's global one) with every Tollgate metric. */
-export function createMetrics(sql: Sql): Metrics {
+export function createMetrics(sql: Sql, admission?: Admission): Metrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
+
+  if (admission) {
+    new Gauge({
+      name: `${PREFIX}api_requests_running`,
+      help: `Requests of this process at work on the API's pool (at most api_max_concurrent_requests, ${admission.limit} here).`,
+      registers,
+      collect() {
+        this.set(admission.inUse);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}api_requests_waiting`,
+      help: 'Requests of this process waiting for their turn (all api_max_concurrent_requests places taken).',
+      registers,
+      collect() {
+        this.set(admission.queued);
+      },
+    });
+    new Counter({
+      name: `${PREFIX}api_requests_expired_waiting_total`,
+      help: 'Requests answered 503 at their deadline while still waiting for their turn (nothing of them ran).',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(admission.expiredWaiting);
+      },
+    });
+  }
 
   // One snapshot per scrape: every collect() of a scrape shares the queries in flight.
   let inFlight: Promise<Snapshot | undefined> | undefined;

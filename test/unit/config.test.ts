@@ -74,6 +74,17 @@ describe('loadConfig', () => {
       );
   });
 
+  it('lets 256 requests at once at work unless set, 1 to 100,000', () => {
+    expect(loadConfig({}).api_max_concurrent_requests).toBe(256);
+    expect(
+      loadConfig({ TOLLGATE_API_MAX_CONCURRENT_REQUESTS: '16' }).api_max_concurrent_requests,
+    ).toBe(16);
+    for (const bad of ['0', '100001', '2.5', 'many'])
+      expect(() => loadConfig({ TOLLGATE_API_MAX_CONCURRENT_REQUESTS: bad })).toThrow(
+        /TOLLGATE_API_MAX_CONCURRENT_REQUESTS|api_max_concurrent_requests/,
+      );
+  });
+
   it('reads per-network variables and applies the network table defaults', () => {
     const c = loadConfig({
       TOLLGATE_RPC_ETH: 'wss://node:8546',
