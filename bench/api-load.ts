@@ -4,7 +4,9 @@
  * (keep-alive connections, each with one request in flight), one route at a time:
  *   - GET /v2/analyze/aml for the address with 10,000 counterparties in the 1,000,000-edge graph
  *     of bench/aml.ts, at 200 connections (the issue's "200 concurrent requests") and at 20;
- *   - GET /v2/wallet/transactions, pages 1 and 500 (50 items) of an address with 100,000 transactions;
+ *   - GET /v2/wallet/transactions, pages 1 and 500 (50 items) of an address with 100,000 transactions
+ *     (the API process keeps the pages it answered while the history is unchanged), and every
+ *     page in turn (none kept: each is read);
  *   - GET /v2/stream/list, page 1 of a key with 1,000 streamed addresses;
  *   - then /analyze/aml again at 200 connections, open-loop: 1,000 and 2,000 requests/s
  *     offered at an even pace (lib/paced.ts), the latency at those rates.
@@ -65,6 +67,11 @@ const env = {
   // pays for the check, none is refused. BENCH_RATE_LIMIT_PER_MINUTE=0 turns it off.
   TOLLGATE_RATE_LIMIT_PER_MINUTE: process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? '1000000',
   TOLLGATE_RATE_LIMIT_BURST: '1000000',
+  // The wallet pages an API process keeps (src/wallet/page-cache.ts); BENCH_WALLET_PAGE_CACHE_MB=0
+  // keeps none, for a comparison.
+  ...(process.env.BENCH_WALLET_PAGE_CACHE_MB !== undefined
+    ? { TOLLGATE_WALLET_PAGE_CACHE_MB: process.env.BENCH_WALLET_PAGE_CACHE_MB }
+    : {}),
 };
 const db = await openDatabase(loadConfig(env));
 const sql = db.sql;
@@ -127,6 +134,14 @@ const ALL_RUNS = [
     connections: 50,
     path: `/v2/wallet/transactions?address=${wallet}&page=500&limit=50`,
   },
+  // Every page of the wallet in turn, so that the API process has none of them kept
+  // (src/wallet/page-cache.ts keeps fewer than the 2,000 pages): each page is read and built.
+  {
+    route: '/wallet/transactions pages in turn',
+    connections: 50,
+    path: `/v2/wallet/transactions?address=${wallet}&page=1&limit=50`,
+    pages: WALLET_TXS / 50,
+  },
   { route: '/stream/list', connections: 50, path: '/v2/stream/list?page=1&limit=50' },
   // The floor under every route: TLS, HTTP and the middleware, no key, no query.
   { route: '/healthz', connections: 50, path: '/healthz' },
@@ -145,8 +160,27 @@ for (const run of RUNS) {
 }
 await insecure.close();
 
-function load(path: string, connections: number, duration: number) {
-  return autocannon({ url: base + path, connections, duration, headers: { apikey: key.apikey } });
+/** `pages`: the path's page goes 1, 2, … pages, 1, … from request to request. */
+function load(path: string, connections: number, duration: number, pages?: number) {
+  let n = 0;
+  return autocannon({
+    url: base + path,
+    connections,
+    duration,
+    headers: { apikey: key.apikey },
+    ...(pages
+      ? {
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: path.replace('page=1&', `page=${1 + (n++ % pages)}&`),
+              }),
+            },
+          ],
+        }
+      : {}),
+  });
 }
 
 const api_routes: Record<
@@ -163,8 +197,9 @@ const api_routes: Record<
 > = {};
 const all: ((typeof api_routes)[string] & { route: string })[] = [];
 for (const run of RUNS) {
-  await load(run.path, run.connections, 3); // warm-up: connections, caches, JIT
-  const r = await load(run.path, run.connections, DURATION_S);
+  const pages = 'pages' in run ? run.pages : undefined;
+  await load(run.path, run.connections, 3, pages); // warm-up: connections, caches, JIT
+  const r = await load(run.path, run.connections, DURATION_S, pages);
   const figures = {
     connections: run.connections,
     rps: round(r.requests.average),

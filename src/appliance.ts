@@ -20,6 +20,7 @@ import { SEALED_COLUMNS } from './sealed-columns.js';
 import { createApp } from './api/app.js';
 import { createTrpApp } from './api/trp.js';
 import { Admission } from './api/admission.js';
+import { PageCache } from './wallet/index.js';
 import { createHealthApp } from './api/health.js';
 import { startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
@@ -388,6 +389,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst },
         requestTimeoutMs: config.request_timeout_ms,
         admission,
+        walletPageCache: new PageCache(config.wallet_page_cache_mb * 1024 * 1024),
       });
       server = await startServer(app, { host: config.host, port: config.port, tls });
       if (tr.trp_port !== undefined) {

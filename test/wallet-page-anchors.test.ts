@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPool } from '../src/db/index.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { PageAnchors, SPACING } from '../src/wallet/page-anchors.js';
+import { PageCache } from '../src/wallet/page-cache.js';
 import { type WalletTransaction, walletTransactions } from '../src/wallet/transactions.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { fuzzSeed, Rng } from './helpers/fuzz.js';
@@ -63,18 +64,44 @@ async function reference(page: number, limit: number): Promise<string[]> {
   return rows.map((r) => `${r.network}:${r.tx_hash}`);
 }
 
-/** Random pages, deep and shallow, a few beyond the end, each compared with the walk. */
+/** Pages kept across the whole test: after each change they are of an older history. */
+const cache = new PageCache(64 * 1024 * 1024);
+/** The same pages at every call (so kept ones come back after a change), then random ones. */
+const FIXED: [number, number][] = [
+  [1, 50],
+  [2, 7],
+  [30, 100],
+  [100, 50],
+  [1_300, 1],
+  [120, 100],
+];
+
+/**
+ * Pages deep and shallow, a few beyond the end, each compared with the walk, and each asked
+ * again at once: that answer is the kept page, the same text.
+ */
 async function compareAll(anchors: PageAnchors, total: number, label: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    const limit = rng.pick([1, 7, 50, 100]);
-    const pages = Math.max(1, Math.ceil(total / limit));
-    const page = i < 3 ? pages + i : 1 + rng.int(pages);
-    const got = await walletTransactions(db.sql, who, page, limit, anchors);
+  const hits = cache.hits;
+  for (let i = 0; i < 40 + FIXED.length; i++) {
+    let page: number;
+    let limit: number;
+    if (i < FIXED.length) [page, limit] = FIXED[i]!;
+    else {
+      limit = rng.pick([1, 7, 50, 100]);
+      const pages = Math.max(1, Math.ceil(total / limit));
+      page = i < FIXED.length + 3 ? pages + i - FIXED.length : 1 + rng.int(pages);
+    }
+    const got = await walletTransactions(db.sql, who, page, limit, { anchors, cache });
     expect(got.total, `seed ${seed}, ${label}`).toBe(total);
     expect(ids(got.json), `seed ${seed}, ${label}: page ${page} of ${limit}`).toEqual(
       await reference(page, limit),
     );
+    const again = await walletTransactions(db.sql, who, page, limit, { anchors, cache });
+    expect(again.json).toBe(got.json);
+    expect(again.total).toBe(total);
   }
+  // Every second asking was answered from the kept page.
+  expect(cache.hits - hits, `seed ${seed}, ${label}`).toBeGreaterThanOrEqual(40 + FIXED.length);
 }
 
 describe('wallet history pages from kept marks', () => {
@@ -127,15 +154,36 @@ describe('wallet history pages from kept marks', () => {
     expect(anchors.hits, `seed ${seed}`).toBe(hits);
   });
 
+  it('answers a kept page only at the version and on the server it was read at', async () => {
+    const fresh = new PageCache(1024 * 1024);
+    const got = await walletTransactions(db.sql, who, 3, 50, { cache: fresh });
+    const kept = fresh.get(who, 3, 50)!;
+    expect(kept.json).toBe(got.json);
+    const [srv] = await db.sql<{ s: string }[]>`select pg_postmaster_start_time()::text as s`;
+    expect(kept.server).toBe(srv!.s);
+    // A page kept at this version on this server is answered as it is kept: the statement does
+    // not build it (the proof: a page no history could give comes back).
+    const marker = '[{"id":"kept"}]';
+    fresh.put(who, 3, 50, { ...kept, json: marker });
+    expect((await walletTransactions(db.sql, who, 3, 50, { cache: fresh })).json).toBe(marker);
+    // The same version from another server (a promoted replica that lost the last commits gives
+    // their transaction ids again): built anew.
+    fresh.put(who, 3, 50, { ...kept, server: '2000-01-01 00:00:00+00', json: marker });
+    expect((await walletTransactions(db.sql, who, 3, 50, { cache: fresh })).json).toBe(got.json);
+    // Another version of the history: built anew.
+    fresh.put(who, 3, 50, { ...kept, version: String(BigInt(kept.version) - 1n), json: marker });
+    expect((await walletTransactions(db.sql, who, 3, 50, { cache: fresh })).json).toBe(got.json);
+  });
+
   it('takes marks by itself after a deep page, one address at a time', async () => {
     const anchors = new PageAnchors(db.sql);
     const [kept] = await db.sql<
       { n: number }[]
     >`select n::int from address_tx_counts where address = ${who}`;
-    await walletTransactions(db.sql, who, 40, 100, anchors);
+    await walletTransactions(db.sql, who, 40, 100, { anchors });
     for (let i = 0; i < 100 && anchors.hits === 0; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      const got = await walletTransactions(db.sql, who, 40, 100, anchors);
+      const got = await walletTransactions(db.sql, who, 40, 100, { anchors });
       expect(ids(got.json)).toEqual(await reference(40, 100));
       expect(got.total).toBe(kept!.n);
     }

@@ -68,6 +68,31 @@ describe('GET /v2/wallet/transactions', () => {
     ]);
   });
 
+  it('answers a page asked again the same until the wallet acts, then with its new transaction', async () => {
+    // The API process keeps the pages it answered (src/wallet/page-cache.ts): a kept page must
+    // never outlive the history it was read from.
+    const w = await fundedWallet('1');
+    const to = randomAddress();
+    const indexed = (block: bigint) =>
+      eventually(
+        () => db.sql`select block_number from indexer_cursors where network = 'eth'`,
+        (r) => BigInt(r[0]!.block_number) >= block,
+      );
+    const first = await w.send(to, 1n);
+    await indexed(first.blockNumber);
+    const path = `/v2/wallet/transactions?address=${to}&page=1&limit=10`;
+    const a = await get(path);
+    expect(a.json.data.map((t: any) => t.hash)).toEqual([first.transactionHash]);
+    expect((await get(path)).text).toBe(a.text);
+    const second = await w.send(to, 2n);
+    await indexed(second.blockNumber);
+    const c = await get(path);
+    expect(c.json.data.map((t: any) => t.hash)).toEqual([
+      second.transactionHash,
+      first.transactionHash,
+    ]);
+  });
+
   it('validates its parameters as the spec says', async () => {
     const a = randomAddress();
     expect((await get(`/v2/wallet/transactions?address=0x12&page=1&limit=10`)).json).toMatchObject({

@@ -5,6 +5,14 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** Requests in turn; setupRequest changes each one before it is sent (its path, say). */
+    requests?: { setupRequest?: (req: Request) => Request }[];
+  }
+  interface Request {
+    path: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Histogram {
     average: number;

@@ -35,6 +35,7 @@ import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
 import type { Admission } from './admission.js';
+import type { PageCache } from '../wallet/index.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -77,6 +78,8 @@ export interface AppDeps {
    * src/api/admission.ts); none: no line.
    */
   admission?: Admission;
+  /** /wallet/transactions pages kept (config wallet_page_cache_mb; src/wallet/page-cache.ts). */
+  walletPageCache?: PageCache;
 }
 
 export const API_BASE = '/v2';
@@ -105,6 +108,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...walletTransactionRoutes(
       deps.sql,
       deps.networks.filter((n) => networkInfo(n)?.family === 'evm'),
+      deps.walletPageCache,
     ),
     ...walletNftRoutes(deps.sql, deps.networks, deps.nftIpfsGateway),
     ...analyzeRoutes({

@@ -280,6 +280,11 @@ const ConfigSchema = z
      * passes while it waits is answered 503 without running (src/api/admission.ts).
      */
     api_max_concurrent_requests: z.int().min(1).max(100_000).default(256),
+    /**
+     * MiB of /wallet/transactions pages an API process keeps, each answered again while its
+     * address's history has not changed (src/wallet/page-cache.ts); 0 keeps none.
+     */
+    wallet_page_cache_mb: z.number().min(0).max(4096).default(32),
     webhook_max_attempts: z.int().min(1).max(100),
     /**
      * A webhook endpoint (a key's URL) without a 2xx for this many hours is disabled: its events
@@ -403,6 +408,7 @@ const ENV_KEYS: Record<
   TOLLGATE_DATABASE_POOL_MAX: { path: 'database_pool_max', type: 'int' },
   TOLLGATE_API_DATABASE_POOL_MAX: { path: 'api_database_pool_max', type: 'int' },
   TOLLGATE_API_MAX_CONCURRENT_REQUESTS: { path: 'api_max_concurrent_requests', type: 'int' },
+  TOLLGATE_WALLET_PAGE_CACHE_MB: { path: 'wallet_page_cache_mb', type: 'number' },
   TOLLGATE_WEBHOOK_MAX_ATTEMPTS: { path: 'webhook_max_attempts', type: 'int' },
   TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: { path: 'webhook_disable_after_hours', type: 'number' },
   TOLLGATE_OPERATOR_WEBHOOK_URL: { path: 'operator_webhook_url', type: 'string' },

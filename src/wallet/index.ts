@@ -11,5 +11,6 @@ export {
   waitForMetadata,
 } from './nft-store.js';
 export { walletTransactions } from './transactions.js';
+export { PageCache } from './page-cache.js';
 export { PageAnchors } from './page-anchors.js';
 export { historyHeader, historyReach, type HistoryReach } from './history.js';

@@ -37,6 +37,8 @@ export interface Mark {
 
 interface Marks {
   version: string;
+  /** The server that answered (pg_postmaster_start_time(): a version is one server's; ./page-cache.ts). */
+  server: string;
   /** Ascending by before. */
   marks: Mark[];
   /** When they were taken (ms since the epoch) and how long that took (ms). */
@@ -58,7 +60,10 @@ export class PageAnchors {
   ) {}
 
   /** The version the marks of this address were taken at, and the mark for this offset. */
-  lookup(address: string, offset: number): { version: string; mark: Mark } | undefined {
+  lookup(
+    address: string,
+    offset: number,
+  ): { version: string; server: string; mark: Mark } | undefined {
     const kept = this.byAddress.get(address);
     if (!kept) return undefined;
     this.byAddress.delete(address);
@@ -68,18 +73,18 @@ export class PageAnchors {
       if (m.before > offset) break;
       mark = m;
     }
-    return mark ? { version: kept.version, mark } : undefined;
+    return mark ? { version: kept.version, server: kept.server, mark } : undefined;
   }
 
   /**
    * After a page at `offset` was answered at `version` without a mark: takes the address's marks
    * in the background when the page was deep enough to need them and none are being taken.
    */
-  afterPage(address: string, version: string | null, offset: number): void {
+  afterPage(address: string, version: string | null, server: string, offset: number): void {
     if (this.options.takeAfterDeepPages === false) return;
     if (version === null || offset < SPACING || this.taking !== null) return;
     const kept = this.byAddress.get(address);
-    if (kept?.version === version) return;
+    if (kept?.version === version && kept.server === server) return;
     if (kept && Date.now() - kept.takenAt < RETAKE_AFTER_TAKES * kept.tookMs) return;
     this.taking = address;
     this.take(address)
@@ -94,7 +99,9 @@ export class PageAnchors {
   /** Takes the marks of an address in one statement (one snapshot: the version and its rows). */
   async take(address: string): Promise<void> {
     const started = Date.now();
-    const [row] = await this.sql<{ version: string | null; t: string[]; before: number[] }[]>`
+    const [row] = await this.sql<
+      { version: string | null; server: string; t: string[]; before: number[] }[]
+    >`
       with ranked as (
         select timestamp as t, rank() over w - 1 as before, row_number() over w - 1 as rn
         from evm_tx_addresses where address = ${address}
@@ -103,6 +110,7 @@ export class PageAnchors {
         select distinct t, before from ranked where rn % ${SPACING} = 0 and before > 0
       )
       select (select version from address_tx_counts where address = ${address}) as version,
+        pg_postmaster_start_time()::text as server,
         array(select t from marks order by before) as t,
         array(select before::int from marks order by before) as before`;
     if (!row || row.version === null) {
@@ -113,6 +121,7 @@ export class PageAnchors {
     this.byAddress.delete(address);
     this.byAddress.set(address, {
       version: row.version,
+      server: row.server,
       marks,
       takenAt: Date.now(),
       tookMs: Date.now() - started,

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/index.js';
 import { type PageAnchors, SPACING } from './page-anchors.js';
+import type { PageCache } from './page-cache.js';
 import { reportedNetworkColumn } from './network-name.js';
 import { type CursorReach, type HistoryReach, reachColumn, reachOf } from './history.js';
 
@@ -29,23 +30,32 @@ export interface WalletTransaction {
   network: string;
 }
 
+export interface PageOptions {
+  /** Marks of where deep pages begin (./page-anchors.ts). */
+  anchors?: PageAnchors;
+  /** Pages answered lately (./page-cache.ts). */
+  cache?: PageCache;
+  /** Networks whose history's reach is read with the page, from the same snapshot. */
+  reachNetworks?: readonly string[];
+}
+
 export async function walletTransactions(
   sql: Sql,
   address: string,
   page: number,
   limit: number,
-  anchors?: PageAnchors,
-  /** Networks whose history's reach is read with the page, from the same snapshot. */
-  reachNetworks: readonly string[] = [],
+  { anchors, cache, reachNetworks = [] }: PageOptions = {},
 ): Promise<{ json: string; total: number; reach: HistoryReach[] }> {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   const offset = (page - 1) * limit;
   const found = offset >= SPACING ? anchors?.lookup(address, offset) : undefined;
+  const kept = cache?.get(address, page, limit);
   // One statement, one snapshot: the total and version kept per address (sql/0033, 0044) and the
   // page. With a mark taken at the version read here, the page starts at the mark's block time
   // and walks only the rows between; otherwise (no mark, or the history changed since) it walks
-  // the whole offset. Both give the same rows.
+  // the whole offset. Both give the same rows. With this page kept at the version read here, by
+  // the same server (./page-cache.ts), the page is not built at all (its subquery never runs).
   // The limit is written into the statement (one statement per limit, at most MAX_LIMIT): with it
   // known, Postgres's generic plan is the custom one (50 index entries, then a lookup per row) and
   // the statement is planned once per connection; with the limit a parameter the generic plan
@@ -56,11 +66,20 @@ export async function walletTransactions(
   // no rows to read, objects to build and serialize again (measured in bench/README.md: 20-30%
   // more answers a second, the API's thread no longer the limit).
   const [head] = await sql<
-    { n: number | null; version: string | null; reach: CursorReach[] | null; json: string }[]
+    {
+      n: number | null;
+      version: string | null;
+      server: string;
+      reach: CursorReach[] | null;
+      json: string | null;
+    }[]
   >`
     with kept as (select n, version from address_tx_counts where address = ${address}),
     at as (
-      select coalesce((select version from kept) = ${found?.version ?? null}::bigint, false) as marked
+      select coalesce(k.version = ${found?.version ?? null}::bigint and s.s = ${found?.server ?? null}::text, false) as marked,
+        coalesce(k.version = ${kept?.version ?? null}::bigint and s.s = ${kept?.server ?? null}::text, false) as known,
+        s.s as server
+      from (select pg_postmaster_start_time()::text as s) s left join kept k on true
     ),
     page as (
       select network, tx_hash, block_number, timestamp from evm_tx_addresses
@@ -84,13 +103,21 @@ export async function walletTransactions(
         ${reportedNetworkColumn(sql, 'x.network')} as network) i
     )
     select (select n::int from kept) as n, (select version from kept) as version,
+      (select server from at) as server,
       ${reachNetworks.length ? reachColumn(sql, reachNetworks) : sql`null::json`} as reach,
-      '[' || coalesce((select string_agg(item, ',' order by t desc, n, b desc, h) from items), '') || ']' as json`;
-  if (found && head!.version === found.version) anchors!.hits++;
-  else anchors?.afterPage(address, head!.version, offset);
-  return {
-    total: head!.n ?? 0,
-    reach: reachOf(reachNetworks, head!.reach ?? []),
-    json: head!.json,
-  };
+      case when (select known from at) then null
+        else '[' || coalesce((select string_agg(item, ',' order by t desc, n, b desc, h) from items), '') || ']'
+      end as json`;
+  const { version, server } = head!;
+  if (found && version === found.version && server === found.server) anchors!.hits++;
+  else anchors?.afterPage(address, version, server, offset);
+  let json = head!.json;
+  if (json === null) {
+    json = kept!.json;
+    cache!.hits++;
+  } else if (cache) {
+    cache.misses++;
+    if (version !== null) cache.put(address, page, limit, { server, version, json });
+  }
+  return { total: head!.n ?? 0, reach: reachOf(reachNetworks, head!.reach ?? []), json };
 }

@@ -85,6 +85,16 @@ describe('loadConfig', () => {
       );
   });
 
+  it('keeps 32 MiB of wallet pages unless set, 0 to 4096', () => {
+    expect(loadConfig({}).wallet_page_cache_mb).toBe(32);
+    expect(loadConfig({ TOLLGATE_WALLET_PAGE_CACHE_MB: '0' }).wallet_page_cache_mb).toBe(0);
+    expect(loadConfig({ TOLLGATE_WALLET_PAGE_CACHE_MB: '0.5' }).wallet_page_cache_mb).toBe(0.5);
+    for (const bad of ['-1', '4097', 'lots'])
+      expect(() => loadConfig({ TOLLGATE_WALLET_PAGE_CACHE_MB: bad })).toThrow(
+        /TOLLGATE_WALLET_PAGE_CACHE_MB|wallet_page_cache_mb/,
+      );
+  });
+
   it('reads per-network variables and applies the network table defaults', () => {
     const c = loadConfig({
       TOLLGATE_RPC_ETH: 'wss://node:8546',

@@ -3,7 +3,7 @@ import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
 import { HISTORY_HEADER, putHistoryHeader } from './wallet-history.js';
-import { PageAnchors, walletTransactions } from '../../wallet/index.js';
+import { PageAnchors, PageCache, walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, envelope } from '../schemas.js';
 
@@ -29,7 +29,12 @@ export const WalletTransaction = z
   })
   .meta({ id: 'WalletTransaction' });
 
-export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]): Route[] {
+export function walletTransactionRoutes(
+  sql: Sql,
+  evmNetworks: readonly string[],
+  /** Pages kept (src/wallet/page-cache.ts); none: every page is built. */
+  cache?: PageCache,
+): Route[] {
   const anchors = new PageAnchors(sql);
   return [
     defineRoute(
@@ -97,8 +102,7 @@ export function walletTransactionRoutes(sql: Sql, evmNetworks: readonly string[]
           address,
           query.page,
           query.limit,
-          anchors,
-          evmNetworks,
+          { anchors, cache, reachNetworks: evmNetworks },
         );
         putHistoryHeader(c, reach);
         return { json, page_count: Math.ceil(total / query.limit) };
