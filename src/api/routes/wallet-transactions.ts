@@ -3,7 +3,7 @@ import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
 import { normalizeEvmAddress } from '../../chains/address.js';
 import { HISTORY_HEADER, putHistoryHeader } from './wallet-history.js';
-import { PageAnchors, PageCache, walletTransactions } from '../../wallet/index.js';
+import { PageAnchors, type PageCache, walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, envelope } from '../schemas.js';
 
