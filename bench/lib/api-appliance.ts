@@ -36,13 +36,18 @@ export async function startBenchApi(
     indexer: false,
     devChain: false,
   });
-  return {
-    app,
-    config,
-    stop: async () => {
-      await app.stop();
-      await pg.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    await app.stop();
+    await pg.stop();
+    rmSync(dir, { recursive: true, force: true });
   };
+  // A bench that fails (its top-level await throws: say, the disk full while the 10M graph is
+  // built) stops its Postgres and removes its files too, rather than leaving them running.
+  process.once('uncaughtException', (err) => {
+    console.error(err);
+    stop()
+      .catch(() => {})
+      .finally(() => process.exit(1));
+  });
+  return { app, config, stop };
 }
