@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { whenDeadlinePasses } from './deadline.js';
 
 /**
@@ -43,24 +43,38 @@ export class Admission {
 
   /**
    * The middleware: runs the rest of the request when its turn comes. Mount it after the face's
-   * requestDeadline, whose 503 takes a waiting request out of the line.
+   * requestDeadline, whose 503 takes a waiting request out of the line, and after its body limit.
+   *
+   * A request's body is received before it takes a place (kept in memory, at most READ_AHEAD
+   * bytes; a longer one is passed on as it comes, for the face's limit to refuse): a client that
+   * sends its body slowly holds its own connection, not one of the places every request needs.
    */
   readonly middleware: MiddlewareHandler = async (c, next) => {
+    let expired = false;
+    let leave: (() => void) | undefined;
+    // Until it has a place, a request its deadline answers has not run and never will.
+    whenDeadlinePasses(c, () => {
+      expired = true;
+      this.refused++;
+      leave?.();
+      return true;
+    });
+    if (announcesBody(c)) await receiveBody(c);
+    if (expired) return;
     if (this.running < this.limit) this.running++;
     else {
       const admitted = await new Promise<boolean>((resolve) => {
         const wake = () => resolve(true);
         this.waiting.add(wake);
-        whenDeadlinePasses(c, () => {
-          if (!this.waiting.delete(wake)) return false;
-          this.refused++;
+        leave = () => {
+          this.waiting.delete(wake);
           resolve(false);
-          return true;
-        });
+        };
       });
       // Answered already (the deadline's 503): nothing of it runs.
       if (!admitted) return;
     }
+    whenDeadlinePasses(c, () => false);
     try {
       await next();
     } finally {
@@ -77,4 +91,53 @@ export class Admission {
     }
     this.running--;
   }
+}
+
+/** What a request's body is read ahead to before it waits for a place: the faces' limit, 1 MiB, and one byte. */
+const READ_AHEAD = 1024 * 1024 + 1;
+
+/** Whether the request announces a body (HTTP/1.1: Content-Length or Transfer-Encoding). */
+export function announcesBody(c: Context): boolean {
+  return (
+    c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined
+  );
+}
+
+/**
+ * Receives the request's body and puts it back as the request's body, the same bytes: whole when
+ * it ends within READ_AHEAD bytes, else what was read followed by the rest as it comes (so a
+ * face's own limit refuses it as before). A declared length over READ_AHEAD is not read at all.
+ */
+async function receiveBody(c: Context): Promise<void> {
+  const raw = c.req.raw;
+  const declared = Number(raw.headers.get('content-length') ?? '');
+  if (!raw.body || raw.bodyUsed || (Number.isFinite(declared) && declared > READ_AHEAD)) return;
+  const reader = raw.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let ended = false;
+  while (size < READ_AHEAD) {
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const body = ended
+    ? Buffer.concat(chunks)
+    : new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+        },
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+  // As hono's own body limit does: the request, with its body read, in place of the original.
+  c.req.raw = new Request(raw, { body, duplex: 'half' } as RequestInit);
 }

@@ -34,7 +34,7 @@ import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-acce
 import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
-import type { Admission } from './admission.js';
+import { type Admission, announcesBody as hasBody } from './admission.js';
 import type { PageCache } from '../wallet/index.js';
 
 export interface AppDeps {
@@ -92,13 +92,6 @@ function outOfLine(path: string): boolean {
     path === '/metrics' ||
     path.startsWith('/docs') ||
     path.startsWith('/dashboard')
-  );
-}
-
-/** Whether the request announces a body (HTTP/1.1: Content-Length or Transfer-Encoding). */
-function hasBody(c: Context): boolean {
-  return (
-    c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined
   );
 }
 
@@ -178,12 +171,6 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.use('*', (c, next) =>
     c.req.path.startsWith('/dashboard') || c.req.path === '/readyz' ? next() : deadline(c, next),
   );
-  // Then each request waits for its turn (src/api/admission.ts), but for those that must answer
-  // when everything else waits (health, readiness, metrics), the API reference, and the dashboard
-  // (its own line, behind its own deadline).
-  const admission = deps.admission;
-  if (admission)
-    app.use('*', (c, next) => (outOfLine(c.req.path) ? next() : admission.middleware(c, next)));
 
   const limitBody = bodyLimit({
     maxSize: deps.maxBodyBytes ?? 1024 * 1024,
@@ -214,6 +201,13 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     const raw = c.req.raw;
     if (raw.body && !raw.bodyUsed) await raw.arrayBuffer().catch(() => undefined);
   });
+
+  // Each request then waits for its turn (src/api/admission.ts), but for those that must answer
+  // when everything else waits (health, readiness, metrics), the API reference, and the dashboard
+  // (its own line, behind its own deadline).
+  const admission = deps.admission;
+  if (admission)
+    app.use('*', (c, next) => (outOfLine(c.req.path) ? next() : admission.middleware(c, next)));
 
   healthRoutes(app, deps);
   // Outside /v2 (no API key): its own token or an allowed address (src/monitoring/metrics-access.ts).

@@ -23,7 +23,7 @@ export class RequestDeadlineExceeded extends HTTPException {
     readonly ms: number,
     /** Not a GET, HEAD or OPTIONS: what it asked for may still be applied. */
     readonly change: boolean,
-    /** It waited for its turn all along (src/api/admission.ts): nothing of it ran. */
+    /** It never started (src/api/admission.ts: its body arriving, or waiting for its turn). */
     readonly neverRan = false,
   ) {
     super(503, { message: `request not answered within ${ms} ms` });
@@ -68,7 +68,7 @@ export function requestDeadline(ms: number, face: string): MiddlewareHandler {
     log.warn(
       {
         face,
-        ...(neverRan ? { waited_for_turn: true } : {}),
+        ...(neverRan ? { never_started: true } : {}),
         request_id: c.get('requestId'),
         method: c.req.method,
         path: loggedPath(c.req.path),
@@ -103,7 +103,7 @@ export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string
   const seconds = err.seconds;
   const id = requestId ? ` (request id ${requestId})` : '';
   if (err.neverRan)
-    return `Service unavailable: this request's turn did not come within ${seconds} s (the requests before it are waiting on the database); nothing of it was applied: retry later${id}.`;
+    return `Service unavailable: this request did not start within ${seconds} s (the requests before it are waiting on the database, or its body was still arriving); nothing of it was applied: retry later${id}.`;
   return err.change
     ? `Service unavailable: no answer within ${seconds} s (the database did not answer in time). The change may still be applied when it answers: check before sending it again${id}.`
     : `Service unavailable: no answer within ${seconds} s (the database, or a node this request asked, did not answer in time); retry later${id}.`;

@@ -58,7 +58,7 @@ describe('admission line', () => {
     const body = await waiting.json();
     expect(body.code).toBe(5030);
     // A write that never ran is said to be safe to send again, not "may still be applied".
-    expect(body.message).toMatch(/turn did not come within 0\.2 s.*nothing of it was applied/);
+    expect(body.message).toMatch(/did not start within 0\.2 s.*nothing of it was applied/);
     expect(body.message).not.toMatch(/may still be applied/);
     expect(admission.expiredWaiting).toBe(1);
     expect(admission.queued).toBe(0);
@@ -74,6 +74,63 @@ describe('admission line', () => {
     finish('third');
     await third;
     expect([admission.inUse, admission.queued]).toEqual([0, 0]);
+  });
+
+  it('receives a body before the request takes a place: a client that sends slowly holds none', async () => {
+    const { admission, h, started, finish } = app(1, 60_000);
+    let send!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = controller;
+      },
+    });
+    send.enqueue(new TextEncoder().encode('{"a":'));
+    const slow = h.request('/r/slow', {
+      method: 'POST',
+      body,
+      headers: { 'transfer-encoding': 'chunked' },
+      duplex: 'half',
+    } as RequestInit);
+    await settle();
+    // Its body still arriving: no place taken, and the next request runs at once.
+    expect(admission.inUse).toBe(0);
+    const quick = h.request('/r/quick');
+    await settle();
+    expect(started).toEqual(['quick']);
+    finish('quick');
+    await quick;
+    send.enqueue(new TextEncoder().encode('1}'));
+    send.close();
+    await settle();
+    expect(started).toEqual(['quick', 'slow']);
+    finish('slow');
+    expect((await slow).status).toBe(200);
+    expect(admission.inUse).toBe(0);
+  });
+
+  it('hands the route the body it received, byte for byte, short or past the read-ahead', async () => {
+    const admission = new Admission(4);
+    const h = new Hono();
+    h.use('*', requestDeadline(60_000, 'test'));
+    h.use('*', admission.middleware);
+    h.post('/echo', async (c) => c.text(String((await c.req.arrayBuffer()).byteLength)));
+    for (const size of [0, 10, 1024 * 1024 + 1, 3 * 1024 * 1024]) {
+      const bytes = new Uint8Array(size).fill(7);
+      // Chunked (no length known ahead), as a stream of 64 KiB pieces.
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < size; i += 65_536) controller.enqueue(bytes.subarray(i, i + 65_536));
+          controller.close();
+        },
+      });
+      const res = await h.request('/echo', {
+        method: 'POST',
+        body: stream,
+        headers: { 'transfer-encoding': 'chunked' },
+        duplex: 'half',
+      } as RequestInit);
+      expect(await res.text()).toBe(String(size));
+    }
   });
 
   it('frees the place of a request whose handler failed', async () => {
