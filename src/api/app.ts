@@ -1,7 +1,7 @@
 import { withAuditClient } from '../audit/index.js';
 import { networkInfo } from '../config/networks.js';
 import { randomUUID } from 'node:crypto';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { PublicClient } from 'viem';
