@@ -36,7 +36,10 @@ export class Admission {
   get queued(): number {
     return this.waiting.size;
   }
-  /** Requests whose deadline passed while they waited (answered 503, never run), since start. */
+  /**
+   * Requests whose deadline passed before they started (their body still arriving, or waiting
+   * for their turn): answered 503, never run. Since the process started.
+   */
   get expiredWaiting(): number {
     return this.refused;
   }
