@@ -54,9 +54,11 @@ export class Admission {
    */
   readonly middleware: MiddlewareHandler = async (c, next) => {
     let expired = false;
+    let started = false;
     let leave: (() => void) | undefined;
     // Until it has a place, a request its deadline answers has not run and never will.
     whenDeadlinePasses(c, () => {
+      if (started) return false;
       expired = true;
       this.refused++;
       leave?.();
@@ -77,7 +79,7 @@ export class Admission {
       // Answered already (the deadline's 503): nothing of it runs.
       if (!admitted) return;
     }
-    whenDeadlinePasses(c, () => false);
+    started = true;
     try {
       await next();
     } finally {

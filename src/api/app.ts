@@ -34,7 +34,7 @@ import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-acce
 import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
-import { type Admission, announcesBody as hasBody } from './admission.js';
+import { type Admission, announcesBody } from './admission.js';
 import type { PageCache } from '../wallet/index.js';
 
 export interface AppDeps {
@@ -187,7 +187,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   });
   // Only a request that carries a body is looked at: hono's bodyLimit reads `raw.body`, which
   // makes @hono/node-server build a full Request even for a GET without one.
-  app.use('*', (c, next) => (hasBody(c) ? limitBody(c, next) : next()));
+  app.use('*', (c, next) => (announcesBody(c) ? limitBody(c, next) : next()));
   // A body the route did not read (refused before it: no key, bad token, unknown id) is read to
   // its end here, within the limit above. Left unread, @hono/node-server destroys the socket after
   // the response without "Connection: close", and the client's next request on that keep-alive
@@ -197,7 +197,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   // the CPU of GET /v2/stream/list under load).
   app.use('*', async (c, next) => {
     await next();
-    if (!hasBody(c)) return;
+    if (!announcesBody(c)) return;
     const raw = c.req.raw;
     if (raw.body && !raw.bodyUsed) await raw.arrayBuffer().catch(() => undefined);
   });

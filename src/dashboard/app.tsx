@@ -177,7 +177,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
         503,
         'No answer in time',
         err.neverRan
-          ? `The appliance could not start on this page within ${err.seconds} s (the requests before it are waiting on the database); nothing was changed. Try again in a moment (request id ${requestId}).`
+          ? `The appliance could not start on this page within ${err.seconds} s (the requests before it are waiting on the database, or what was submitted was still arriving); nothing was changed. Try again in a moment (request id ${requestId}).`
           : err.change
             ? `The database did not answer within ${err.seconds} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
             : `The database did not answer within ${err.seconds} s; try again in a moment (request id ${requestId}).`,

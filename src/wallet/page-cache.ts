@@ -26,12 +26,14 @@ export interface KeptPage {
   json: string;
 }
 
+/** What a kept page counts for: its text as UTF-16, as V8 holds it at most. */
+const bytesOf = (kept: KeptPage): number => kept.json.length * 2;
+
 export class PageCache {
   private readonly pages = new Map<string, KeptPage>();
   private bytes = 0;
-  /** Pages answered from here, and pages read because none was kept or the history moved. */
+  /** Pages answered from here. */
   hits = 0;
-  misses = 0;
 
   constructor(readonly maxBytes: number) {}
 
@@ -51,7 +53,7 @@ export class PageCache {
 
   /** Keeps a page just read (replacing an older one of the same address, page and limit). */
   put(address: string, page: number, limit: number, kept: KeptPage): void {
-    const size = kept.json.length * 2;
+    const size = bytesOf(kept);
     if (size > this.maxBytes) return;
     const key = PageCache.key(address, page, limit);
     this.drop(key);
@@ -60,7 +62,7 @@ export class PageCache {
     while (this.bytes > this.maxBytes) this.drop(this.pages.keys().next().value!);
   }
 
-  /** Pages kept and their size (UTF-16, as V8 holds them at most). */
+  /** Pages kept and their size (see bytesOf). */
   get size(): { pages: number; bytes: number } {
     return { pages: this.pages.size, bytes: this.bytes };
   }
@@ -69,6 +71,6 @@ export class PageCache {
     const kept = this.pages.get(key);
     if (!kept) return;
     this.pages.delete(key);
-    this.bytes -= kept.json.length * 2;
+    this.bytes -= bytesOf(kept);
   }
 }

@@ -50,7 +50,7 @@ export async function walletTransactions(
     throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   const offset = (page - 1) * limit;
   const found = offset >= SPACING ? anchors?.lookup(address, offset) : undefined;
-  const kept = cache?.get(address, page, limit);
+  const cached = cache?.get(address, page, limit);
   // One statement, one snapshot: the total and version kept per address (sql/0033, 0044) and the
   // page. With a mark taken at the version read here, the page starts at the mark's block time
   // and walks only the rows between; otherwise (no mark, or the history changed since) it walks
@@ -77,7 +77,7 @@ export async function walletTransactions(
     with kept as (select n, version from address_tx_counts where address = ${address}),
     at as (
       select coalesce(k.version = ${found?.version ?? null}::bigint and s.s = ${found?.server ?? null}::text, false) as marked,
-        coalesce(k.version = ${kept?.version ?? null}::bigint and s.s = ${kept?.server ?? null}::text, false) as known,
+        coalesce(k.version = ${cached?.version ?? null}::bigint and s.s = ${cached?.server ?? null}::text, false) as known,
         s.s as server
       from (select pg_postmaster_start_time()::text as s) s left join kept k on true
     ),
@@ -113,11 +113,8 @@ export async function walletTransactions(
   else anchors?.afterPage(address, version, server, offset);
   let json = head!.json;
   if (json === null) {
-    json = kept!.json;
+    json = cached!.json;
     cache!.hits++;
-  } else if (cache) {
-    cache.misses++;
-    if (version !== null) cache.put(address, page, limit, { server, version, json });
-  }
+  } else if (cache && version !== null) cache.put(address, page, limit, { server, version, json });
   return { total: head!.n ?? 0, reach: reachOf(reachNetworks, head!.reach ?? []), json };
 }
