@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TransactionSql } from '../src/db/index.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { retractOrphanedEvents } from '../src/webhooks/events.js';
 import {
@@ -191,6 +192,47 @@ it('retracts at once an orphaned event whose in-flight attempt the receiver took
   const next = await insertEvent(s, 'ac', false);
   expect(Number(next.sequence)).toBe(Number(rows[1]!.sequence) + 1);
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash in ('0xaa', '0xac') and status = 'pending'`;
+});
+
+it('numbers an event two transactions write at once only once, leaving no gap', async () => {
+  const s = await subscription();
+  const first = await insertEvent(s, 'c1', false);
+  const write = (tx: TransactionSql) =>
+    tx`insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body)
+       values ('stream', ${s.keyId}, ${s.trackedId}, 'eth', ${s.address}, '0xc2', 5, '0xb5', false, '{}')
+       on conflict do nothing returning sequence::text`;
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let firstWrote!: () => void;
+  const wrote = new Promise<void>((r) => {
+    firstWrote = r;
+  });
+  const a = db.sql.begin(async (tx) => {
+    const rows = await write(tx);
+    firstWrote();
+    await held;
+    return rows.length;
+  });
+  await wrote;
+  const b = db.sql.begin(async (tx) => (await write(tx)).length);
+  // The second writer waits on the first (the subscription's counter) before it looks.
+  for (let i = 0; ; i++) {
+    const [w] = await db.sql`select count(*)::int as n from pg_stat_activity
+      where wait_event_type = 'Lock' and query like '%0xc2%'`;
+    if (w!.n > 0) break;
+    if (i > 500) throw new Error('the second writer never waited');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  release();
+  expect([await a, await b]).toEqual([1, 0]);
+  const rows =
+    await db.sql`select sequence::text from webhook_events where tracked_id = ${s.trackedId} and tx_hash = '0xc2'`;
+  expect(rows.map((r) => r.sequence)).toEqual([String(Number(first.sequence) + 1)]);
+  const next = await insertEvent(s, 'c3', false);
+  expect(Number(next.sequence)).toBe(Number(first.sequence) + 2);
+  await db.sql`update webhook_events set status = 'cancelled' where tracked_id = ${s.trackedId}`;
 });
 
 it('retracts when a delivered attempt is recorded after the reorg orphaned the event', async () => {
