@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressFacts } from '../src/aml/exposure.js';
 import { applyPendingExposure, rebuildExposure } from '../src/aml/exposure-store.js';
@@ -399,5 +400,66 @@ describe('stored exposure', () => {
       );
     expect(await findings('eth', x, false, 1000)).toEqual({ direct: ['mixer'], indirect: [] });
     expect(await findings('eth', y, false, 1000)).toEqual({ direct: [], indirect: ['mixer'] });
+  });
+
+  it('a label change follows the edges through their index whatever the planner believes', async () => {
+    // Without statistics (address_edges bulk-loaded, not analysed yet), Postgres once planned a
+    // 1,000-label insert on 10,000,000 edges as the labels joined with every edge, and filled the
+    // disk (sql/0053). Here a session where a table scan costs nothing, which is what a planner
+    // believing a table tiny chooses: a label change must still read no edge by scanning.
+    const hub = '0x' + 'b0'.repeat(20);
+    const spokes = Array.from({ length: 6 }, (_, i) => '0x' + `b${i + 1}`.repeat(20));
+    const far = '0x' + 'c0'.repeat(20);
+    await db.sql.begin((tx) =>
+      addEdges(tx, 'eth', [
+        {
+          timestamp: 1_900_000_000n,
+          pairs: [...spokes.map((s) => [s, hub] as [string, string]), [far, spokes[0]!]],
+        },
+      ]),
+    );
+    const scansFree = postgres(db.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { seq_page_cost: '0', cpu_tuple_cost: '0', cpu_operator_cost: '0' },
+    });
+    const edgesScanned = async () => {
+      await scansFree`select pg_stat_force_next_flush()`;
+      await scansFree`select 1`;
+      await db.sql`select pg_stat_clear_snapshot()`;
+      const [r] = await db.sql<{ n: string }[]>`
+        select coalesce(sum(seq_tup_read), 0)::text as n from pg_stat_user_tables
+        where relname like 'address_edges%'`;
+      return Number(r!.n);
+    };
+    try {
+      // The planner in that session does scan the edges when nothing stops it.
+      const before = await edgesScanned();
+      await scansFree`select count(*) from address_edges where network = 'eth' and counterparty = ${hub}`;
+      expect(await edgesScanned()).toBeGreaterThan(before);
+
+      const start = await edgesScanned();
+      await scansFree`insert into labels (network, address, category, source)
+        values ('eth', ${hub}, 'mixer', 'plans'), ('evm', ${far}, 'sanctioned', 'plans')`;
+      await scansFree`delete from labels where source = 'plans' and address = ${far}`;
+      // A hub's change in chunks (the exposure_apply job's function), rolled back.
+      await scansFree
+        .begin(async (tx) => {
+          await tx`select exposure_apply_label_chunk('eth', ${hub}, 'cybercrime', 1, ${spokes.slice(0, 3)}::text[])`;
+          throw new Error('rolled back');
+        })
+        .catch((err: Error) => {
+          if (err.message !== 'rolled back') throw err;
+        });
+      expect(await edgesScanned()).toBe(start);
+      for (const address of [...spokes, far])
+        expect(await findings('eth', address, false, 1000), address).toEqual(
+          await findings('eth', address, true, 1000),
+        );
+      expect(await findings('eth', far, false, 1000)).toEqual({ direct: [], indirect: ['mixer'] });
+    } finally {
+      await scansFree.end();
+      await db.sql`delete from labels where source = 'plans'`;
+    }
   });
 });

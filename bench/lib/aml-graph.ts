@@ -42,9 +42,9 @@ export async function buildAmlGraph(sql: Sql, scale = 1): Promise<number> {
       lateral (values (p.x, p.y), (p.y, p.x)) v(a, b)
     where p.x <> p.y
     on conflict do nothing`);
-  // The graph's statistics before the labels: their insert applies each label's exposure in one
-  // statement, which Postgres plans from them (at 10,000,000 edges, planned without them, it
-  // joined the edges with themselves before the labels and filled the disk with temporary files).
+  // The graph's statistics before the labels, as autovacuum would have taken them by then. (The
+  // labels' insert no longer depends on them: without them, at 10,000,000 edges, it once joined
+  // the labels with every edge and filled the disk; sql/0053, bench/README.)
   await sql`analyze address_edges`;
   // Labelled addresses spread over the pool (none of them a counterparty of the target).
   await sql.unsafe(`insert into labels (network, address, category, source)
