@@ -28,8 +28,14 @@ export const TEMPLATE_DB = 'tollgate_template';
  */
 export default async function setup(project: TestProject) {
   setLogLevel(process.env.TEST_LOG_LEVEL ?? 'warn');
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
-  chmodSync(dir, 0o711); // as root, Postgres runs as the postgres user and must pass through
+  // Every temporary directory of the run (data dirs, nodes' dirs, browsers' profiles: whatever
+  // asks os.tmpdir(), in the test workers and their children) under one, removed at the end:
+  // a run used to leave a thousand data dirs behind.
+  const scratch = mkdtempSync(join(tmpdir(), 'tollgate-run-'));
+  chmodSync(scratch, 0o711); // as root, Postgres runs as the postgres user and must pass through
+  process.env.TMPDIR = scratch;
+  const dir = mkdtempSync(join(scratch, 'tollgate-test-'));
+  chmodSync(dir, 0o711);
   let embedded: EmbeddedDatabase | undefined;
   let chain: DevChain | undefined;
   // What this setup started is stopped when a later step of it fails: vitest runs no teardown
@@ -37,7 +43,7 @@ export default async function setup(project: TestProject) {
   const stop = async () => {
     await chain?.stop();
     await embedded?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   };
   try {
     let adminUrl = process.env.TEST_DATABASE_URL;
