@@ -20,7 +20,7 @@ import { AML_GRAPH, AML_TARGET, buildAmlGraph } from './lib/aml-graph.js';
 import { startBenchApi } from './lib/api-appliance.js';
 import { machine, writeResult } from './lib/common.js';
 
-const REQUESTS = Number(process.argv[2] ?? 300);
+const REQUESTS = Number(process.argv[2] ?? 2000);
 /** The random part of the graph times this: 10 gives about 10,000,000 edge rows. */
 const SCALE = Number(process.argv[4] ?? 1);
 /** Runs of each way (walk, stored) in the alternating comparison. */

@@ -19,7 +19,7 @@ const BENCHES: { name: string; file: string; args: string[] }[] = [
   { name: 'stream-latency', file: 'stream-latency.ts', args: ['1000', 'hardhat', 'http'] },
   { name: 'deliveries', file: 'deliveries.ts', args: ['5000'] },
   { name: 'api-load', file: 'api-load.ts', args: ['10'] },
-  { name: 'aml', file: 'aml.ts', args: ['300'] },
+  { name: 'aml', file: 'aml.ts', args: ['2000'] },
   { name: 'dashboard', file: 'dashboard.ts', args: ['200'] },
 ];
 
