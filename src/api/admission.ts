@@ -55,13 +55,13 @@ export class Admission {
   readonly middleware: MiddlewareHandler = async (c, next) => {
     let expired = false;
     let started = false;
-    let leave: (() => void) | undefined;
+    /** Takes it out of the line; false when it was no longer waiting (its turn had come). */
+    let leave: (() => boolean) | undefined;
     // Until it has a place, a request its deadline answers has not run and never will.
     whenDeadlinePasses(c, () => {
-      if (started) return false;
+      if (started || (leave && !leave())) return false;
       expired = true;
       this.refused++;
-      leave?.();
       return true;
     });
     if (announcesBody(c)) await receiveBody(c);
@@ -72,8 +72,9 @@ export class Admission {
         const wake = () => resolve(true);
         this.waiting.add(wake);
         leave = () => {
-          this.waiting.delete(wake);
+          if (!this.waiting.delete(wake)) return false;
           resolve(false);
+          return true;
         };
       });
       // Answered already (the deadline's 503): nothing of it runs.
