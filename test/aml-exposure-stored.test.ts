@@ -4,7 +4,7 @@ import { addressFacts } from '../src/aml/exposure.js';
 import { applyPendingExposure, rebuildExposure } from '../src/aml/exposure-store.js';
 import { addEdges, subtractEdges, type TxPairs } from '../src/indexer/edges.js';
 import { ensurePartitions } from '../src/indexer/partitions.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { flushStats, freshDatabase, rowsScanned, type TestDatabase } from './helpers/db.js';
 
 /**
  * The stored exposure (address_exposure) against today's walk, its reference: random graphs on
@@ -424,13 +424,8 @@ describe('stored exposure', () => {
       connection: { seq_page_cost: '0', cpu_tuple_cost: '0', cpu_operator_cost: '0' },
     });
     const edgesScanned = async () => {
-      await scansFree`select pg_stat_force_next_flush()`;
-      await scansFree`select 1`;
-      await db.sql`select pg_stat_clear_snapshot()`;
-      const [r] = await db.sql<{ n: string }[]>`
-        select coalesce(sum(seq_tup_read), 0)::text as n from pg_stat_user_tables
-        where relname like 'address_edges%'`;
-      return Number(r!.n);
+      await flushStats(scansFree, db.sql);
+      return rowsScanned(db.sql, 'address_edges%');
     };
     try {
       // The planner in that session does scan the edges when nothing stops it.

@@ -7,7 +7,7 @@ import {
   freezeAndMarkSent,
   recordAttempts,
 } from '../src/webhooks/outbox.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { flushStats, freshDatabase, rowsScanned, type TestDatabase } from './helpers/db.js';
 
 /**
  * A batch costs the same however long the queue is, even when Postgres's statistics are stale:
@@ -37,12 +37,12 @@ beforeAll(async () => {
   // Each transaction's unconfirmed and confirmed event: half the queue waits for the other half.
   // Written on the worker connection, whose numbering trigger plans its look-ups now, on those
   // statistics (see the first test).
-  const scanned = await rowsScanned();
+  const scanned = await eventsScanned();
   await worker`
     insert into webhook_events (kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, confirmed, body)
     select 'stream', ${key.id}, ${t!.id}, 'eth', ${'0x' + 'ab'.repeat(20)}, '0x' || (g / 2), g / 2, '0xb' || (g / 2), g % 2 = 1, '{}'
     from generate_series(0, ${QUEUE - 1}) g`;
-  setupRowsScanned = (await rowsScanned()) - scanned;
+  setupRowsScanned = (await eventsScanned()) - scanned;
 }, 120_000);
 afterAll(async () => {
   await worker?.end();
@@ -50,18 +50,12 @@ afterAll(async () => {
 });
 
 /** Makes the worker connection's statistics so far visible to the next read on db.sql. */
-async function flushWorkerStats(): Promise<void> {
-  await worker`select pg_stat_force_next_flush()`;
-  await worker`select 1`; // a transaction end, where the forced flush happens
-  await db.sql`select pg_stat_clear_snapshot()`;
-}
+const flushWorkerStats = () => flushStats(worker, db.sql);
 
 /** Rows of webhook_events read by scanning the table, by any session so far. */
-async function rowsScanned(): Promise<number> {
+async function eventsScanned(): Promise<number> {
   await flushWorkerStats();
-  const [r] = await db.sql<{ n: string }[]>`
-    select seq_tup_read as n from pg_stat_user_tables where relname = 'webhook_events'`;
-  return Number(r!.n);
+  return rowsScanned(db.sql, 'webhook\\_events'); // the name exactly (no wildcard)
 }
 
 /** Rows updated in webhook_events, and how many of them as HOT updates (no new index entries). */

@@ -79,3 +79,24 @@ export async function setDatabaseDefaults(
   for (const [setting, value] of Object.entries(settings))
     await sql.unsafe(`alter database "${name}" set ${setting} = '${value.replace(/'/g, "''")}'`);
 }
+
+/**
+ * Makes the statistics `session` (a one-connection pool) gathered so far visible to the next read
+ * on `reader`: the forced flush happens at the session's next transaction end, and the reader's
+ * snapshot of the statistics is dropped.
+ */
+export async function flushStats(session: Sql, reader: Sql): Promise<void> {
+  await session`select pg_stat_force_next_flush()`;
+  await session`select 1`;
+  await reader`select pg_stat_clear_snapshot()`;
+}
+
+/**
+ * Rows read by scanning the tables whose name is like `pattern` (a partitioned table's
+ * partitions, say), by every session whose statistics were flushed (flushStats).
+ */
+export async function rowsScanned(reader: Sql, pattern: string): Promise<number> {
+  const [r] = await reader<{ n: string }[]>`
+    select coalesce(sum(seq_tup_read), 0)::text as n from pg_stat_user_tables where relname like ${pattern}`;
+  return Number(r!.n);
+}
