@@ -14,7 +14,7 @@
  * writes bench/results/backfill.json (every run of the invocation).
  * Figures, not assertions.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestClient, http, parseEther, type Hex } from 'viem';
@@ -22,13 +22,14 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/open.js';
-import { createEvmClient, EvmBlockSource } from '../src/chains/evm/client.js';
+import { createEvmBlockSource } from '../src/chains/evm/client.js';
 import { mapWithConcurrency } from '../src/concurrency.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { type DevChainNode, startDevChain } from '../src/devchain/devchain.js';
 import { setLogLevel } from '../src/log.js';
 import { freePort } from '../support/ports.js';
 import { machine, round, writeResult } from './lib/common.js';
+import { childPid, cpuSeconds, cpuSpent } from './lib/cpu.js';
 import { startRole } from './lib/role.js';
 
 const FETCH_CONCURRENCY = 8;
@@ -92,11 +93,14 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   );
 
   // The ceiling: fetch every block with its receipts, store nothing.
-  const source = new EvmBlockSource(createEvmClient(chain.url));
+  const source = createEvmBlockSource(chain.url);
   const numbers = Array.from({ length: BLOCKS }, (_, i) => first + BigInt(i));
+  const nodePid = childPid(/hardhat|anvil/);
+  const fetchCpu = cpuSeconds({ node: nodePid });
   const fetchStart = performance.now();
   const fetched = await mapWithConcurrency(numbers, FETCH_CONCURRENCY, (n) => source.fetchBlock(n));
   const fetchS = (performance.now() - fetchStart) / 1000;
+  const fetchSpent = cpuSpent(fetchCpu, cpuSeconds({ node: nodePid }));
   const txTotal = fetched.reduce((n, b) => n + (b?.transactions.length ?? 0), 0);
 
   // The indexer: backfill the same blocks into Postgres.
@@ -124,6 +128,11 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   }
   const indexer = startRole('indexer', env);
   await indexer.logged('indexer active');
+  const postmaster = Number(
+    readFileSync(join(dir, 'pg', 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
+  const roots = { node: nodePid, postgres: postmaster, indexer: indexer.pid };
+  const indexCpu = cpuSeconds(roots);
   const indexStart = performance.now();
   for (;;) {
     const [row] = await db.sql`select block_number from indexer_cursors where network = 'eth'`;
@@ -131,6 +140,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     await new Promise((r) => setTimeout(r, 10));
   }
   const indexS = (performance.now() - indexStart) / 1000;
+  const indexSpent = cpuSpent(indexCpu, cpuSeconds(roots));
   const indexerRssMb = await indexer.stop();
   const [stored] =
     await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
@@ -161,6 +171,12 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
       raw_fetch_tx_per_s: round(txTotal / fetchS),
     },
     rss_mb: { indexer: indexerRssMb },
+    // CPU seconds by process tree (the node, Postgres, the indexer, this benchmark) while the
+    // raw fetch and the backfill ran, beside the wall time: where the machine's cores went.
+    cpu_s: {
+      raw_fetch: { wall: round(fetchS), ...fetchSpent },
+      backfill: { wall: round(indexS), ...indexSpent },
+    },
   };
   console.log(
     `raw fetch: ${result.backfill.raw_fetch_blocks_per_s} blocks/s, ${result.backfill.raw_fetch_tx_per_s} tx/s (the ceiling)`,
@@ -169,6 +185,13 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     `backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`,
   );
   console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
+  const perKtx = (spent: Record<string, number>) =>
+    Object.entries(spent)
+      .map(([k, v]) => `${k} ${Math.round((v / txTotal) * 1e6)}`)
+      .join(', ');
+  console.log(
+    `CPU ms per 1,000 tx: raw fetch ${perKtx(fetchSpent)} (wall ${Math.round((fetchS / txTotal) * 1e6)}); backfill ${perKtx(indexSpent)} (wall ${Math.round((indexS / txTotal) * 1e6)}), on ${machine().cpus} cores`,
+  );
   if (stored!.n !== txTotal)
     console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);
 

@@ -27,7 +27,8 @@ import { loadTls } from './api/tls.js';
 import {
   closeEvmClient,
   createEvmClient,
-  EvmBlockSource,
+  createEvmBlockSource,
+  type EvmBlockSource,
   evmClientSource,
 } from './chains/evm/client.js';
 import { nodeLabel } from './indexer/node-errors.js';
@@ -184,7 +185,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
       devChain = await startDevChain(undefined, config.dev_chain_node);
-      await forgetStaleDevChain(db.sql, new EvmBlockSource(createEvmClient(devChain.url)));
+      await forgetStaleDevChain(db.sql, createEvmBlockSource(devChain.url));
     }
     const networks = resolveNetworks(config, devChain?.url);
     // A bad on-chain list entry in config/networks.json stops the start, naming it.
@@ -326,13 +327,12 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
             ? new UtxoIndexer(db.sql, new UtxoRpc(n.rpc, { signal: indexerCalls.signal }), options)
             : new EvmIndexer(
                 db.sql,
-                new EvmBlockSource(
-                  // Over http(s) a client of its own, whose waiting calls a stop gives up; a
-                  // ws(s) client shares the network's one connection (closed at the stop).
-                  n.rpc.startsWith('ws')
-                    ? clients.get(n.symbol)!
-                    : createEvmClient(n.rpc, { signal: indexerCalls.signal }),
-                ),
+                // Over http(s) clients of its own, whose waiting calls a stop gives up; over
+                // ws(s) the network's one connection (closed at the stop).
+                createEvmBlockSource(n.rpc, {
+                  signal: indexerCalls.signal,
+                  shared: clients.get(n.symbol),
+                }),
                 options,
               );
         indexer.start();

@@ -3,14 +3,21 @@
  * viem's formatters: on a real node (Hardhat, or anvil in the anvil suite) every block it reads is
  * what viem's documented getBlock and getTransactionReceipt report for it (legacy and EIP-1559
  * transfers, a contract creation whose constructor emits a log); a block above the head is null;
- * a node answering with a malformed number is refused, naming the block and transaction.
+ * a node answering with a malformed number is refused, naming the block and transaction. Both
+ * readers: the JSON-RPC reader of its own an http(s) node gets (json-rpc.ts), and viem's client
+ * (what a ws(s) node is read through).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hex } from 'viem';
 import { hardhat } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvmClient, type EvmBlock, EvmBlockSource } from '../src/chains/evm/client.js';
+import {
+  createEvmBlockSource,
+  createEvmClient,
+  type EvmBlock,
+  EvmBlockSource,
+} from '../src/chains/evm/client.js';
 import { RetryableError } from '../src/errors.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 
@@ -84,15 +91,24 @@ describe('EvmBlockSource.fetchBlock', () => {
     await chain.mine(1); // an empty block too
     const head = await chain.pub.getBlockNumber();
 
-    const source = new EvmBlockSource(createEvmClient(chain.url));
-    let seen = 0;
-    for (let n = first; n <= head; n++) {
-      const got = await source.fetchBlock(n);
-      expect(got, `block ${n}`).toEqual(await reference(n));
-      seen += got!.transactions.length;
+    for (const source of [
+      createEvmBlockSource(chain.url),
+      new EvmBlockSource(createEvmClient(chain.url)),
+    ]) {
+      let seen = 0;
+      // Concurrently, as the indexer reads them (the reader's calls go as batches).
+      const numbers = Array.from(
+        { length: Number(head - first + 1n) },
+        (_, i) => first + BigInt(i),
+      );
+      const got = await Promise.all(numbers.map((n) => source.fetchBlock(n)));
+      for (const [i, n] of numbers.entries()) {
+        expect(got[i], `block ${n}`).toEqual(await reference(n));
+        seen += got[i]!.transactions.length;
+      }
+      expect(seen).toBe(3);
+      expect(await source.fetchBlock(head + 1_000n)).toBeNull();
     }
-    expect(seen).toBe(3);
-    expect(await source.fetchBlock(head + 1_000n)).toBeNull();
   });
 
   it('refuses a block with a malformed number, naming where', async () => {
@@ -148,11 +164,13 @@ describe('EvmBlockSource.fetchBlock', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const err = await new EvmBlockSource(createEvmClient(url)).fetchBlock(16n).catch((e) => e);
-      expect(err).toBeInstanceOf(RetryableError);
-      expect((err as Error).message).toBe(
-        `the node answered transaction ${hash} of block 16 with a malformed number: 12`,
-      );
+      for (const source of [createEvmBlockSource(url), new EvmBlockSource(createEvmClient(url))]) {
+        const err = await source.fetchBlock(16n).catch((e) => e);
+        expect(err).toBeInstanceOf(RetryableError);
+        expect((err as Error).message).toBe(
+          `the node answered transaction ${hash} of block 16 with a malformed number: 12`,
+        );
+      }
     } finally {
       await new Promise((r) => server.close(r));
     }

@@ -9,6 +9,7 @@ import {
   numberToHex,
 } from 'viem';
 import { RetryableError } from '../../errors.js';
+import { JsonRpcHttp, NodeRpcError } from './json-rpc.js';
 import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
 
@@ -172,6 +173,7 @@ export async function closeEvmClient(client: PublicClient): Promise<void> {
  * connection), which says nothing about what the node supports.
  */
 export function answeredWithRpcError(err: unknown): boolean {
+  if (err instanceof NodeRpcError) return true;
   return err instanceof BaseError && err.walk((e) => e instanceof RpcRequestError) !== null;
 }
 
@@ -181,26 +183,61 @@ export function answeredWithRpcError(err: unknown): boolean {
  * this call (an internal error, a limit) is asked again.
  */
 export function methodUnsupported(err: unknown): boolean {
-  if (!(err instanceof BaseError)) return false;
-  const rpc = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
-  if (!rpc) return false;
+  let code: number;
+  let message: string;
+  if (err instanceof NodeRpcError) {
+    code = err.code;
+    message = err.message;
+  } else if (err instanceof BaseError) {
+    const rpc = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+    if (!rpc) return false;
+    code = rpc.code;
+    message = rpc.details ?? rpc.shortMessage;
+  } else return false;
   return (
-    rpc.code === -32601 ||
-    rpc.code === -32004 ||
+    code === -32601 ||
+    code === -32004 ||
     /method .*(not (found|supported|available|exist))|unsupported method|does not exist/i.test(
-      rpc.details ?? rpc.shortMessage,
+      message,
     )
   );
 }
 
 /**
+ * The block source of a node: over http(s), its block and receipt reads go through a JSON-RPC
+ * reader of its own (json-rpc.ts), the rest through the viem client; a stop `signal` gives up the
+ * calls of both still waiting. Over ws(s), `shared` (the network's one connection) when given.
+ */
+export function createEvmBlockSource(
+  rpcUrl: string,
+  opts: { signal?: AbortSignal; shared?: PublicClient } = {},
+): EvmBlockSource {
+  if (rpcUrl.startsWith('ws'))
+    return new EvmBlockSource(opts.shared ?? createEvmClient(rpcUrl, opts));
+  return new EvmBlockSource(
+    createEvmClient(rpcUrl, opts),
+    new JsonRpcHttp(rpcUrl, { signal: opts.signal }),
+  );
+}
+
+/**
  * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
- * it, one eth_getTransactionReceipt per transaction (batched) where it does not.
+ * it, one eth_getTransactionReceipt per transaction (batched) where it does not. With a `reader`,
+ * those reads go through it; the other calls, and all of them without one, through `client`.
  */
 export class EvmBlockSource {
   private blockReceipts: boolean | undefined;
 
-  constructor(readonly client: PublicClient) {}
+  constructor(
+    readonly client: PublicClient,
+    private readonly reader?: JsonRpcHttp,
+  ) {}
+
+  /** A block or receipt read: through the reader when there is one. */
+  private read<T>(method: string, params: unknown[]): Promise<T> {
+    if (this.reader) return this.reader.request<T>(method, params);
+    return this.client.request({ method: method as never, params: params as never }) as Promise<T>;
+  }
 
   async chainId(): Promise<number> {
     return this.rpc(() => this.client.getChainId(), 'eth_chainId');
@@ -248,11 +285,7 @@ export class EvmBlockSource {
    */
   async fetchBlock(number: bigint): Promise<EvmBlock | null> {
     const block = await this.rpc(
-      () =>
-        this.client.request({
-          method: 'eth_getBlockByNumber',
-          params: [numberToHex(number), true],
-        }) as Promise<RpcBlock | null>,
+      () => this.read<RpcBlock | null>('eth_getBlockByNumber', [numberToHex(number), true]),
       'eth_getBlockByNumber',
     );
     if (!block?.hash) return null;
@@ -307,10 +340,7 @@ export class EvmBlockSource {
   private async receipts(number: bigint, hashes: readonly Hex[]): Promise<RpcReceipt[]> {
     if (this.blockReceipts !== false) {
       try {
-        const r = await this.client.request({
-          method: 'eth_getBlockReceipts' as never,
-          params: [numberToHex(number)] as never,
-        });
+        const r = await this.read<unknown>('eth_getBlockReceipts', [numberToHex(number)]);
         this.blockReceipts = true;
         if (Array.isArray(r)) return r as RpcReceipt[];
       } catch (err) {
@@ -326,13 +356,7 @@ export class EvmBlockSource {
     return this.rpc(
       () =>
         Promise.all(
-          hashes.map(
-            (hash) =>
-              this.client.request({
-                method: 'eth_getTransactionReceipt',
-                params: [hash],
-              }) as Promise<RpcReceipt | null>,
-          ),
+          hashes.map((hash) => this.read<RpcReceipt | null>('eth_getTransactionReceipt', [hash])),
         ),
       'eth_getTransactionReceipt',
     ).then((list) => {
