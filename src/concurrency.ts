@@ -31,3 +31,28 @@ export function within<T>(
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * At most `size` calls in flight, the others waiting in the order they came: a limit shared by
+ * several batches of work, so that the next batch's calls fill the slots the last one's leave.
+ */
+export class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}

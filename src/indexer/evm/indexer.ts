@@ -2,7 +2,7 @@ import type { Sql } from '../../db/index.js';
 import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
 import { watchNewHeads } from '../../chains/evm/heads.js';
 import { describeError } from '../../errors.js';
-import { mapWithConcurrency } from '../../concurrency.js';
+import { Slots } from '../../concurrency.js';
 import {
   BACKFILL_TRIES,
   BackfillFailed,
@@ -46,10 +46,21 @@ export interface EvmIndexerOptions extends ChainIndexerOptions {
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
-/** A batch being fetched ahead: blocks `from`… (a null where the node had none). */
+/**
+ * Batches fetched ahead of the one being stored while catching up. Two: the fetches of a batch
+ * share the node's slots (`fetchConcurrency`) with the next one's, which fill the slots its last
+ * blocks leave, so the node always has that many calls to answer (with one batch ahead it had
+ * fewer at each batch's end, and none between a batch's last answer and the next batch's start).
+ */
+const AHEAD_BATCHES = 2;
+
+/** A batch being fetched ahead: `count` blocks from `from` (a null where the node had none). */
 interface Prefetch {
   from: bigint;
+  count: number;
   blocks: Promise<(EvmBlock | null)[]>;
+  /** Set when the batch is dropped: its fetches not yet started are not made. */
+  dropped: { on: boolean };
 }
 
 /**
@@ -57,8 +68,10 @@ interface Prefetch {
  * With a ws(s):// node a newHeads subscription wakes it; polling stays as the fallback.
  */
 export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
-  /** The next batch, fetched while the current one is stored (catching up only). */
-  private ahead: Prefetch | undefined;
+  /** The next batches, fetched while the current one is stored (catching up only), in order. */
+  private ahead: Prefetch[] = [];
+  /** The live follower's fetches in flight (a backfill has slots of its own). */
+  private readonly slots = new Slots(this.opts.fetchConcurrency ?? 8);
 
   constructor(
     sql: Sql,
@@ -161,20 +174,39 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     }
   }
 
-  /** Blocks lo..hi from the node, `fetchConcurrency` at a time (a null where it has none). */
-  private fetchBlocks(lo: bigint, hi: bigint): Promise<(EvmBlock | null)[]> {
+  /**
+   * Blocks lo..hi from the node through `slots` (a null where it has none; and for a block whose
+   * fetch had not started when `dropped` was set).
+   */
+  private fetchBlocks(
+    lo: bigint,
+    hi: bigint,
+    slots: Slots,
+    dropped: { on: boolean } = { on: false },
+  ): Promise<(EvmBlock | null)[]> {
     const numbers = Array.from({ length: Number(hi - lo + 1n) }, (_, i) => lo + BigInt(i));
-    return mapWithConcurrency(numbers, this.opts.fetchConcurrency ?? 8, (n) =>
-      this.source.fetchBlock(n),
+    return Promise.all(
+      numbers.map((n) =>
+        slots.run(() => (dropped.on ? Promise.resolve(null) : this.source.fetchBlock(n))),
+      ),
     );
   }
 
-  /** Blocks lo..hi from the node, retried; a block the node keeps not having fails the backfill. */
-  private async fetchRange(id: string, lo: bigint, hi: bigint): Promise<EvmBlock[]> {
+  /**
+   * Blocks lo..hi from the node, retried; a block the node keeps not having fails the backfill.
+   * Once `dropped` is set, whatever it has (nobody takes it).
+   */
+  private async fetchRange(
+    id: string,
+    lo: bigint,
+    hi: bigint,
+    slots: Slots,
+    dropped: { on: boolean },
+  ): Promise<EvmBlock[]> {
     for (let attempt = 1; ; attempt++) {
-      const fetched = await this.retrying(() => this.fetchBlocks(lo, hi));
+      const fetched = await this.retrying(() => this.fetchBlocks(lo, hi, slots, dropped));
       const gap = fetched.findIndex((b) => !b);
-      if (gap < 0) return fetched as EvmBlock[];
+      if (gap < 0 || dropped.on) return fetched as EvmBlock[];
       const missing = lo + BigInt(gap);
       if (attempt >= BACKFILL_TRIES)
         throw new BackfillFailed(id, `the ${this.opts.network} node has no block ${missing}`);
@@ -193,70 +225,107 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const size = BigInt(this.opts.batchBlocks ?? 50);
     const bottom = (hi: bigint) => (hi - size + 1n > start.from ? hi - size + 1n : start.from);
     let at = start;
-    let ahead: { hi: bigint; blocks: Promise<EvmBlock[]> } | undefined;
+    // The batches below the one being stored, fetched through this backfill's own slots.
+    const slots = new Slots(this.opts.fetchConcurrency ?? 8);
+    let ahead: { hi: bigint; blocks: Promise<EvmBlock[]>; dropped: { on: boolean } }[] = [];
+    const fetchAhead = (hi: bigint) => {
+      const dropped = { on: false };
+      const blocks = this.fetchRange(at.id, bottom(hi), hi, slots, dropped);
+      blocks.catch(() => {}); // taken in its round, or dropped on a stop
+      return { hi, blocks, dropped };
+    };
+    const dropAhead = () => {
+      for (const a of ahead) a.dropped.on = true;
+      ahead = [];
+    };
     const progress = new ProgressMeter();
     this.log.info(
       { backfill_id: at.id, from_block: Number(at.from), next_block: Number(at.next) },
       'backfill running',
     );
     let relinks = 0;
-    while (!this.stopping && active.on && at.next >= at.from) {
-      const hi = at.next;
-      const lo = bottom(hi);
-      const pending = ahead?.hi === hi ? ahead.blocks : this.fetchRange(at.id, lo, hi);
-      ahead = undefined;
-      const blocks = await pending;
-      const top = blocks[blocks.length - 1]!;
-      if (at.expectHash !== null && top.hash !== at.expectHash)
-        throw this.notTheParent(at, hi, top.hash);
-      if (blocks.some((b, i) => i > 0 && b.parentHash !== blocks[i - 1]!.hash)) {
-        // A reorg while fetching (a range near the head): fetch again, a few times.
-        if (++relinks >= BACKFILL_TRIES)
-          throw new BackfillFailed(at.id, `blocks ${lo}–${hi} do not form a chain on the node`);
-        await this.pause(1000);
-        continue;
+    try {
+      while (!this.stopping && active.on && at.next >= at.from) {
+        const hi = at.next;
+        const lo = bottom(hi);
+        if (ahead[0]?.hi !== hi) dropAhead();
+        const batch = ahead.shift() ?? fetchAhead(hi);
+        for (let below = bottom(ahead.at(-1)?.hi ?? hi) - 1n; ; below = bottom(below) - 1n) {
+          if (ahead.length >= AHEAD_BATCHES || below < at.from) break;
+          ahead.push(fetchAhead(below));
+        }
+        const blocks = await batch.blocks;
+        const top = blocks[blocks.length - 1]!;
+        if (at.expectHash !== null && top.hash !== at.expectHash)
+          throw this.notTheParent(at, hi, top.hash);
+        if (blocks.some((b, i) => i > 0 && b.parentHash !== blocks[i - 1]!.hash)) {
+          // A reorg while fetching (a range near the head): fetch again, a few times.
+          if (++relinks >= BACKFILL_TRIES)
+            throw new BackfillFailed(at.id, `blocks ${lo}–${hi} do not form a chain on the node`);
+          dropAhead();
+          await this.pause(1000);
+          continue;
+        }
+        relinks = 0;
+        const position = at;
+        const stored = await this.retrying(() =>
+          storeBackfillBlocks(this.sql, network, position, blocks, this.lockPid),
+        );
+        if (!stored) return; // cancelled, or moved by another runner: read it again
+        at = { ...at, next: lo - 1n, expectHash: blocks[0]!.parentHash };
+        const txs = blocks.reduce((n, b) => n + b.transactions.length, 0);
+        this.backfillStored(progress, at, blocks.length, txs);
       }
-      relinks = 0;
-      if (lo - 1n >= at.from) {
-        const nextHi = lo - 1n;
-        ahead = { hi: nextHi, blocks: this.fetchRange(at.id, bottom(nextHi), nextHi) };
-        ahead.blocks.catch(() => {}); // taken next round, or dropped on a stop
-      }
-      const position = at;
-      const stored = await this.retrying(() =>
-        storeBackfillBlocks(this.sql, network, position, blocks, this.lockPid),
-      );
-      if (!stored) return; // cancelled, or moved by another runner: read it again
-      at = { ...at, next: lo - 1n, expectHash: blocks[0]!.parentHash };
-      const txs = blocks.reduce((n, b) => n + b.transactions.length, 0);
-      this.backfillStored(progress, at, blocks.length, txs);
+    } finally {
+      dropAhead();
     }
   }
 
   /** Starts fetching up to `batchBlocks` blocks from `from` (at most to `head`). */
   private fetchBatch(from: bigint, head: bigint): Prefetch {
     const count = Number(min(head - from + 1n, BigInt(this.opts.batchBlocks ?? 50)));
-    const blocks = this.fetchBlocks(from, from + BigInt(count) - 1n);
+    const dropped = { on: false };
+    const blocks = this.fetchBlocks(from, from + BigInt(count) - 1n, this.slots, dropped);
     blocks.catch(() => {}); // a prefetch nobody takes (a reorg, a stop) must not go unhandled
-    return { from, blocks };
+    return { from, count, blocks, dropped };
   }
 
   /** The batch from `from`: the one fetched ahead when it starts there, else a fresh fetch. */
-  private takeBatch(from: bigint, head: bigint): Promise<(EvmBlock | null)[]> {
-    const ahead = this.ahead;
-    this.ahead = undefined;
-    return (ahead?.from === from ? ahead : this.fetchBatch(from, head)).blocks;
+  private takeBatch(from: bigint, head: bigint): Prefetch {
+    if (this.ahead[0]?.from === from) return this.ahead.shift()!;
+    this.dropAhead();
+    return this.fetchBatch(from, head);
+  }
+
+  /** Keeps AHEAD_BATCHES batches from `after` (at most to `head`) fetched ahead. */
+  private fetchAhead(after: bigint, head: bigint): void {
+    if (this.ahead[0] && this.ahead[0].from !== after) this.dropAhead();
+    const last = this.ahead.at(-1);
+    let from = last ? last.from + BigInt(last.count) : after;
+    while (this.ahead.length < AHEAD_BATCHES && from <= head && !this.stopping) {
+      const batch = this.fetchBatch(from, head);
+      this.ahead.push(batch);
+      from += BigInt(batch.count);
+    }
+  }
+
+  private dropAhead(): void {
+    for (const batch of this.ahead) batch.dropped.on = true;
+    this.ahead = [];
   }
 
   /**
    * Indexes the blocks after the cursor, up to `batchBlocks` of them (fetched in parallel, stored
    * in one transaction), or walks back over a reorg. Returns the new cursor.
-   * While this batch is stored, the next one is fetched; it is checked like any other (its first
-   * block must sit on the cursor this store leaves), so a reorg in between is caught the same way.
+   * While this batch is stored, the next ones are fetched; each is checked like any other (its
+   * first block must sit on the cursor the store before it leaves), so a reorg in between is
+   * caught the same way.
    */
   private async step(cursor: Cursor, head: bigint): Promise<Cursor> {
     const next = BigInt(cursor.block_number) + 1n;
-    const fetched = await this.takeBatch(next, head);
+    const batch = this.takeBatch(next, head);
+    this.fetchAhead(next + BigInt(batch.count), head);
+    const fetched = await batch.blocks;
     const first = fetched[0];
     if (!first) return cursor; // the head moved back; the next poll sorts it out
     if (cursor.block_hash !== '' && first.parentHash !== cursor.block_hash)
@@ -268,8 +337,8 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       if (!b || b.parentHash !== blocks[blocks.length - 1]!.hash) break;
       blocks.push(b);
     }
-    const after = blocks[blocks.length - 1]!.number + 1n;
-    if (after <= head && !this.stopping) this.ahead = this.fetchBatch(after, head);
+    // Ahead from where this run ends: the batches fetched ahead are dropped when it ends early.
+    this.fetchAhead(blocks[blocks.length - 1]!.number + 1n, head);
     const started = performance.now();
     try {
       const moved = await storeBlocks(this.sql, this.opts.network, blocks, cursor, {
@@ -289,7 +358,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
       this.noteProgress(blocks[blocks.length - 1]!.number, blocks.length, txCount);
       return moved;
     } catch (err) {
-      this.ahead = undefined;
+      this.dropAhead();
       if (err instanceof CursorMovedError) {
         this.log.warn('cursor moved under this indexer; re-reading it');
         return this.currentCursor();
