@@ -3,7 +3,8 @@
  * answering as the JSON-RPC 2.0 specification says a server does: a batch is an array answered by
  * an array in any order, matched by id; an error object with a code and message; a request that
  * cannot be read at all answered with one error whose id is null. Checked: calls made together go
- * as one batch (one call alone as an object); each call gets its own answer or error; errors a
+ * as one batch (one call alone as an object), call by call to a node that does not take batches
+ * or when a batch's answer is too large; each call gets its own answer or error; errors a
  * retry can help with are retried, the others not; a hang ends at the timeout; a stop gives every
  * waiting call up at once; URL credentials go as Basic authorization and in no message; an answer
  * that is not JSON-RPC, or too large, fails the call.
@@ -120,15 +121,72 @@ describe('JsonRpcHttp', () => {
     expect(methodUnsupported(err)).toBe(true);
     expect(answeredWithRpcError(err)).toBe(true);
     expect(bodies).toHaveLength(1); // "no such method" is not retried
+  });
 
-    // A node refusing the whole batch (one error, id null) fails every call of it.
-    answer = (_body, res) =>
-      json(res, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
-    const both = await Promise.allSettled([rpc.request('a', []), rpc.request('b', [])]);
+  it('sends call by call to a node that does not take batches', async () => {
+    // A node without batches answers an array as JSON-RPC 2.0 says a server answers a request it
+    // cannot read: one error object, id null. Each call is then sent alone, and so are later ones.
+    bodies = [];
+    answer = (body, res) =>
+      Array.isArray(body)
+        ? json(res, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32600, message: 'Invalid Request' },
+          })
+        : json(res, { jsonrpc: '2.0', id: body.id, result: body.method });
+    const rpc = fast();
+    expect(await Promise.all([rpc.request('a', []), rpc.request('b', [])])).toEqual(['a', 'b']);
+    expect(bodies.map(Array.isArray)).toEqual([true, false, false]);
+    bodies = [];
+    expect(await Promise.all([rpc.request('c', []), rpc.request('d', [])])).toEqual(['c', 'd']);
+    expect(bodies.map(Array.isArray)).toEqual([false, false]);
+
+    // The same after an HTTP 413 for a batch.
+    bodies = [];
+    answer = (body, res) => {
+      if (!Array.isArray(body)) return json(res, { jsonrpc: '2.0', id: body.id, result: 1 });
+      res.statusCode = 413;
+      res.end('too many calls');
+    };
+    const limited = fast({ retryCount: 0 });
+    expect(await Promise.all([limited.request('a', []), limited.request('b', [])])).toEqual([1, 1]);
+    await Promise.all([limited.request('c', []), limited.request('d', [])]);
+    expect(bodies.map(Array.isArray)).toEqual([true, false, false, false, false]);
+
+    // A batch whose answer is over its limit (maxAnswerBytes a call, for at most 8 calls): each
+    // call again, alone, a batch again afterwards (the node takes batches; that answer was large).
+    bodies = [];
+    const big = 'f'.repeat(900_000);
+    answer = (body, res) =>
+      Array.isArray(body)
+        ? json(
+            res,
+            body.map((c) => ({ jsonrpc: '2.0', id: c.id, result: c.method === 'big' ? big : 1 })),
+          )
+        : json(res, { jsonrpc: '2.0', id: body.id, result: body.method === 'big' ? big : 1 });
+    const heavy = fast({ retryCount: 0, maxAnswerBytes: 1_000_000 });
+    const got = await Promise.all(
+      Array.from({ length: 10 }, () => heavy.request<string>('big', [])),
+    );
+    expect(got.every((r) => r === big)).toBe(true);
+    expect(bodies.map((b) => (Array.isArray(b) ? b.length : 1))).toEqual([10, ...got.map(() => 1)]);
+    bodies = [];
+    await Promise.all([heavy.request('small', []), heavy.request('small', [])]);
+    expect(bodies.map(Array.isArray)).toEqual([true]);
+    // Both calls' errors when the node fails them alone too.
+    answer = (body, res) =>
+      Array.isArray(body)
+        ? json(res, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32600, message: 'Invalid Request' },
+          })
+        : json(res, { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'no' } });
+    const both = await Promise.allSettled([fast().request('a', []), fast().request('b', [])]);
     for (const r of both) {
       expect(r.status).toBe('rejected');
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(NodeRpcError);
-      expect(methodUnsupported((r as PromiseRejectedResult).reason)).toBe(false);
     }
   });
 

@@ -39,6 +39,9 @@ export class NodeHttpError extends Error {
   }
 }
 
+/** An answer larger than its request's limit (refused while it was read). */
+class AnswerTooLarge extends NodeHttpError {}
+
 /** The node did not answer within the timeout. */
 export class NodeTimeoutError extends Error {
   constructor(method: string, timeoutMs: number) {
@@ -56,6 +59,8 @@ export interface JsonRpcHttpOptions {
   retryDelayMs?: number;
   /** The most calls in one request. */
   batchSize?: number;
+  /** The largest answer to one call (a batch's answer may be this many times up to 8 calls). */
+  maxAnswerBytes?: number;
   /** When it aborts, every call still waiting is given up (its error the signal's reason). */
   signal?: AbortSignal;
 }
@@ -87,9 +92,12 @@ export class JsonRpcHttp {
   private readonly retryCount: number;
   private readonly retryDelayMs: number;
   private readonly batchSize: number;
+  private readonly maxAnswerBytes: number;
   private readonly signal: AbortSignal | undefined;
   private queue: Call[] = [];
   private scheduled = false;
+  /** False once the node has refused a batch as a whole: every call goes alone from then on. */
+  private batches = true;
   private nextId = 1;
 
   constructor(rpcUrl: string, opts: JsonRpcHttpOptions = {}) {
@@ -108,6 +116,7 @@ export class JsonRpcHttp {
     this.retryCount = opts.retryCount ?? 2;
     this.retryDelayMs = opts.retryDelayMs ?? 150;
     this.batchSize = opts.batchSize ?? 100;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? MAX_BODY_BYTES;
     this.signal = opts.signal;
   }
 
@@ -146,29 +155,44 @@ export class JsonRpcHttp {
     this.scheduled = false;
     const queue = this.queue;
     this.queue = [];
-    for (let i = 0; i < queue.length; i += this.batchSize)
-      void this.send(queue.slice(i, i + this.batchSize));
+    const size = this.batches ? this.batchSize : 1;
+    for (let i = 0; i < queue.length; i += size) void this.send(queue.slice(i, i + size));
   }
 
-  /** One request with these calls; settles every one of them. */
+  /**
+   * One request with these calls; settles every one of them. A batch the node does not take as
+   * one (answered with a single object, as JSON-RPC 2.0 answers a batch it cannot read, or HTTP
+   * 413) is sent again call by call, and so is every later one; a batch whose answer is over its
+   * limit is sent again call by call, each with a limit of its own.
+   */
   private async send(calls: Call[]): Promise<void> {
     const body = JSON.stringify(
       calls.length === 1
         ? { jsonrpc: '2.0', id: calls[0]!.id, method: calls[0]!.method, params: calls[0]!.params }
         : calls.map((c) => ({ jsonrpc: '2.0', id: c.id, method: c.method, params: c.params })),
     );
+    const what = calls.length === 1 ? calls[0]!.method : `a batch of ${calls.length} calls`;
     let answer: unknown;
     try {
-      answer = await this.post(body, calls[0]!.method);
+      answer = await this.post(body, what, this.maxAnswerBytes * Math.min(calls.length, 8));
     } catch (err) {
-      for (const c of calls) c.reject(err);
+      const refused = err instanceof NodeHttpError && err.status === 413;
+      if (calls.length > 1 && (refused || err instanceof AnswerTooLarge)) {
+        if (refused) this.batches = false;
+        for (const c of calls) void this.send([c]);
+      } else for (const c of calls) c.reject(err);
+      return;
+    }
+    if (calls.length > 1 && !Array.isArray(answer)) {
+      this.batches = false;
+      for (const c of calls) void this.send([c]);
       return;
     }
     settle(calls, answer);
   }
 
-  /** POSTs the body; the parsed answer of a 2xx status, else the error. */
-  private async post(body: string, method: string): Promise<unknown> {
+  /** POSTs the body; the parsed answer of a 2xx status (at most `limit` bytes), else the error. */
+  private async post(body: string, method: string, limit: number): Promise<unknown> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -187,7 +211,7 @@ export class JsonRpcHttp {
         body,
         signal: controller.signal,
       });
-      const text = await readAll(res.body as AsyncIterable<Buffer> & { destroy(): void });
+      const text = await readAll(res.body as AsyncIterable<Buffer> & { destroy(): void }, limit);
       if (res.statusCode < 200 || res.statusCode > 299)
         throw new NodeHttpError(
           `the node answered ${method} with HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
@@ -212,15 +236,18 @@ export class JsonRpcHttp {
   }
 }
 
-/** The body, refused past MAX_BODY_BYTES while it is read. */
-async function readAll(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+/** The body, refused past `limit` bytes while it is read. */
+async function readAll(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  limit: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       body.destroy();
-      throw new NodeHttpError(`the node's answer is larger than ${MAX_BODY_BYTES} bytes`);
+      throw new AnswerTooLarge(`the node's answer is larger than ${limit} bytes`);
     }
     chunks.push(chunk);
   }
