@@ -127,14 +127,16 @@ describe('JsonRpcHttp', () => {
     // A node without batches answers an array as JSON-RPC 2.0 says a server answers a request it
     // cannot read: one error object, id null. Each call is then sent alone, and so are later ones.
     bodies = [];
-    answer = (body, res) =>
+    /** A node without batches: `single` answers a call sent alone. */
+    const noBatches = (single: (c: Req) => unknown) => (body: Req | Req[], res: ServerResponse) =>
       Array.isArray(body)
         ? json(res, {
             jsonrpc: '2.0',
             id: null,
             error: { code: -32600, message: 'Invalid Request' },
           })
-        : json(res, { jsonrpc: '2.0', id: body.id, result: body.method });
+        : json(res, single(body));
+    answer = noBatches((c) => ({ jsonrpc: '2.0', id: c.id, result: c.method }));
     const rpc = fast();
     expect(await Promise.all([rpc.request('a', []), rpc.request('b', [])])).toEqual(['a', 'b']);
     expect(bodies.map(Array.isArray)).toEqual([true, false, false]);
@@ -175,14 +177,11 @@ describe('JsonRpcHttp', () => {
     await Promise.all([heavy.request('small', []), heavy.request('small', [])]);
     expect(bodies.map(Array.isArray)).toEqual([true]);
     // Both calls' errors when the node fails them alone too.
-    answer = (body, res) =>
-      Array.isArray(body)
-        ? json(res, {
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32600, message: 'Invalid Request' },
-          })
-        : json(res, { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'no' } });
+    answer = noBatches(() => ({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32601, message: 'no' },
+    }));
     const both = await Promise.allSettled([fast().request('a', []), fast().request('b', [])]);
     for (const r of both) {
       expect(r.status).toBe('rejected');
@@ -201,13 +200,16 @@ describe('JsonRpcHttp', () => {
     expect(await fast({ retryCount: 2 }).request('m', [])).toBe('third time');
     expect(calls).toBe(3);
 
+    /** Answers every request with this HTTP status and body, counting them. */
+    const status = (code: number, text: string) => (_body: unknown, res: ServerResponse) => {
+      calls++;
+      res.statusCode = code;
+      res.end(text);
+    };
+
     // A server error status, every time: three attempts, then its status in the error.
     calls = 0;
-    answer = (_body, res) => {
-      calls++;
-      res.statusCode = 503;
-      res.end('overloaded');
-    };
+    answer = status(503, 'overloaded');
     const unavailable = await fast({ retryCount: 2 })
       .request<string>('m', [])
       .catch((e: NodeHttpError) => e);
@@ -225,11 +227,7 @@ describe('JsonRpcHttp', () => {
     await expect(fast().request('m', [])).rejects.toBeInstanceOf(NodeRpcError);
     expect(calls).toBe(1);
     calls = 0;
-    answer = (_body, res) => {
-      calls++;
-      res.statusCode = 400;
-      res.end('bad request');
-    };
+    answer = status(400, 'bad request');
     await expect(fast().request('m', [])).rejects.toMatchObject({ status: 400 });
     expect(calls).toBe(1);
   });
