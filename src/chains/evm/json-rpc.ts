@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { MAX_BODY_BYTES } from './node-fetch.js';
+import { MAX_BODY_BYTES, readBody } from './node-fetch.js';
 
 /**
  * A JSON-RPC 2.0 client over HTTP for the indexer's block and receipt reads, the calls a backfill
@@ -191,8 +191,11 @@ export class JsonRpcHttp {
     settle(calls, answer);
   }
 
-  /** POSTs the body; the parsed answer of a 2xx status (at most `limit` bytes), else the error. */
-  private async post(body: string, method: string, limit: number): Promise<unknown> {
+  /**
+   * POSTs the body (`what`: its call's method, or the batch, for the errors); the parsed answer of a
+   * 2xx status (at most `limit` bytes), else the error.
+   */
+  private async post(body: string, what: string, limit: number): Promise<unknown> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -211,22 +214,24 @@ export class JsonRpcHttp {
         body,
         signal: controller.signal,
       });
-      const text = await readAll(res.body as AsyncIterable<Buffer> & { destroy(): void }, limit);
+      const text = (
+        await readBody(res.body, limit, (message) => new AnswerTooLarge(message))
+      ).toString('utf8');
       if (res.statusCode < 200 || res.statusCode > 299)
         throw new NodeHttpError(
-          `the node answered ${method} with HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
+          `the node answered ${what} with HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
           { status: res.statusCode },
         );
       try {
         return JSON.parse(text);
       } catch {
-        throw new NodeHttpError(`the node's answer to ${method} is not JSON: ${text.slice(0, 80)}`);
+        throw new NodeHttpError(`the node's answer to ${what} is not JSON: ${text.slice(0, 80)}`);
       }
     } catch (err) {
       if (stop?.aborted) throw stop.reason;
-      if (timedOut) throw new NodeTimeoutError(method, this.timeoutMs);
+      if (timedOut) throw new NodeTimeoutError(what, this.timeoutMs);
       if (err instanceof NodeHttpError) throw err;
-      throw new NodeHttpError(`the node could not be asked ${method}: ${(err as Error).message}`, {
+      throw new NodeHttpError(`the node could not be asked ${what}: ${(err as Error).message}`, {
         cause: err,
       });
     } finally {
@@ -234,24 +239,6 @@ export class JsonRpcHttp {
       stop?.removeEventListener('abort', onStop);
     }
   }
-}
-
-/** The body, refused past `limit` bytes while it is read. */
-async function readAll(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  limit: number,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      throw new AnswerTooLarge(`the node's answer is larger than ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 interface Answer {

@@ -27,16 +27,7 @@ export async function nodeFetch(
     body: typeof init?.body === 'string' ? init.body : undefined,
     signal: init?.signal ?? undefined,
   });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      res.body.destroy();
-      throw new Error(`the node's answer is larger than ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
+  const body = await readBody(res.body, MAX_BODY_BYTES, (message) => new Error(message));
   const headers = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     if (value === undefined) continue;
@@ -44,8 +35,30 @@ export async function nodeFetch(
   }
   // A status that has no body (1xx, 204, 205, 304) cannot be given one.
   const bodiless = res.statusCode < 200 || [204, 205, 304].includes(res.statusCode);
-  return new Response(bodiless ? null : Buffer.concat(chunks, size), {
+  return new Response(bodiless ? null : body, {
     status: res.statusCode,
     headers,
   });
+}
+
+/**
+ * A node's answer read whole, refused past `limit` bytes while it is read (the stream destroyed,
+ * the error `tooLarge` makes of the message thrown).
+ */
+export async function readBody(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  limit: number,
+  tooLarge: (message: string) => Error,
+): Promise<Buffer<ArrayBuffer>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw tooLarge(`the node's answer is larger than ${limit} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
