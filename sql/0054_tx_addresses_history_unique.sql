@@ -13,9 +13,10 @@
 -- Building the unique index reads the whole table once, with writes to it blocked meanwhile (the
 -- roles migrate before they start, so the indexer is not writing). Measured on 5,000,000 rows
 -- (2.8 GB with their indexes; embedded Postgres, default settings): 8.8 s, and 1.7 GB after; it
--- grows with the table (a billion rows: half an hour or more, extrapolated). Physical replication is not
--- affected. A logical publication that includes these tables would need REPLICA IDENTITY USING
--- INDEX on each partition (the unique history index qualifies: every column is not null).
+-- grows with the table (a billion rows: half an hour or more, extrapolated). Physical
+-- replication is not affected. A logical publication that includes these tables would need
+-- REPLICA IDENTITY USING INDEX on each partition (the unique history index qualifies: every
+-- column is not null).
 create unique index evm_tx_addresses_history_unique
   on evm_tx_addresses (address, timestamp desc, network, block_number desc, tx_hash);
 drop index evm_tx_addresses_history;
