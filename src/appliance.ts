@@ -332,6 +332,11 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
                 createEvmBlockSource(n.rpc, {
                   signal: indexerCalls.signal,
                   shared: clients.get(n.symbol),
+                  onBatchLimit: (size, reason) =>
+                    log.warn(
+                      { network: n.symbol, node: nodeLabel(n.rpc), batch_size: size, reason },
+                      'the node refused a batch of calls: sending smaller batches',
+                    ),
                 }),
                 options,
               );

@@ -3,7 +3,8 @@
  * viem's formatters: on a real node (Hardhat, or anvil in the anvil suite) every block it reads is
  * what viem's documented getBlock and getTransactionReceipt report for it (legacy and EIP-1559
  * transfers, a contract creation whose constructor emits a log); a block above the head is null;
- * a node answering with a malformed number is refused, naming the block and transaction. Both
+ * a node answering with a malformed number is refused, naming the block and transaction; a node
+ * that refuses batches over a limit is read in batches under it. Both
  * readers: the JSON-RPC reader of its own an http(s) node gets (json-rpc.ts), and viem's client
  * (what a ws(s) node is read through).
  */
@@ -108,6 +109,65 @@ describe('EvmBlockSource.fetchBlock', () => {
       }
       expect(seen).toBe(3);
       expect(await source.fetchBlock(head + 1_000n)).toBeNull();
+    }
+  });
+
+  it('reads blocks from a node with a limit on a batch, in batches it takes', async () => {
+    // In front of the real node, what a node with a batch limit answers (geth over its
+    // --rpc.batch-request-limit): one error object with the first call's id, not an array.
+    const LIMIT = 2;
+    const sizes: number[] = [];
+    const proxy: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', async () => {
+        const parsed = JSON.parse(body) as { id: number }[] | { id: number };
+        sizes.push(Array.isArray(parsed) ? parsed.length : 1);
+        res.setHeader('content-type', 'application/json');
+        if (Array.isArray(parsed) && parsed.length > LIMIT) {
+          res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: parsed[0]!.id,
+              error: { code: -32600, message: 'batch too large' },
+            }),
+          );
+          return;
+        }
+        const answer = await fetch(chain.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        res.end(await answer.text());
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const first = (await chain.pub.getBlockNumber()) + 1n;
+      for (let i = 0; i < 3; i++) await chain.send(`0x${'6b'.repeat(20)}`, BigInt(i + 1));
+      const head = await chain.pub.getBlockNumber();
+      const limits: number[] = [];
+      const source = createEvmBlockSource(
+        `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        { onBatchLimit: (size) => limits.push(size) },
+      );
+      const numbers = Array.from(
+        { length: Number(head - first + 1n) },
+        (_, i) => first + BigInt(i),
+      );
+      const got = await Promise.all(numbers.map((n) => source.fetchBlock(n)));
+      for (const [i, n] of numbers.entries())
+        expect(got[i], `block ${n}`).toEqual(await reference(n));
+      expect(limits.length).toBeGreaterThan(0);
+      expect(limits.at(-1)).toBeLessThanOrEqual(LIMIT);
+      // Once it knew, no more batches the node refuses.
+      sizes.length = 0;
+      await Promise.all(numbers.map((n) => source.fetchBlock(n)));
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
     }
   });
 

@@ -3,8 +3,9 @@
  * answering as the JSON-RPC 2.0 specification says a server does: a batch is an array answered by
  * an array in any order, matched by id; an error object with a code and message; a request that
  * cannot be read at all answered with one error whose id is null. Checked: calls made together go
- * as one batch (one call alone as an object), call by call to a node that does not take batches
- * or when a batch's answer is too large; each call gets its own answer or error; errors a
+ * as one batch (one call alone as an object), in batches half as large after a node refused one
+ * (down to call by call for a node without batches; larger again later), call by call when a
+ * batch's answer is too large; each call gets its own answer or error; errors a
  * retry can help with are retried, the others not; a hang ends at the timeout; a stop gives every
  * waiting call up at once; URL credentials go as Basic authorization and in no message; an answer
  * that is not JSON-RPC, or too large, fails the call.
@@ -186,6 +187,66 @@ describe('JsonRpcHttp', () => {
     for (const r of both) {
       expect(r.status).toBe('rejected');
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(NodeRpcError);
+    }
+  });
+
+  it('sends smaller batches to a node with a limit on a batch, and larger ones again later', async () => {
+    // As geth answers a batch over its --rpc.batch-request-limit: one error object with the
+    // first call's id, not an array. This node takes at most 10 calls in a batch.
+    const LIMIT = 10;
+    answer = (body, res) => {
+      if (Array.isArray(body) && body.length > LIMIT)
+        return json(res, {
+          jsonrpc: '2.0',
+          id: body[0]!.id,
+          error: { code: -32600, message: 'batch too large' },
+        });
+      each((c) => ({ result: c.params[0] }))(body, res);
+    };
+    const limits: number[] = [];
+    const reasons: string[] = [];
+    const rpc = fast({
+      regrowMs: 200,
+      onBatchLimit: (size, reason) => {
+        limits.push(size);
+        reasons.push(reason);
+      },
+    });
+    const ask = (n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => rpc.request<number>('m', [i])));
+    const sizes = () => bodies.map((b) => (Array.isArray(b) ? b.length : 1));
+
+    bodies = [];
+    expect(await ask(100)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    // Halved on each refusal (100, 50, 25, 12) until the node took them: batches of 6.
+    expect(limits).toEqual([50, 25, 12, 6]);
+    expect(reasons[0]).toContain('batch too large');
+    expect(sizes().filter((n) => n > LIMIT).length).toBe(1 + 2 + 4 + 8);
+    // Every call was answered once, in a batch the node took.
+    expect(
+      sizes()
+        .filter((n) => n <= LIMIT)
+        .reduce((a, n) => a + n, 0),
+    ).toBe(100);
+
+    // Later calls go in batches of 6 from the start: nothing refused.
+    bodies = [];
+    expect(await ask(30)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(sizes()).toEqual([6, 6, 6, 6, 6]);
+
+    // After regrowMs without a refusal: twice as large (12: refused, 6 again), then, on a node
+    // whose limit went up meanwhile, twice as large each regrowMs up to batchSize.
+    await new Promise((r) => setTimeout(r, 250));
+    bodies = [];
+    await ask(12);
+    expect(sizes()).toEqual([12, 6, 6]);
+    expect(limits).toEqual([50, 25, 12, 6, 6]);
+    answer = each((c) => ({ result: c.params[0] }));
+    for (const size of [12, 24, 48, 96, 100, 100]) {
+      await new Promise((r) => setTimeout(r, 250));
+      bodies = [];
+      await ask(100);
+      expect(sizes()[0]).toBe(size);
     }
   });
 

@@ -210,13 +210,18 @@ export function methodUnsupported(err: unknown): boolean {
  */
 export function createEvmBlockSource(
   rpcUrl: string,
-  opts: { signal?: AbortSignal; shared?: PublicClient } = {},
+  opts: {
+    signal?: AbortSignal;
+    shared?: PublicClient;
+    /** Over http(s): told when the node refused a batch and batches got smaller (json-rpc.ts). */
+    onBatchLimit?: (size: number, reason: string) => void;
+  } = {},
 ): EvmBlockSource {
   if (rpcUrl.startsWith('ws'))
     return new EvmBlockSource(opts.shared ?? createEvmClient(rpcUrl, opts));
   return new EvmBlockSource(
     createEvmClient(rpcUrl, opts),
-    new JsonRpcHttp(rpcUrl, { signal: opts.signal }),
+    new JsonRpcHttp(rpcUrl, { signal: opts.signal, onBatchLimit: opts.onBatchLimit }),
   );
 }
 

@@ -61,6 +61,13 @@ export interface JsonRpcHttpOptions {
   batchSize?: number;
   /** The largest answer to one call (a batch's answer may be this many times up to 8 calls). */
   maxAnswerBytes?: number;
+  /**
+   * After a node refused a batch, how long the smaller size holds before batches twice as large
+   * are tried again (up to batchSize). 10 minutes by default.
+   */
+  regrowMs?: number;
+  /** Told each time a refused batch makes batches smaller: the new size and what the node did. */
+  onBatchLimit?: (size: number, reason: string) => void;
   /** When it aborts, every call still waiting is given up (its error the signal's reason). */
   signal?: AbortSignal;
 }
@@ -93,11 +100,18 @@ export class JsonRpcHttp {
   private readonly retryDelayMs: number;
   private readonly batchSize: number;
   private readonly maxAnswerBytes: number;
+  private readonly regrowMs: number;
+  private readonly onBatchLimit: ((size: number, reason: string) => void) | undefined;
   private readonly signal: AbortSignal | undefined;
   private queue: Call[] = [];
   private scheduled = false;
-  /** False once the node has refused a batch as a whole: every call goes alone from then on. */
-  private batches = true;
+  /**
+   * The most calls in one request now: batchSize, or half of the last batch the node refused (a
+   * node's or a proxy's limit on a batch's calls or size; 1 for a node without batches), twice
+   * that again after regrowMs without a refusal.
+   */
+  private size: number;
+  private refusedAt = 0;
   private nextId = 1;
 
   constructor(rpcUrl: string, opts: JsonRpcHttpOptions = {}) {
@@ -116,7 +130,10 @@ export class JsonRpcHttp {
     this.retryCount = opts.retryCount ?? 2;
     this.retryDelayMs = opts.retryDelayMs ?? 150;
     this.batchSize = opts.batchSize ?? 100;
+    this.size = this.batchSize;
     this.maxAnswerBytes = opts.maxAnswerBytes ?? MAX_BODY_BYTES;
+    this.regrowMs = opts.regrowMs ?? 600_000;
+    this.onBatchLimit = opts.onBatchLimit;
     this.signal = opts.signal;
   }
 
@@ -155,15 +172,36 @@ export class JsonRpcHttp {
     this.scheduled = false;
     const queue = this.queue;
     this.queue = [];
-    const size = this.batches ? this.batchSize : 1;
-    for (let i = 0; i < queue.length; i += size) void this.send(queue.slice(i, i + size));
+    if (this.size < this.batchSize && Date.now() - this.refusedAt >= this.regrowMs) {
+      this.size = Math.min(this.batchSize, this.size * 2);
+      this.refusedAt = Date.now();
+    }
+    this.sendIn(queue, this.size);
+  }
+
+  private sendIn(calls: Call[], size: number): void {
+    for (let i = 0; i < calls.length; i += size) void this.send(calls.slice(i, i + size));
+  }
+
+  /**
+   * The node refused this batch as a whole: its calls go again in batches of half its size, and
+   * so do later ones (batches already smaller are left as they are).
+   */
+  private refused(calls: Call[], reason: string): void {
+    const size = Math.max(1, Math.floor(calls.length / 2));
+    this.refusedAt = Date.now();
+    if (size < this.size) {
+      this.size = size;
+      this.onBatchLimit?.(size, reason);
+    }
+    this.sendIn(calls, size);
   }
 
   /**
    * One request with these calls; settles every one of them. A batch the node does not take as
-   * one (answered with a single object, as JSON-RPC 2.0 answers a batch it cannot read, or HTTP
-   * 413) is sent again call by call, and so is every later one; a batch whose answer is over its
-   * limit is sent again call by call, each with a limit of its own.
+   * one (answered with a single object, as JSON-RPC 2.0 answers a batch it cannot read and as
+   * nodes answer a batch over their limit, or HTTP 413) is sent again in halves (`refused`); a
+   * batch whose answer is over its limit is sent again call by call, each with a limit of its own.
    */
   private async send(calls: Call[]): Promise<void> {
     const body = JSON.stringify(
@@ -176,16 +214,14 @@ export class JsonRpcHttp {
     try {
       answer = await this.post(body, what, this.maxAnswerBytes * Math.min(calls.length, 8));
     } catch (err) {
-      const refused = err instanceof NodeHttpError && err.status === 413;
-      if (calls.length > 1 && (refused || err instanceof AnswerTooLarge)) {
-        if (refused) this.batches = false;
-        for (const c of calls) void this.send([c]);
-      } else for (const c of calls) c.reject(err);
+      if (calls.length > 1 && err instanceof NodeHttpError && err.status === 413)
+        this.refused(calls, err.message);
+      else if (calls.length > 1 && err instanceof AnswerTooLarge) this.sendIn(calls, 1);
+      else for (const c of calls) c.reject(err);
       return;
     }
     if (calls.length > 1 && !Array.isArray(answer)) {
-      this.batches = false;
-      for (const c of calls) void this.send([c]);
+      this.refused(calls, `the node answered ${what} with ${JSON.stringify(answer).slice(0, 200)}`);
       return;
     }
     settle(calls, answer);
