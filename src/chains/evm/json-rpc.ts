@@ -185,7 +185,8 @@ export class JsonRpcHttp {
 
   /**
    * The node refused this batch as a whole: its calls go again in batches of half its size, and
-   * so do later ones (batches already smaller are left as they are).
+   * so do later ones; no larger than the size already learned (a batch sent before a refusal
+   * that lowered it is refused in turn and goes again in that size).
    */
   private refused(calls: Call[], reason: string): void {
     const size = Math.max(1, Math.floor(calls.length / 2));
@@ -194,7 +195,7 @@ export class JsonRpcHttp {
       this.size = size;
       this.onBatchLimit?.(size, reason);
     }
-    this.sendIn(calls, size);
+    this.sendIn(calls, this.size);
   }
 
   /**
