@@ -123,6 +123,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   const routes = allRoutes(deps);
   const document = openApiDocument(routes, deps.version);
   const metrics = createMetrics(deps.sql, deps.admission);
+  const apiKeys = deps.apiKeys ?? new ApiKeyCache(deps.sql);
 
   app.use('*', metrics.httpMiddleware);
   app.use('*', async (c, next) => {
@@ -234,6 +235,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
         trustProxy: deps.trustProxy,
         requestTimeoutMs: deps.requestTimeoutMs,
         admission: deps.admission,
+        apiKeys,
       }) as never,
     );
     // Without the mutual-TLS listener (travel_rule.trp_port), TRP is served here.
@@ -241,7 +243,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   }
   // The API reference (no key: the contract, no data).
   app.route('/docs', docsRoutes(document));
-  app.use(`${API_BASE}/*`, requireApiKey(deps.apiKeys ?? new ApiKeyCache(deps.sql)));
+  app.use(`${API_BASE}/*`, requireApiKey(apiKeys));
   // After the key check: the limit is per key, and a request without a valid one is already refused.
   if (deps.rateLimit && deps.rateLimit.perMinute > 0)
     app.use(`${API_BASE}/*`, rateLimit(deps.rateLimit));

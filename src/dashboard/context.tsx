@@ -18,6 +18,12 @@ export interface DashboardDeps {
   requestTimeoutMs: number;
   /** The line of requests sharing the API's pool (src/api/admission.ts); none: no line. */
   admission?: Admission;
+  /**
+   * This process's API key cache (src/keys/cache.ts): emptied as soon as a key is revoked here,
+   * so the key is refused at once in this process, not when the revocation's notification comes
+   * back from Postgres.
+   */
+  apiKeys?: { clear(): void };
 }
 
 export type DashEnv = {

@@ -170,6 +170,7 @@ export function keyRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!/^\d{1,18}$/.test(id)) return page(c, { error: 'No such key.' }, 400);
     const revoked = await revokeApiKey(sql, id);
     if (revoked === 0) return page(c, { error: 'No active key with this id.' }, 400);
+    deps.apiKeys?.clear();
     await recordAudit(sql, {
       actor: c.get('session').operator.login,
       action: 'apikey_revoke',
