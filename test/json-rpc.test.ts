@@ -234,13 +234,14 @@ describe('JsonRpcHttp', () => {
     expect(await ask(30)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(sizes()).toEqual([6, 6, 6, 6, 6]);
 
-    // After regrowMs without a refusal: twice as large (12: refused, 6 again), then, on a node
-    // whose limit went up meanwhile, twice as large each regrowMs up to batchSize.
+    // After regrowMs without a refusal: twice as large (12: refused, 6 again, which it was told
+    // of already), then, on a node whose limit went up meanwhile, twice as large each regrowMs up
+    // to batchSize.
     await new Promise((r) => setTimeout(r, 250));
     bodies = [];
     await ask(12);
     expect(sizes()).toEqual([12, 6, 6]);
-    expect(limits).toEqual([50, 25, 12, 6, 6]);
+    expect(limits).toEqual([50, 25, 12, 6]);
     answer = each((c) => ({ result: c.params[0] }));
     for (const size of [12, 24, 48, 96, 100, 100]) {
       await new Promise((r) => setTimeout(r, 250));

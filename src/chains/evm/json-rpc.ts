@@ -66,7 +66,10 @@ export interface JsonRpcHttpOptions {
    * are tried again (up to batchSize). 10 minutes by default.
    */
   regrowMs?: number;
-  /** Told each time a refused batch makes batches smaller: the new size and what the node did. */
+  /**
+   * Told when a refused batch makes batches smaller than any refusal had made them: the new size
+   * and what the node did (not again when a larger size tried after regrowMs is refused).
+   */
   onBatchLimit?: (size: number, reason: string) => void;
   /** When it aborts, every call still waiting is given up (its error the signal's reason). */
   signal?: AbortSignal;
@@ -112,6 +115,8 @@ export class JsonRpcHttp {
    */
   private size: number;
   private refusedAt = 0;
+  /** The smallest size a refusal has brought batches to (onBatchLimit is told of smaller ones). */
+  private smallest: number;
   private nextId = 1;
 
   constructor(rpcUrl: string, opts: JsonRpcHttpOptions = {}) {
@@ -131,6 +136,7 @@ export class JsonRpcHttp {
     this.retryDelayMs = opts.retryDelayMs ?? 150;
     this.batchSize = opts.batchSize ?? 100;
     this.size = this.batchSize;
+    this.smallest = this.batchSize;
     this.maxAnswerBytes = opts.maxAnswerBytes ?? MAX_BODY_BYTES;
     this.regrowMs = opts.regrowMs ?? 600_000;
     this.onBatchLimit = opts.onBatchLimit;
@@ -191,8 +197,9 @@ export class JsonRpcHttp {
   private refused(calls: Call[], reason: string): void {
     const size = Math.max(1, Math.floor(calls.length / 2));
     this.refusedAt = Date.now();
-    if (size < this.size) {
-      this.size = size;
+    if (size < this.size) this.size = size;
+    if (size < this.smallest) {
+      this.smallest = size;
       this.onBatchLimit?.(size, reason);
     }
     this.sendIn(calls, this.size);
