@@ -114,7 +114,8 @@ export class JsonRpcHttp {
    * that again after regrowMs without a refusal.
    */
   private size: number;
-  private refusedAt = 0;
+  /** When `size` was last lowered, confirmed by a refusal or doubled: regrowMs counts from here. */
+  private sizeSince = 0;
   /** The smallest size a refusal has brought batches to (onBatchLimit is told of smaller ones). */
   private smallest: number;
   private nextId = 1;
@@ -178,9 +179,9 @@ export class JsonRpcHttp {
     this.scheduled = false;
     const queue = this.queue;
     this.queue = [];
-    if (this.size < this.batchSize && Date.now() - this.refusedAt >= this.regrowMs) {
+    if (this.size < this.batchSize && Date.now() - this.sizeSince >= this.regrowMs) {
       this.size = Math.min(this.batchSize, this.size * 2);
-      this.refusedAt = Date.now();
+      this.sizeSince = Date.now();
     }
     this.sendIn(queue, this.size);
   }
@@ -196,7 +197,7 @@ export class JsonRpcHttp {
    */
   private refused(calls: Call[], reason: string): void {
     const size = Math.max(1, Math.floor(calls.length / 2));
-    this.refusedAt = Date.now();
+    this.sizeSince = Date.now();
     if (size < this.size) this.size = size;
     if (size < this.smallest) {
       this.smallest = size;
