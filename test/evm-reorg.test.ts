@@ -114,6 +114,78 @@ describe('EVM reorgs', () => {
     orphaned.push(tx);
   });
 
+  it('delivers a block that comes back after a reorg again: a new event after the retraction, confirmed once', async () => {
+    await indexedHead();
+    const parent = await chain.pub.getBlock();
+    // Block A again means the same block hash: the same time, base fee and signed transaction.
+    const at = parent.timestamp + 100n;
+    const nonce = await chain.pub.getTransactionCount({ address: chain.wallet.account.address });
+    const mineA = async () => {
+      await chain.test.setNextBlockTimestamp({ timestamp: at });
+      await chain.test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
+      const hash = await chain.wallet.sendTransaction({
+        to: streamed,
+        value: 7n,
+        nonce,
+        gas: 21_000n,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      const receipt = await chain.pub.waitForTransactionReceipt({ hash });
+      return { tx: hash, block: receipt.blockHash };
+    };
+    const toA = await chain.test.snapshot();
+    const a = await mineA();
+    await receiver.waitFor(() => forTx(a.tx).length === 1);
+    // Onto B (same height, no transaction): A's event is retracted.
+    await chain.test.revert({ id: toA });
+    const toB = await chain.test.snapshot();
+    await chain.test.setNextBlockTimestamp({ timestamp: at });
+    await mine(1);
+    await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.removed === true));
+    await indexedHead();
+    // Back onto A: the very block, its transaction stored again and its event written again.
+    await chain.test.revert({ id: toB });
+    const again = await mineA();
+    expect(again).toEqual(a);
+    await receiver.waitFor(() => forTx(a.tx).length === 3);
+    await mine(8);
+    await indexedHead();
+    await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.confirmed === true));
+    await new Promise((r) => setTimeout(r, 500)); // nothing more comes for it
+
+    const got = forTx(a.tx);
+    expect(got.map((r) => [r.json.removed === true, r.json.confirmed])).toEqual([
+      [false, false],
+      [true, false],
+      [false, false],
+      [false, true],
+    ]);
+    const ids = got.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(4);
+    const [first, retraction, returned, confirmed] = got.map((r) => r.json);
+    expect(retraction!.sequence).toBeGreaterThan(first!.sequence);
+    expect(returned!.sequence).toBeGreaterThan(retraction!.sequence);
+    expect(confirmed!.sequence).toBeGreaterThan(returned!.sequence);
+    // The event that came back says what the first one said (only its sequence is its own).
+    expect({ ...returned, sequence: undefined }).toEqual({ ...first, sequence: undefined });
+    expect(confirmed!.tx).toEqual(first!.tx);
+    expect(await db.sql`select block_hash from evm_transactions where hash = ${a.tx}`).toEqual([
+      { block_hash: a.block },
+    ]);
+    // The retraction is about the orphaned block too; the unconfirmed event that came back is the
+    // second of its identity (incarnation 1), the confirmed one the first (none was orphaned).
+    const events = await db.sql<
+      { incarnation: number; confirmed: boolean; removed: boolean; orphaned: boolean }[]
+    >`select incarnation, confirmed, removed, orphaned from webhook_events where tx_hash = ${a.tx} order by sequence`;
+    expect(events.map((e) => [e.incarnation, e.confirmed, e.removed, e.orphaned])).toEqual([
+      [0, false, false, true],
+      [0, false, true, true],
+      [1, false, false, false],
+      [0, true, false, false],
+    ]);
+  });
+
   it('never confirms an orphaned transaction, keeps delivering, and equals a clean index of the chain', async () => {
     const fresh = await send();
     await mine(10);
