@@ -96,4 +96,67 @@ describe('live AML webhooks and reorgs', () => {
     expectWebhookContract('retraction', [retraction.json]);
     expect(await listed()).toHaveLength(0);
   });
+
+  it('alerts again when the orphaned block comes back, lists the event again, and sends no second retraction', async () => {
+    await indexedHead();
+    const parent = await chain.pub.getBlock();
+    // Block A again means the same block hash: the same time, base fee and signed transaction.
+    const at = parent.timestamp + 100n;
+    const nonce = await chain.pub.getTransactionCount({ address: chain.wallet.account.address });
+    const mineA = async () => {
+      await chain.test.setNextBlockTimestamp({ timestamp: at });
+      await chain.test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
+      const hash = await chain.wallet.sendTransaction({
+        account: chain.wallet.account,
+        chain: hardhat,
+        to: tracked,
+        value: 3n,
+        nonce,
+        gas: 21_000n,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      const receipt = await chain.pub.waitForTransactionReceipt({ hash });
+      return { tx: hash, block: receipt.blockHash };
+    };
+    const listed = async () =>
+      (
+        await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', {
+          headers: { apikey },
+        })
+      ).json.data as { hash?: string; tx_hash?: string }[];
+    const toA = await chain.test.snapshot();
+    const a = await mineA();
+    await receiver.waitFor(() => forTx(a.tx).length === 1);
+    await chain.test.revert({ id: toA });
+    const toB = await chain.test.snapshot();
+    await chain.test.setNextBlockTimestamp({ timestamp: at });
+    await chain.mine(1);
+    await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.removed === true));
+    await indexedHead();
+    expect(await listed()).toHaveLength(0);
+
+    await chain.test.revert({ id: toB });
+    expect(await mineA()).toEqual(a);
+    await receiver.waitFor(() => forTx(a.tx).length === 3);
+    await chain.mine(8);
+    await indexedHead();
+    await new Promise((r) => setTimeout(r, 500)); // nothing more comes for it
+
+    const got = forTx(a.tx);
+    expect(got.map((r) => r.json.removed === true)).toEqual([false, true, false]);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(3);
+    const [first, retraction, returned] = got.map((r) => r.json);
+    expect(retraction!.sequence).toBeGreaterThan(first!.sequence);
+    expect(returned!.sequence).toBeGreaterThan(retraction!.sequence);
+    // A new alert of the same transaction: only its sequence and the time it was raised differ.
+    expect({ ...returned, sequence: undefined, created_at: undefined }).toEqual({
+      ...first,
+      sequence: undefined,
+      created_at: undefined,
+    });
+    expect(Date.parse(returned!.created_at)).toBeGreaterThan(Date.parse(first!.created_at));
+    expectWebhookContract('liveAml', [returned]);
+    expect(await listed()).toHaveLength(1);
+  });
 });
