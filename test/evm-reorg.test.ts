@@ -116,37 +116,20 @@ describe('EVM reorgs', () => {
 
   it('delivers a block that comes back after a reorg again: a new event after the retraction, confirmed once', async () => {
     await indexedHead();
-    const parent = await chain.pub.getBlock();
-    // Block A again means the same block hash: the same time, base fee and signed transaction.
-    const at = parent.timestamp + 100n;
-    const nonce = await chain.pub.getTransactionCount({ address: chain.wallet.account.address });
-    const mineA = async () => {
-      await chain.test.setNextBlockTimestamp({ timestamp: at });
-      await chain.test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
-      const hash = await chain.wallet.sendTransaction({
-        to: streamed,
-        value: 7n,
-        nonce,
-        gas: 21_000n,
-        maxFeePerGas: 2_000_000_000n,
-        maxPriorityFeePerGas: 1n,
-      });
-      const receipt = await chain.pub.waitForTransactionReceipt({ hash });
-      return { tx: hash, block: receipt.blockHash };
-    };
+    const blockA = await chain.repeatableBlock(streamed, 7n);
     const toA = await chain.test.snapshot();
-    const a = await mineA();
+    const a = await blockA.mine();
     await receiver.waitFor(() => forTx(a.tx).length === 1);
     // Onto B (same height, no transaction): A's event is retracted.
     await chain.test.revert({ id: toA });
     const toB = await chain.test.snapshot();
-    await chain.test.setNextBlockTimestamp({ timestamp: at });
+    await chain.test.setNextBlockTimestamp({ timestamp: blockA.at });
     await mine(1);
     await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.removed === true));
     await indexedHead();
     // Back onto A: the very block, its transaction stored again and its event written again.
     await chain.test.revert({ id: toB });
-    const again = await mineA();
+    const again = await blockA.mine();
     expect(again).toEqual(a);
     await receiver.waitFor(() => forTx(a.tx).length === 3);
     await mine(8);

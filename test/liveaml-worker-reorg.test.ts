@@ -49,6 +49,14 @@ const indexedHead = () => chain.indexedHead(db.sql);
 
 const forTx = (hash: string) => receiver.received.filter((r) => r.json?.hash === hash);
 
+/** The key's live AML events, as /v2/liveaml/events lists them. */
+const listed = async (): Promise<unknown[]> =>
+  (
+    await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', {
+      headers: { apikey },
+    })
+  ).json.data;
+
 describe('live AML webhooks and reorgs', () => {
   it('retracts a delivered live AML webhook of an orphaned transaction and stops listing its event', async () => {
     await indexedHead();
@@ -65,12 +73,6 @@ describe('live AML webhooks and reorgs', () => {
       () => db.sql`select status from webhook_events where kind = 'liveaml' and tx_hash = ${hash}`,
       (r) => r[0]?.status === 'delivered',
     );
-    const listed = async () =>
-      (
-        await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', {
-          headers: { apikey },
-        })
-      ).json.data;
     expect(await listed()).toHaveLength(1);
 
     await chain.test.revert({ id: snapshot });
@@ -99,45 +101,20 @@ describe('live AML webhooks and reorgs', () => {
 
   it('alerts again when the orphaned block comes back, lists the event again, and sends no second retraction', async () => {
     await indexedHead();
-    const parent = await chain.pub.getBlock();
-    // Block A again means the same block hash: the same time, base fee and signed transaction.
-    const at = parent.timestamp + 100n;
-    const nonce = await chain.pub.getTransactionCount({ address: chain.wallet.account.address });
-    const mineA = async () => {
-      await chain.test.setNextBlockTimestamp({ timestamp: at });
-      await chain.test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
-      const hash = await chain.wallet.sendTransaction({
-        account: chain.wallet.account,
-        chain: hardhat,
-        to: tracked,
-        value: 3n,
-        nonce,
-        gas: 21_000n,
-        maxFeePerGas: 2_000_000_000n,
-        maxPriorityFeePerGas: 1n,
-      });
-      const receipt = await chain.pub.waitForTransactionReceipt({ hash });
-      return { tx: hash, block: receipt.blockHash };
-    };
-    const listed = async () =>
-      (
-        await call(app.baseUrl, 'GET', '/v2/liveaml/events?page=1&limit=50', {
-          headers: { apikey },
-        })
-      ).json.data as { hash?: string; tx_hash?: string }[];
+    const blockA = await chain.repeatableBlock(tracked, 3n);
     const toA = await chain.test.snapshot();
-    const a = await mineA();
+    const a = await blockA.mine();
     await receiver.waitFor(() => forTx(a.tx).length === 1);
     await chain.test.revert({ id: toA });
     const toB = await chain.test.snapshot();
-    await chain.test.setNextBlockTimestamp({ timestamp: at });
+    await chain.test.setNextBlockTimestamp({ timestamp: blockA.at });
     await chain.mine(1);
     await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.removed === true));
     await indexedHead();
     expect(await listed()).toHaveLength(0);
 
     await chain.test.revert({ id: toB });
-    expect(await mineA()).toEqual(a);
+    expect(await blockA.mine()).toEqual(a);
     await receiver.waitFor(() => forTx(a.tx).length === 3);
     await chain.mine(8);
     await indexedHead();

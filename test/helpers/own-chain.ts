@@ -48,6 +48,35 @@ export async function startOwnChain() {
       for (let i = 0; i < blocks; i++)
         await test.request({ method: 'evm_mine', params: [] } as never);
     },
+    /**
+     * A block that an evm_revert can bring back with the same hash (a reorg that returns to it):
+     * each `mine()` mines it on the current head with the same time (100 s after the head now),
+     * base fee and signed transaction of `value` wei from `wallet` to `to`.
+     */
+    async repeatableBlock(to: Hex, value: bigint) {
+      const at = (await pub.getBlock()).timestamp + 100n;
+      const nonce = await pub.getTransactionCount({ address: account.address });
+      return {
+        /** The block's time: give it to another block of the same height for a branch beside it. */
+        at,
+        async mine(): Promise<{ tx: Hex; block: Hex }> {
+          await test.setNextBlockTimestamp({ timestamp: at });
+          await test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
+          const hash = await wallet.sendTransaction({
+            account,
+            chain: hardhat,
+            to,
+            value,
+            nonce,
+            gas: 21_000n,
+            maxFeePerGas: 2_000_000_000n,
+            maxPriorityFeePerGas: 1n,
+          });
+          const receipt = await pub.waitForTransactionReceipt({ hash });
+          return { tx: hash, block: receipt.blockHash };
+        },
+      };
+    },
     /** Waits until the database's eth cursor is the node's head block. */
     async indexedHead(sql: Sql): Promise<void> {
       const head = await pub.getBlock();
