@@ -4,7 +4,9 @@
  * what viem's documented getBlock and getTransactionReceipt report for it (legacy and EIP-1559
  * transfers, a contract creation whose constructor emits a log); a block above the head is null;
  * a node answering with a malformed number is refused, naming the block and transaction; a node
- * that refuses batches over a limit is read in batches under it. Both
+ * that refuses batches over a limit is read in batches under it; receipts that come from another
+ * block (the chain changed between the block and its receipts) are refused and the block read
+ * again. Both
  * readers: the JSON-RPC reader of its own an http(s) node gets (json-rpc.ts), and viem's client
  * (what a ws(s) node is read through).
  */
@@ -67,6 +69,44 @@ async function reference(n: bigint): Promise<EvmBlock> {
   };
 }
 
+/**
+ * A JSON-RPC proxy in front of the chain's node. `hook` sees each request's calls first (a batch
+ * or one call) and answers in the node's stead when it returns an answer.
+ */
+async function nodeProxy(
+  hook: (calls: { id: number; method: string }[], batch: boolean) => Promise<unknown>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const proxy: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      const parsed = JSON.parse(body) as
+        | { id: number; method: string }[]
+        | { id: number; method: string };
+      res.setHeader('content-type', 'application/json');
+      const own = await hook(Array.isArray(parsed) ? parsed : [parsed], Array.isArray(parsed));
+      if (own !== undefined) {
+        res.end(JSON.stringify(own));
+        return;
+      }
+      const answer = await fetch(chain.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      res.end(await answer.text());
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    async close() {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    },
+  };
+}
+
 describe('EvmBlockSource.fetchBlock', () => {
   it('reads every block as viem reports it, on a real node', async () => {
     const first = (await chain.pub.getBlockNumber()) + 1n;
@@ -117,41 +157,24 @@ describe('EvmBlockSource.fetchBlock', () => {
     // --rpc.batch-request-limit): one error object with the first call's id, not an array.
     const LIMIT = 2;
     const sizes: number[] = [];
-    const proxy: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', async () => {
-        const parsed = JSON.parse(body) as { id: number }[] | { id: number };
-        sizes.push(Array.isArray(parsed) ? parsed.length : 1);
-        res.setHeader('content-type', 'application/json');
-        if (Array.isArray(parsed) && parsed.length > LIMIT) {
-          res.end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id: parsed[0]!.id,
-              error: { code: -32600, message: 'batch too large' },
-            }),
-          );
-          return;
-        }
-        const answer = await fetch(chain.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        res.end(await answer.text());
-      });
+    const proxy = await nodeProxy(async (calls, batch) => {
+      sizes.push(calls.length);
+      if (batch && calls.length > LIMIT)
+        return {
+          jsonrpc: '2.0',
+          id: calls[0]!.id,
+          error: { code: -32600, message: 'batch too large' },
+        };
+      return undefined;
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
       const first = (await chain.pub.getBlockNumber()) + 1n;
       for (let i = 0; i < 3; i++) await chain.send(`0x${'6b'.repeat(20)}`, BigInt(i + 1));
       const head = await chain.pub.getBlockNumber();
       const limits: number[] = [];
-      const source = createEvmBlockSource(
-        `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-        { onBatchLimit: (size) => limits.push(size) },
-      );
+      const source = createEvmBlockSource(proxy.url, {
+        onBatchLimit: (size) => limits.push(size),
+      });
       const numbers = Array.from(
         { length: Number(head - first + 1n) },
         (_, i) => first + BigInt(i),
@@ -166,8 +189,61 @@ describe('EvmBlockSource.fetchBlock', () => {
       await Promise.all(numbers.map((n) => source.fetchBlock(n)));
       expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
+    }
+  });
+
+  it('reads a block again when its receipts come from another block (the chain changed in between)', async () => {
+    // Between the block and its receipts the node reorganises onto block B at the same height
+    // with the same transaction (another time and base fee: another hash and gas price). The
+    // receipts asked for by number or by transaction hash are then B's.
+    const { account } = chain.wallet;
+    const to = `0x${'7c'.repeat(20)}` as Hex;
+    for (const viaViem of [false, true]) {
+      const parent = await chain.pub.getBlock();
+      const raw = await chain.wallet.signTransaction({
+        account: account!,
+        chain: hardhat,
+        to,
+        value: 5n,
+        nonce: await chain.pub.getTransactionCount({ address: account!.address }),
+        gas: 21_000n,
+        maxFeePerGas: 5_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      const mineWith = async (timestamp: bigint, baseFeePerGas: bigint) => {
+        await chain.test.setNextBlockTimestamp({ timestamp });
+        await chain.test.setNextBlockBaseFeePerGas({ baseFeePerGas });
+        const hash = await chain.wallet.sendRawTransaction({ serializedTransaction: raw });
+        return (await chain.pub.waitForTransactionReceipt({ hash })).blockHash.toLowerCase();
+      };
+      const beforeA = await chain.test.snapshot();
+      const a = await mineWith(parent.timestamp + 100n, 1_000_000_000n);
+      let b: string | undefined;
+      const proxy = await nodeProxy(async (calls) => {
+        if (b === undefined && calls.some((c) => /Receipt/.test(c.method))) {
+          b = '';
+          await chain.test.revert({ id: beforeA });
+          b = await mineWith(parent.timestamp + 200n, 2_000_000_000n);
+        }
+        return undefined;
+      });
+      try {
+        const source = viaViem
+          ? new EvmBlockSource(createEvmClient(proxy.url))
+          : createEvmBlockSource(proxy.url);
+        const failed = source.fetchBlock(parent.number + 1n);
+        await expect(failed).rejects.toThrow(RetryableError);
+        await expect(failed).rejects.toThrow(
+          `the receipts read for block ${parent.number + 1n} (${a}) belong to block ${b}`,
+        );
+        const again = await source.fetchBlock(parent.number + 1n);
+        expect(again!.hash).toBe(b);
+        expect(again).toEqual(await reference(parent.number + 1n));
+        expect(again!.transactions[0]!.gasPrice).toBe(2_000_000_001n);
+      } finally {
+        await proxy.close();
+      }
     }
   });
 

@@ -40,6 +40,7 @@ export interface EvmTransaction {
 
 interface RpcReceipt {
   transactionHash: Hex;
+  blockHash?: Hex | null;
   contractAddress: Hex | null;
   gasUsed: Hex;
   effectiveGasPrice?: Hex;
@@ -303,6 +304,15 @@ export class EvmBlockSource {
           txs.map((t) => t.hash),
         )
       : [];
+    // Receipts are asked for by block number or transaction hash, after the block: a reorg in
+    // between, or nodes behind a balancer at different heads, give the receipts of another block
+    // holding the same transactions (another status, gas price, log positions). Read again.
+    const blockHash = block.hash.toLowerCase();
+    const other = receipts.find((r) => r.blockHash && r.blockHash.toLowerCase() !== blockHash);
+    if (other)
+      throw new RetryableError(
+        `the receipts read for block ${number} (${blockHash}) belong to block ${other.blockHash!.toLowerCase()}: the chain changed while reading; reading again`,
+      );
     const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
     const transactions = txs.map((tx): EvmTransaction => {
       const r = byHash.get(tx.hash.toLowerCase());
@@ -335,7 +345,7 @@ export class EvmBlockSource {
     });
     return {
       number: quantity(block.number, number),
-      hash: block.hash.toLowerCase(),
+      hash: blockHash,
       parentHash: block.parentHash.toLowerCase(),
       timestamp: quantity(block.timestamp, number),
       transactions,
