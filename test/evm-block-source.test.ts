@@ -5,8 +5,8 @@
  * transfers, a contract creation whose constructor emits a log); a block above the head is null;
  * a node answering with a malformed number is refused, naming the block and transaction; a node
  * that refuses batches over a limit is read in batches under it; receipts that come from another
- * block (the chain changed between the block and its receipts) are refused and the block read
- * again. Both
+ * block (the chain changed between the block and its receipts), and a block answered for another
+ * number, are refused and the block read again. Both
  * readers: the JSON-RPC reader of its own an http(s) node gets (json-rpc.ts), and viem's client
  * (what a ws(s) node is read through).
  */
@@ -71,18 +71,19 @@ async function reference(n: bigint): Promise<EvmBlock> {
 
 /**
  * A JSON-RPC proxy in front of the chain's node. `hook` sees each request's calls first (a batch
- * or one call) and answers in the node's stead when it returns an answer.
+ * or one call), may change them before they go on, and answers in the node's stead when it
+ * returns an answer.
  */
+type RpcCall = { id: number; method: string; params?: unknown[] };
+
 async function nodeProxy(
-  hook: (calls: { id: number; method: string }[], batch: boolean) => Promise<unknown>,
+  hook: (calls: RpcCall[], batch: boolean) => Promise<unknown>,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const proxy: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
-      const parsed = JSON.parse(body) as
-        | { id: number; method: string }[]
-        | { id: number; method: string };
+      const parsed = JSON.parse(body) as RpcCall[] | RpcCall;
       res.setHeader('content-type', 'application/json');
       const own = await hook(Array.isArray(parsed) ? parsed : [parsed], Array.isArray(parsed));
       if (own !== undefined) {
@@ -92,7 +93,7 @@ async function nodeProxy(
       const answer = await fetch(chain.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body,
+        body: JSON.stringify(parsed),
       });
       res.end(await answer.text());
     });
@@ -241,6 +242,38 @@ describe('EvmBlockSource.fetchBlock', () => {
         expect(again!.hash).toBe(b);
         expect(again).toEqual(await reference(parent.number + 1n));
         expect(again!.transactions[0]!.gasPrice).toBe(2_000_000_001n);
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+
+  it('refuses another block than the one asked for, and reads the block asked for again', async () => {
+    // A cache or balancer before the node that answers the first read of block n with block n - 1.
+    await chain.mine(2);
+    const n = await chain.pub.getBlockNumber();
+    const asked = `0x${n.toString(16)}`;
+    for (const viaViem of [false, true]) {
+      let swapped = false;
+      const proxy = await nodeProxy(async (calls) => {
+        for (const c of calls)
+          if (!swapped && c.method === 'eth_getBlockByNumber' && c.params?.[0] === asked) {
+            swapped = true;
+            c.params[0] = `0x${(n - 1n).toString(16)}`;
+          }
+        return undefined;
+      });
+      try {
+        const source = viaViem
+          ? new EvmBlockSource(createEvmClient(proxy.url))
+          : createEvmBlockSource(proxy.url);
+        const below = (await chain.pub.getBlock({ blockNumber: n - 1n })).hash.toLowerCase();
+        const err = await source.fetchBlock(n).catch((e) => e);
+        expect(err).toBeInstanceOf(RetryableError);
+        expect((err as Error).message).toBe(
+          `the node answered block ${n} with block ${n - 1n} (${below}); reading again`,
+        );
+        expect(await source.fetchBlock(n)).toEqual(await reference(n));
       } finally {
         await proxy.close();
       }

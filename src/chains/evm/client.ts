@@ -295,6 +295,13 @@ export class EvmBlockSource {
       'eth_getBlockByNumber',
     );
     if (!block?.hash) return null;
+    // A node (or a cache or balancer before it) answering with another block than the one asked
+    // for: its parent would look like a reorg, or like a node contradicting itself (a halt).
+    const answered = quantity(block.number, number);
+    if (answered !== number)
+      throw new RetryableError(
+        `the node answered block ${number} with block ${answered} (${block.hash.toLowerCase()}); reading again`,
+      );
     const txs = block.transactions ?? [];
     if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'object' || t === null))
       throw new RetryableError(`eth_getBlockByNumber(${number}) did not return full transactions`);
@@ -344,7 +351,7 @@ export class EvmBlockSource {
       };
     });
     return {
-      number: quantity(block.number, number),
+      number,
       hash: blockHash,
       parentHash: block.parentHash.toLowerCase(),
       timestamp: quantity(block.timestamp, number),
