@@ -148,6 +148,60 @@ describe('tollgate doctor', () => {
     expect(none.err).toMatch(/no network configured/);
   });
 
+  it('reads the history at the start block as the indexer does: the block and its receipts', async () => {
+    // A transaction on anvil, in the block the backfill would start from.
+    const send = (method: string, params: unknown[]) =>
+      fetch(anvil.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }).then((r) => r.json() as Promise<{ result: unknown }>);
+    const transfer = [
+      {
+        from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        value: '0x1',
+      },
+    ];
+    const hash = (await send('eth_sendTransaction', transfer)).result as string;
+    let receipt: { blockNumber: string } | null = null;
+    for (let i = 0; i < 100 && !receipt; i++) {
+      receipt = (await send('eth_getTransactionReceipt', [hash])).result as typeof receipt;
+      if (!receipt) await new Promise((r) => setTimeout(r, 50));
+    }
+    const start = BigInt(receipt!.blockNumber);
+    // A later transaction too: the newest blocks, which the required checks read, are whole.
+    await send('eth_sendTransaction', transfer);
+    await send('evm_mine', []);
+    const env = { TOLLGATE_START_BLOCK_ETH: start.toString() };
+
+    const whole = await doctor({ ...env, TOLLGATE_RPC_ETH: anvil.url });
+    expect(whole.check('eth', /history at block/)).toMatchObject({
+      ok: true,
+      detail: `block ${start} available, with its receipts`,
+    });
+    // In front of anvil: a node that keeps receipts for recent blocks only (null for block
+    // `start` and below), and one that pruned that history (geth's answer, EIP-4444).
+    const history = await historyProxy(anvil.url, start);
+    try {
+      const noReceipts = await doctor({ ...env, TOLLGATE_RPC_ETH: `${history.url}/no-receipts` });
+      expect(noReceipts.code).toBe(0); // optional: only a backfill that far back needs it
+      expect(noReceipts.check('eth', /history at block/)).toMatchObject({
+        ok: false,
+        required: false,
+        detail: `the node has block ${start} but no receipt for its transaction ${hash}: it keeps receipts, or the transaction index that finds them, for recent blocks only; geth: --history.transactions=0 indexes every block`,
+      });
+      const pruned = await doctor({ ...env, TOLLGATE_RPC_ETH: `${history.url}/pruned` });
+      expect(pruned.check('eth', /history at block/)).toMatchObject({
+        ok: false,
+        required: false,
+        detail: `the node does not serve block ${start} (it answered: pruned history unavailable): pruned or expired there: backfill from a later block, or use a node that keeps full history`,
+      });
+    } finally {
+      await history.close();
+    }
+  });
+
   it.skipIf(skipWithoutLitecoind)(
     'checks a Bitcoin-family node: getblock, its verbosity 3, and -txindex',
     async () => {
@@ -172,3 +226,49 @@ describe('tollgate doctor', () => {
     },
   );
 });
+
+/**
+ * A proxy in front of `target` that answers for block `upTo` and below as a node without that
+ * history does: under /no-receipts, null for their receipts (by block or by transaction hash);
+ * under /pruned, geth's error 4444 for the blocks and their receipts.
+ */
+async function historyProxy(target: string, upTo: bigint) {
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const parsed = JSON.parse(body) as Call | Call[];
+    const one = async (c: Call) => {
+      const got = (await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(c),
+      }).then((r) => r.json())) as { result?: { blockNumber?: string } | null };
+      const block = c.params?.[0];
+      const at =
+        c.method === 'eth_getTransactionReceipt' && got.result?.blockNumber
+          ? BigInt(got.result.blockNumber)
+          : /^eth_getBlock(ByNumber|Receipts)$/.test(c.method) &&
+              typeof block === 'string' &&
+              block.startsWith('0x')
+            ? BigInt(block)
+            : undefined;
+      if (at === undefined || at > upTo) return got;
+      if (req.url === '/pruned')
+        return {
+          jsonrpc: '2.0',
+          id: c.id,
+          error: { code: 4444, message: 'pruned history unavailable' },
+        };
+      return c.method === 'eth_getBlockByNumber' ? got : { jsonrpc: '2.0', id: c.id, result: null };
+    };
+    const answer = Array.isArray(parsed) ? await Promise.all(parsed.map(one)) : await one(parsed);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+type Call = { id: number; method: string; params?: unknown[] };

@@ -3,7 +3,13 @@ import { BaseError, numberToHex, type PublicClient } from 'viem';
 import { command } from './command.js';
 import { type Config, resolveNetworks, type ResolvedNetwork } from '../config/index.js';
 import { networkInfo } from '../config/networks.js';
-import { closeEvmClient, createEvmClient, methodUnsupported } from '../chains/evm/client.js';
+import {
+  closeEvmClient,
+  createEvmClient,
+  EvmBlockSource,
+  HistoryUnavailableError,
+  methodUnsupported,
+} from '../chains/evm/client.js';
 import { watchNewHeads } from '../chains/evm/heads.js';
 import { UtxoRpc } from '../chains/utxo/client.js';
 import { describeError } from '../errors.js';
@@ -150,11 +156,24 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
   });
   const start = typeof n.startBlock === 'number' ? BigInt(n.startBlock) : 1n;
   await probe(`history at block ${start} (backfill, start block)`, false, async () => {
-    const b = (await rpc('eth_getBlockByNumber', [numberToHex(start), false])) as {
-      hash: string;
-    } | null;
-    expect(b, `the node has no block ${start} (history expired or pruned): no backfill below it`);
-    return `block ${start} available`;
+    // Read as the indexer reads it: the block, then the receipts of the first block from there
+    // with a transaction (among the next 20), which a node may no longer serve though it has
+    // the block (receipts, or the index that finds them, kept for recent blocks only).
+    const source = new EvmBlockSource(client);
+    for (let at = start; at === start || (at < start + 20n && at <= head); at++) {
+      const block = await source.fetchBlock(at).catch((err) => {
+        if (err instanceof HistoryUnavailableError)
+          throw new Missing(`${err.message}: ${err.advice}`);
+        throw err;
+      });
+      expect(
+        block,
+        `the node has no block ${at} (history expired or pruned): no backfill below it`,
+      );
+      if (block!.transactions.length)
+        return `block ${start} available${at === start ? ', with its receipts' : `; receipts of block ${at} available`}`;
+    }
+    return `block ${start} available (no transaction up to block ${start + 19n} to ask receipts for)`;
   });
   if (n.heads) {
     const heads = n.heads;

@@ -466,9 +466,12 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   /**
    * Retries RPC and database failures with backoff until they pass or the indexer stops. A node
    * failure is recorded for /readyz (node-errors.ts) while it lasts, and cleared when the call
-   * passes.
+   * passes. An error `passOn` picks is thrown at once, for the caller to count.
    */
-  protected async retrying<T>(fn: () => Promise<T>): Promise<T> {
+  protected async retrying<T>(
+    fn: () => Promise<T>,
+    passOn: (err: unknown) => boolean = () => false,
+  ): Promise<T> {
     let delay = 250;
     for (;;) {
       try {
@@ -479,7 +482,12 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
         }
         return result;
       } catch (err) {
-        if (this.stopping || err instanceof IndexerHaltError || err instanceof LockLostError)
+        if (
+          this.stopping ||
+          err instanceof IndexerHaltError ||
+          err instanceof LockLostError ||
+          passOn(err)
+        )
           throw err;
         if (this.lock?.lost) throw new LockLostError(this.opts.network);
         const fromNode = isNodeError(err);

@@ -184,24 +184,23 @@ export function answeredWithRpcError(err: unknown): boolean {
  * this call (an internal error, a limit) is asked again.
  */
 export function methodUnsupported(err: unknown): boolean {
-  let code: number;
-  let message: string;
-  if (err instanceof NodeRpcError) {
-    code = err.code;
-    message = err.message;
-  } else if (err instanceof BaseError) {
-    const rpc = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
-    if (!rpc) return false;
-    code = rpc.code;
-    message = rpc.details ?? rpc.shortMessage;
-  } else return false;
+  const rpc = rpcErrorOf(err);
+  if (!rpc) return false;
   return (
-    code === -32601 ||
-    code === -32004 ||
+    rpc.code === -32601 ||
+    rpc.code === -32004 ||
     /method .*(not (found|supported|available|exist))|unsupported method|does not exist/i.test(
-      message,
+      rpc.message,
     )
   );
+}
+
+/** The JSON-RPC error a node answered with, through our reader or viem's. */
+function rpcErrorOf(err: unknown): { code: number; message: string } | undefined {
+  if (err instanceof NodeRpcError) return { code: err.code, message: err.nodeMessage };
+  if (!(err instanceof BaseError)) return undefined;
+  const rpc = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+  return rpc ? { code: rpc.code, message: rpc.details ?? rpc.shortMessage } : undefined;
 }
 
 /**
@@ -224,6 +223,53 @@ export function createEvmBlockSource(
     createEvmClient(rpcUrl, opts),
     new JsonRpcHttp(rpcUrl, { signal: opts.signal, onBatchLimit: opts.onBatchLimit }),
   );
+}
+
+/**
+ * History the node does not serve: a block it pruned or expired (geth's history expiry answers
+ * error 4444, "pruned history unavailable"), or a block it has without the receipt of one of its
+ * transactions (still importing it, near the head; or a node that keeps receipts, or the index
+ * that finds them by transaction hash, for recent blocks only: geth's `--history.transactions`).
+ * Retryable (near the head it passes); `advice` says what an operator can change when it lasts.
+ */
+export class HistoryUnavailableError extends RetryableError {
+  constructor(
+    readonly blockNumber: bigint,
+    message: string,
+    readonly advice: string,
+  ) {
+    super(message);
+    this.name = 'HistoryUnavailableError';
+  }
+}
+
+const PRUNED_ADVICE =
+  'pruned or expired there: backfill from a later block, or use a node that keeps full history';
+const RECEIPTS_ADVICE =
+  'it keeps receipts, or the transaction index that finds them, for recent blocks only; geth: --history.transactions=0 indexes every block';
+
+/** A block the node has, without the receipt of one of its transactions. */
+function receiptMissing(number: bigint, tx: string): HistoryUnavailableError {
+  return new HistoryUnavailableError(
+    number,
+    `the node has block ${number} but no receipt for its transaction ${tx.toLowerCase()}`,
+    RECEIPTS_ADVICE,
+  );
+}
+
+/**
+ * The node's own answer that it no longer serves that history: EIP-4444's error code 4444
+ * (geth: "pruned history unavailable"), or a message saying so.
+ */
+function prunedHistory(err: unknown): string | undefined {
+  const rpc = rpcErrorOf(err);
+  if (!rpc) return undefined;
+  return rpc.code === 4444 ||
+    /pruned history|history (is )?(not available|unavailable)|not available due to pruning/i.test(
+      rpc.message,
+    )
+    ? rpc.message.slice(0, 200)
+    : undefined;
 }
 
 /**
@@ -291,7 +337,18 @@ export class EvmBlockSource {
    */
   async fetchBlock(number: bigint): Promise<EvmBlock | null> {
     const block = await this.rpc(
-      () => this.read<RpcBlock | null>('eth_getBlockByNumber', [numberToHex(number), true]),
+      () =>
+        this.read<RpcBlock | null>('eth_getBlockByNumber', [numberToHex(number), true]).catch(
+          (err) => {
+            const pruned = prunedHistory(err);
+            if (pruned === undefined) throw err;
+            throw new HistoryUnavailableError(
+              number,
+              `the node does not serve block ${number} (it answered: ${pruned})`,
+              PRUNED_ADVICE,
+            );
+          },
+        ),
       'eth_getBlockByNumber',
     );
     if (!block?.hash) return null;
@@ -323,7 +380,7 @@ export class EvmBlockSource {
     const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
     const transactions = txs.map((tx): EvmTransaction => {
       const r = byHash.get(tx.hash.toLowerCase());
-      if (!r) throw new RetryableError(`receipt missing for ${tx.hash} in block ${number}`);
+      if (!r) throw receiptMissing(number, tx.hash);
       return {
         hash: tx.hash.toLowerCase(),
         index:
@@ -366,6 +423,13 @@ export class EvmBlockSource {
         this.blockReceipts = true;
         if (Array.isArray(r)) return r as RpcReceipt[];
       } catch (err) {
+        const pruned = prunedHistory(err);
+        if (pruned !== undefined)
+          throw new HistoryUnavailableError(
+            number,
+            `the node does not serve the receipts of block ${number} (it answered: ${pruned})`,
+            PRUNED_ADVICE,
+          );
         // Only a node that says it has no such method lacks it; one that did not answer (a
         // timeout) or failed this call is asked again.
         if (this.blockReceipts === true || !methodUnsupported(err))
@@ -378,12 +442,22 @@ export class EvmBlockSource {
     return this.rpc(
       () =>
         Promise.all(
-          hashes.map((hash) => this.read<RpcReceipt | null>('eth_getTransactionReceipt', [hash])),
+          hashes.map((hash) =>
+            this.read<RpcReceipt | null>('eth_getTransactionReceipt', [hash]).catch((err) => {
+              const pruned = prunedHistory(err);
+              if (pruned === undefined) throw err;
+              throw new HistoryUnavailableError(
+                number,
+                `the node does not serve the receipt of transaction ${hash.toLowerCase()} of block ${number} (it answered: ${pruned})`,
+                PRUNED_ADVICE,
+              );
+            }),
+          ),
         ),
       'eth_getTransactionReceipt',
     ).then((list) => {
-      if (list.some((r) => r === null))
-        throw new RetryableError(`a receipt of block ${number} is not available yet`);
+      const gap = list.indexOf(null);
+      if (gap >= 0) throw receiptMissing(number, hashes[gap]!);
       return list as RpcReceipt[];
     });
   }

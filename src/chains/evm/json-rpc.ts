@@ -19,12 +19,16 @@ import { MAX_BODY_BYTES, readBody } from './node-fetch.js';
 /** The node understood the call and refused it (JSON-RPC `error`). */
 export class NodeRpcError extends Error {
   readonly code: number;
+  /** The error's message as the node gave it. */
+  readonly nodeMessage: string;
   readonly data: unknown;
   constructor(method: string, error: { code?: unknown; message?: unknown; data?: unknown }) {
     const code = typeof error.code === 'number' ? error.code : -1;
-    super(`the node answered ${method} with error ${code}: ${String(error.message ?? '')}`);
+    const nodeMessage = String(error.message ?? '');
+    super(`the node answered ${method} with error ${code}: ${nodeMessage}`);
     this.name = 'NodeRpcError';
     this.code = code;
+    this.nodeMessage = nodeMessage;
     this.data = error.data;
   }
 }
