@@ -39,6 +39,21 @@ export class RetryableError extends Error {
   }
 }
 
+/**
+ * History a node does not serve: a block it pruned or expired, or a block it has without the
+ * receipt of one of its transactions. Retryable (near the head it may pass: a block still being
+ * imported); `advice` says what an operator can change when it lasts (a backfill far back).
+ */
+export class HistoryUnavailableError extends RetryableError {
+  constructor(
+    message: string,
+    readonly advice: string,
+  ) {
+    super(message);
+    this.name = 'HistoryUnavailableError';
+  }
+}
+
 export class PermanentError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -98,26 +98,28 @@ async function answer(c: Call): Promise<unknown> {
   return got;
 }
 
-const backfill = async (from: bigint) =>
-  (await requestBackfill(db.sql, { network: 'eth', from, requestedBy: 'test' })).backfill;
+/** Requests a backfill from `from` and waits until it is no longer running. */
+const backfillUntilOver = async (from: bigint) => {
+  const { backfill } = await requestBackfill(db.sql, { network: 'eth', from, requestedBy: 'test' });
+  return (await eventually(
+    () => getBackfill(db.sql, backfill.id),
+    (b) => b?.status !== 'running',
+    60_000,
+  ))!;
+};
 
 it('fails a backfill whose receipts the node no longer serves, naming the block and what to change; the live follower goes on', async () => {
   forgotten.receiptsUpTo = firstTxBlock + 3n;
-  const requested = await backfill(firstTxBlock);
-  const failed = await eventually(
-    () => getBackfill(db.sql, requested.id),
-    (b) => b?.status !== 'running',
-    60_000,
-  );
-  expect(failed!.status).toBe('failed');
-  expect(failed!.error).toMatch(
+  const failed = await backfillUntilOver(firstTxBlock);
+  expect(failed.status).toBe('failed');
+  expect(failed.error).toMatch(
     /^the node has block (\d+) but no receipt for its transaction 0x[0-9a-f]{64}: the eth node does not serve history this far back \(it keeps receipts, or the transaction index that finds them, for recent blocks only; geth: --history\.transactions=0 indexes every block\)$/,
   );
-  expect(BigInt(/block (\d+)/.exec(failed!.error!)![1]!)).toBeLessThanOrEqual(
+  expect(BigInt(/block (\d+)/.exec(failed.error!)![1]!)).toBeLessThanOrEqual(
     forgotten.receiptsUpTo,
   );
   // What it stored before is kept: the batch of blocks above is stored or not as a whole.
-  expect(BigInt(failed!.next_block)).toBeGreaterThanOrEqual(forgotten.receiptsUpTo);
+  expect(BigInt(failed.next_block)).toBeGreaterThanOrEqual(forgotten.receiptsUpTo);
   // Meanwhile, and after, the head is followed.
   const seen = requests;
   await chain.send(randomAddress());
@@ -128,30 +130,20 @@ it('fails a backfill whose receipts the node no longer serves, naming the block 
 it('fails a backfill of history the node pruned, with its answer', async () => {
   forgotten.receiptsUpTo = -1n;
   forgotten.prunedUpTo = firstTxBlock + 2n;
-  const requested = await backfill(firstTxBlock);
-  const failed = await eventually(
-    () => getBackfill(db.sql, requested.id),
-    (b) => b?.status !== 'running',
-    60_000,
-  );
-  expect(failed!.status).toBe('failed');
-  expect(failed!.error).toMatch(
+  const failed = await backfillUntilOver(firstTxBlock);
+  expect(failed.status).toBe('failed');
+  expect(failed.error).toMatch(
     /^the node does not serve block (\d+) \(it answered: pruned history unavailable\): the eth node does not serve history this far back \(pruned or expired there: backfill from a later block, or use a node that keeps full history\)$/,
   );
-  expect(BigInt(/block (\d+)/.exec(failed!.error!)![1]!)).toBeLessThanOrEqual(forgotten.prunedUpTo);
+  expect(BigInt(/block (\d+)/.exec(failed.error!)![1]!)).toBeLessThanOrEqual(forgotten.prunedUpTo);
   await chain.send(randomAddress());
   await chain.indexedHead(db.sql);
 }, 90_000);
 
 it('completes the backfill once the node serves that history', async () => {
   forgotten.prunedUpTo = -1n;
-  const requested = await backfill(firstTxBlock);
-  const done = await eventually(
-    () => getBackfill(db.sql, requested.id),
-    (b) => b?.status !== 'running',
-    60_000,
-  );
-  expect(done!.status).toBe('done');
+  const done = await backfillUntilOver(firstTxBlock);
+  expect(done.status).toBe('done');
   const [row] = await db.sql<{ n: number }[]>`
     select count(*)::int as n from evm_transactions where block_number between ${firstTxBlock.toString()} and ${(firstTxBlock + 11n).toString()}`;
   expect(row!.n).toBe(12);

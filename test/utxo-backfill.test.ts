@@ -4,9 +4,13 @@
  * network's history, survives a kill -9 in the middle and a node failing requests, and leaves exactly the rows an indexer that
  * started at the backfill's first block stored (blocks, transactions, inputs with their coins,
  * outputs, touched addresses, the counterparty graph). A backfill that meets a node on another
- * chain fails with the reason.
+ * chain, or blocks the node pruned, fails with the reason.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UtxoRpc } from '../src/chains/utxo/client.js';
+import { HistoryUnavailableError } from '../src/errors.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { getBackfill, requestBackfill } from '../src/indexer/backfill.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -32,6 +36,7 @@ let tracked: string;
 const historyTxids: string[] = [];
 const children: CliRun[] = [];
 let proxy: FaultyRpcProxy | undefined;
+type Call = { id: unknown; method: string; params: unknown[] };
 /** The first block the live indexer stores (the head at its first start): below it is history. */
 let start = 0;
 
@@ -231,5 +236,91 @@ describe.skipIf(skipWithoutLitecoind)(
       expect(failed.blocks_done).toBe('0');
       expect(Number((await cursorOf(db.sql))!.history_from)).toBe(40);
     }, 60_000);
+
+    it('fails a backfill of blocks the node pruned, with its answer; pruned blocks leave getblock verbosity 3', async () => {
+      // Block 40's link as it was, and a node that pruned blocks 35 and below (-prune): Bitcoin
+      // Core answers getblock for them with RPC_MISC_ERROR "Block not available (pruned data)".
+      const hash39 = await node.rpc<string>('getblockhash', 39);
+      await db.sql`update utxo_blocks set prev_hash = ${hash39} where network = 'litecoin' and height = 40`;
+      const pruned = new Set<string>();
+      for (let h = 1; h <= 35; h++) pruned.add(await node.rpc<string>('getblockhash', h));
+      const verbosities: unknown[] = [];
+      const direct = new URL(node.rpcUrl);
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', async () => {
+          const parsed = JSON.parse(body) as Call | Call[];
+          const calls = Array.isArray(parsed) ? parsed : [parsed];
+          const forgotten = new Set<unknown>();
+          for (const c of calls) {
+            if (c.method !== 'getblock') continue;
+            verbosities.push(c.params[1]);
+            // Asked for an unknown block instead: the node's own error answer, then relabelled.
+            if (pruned.has(c.params[0] as string)) {
+              forgotten.add(c.id);
+              c.params[0] = '00'.repeat(32);
+            }
+          }
+          const answer = await fetch(`http://${direct.host}/`, {
+            method: 'POST',
+            headers: {
+              authorization: req.headers.authorization ?? '',
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify(parsed),
+          });
+          const text = await answer.text();
+          const relabel = (a: { id: unknown; error?: unknown }) =>
+            forgotten.has(a.id)
+              ? { ...a, error: { code: -1, message: 'Block not available (pruned data)' } }
+              : a;
+          const out = JSON.parse(text) as { id: unknown } | { id: unknown }[];
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(Array.isArray(out) ? out.map(relabel) : relabel(out)));
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const viaProxy = new URL(node.rpcUrl);
+      viaProxy.port = String((server.address() as AddressInfo).port);
+      try {
+        // A reader whose first getblock meets a pruned block: refused as history it does not
+        // serve, not taken for a node without verbosity numbers (Dogecoin 1.14's RPC_MISC_ERROR).
+        const reader = new UtxoRpc(viaProxy.toString());
+        await expect(reader.block([...pruned][29]!)).rejects.toThrow(HistoryUnavailableError);
+        verbosities.length = 0;
+        expect((await reader.block(hash39))?.hash).toBe(hash39);
+        expect(verbosities).toEqual([3]);
+
+        await app?.stop();
+        app = await startTestAppliance(
+          db.url,
+          { ...env(), TOLLGATE_RPC_LITECOIN: viaProxy.toString() },
+          indexerOnly,
+        );
+        const { backfill } = await requestBackfill(db.sql, {
+          network: 'litecoin',
+          from: 30n,
+          requestedBy: 'test',
+        });
+        const failed = await eventually(
+          () => getBackfill(db.sql, backfill.id),
+          (b) => b?.status !== 'running',
+          60_000,
+        );
+        expect(failed!.status).toBe('failed');
+        expect(failed!.error).toBe(
+          `block 35: the node does not serve block ${[...pruned][34]} (it answered: Block not available (pruned data)): the litecoin node does not serve history this far back (pruned there (-prune): backfill from a later block, or use a node without -prune)`,
+        );
+        // What it stored above stays; the live follower goes on.
+        expect(failed!.blocks_done).toBe('4');
+        expect(Number((await cursorOf(db.sql))!.history_from)).toBe(36);
+        await node.mine(1);
+        await indexedHead(db.sql);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    }, 90_000);
   },
 );

@@ -7,12 +7,11 @@ import {
   closeEvmClient,
   createEvmClient,
   EvmBlockSource,
-  HistoryUnavailableError,
   methodUnsupported,
 } from '../chains/evm/client.js';
 import { watchNewHeads } from '../chains/evm/heads.js';
 import { UtxoRpc } from '../chains/utxo/client.js';
-import { describeError } from '../errors.js';
+import { describeError, HistoryUnavailableError } from '../errors.js';
 
 export const DOCTOR_USAGE = `Usage:
   tollgate doctor [--network X]... [--json]

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/index.js';
-import { describeError, PermanentError } from '../errors.js';
+import { describeError, HistoryUnavailableError, PermanentError } from '../errors.js';
 import { log } from '../log.js';
 import {
   type Cursor,
@@ -118,6 +118,43 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
    * backfill's position in one transaction. Throws BackfillFailed when it cannot go on.
    */
   protected abstract backfill(at: BackfillPosition, active: { on: boolean }): Promise<void>;
+
+  /**
+   * A backfill's read of history from the node: retried as any call, except that history the
+   * node does not serve (HistoryUnavailableError), and an answer `missing` finds lacking, are
+   * asked for again BACKFILL_TRIES times a second apart and then fail backfill `id` with the
+   * reason. `abandoned`: nobody waits for the read any more (it is given up at once).
+   */
+  protected async readHistory<T>(
+    id: string,
+    read: () => Promise<T>,
+    opts: { missing: (got: T) => string | undefined; where?: string; abandoned?: () => boolean },
+  ): Promise<T> {
+    const { network } = this.opts;
+    for (let attempt = 1; ; attempt++) {
+      let got: T;
+      try {
+        got = await this.retrying(read, (err) => err instanceof HistoryUnavailableError);
+      } catch (err) {
+        if (!(err instanceof HistoryUnavailableError) || opts.abandoned?.()) throw err;
+        if (attempt >= BACKFILL_TRIES)
+          throw new BackfillFailed(
+            id,
+            `${opts.where ?? ''}${err.message}: the ${network} node does not serve history this far back (${err.advice})`,
+          );
+        this.log.warn(
+          { backfill_id: id, error: err.message, attempt },
+          'backfill: the node does not serve this history; asking again',
+        );
+        await this.pause(1000);
+        continue;
+      }
+      const lacking = opts.abandoned?.() ? undefined : opts.missing(got);
+      if (lacking === undefined) return got;
+      if (attempt >= BACKFILL_TRIES) throw new BackfillFailed(id, lacking);
+      await this.pause(1000);
+    }
+  }
 
   /** The failure of a backfill whose block at `height` (`hash`) is not the parent it expects. */
   protected notTheParent(at: BackfillPosition, height: bigint, hash: string): BackfillFailed {

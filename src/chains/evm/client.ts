@@ -8,7 +8,7 @@ import {
   type Hex,
   numberToHex,
 } from 'viem';
-import { RetryableError } from '../../errors.js';
+import { HistoryUnavailableError, RetryableError } from '../../errors.js';
 import { JsonRpcHttp, NodeRpcError } from './json-rpc.js';
 import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
@@ -225,24 +225,6 @@ export function createEvmBlockSource(
   );
 }
 
-/**
- * History the node does not serve: a block it pruned or expired (geth's history expiry answers
- * error 4444, "pruned history unavailable"), or a block it has without the receipt of one of its
- * transactions (still importing it, near the head; or a node that keeps receipts, or the index
- * that finds them by transaction hash, for recent blocks only: geth's `--history.transactions`).
- * Retryable (near the head it passes); `advice` says what an operator can change when it lasts.
- */
-export class HistoryUnavailableError extends RetryableError {
-  constructor(
-    readonly blockNumber: bigint,
-    message: string,
-    readonly advice: string,
-  ) {
-    super(message);
-    this.name = 'HistoryUnavailableError';
-  }
-}
-
 const PRUNED_ADVICE =
   'pruned or expired there: backfill from a later block, or use a node that keeps full history';
 const RECEIPTS_ADVICE =
@@ -251,7 +233,6 @@ const RECEIPTS_ADVICE =
 /** A block the node has, without the receipt of one of its transactions. */
 function receiptMissing(number: bigint, tx: string): HistoryUnavailableError {
   return new HistoryUnavailableError(
-    number,
     `the node has block ${number} but no receipt for its transaction ${tx.toLowerCase()}`,
     RECEIPTS_ADVICE,
   );
@@ -343,7 +324,6 @@ export class EvmBlockSource {
             const pruned = prunedHistory(err);
             if (pruned === undefined) throw err;
             throw new HistoryUnavailableError(
-              number,
               `the node does not serve block ${number} (it answered: ${pruned})`,
               PRUNED_ADVICE,
             );
@@ -426,7 +406,6 @@ export class EvmBlockSource {
         const pruned = prunedHistory(err);
         if (pruned !== undefined)
           throw new HistoryUnavailableError(
-            number,
             `the node does not serve the receipts of block ${number} (it answered: ${pruned})`,
             PRUNED_ADVICE,
           );
@@ -447,7 +426,6 @@ export class EvmBlockSource {
               const pruned = prunedHistory(err);
               if (pruned === undefined) throw err;
               throw new HistoryUnavailableError(
-                number,
                 `the node does not serve the receipt of transaction ${hash.toLowerCase()} of block ${number} (it answered: ${pruned})`,
                 PRUNED_ADVICE,
               );

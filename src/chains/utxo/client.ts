@@ -1,5 +1,5 @@
 import Client from 'bitcoin-core';
-import { RetryableError } from '../../errors.js';
+import { HistoryUnavailableError, RetryableError } from '../../errors.js';
 
 /**
  * The JSON-RPC of a Bitcoin-family node (bitcoind, litecoind, dogecoind), over the bitcoin-core
@@ -75,10 +75,11 @@ export class RpcCallError extends RetryableError {
   constructor(
     method: string,
     readonly code: number | undefined,
-    message: string,
+    /** The node's own message. */
+    readonly nodeMessage: string,
     cause?: unknown,
   ) {
-    super(`${method} failed: ${message}${code === undefined ? '' : ` (rpc code ${code})`}`, {
+    super(`${method} failed: ${nodeMessage}${code === undefined ? '' : ` (rpc code ${code})`}`, {
       cause,
     });
     this.name = 'RpcCallError';
@@ -158,8 +159,22 @@ export class UtxoRpc {
       );
       this.numericVerbosity ??= true;
     } catch (err) {
+      // A block the node pruned (-prune): Bitcoin Core's RPC_MISC_ERROR "Block not available
+      // (pruned data)". Not to be taken for an older node refusing the verbosity number (its
+      // RPC_MISC_ERROR says a boolean was expected).
+      if (
+        err instanceof RpcCallError &&
+        err.code === RPC_MISC_ERROR &&
+        /pruned/i.test(err.nodeMessage)
+      )
+        throw new HistoryUnavailableError(
+          `the node does not serve block ${hash} (it answered: ${err.nodeMessage.slice(0, 200)})`,
+          'pruned there (-prune): backfill from a later block, or use a node without -prune',
+        );
       const boolOnly =
-        err instanceof RpcCallError && (err.code === RPC_TYPE_ERROR || err.code === RPC_MISC_ERROR);
+        err instanceof RpcCallError &&
+        (err.code === RPC_TYPE_ERROR ||
+          (err.code === RPC_MISC_ERROR && /bool/i.test(err.nodeMessage)));
       if (this.numericVerbosity !== undefined || !boolOnly) throw err;
       this.numericVerbosity = false;
       return this.block(hash);

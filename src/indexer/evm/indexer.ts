@@ -1,9 +1,5 @@
 import type { Sql } from '../../db/index.js';
-import {
-  type EvmBlock,
-  type EvmBlockSource,
-  HistoryUnavailableError,
-} from '../../chains/evm/client.js';
+import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
 import { watchNewHeads } from '../../chains/evm/heads.js';
 import { describeError } from '../../errors.js';
 import { Slots } from '../../concurrency.js';
@@ -207,36 +203,16 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     slots: Slots,
     dropped: { on: boolean },
   ): Promise<EvmBlock[]> {
-    const { network } = this.opts;
-    for (let attempt = 1; ; attempt++) {
-      let fetched: (EvmBlock | null)[];
-      try {
-        fetched = await this.retrying(
-          () => this.fetchBlocks(lo, hi, slots, dropped),
-          (err) => err instanceof HistoryUnavailableError,
-        );
-      } catch (err) {
-        if (!(err instanceof HistoryUnavailableError) || dropped.on) throw err;
-        // History the node does not serve, below the head: asked a few times, then the reason.
-        if (attempt >= BACKFILL_TRIES)
-          throw new BackfillFailed(
-            id,
-            `${err.message}: the ${network} node does not serve history this far back (${err.advice})`,
-          );
-        this.log.warn(
-          { backfill_id: id, error: err.message, attempt },
-          'backfill: the node does not serve this history; asking again',
-        );
-        await this.pause(1000);
-        continue;
-      }
-      const gap = fetched.findIndex((b) => !b);
-      if (gap < 0 || dropped.on) return fetched as EvmBlock[];
-      const missing = lo + BigInt(gap);
-      if (attempt >= BACKFILL_TRIES)
-        throw new BackfillFailed(id, `the ${network} node has no block ${missing}`);
-      await this.pause(1000);
-    }
+    const fetched = await this.readHistory(id, () => this.fetchBlocks(lo, hi, slots, dropped), {
+      missing: (got) => {
+        const gap = got.findIndex((b) => !b);
+        return gap < 0
+          ? undefined
+          : `the ${this.opts.network} node has no block ${lo + BigInt(gap)}`;
+      },
+      abandoned: () => dropped.on,
+    });
+    return fetched as EvmBlock[];
   }
 
   /**

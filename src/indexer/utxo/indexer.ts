@@ -2,12 +2,7 @@ import type { Sql } from '../../db/index.js';
 import { parseBlock } from '../../chains/utxo/block.js';
 import type { RawBlock, UtxoRpc } from '../../chains/utxo/client.js';
 import { networkInfo } from '../../config/networks.js';
-import {
-  BACKFILL_TRIES,
-  BackfillFailed,
-  ChainIndexer,
-  type ChainIndexerOptions,
-} from '../chain-indexer.js';
+import { ChainIndexer, type ChainIndexerOptions } from '../chain-indexer.js';
 import type { BackfillPosition } from '../backfill.js';
 import { ProgressMeter } from '../progress.js';
 import {
@@ -172,16 +167,19 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
 
   /** The node's block at a height, retried; a height the node keeps not having fails the backfill. */
   private async backfillBlock(id: string, height: bigint): Promise<RawBlock> {
-    for (let attempt = 1; ; attempt++) {
-      const raw = await this.retrying(async () => {
+    const raw = await this.readHistory(
+      id,
+      async () => {
         const hash = await this.rpc.blockHash(height);
         return hash === null ? null : this.rpc.block(hash);
-      });
-      if (raw) return raw;
-      if (attempt >= BACKFILL_TRIES)
-        throw new BackfillFailed(id, `the ${this.opts.network} node has no block ${height}`);
-      await this.pause(1000);
-    }
+      },
+      {
+        missing: (got) =>
+          got ? undefined : `the ${this.opts.network} node has no block ${height}`,
+        where: `block ${height}: `,
+      },
+    );
+    return raw!;
   }
 
   /** Indexes the block after the cursor, or walks back over a reorg. Returns the new cursor. */
