@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
 import { freePort } from '../support/ports.js';
 import { runCli } from './helpers/cli.js';
-import { skipWithoutLitecoind, startLitecoind, type Litecoind } from './helpers/litecoind.js';
+import {
+  prunedProxy,
+  skipWithoutLitecoind,
+  startLitecoind,
+  type Litecoind,
+} from './helpers/litecoind.js';
 
 // `tollgate doctor` against real nodes: Hardhat (no eth_getBlockReceipts), anvil (has it), a
 // node that lacks a required method (a proxy answering "method not found"), one that is down,
@@ -223,6 +228,34 @@ describe('tollgate doctor', () => {
         required: true,
         detail: 'on',
       });
+      expect(r.check('litecoin', /history at block 1 /)).toMatchObject({
+        ok: true,
+        detail: 'block 1 available',
+      });
+      // A node that pruned blocks 1-5 (-prune): optional (only a start block or backfill that
+      // far back needs them), named with the node's answer.
+      const pruned = new Set<string>();
+      for (let h = 1; h <= 5; h++) pruned.add(await ltc!.rpc<string>('getblockhash', h));
+      const pruning = await prunedProxy(ltc!, pruned);
+      try {
+        const p = await doctor({
+          TOLLGATE_RPC_LITECOIN: pruning.rpcUrl,
+          TOLLGATE_START_BLOCK_LITECOIN: '3',
+        });
+        expect(p.code).toBe(0);
+        expect(p.check('litecoin', /history at block 3 /)).toMatchObject({
+          ok: false,
+          required: false,
+          detail: `the node does not serve block ${[...pruned][2]} (it answered: Block not available (pruned data)): pruned there (-prune): backfill from a later block, or use a node without -prune`,
+        });
+        const later = await doctor({
+          TOLLGATE_RPC_LITECOIN: pruning.rpcUrl,
+          TOLLGATE_START_BLOCK_LITECOIN: '6',
+        });
+        expect(later.check('litecoin', /history at block 6 /)?.ok).toBe(true);
+      } finally {
+        await pruning.close();
+      }
     },
   );
 });

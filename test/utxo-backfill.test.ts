@@ -6,8 +6,6 @@
  * outputs, touched addresses, the counterparty graph). A backfill that meets a node on another
  * chain, or blocks the node pruned, fails with the reason.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UtxoRpc } from '../src/chains/utxo/client.js';
 import { HistoryUnavailableError } from '../src/errors.js';
@@ -22,6 +20,7 @@ import {
   skipWithoutLitecoind,
   startLitecoind,
   type Litecoind,
+  prunedProxy,
 } from './helpers/litecoind.js';
 import { Receiver } from './helpers/receiver.js';
 import { runCli, type CliRun } from './helpers/cli.js';
@@ -36,7 +35,6 @@ let tracked: string;
 const historyTxids: string[] = [];
 const children: CliRun[] = [];
 let proxy: FaultyRpcProxy | undefined;
-type Call = { id: unknown; method: string; params: unknown[] };
 /** The first block the live indexer stores (the head at its first start): below it is history. */
 let start = 0;
 
@@ -244,49 +242,12 @@ describe.skipIf(skipWithoutLitecoind)(
       await db.sql`update utxo_blocks set prev_hash = ${hash39} where network = 'litecoin' and height = 40`;
       const pruned = new Set<string>();
       for (let h = 1; h <= 35; h++) pruned.add(await node.rpc<string>('getblockhash', h));
-      const verbosities: unknown[] = [];
-      const direct = new URL(node.rpcUrl);
-      const server = createServer((req, res) => {
-        let body = '';
-        req.on('data', (c) => (body += c));
-        req.on('end', async () => {
-          const parsed = JSON.parse(body) as Call | Call[];
-          const calls = Array.isArray(parsed) ? parsed : [parsed];
-          const forgotten = new Set<unknown>();
-          for (const c of calls) {
-            if (c.method !== 'getblock') continue;
-            verbosities.push(c.params[1]);
-            // Asked for an unknown block instead: the node's own error answer, then relabelled.
-            if (pruned.has(c.params[0] as string)) {
-              forgotten.add(c.id);
-              c.params[0] = '00'.repeat(32);
-            }
-          }
-          const answer = await fetch(`http://${direct.host}/`, {
-            method: 'POST',
-            headers: {
-              authorization: req.headers.authorization ?? '',
-              'content-type': 'application/json',
-            },
-            body: JSON.stringify(parsed),
-          });
-          const text = await answer.text();
-          const relabel = (a: { id: unknown; error?: unknown }) =>
-            forgotten.has(a.id)
-              ? { ...a, error: { code: -1, message: 'Block not available (pruned data)' } }
-              : a;
-          const out = JSON.parse(text) as { id: unknown } | { id: unknown }[];
-          res.writeHead(answer.status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(Array.isArray(out) ? out.map(relabel) : relabel(out)));
-        });
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const viaProxy = new URL(node.rpcUrl);
-      viaProxy.port = String((server.address() as AddressInfo).port);
+      const pruning = await prunedProxy(node, pruned);
+      const { verbosities } = pruning;
       try {
         // A reader whose first getblock meets a pruned block: refused as history it does not
         // serve, not taken for a node without verbosity numbers (Dogecoin 1.14's RPC_MISC_ERROR).
-        const reader = new UtxoRpc(viaProxy.toString());
+        const reader = new UtxoRpc(pruning.rpcUrl);
         await expect(reader.block([...pruned][29]!)).rejects.toThrow(HistoryUnavailableError);
         verbosities.length = 0;
         expect((await reader.block(hash39))?.hash).toBe(hash39);
@@ -295,7 +256,7 @@ describe.skipIf(skipWithoutLitecoind)(
         await app?.stop();
         app = await startTestAppliance(
           db.url,
-          { ...env(), TOLLGATE_RPC_LITECOIN: viaProxy.toString() },
+          { ...env(), TOLLGATE_RPC_LITECOIN: pruning.rpcUrl },
           indexerOnly,
         );
         const { backfill } = await requestBackfill(db.sql, {
@@ -318,8 +279,7 @@ describe.skipIf(skipWithoutLitecoind)(
         await node.mine(1);
         await indexedHead(db.sql);
       } finally {
-        server.closeAllConnections();
-        await new Promise((r) => server.close(r));
+        await pruning.close();
       }
     }, 90_000);
   },

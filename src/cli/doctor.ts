@@ -234,6 +234,19 @@ async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
       ? 'given: -txindex=1 is not needed for indexing'
       : 'no spending transaction in the last 10 blocks: not verified';
   });
+  const start = typeof n.startBlock === 'number' ? BigInt(n.startBlock) : 1n;
+  await probe(`history at block ${start} (backfill, start block)`, false, async () => {
+    // Read as the indexer reads it (a pruned block is the node's -prune at work).
+    const at = await rpc.blockHash(start);
+    expect(at, `the node has no block ${start} (its head is ${head}): no backfill below it`);
+    const block = await rpc.block(at!).catch((err) => {
+      if (err instanceof HistoryUnavailableError)
+        throw new Missing(`${err.message}: ${err.advice}`);
+      throw err;
+    });
+    expect(block, `the node has no block ${start}`);
+    return `block ${start} available`;
+  });
   await probe('-txindex (getrawtransaction by id)', !prevouts, async () => {
     const has = await rpc.hasTxIndex();
     expect(

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Client from 'bitcoin-core';
@@ -111,5 +113,60 @@ export async function startLitecoind({ txindex = true } = {}): Promise<Litecoind
     mine: async (n, address) =>
       rpc<string[]>('generatetoaddress', n, address ?? (await rpc<string>('getnewaddress'))),
     stop,
+  };
+}
+
+/**
+ * A proxy in front of `node` that answers as a node run with -prune that pruned the blocks whose
+ * hashes `pruned` holds: Bitcoin Core's RPC_MISC_ERROR "Block not available (pruned data)" for
+ * getblock of them (the node's own error answer for an unknown block, relabelled: the same HTTP
+ * status and shape). `verbosities` records the second parameter of every getblock. `rpcUrl` has
+ * the node's credentials.
+ */
+export async function prunedProxy(node: Litecoind, pruned: ReadonlySet<string>) {
+  type Call = { id: unknown; method: string; params: unknown[] };
+  const verbosities: unknown[] = [];
+  const direct = new URL(node.rpcUrl);
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      const parsed = JSON.parse(body) as Call | Call[];
+      const forgotten = new Set<unknown>();
+      for (const c of Array.isArray(parsed) ? parsed : [parsed]) {
+        if (c.method !== 'getblock') continue;
+        verbosities.push(c.params[1]);
+        if (pruned.has(c.params[0] as string)) {
+          forgotten.add(c.id);
+          c.params[0] = '00'.repeat(32);
+        }
+      }
+      const answer = await fetch(`http://${direct.host}/`, {
+        method: 'POST',
+        headers: {
+          authorization: req.headers.authorization ?? '',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(parsed),
+      });
+      const relabel = (a: { id: unknown; error?: unknown }) =>
+        forgotten.has(a.id)
+          ? { ...a, error: { code: -1, message: 'Block not available (pruned data)' } }
+          : a;
+      const out = (await answer.json()) as { id: unknown } | { id: unknown }[];
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(Array.isArray(out) ? out.map(relabel) : relabel(out)));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = new URL(node.rpcUrl);
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    rpcUrl: url.toString(),
+    verbosities,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }
