@@ -40,11 +40,23 @@ export class RetryableError extends Error {
 }
 
 /**
+ * A node's answer that cannot be used as it stands (a malformed number, another block than the
+ * one asked for, receipts of another block, history it does not serve): a failure of the node,
+ * not of Tollgate, asked again.
+ */
+export class NodeAnswerError extends RetryableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NodeAnswerError';
+  }
+}
+
+/**
  * History a node does not serve: a block it pruned or expired, or a block it has without the
- * receipt of one of its transactions. Retryable (near the head it may pass: a block still being
+ * receipt of one of its transactions. Asked again (near the head it may pass: a block still being
  * imported); `advice` says what an operator can change when it lasts (a backfill far back).
  */
-export class HistoryUnavailableError extends RetryableError {
+export class HistoryUnavailableError extends NodeAnswerError {
   constructor(
     message: string,
     readonly advice: string,

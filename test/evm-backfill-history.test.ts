@@ -148,3 +148,29 @@ it('completes the backfill once the node serves that history', async () => {
     select count(*)::int as n from evm_transactions where block_number between ${firstTxBlock.toString()} and ${(firstTxBlock + 11n).toString()}`;
   expect(row!.n).toBe(12);
 }, 90_000);
+
+it('records a node that keeps failing block reads for /readyz, and clears it once they pass', async () => {
+  // Every receipt from now on missing: the live follower cannot store the next block.
+  forgotten.receiptsUpTo = 1n << 62n;
+  await chain.send(randomAddress());
+  const [failing] = await eventually(
+    () =>
+      db.sql<
+        { node: string; error: string }[]
+      >`select node, error from indexer_node_errors where network = 'eth'`,
+    (rows) => rows.length > 0,
+    30_000,
+  );
+  expect(failing!.error).toMatch(/^RetryableError: |^HistoryUnavailableError: /);
+  expect(failing!.error).toMatch(
+    /the node has block \d+ but no receipt for its transaction 0x[0-9a-f]{64}/,
+  );
+  expect(failing!.node).toBe(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  forgotten.receiptsUpTo = -1n;
+  await chain.indexedHead(db.sql);
+  await eventually(
+    () => db.sql`select 1 from indexer_node_errors where network = 'eth'`,
+    (rows) => rows.length === 0,
+    30_000,
+  );
+}, 90_000);

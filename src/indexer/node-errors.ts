@@ -1,5 +1,7 @@
 import { BaseError } from 'viem';
+import { NodeHttpError, NodeRpcError, NodeTimeoutError } from '../chains/evm/json-rpc.js';
 import { RpcCallError } from '../chains/utxo/client.js';
+import { NodeAnswerError } from '../errors.js';
 import type { Sql } from '../db/index.js';
 
 /**
@@ -20,7 +22,15 @@ export function nodeLabel(url: string): string {
 /** Whether a failure came from the node (its clients' errors, also as a cause), not the database. */
 export function isNodeError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as Error).cause, depth++)
-    if (e instanceof BaseError || e instanceof RpcCallError) return true;
+    if (
+      e instanceof BaseError ||
+      e instanceof RpcCallError ||
+      e instanceof NodeRpcError ||
+      e instanceof NodeHttpError ||
+      e instanceof NodeTimeoutError ||
+      e instanceof NodeAnswerError
+    )
+      return true;
   return false;
 }
 

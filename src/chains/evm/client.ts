@@ -8,7 +8,7 @@ import {
   type Hex,
   numberToHex,
 } from 'viem';
-import { HistoryUnavailableError, RetryableError } from '../../errors.js';
+import { HistoryUnavailableError, NodeAnswerError, RetryableError } from '../../errors.js';
 import { JsonRpcHttp, NodeRpcError } from './json-rpc.js';
 import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
@@ -77,7 +77,7 @@ interface RpcTransaction {
 function quantity(value: unknown, block: bigint, tx?: string): bigint {
   if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value);
   const where = tx === undefined ? `block ${block}` : `transaction ${tx} of block ${block}`;
-  throw new RetryableError(
+  throw new NodeAnswerError(
     `the node answered ${where} with a malformed number: ${String(value).slice(0, 80)}`,
   );
 }
@@ -336,12 +336,12 @@ export class EvmBlockSource {
     // for: its parent would look like a reorg, or like a node contradicting itself (a halt).
     const answered = quantity(block.number, number);
     if (answered !== number)
-      throw new RetryableError(
+      throw new NodeAnswerError(
         `the node answered block ${number} with block ${answered} (${block.hash.toLowerCase()}); reading again`,
       );
     const txs = block.transactions ?? [];
     if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'object' || t === null))
-      throw new RetryableError(`eth_getBlockByNumber(${number}) did not return full transactions`);
+      throw new NodeAnswerError(`eth_getBlockByNumber(${number}) did not return full transactions`);
     const receipts = txs.length
       ? await this.receipts(
           number,
@@ -354,7 +354,7 @@ export class EvmBlockSource {
     const blockHash = block.hash.toLowerCase();
     const other = receipts.find((r) => r.blockHash && r.blockHash.toLowerCase() !== blockHash);
     if (other)
-      throw new RetryableError(
+      throw new NodeAnswerError(
         `the receipts read for block ${number} (${blockHash}) belong to block ${other.blockHash!.toLowerCase()}: the chain changed while reading; reading again`,
       );
     const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
