@@ -56,6 +56,11 @@ function firstLine(err: unknown): string {
     return `${err.shortMessage}${err.details ? ` (${err.details.split('\n')[0]})` : ''}`;
   return describeError(err).split('\n')[0]!;
 }
+/** History the node does not serve, as a check's finding: its answer and what to change. */
+function notServed(err: unknown): never {
+  if (err instanceof HistoryUnavailableError) throw new Missing(`${err.message}: ${err.advice}`);
+  throw err;
+}
 const expect = (cond: unknown, message: string) => {
   if (!cond) throw new Missing(message);
 };
@@ -160,11 +165,7 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
     // the block (receipts, or the index that finds them, kept for recent blocks only).
     const source = new EvmBlockSource(client);
     for (let at = start; at === start || (at < start + 20n && at <= head); at++) {
-      const block = await source.fetchBlock(at).catch((err) => {
-        if (err instanceof HistoryUnavailableError)
-          throw new Missing(`${err.message}: ${err.advice}`);
-        throw err;
-      });
+      const block = await source.fetchBlock(at).catch(notServed);
       expect(
         block,
         `the node has no block ${at} (history expired or pruned): no backfill below it`,
@@ -239,11 +240,7 @@ async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
     // Read as the indexer reads it (a pruned block is the node's -prune at work).
     const at = await rpc.blockHash(start);
     expect(at, `the node has no block ${start} (its head is ${head}): no backfill below it`);
-    const block = await rpc.block(at!).catch((err) => {
-      if (err instanceof HistoryUnavailableError)
-        throw new Missing(`${err.message}: ${err.advice}`);
-      throw err;
-    });
+    const block = await rpc.block(at!).catch(notServed);
     expect(block, `the node has no block ${start}`);
     return `block ${start} available`;
   });

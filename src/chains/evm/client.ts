@@ -174,8 +174,7 @@ export async function closeEvmClient(client: PublicClient): Promise<void> {
  * connection), which says nothing about what the node supports.
  */
 export function answeredWithRpcError(err: unknown): boolean {
-  if (err instanceof NodeRpcError) return true;
-  return err instanceof BaseError && err.walk((e) => e instanceof RpcRequestError) !== null;
+  return rpcErrorOf(err) !== undefined;
 }
 
 /**
@@ -239,18 +238,24 @@ function receiptMissing(number: bigint, tx: string): HistoryUnavailableError {
 }
 
 /**
- * The node's own answer that it no longer serves that history: EIP-4444's error code 4444
- * (geth: "pruned history unavailable"), or a message saying so.
+ * `err` as history the node does not serve (`what`: of block N), when it is the node's own answer
+ * that it no longer serves it: EIP-4444's error code 4444 (geth: "pruned history unavailable"),
+ * or a message saying so. Undefined for any other failure.
  */
-function prunedHistory(err: unknown): string | undefined {
+function prunedHistory(err: unknown, what: string): HistoryUnavailableError | undefined {
   const rpc = rpcErrorOf(err);
-  if (!rpc) return undefined;
-  return rpc.code === 4444 ||
-    /pruned history|history (is )?(not available|unavailable)|not available due to pruning/i.test(
-      rpc.message,
-    )
-    ? rpc.message.slice(0, 200)
-    : undefined;
+  if (
+    !rpc ||
+    (rpc.code !== 4444 &&
+      !/pruned history|history (is )?(not available|unavailable)|not available due to pruning/i.test(
+        rpc.message,
+      ))
+  )
+    return undefined;
+  return new HistoryUnavailableError(
+    `the node does not serve ${what} (it answered: ${rpc.message.slice(0, 200)})`,
+    PRUNED_ADVICE,
+  );
 }
 
 /**
@@ -321,12 +326,7 @@ export class EvmBlockSource {
       () =>
         this.read<RpcBlock | null>('eth_getBlockByNumber', [numberToHex(number), true]).catch(
           (err) => {
-            const pruned = prunedHistory(err);
-            if (pruned === undefined) throw err;
-            throw new HistoryUnavailableError(
-              `the node does not serve block ${number} (it answered: ${pruned})`,
-              PRUNED_ADVICE,
-            );
+            throw prunedHistory(err, `block ${number}`) ?? err;
           },
         ),
       'eth_getBlockByNumber',
@@ -403,12 +403,8 @@ export class EvmBlockSource {
         this.blockReceipts = true;
         if (Array.isArray(r)) return r as RpcReceipt[];
       } catch (err) {
-        const pruned = prunedHistory(err);
-        if (pruned !== undefined)
-          throw new HistoryUnavailableError(
-            `the node does not serve the receipts of block ${number} (it answered: ${pruned})`,
-            PRUNED_ADVICE,
-          );
+        const pruned = prunedHistory(err, `the receipts of block ${number}`);
+        if (pruned) throw pruned;
         // Only a node that says it has no such method lacks it; one that did not answer (a
         // timeout) or failed this call is asked again.
         if (this.blockReceipts === true || !methodUnsupported(err))
@@ -423,11 +419,11 @@ export class EvmBlockSource {
         Promise.all(
           hashes.map((hash) =>
             this.read<RpcReceipt | null>('eth_getTransactionReceipt', [hash]).catch((err) => {
-              const pruned = prunedHistory(err);
-              if (pruned === undefined) throw err;
-              throw new HistoryUnavailableError(
-                `the node does not serve the receipt of transaction ${hash.toLowerCase()} of block ${number} (it answered: ${pruned})`,
-                PRUNED_ADVICE,
+              throw (
+                prunedHistory(
+                  err,
+                  `the receipt of transaction ${hash.toLowerCase()} of block ${number}`,
+                ) ?? err
               );
             }),
           ),
