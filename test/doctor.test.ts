@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
 import { freePort } from '../support/ports.js';
 import { runCli } from './helpers/cli.js';
+import { historyProxy } from './helpers/history-proxy.js';
 import {
   prunedProxy,
   skipWithoutLitecoind,
@@ -187,16 +188,19 @@ describe('tollgate doctor', () => {
     });
     // In front of anvil: a node that keeps receipts for recent blocks only (null for block
     // `start` and below), and one that pruned that history (geth's answer, EIP-4444).
-    const history = await historyProxy(anvil.url, start);
+    const history = await historyProxy(anvil.url);
     try {
-      const noReceipts = await doctor({ ...env, TOLLGATE_RPC_ETH: `${history.url}/no-receipts` });
+      history.forgotten.receiptsUpTo = start;
+      const noReceipts = await doctor({ ...env, TOLLGATE_RPC_ETH: history.url });
       expect(noReceipts.code).toBe(0); // optional: only a backfill that far back needs it
       expect(noReceipts.check('eth', /history at block/)).toMatchObject({
         ok: false,
         required: false,
         detail: `the node has block ${start} but no receipt for its transaction ${hash}: it keeps receipts, or the transaction index that finds them, for recent blocks only; geth: --history.transactions=0 indexes every block`,
       });
-      const pruned = await doctor({ ...env, TOLLGATE_RPC_ETH: `${history.url}/pruned` });
+      history.forgotten.receiptsUpTo = -1n;
+      history.forgotten.prunedUpTo = start;
+      const pruned = await doctor({ ...env, TOLLGATE_RPC_ETH: history.url });
       expect(pruned.check('eth', /history at block/)).toMatchObject({
         ok: false,
         required: false,
@@ -259,49 +263,3 @@ describe('tollgate doctor', () => {
     },
   );
 });
-
-/**
- * A proxy in front of `target` that answers for block `upTo` and below as a node without that
- * history does: under /no-receipts, null for their receipts (by block or by transaction hash);
- * under /pruned, geth's error 4444 for the blocks and their receipts.
- */
-async function historyProxy(target: string, upTo: bigint) {
-  const server = createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    const parsed = JSON.parse(body) as Call | Call[];
-    const one = async (c: Call) => {
-      const got = (await fetch(target, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(c),
-      }).then((r) => r.json())) as { result?: { blockNumber?: string } | null };
-      const block = c.params?.[0];
-      const at =
-        c.method === 'eth_getTransactionReceipt' && got.result?.blockNumber
-          ? BigInt(got.result.blockNumber)
-          : /^eth_getBlock(ByNumber|Receipts)$/.test(c.method) &&
-              typeof block === 'string' &&
-              block.startsWith('0x')
-            ? BigInt(block)
-            : undefined;
-      if (at === undefined || at > upTo) return got;
-      if (req.url === '/pruned')
-        return {
-          jsonrpc: '2.0',
-          id: c.id,
-          error: { code: 4444, message: 'pruned history unavailable' },
-        };
-      return c.method === 'eth_getBlockByNumber' ? got : { jsonrpc: '2.0', id: c.id, result: null };
-    };
-    const answer = Array.isArray(parsed) ? await Promise.all(parsed.map(one)) : await one(parsed);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
-
-type Call = { id: number; method: string; params?: unknown[] };

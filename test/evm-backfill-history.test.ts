@@ -4,11 +4,9 @@
  * or the transaction index that finds them (geth's --history.transactions), only for recent
  * blocks; and a node that no longer has the blocks (history expiry). The node is the test's own
  * chain (Hardhat, or anvil in the anvil suite) behind a proxy that answers as such a node does for
- * blocks at or below a height: null for the receipts (by block or by transaction hash), or null
- * for the block.
+ * blocks at or below a height (test/helpers/history-proxy.ts): null for the receipts (by block or
+ * by transaction hash), or geth's error 4444 for the block and its receipts.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getBackfill, requestBackfill } from '../src/indexer/backfill.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -16,41 +14,28 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { randomAddress } from './helpers/chain.js';
+import { historyProxy } from './helpers/history-proxy.js';
 
 let chain: OwnChain;
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>> | undefined;
-let proxy: Server;
-/** The node behind the proxy serves no receipts at or below one block, and no history at all at or below the other. */
-const forgotten = { receiptsUpTo: -1n, prunedUpTo: -1n };
-let requests = 0;
+let proxy: Awaited<ReturnType<typeof historyProxy>>;
+/** The history the node behind the proxy does not serve (the proxy's limits). */
+let forgotten: typeof proxy.forgotten;
 let firstTxBlock: bigint;
-
-type Call = { id: number; method: string; params?: unknown[] };
 
 beforeAll(async () => {
   chain = await startOwnChain();
   firstTxBlock = (await chain.pub.getBlockNumber()) + 1n;
   for (let i = 0; i < 12; i++) await chain.send(randomAddress());
   await chain.mine(20);
-  proxy = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', async () => {
-      requests++;
-      const parsed = JSON.parse(body) as Call | Call[];
-      const calls = Array.isArray(parsed) ? parsed : [parsed];
-      const answers = await Promise.all(calls.map(answer));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-    });
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  proxy = await historyProxy(chain.url);
+  forgotten = proxy.forgotten;
   db = await freshDatabase();
   app = await startTestAppliance(
     db.url,
     {
-      TOLLGATE_RPC_ETH: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      TOLLGATE_RPC_ETH: proxy.url,
       TOLLGATE_START_BLOCK_ETH: 'head',
       TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
       TOLLGATE_FINALITY_ETH: 'depth',
@@ -62,41 +47,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  proxy?.closeAllConnections();
-  await new Promise((r) => proxy?.close(r));
+  await proxy?.close();
   await db?.drop();
   await chain?.stop();
 });
-
-/** The node's answer to one call, or what a node without that history answers. */
-async function answer(c: Call): Promise<unknown> {
-  const res = await fetch(chain.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: c.id, method: c.method, params: c.params }),
-  });
-  const got = (await res.json()) as { result?: unknown };
-  if (got.result == null) return got; // an error (Hardhat has no eth_getBlockReceipts), or none
-  const block = c.params?.[0];
-  const at =
-    c.method === 'eth_getTransactionReceipt'
-      ? BigInt((got.result as { blockNumber: string }).blockNumber)
-      : (c.method === 'eth_getBlockByNumber' || c.method === 'eth_getBlockReceipts') &&
-          typeof block === 'string' &&
-          block.startsWith('0x')
-        ? BigInt(block)
-        : undefined;
-  // What geth answers for history it expired (EIP-4444); a node without the receipts: null.
-  if (at !== undefined && at <= forgotten.prunedUpTo)
-    return {
-      jsonrpc: '2.0',
-      id: c.id,
-      error: { code: 4444, message: 'pruned history unavailable' },
-    };
-  if (at !== undefined && c.method !== 'eth_getBlockByNumber' && at <= forgotten.receiptsUpTo)
-    return { jsonrpc: '2.0', id: c.id, result: null };
-  return got;
-}
 
 /** Requests a backfill from `from` and waits until it is no longer running. */
 const backfillUntilOver = async (from: bigint) => {
@@ -121,10 +75,10 @@ it('fails a backfill whose receipts the node no longer serves, naming the block 
   // What it stored before is kept: the batch of blocks above is stored or not as a whole.
   expect(BigInt(failed.next_block)).toBeGreaterThanOrEqual(forgotten.receiptsUpTo);
   // Meanwhile, and after, the head is followed.
-  const seen = requests;
+  const seen = proxy.stats.requests;
   await chain.send(randomAddress());
   await chain.indexedHead(db.sql);
-  expect(requests).toBeGreaterThan(seen);
+  expect(proxy.stats.requests).toBeGreaterThan(seen);
 }, 90_000);
 
 it('fails a backfill of history the node pruned, with its answer', async () => {
@@ -165,7 +119,7 @@ it('records a node that keeps failing block reads for /readyz, and clears it onc
   expect(failing!.error).toMatch(
     /the node has block \d+ but no receipt for its transaction 0x[0-9a-f]{64}/,
   );
-  expect(failing!.node).toBe(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  expect(failing!.node).toBe(proxy.url);
   forgotten.receiptsUpTo = -1n;
   await chain.indexedHead(db.sql);
   await eventually(

@@ -116,21 +116,15 @@ describe('EVM reorgs', () => {
 
   it('delivers a block that comes back after a reorg again: a new event after the retraction, confirmed once', async () => {
     await indexedHead();
-    const blockA = await chain.repeatableBlock(streamed, 7n);
-    const toA = await chain.test.snapshot();
+    const blockA = await chain.returningBlock(streamed, 7n);
     const a = await blockA.mine();
     await receiver.waitFor(() => forTx(a.tx).length === 1);
     // Onto B (same height, no transaction): A's event is retracted.
-    await chain.test.revert({ id: toA });
-    const toB = await chain.test.snapshot();
-    await chain.test.setNextBlockTimestamp({ timestamp: blockA.at });
-    await mine(1);
+    await blockA.branch();
     await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.removed === true));
     await indexedHead();
     // Back onto A: the very block, its transaction stored again and its event written again.
-    await chain.test.revert({ id: toB });
-    const again = await blockA.mine();
-    expect(again).toEqual(a);
+    expect(await blockA.back()).toEqual(a);
     await receiver.waitFor(() => forTx(a.tx).length === 3);
     await mine(8);
     await indexedHead();

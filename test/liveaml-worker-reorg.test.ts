@@ -101,20 +101,15 @@ describe('live AML webhooks and reorgs', () => {
 
   it('alerts again when the orphaned block comes back, lists the event again, and sends no second retraction', async () => {
     await indexedHead();
-    const blockA = await chain.repeatableBlock(tracked, 3n);
-    const toA = await chain.test.snapshot();
+    const blockA = await chain.returningBlock(tracked, 3n);
     const a = await blockA.mine();
     await receiver.waitFor(() => forTx(a.tx).length === 1);
-    await chain.test.revert({ id: toA });
-    const toB = await chain.test.snapshot();
-    await chain.test.setNextBlockTimestamp({ timestamp: blockA.at });
-    await chain.mine(1);
+    await blockA.branch();
     await receiver.waitFor(() => forTx(a.tx).some((r) => r.json.removed === true));
     await indexedHead();
     expect(await listed()).toHaveLength(0);
 
-    await chain.test.revert({ id: toB });
-    expect(await blockA.mine()).toEqual(a);
+    expect(await blockA.back()).toEqual(a);
     await receiver.waitFor(() => forTx(a.tx).length === 3);
     await chain.mine(8);
     await indexedHead();

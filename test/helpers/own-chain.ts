@@ -49,31 +49,46 @@ export async function startOwnChain() {
         await test.request({ method: 'evm_mine', params: [] } as never);
     },
     /**
-     * A block that an evm_revert can bring back with the same hash (a reorg that returns to it):
-     * each `mine()` mines it on the current head with the same time (100 s after the head now),
-     * base fee and signed transaction of `value` wei from `wallet` to `to`.
+     * A block a reorg leaves and comes back to, with the same hash: block A (a transfer of
+     * `value` wei from `wallet` to `to`, with a fixed time 100 s after the head now, base fee and
+     * signature), then `branch()` reorganises onto block B at the same height (empty, the same
+     * time), then `back()` onto A again. `mine()` and `back()` give A's transaction and hash.
      */
-    async repeatableBlock(to: Hex, value: bigint) {
+    async returningBlock(to: Hex, value: bigint) {
       const at = (await pub.getBlock()).timestamp + 100n;
       const nonce = await pub.getTransactionCount({ address: account.address });
+      const mineA = async (): Promise<{ tx: Hex; block: Hex }> => {
+        await test.setNextBlockTimestamp({ timestamp: at });
+        await test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
+        const hash = await wallet.sendTransaction({
+          account,
+          chain: hardhat,
+          to,
+          value,
+          nonce,
+          gas: 21_000n,
+          maxFeePerGas: 2_000_000_000n,
+          maxPriorityFeePerGas: 1n,
+        });
+        const receipt = await pub.waitForTransactionReceipt({ hash });
+        return { tx: hash, block: receipt.blockHash };
+      };
+      let beforeA: Hex | undefined;
+      let beforeB: Hex | undefined;
       return {
-        /** The block's time: give it to another block of the same height for a branch beside it. */
-        at,
-        async mine(): Promise<{ tx: Hex; block: Hex }> {
+        async mine() {
+          beforeA = await test.snapshot();
+          return mineA();
+        },
+        async branch() {
+          await test.revert({ id: beforeA! });
+          beforeB = await test.snapshot();
           await test.setNextBlockTimestamp({ timestamp: at });
-          await test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000_000_000n });
-          const hash = await wallet.sendTransaction({
-            account,
-            chain: hardhat,
-            to,
-            value,
-            nonce,
-            gas: 21_000n,
-            maxFeePerGas: 2_000_000_000n,
-            maxPriorityFeePerGas: 1n,
-          });
-          const receipt = await pub.waitForTransactionReceipt({ hash });
-          return { tx: hash, block: receipt.blockHash };
+          await test.request({ method: 'evm_mine', params: [] } as never);
+        },
+        async back() {
+          await test.revert({ id: beforeB! });
+          return mineA();
         },
       };
     },
