@@ -69,6 +69,9 @@ class Peer {
           'content-type': 'application/json',
           'request-identifier': String(req.headers['request-identifier'] ?? ''),
         };
+        // Takes the message and never answers (a peer that stalls, a reply lost on the way): the
+        // sender's attempt times out with the message in the peer's hands.
+        if (req.url?.includes('/silent')) return;
         if (req.url === '/trp/wrong-address')
           return void res.writeHead(404, echo).end('{"message":"no such Travel Address"}');
         if (req.url?.startsWith('/trp/inquiry') || req.url?.startsWith('/trp/ta-inquiry'))
@@ -106,6 +109,7 @@ class Peer {
 }
 
 const PEER_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d';
+const SILENT_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2f';
 const REFUSING_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2e';
 const INBOUND_TOKEN = 'peer-inbound-token-0123456789abcdef0123';
 
@@ -161,6 +165,16 @@ beforeAll(async () => {
     },
     'cli',
   );
+  await upsertVasp(
+    db.sql,
+    {
+      uid: SILENT_UID,
+      name: 'Stalling VASP',
+      website: 'https://stalling.example',
+      trp_endpoint: `${peer.base}/trp/silent-inquiry`,
+    },
+    'cli',
+  );
   // Tollgate's own TLS client certificate, presented on its TRP requests.
   const client = await selfSignedLoopback('tollgate.test');
   const dir = mkdtempSync(join(tmpdir(), 'trp-client-'));
@@ -173,6 +187,8 @@ beforeAll(async () => {
       TOLLGATE_TRP_CA_FILE: peer.caFile,
       TOLLGATE_TRP_CLIENT_CERT_FILE: join(dir, 'client.pem'),
       TOLLGATE_TRP_CLIENT_KEY_FILE: join(dir, 'client.key'),
+      // The stalling peer below: an attempt gives up after 2 s.
+      TOLLGATE_TRP_TIMEOUT_MS: '2000',
     },
     { api: true, worker: true, indexer: false, devChain: false },
   );
@@ -247,6 +263,89 @@ describe('a deposit from an independent originator', () => {
     );
     expect(confirmed.status).toBe(204);
     expect((await statusOf(ref)).status).toBe('TRANSACTION_CONFIRMED');
+  });
+
+  it('takes the same inquiry arriving twice at once (a retry overtaking a stalled first) as one transfer', async () => {
+    const transfer = 'xfer-0043-twice-at-once';
+    const parties = travelBody('ignored');
+    const text = inquiryText({
+      asset: { slip0044: 60 },
+      amount: '0.5',
+      callback: `${peer.base}/cb/resolution-twice`,
+      originatorPersons: parties.originator.persons,
+      originatorAccounts: parties.originator.accountNumber,
+      beneficiaryPersons: parties.beneficiary.persons,
+    });
+    const replies = await Promise.all(
+      [1, 2, 3].map(() =>
+        trpSend(app.baseUrl, `/trp/v3/inquiries/${INBOUND_TOKEN}`, text, { requestId: transfer }),
+      ),
+    );
+    expect(replies.map((r) => [r.status, r.json])).toEqual(
+      replies.map(() => [200, { version: '3.1.0' }]),
+    );
+    const rows = await db.sql`
+      select status from travelrule_transactions where transaction_ref = ${`trp-${transfer}`}`;
+    expect(rows.map((r) => r.status)).toEqual(['PENDING']);
+    const moves = await db.sql`
+      select h.to_status from travelrule_history h join travelrule_transactions t on t.id = h.transaction_id
+      where t.transaction_ref = ${`trp-${transfer}`} order by h.id`;
+    expect(moves.map((m) => m.to_status)).toEqual(['CREATED', 'SCORE', 'PENDING']);
+  });
+
+  it("takes the same confirmation arriving twice at once as one, answering each 204; the backend's send_address likewise", async () => {
+    const transfer = 'xfer-0044-confirmed-twice';
+    const parties = travelBody('ignored');
+    await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '0.25',
+        callback: `${peer.base}/cb/resolution-0044`,
+        originatorPersons: parties.originator.persons,
+        originatorAccounts: parties.originator.accountNumber,
+        beneficiaryPersons: parties.beneficiary.persons,
+      }),
+      { requestId: transfer },
+    );
+    const ref = `trp-${transfer}`;
+    await ops(`/transactions/${await idOf(ref)}/accept`);
+    // The backend's send_address three times at once (its retries of an answer it lost), then
+    // once more: each answered OK, one approval sent; another address is refused.
+    const sendAddress = (address: string) =>
+      api('POST', '/travelrule/send_address', { transaction_ref: ref, address });
+    const sends = await Promise.all([1, 2, 3].map(() => sendAddress(BENEFICIARY_ADDRESS)));
+    expect(sends.map((r) => r.json.code)).toEqual([0, 0, 0]);
+    expect((await sendAddress(BENEFICIARY_ADDRESS.toLowerCase())).json.code).toBe(0);
+    const other = await sendAddress('0x' + '45'.repeat(20));
+    expect(other.json.code).toBe(5000);
+    expect(other.json.message).toMatch(/WAITING_FOR_CONFIRMATION/);
+    const approval = await peer.waitFor('/cb/resolution-0044');
+    const confirmation = new URL(approval.json.approved.callback).pathname;
+    const replies = await Promise.all(
+      [1, 2, 3].map(() =>
+        trpSend(app.baseUrl, confirmation, `{"txid":"0x${'44'.repeat(32)}"}`, {
+          requestId: transfer,
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual([204, 204, 204]);
+    const view = await statusOf(ref);
+    expect(view.status).toBe('TRANSACTION_CONFIRMED');
+    expect(view.history.map((h: any) => h.status)).toEqual([
+      'CREATED',
+      'SCORE',
+      'PENDING',
+      'WAITING_ADDRESS_DATA',
+      'WAITING_FOR_CONFIRMATION',
+      'TRANSACTION_CONFIRMED',
+    ]);
+    const [hooks] = await db.sql`
+      select count(*)::int as n from webhook_events e join travelrule_transactions t on t.id = e.travelrule_id
+      where t.transaction_ref = ${ref} and e.travelrule_status = 'TRANSACTION_CONFIRMED'`;
+    expect(hooks!.n).toBe(1);
+    expect((await statusOf(ref)).messages.map((m: any) => m.kind)).toEqual(['trp_resolution']);
   });
 
   it('refuses an amount given as a string, and an api-version it does not implement', async () => {
@@ -344,6 +443,71 @@ describe('a withdrawal to independent beneficiaries', () => {
     expect((await approve('0x' + '98'.repeat(20))).status).toBe(409);
   });
 
+  it("takes the same approval or rejection arriving twice at once as one, answering each 204; the backend's send_tx_hash likewise", async () => {
+    for (const [ref, answer, final] of [
+      [
+        'wd-answered-twice-approved',
+        { approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/confirmation` } },
+        'WAITING_TX_HASH',
+      ],
+      ['wd-answered-twice-rejected', { rejected: 'not our customer' }, 'OTHER_VASP_REJECTED'],
+    ] as const) {
+      await api(
+        'POST',
+        '/travelrule/create_tx',
+        travelBody(ref, { beneficiary_vasp_id: PEER_UID }),
+      );
+      const id = await idOf(ref);
+      await ops(`/transactions/${id}/accept`);
+      const sent = await eventually(
+        async () =>
+          peer.hits.find(
+            (h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id,
+          ),
+        (h) => h !== undefined,
+        30_000,
+      );
+      const replies = await Promise.all(
+        [1, 2, 3].map(() =>
+          trpSend(app.baseUrl, new URL(sent!.json.callback).pathname, JSON.stringify(answer), {
+            requestId: id,
+          }),
+        ),
+      );
+      expect(replies.map((r) => r.status)).toEqual([204, 204, 204]);
+      const view = await statusOf(ref);
+      expect(view.status).toBe(final);
+      expect(view.history.filter((h: any) => h.actor_type === 'counterparty')).toHaveLength(1);
+      const [hooks] = await db.sql`
+        select count(*)::int as n from webhook_events where travelrule_id = ${id}`;
+      expect(hooks!.n).toBe(1);
+    }
+    // The backend's send_tx_hash three times at once, then once more: each answered OK, one
+    // confirmation sent; another hash is refused.
+    const ref = 'wd-answered-twice-approved';
+    const sendHash = (hash: string) =>
+      api('POST', '/travelrule/send_tx_hash', { transaction_ref: ref, transaction_hash: hash });
+    const hash = '0x' + '46'.repeat(32);
+    const sends = await Promise.all([1, 2, 3].map(() => sendHash(hash)));
+    expect(sends.map((r) => r.json.code)).toEqual([0, 0, 0]);
+    expect((await sendHash(hash)).json.code).toBe(0);
+    const other = await sendHash('0x' + '47'.repeat(32));
+    expect(other.json.code).toBe(5000);
+    expect(other.json.message).toMatch(/COMPLETED/);
+    const view = await statusOf(ref);
+    expect(view.status).toBe('COMPLETED');
+    expect(view.history.map((h: any) => h.status)).toEqual([
+      'CREATED',
+      'SCORE',
+      'PENDING',
+      'OTHER_VASP_PENDING',
+      'OTHER_VASP_APPROVED',
+      'WAITING_TX_HASH',
+      'COMPLETED',
+    ]);
+    expect(view.messages.map((m: any) => m.kind)).toEqual(['trp_inquiry', 'trp_confirmation']);
+  });
+
   it('a beneficiary that refuses the inquiry (4xx) ends the transfer where the caller can read why', async () => {
     const ref = 'wd-interop-refused';
     await api(
@@ -376,6 +540,89 @@ describe('a withdrawal to independent beneficiaries', () => {
         last_status: 404,
       }),
     );
+  });
+});
+
+describe('a message whose answer never came back', () => {
+  const messagesOf = async (ref: string) =>
+    (await statusOf(ref)).messages.map((m: any) => ({
+      kind: m.kind,
+      status: m.status,
+      last_error: m.last_error,
+    }));
+
+  it('an inquiry the beneficiary answered over the callback counts as delivered, not "not sent"', async () => {
+    const ref = 'wd-stalled-inquiry';
+    await api(
+      'POST',
+      '/travelrule/create_tx',
+      travelBody(ref, { beneficiary_vasp_id: SILENT_UID }),
+    );
+    const id = await idOf(ref);
+    await ops(`/transactions/${id}/accept`);
+    // The beneficiary has the inquiry but its answer to the POST never comes; it approves on the
+    // callback the inquiry named, as the protocol lets it.
+    const sent = await peer.waitFor('/trp/silent-inquiry');
+    const approved = await trpSend(
+      app.baseUrl,
+      new URL(sent.json.callback).pathname,
+      JSON.stringify({
+        approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/confirmation` },
+      }),
+      { requestId: id },
+    );
+    expect(approved.status).toBe(204);
+    expect(
+      await eventually(
+        () => messagesOf(ref),
+        (m) => m[0]?.status !== 'pending',
+        30_000,
+      ),
+    ).toEqual([{ kind: 'trp_inquiry', status: 'sent', last_error: null }]);
+    expect((await statusOf(ref)).status).toBe('WAITING_TX_HASH');
+  });
+
+  it('an approval the originator confirmed counts as delivered, not "not sent"', async () => {
+    const transfer = 'xfer-stalled-resolution';
+    const parties = travelBody('ignored');
+    const inquiry = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '2',
+        callback: `${peer.base}/cb/silent-resolution`,
+        originatorPersons: parties.originator.persons,
+        originatorAccounts: parties.originator.accountNumber,
+        beneficiaryPersons: parties.beneficiary.persons,
+      }),
+      { requestId: transfer },
+    );
+    expect(inquiry.status).toBe(200);
+    const ref = `trp-${transfer}`;
+    await ops(`/transactions/${await idOf(ref)}/accept`);
+    await api('POST', '/travelrule/send_address', {
+      transaction_ref: ref,
+      address: BENEFICIARY_ADDRESS,
+    });
+    // The originator has the approval (its confirmation callback is in it and nowhere else) but
+    // its answer never comes; it confirms with the txid.
+    const approval = await peer.waitFor('/cb/silent-resolution');
+    const confirmed = await trpSend(
+      app.baseUrl,
+      new URL(approval.json.approved.callback).pathname,
+      `{"txid":"0x${'ef'.repeat(32)}"}`,
+      { requestId: transfer },
+    );
+    expect(confirmed.status).toBe(204);
+    expect(
+      await eventually(
+        () => messagesOf(ref),
+        (m) => m[0]?.status !== 'pending',
+        30_000,
+      ),
+    ).toEqual([{ kind: 'trp_resolution', status: 'sent', last_error: null }]);
+    expect((await statusOf(ref)).status).toBe('TRANSACTION_CONFIRMED');
   });
 });
 

@@ -4,7 +4,12 @@ import { TravelRuleError } from './errors.js';
 import { findTravelAddress } from './travel-addresses.js';
 import type { NormalisedReceiveTx } from './ivms101/index.js';
 import { hashReason } from './ivms101/rules.js';
-import { createTransaction, transition, type Actor } from './lifecycle.js';
+import {
+  createTransaction,
+  DuplicateTransactionRefError,
+  transition,
+  type Actor,
+} from './lifecycle.js';
 import { enqueueMessage } from './sending/queue.js';
 import { screenParties } from './screening.js';
 import {
@@ -30,6 +35,7 @@ import {
   type TravelRuleDeps,
   callbackOrThrow,
   markOtherVaspRejected,
+  onFreshRowIfMoved,
 } from './flow.js';
 
 /**
@@ -92,26 +98,34 @@ export async function sendAddress(
       'state',
       'transaction_ref: send_address is for deposits that came over the protocol',
     );
-  if (t.status !== 'WAITING_ADDRESS_DATA')
-    throw new TravelRuleError(
-      'state',
-      `the transaction is ${t.status}; send_address is taken after an operator accepted it (WAITING_ADDRESS_DATA)`,
-    );
   const stored = addressOrThrow(t.network, address, 'address');
   await moving(() =>
-    deps.sql.begin(async (tx) => {
-      await transition(tx, {
-        id: t.id,
-        from: 'WAITING_ADDRESS_DATA',
-        to: 'WAITING_FOR_CONFIRMATION',
-        actor: { type: 'api_key', id: apiKeyId },
-      });
-      await updateCounterparty(tx, t.id, { beneficiaryAddress: stored });
-      await enqueueMessage(tx, {
-        transactionId: t.id,
-        kind: 'trp_resolution',
-        params: { approved: true },
-        maxAttempts: deps.maxAttempts,
+    onFreshRowIfMoved(deps.sql, t, async (row) => {
+      // The same address again (a retry after a lost answer, even one racing the first) is done.
+      if (
+        (row.status === 'WAITING_FOR_CONFIRMATION' || row.status === 'TRANSACTION_CONFIRMED') &&
+        row.beneficiary_address === stored
+      )
+        return;
+      if (row.status !== 'WAITING_ADDRESS_DATA')
+        throw new TravelRuleError(
+          'state',
+          `the transaction is ${row.status}; send_address is taken after an operator accepted it (WAITING_ADDRESS_DATA)`,
+        );
+      await deps.sql.begin(async (tx) => {
+        await transition(tx, {
+          id: row.id,
+          from: 'WAITING_ADDRESS_DATA',
+          to: 'WAITING_FOR_CONFIRMATION',
+          actor: { type: 'api_key', id: apiKeyId },
+        });
+        await updateCounterparty(tx, row.id, { beneficiaryAddress: stored });
+        await enqueueMessage(tx, {
+          transactionId: row.id,
+          kind: 'trp_resolution',
+          params: { approved: true },
+          maxAttempts: deps.maxAttempts,
+        });
       });
     }),
   );
@@ -171,44 +185,56 @@ export async function receiveInquiry(
   if (!apiKeyId) throw new TravelRuleError('unavailable', 'this VASP cannot take transfers yet');
   const counterparty = vasp?.uid ?? null;
   const ref = `trp-${requestId}`;
-  const existing = await findByRef(deps.sql, apiKeyId, ref);
-  if (existing) {
-    if (existing.counterparty_vasp_id === counterparty) return { version: TRP_VERSION };
+  // A repeat is answered as the first was; one of another sender is refused.
+  const repeat = async (): Promise<Resolution> => {
+    const existing = await findByRef(deps.sql, apiKeyId, ref);
+    if (existing?.counterparty_vasp_id === counterparty) return { version: TRP_VERSION };
     throw new TravelRuleError('state', 'request-identifier already used');
-  }
+  };
+  if (await findByRef(deps.sql, apiKeyId, ref)) return repeat();
   const parties: SealedParties = { originator: inquiry.originator, beneficiary };
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network,
     ...parties,
   });
-  await deps.sql.begin(async (tx) => {
-    const created = await createTransaction(tx, deps.keyring, {
-      apiKeyId,
-      direction: 'incoming',
-      transactionRef: ref,
-      asset: inquiry.asset,
-      network,
-      amount: inquiry.amount,
-      decimals: inquiry.decimals,
-      status: 'CREATED',
-      actor: { type: 'counterparty', id: counterparty ?? 'travel-address' },
-      ivms101: parties,
-      counterpartyProtocol: 'trp',
-      counterpartyRef: requestId,
+  // The same inquiry may arrive twice at once: the sender's retry of a first attempt it gave up
+  // on (a timeout) while that first was still being taken here. The one stored second finds the
+  // reference taken and is a repeat.
+  const stored = await deps.sql
+    .begin(async (tx) => {
+      const created = await createTransaction(tx, deps.keyring, {
+        apiKeyId,
+        direction: 'incoming',
+        transactionRef: ref,
+        asset: inquiry.asset,
+        network,
+        amount: inquiry.amount,
+        decimals: inquiry.decimals,
+        status: 'CREATED',
+        actor: { type: 'counterparty', id: counterparty ?? 'travel-address' },
+        ivms101: parties,
+        counterpartyProtocol: 'trp',
+        counterpartyRef: requestId,
+      });
+      await updateCounterparty(tx, created.id, {
+        vaspId: counterparty,
+        callback: inquiry.callback,
+        ...(customer ? { beneficiaryAddress: customer.address } : {}),
+      });
+      await screenAndPend(
+        deps,
+        tx,
+        created.id,
+        { network, asset: inquiry.asset, amount: inquiry.amount, ...parties },
+        screening,
+      );
+      return true;
+    })
+    .catch((err) => {
+      if (err instanceof DuplicateTransactionRefError) return false;
+      throw err;
     });
-    await updateCounterparty(tx, created.id, {
-      vaspId: counterparty,
-      callback: inquiry.callback,
-      ...(customer ? { beneficiaryAddress: customer.address } : {}),
-    });
-    await screenAndPend(
-      deps,
-      tx,
-      created.id,
-      { network, asset: inquiry.asset, amount: inquiry.amount, ...parties },
-      screening,
-    );
-  });
+  if (!stored) return repeat();
   log.info(
     { vasp_uid: counterparty ?? undefined, travel_address: customer?.id, request_id: requestId },
     'travel rule inquiry received',
@@ -228,31 +254,37 @@ export async function receiveConfirmation(
   await checkTransferSender(deps.sql, deps.config, t.counterparty_vasp_id, peer);
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('txid' in confirmation) {
-    if (t.status === 'TRANSACTION_CONFIRMED' && t.tx_hash === confirmation.txid) return;
-    const reason = t.network ? hashReason(t.network, confirmation.txid) : null;
-    if (reason) throw new TravelRuleError('invalid', `txid: ${reason} on ${t.network}`);
-    await moving(() =>
-      deps.sql.begin(async (tx) => {
-        await transition(tx, {
-          id: t.id,
-          from: 'WAITING_FOR_CONFIRMATION',
-          to: 'TRANSACTION_CONFIRMED',
-          actor,
-          txHash: confirmation.txid,
-        });
-        await enqueueTravelRuleWebhook(tx, {
-          apiKeyId: t.api_key_id,
-          transactionId: t.id,
-          status: 'TRANSACTION_CONFIRMED',
-          txid: confirmation.txid,
+    const txid = confirmation.txid;
+    const reason = t.network ? hashReason(t.network, txid) : null;
+    return moving(() =>
+      onFreshRowIfMoved(deps.sql, t, async (row) => {
+        if (row.status === 'TRANSACTION_CONFIRMED' && row.tx_hash === txid) return;
+        if (reason) throw new TravelRuleError('invalid', `txid: ${reason} on ${row.network}`);
+        await deps.sql.begin(async (tx) => {
+          await transition(tx, {
+            id: row.id,
+            from: 'WAITING_FOR_CONFIRMATION',
+            to: 'TRANSACTION_CONFIRMED',
+            actor,
+            txHash: txid,
+          });
+          await enqueueTravelRuleWebhook(tx, {
+            apiKeyId: row.api_key_id,
+            transactionId: row.id,
+            status: 'TRANSACTION_CONFIRMED',
+            txid,
+          });
         });
       }),
     );
-    return;
   }
-  if (t.status === 'OTHER_VASP_REJECTED') return;
   const reason = confirmation.canceled.slice(0, MAX_REASON_CHARS);
-  await moving(() =>
-    deps.sql.begin((tx) => markOtherVaspRejected(tx, t, { from: t.status, actor, reason })),
+  return moving(() =>
+    onFreshRowIfMoved(deps.sql, t, async (row) => {
+      if (row.status === 'OTHER_VASP_REJECTED') return;
+      await deps.sql.begin((tx) =>
+        markOtherVaspRejected(tx, row, { from: row.status, actor, reason }),
+      );
+    }),
   );
 }

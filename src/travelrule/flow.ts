@@ -83,6 +83,25 @@ export async function moving<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `apply` on a transaction read before, and once more on the row as it is now if another
+ * request moved it in between (StatusChangedError): the same message of the other VASP arriving
+ * twice at once (its retry of an attempt it gave up on, while the first was still being taken
+ * here), which on the fresh row is the repeat it is and changes nothing.
+ */
+export async function onFreshRowIfMoved(
+  sql: Sql,
+  t: TravelRuleTransaction,
+  apply: (row: TravelRuleTransaction) => Promise<void>,
+): Promise<void> {
+  try {
+    await apply(t);
+  } catch (err) {
+    if (!(err instanceof StatusChangedError)) throw err;
+    await apply(await mustGet(sql, t.id));
+  }
+}
+
 export async function screenAndPend(
   deps: TravelRuleDeps,
   tx: TransactionSql,

@@ -28,6 +28,7 @@ import {
   type TravelRuleDeps,
   callbackOrThrow,
   markOtherVaspRejected,
+  onFreshRowIfMoved,
 } from './flow.js';
 
 /**
@@ -139,11 +140,6 @@ export async function sendTxHash(
       'state',
       'transaction_ref: send_tx_hash is for withdrawals (create_tx); this is a deposit',
     );
-  if (t.status !== 'WAITING_TX_HASH')
-    throw new TravelRuleError(
-      'state',
-      `the transaction is ${t.status}; send_tx_hash is taken once the beneficiary VASP approved (WAITING_TX_HASH)`,
-    );
   const reason = t.network
     ? hashReason(t.network, hash)
     : /^\S{1,200}$/.test(hash)
@@ -155,20 +151,29 @@ export async function sendTxHash(
       `transaction_hash: ${reason}${t.network ? ` on ${t.network}` : ''}`,
     );
   await moving(() =>
-    deps.sql.begin(async (tx) => {
-      await transition(tx, {
-        id: t.id,
-        from: 'WAITING_TX_HASH',
-        to: 'COMPLETED',
-        actor: { type: 'api_key', id: apiKeyId },
-        txHash: hash,
-      });
-      const kind = t.counterparty_protocol === 'trp' ? 'trp_confirmation' : 'email_tx_hash';
-      await enqueueMessage(tx, {
-        transactionId: t.id,
-        kind,
-        params: { txid: hash },
-        maxAttempts: deps.maxAttempts,
+    onFreshRowIfMoved(deps.sql, t, async (row) => {
+      // The same hash again (a retry after a lost answer, even one racing the first) is done.
+      if (row.status === 'COMPLETED' && row.tx_hash === hash) return;
+      if (row.status !== 'WAITING_TX_HASH')
+        throw new TravelRuleError(
+          'state',
+          `the transaction is ${row.status}; send_tx_hash is taken once the beneficiary VASP approved (WAITING_TX_HASH)`,
+        );
+      await deps.sql.begin(async (tx) => {
+        await transition(tx, {
+          id: row.id,
+          from: 'WAITING_TX_HASH',
+          to: 'COMPLETED',
+          actor: { type: 'api_key', id: apiKeyId },
+          txHash: hash,
+        });
+        const kind = row.counterparty_protocol === 'trp' ? 'trp_confirmation' : 'email_tx_hash';
+        await enqueueMessage(tx, {
+          transactionId: row.id,
+          kind,
+          params: { txid: hash },
+          maxAttempts: deps.maxAttempts,
+        });
       });
     }),
   );
@@ -188,48 +193,45 @@ export async function applyResolution(
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('approved' in resolution) {
     const address = addressOrThrow(t.network, resolution.approved.address, 'approved.address');
-    callbackOrThrow(deps, resolution.approved.callback, 'approved.callback');
-    if (t.status === 'WAITING_TX_HASH' || t.status === 'COMPLETED') {
-      // The same approval again (a retry) changes nothing; a different one is refused, as a
-      // late rejection is: the address the caller paid or will pay to stays the one approved.
-      if (
-        address === t.beneficiary_address &&
-        resolution.approved.callback === t.counterparty_callback
-      )
-        return;
-      throw new TravelRuleError(
-        'state',
-        `the transfer is ${t.status}: it was approved already, and a different approval is refused`,
-      );
-    }
-    await moving(() =>
-      deps.sql.begin(async (tx) => {
-        await transition(tx, {
-          id: t.id,
-          from: 'OTHER_VASP_PENDING',
-          to: 'OTHER_VASP_APPROVED',
-          actor,
+    const callback = resolution.approved.callback;
+    callbackOrThrow(deps, callback, 'approved.callback');
+    return moving(() =>
+      onFreshRowIfMoved(deps.sql, t, async (row) => {
+        if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED') {
+          // The same approval again (a retry) changes nothing; a different one is refused, as a
+          // late rejection is: the address the caller paid or will pay to stays the one approved.
+          if (address === row.beneficiary_address && callback === row.counterparty_callback) return;
+          throw new TravelRuleError(
+            'state',
+            `the transfer is ${row.status}: it was approved already, and a different approval is refused`,
+          );
+        }
+        await deps.sql.begin(async (tx) => {
+          await transition(tx, {
+            id: row.id,
+            from: 'OTHER_VASP_PENDING',
+            to: 'OTHER_VASP_APPROVED',
+            actor,
+          });
+          await updateCounterparty(tx, row.id, { beneficiaryAddress: address, callback });
+          await enqueueTravelRuleWebhook(tx, {
+            apiKeyId: row.api_key_id,
+            transactionId: row.id,
+            status: 'OTHER_VASP_APPROVED',
+          });
+          await transition(tx, { id: row.id, to: 'WAITING_TX_HASH', actor: SYSTEM });
         });
-        await updateCounterparty(tx, t.id, {
-          beneficiaryAddress: address,
-          callback: resolution.approved.callback,
-        });
-        await enqueueTravelRuleWebhook(tx, {
-          apiKeyId: t.api_key_id,
-          transactionId: t.id,
-          status: 'OTHER_VASP_APPROVED',
-        });
-        await transition(tx, { id: t.id, to: 'WAITING_TX_HASH', actor: SYSTEM });
       }),
     );
-    return;
   }
-  if (t.status === 'OTHER_VASP_REJECTED') return;
   const reason = resolution.rejected.slice(0, MAX_REASON_CHARS);
-  await moving(() =>
-    deps.sql.begin((tx) =>
-      markOtherVaspRejected(tx, t, { from: 'OTHER_VASP_PENDING', actor, reason }),
-    ),
+  return moving(() =>
+    onFreshRowIfMoved(deps.sql, t, async (row) => {
+      if (row.status === 'OTHER_VASP_REJECTED') return;
+      await deps.sql.begin((tx) =>
+        markOtherVaspRejected(tx, row, { from: 'OTHER_VASP_PENDING', actor, reason }),
+      );
+    }),
   );
 }
 

@@ -1,6 +1,6 @@
 import { runCli, type CliRun } from '../helpers/cli.js';
 
-export type RoleName = 'indexer' | 'worker';
+export type RoleName = 'indexer' | 'worker' | 'api';
 
 /**
  * One role of the appliance as a real child process (`node --import tsx src/cli.ts <role>`),
@@ -10,6 +10,8 @@ export type RoleName = 'indexer' | 'worker';
 export class RoleProcess {
   private run: CliRun | undefined;
   private last: CliRun | undefined;
+  /** Every process started, for what they all wrote (output()). */
+  private readonly runs: CliRun[] = [];
   private expectingExit = false;
   readonly crashes: string[] = [];
   starts = 0;
@@ -31,6 +33,7 @@ export class RoleProcess {
     );
     this.run = run;
     this.last = run;
+    this.runs.push(run);
     this.starts++;
     void run.exited.then((code) => {
       if (this.run === run) this.run = undefined;
@@ -46,8 +49,28 @@ export class RoleProcess {
     return this.last?.err() ?? '';
   }
 
+  /** What every process of this role wrote (stdout and stderr), oldest first. */
+  output(): string {
+    return this.runs.map((r) => r.out() + r.err()).join('\n');
+  }
+
   get running(): boolean {
     return this.run !== undefined;
+  }
+
+  /**
+   * SIGSTOP for `ms`, then SIGCONT: the process neither answers nor sends meanwhile, and its
+   * connections stay open (a paused VM or a long stall), then it goes on with what it was doing.
+   */
+  async freeze(ms: number): Promise<void> {
+    const pid = this.run?.child.pid;
+    if (pid === undefined) return;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await new Promise((r) => setTimeout(r, ms));
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
   }
 
   /** kill -9: no shutdown code runs. */
@@ -64,6 +87,10 @@ export class RoleProcess {
   async stop(): Promise<void> {
     const run = this.run;
     if (!run) return;
+    // A process started a moment ago may still be loading, before it handles SIGTERM (Node's
+    // default then ends it without its stop). With a health listener, wait (bounded) for it.
+    const health = this.env.TOLLGATE_HEALTH_PORT;
+    if (health) await answering(`http://127.0.0.1:${health}/healthz`, run, 30_000);
     this.expectingExit = true;
     run.child.kill('SIGTERM');
     const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
@@ -82,5 +109,19 @@ export class RoleProcess {
         `${this.role} exited with code ${code} on SIGTERM: ${run.err().slice(-1500)}${run.out().slice(-3000)}`,
       );
     this.run = undefined;
+  }
+}
+
+/** Resolves once `url` answers 200, the process has exited, or `timeoutMs` passed. */
+async function answering(url: string, run: CliRun, timeoutMs: number): Promise<void> {
+  let exited = false;
+  void run.exited.then(() => (exited = true));
+  const deadline = Date.now() + timeoutMs;
+  while (!exited && Date.now() < deadline) {
+    const up = await fetch(url, { signal: AbortSignal.timeout(2000) })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

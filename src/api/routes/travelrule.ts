@@ -273,7 +273,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         tag: 'Travel rule',
         summary: 'Send the on-chain hash of an approved withdrawal',
         description:
-          "Taken once the beneficiary VASP approved (the OTHER_VASP_APPROVED webhook; status WAITING_TX_HASH). The hash goes to the beneficiary VASP (TRP confirmation, or e-mail). The hash must have its network's format (EVM: 0x and 64 hex digits; Bitcoin family: 64 hex digits).",
+          "Taken once the beneficiary VASP approved (the OTHER_VASP_APPROVED webhook; status WAITING_TX_HASH). The hash goes to the beneficiary VASP (TRP confirmation, or e-mail). The hash must have its network's format (EVM: 0x and 64 hex digits; Bitcoin family: 64 hex digits). The same hash again (a retry after a lost answer, even at once) is answered OK and changes nothing; another hash is refused.",
         body: z.object({ transaction_ref: Ref, transaction_hash: z.string().min(1).max(200) }),
         response: envelope(z.null()),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
@@ -313,7 +313,7 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         tag: 'Travel rule',
         summary: 'Send the deposit address for an incoming transfer',
         description:
-          'Answers the WAITING_ADDRESS_DATA webhook: the wallet address of the beneficiary (your customer) for a deposit that came over the protocol and an operator accepted. The originator VASP then gets the approval with this address.',
+          'Answers the WAITING_ADDRESS_DATA webhook: the wallet address of the beneficiary (your customer) for a deposit that came over the protocol and an operator accepted. The originator VASP then gets the approval with this address. The same address again (a retry after a lost answer, even at once) is answered OK and changes nothing; another address is refused.',
         body: z.object({ transaction_ref: Ref, address: z.string().min(1).max(256) }),
         response: envelope(z.null()),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },

@@ -74,6 +74,30 @@ const SENDS_IN: Record<MessageKind, readonly string[]> = {
 };
 
 /**
+ * Whether the other VASP answered a message over TRP after it was written (a move of its own on
+ * the transfer), and if so records the message sent, at that answer. An attempt whose answer
+ * never came back (a timeout, a cut connection, this worker killed) leaves the message pending
+ * while the other side may have it; when the transfer then moved on because the other side
+ * acted on it (its resolution to our inquiry, its confirmation to our approval, which needs the
+ * callback only that approval carries), the message arrived: it is not "not sent". No move of
+ * the other VASP writes a message, so a move after the message's own transaction answers it or a
+ * later one. (An e-mail's answer, recorded by an operator, proves nothing of the e-mail: the VASP
+ * may have been reached by phone.)
+ */
+async function answeredSince(sql: Sql, messageId: string): Promise<boolean> {
+  const rows = await sql`
+    update travelrule_messages m set status = 'sent', last_error = null, sent_at = a.at
+    from (
+      select min(h.at) as at from travelrule_history h, travelrule_messages mm
+      where mm.id = ${messageId} and h.transaction_id = mm.transaction_id and h.at > mm.created_at
+        and h.actor_type = 'counterparty'
+    ) a
+    where m.id = ${messageId} and m.status = 'pending' and a.at is not null
+    returning m.id`;
+  return rows.length > 0;
+}
+
+/**
  * Sends one message (one attempt). Throws RetryableError when a later attempt can help, so
  * graphile-worker backs off; a permanent refusal is recorded as failed and shown to operators.
  */
@@ -88,6 +112,13 @@ export async function sendMessage(
   if (!t) return;
   const ctx = { message_id: m.id, travelrule_id: t.id, kind: m.kind, request_id: m.request_id };
   if (!SENDS_IN[m.kind].includes(t.status)) {
+    if (await answeredSince(deps.sql, m.id)) {
+      log.info(
+        { ...ctx, status: t.status },
+        'travel rule message delivered: the other VASP has answered it',
+      );
+      return;
+    }
     await recordAttempt(
       deps.sql,
       m.id,
