@@ -28,6 +28,7 @@ import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardPostgresDefects } from './db/connection-guard.js';
 import { DatabaseUnreachableError } from './db/reach.js';
+import { startWhenDatabaseServes } from './db/start-wait.js';
 import { UnpatchedDriverError } from './db/patched-driver.js';
 import { apiContract } from './api/contract.js';
 
@@ -135,7 +136,7 @@ function fail(message: string, code = 2): never {
  * bundled label import) is kept, and the stop follows as soon as the start is done, rather than
  * the signal ending the process half-started.
  */
-function handleSignals(): { started(appliance: Appliance): boolean } {
+function handleSignals(): { started(appliance: Appliance): boolean; stopping(): boolean } {
   let appliance: Appliance | undefined;
   let stopping = false;
   const stop = () => {
@@ -156,6 +157,8 @@ function handleSignals(): { started(appliance: Appliance): boolean } {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
   return {
+    /** Whether a signal came (before the start is handed over: it is not to be started). */
+    stopping: () => stopping,
     /** Hands over the started appliance; true when a signal came meanwhile (it is stopping now). */
     started: (a) => {
       appliance = a;
@@ -372,7 +375,15 @@ async function main(argv: string[]): Promise<void> {
   const serve = async (roles: Roles) => {
     guardPostgresDefects();
     const signals = handleSignals();
-    const appliance = await startAppliance(config, roles);
+    // An embedded database is this process's own: nothing to wait for.
+    const appliance = await startWhenDatabaseServes(() => startAppliance(config, roles), {
+      waitMs: config.database_url ? config.database_start_wait_s * 1000 : 0,
+      stopping: signals.stopping,
+    });
+    if (!appliance) {
+      log.info('stopped before the database could serve the start');
+      process.exit(0);
+    }
     if (signals.started(appliance)) return;
     if (roles.api)
       await ensureKeys(appliance.db.sql, config, appliance.apiPort, appliance.bootstrapKey);

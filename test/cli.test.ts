@@ -231,7 +231,8 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     const lines = logLines(err);
-    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    // Whole lines, so that a failure says what was logged (not "{ level: 40, …(4) }").
+    expect(lines.filter((l) => l.level >= 40).map((l) => JSON.stringify(l))).toEqual([]);
     expect(lines.map((l) => l.msg)).toEqual(
       expect.arrayContaining(['embedded postgres stopped', 'dev chain stopped', 'stopped']),
     );

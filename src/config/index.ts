@@ -273,6 +273,12 @@ const ConfigSchema = z
      * the API's own pool (the API, the dashboard, the TRP listener: src/appliance.ts).
      */
     database_pool_max: z.int().min(2).max(500).default(10),
+    /**
+     * Seconds a serving start (start, api, worker, indexer) keeps trying while DATABASE_URL's
+     * Postgres cannot serve yet (restarting, failing over, starting up); 0: fail at once
+     * (src/db/start-wait.ts).
+     */
+    database_start_wait_s: z.int().min(0).max(3600).default(60),
     api_database_pool_max: z.int().min(2).max(500).default(10),
     /**
      * Requests of one process at work at once on the API's pool (the API, the operator API, the
@@ -406,6 +412,7 @@ const ENV_KEYS: Record<
   TOLLGATE_WEBHOOK_TIMEOUT_MS: { path: 'webhook_timeout_ms', type: 'int' },
   TOLLGATE_REQUEST_TIMEOUT_MS: { path: 'request_timeout_ms', type: 'int' },
   TOLLGATE_DATABASE_POOL_MAX: { path: 'database_pool_max', type: 'int' },
+  TOLLGATE_DATABASE_START_WAIT_S: { path: 'database_start_wait_s', type: 'int' },
   TOLLGATE_API_DATABASE_POOL_MAX: { path: 'api_database_pool_max', type: 'int' },
   TOLLGATE_API_MAX_CONCURRENT_REQUESTS: { path: 'api_max_concurrent_requests', type: 'int' },
   TOLLGATE_WALLET_PAGE_CACHE_MB: { path: 'wallet_page_cache_mb', type: 'number' },

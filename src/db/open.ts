@@ -37,12 +37,20 @@ export async function openDatabase(
     });
   // A server that closes idle sessions sooner than the pool would: the pool again, closing its
   // idle connections first (idle-sessions.ts).
-  const idleTimeoutS = await poolIdleTimeoutFor(sql);
-  if (idleTimeoutS !== undefined) {
-    await sql.end({ timeout: 5 });
-    sql = openPool(url, { max, idleTimeoutS });
+  let idleTimeoutS: number | undefined;
+  try {
+    idleTimeoutS = await poolIdleTimeoutFor(sql);
+    if (idleTimeoutS !== undefined) {
+      await sql.end({ timeout: 5 });
+      sql = openPool(url, { max, idleTimeoutS });
+    }
+    if (opts.migrate !== false) await migrate(sql, url);
+  } catch (err) {
+    // Nothing left open by a start that failed here (it may be tried again: start-wait.ts).
+    await sql.end({ timeout: 0 }).catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw err;
   }
-  if (opts.migrate !== false) await migrate(sql, url);
   const others: Sql[] = [];
   return {
     url,

@@ -1,13 +1,22 @@
 import { within } from '../concurrency.js';
 import { PermanentError } from '../errors.js';
 import type { Sql } from './index.js';
+import { databaseCannotServe } from './unavailable.js';
 
 /** How long the first connection to DATABASE_URL may take before the start gives up, naming it. */
 export const REACH_TIMEOUT_MS = 10_000;
 
-/** A database the start cannot use, said in terms of DATABASE_URL (never its password). */
+/**
+ * A database the start cannot use, said in terms of DATABASE_URL (never its password).
+ * `transient`: it may serve in a moment (refused or cut while it restarts, fails over or starts
+ * up, out of connections, no answer in time); false for what no wait mends (a host not found, a
+ * password or database name refused).
+ */
 export class DatabaseUnreachableError extends PermanentError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
     super(message);
     this.name = 'DatabaseUnreachableError';
   }
@@ -60,6 +69,7 @@ export async function checkDatabaseReachable(sql: Sql, url: string): Promise<voi
   } catch (err) {
     throw new DatabaseUnreachableError(
       `DATABASE_URL (${describeDatabaseUrl(url)}): ${reason(err)}`,
+      databaseCannotServe(err) !== undefined,
     );
   }
 }

@@ -437,9 +437,10 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
  * Faults to either side, one every 1-4 s until `done()`: kill -9 of its api role (the TRP
  * listener and the API) or its worker (which sends the TRP messages and the webhooks), each
  * started again after 0-3 s, the worker's at times while the other side is stalled with its
- * messages; its api role stalled (SIGSTOP) for 1-9 s (past the other's 2 s TRP timeout and
- * its first retry at times, so that attempts pile up and are taken at once); a restart of its Postgres (down 0.5-4 s);
- * its backend down for 1-4 s. Returns what was done, for the summary.
+ * messages; its api role stalled (SIGSTOP) for 1-9 s (past the other's 2 s TRP timeout and its
+ * first retry at times, so that attempts pile up and are taken at once); a restart of its
+ * Postgres (down 0.5-4 s), at times just as both its roles start again after a kill; its backend
+ * down for 1-4 s. Returns what was done, for the summary.
  */
 export async function faultsUntil(
   rng: Rng,
@@ -458,6 +459,7 @@ export async function faultsUntil(
       'kill worker in flight',
       'freeze api',
       'restart postgres',
+      'restart postgres as the roles start',
       'backend down',
     ] as const);
     const down = rng.int(0, 3000);
@@ -480,6 +482,14 @@ export async function faultsUntil(
       await role.kill();
       await sleep(down);
       role.start();
+    } else if (kind === 'restart postgres as the roles start') {
+      // A start that meets its database going away (a host rebooting, Postgres restarted with
+      // it): the roles wait for it (TOLLGATE_DATABASE_START_WAIT_S) instead of exiting.
+      await Promise.all([side.roles.api.kill(), side.roles.worker.kill()]);
+      side.roles.api.start();
+      side.roles.worker.start();
+      await sleep(rng.int(0, 1500));
+      await side.pg.restart(rng.int(500, 4000));
     } else if (kind === 'restart postgres') {
       await side.pg.restart(rng.int(500, 4000));
     } else {

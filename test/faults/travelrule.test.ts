@@ -52,7 +52,22 @@ it(`Travel Rule between two Tollgates over TRP while either side's api, worker, 
     finished = true;
   });
   const faults = faultsUntil(rng.fork('faults'), sides, () => finished);
-  await traffic;
+  // A role that exits on its own (no supervisor here) fails the scenario at once, saying why,
+  // instead of leaving the transfers to wait out their time.
+  let watch: NodeJS.Timeout | undefined;
+  const crashed = new Promise<never>((_, reject) => {
+    watch = setInterval(() => {
+      const crashes = sides.flatMap((s) => Object.values(s.roles).flatMap((r) => r.crashes));
+      if (crashes.length > 0)
+        reject(new Error(`a role exited on its own:\n${crashes.join('\n---\n')}`));
+    }, 500);
+  });
+  try {
+    await Promise.race([traffic, crashed]);
+  } finally {
+    clearInterval(watch);
+    finished = true;
+  }
   const done = await faults;
   const { findings, summary } = await settleAndCheck(sides, transfers);
   console.log(`[faults] travelrule: ${summary}; faults: ${done.join(', ')}`);
