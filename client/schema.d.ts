@@ -308,7 +308,7 @@ export interface paths {
         put?: never;
         /**
          * Send the on-chain hash of an approved withdrawal
-         * @description Taken once the beneficiary VASP approved (the OTHER_VASP_APPROVED webhook; status WAITING_TX_HASH). The hash goes to the beneficiary VASP (TRP confirmation, or e-mail). The hash must have its network's format (EVM: 0x and 64 hex digits; Bitcoin family: 64 hex digits).
+         * @description Taken once the beneficiary VASP approved (the OTHER_VASP_APPROVED webhook; status WAITING_TX_HASH). The hash goes to the beneficiary VASP (TRP confirmation, or e-mail). The hash must have its network's format (EVM: 0x and 64 hex digits; Bitcoin family: 64 hex digits). The same hash again (a retry after a lost answer, even at once) is answered OK and changes nothing; another hash is refused.
          */
         post: operations["travelruleSendTxHash"];
         delete?: never;
@@ -348,7 +348,7 @@ export interface paths {
         put?: never;
         /**
          * Send the deposit address for an incoming transfer
-         * @description Answers the WAITING_ADDRESS_DATA webhook: the wallet address of the beneficiary (your customer) for a deposit that came over the protocol and an operator accepted. The originator VASP then gets the approval with this address.
+         * @description Answers the WAITING_ADDRESS_DATA webhook: the wallet address of the beneficiary (your customer) for a deposit that came over the protocol and an operator accepted. The originator VASP then gets the approval with this address. The same address again (a retry after a lost answer, even at once) is answered OK and changes nothing; another address is refused.
          */
         post: operations["travelruleSendAddress"];
         delete?: never;

@@ -3,13 +3,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { Agent, request } from 'undici';
 import { createApiKey } from '../../src/keys/keys.js';
 import { type KeyAndCertificate, makeDevCa, makeDevCertificate } from '../../src/net/tls-certs.js';
 import { createOperator } from '../../src/operators/operators.js';
 import { upsertVasp } from '../../src/travelrule/vasps.js';
 import { freePort } from '../../support/ports.js';
-import { BENEFICIARY_ADDRESS, PERSONAL_VALUES, travelBody } from '../helpers/travelrule.js';
+import { call, type Reply } from '../helpers/http.js';
+import {
+  BENEFICIARY_ADDRESS,
+  DEPOSIT_CONFIRMED,
+  PERSONAL_VALUES,
+  travelBody,
+  WITHDRAWAL_COMPLETED,
+} from '../helpers/travelrule.js';
 import { sleep } from './harness.js';
 import { ownPostgres, type OwnPostgres } from './own-postgres.js';
 import { FaultReceiver } from './receiver.js';
@@ -47,39 +53,17 @@ export interface Side {
   tokens: string[];
 }
 
-const insecure = new Agent({ connect: { rejectUnauthorized: false } });
-
-export interface Answer {
-  status: number;
-  json: any;
-  text: string;
-}
+type Answer = Reply;
 
 /** One request to a side's API port; throws on no answer (refused, cut, timed out). */
-async function send(
+const send = (
   side: Side,
   method: string,
   path: string,
   headers: Record<string, string>,
   body?: object,
-): Promise<Answer> {
-  const res = await request(side.api + path, {
-    method: method as 'GET',
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-    dispatcher: insecure,
-    headersTimeout: REQUEST_TIMEOUT_MS,
-    bodyTimeout: REQUEST_TIMEOUT_MS,
-  });
-  const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, json, text };
-}
+): Promise<Answer> =>
+  call(side.api, method, path, { headers, body, timeoutMs: REQUEST_TIMEOUT_MS });
 
 function writeCertificate(c: KeyAndCertificate): { cert: string; key: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-faults-trp-'));
@@ -504,23 +488,8 @@ export async function faultsUntil(
 /** A transfer's statuses at the end, and the moves each side recorded, by outcome. */
 const EXPECTED = {
   accepted: {
-    from: [
-      'CREATED',
-      'SCORE',
-      'PENDING',
-      'OTHER_VASP_PENDING',
-      'OTHER_VASP_APPROVED',
-      'WAITING_TX_HASH',
-      'COMPLETED',
-    ],
-    to: [
-      'CREATED',
-      'SCORE',
-      'PENDING',
-      'WAITING_ADDRESS_DATA',
-      'WAITING_FOR_CONFIRMATION',
-      'TRANSACTION_CONFIRMED',
-    ],
+    from: WITHDRAWAL_COMPLETED,
+    to: DEPOSIT_CONFIRMED,
     fromMessages: ['trp_inquiry', 'trp_confirmation'],
     toMessages: ['trp_resolution'],
     fromHooks: ['OTHER_VASP_APPROVED'],

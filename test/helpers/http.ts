@@ -31,6 +31,8 @@ export async function call(
     body?: string | object;
     /** A TLS client certificate to present (PEM). */
     clientCert?: { cert: string; key: string };
+    /** How long the answer's head and body may each take before the call throws (undici's default: 300 s). */
+    timeoutMs?: number;
   } = {},
 ): Promise<Reply> {
   const body =
@@ -48,6 +50,7 @@ export async function call(
     headers,
     body,
     dispatcher: agentFor(opts.clientCert),
+    ...(opts.timeoutMs ? { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs } : {}),
   });
   const text = await res.body.text();
   let json: unknown;

@@ -14,6 +14,28 @@ export {
 import { travelBody } from '../../support/travel-rule-body.js';
 
 /**
+ * The statuses a transfer over TRP takes when both sides say yes, in order, as each side's
+ * history records them: the originator's withdrawal, the beneficiary's deposit.
+ */
+export const WITHDRAWAL_COMPLETED = [
+  'CREATED',
+  'SCORE',
+  'PENDING',
+  'OTHER_VASP_PENDING',
+  'OTHER_VASP_APPROVED',
+  'WAITING_TX_HASH',
+  'COMPLETED',
+];
+export const DEPOSIT_CONFIRMED = [
+  'CREATED',
+  'SCORE',
+  'PENDING',
+  'WAITING_ADDRESS_DATA',
+  'WAITING_FOR_CONFIRMATION',
+  'TRANSACTION_CONFIRMED',
+];
+
+/**
  * Sends a TRP transfer inquiry for travelBody()'s parties to an appliance's inquiry URL, as an
  * independent directory VASP would (test/helpers/trp-peer.ts: the protocol's shapes, 1.25 ETH
  * named by slip0044); returns the reference the incoming transaction gets there.
