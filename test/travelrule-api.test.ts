@@ -22,6 +22,7 @@ let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let key: { id: string; apikey: string; webhook_secret: string };
 let otherKey: { id: string; apikey: string };
 const mail = new MailCatcher();
+const smtpDomain = 'acme-vasp.example';
 const hooks = new Receiver();
 const EMAIL_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a01';
 const TRP_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a02';
@@ -76,6 +77,7 @@ beforeAll(async () => {
     db.url,
     {
       TOLLGATE_SMTP_URL: mail.url,
+      TOLLGATE_SMTP_FROM: `Acme Travel Rule <travelrule@${smtpDomain}>`,
       TOLLGATE_TRAVEL_RULE_VASP_NAME: 'Test Sender VASP',
     },
     { api: true, worker: true, indexer: false, devChain: false },
@@ -596,6 +598,15 @@ describe('the e-mail fallback, end to end', () => {
       { kind: 'email_inquiry', status: 'sent' },
       { kind: 'email_tx_hash', status: 'sent' },
     ]);
+    // Each e-mail's Message-ID names its message (the same on every attempt at it: a copy sent
+    // after a relay's lost answer is recognisably the same message).
+    const rows = await db.sql<{ id: string }[]>`
+      select id::text from travelrule_messages where transaction_id = ${id} order by id`;
+    expect(
+      mails
+        .slice(0, 2)
+        .map((m) => /^message-id:\s*(\S+)/im.exec(m.raw.replace(/\r\n[ \t]+/g, ' '))?.[1]),
+    ).toEqual(rows.map((r) => `<travelrule.${r.id}.${id}@${smtpDomain}>`));
   });
 
   it('accepting for a VASP outside the directory needs an e-mail address', async () => {

@@ -5,6 +5,7 @@ import { PermanentError, RetryableError } from '../src/errors.js';
 import {
   composeInquiryEmail,
   composeTxHashEmail,
+  messageIdFor,
   createMailer,
   type Mailer,
 } from '../src/travelrule/sending/email.js';
@@ -287,6 +288,26 @@ describe('e-mail fallback over SMTP', () => {
     }
     assertNoPersonalData(received.at(-1)!.raw);
     assertNoPersonalData(text + html);
+  });
+
+  it("gives every attempt at one message the same Message-ID, in the From address's domain", async () => {
+    const id = messageIdFor('42', '0b0b0b0b-0000-4000-8000-00000000000b', 'Acme <tr@acme.example>');
+    expect(id).toBe('<travelrule.42.0b0b0b0b-0000-4000-8000-00000000000b@acme.example>');
+    expect(messageIdFor('1', 't', 'tr@bare.example')).toBe('<travelrule.1.t@bare.example>');
+    expect(messageIdFor('1', 't', 'no address')).toBe('<travelrule.1.t@tollgate.invalid>');
+    const m = mailer();
+    try {
+      for (let attempt = 0; attempt < 2; attempt++)
+        expect((await m.send({ ...composeInquiryEmail(sample), messageId: id })).messageId).toBe(
+          id,
+        );
+    } finally {
+      m.close();
+    }
+    expect(received.slice(-2).map((r) => parseMime(r.raw).headers.get('message-id'))).toEqual([
+      id,
+      id,
+    ]);
   });
 
   it('keeps header injection out of the subject', () => {

@@ -18,6 +18,23 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The Message-ID, the same for every attempt at one message (messageIdFor): an attempt whose
+   * answer from the relay was lost may have gone out, and the one after it is then a copy that
+   * the receiving system and people can tell is the same message (RFC 5322 3.6.4). Without it
+   * the relay's library makes a new one per attempt.
+   */
+  messageId?: string;
+}
+
+/**
+ * The Message-ID of a travel rule message (a travelrule_messages row) of a transaction, in the
+ * domain of the From address (`TOLLGATE_SMTP_FROM`): stable across its attempts, unique to it.
+ * Only ids: nothing personal.
+ */
+export function messageIdFor(messageRowId: string, transactionId: string, from: string): string {
+  const domain = /@([^\s>@]+)>?\s*$/.exec(from)?.[1] ?? 'tollgate.invalid';
+  return `<travelrule.${messageRowId}.${transactionId}@${domain}>`;
 }
 
 export interface Mailer {
@@ -55,6 +72,7 @@ export function createMailer(
           subject: m.subject,
           text: m.text,
           html: m.html,
+          ...(m.messageId ? { messageId: m.messageId } : {}),
         });
         return { messageId: info.messageId };
       } catch (err) {

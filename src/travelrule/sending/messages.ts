@@ -2,7 +2,7 @@ import type { Sql } from '../../db/index.js';
 import { PermanentError, RetryableError, describeError, isRetryable } from '../../errors.js';
 import { log } from '../../log.js';
 import type { AllowList } from '../../net/ssrf.js';
-import { composeInquiryEmail, composeTxHashEmail, type Mailer } from './email.js';
+import { composeInquiryEmail, composeTxHashEmail, messageIdFor, type Mailer } from './email.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
 import { IllegalTransitionError, StatusChangedError } from '../lifecycle.js';
 import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
@@ -278,6 +278,6 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
     m.kind === 'email_inquiry'
       ? composeInquiryEmail(common)
       : composeTxHashEmail({ ...common, txHash: m.params.txid ?? t.tx_hash ?? '' });
-  await deps.mailer.send(mail);
+  await deps.mailer.send({ ...mail, messageId: messageIdFor(m.id, t.id, deps.config.smtp_from) });
   await recordAttempt(deps.sql, m.id, 'sent', null, null);
 }
