@@ -20,6 +20,7 @@ import {
   travelBody,
   WITHDRAWAL_COMPLETED,
   DEPOSIT_CONFIRMED,
+  sendInquiry,
 } from './helpers/travelrule.js';
 import { inquiryText, trpSend } from './helpers/trp-peer.js';
 
@@ -272,18 +273,13 @@ describe('a deposit from an independent originator', () => {
 
   it('takes the same inquiry arriving twice at once (a retry overtaking a stalled first) as one transfer', async () => {
     const transfer = 'xfer-0043-twice-at-once';
-    const parties = travelBody('ignored');
-    const text = inquiryText({
-      asset: { slip0044: 60 },
-      amount: '0.5',
-      callback: `${peer.base}/cb/resolution-twice`,
-      originatorPersons: parties.originator.persons,
-      originatorAccounts: parties.originator.accountNumber,
-      beneficiaryPersons: parties.beneficiary.persons,
-    });
     const replies = await Promise.all(
       [1, 2, 3].map(() =>
-        trpSend(app.baseUrl, `/trp/v3/inquiries/${INBOUND_TOKEN}`, text, { requestId: transfer }),
+        sendInquiry(app.baseUrl, INBOUND_TOKEN, {
+          callback: `${peer.base}/cb/resolution-twice`,
+          vaspName: 'Independent Originator AG',
+          requestId: transfer,
+        }),
       ),
     );
     expect(replies.map((r) => [r.status, r.json])).toEqual(
@@ -300,20 +296,11 @@ describe('a deposit from an independent originator', () => {
 
   it("takes the same confirmation arriving twice at once as one, answering each 204; the backend's send_address likewise", async () => {
     const transfer = 'xfer-0044-confirmed-twice';
-    const parties = travelBody('ignored');
-    await trpSend(
-      app.baseUrl,
-      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
-      inquiryText({
-        asset: { slip0044: 60 },
-        amount: '0.25',
-        callback: `${peer.base}/cb/resolution-0044`,
-        originatorPersons: parties.originator.persons,
-        originatorAccounts: parties.originator.accountNumber,
-        beneficiaryPersons: parties.beneficiary.persons,
-      }),
-      { requestId: transfer },
-    );
+    await sendInquiry(app.baseUrl, INBOUND_TOKEN, {
+      callback: `${peer.base}/cb/resolution-0044`,
+      vaspName: 'Independent Originator AG',
+      requestId: transfer,
+    });
     const ref = `trp-${transfer}`;
     await ops(`/transactions/${await idOf(ref)}/accept`);
     // The backend's send_address three times at once (its retries of an answer it lost), then
@@ -574,20 +561,11 @@ describe('a message whose answer never came back', () => {
 
   it('an approval the originator confirmed counts as delivered, not "not sent"', async () => {
     const transfer = 'xfer-stalled-resolution';
-    const parties = travelBody('ignored');
-    const inquiry = await trpSend(
-      app.baseUrl,
-      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
-      inquiryText({
-        asset: { slip0044: 60 },
-        amount: '2',
-        callback: `${peer.base}/cb/silent-resolution`,
-        originatorPersons: parties.originator.persons,
-        originatorAccounts: parties.originator.accountNumber,
-        beneficiaryPersons: parties.beneficiary.persons,
-      }),
-      { requestId: transfer },
-    );
+    const inquiry = await sendInquiry(app.baseUrl, INBOUND_TOKEN, {
+      callback: `${peer.base}/cb/silent-resolution`,
+      vaspName: 'Independent Originator AG',
+      requestId: transfer,
+    });
     expect(inquiry.status).toBe(200);
     const ref = `trp-${transfer}`;
     await ops(`/transactions/${await idOf(ref)}/accept`);

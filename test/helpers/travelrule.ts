@@ -43,7 +43,12 @@ export const DEPOSIT_CONFIRMED = [
 export async function sendInquiry(
   baseUrl: string,
   token: string,
-  opts: { callback: string; vaspName: string },
+  opts: {
+    callback: string;
+    vaspName: string;
+    /** The transfer's request-identifier (TRP's; a new UUID when not given): sent again, a retry. */
+    requestId?: string;
+  },
 ): Promise<{ requestId: string; ref: string; status: number; json: any }> {
   const parties = travelBody('ignored');
   const reply = await trpSend(
@@ -59,6 +64,7 @@ export async function sendInquiry(
       beneficiaryAccounts: parties.beneficiary.accountNumber,
       originatorVasp: opts.vaspName,
     }),
+    { requestId: opts.requestId },
   );
   return {
     requestId: reply.requestId,
