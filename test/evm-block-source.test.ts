@@ -6,7 +6,8 @@
  * a node answering with a malformed number is refused, naming the block and transaction; a node
  * that refuses batches over a limit is read in batches under it; receipts that come from another
  * block (the chain changed between the block and its receipts), and a block answered for another
- * number, are refused and the block read again. Both
+ * number, are refused and the block read again; a block, or its receipts, over the answer size
+ * limit are read in parts (a transaction or receipt at a time, by the reader of an http(s) node). Both
  * readers: the JSON-RPC reader of its own an http(s) node gets (json-rpc.ts), and viem's client
  * (what a ws(s) node is read through).
  */
@@ -272,6 +273,95 @@ describe('EvmBlockSource.fetchBlock', () => {
         expect(err).toBeInstanceOf(RetryableError);
         expect((err as Error).message).toBe(
           `the node answered block ${n} with block ${n - 1n} (${below}); reading again`,
+        );
+        expect(await source.fetchBlock(n)).toEqual(await reference(n));
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+
+  it('reads a block, and its receipts, in parts when an answer is over the size limit', async () => {
+    // Four creations in one block, each 3,008 bytes of code whose constructor logs the code
+    // whole (CODESIZE, CODECOPY, LOG0): the block with its transactions and the block's receipts
+    // are each over the limit, one transaction or receipt is under it. On a chain with a high gas
+    // limit this is a full block against the 10 MiB default. The limit is our reader's (an http(s)
+    // node's); viem's webSocket transport, a ws(s) node's, has none.
+    const LIMIT = 10_000;
+    const { account } = chain.wallet;
+    const nonce = await chain.pub.getTransactionCount({ address: account!.address });
+    await chain.test.setAutomine(false);
+    const hashes: Hex[] = [];
+    try {
+      for (let i = 0; i < 4; i++)
+        hashes.push(
+          await chain.wallet.sendTransaction({
+            account: account!,
+            chain: hardhat,
+            data: `0x386000600039386000a000${(i + 1).toString(16).padStart(2, '0').repeat(3_000)}`,
+            nonce: nonce + i,
+            gas: 400_000n,
+          }),
+        );
+      await chain.mine(1);
+    } finally {
+      await chain.test.setAutomine(true);
+    }
+    const receipts = await Promise.all(
+      hashes.map((hash) => chain.pub.waitForTransactionReceipt({ hash })),
+    );
+    const n = receipts[0]!.blockNumber;
+    expect(receipts.map((r) => [r.blockNumber, r.status, r.logs.length])).toEqual(
+      hashes.map(() => [n, 'success', 1]),
+    );
+    const small = n - 1n; // a block of the tests above, under the limit
+
+    {
+      const methods: string[] = [];
+      let dropOne = false;
+      const proxy = await nodeProxy(async (calls) => {
+        methods.push(...calls.map((c) => c.method));
+        const drop = calls.find((c) => c.method === 'eth_getTransactionByHash');
+        if (!dropOne || !drop) return undefined;
+        // A node whose chain moved on meanwhile: the transaction is back in its pool (no block).
+        dropOne = false;
+        const answer = (await (
+          await fetch(chain.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(calls),
+          })
+        ).json()) as { id: number; result: Record<string, unknown> }[];
+        for (const a of answers(answer))
+          if (a.id === drop.id) Object.assign(a.result, { blockHash: null, blockNumber: null });
+        return answer;
+      });
+      const answers = <T>(a: T | T[]) => (Array.isArray(a) ? a : [a]);
+      try {
+        const source = createEvmBlockSource(proxy.url, { maxAnswerBytes: LIMIT });
+        expect(await source.fetchBlock(small)).toEqual(await reference(small));
+        const smallReads = [...methods];
+
+        methods.length = 0;
+        expect(await source.fetchBlock(n)).toEqual(await reference(n));
+        // Asked whole first (refused while read, not asked again), then in parts.
+        expect(methods.filter((m) => m === 'eth_getTransactionByHash')).toHaveLength(4);
+        expect(methods.filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(4);
+        expect(methods.filter((m) => m === 'eth_getBlockByNumber')).toHaveLength(2);
+
+        // A block under the limit is read as before: the node's receipts call is not given up.
+        methods.length = 0;
+        expect(await source.fetchBlock(small)).toEqual(await reference(small));
+        expect(methods).toEqual(smallReads);
+
+        // One of the transactions out of the block by the time it is read: read again.
+        dropOne = true;
+        const err = await source.fetchBlock(n).catch((e) => e);
+        expect(err).toBeInstanceOf(RetryableError);
+        expect((err as Error).message).toMatch(
+          new RegExp(
+            `^transaction 0x[0-9a-f]{64} of block ${n} \\(${receipts[0]!.blockHash}\\) is not in a block now: the chain changed while reading; reading again$`,
+          ),
         );
         expect(await source.fetchBlock(n)).toEqual(await reference(n));
       } finally {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredWithRpcError, methodUnsupported } from '../src/chains/evm/client.js';
 import {
   JsonRpcHttp,
+  NodeAnswerTooLarge,
   NodeHttpError,
   NodeRpcError,
   NodeTimeoutError,
@@ -361,5 +362,15 @@ describe('JsonRpcHttp', () => {
     await expect(rpc.request('m', [])).rejects.toThrow(
       `the node's answer is larger than ${MAX_BODY_BYTES} bytes`,
     );
+
+    // Not asked again: the node would give the same answer. The limit is the reader's own.
+    bodies = [];
+    answer = (_body, res) => json(res, { jsonrpc: '2.0', id: 1, result: 'x'.repeat(2_000) });
+    const err = await fast({ retryCount: 2, maxAnswerBytes: 1_000 })
+      .request('m', [])
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(NodeAnswerTooLarge);
+    expect((err as Error).message).toBe("the node's answer is larger than 1000 bytes");
+    expect(bodies).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { networkInfo } from '../config/networks.js';
 import {
   closeEvmClient,
   createEvmClient,
-  EvmBlockSource,
+  createEvmBlockSource,
   methodUnsupported,
 } from '../chains/evm/client.js';
 import { watchNewHeads } from '../chains/evm/heads.js';
@@ -163,7 +163,7 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
     // Read as the indexer reads it: the block, then the receipts of the first block from there
     // with a transaction (among the next 20), which a node may no longer serve though it has
     // the block (receipts, or the index that finds them, kept for recent blocks only).
-    const source = new EvmBlockSource(client);
+    const source = createEvmBlockSource(n.rpc, { shared: client });
     for (let at = start; at === start || (at < start + 20n && at <= head); at++) {
       const block = await source.fetchBlock(at).catch(notServed);
       expect(

@@ -9,7 +9,7 @@ import {
   numberToHex,
 } from 'viem';
 import { HistoryUnavailableError, NodeAnswerError, RetryableError } from '../../errors.js';
-import { JsonRpcHttp, NodeRpcError } from './json-rpc.js';
+import { JsonRpcHttp, NodeAnswerTooLarge, NodeRpcError } from './json-rpc.js';
 import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
 
@@ -59,6 +59,8 @@ interface RpcBlock {
 
 interface RpcTransaction {
   hash: Hex;
+  /** Null while pending; read to tell that a transaction read on its own is the block's. */
+  blockHash?: Hex | null;
   transactionIndex: Hex | null;
   from: Hex;
   to: Hex | null;
@@ -214,13 +216,19 @@ export function createEvmBlockSource(
     shared?: PublicClient;
     /** Over http(s): told when the node refused a batch and batches got smaller (json-rpc.ts). */
     onBatchLimit?: (size: number, reason: string) => void;
+    /** Over http(s): the largest answer to one call read (json-rpc.ts; 10 MiB by default). */
+    maxAnswerBytes?: number;
   } = {},
 ): EvmBlockSource {
   if (rpcUrl.startsWith('ws'))
     return new EvmBlockSource(opts.shared ?? createEvmClient(rpcUrl, opts));
   return new EvmBlockSource(
     createEvmClient(rpcUrl, opts),
-    new JsonRpcHttp(rpcUrl, { signal: opts.signal, onBatchLimit: opts.onBatchLimit }),
+    new JsonRpcHttp(rpcUrl, {
+      signal: opts.signal,
+      onBatchLimit: opts.onBatchLimit,
+      maxAnswerBytes: opts.maxAnswerBytes,
+    }),
   );
 }
 
@@ -326,6 +334,7 @@ export class EvmBlockSource {
       () =>
         this.read<RpcBlock | null>('eth_getBlockByNumber', [numberToHex(number), true]).catch(
           (err) => {
+            if (err instanceof NodeAnswerTooLarge) return this.blockInParts(number);
             throw prunedHistory(err, `block ${number}`) ?? err;
           },
         ),
@@ -396,6 +405,36 @@ export class EvmBlockSource {
     };
   }
 
+  /**
+   * A block whose answer with full transactions is over the size limit (a full block of a chain
+   * with a high gas limit, its calldata twice as long in hex): its transaction hashes, then each
+   * transaction on its own (batched; a batch over the limit is split). A transaction read after a
+   * reorg is another block's, or none: the block is read again.
+   */
+  private async blockInParts(number: bigint): Promise<RpcBlock | null> {
+    const block = await this.read<
+      (Omit<RpcBlock, 'transactions'> & { transactions?: unknown[] }) | null
+    >('eth_getBlockByNumber', [numberToHex(number), false]);
+    if (!block?.hash) return null;
+    const hashes = block.transactions ?? [];
+    if (!Array.isArray(hashes) || hashes.some((h) => typeof h !== 'string'))
+      throw new NodeAnswerError(
+        `eth_getBlockByNumber(${number}, false) did not return transaction hashes`,
+      );
+    const transactions = await Promise.all(
+      (hashes as Hex[]).map((hash) =>
+        this.read<RpcTransaction | null>('eth_getTransactionByHash', [hash]),
+      ),
+    );
+    const blockHash = block.hash.toLowerCase();
+    for (const [i, tx] of transactions.entries())
+      if (!tx || tx.blockHash?.toLowerCase() !== blockHash)
+        throw new NodeAnswerError(
+          `transaction ${String(hashes[i]).toLowerCase()} of block ${number} (${blockHash}) is ${tx?.blockHash ? `in block ${tx.blockHash.toLowerCase()}` : 'not in a block'} now: the chain changed while reading; reading again`,
+        );
+    return { ...block, transactions: transactions as RpcTransaction[] };
+  }
+
   private async receipts(number: bigint, hashes: readonly Hex[]): Promise<RpcReceipt[]> {
     if (this.blockReceipts !== false) {
       try {
@@ -406,12 +445,15 @@ export class EvmBlockSource {
         const pruned = prunedHistory(err, `the receipts of block ${number}`);
         if (pruned) throw pruned;
         // Only a node that says it has no such method lacks it; one that did not answer (a
-        // timeout) or failed this call is asked again.
-        if (this.blockReceipts === true || !methodUnsupported(err))
-          throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, {
-            cause: err,
-          });
-        this.blockReceipts = false; // the node does not have it: per-transaction receipts from now on
+        // timeout) or failed this call is asked again. Receipts over the size limit are read
+        // one transaction at a time, for this block only.
+        if (!(err instanceof NodeAnswerTooLarge)) {
+          if (this.blockReceipts === true || !methodUnsupported(err))
+            throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, {
+              cause: err,
+            });
+          this.blockReceipts = false; // the node does not have it: per-transaction receipts from now on
+        }
       }
     }
     return this.rpc(

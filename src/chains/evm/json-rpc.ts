@@ -43,8 +43,16 @@ export class NodeHttpError extends Error {
   }
 }
 
-/** An answer larger than its request's limit (refused while it was read). */
-class AnswerTooLarge extends NodeHttpError {}
+/**
+ * An answer larger than its request's limit (refused while it was read). Not retried: the node
+ * would give the same answer again; a caller reads what it asked for in smaller parts.
+ */
+export class NodeAnswerTooLarge extends NodeHttpError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NodeAnswerTooLarge';
+  }
+}
 
 /** The node did not answer within the timeout. */
 export class NodeTimeoutError extends Error {
@@ -93,6 +101,7 @@ const RETRYABLE_CODES = new Set([-1, -32005, -32603]);
 const RETRYABLE_STATUSES = new Set([403, 408, 413, 429, 500, 502, 503, 504]);
 
 function retryable(err: unknown): boolean {
+  if (err instanceof NodeAnswerTooLarge) return false;
   if (err instanceof NodeRpcError) return RETRYABLE_CODES.has(err.code);
   if (err instanceof NodeHttpError)
     return err.status === undefined || RETRYABLE_STATUSES.has(err.status);
@@ -229,7 +238,7 @@ export class JsonRpcHttp {
     } catch (err) {
       if (calls.length > 1 && err instanceof NodeHttpError && err.status === 413)
         this.refused(calls, err.message);
-      else if (calls.length > 1 && err instanceof AnswerTooLarge) this.sendIn(calls, 1);
+      else if (calls.length > 1 && err instanceof NodeAnswerTooLarge) this.sendIn(calls, 1);
       else for (const c of calls) c.reject(err);
       return;
     }
@@ -264,7 +273,7 @@ export class JsonRpcHttp {
         signal: controller.signal,
       });
       const text = (
-        await readBody(res.body, limit, (message) => new AnswerTooLarge(message))
+        await readBody(res.body, limit, (message) => new NodeAnswerTooLarge(message))
       ).toString('utf8');
       if (res.statusCode < 200 || res.statusCode > 299)
         throw new NodeHttpError(
