@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../src/errors.js';
@@ -8,13 +8,17 @@ import {
   messageIdFor,
   createMailer,
   type Mailer,
+  startTlsRequired,
 } from '../src/travelrule/sending/email.js';
 import { freePort } from '../support/ports.js';
+import { selfSignedLoopback } from './helpers/certs.js';
 import { decodeQuotedPrintable } from './helpers/mail.js';
 
 /**
  * The e-mail fallback against a real SMTP server (smtp-server on 127.0.0.1): what arrives, and
- * how refusals and an unreachable relay are classified.
+ * how refusals and an unreachable relay are classified; STARTTLS required by default, through a
+ * network that strips it from the relay's answer (a relay taking STARTTLS with a certificate of
+ * its own, and one without STARTTLS).
  */
 
 interface Received {
@@ -361,6 +365,221 @@ describe('e-mail fallback over SMTP', () => {
       expect((err as Error).message).not.toContain(LINK);
     } finally {
       m.close();
+    }
+  });
+});
+
+/**
+ * A man in the middle between Tollgate and the relay, as on a network Tollgate does not control:
+ * it passes everything on, but takes STARTTLS out of the relay's answers (the word replaced by
+ * another extension name). `plain` holds what Tollgate sent before any STARTTLS, as the
+ * attacker reads it.
+ */
+async function strippingRelay(relayPort: number) {
+  const plain: Buffer[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(relayPort, '127.0.0.1');
+    let upgrading = false;
+    for (const sock of [client, upstream]) {
+      sockets.add(sock);
+      sock.on('error', () => {});
+      sock.on('close', () => {
+        sockets.delete(sock);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (d: Buffer) => {
+      if (!upgrading) plain.push(d);
+      if (/^STARTTLS\r?$/im.test(d.toString('latin1'))) upgrading = true;
+      upstream.write(d);
+    });
+    upstream.on('data', (d: Buffer) =>
+      client.write(
+        upgrading
+          ? d
+          : Buffer.from(d.toString('latin1').replace(/STARTTLS/g, 'XSTRIPPD'), 'latin1'),
+      ),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen: () => Buffer.concat(plain).toString('latin1'),
+    forget: () => {
+      plain.length = 0;
+    },
+    async close() {
+      for (const sock of sockets) sock.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** An SMTP relay that takes a login; with `cert`, STARTTLS too. Logins and mails recorded. */
+async function loginRelay(cert?: { cert: string; key: string }) {
+  const logins: { user: string; secure: boolean }[] = [];
+  const mails: { secure: boolean; raw: string }[] = [];
+  const relay = new SMTPServer({
+    secure: false,
+    ...(cert ? { key: cert.key, cert: cert.cert } : { disabledCommands: ['STARTTLS'] }),
+    // A relay that takes a password in plain text when asked to: the client must not ask.
+    allowInsecureAuth: true,
+    logger: false,
+    closeTimeout: 1000,
+    onAuth(auth, session, callback) {
+      logins.push({ user: auth.username ?? '', secure: session.secure });
+      callback(null, { user: auth.username });
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push({ secure: session.secure, raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+  return {
+    port: (relay.server.address() as AddressInfo).port,
+    logins,
+    mails,
+    close: () => new Promise<void>((r) => relay.close(() => r())),
+  };
+}
+
+describe('a relay that hangs', () => {
+  // nodemailer's own limits are 2 minutes to connect, 30 s for the greeting and 10 minutes of
+  // silence; the mailer's are 10 s each, so a job does not hold a worker for minutes.
+  it('is given up after the 10 s limit, as retryable', { timeout: 25_000 }, async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((sock) => {
+      sockets.add(sock);
+      sock.on('error', () => {});
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const m = createMailer({
+      smtp_url: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      smtp_from: 'x <x@acme.example>',
+      smtp_tls_insecure: false,
+    })!;
+    try {
+      const err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as Error).message).toMatch(/^SMTP send failed \(ETIMEDOUT at CONN\)/);
+    } finally {
+      m.close();
+      for (const sock of sockets) sock.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+});
+
+describe('STARTTLS', () => {
+  it('is required unless configured otherwise, but for a relay on a loopback host', () => {
+    const required = (smtp_url: string, smtp_starttls?: 'required' | 'if_offered') =>
+      startTlsRequired({ smtp_url, smtp_starttls });
+    expect(required('smtp://user:pass@mail.acme.example:587')).toBe(true);
+    expect(required('smtp://10.1.2.3:25')).toBe(true);
+    expect(required('smtp://mail.acme.example:25', 'if_offered')).toBe(false);
+    for (const local of ['smtp://127.0.0.1:25', 'smtp://localhost:25', 'smtp://[::1]:25'])
+      expect(required(local), local).toBe(false);
+    expect(required('smtp://127.0.0.1:25', 'required')).toBe(true);
+    // TLS from the first byte: nothing to upgrade.
+    expect(required('smtps://mail.acme.example:465')).toBe(false);
+  });
+
+  it('sends the login and the mail only over TLS, though the network strips STARTTLS', async () => {
+    const cert = await selfSignedLoopback('relay.acme.example');
+    const relay = await loginRelay(cert);
+    const mitm = await strippingRelay(relay.port);
+    const send = async (smtp_starttls: 'required' | 'if_offered') => {
+      const m = createMailer({
+        smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${mitm.port}`,
+        smtp_from: 'Acme Travel Rule <travelrule@acme.example>',
+        smtp_tls_insecure: true,
+        smtp_starttls,
+      })!;
+      try {
+        await m.send(composeInquiryEmail(sample));
+      } finally {
+        m.close();
+      }
+    };
+    try {
+      await send('required');
+      expect(relay.logins).toEqual([{ user: 'relayuser', secure: true }]);
+      expect(relay.mails.map((x) => x.secure)).toEqual([true]);
+      expect(relay.mails[0]!.raw).toContain('WD-2025-000123');
+      const seen = mitm.seen();
+      expect(seen).toMatch(/^EHLO /);
+      expect(seen).toMatch(/STARTTLS\r\n$/);
+      expect(seen).not.toMatch(/AUTH|MAIL FROM|WD-2025|travel/i);
+
+      // What the same network sees of a client that takes the relay's answer as it comes.
+      mitm.forget();
+      await send('if_offered');
+      expect(relay.logins.at(-1)).toEqual({ user: 'relayuser', secure: false });
+      expect(mitm.seen()).toMatch(/AUTH PLAIN/);
+      expect(mitm.seen()).toContain('WD-2025-000123');
+    } finally {
+      await mitm.close();
+      await relay.close();
+    }
+  });
+
+  it('sends nothing to a relay without STARTTLS when it is required, and says why', async () => {
+    const relay = await loginRelay();
+    try {
+      const m = createMailer({
+        smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${relay.port}`,
+        smtp_from: 'x <x@acme.example>',
+        smtp_tls_insecure: false,
+        smtp_starttls: 'required',
+      })!;
+      let err: unknown;
+      try {
+        err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      } finally {
+        m.close();
+      }
+      expect(err).toBeInstanceOf(RetryableError);
+      const message = (err as Error).message;
+      expect(message).toMatch(/^SMTP send failed \(ETLS at STARTTLS\): \d{3} /);
+      expect(message).toContain('no TLS with the relay, so nothing was sent');
+      expect(message).toContain('TOLLGATE_SMTP_STARTTLS');
+      expect(message).not.toMatch(/s3cret|relayuser|WD-2025/);
+      expect(relay.logins).toEqual([]);
+      expect(relay.mails).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('sends nothing to a relay whose certificate is not trusted, and says why', async () => {
+    const relay = await loginRelay(await selfSignedLoopback('relay.acme.example'));
+    try {
+      const m = createMailer({
+        smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${relay.port}`,
+        smtp_from: 'x <x@acme.example>',
+        smtp_tls_insecure: false,
+      })!;
+      let err: unknown;
+      try {
+        err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      } finally {
+        m.close();
+      }
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as Error).message).toMatch(
+        /^SMTP send failed \(ESOCKET at CONN\): self-signed certificate; no TLS with the relay, so nothing was sent \(.*TOLLGATE_SMTP_TLS_INSECURE/,
+      );
+      expect(relay.logins).toEqual([]);
+      expect(relay.mails).toEqual([]);
+    } finally {
+      await relay.close();
     }
   });
 });

@@ -140,10 +140,26 @@ const TravelRuleConfigSchema = z
           return false;
         }
       }, 'must be an smtp:// or smtps:// URL')
+      .refine((v) => {
+        try {
+          const url = new URL(v);
+          return !url.search && !url.hash && ['', '/'].includes(url.pathname);
+        } catch {
+          return true;
+        }
+      }, 'takes no path or ?options: TLS is set with TOLLGATE_SMTP_STARTTLS and TOLLGATE_SMTP_TLS_INSECURE')
       .optional(),
     smtp_from: z.string().min(3).default('Tollgate Travel Rule <travelrule@localhost>'),
     /** Accept a relay's self-signed certificate (a relay inside the building). */
     smtp_tls_insecure: z.boolean().default(false),
+    /**
+     * STARTTLS on an smtp:// relay. `required`: the mail (its view link) and the relay's
+     * credentials go only over TLS; a relay that does not take STARTTLS, or a network that strips
+     * it from the relay's answer, gets nothing. `if_offered`: plain text when the relay does not
+     * offer it. Unset: `required`, but `if_offered` for a relay on a loopback host (the traffic
+     * does not leave the machine). smtps:// is TLS from the start either way.
+     */
+    smtp_starttls: z.enum(['required', 'if_offered']).optional(),
     thresholds: z
       .array(
         z.object({
@@ -461,6 +477,7 @@ const ENV_KEYS: Record<
   TOLLGATE_SMTP_URL: { path: 'travel_rule.smtp_url', type: 'string' },
   TOLLGATE_SMTP_FROM: { path: 'travel_rule.smtp_from', type: 'string' },
   TOLLGATE_SMTP_TLS_INSECURE: { path: 'travel_rule.smtp_tls_insecure', type: 'bool' },
+  TOLLGATE_SMTP_STARTTLS: { path: 'travel_rule.smtp_starttls', type: 'string' },
 };
 
 /** Per-network variables: TOLLGATE_RPC_ETH, TOLLGATE_CONFIRMATIONS_POLYGON, TOLLGATE_START_BLOCK_BSC. */

@@ -42,6 +42,29 @@ describe('loadConfig', () => {
     ).toBe('https://backend.internal/tr');
   });
 
+  it('takes an SMTP relay as scheme, login, host and port; TLS through its own settings', () => {
+    const tr = loadConfig({
+      TOLLGATE_SMTP_URL: 'smtp://user:p%40ss@mail.acme.example:587',
+      TOLLGATE_SMTP_STARTTLS: 'if_offered',
+    }).travel_rule;
+    expect(tr).toMatchObject({
+      smtp_url: 'smtp://user:p%40ss@mail.acme.example:587',
+      smtp_starttls: 'if_offered',
+    });
+    expect(loadConfig({}).travel_rule.smtp_starttls).toBeUndefined();
+    for (const url of [
+      'smtp://mail.acme.example:587?requireTLS=true',
+      'smtps://mail.acme.example/relay',
+      'smtp://mail.acme.example#x',
+    ])
+      expect(() => loadConfig({ TOLLGATE_SMTP_URL: url }), url).toThrow(
+        /TOLLGATE_SMTP_URL: takes no path or \?options/,
+      );
+    expect(() => loadConfig({ TOLLGATE_SMTP_STARTTLS: 'sometimes' })).toThrow(
+      /TOLLGATE_SMTP_STARTTLS/,
+    );
+  });
+
   it('requires a second factor of every operator role by default; the roles are a list', () => {
     expect(loadConfig({}).mfa_required_roles).toEqual(['viewer', 'reviewer', 'admin']);
     expect(

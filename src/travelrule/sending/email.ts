@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { TravelRuleConfig } from '../../config/index.js';
 import { PermanentError, RetryableError } from '../../errors.js';
+import { isLoopbackHost } from '../../urls.js';
 import { escapeHtml } from '../view-page.js';
 
 /**
@@ -48,16 +49,48 @@ const SMTP_SOCKET_TIMEOUT_MS = 10_000;
 /** How much of a relay's reply goes into an error message. */
 const SMTP_REPLY_MAX_CHARS = 200;
 
+type MailerConfig = Pick<
+  TravelRuleConfig,
+  'smtp_url' | 'smtp_from' | 'smtp_tls_insecure' | 'smtp_starttls'
+>;
+
+/**
+ * Whether an smtp:// relay must take STARTTLS before anything is sent (config smtp_starttls;
+ * unset: yes, unless the relay is on a loopback host). False for smtps://, which is TLS from the
+ * first byte.
+ */
+export function startTlsRequired(cfg: Pick<MailerConfig, 'smtp_url' | 'smtp_starttls'>): boolean {
+  if (!cfg.smtp_url) return false;
+  const url = new URL(cfg.smtp_url);
+  if (url.protocol !== 'smtp:') return false;
+  return (cfg.smtp_starttls ?? (isLoopbackHost(url) ? 'if_offered' : 'required')) === 'required';
+}
+
 /** Undefined when no relay is configured (no e-mail is sent). */
-export function createMailer(
-  cfg: Pick<TravelRuleConfig, 'smtp_url' | 'smtp_from' | 'smtp_tls_insecure'>,
-): Mailer | undefined {
+export function createMailer(cfg: MailerConfig): Mailer | undefined {
   if (!cfg.smtp_url) return undefined;
+  const url = new URL(cfg.smtp_url);
+  const requireTLS = startTlsRequired(cfg);
+  // The relay as options of their own, not as `url`: given a `url`, createTransport takes the
+  // URL's options alone and drops every other one (the timeouts, TLS settings, requireTLS).
   const transport = nodemailer.createTransport({
-    url: cfg.smtp_url,
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+    secure: url.protocol === 'smtps:',
+    ...(url.username || url.password
+      ? {
+          auth: {
+            user: decodeURIComponent(url.username),
+            pass: decodeURIComponent(url.password),
+          },
+        }
+      : {}),
     connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
     greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
     socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
+    // STARTTLS is asked for even when the relay's answer does not offer it (an attacker on the
+    // path may have taken it out), and nothing, not the login either, goes without it.
+    requireTLS,
     ...(cfg.smtp_tls_insecure ? { tls: { rejectUnauthorized: false } } : {}),
     // Never let nodemailer log the conversation (it would hold the message).
     logger: false,
@@ -76,7 +109,7 @@ export function createMailer(
         });
         return { messageId: info.messageId };
       } catch (err) {
-        throw classifySendError(err);
+        throw classifySendError(err, requireTLS);
       }
     },
     close() {
@@ -101,11 +134,23 @@ const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'ENOAUTH', 
  * (RetryableError). The message names the code, the command and the relay's reply, never the
  * mail; the nodemailer error is not kept as the cause, so nothing of the mail can leak through it.
  */
-function classifySendError(err: unknown): Error {
+function classifySendError(err: unknown, startTlsRequired: boolean): Error {
   const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
   const reply = oneLine(e.response ?? e.message ?? String(err));
   const what = [e.code, e.command && `at ${e.command}`].filter(Boolean).join(' ');
   const message = `SMTP send failed${what ? ` (${what})` : ''}: ${reply}`;
+  // No TLS with the relay (STARTTLS refused, not offered while required, or a certificate not
+  // trusted: Node's verification errors, which nodemailer passes on as ESOCKET, name the
+  // certificate): nothing was sent. Not the relay's answer to the mail: tried again, as the
+  // network between may be what took TLS away.
+  if (
+    e.code === 'ETLS' ||
+    (e.command === 'EHLO' && /STARTTLS/.test(e.message ?? '')) ||
+    (e.code === 'ESOCKET' && /certificate|\bTLS\b|\bSSL\b/i.test(e.message ?? ''))
+  )
+    return new RetryableError(
+      `${message}; no TLS with the relay, so nothing was sent (${startTlsRequired ? 'TOLLGATE_SMTP_STARTTLS=required: the relay must take STARTTLS; ' : ''}TOLLGATE_SMTP_TLS_INSECURE takes its self-signed certificate)`,
+    );
   const status = e.responseCode;
   if (typeof status === 'number' && status >= 500 && status < 600)
     return new PermanentError(message);
