@@ -335,6 +335,25 @@ describe('validation', () => {
 });
 
 describe('the HTTP surface', () => {
+  it('tells every cache to keep none of its answers: success, refusal, error', async () => {
+    // The key may travel in an `apikey` header or the query, which a shared cache does not take
+    // for credentials; an answer kept there would be served again, personal data and all.
+    const answers = [
+      await get('/v2/stream/list', { apikey: keyA }),
+      await get(`/v2/stream/list?apikey=${keyA}`),
+      await get('/v2/stream/list'),
+      await get('/v2/stream/list?page=0', { apikey: keyA }),
+      await get('/v2/nope', { apikey: keyA }),
+      await get('/v2/openapi.json', { apikey: keyA }),
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: keyA },
+        body: { address: 'nope', webhook: hook },
+      }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 400, 404, 200, 400]);
+    for (const r of answers) expect(r.headers['cache-control']).toBe('no-store');
+  });
+
   it('answers unknown paths with 404 JSON', async () => {
     expectError(await get('/v2/nope', { apikey: keyA }), 404, 4040);
     expectError(await get('/elsewhere'), 404, 4040);

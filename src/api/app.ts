@@ -243,6 +243,12 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   }
   // The API reference (no key: the contract, no data).
   app.route('/docs', docsRoutes(document));
+  // No answer of the API is for a cache: each is one key's (the key travels in an `apikey` header
+  // that shared caches do not take for credentials), some carry personal data (tx_status).
+  app.use(`${API_BASE}/*`, async (c, next) => {
+    await next();
+    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
+  });
   app.use(`${API_BASE}/*`, requireApiKey(apiKeys));
   // After the key check: the limit is per key, and a request without a valid one is already refused.
   if (deps.rateLimit && deps.rateLimit.perMinute > 0)
