@@ -47,6 +47,8 @@ import { importShippedLabels, listContracts, syncExposureSettings } from './aml/
 import { readFileSync } from 'node:fs';
 import {
   createMailer,
+  logRelayCheck,
+  startTlsRequired,
   loadKeyring,
   seedVaspsFromFile,
   type SenderDeps,
@@ -230,6 +232,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     if (seeded.added || seeded.updated)
       log.info(seeded, 'VASP directory seeded from the configured file');
     mailer = roles.worker ? createMailer(tr) : undefined;
+    if (mailer) void logRelayCheck(mailer, startTlsRequired(tr), log);
     const travelRule: SenderDeps = {
       sql: db.sql,
       keyring,

@@ -7,11 +7,15 @@ import {
   composeTxHashEmail,
   messageIdFor,
   createMailer,
+  logRelayCheck,
   type Mailer,
   startTlsRequired,
 } from '../src/travelrule/sending/email.js';
 import { freePort } from '../support/ports.js';
 import { selfSignedLoopback } from './helpers/certs.js';
+import { logLines, runCli } from './helpers/cli.js';
+import { freshDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
 import { decodeQuotedPrintable } from './helpers/mail.js';
 
 /**
@@ -580,6 +584,94 @@ describe('STARTTLS', () => {
       expect(relay.mails).toEqual([]);
     } finally {
       await relay.close();
+    }
+  });
+});
+
+describe('the relay checked at the start', () => {
+  /** What logRelayCheck says, as the log would have it. */
+  const said = async (m: Mailer, starttls: boolean) => {
+    const lines: { level: 'info' | 'warn'; fields: object; msg: string }[] = [];
+    await logRelayCheck(m, starttls, {
+      info: (fields, msg) => lines.push({ level: 'info', fields, msg }),
+      warn: (fields, msg) => lines.push({ level: 'warn', fields, msg }),
+    });
+    return lines;
+  };
+
+  it('says the relay is ready, or why it cannot take e-mails, never its login', async () => {
+    const cert = await selfSignedLoopback('relay.acme.example');
+    const withTls = await loginRelay(cert);
+    const plain = await loginRelay();
+    const mailerFor = (port: number, smtp_starttls: 'required' | 'if_offered') =>
+      createMailer({
+        smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${port}`,
+        smtp_from: 'x <x@acme.example>',
+        smtp_tls_insecure: true,
+        smtp_starttls,
+      })!;
+    const ready = mailerFor(withTls.port, 'required');
+    const noTls = mailerFor(plain.port, 'required');
+    try {
+      expect(ready.relay).toBe(`127.0.0.1:${withTls.port}`);
+      expect(await said(ready, true)).toEqual([
+        {
+          level: 'info',
+          fields: { relay: `127.0.0.1:${withTls.port}`, starttls_required: true },
+          msg: 'SMTP relay ready: reached, with TLS and login as configured',
+        },
+      ]);
+      // It logged in, over TLS, and sent nothing.
+      expect(withTls.logins).toEqual([{ user: 'relayuser', secure: true }]);
+      expect(withTls.mails).toEqual([]);
+
+      const [line] = await said(noTls, true);
+      expect(line).toMatchObject({
+        level: 'warn',
+        fields: { relay: `127.0.0.1:${plain.port}`, starttls_required: true },
+        msg: 'the SMTP relay cannot take e-mails now: e-mails of the fallback wait and are tried again',
+      });
+      expect((line!.fields as { error: string }).error).toMatch(
+        /^SMTP send failed \(ETLS at STARTTLS\): .*no TLS with the relay, so nothing was sent/,
+      );
+      expect(JSON.stringify(line)).not.toMatch(/s3cret|relayuser/);
+      expect(plain.logins).toEqual([]);
+    } finally {
+      ready.close();
+      noTls.close();
+      await withTls.close();
+      await plain.close();
+    }
+  });
+
+  it("is in the worker's start log", async () => {
+    const relay = await loginRelay();
+    const db = await freshDatabase();
+    const run = runCli(
+      db.url,
+      ['worker'],
+      {
+        TOLLGATE_SMTP_URL: `smtp://relayuser:s3cret-pass@127.0.0.1:${relay.port}`,
+        TOLLGATE_SMTP_STARTTLS: 'required',
+        TOLLGATE_HEALTH_PORT: String(await freePort()),
+      },
+      'info',
+    );
+    try {
+      const line = await eventually(
+        async () =>
+          logLines(run.err()).find((l) => l.msg.startsWith('the SMTP relay cannot take e-mails')),
+        (l) => l !== undefined,
+        60_000,
+      );
+      expect(line).toMatchObject({ level: 40, relay: `127.0.0.1:${relay.port}` });
+      expect(run.err()).not.toContain('s3cret');
+      expect(relay.logins).toEqual([]);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+      await relay.close();
+      await db.drop();
     }
   });
 });

@@ -40,6 +40,13 @@ export function messageIdFor(messageRowId: string, transactionId: string, from: 
 
 export interface Mailer {
   send(m: MailMessage): Promise<{ messageId: string }>;
+  /**
+   * Connects to the relay as a send would (TLS, login) and leaves without sending; throws the
+   * error a send would meet there (classified the same way).
+   */
+  verify(): Promise<void>;
+  /** The relay, `host:port`, for logs (never the login). */
+  readonly relay: string;
   close(): void;
 }
 
@@ -112,10 +119,41 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
         throw classifySendError(err, requireTLS);
       }
     },
+    async verify() {
+      try {
+        await transport.verify();
+      } catch (err) {
+        throw classifySendError(err, requireTLS);
+      }
+    },
+    relay: `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
     close() {
       transport.close();
     },
   };
+}
+
+/**
+ * Whether the relay takes e-mails now, said once in the worker's start log: a relay that cannot be
+ * reached, refuses TLS or the login is found at the start rather than at the first transfer.
+ * The start does not wait for it or fail on it (a relay down now may be up by then); e-mails wait
+ * and are tried again as always.
+ */
+export async function logRelayCheck(
+  mailer: Mailer,
+  starttls: boolean,
+  logger: { info(o: object, m: string): void; warn(o: object, m: string): void },
+): Promise<void> {
+  const fields = { relay: mailer.relay, starttls_required: starttls };
+  try {
+    await mailer.verify();
+    logger.info(fields, 'SMTP relay ready: reached, with TLS and login as configured');
+  } catch (err) {
+    logger.warn(
+      { ...fields, error: (err as Error).message },
+      'the SMTP relay cannot take e-mails now: e-mails of the fallback wait and are tried again',
+    );
+  }
 }
 
 interface NodemailerError {
