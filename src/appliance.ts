@@ -43,6 +43,7 @@ import { parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
 import { VERSION } from './version.js';
+import { TokenBuckets } from './api/ratelimit.js';
 import { importShippedLabels, listContracts, syncExposureSettings } from './aml/index.js';
 import { readFileSync } from 'node:fs';
 import {
@@ -243,6 +244,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       publicUrl: '',
       trpUrl: '',
       maxAttempts: config.webhook_max_attempts,
+      // A minute's worth may come at once.
+      inquiryBuckets:
+        tr.trp_inquiries_per_minute > 0
+          ? new TokenBuckets({
+              perMinute: tr.trp_inquiries_per_minute,
+              burst: tr.trp_inquiries_per_minute,
+            })
+          : undefined,
       allow: trpAllow,
       mailer,
       trpCa: tr.trp_ca_file ? readFileSync(tr.trp_ca_file, 'utf8') : undefined,

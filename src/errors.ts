@@ -108,12 +108,15 @@ export type RefusalKind =
   | 'invalid'
   | 'invalid_address'
   | 'forbidden'
-  | 'unavailable';
+  | 'unavailable'
+  | 'too_many';
 
 export class DomainError extends PermanentError {
   constructor(
     readonly kind: RefusalKind,
     message: string,
+    /** With 'too_many': whole seconds until the caller may come again. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -140,6 +143,8 @@ const ANSWERS: Record<RefusalKind, Record<'v2' | 'http', [ApiStatus, number]>> =
   /** The caller is known but may not do this (a TRP message from the wrong certificate). */
   forbidden: { v2: [403, ErrorNumber.FORBIDDEN], http: [403, ErrorNumber.FORBIDDEN] },
   unavailable: { v2: [503, ErrorNumber.UNAVAILABLE], http: [503, ErrorNumber.UNAVAILABLE] },
+  /** Over a rate (a counterparty's inquiries): come again after retryAfterS. */
+  too_many: { v2: [429, ErrorNumber.RATE_LIMITED], http: [429, ErrorNumber.RATE_LIMITED] },
 };
 
 /** A DomainError as the API error of a face; any other error is thrown on as it is. */

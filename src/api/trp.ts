@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { apiErrorOf, describeError, ErrorNumber, errorBody } from '../errors.js';
+import { apiErrorOf, describeError, type DomainError, ErrorNumber, errorBody } from '../errors.js';
 import { log } from '../log.js';
 import type { Admission } from './admission.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
@@ -19,6 +19,7 @@ function trpError(err: unknown): never {
   throw new TrpHttpError(
     apiErrorOf(err, 'http').httpStatus as TrpHttpError['status'],
     (err as Error).message,
+    (err as DomainError).retryAfterS,
   );
 }
 

@@ -130,6 +130,12 @@ const TravelRuleConfigSchema = z
      */
     trp_require_client_cert: z.boolean().default(true),
     trp_timeout_ms: z.int().min(100).max(120_000).default(10_000),
+    /**
+     * New inquiries a minute taken from one counterparty (by the VASP that sent them; a sender
+     * not in the directory, by its inquiry URL), per API process; over it, 429 with Retry-After
+     * (TRP senders retry). A minute's worth may come at once. 0: no limit.
+     */
+    trp_inquiries_per_minute: z.int().min(0).max(1_000_000).default(600),
     /** SMTP relay of the e-mail fallback: smtp://user:pass@host:port or smtps://…; none: no e-mail is sent. */
     smtp_url: z
       .string()
@@ -469,6 +475,10 @@ const ENV_KEYS: Record<
   TOLLGATE_TRP_CLIENT_CERT_FILE: { path: 'travel_rule.trp_client_cert_file', type: 'string' },
   TOLLGATE_TRP_CLIENT_KEY_FILE: { path: 'travel_rule.trp_client_key_file', type: 'string' },
   TOLLGATE_TRP_TIMEOUT_MS: { path: 'travel_rule.trp_timeout_ms', type: 'int' },
+  TOLLGATE_TRP_INQUIRIES_PER_MINUTE: {
+    path: 'travel_rule.trp_inquiries_per_minute',
+    type: 'int',
+  },
   TOLLGATE_TRP_PORT: { path: 'travel_rule.trp_port', type: 'int' },
   TOLLGATE_TRP_SERVER_CERT_FILE: { path: 'travel_rule.trp_server_cert_file', type: 'string' },
   TOLLGATE_TRP_SERVER_KEY_FILE: { path: 'travel_rule.trp_server_key_file', type: 'string' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { checkSender, checkTransferSender, identifySender, type TrpPeer } from './peer.js';
 import { log } from '../log.js';
 import { TravelRuleError } from './errors.js';
@@ -192,6 +193,16 @@ export async function receiveInquiry(
     throw new TravelRuleError('state', 'request-identifier already used');
   };
   if (await findByRef(deps.sql, apiKeyId, ref)) return repeat();
+  // A repeat costs nothing; a new transfer counts against its sender's rate.
+  const turn = deps.inquiryBuckets?.take(
+    vasp ? `vasp:${vasp.uid}` : `url:${createHash('sha256').update(token).digest('base64url')}`,
+  );
+  if (turn && !turn.ok)
+    throw new TravelRuleError(
+      'too_many',
+      `more than ${deps.config.trp_inquiries_per_minute} new inquiries a minute from this sender: retry in ${turn.retryAfterS} s`,
+      turn.retryAfterS,
+    );
   const parties: SealedParties = { originator: inquiry.originator, beneficiary };
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network,

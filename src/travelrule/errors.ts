@@ -6,8 +6,8 @@ import { DomainError, type RefusalKind } from '../errors.js';
  * Messages name fields and statuses, never personal data.
  */
 export class TravelRuleError extends DomainError {
-  constructor(kind: RefusalKind, message: string) {
-    super(kind, message);
+  constructor(kind: RefusalKind, message: string, retryAfterS?: number) {
+    super(kind, message, retryAfterS);
     this.name = 'TravelRuleError';
   }
 }

@@ -64,6 +64,11 @@ export interface TravelRuleDeps {
   /** Where other VASPs send TRP messages: inquiry URLs, callbacks, Travel Addresses. */
   trpUrl: string;
   maxAttempts: number;
+  /**
+   * New inquiries taken per counterparty (travel_rule.trp_inquiries_per_minute), in the process
+   * that serves TRP; none: no limit.
+   */
+  inquiryBuckets?: { take(key: string): { ok: boolean; retryAfterS: number } };
 }
 
 export const REJECTION_SENT = 'rejected by the compliance review of the counterparty VASP';

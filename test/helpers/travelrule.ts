@@ -49,7 +49,13 @@ export async function sendInquiry(
     /** The transfer's request-identifier (TRP's; a new UUID when not given): sent again, a retry. */
     requestId?: string;
   },
-): Promise<{ requestId: string; ref: string; status: number; json: any }> {
+): Promise<{
+  requestId: string;
+  ref: string;
+  status: number;
+  json: any;
+  headers: Record<string, string | string[] | undefined>;
+}> {
   const parties = travelBody('ignored');
   const reply = await trpSend(
     baseUrl,
@@ -71,5 +77,6 @@ export async function sendInquiry(
     ref: `trp-${reply.requestId}`,
     status: reply.status,
     json: reply.json,
+    headers: reply.headers,
   };
 }

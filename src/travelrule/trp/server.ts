@@ -57,11 +57,15 @@ function peerOf(c: Context): TrpPeer {
   return { certificate: cert.fingerprint256 };
 }
 
-/** Thrown by handlers: unknown token → 404, the transfer is not in a state for this message → 409. */
+/**
+ * Thrown by handlers: unknown token → 404, the transfer is not in a state for this message → 409,
+ * a sender over its rate → 429 (with the seconds to wait).
+ */
 export class TrpHttpError extends PermanentError {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 503,
+    readonly status: 400 | 403 | 404 | 409 | 429 | 503,
     message: string,
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'TrpHttpError';
@@ -72,7 +76,7 @@ export const TRP_MAX_BODY_BYTES = 1024 * 1024;
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_EXTENSIONS = 32;
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 500 | 503;
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 /** TRP's error body carries the API's error number of the status. */
 const ERROR_NUMBERS: Record<ErrorStatus, number> = {
   400: ErrorNumber.BAD_REQUEST,
@@ -80,6 +84,7 @@ const ERROR_NUMBERS: Record<ErrorStatus, number> = {
   404: ErrorNumber.ROUTE_NOT_FOUND,
   409: ErrorNumber.CONFLICT,
   413: ErrorNumber.PAYLOAD_TOO_LARGE,
+  429: ErrorNumber.RATE_LIMITED,
   500: ErrorNumber.INTERNAL,
   503: ErrorNumber.UNAVAILABLE,
 };
@@ -202,6 +207,7 @@ async function serve(
       'TRP request refused',
     );
     if (status === 503) c.header('retry-after', '5');
+    if (status === 429) c.header('retry-after', String((err as TrpHttpError).retryAfterS ?? 60));
     if (status === 413) c.header('connection', 'close');
     return c.json(errorBody(number, (err as Error).message), status);
   }
