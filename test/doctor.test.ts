@@ -58,6 +58,39 @@ afterAll(async () => {
   await ltc?.stop();
 });
 
+/**
+ * A node as a hosted provider serves it: at `/<key>/` only, behind its own Basic login (it
+ * answers 404 elsewhere and 401 without the login), passed on to `target` with the target's own
+ * credentials. Its URL: `http://client:pw@127.0.0.1:<port>/<key>/`.
+ */
+async function providerProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const KEY = 'k3y0123456789';
+  const login = `Basic ${Buffer.from('client:pw').toString('base64')}`;
+  const to = new URL(target);
+  const toAuth = to.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(to.username)}:${decodeURIComponent(to.password)}`).toString('base64')}`
+    : undefined;
+  to.username = '';
+  to.password = '';
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    if (req.url !== `/${KEY}/`) return void res.writeHead(404).end('no such endpoint');
+    if (req.headers.authorization !== login) return void res.writeHead(401).end('login required');
+    const answer = await fetch(to, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(toAuth ? { authorization: toAuth } : {}) },
+      body,
+    });
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://client:pw@127.0.0.1:${(server.address() as AddressInfo).port}/${KEY}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
 async function doctor(env: Record<string, string>, ...args: string[]) {
   const run = runCli('postgres://unused@127.0.0.1:1/none', ['doctor', '--json', ...args], env);
   const code = await run.exited;
@@ -91,6 +124,18 @@ describe('tollgate doctor', () => {
     });
     expect(r.check('eth', /finalized/)?.ok).toBe(true);
     expect(r.check('eth', /eth_call/)?.ok).toBe(true);
+  });
+
+  it("asks a provider's node at its URL's path, with its URL's login: batches included", async () => {
+    const provider = await providerProxy(inject('rpcUrl'));
+    try {
+      const r = await doctor({ TOLLGATE_RPC_ETH: provider.url });
+      expect(r.code).toBe(0);
+      expect(r.check('eth', /eth_chainId/)).toMatchObject({ ok: true, detail: 'chain id 31337' });
+      expect(r.check('eth', /JSON-RPC batches/)).toMatchObject({ ok: true, detail: 'accepted' });
+    } finally {
+      await provider.close();
+    }
   });
 
   it('passes anvil, which has eth_getBlockReceipts and finality tags', async () => {
@@ -238,6 +283,16 @@ describe('tollgate doctor', () => {
       });
       // A node that pruned blocks 1-5 (-prune): optional (only a start block or backfill that
       // far back needs them), named with the node's answer.
+      // The same node as a provider serves it (its key in the URL's path, a login of its own).
+      const provider = await providerProxy(ltc!.rpcUrl);
+      try {
+        const viaProvider = await doctor({ TOLLGATE_RPC_LITECOIN: provider.url });
+        expect(viaProvider.code).toBe(0);
+        expect(viaProvider.check('litecoin', /getblockcount/)?.ok).toBe(true);
+        expect(viaProvider.check('litecoin', /getblock with transactions/)?.ok).toBe(true);
+      } finally {
+        await provider.close();
+      }
       const pruned = new Set<string>();
       for (let h = 1; h <= 5; h++) pruned.add(await ltc!.rpc<string>('getblockhash', h));
       const pruning = await prunedProxy(ltc!, pruned);

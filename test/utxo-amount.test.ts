@@ -58,6 +58,10 @@ describe('Bitcoin-family addresses and RPC URLs', () => {
       username: undefined,
       password: undefined,
     });
+    // A provider's key in the path stays in the path.
+    expect(parseRpcUrl('https://ltc.provider.example/k3y123/?x=1').host).toBe(
+      'https://ltc.provider.example/k3y123/?x=1',
+    );
     expect(() => parseRpcUrl('ws://127.0.0.1:9332')).toThrow(/TOLLGATE_RPC_/);
   });
 });

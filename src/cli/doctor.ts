@@ -10,6 +10,7 @@ import {
   methodUnsupported,
 } from '../chains/evm/client.js';
 import { watchNewHeads } from '../chains/evm/heads.js';
+import { JsonRpcHttp } from '../chains/evm/json-rpc.js';
 import { UtxoRpc } from '../chains/utxo/client.js';
 import { describeError, HistoryUnavailableError } from '../errors.js';
 
@@ -131,17 +132,19 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
     }
   });
   await probe('JSON-RPC batches', false, async () => {
-    const res = await fetch(n.rpc.replace(/^ws/, 'http'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([
-        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
-        { jsonrpc: '2.0', id: 2, method: 'eth_chainId', params: [] },
-      ]),
-    }).catch(() => undefined);
-    if (!res) return 'not tried over WebSocket';
-    const body = (await res.json().catch(() => null)) as unknown;
-    expect(Array.isArray(body) && body.length === 2, 'batches refused: one request per call');
+    if (n.rpc.startsWith('ws'))
+      return 'not tried over WebSocket (the indexer batches over http(s))';
+    // Two calls in one turn: the indexer's reader sends them as one batch, credentials and
+    // timeout included, and says so when the node refuses it.
+    let refused = '';
+    const reader = new JsonRpcHttp(n.rpc, {
+      retryCount: 0,
+      onBatchLimit: (_size, reason) => {
+        refused = reason;
+      },
+    });
+    await Promise.all([reader.request('eth_blockNumber', []), reader.request('eth_chainId', [])]);
+    expect(!refused, `batches refused (${refused.slice(0, 120)}): one request per call`);
     return 'accepted';
   });
   await probe('finalized block tag', false, async () => {

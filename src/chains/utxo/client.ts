@@ -86,7 +86,11 @@ export class RpcCallError extends RetryableError {
   }
 }
 
-/** `http://user:password@host:port` into the client's options (credentials URL-decoded). */
+/**
+ * `http://user:password@host:port[/path]` into the client's options (credentials URL-decoded).
+ * A path (and query) is kept: a provider that puts its key there (`https://host/<key>/`) is
+ * asked there.
+ */
 export function parseRpcUrl(url: string): { host: string; username?: string; password?: string } {
   const u = new URL(url);
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
@@ -94,7 +98,7 @@ export function parseRpcUrl(url: string): { host: string; username?: string; pas
       'a Bitcoin-family RPC URL (TOLLGATE_RPC_<NETWORK>) must be http(s)://user:password@host:port',
     );
   return {
-    host: `${u.protocol}//${u.host}`,
+    host: `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}${u.search}`,
     username: decodeURIComponent(u.username) || undefined,
     password: decodeURIComponent(u.password) || undefined,
   };
