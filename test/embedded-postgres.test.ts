@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,3 +52,18 @@ it('refuses a configured port something else listens on, naming the setting', as
     squatter.close();
   }
 });
+
+it('says why the server did not start, in its own words', async () => {
+  const dir = dataDir();
+  const first = await startEmbeddedPostgres(dir);
+  await first.stop();
+  // A setting the server refuses: it exits at once, saying so on its output.
+  appendFileSync(join(dir, 'postgres', 'postgresql.conf'), '\nshared_buffers = banana\n');
+  const err = await startEmbeddedPostgres(dir).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(Error);
+  expect((err as Error).message).toMatch(
+    new RegExp(
+      `^embedded postgres in ${join(dir, 'postgres')} did not start: .*invalid value for parameter "shared_buffers": "banana"`,
+    ),
+  );
+}, 120_000);

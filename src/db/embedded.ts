@@ -96,6 +96,24 @@ function readOrCreatePassword(dataDir: string): string {
   return password;
 }
 
+/** Lines of the server's start output kept for the reason of a failed start. */
+const START_LINES_KEPT = 20;
+
+/**
+ * Why a start failed, from what the server said: its last few lines with a severity (a FATAL and
+ * the LOG lines before it that name the cause), without their time and process id; else its last
+ * lines; else the error itself.
+ */
+function startFailure(said: readonly string[], err: unknown): string {
+  const lines = said
+    .filter((l) => /\b(FATAL|PANIC|ERROR|DETAIL|HINT|LOG):/.test(l))
+    .map((l) => l.replace(/^.*?\b(FATAL|PANIC|ERROR|DETAIL|HINT|LOG):\s*/, '$1: '))
+    .slice(-4);
+  if (lines.length) return lines.join(' | ');
+  if (said.length) return said.slice(-3).join(' | ');
+  return err instanceof Error ? err.message : String(err);
+}
+
 /**
  * Starts (or joins) the embedded Postgres in `<dataDir>/postgres`, kept across restarts, on
  * 127.0.0.1 at `port` (a free port when not given). A second tollgate process on the same data
@@ -126,6 +144,9 @@ export async function startEmbeddedPostgres(
   port ??= await freeLocalPort();
   const url = urlAt(port);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // What the server writes as it starts: a start that fails rejects without a reason (the package
+  // hands only this output to onLog), so its last lines are the reason.
+  const said: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -136,7 +157,11 @@ export async function startEmbeddedPostgres(
     // Postgres refuses to run as root; as root the package runs it as a `postgres` system user.
     createPostgresUser: userInfo().uid === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: () => {},
+    onLog: (message) => {
+      for (const line of String(message).split('\n'))
+        if (line.trim()) said.push(line.trim().slice(0, 500));
+      said.splice(0, Math.max(0, said.length - START_LINES_KEPT));
+    },
     onError: (message) =>
       log.debug({ message: String(message).slice(0, 500) }, 'embedded postgres'),
   });
@@ -144,7 +169,14 @@ export async function startEmbeddedPostgres(
     log.info({ database_dir: databaseDir }, 'initialising embedded postgres');
     await pg.initialise();
   }
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(
+      `embedded postgres in ${databaseDir} did not start: ${startFailure(said, err)}`,
+    );
+  }
+  said.length = 0;
   log.info({ port, database_dir: databaseDir }, 'embedded postgres started');
   return {
     url,
