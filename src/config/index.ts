@@ -1,4 +1,5 @@
 import { PermanentError } from '../errors.js';
+import { checkDatabaseUrl } from './database-url.js';
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -243,7 +244,20 @@ const NetworkConfigSchema = z.object({
 
 const ConfigSchema = z
   .object({
-    database_url: z.string().min(1).optional(),
+    database_url: z
+      .string()
+      .min(1)
+      .superRefine((v, ctx) => {
+        try {
+          checkDatabaseUrl(v);
+        } catch (err) {
+          ctx.addIssue({
+            code: 'custom',
+            message: (err as Error).message.replace(/^DATABASE_URL: /, ''),
+          });
+        }
+      })
+      .optional(),
     /** Without database_url: the embedded Postgres's port on 127.0.0.1 (a free one when unset). */
     embedded_postgres_port: z.int().min(1).max(65_535).optional(),
     data_dir: z.string().min(1),

@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { databaseConnection } from '../config/database-url.js';
 import { assertPatchedDriver } from './patched-driver.js';
 
 export type Sql = postgres.Sql;
@@ -81,11 +82,20 @@ export function openPool(
   } = {},
 ): Sql {
   assertPatchedDriver();
-  return postgres(url, {
+  // DATABASE_URL's parts, as node-postgres is given them (config/database-url.ts).
+  const target = databaseConnection(url);
+  return postgres({
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    username: target.user,
+    password: target.password,
+    ssl: target.ssl,
     max: options.max ?? 10,
     onnotice: () => {},
     connection: {
       application_name: options.application ?? 'tollgate',
+      ...(target.options ? { options: target.options } : {}),
       ...SESSION_SETTINGS,
       ...(options.statementTimeoutMs !== undefined
         ? { statement_timeout: options.statementTimeoutMs }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { projectPath } from '../paths.js';
 import { Logger, runMigrations } from 'graphile-worker';
 import pg from 'pg';
+import { nodePgConnection } from '../config/database-url.js';
 import { nodePgOptions, type Sql } from './index.js';
 import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
@@ -40,9 +41,8 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
   // graphile-worker's migrations, on a connection of their own whose session has no time limits
   // from its start.
   const pgPool = new pg.Pool({
-    connectionString: databaseUrl,
+    ...nodePgConnection(databaseUrl, await nodePgOptions(sql, MIGRATION_UNLIMITED)),
     max: 1,
-    options: await nodePgOptions(sql, MIGRATION_UNLIMITED),
   });
   // A connection the server drops is logged (graphile-worker's migration then fails, and the
   // start with it); without these listeners graphile-worker installs its own and prints a warning.

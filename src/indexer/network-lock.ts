@@ -3,6 +3,7 @@ import { NO_IDLE_SESSION_TIMEOUT } from '../db/idle-sessions.js';
 import type { TransactionSql } from '../db/index.js';
 import { describeError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { nodePgConnection } from '../config/database-url.js';
 
 /**
  * One active indexer per network: a session advisory lock (class NETWORK_LOCK_CLASS, key
@@ -44,7 +45,7 @@ export class NetworkLock {
     log: Logger,
   ): Promise<NetworkLock | undefined> {
     const client = new pg.Client({
-      connectionString: databaseUrl,
+      ...nodePgConnection(databaseUrl),
       application_name: `tollgate-indexer-lock-${network}`,
     });
     let lock: NetworkLock | undefined;

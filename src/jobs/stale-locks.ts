@@ -2,6 +2,7 @@ import pg from 'pg';
 import { NO_IDLE_SESSION_TIMEOUT } from '../db/idle-sessions.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
+import { nodePgConnection } from '../config/database-url.js';
 
 /**
  * Jobs locked by a worker process that died (kill -9, OOM, power loss). graphile-worker locks
@@ -38,7 +39,7 @@ export function startStaleLockSweeper(
   const holdLiveness = async () => {
     if (holder) return;
     const client = new pg.Client({
-      connectionString: databaseUrl,
+      ...nodePgConnection(databaseUrl),
       application_name: 'tollgate-worker-liveness',
       // A tick never hangs (nor a stop behind it): a server that does not answer the connect,
       // or an earlier session of this pool still holding its lock, fails this tick; the next

@@ -23,6 +23,7 @@ import { DeliveryDispatcher, type DispatcherOptions } from '../webhooks/dispatch
 import type { OperatorWebhook } from '../webhooks/operator-notice.js';
 import { log } from '../log.js';
 import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
+import { nodePgConnection } from '../config/database-url.js';
 
 /**
  * Job outcomes recorded together within this delay. graphile-worker 0.17 records an outcome
@@ -139,12 +140,11 @@ export async function startWorker(
   delivery: DispatcherOptions,
 ): Promise<Worker> {
   const pgPool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: jobQueueConnections(concurrency),
-    application_name: 'tollgate-worker',
     // Each connection opts out of the server's idle_session_timeout (idle-sessions.ts):
     // graphile-worker's listener is idle by design.
-    options: await nodePgOptions(deps.sql, ['idle_session_timeout']),
+    ...nodePgConnection(databaseUrl, await nodePgOptions(deps.sql, ['idle_session_timeout'])),
+    max: jobQueueConnections(concurrency),
+    application_name: 'tollgate-worker',
   });
   pgPool.on('error', (err) =>
     log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'),
