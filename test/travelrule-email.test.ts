@@ -464,22 +464,31 @@ describe('a relay that hangs', () => {
       sock.on('error', () => {});
     });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const m = createMailer({
-      smtp_url: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-      smtp_from: 'x <x@acme.example>',
-      smtp_tls_insecure: false,
-    })!;
     try {
-      const err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      const err = await sendingTo((silent.address() as AddressInfo).port);
       expect(err).toBeInstanceOf(RetryableError);
       expect((err as Error).message).toMatch(/^SMTP send failed \(ETIMEDOUT at CONN\)/);
     } finally {
-      m.close();
       for (const sock of sockets) sock.destroy();
       await new Promise((r) => silent.close(r));
     }
   });
 });
+
+/** The error of one send to a relay at `port` with a login (its certificate not taken). */
+async function sendingTo(port: number, smtp_starttls?: 'required'): Promise<unknown> {
+  const m = createMailer({
+    smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${port}`,
+    smtp_from: 'x <x@acme.example>',
+    smtp_tls_insecure: false,
+    smtp_starttls,
+  })!;
+  try {
+    return await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+  } finally {
+    m.close();
+  }
+}
 
 describe('STARTTLS', () => {
   it('is required unless configured otherwise, but for a relay on a loopback host', () => {
@@ -537,18 +546,7 @@ describe('STARTTLS', () => {
   it('sends nothing to a relay without STARTTLS when it is required, and says why', async () => {
     const relay = await loginRelay();
     try {
-      const m = createMailer({
-        smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${relay.port}`,
-        smtp_from: 'x <x@acme.example>',
-        smtp_tls_insecure: false,
-        smtp_starttls: 'required',
-      })!;
-      let err: unknown;
-      try {
-        err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
-      } finally {
-        m.close();
-      }
+      const err = await sendingTo(relay.port, 'required');
       expect(err).toBeInstanceOf(RetryableError);
       const message = (err as Error).message;
       expect(message).toMatch(/^SMTP send failed \(ETLS at STARTTLS\): \d{3} /);
@@ -565,17 +563,7 @@ describe('STARTTLS', () => {
   it('sends nothing to a relay whose certificate is not trusted, and says why', async () => {
     const relay = await loginRelay(await selfSignedLoopback('relay.acme.example'));
     try {
-      const m = createMailer({
-        smtp_url: `smtp://relayuser:s3cret-pass@127.0.0.1:${relay.port}`,
-        smtp_from: 'x <x@acme.example>',
-        smtp_tls_insecure: false,
-      })!;
-      let err: unknown;
-      try {
-        err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
-      } finally {
-        m.close();
-      }
+      const err = await sendingTo(relay.port);
       expect(err).toBeInstanceOf(RetryableError);
       expect((err as Error).message).toMatch(
         /^SMTP send failed \(ESOCKET at CONN\): self-signed certificate; no TLS with the relay, so nothing was sent \(.*TOLLGATE_SMTP_TLS_INSECURE/,

@@ -147,15 +147,7 @@ export function databaseConnection(url: string): DatabaseConnection {
 export function nodePgConnection(
   url: string,
   ours?: string,
-): {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  password: string | undefined;
-  ssl: false | ConnectionOptions;
-  options?: string;
-} {
+): Omit<DatabaseConnection, 'options'> & { options?: string } {
   const c = databaseConnection(url);
   const options = [ours, c.options].filter(Boolean).join(' ');
   return {
