@@ -426,6 +426,44 @@ describe('the HTTP surface', () => {
     );
   });
 
+  it('closes connections that trickle their headers (slowloris) with 408, serving others meanwhile', {
+    timeout: 90_000,
+  }, async () => {
+    // Each sends a byte of its request line every 500 ms and never finishes its headers.
+    const trickle = () =>
+      new Promise<string>((resolve) => {
+        const bytes = 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(200);
+        let i = 0;
+        let data = '';
+        const socket = connectTls(
+          { port: app.apiPort!, host: '127.0.0.1', rejectUnauthorized: false },
+          () => {
+            const timer = setInterval(() => {
+              if (i < bytes.length && !socket.destroyed) socket.write(bytes[i++]!);
+            }, 500);
+            socket.on('close', () => clearInterval(timer));
+          },
+        );
+        socket.on('data', (d) => (data += d.toString('latin1')));
+        socket.on('close', () => resolve(data));
+        socket.on('error', () => resolve(data));
+      });
+    const slow = Array.from({ length: 5 }, trickle);
+    // Served meanwhile.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await get('/healthz')).json).toEqual({ status: 'ok' });
+    for (const answer of await Promise.all(slow)) {
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1.1 408 /);
+      expect(head!.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(body!)).toEqual({
+        code: 5000,
+        status: 5000,
+        message: 'The request was not received in time.',
+      });
+    }
+  });
+
   it('never gives data over plain HTTP', async () => {
     const port = app.apiPort!;
     const answer = await new Promise<string>((resolve) => {

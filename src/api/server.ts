@@ -41,6 +41,17 @@ export interface RunningServer {
  * With trustProxy the server speaks plain HTTP for a TLS-terminating proxy in front, and the app
  * refuses requests the proxy did not mark as https.
  */
+/**
+ * A request's headers must arrive within 15 s, all of it within 30 s (else 408, in the error
+ * shape: answerMalformedRequests), checked every second: Node checks every 30 s by default, so
+ * a client trickling its headers (slowloris) held a connection up to 45 s.
+ */
+const TIMING = {
+  headersTimeout: 15_000,
+  requestTimeout: 30_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
+
 export function startServer(
   app: Hono<any>,
   opts: {
@@ -64,6 +75,7 @@ export function startServer(
           ? {
               createServer: createHttpsServer,
               serverOptions: {
+                ...TIMING,
                 cert: opts.tls.cert,
                 key: opts.tls.key,
                 ...TLS_OPTIONS,
@@ -72,7 +84,7 @@ export function startServer(
                   : {}),
               },
             }
-          : { createServer: createHttpServer }),
+          : { createServer: createHttpServer, serverOptions: TIMING }),
       },
       (info: AddressInfo) => {
         resolve({
@@ -88,8 +100,6 @@ export function startServer(
     ) as Server;
     server.once('error', reject);
     answerMalformedRequests(server);
-    server.headersTimeout = 15_000;
-    server.requestTimeout = 30_000;
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   });
 }
