@@ -91,3 +91,34 @@ it('does not retry a receiver that refuses with a 4xx', async () => {
     await refusing.stop();
   }
 });
+
+it('waits as long as a receiver asks with Retry-After (429, 503), no less than its backoff', async () => {
+  const key = await createApiKey(db.sql, 'busy');
+  const busy = await new Receiver().start();
+  busy.respond = () => ({ status: 429, body: 'slow down', headers: { 'retry-after': '120' } });
+  try {
+    const to = randomAddress();
+    await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey: key.apikey },
+      body: { address: to, webhook: busy.url },
+    });
+    const w = await fundedWallet('1');
+    const receipt = await w.send(to, 1n);
+    await busy.waitFor((all) => all.length >= 1);
+    const [row] = await eventually(
+      () =>
+        db.sql<{ attempts: number; wait_s: number }[]>`
+          select e.attempts, extract(epoch from e.next_attempt_at - d.created_at)::float8 as wait_s
+          from webhook_events e
+          join webhook_deliveries d on d.event_id = e.id and d.attempt = e.attempts
+          where e.tx_hash = ${receipt.transactionHash}`,
+      (rows) => rows[0]?.attempts === 1,
+    );
+    // Asked 120 s where the backoff's first wait is e s: the next attempt is 120 s after this one.
+    expect(row!.wait_s).toBeGreaterThan(115);
+    expect(row!.wait_s).toBeLessThan(125);
+    expect(busy.received).toHaveLength(1);
+  } finally {
+    await busy.stop();
+  }
+});

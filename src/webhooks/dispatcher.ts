@@ -72,6 +72,14 @@ export function retryDelayS(attempts: number): number {
   return Math.exp(Math.min(Math.max(attempts, 1), 10));
 }
 
+/**
+ * The wait before the next attempt after an answer: the backoff, or longer when the receiver
+ * asked for longer (a 429 or 503 with Retry-After), up to the backoff's own longest (e^10 s).
+ */
+export function retryAfterAnswerS(attempts: number, retryAfterS: number | null): number {
+  return Math.max(retryDelayS(attempts), Math.min(retryAfterS ?? 0, retryDelayS(10)));
+}
+
 interface Endpoint {
   /** Events of this process assigned to the receiver and not finished (preparing, waiting, in flight). */
   assigned: number;
@@ -521,7 +529,7 @@ export class DeliveryDispatcher {
         status_code: r.status_code,
         duration_ms: r.duration_ms,
         error: r.error,
-        retry_in_s: retryDelayS(ev.attempts + 1),
+        retry_in_s: retryAfterAnswerS(ev.attempts + 1, r.retry_after_s),
         in_doubt: r.in_doubt,
         // A body that may hold persons is never stored in clear: nor is an answer to it.
         response: freezesBody(this.deps, ev) ? r.response : null,

@@ -21,6 +21,11 @@ export interface PostResult {
   /** True when retrying later can help (5xx, 408, 429, connection failures, timeouts). */
   retryable: boolean;
   /**
+   * A 429 or 503 with Retry-After: the seconds the receiver asked to be left alone (its seconds,
+   * or its date from now; 0 for a date past); null otherwise.
+   */
+  retry_after_s: number | null;
+  /**
    * No 2xx, yet the receiver may have the body: a request of this attempt went out whole and no
    * answer came (a timeout, a connection reset, the worker stopping). False when every request
    * was answered or never left (connection refused).
@@ -76,10 +81,21 @@ interface Unanswered {
   sent: boolean;
 }
 
-/** The status of an answer and the excerpt of its body. */
+/** The status of an answer, the excerpt of its body, and its Retry-After. */
 interface Answer {
   status: number;
   excerpt: string;
+  retryAfter: string | undefined;
+}
+
+/** A Retry-After value (RFC 9110 10.2.3: seconds, or an HTTP date) in seconds from now; null if neither. */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | null {
+  if (value === undefined) return null;
+  const v = value.trim();
+  if (/^\d{1,10}$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  if (!/[a-z]/i.test(v) || Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 function once(
@@ -131,7 +147,12 @@ function once(
       res.on('end', () => {
         done();
         const excerpt = Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '');
-        resolve({ status: res.statusCode ?? 0, excerpt });
+        const retryAfter = res.headers['retry-after'];
+        resolve({
+          status: res.statusCode ?? 0,
+          excerpt,
+          retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        });
       });
       res.on('error', (err) => {
         done();
@@ -170,7 +191,7 @@ export async function postWebhook(
   const url = new URL(urlString);
   const unanswered: Unanswered = { sent: false };
   try {
-    const { status, excerpt } = await pRetry(
+    const { status, excerpt, retryAfter } = await pRetry(
       async () => {
         try {
           return await once(url, headers, body, opts, unanswered);
@@ -190,6 +211,7 @@ export async function postWebhook(
         error: null,
         response: excerpt,
         retryable: false,
+        retry_after_s: null,
         in_doubt: false,
       };
     const retryable = status >= 500 || status === 408 || status === 429;
@@ -203,6 +225,7 @@ export async function postWebhook(
       error,
       response: excerpt,
       retryable,
+      retry_after_s: status === 429 || status === 503 ? retryAfterSeconds(retryAfter) : null,
       in_doubt: unanswered.sent,
     };
   } catch (err) {
@@ -216,6 +239,7 @@ export async function postWebhook(
       error: reason,
       response: null,
       retryable: true,
+      retry_after_s: null,
       in_doubt: unanswered.sent,
     };
   }

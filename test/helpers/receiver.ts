@@ -15,7 +15,10 @@ export interface Received {
  */
 export class Receiver {
   readonly received: Received[] = [];
-  respond: (r: Received, index: number) => number | { status: number; body: string } = () => 200;
+  respond: (
+    r: Received,
+    index: number,
+  ) => number | { status: number; body: string; headers?: Record<string, string> } = () => 200;
   private server: Server | undefined;
   private waiters: (() => void)[] = [];
   url = '';
@@ -40,7 +43,10 @@ export class Receiver {
         this.received.push(r);
         const answer = this.respond(r, this.received.length - 1);
         if (typeof answer === 'number') res.writeHead(answer).end();
-        else res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
+        else
+          res
+            .writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers })
+            .end(answer.body);
         for (const w of this.waiters) w();
       });
     });

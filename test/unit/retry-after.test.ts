@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { retryAfterAnswerS, retryDelayS } from '../../src/webhooks/dispatcher.js';
+import { retryAfterSeconds } from '../../src/webhooks/post.js';
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-11-29T10:00:00Z');
+  it('reads seconds and HTTP dates (RFC 9110), nothing else', () => {
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds(' 0 ', now)).toBe(0);
+    expect(retryAfterSeconds('Sun, 29 Nov 2026 10:01:30 GMT', now)).toBe(90);
+    expect(retryAfterSeconds('Sun, 29 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    for (const junk of [undefined, '', '-5', '1.5', 'soon', 'Mon'])
+      expect(retryAfterSeconds(junk, now), String(junk)).toBeNull();
+  });
+
+  it('waits the longer of the backoff and the ask, the ask at most the longest backoff', () => {
+    expect(retryAfterAnswerS(1, null)).toBe(retryDelayS(1));
+    expect(retryAfterAnswerS(1, 1)).toBe(retryDelayS(1));
+    expect(retryAfterAnswerS(1, 120)).toBe(120);
+    expect(retryAfterAnswerS(3, 86_400 * 30)).toBe(retryDelayS(10));
+  });
+});
