@@ -65,6 +65,9 @@ function parse(url: string): { u: URL; mode: (typeof SSL_MODES)[number] } {
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
     throw new DatabaseUrlError(`must be postgres:// or postgresql://, not ${u.protocol}//`);
   if (!u.hostname) throw new DatabaseUrlError('names no host');
+  // postgres.js splits its host at colons: an IPv6 address reaches it as its first group.
+  if (u.hostname.startsWith('['))
+    throw new DatabaseUrlError('an IPv6 address is not taken as the host: use a host name for it');
   for (const key of u.searchParams.keys())
     if (!QUERY_KEYS.includes(key))
       throw new DatabaseUrlError(
@@ -107,7 +110,7 @@ export function databaseConnection(url: string): DatabaseConnection {
   const kept = known.get(url);
   if (kept) return kept;
   const { u, mode } = parse(url);
-  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = u.hostname;
   const rootCert = u.searchParams.get('sslrootcert');
   const ca = rootCert && rootCert !== 'system' ? readPem(u, 'sslrootcert') : undefined;
   const checked =

@@ -14,10 +14,10 @@ writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----
 describe('DATABASE_URL', () => {
   it('gives both drivers host, port, database, user, password and options', () => {
     const c = databaseConnection(
-      'postgresql://app%40corp:p%3As%2Fs@[fd00::5]:6432/tollgate?options=-c%20search_path%3Dapp',
+      'postgresql://app%40corp:p%3As%2Fs@db.internal:6432/tollgate?options=-c%20search_path%3Dapp',
     );
     expect(c).toMatchObject({
-      host: 'fd00::5',
+      host: 'db.internal',
       port: 6432,
       database: 'tollgate',
       user: 'app@corp',
@@ -70,6 +70,7 @@ describe('DATABASE_URL', () => {
     );
     expect(refused(`postgres://u@h/d?sslrootcert=${pem}`)).toThrow(/need an sslmode/);
     expect(refused('mysql://u@h/d')).toThrow(/must be postgres:\/\//);
+    expect(refused('postgres://u@[fd00::5]:5432/d')).toThrow(/an IPv6 address is not taken/);
     expect(refused('not a url')).toThrow(/not a URL/);
     expect(() =>
       databaseConnection('postgres://u@h/d?sslmode=verify-ca&sslrootcert=/nope.pem'),
