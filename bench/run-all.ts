@@ -4,7 +4,8 @@
  * bench/results/latest.json:
  *   {date, machine, backfill: {blocks_per_s, tx_per_s, raw_fetch_tx_per_s, …},
  *    block_to_webhook_ms: {p50, p95, p99, max}, deliveries_per_s, api: {"<route>": {rps, p50_ms, p99_ms, …}},
- *    aml_single_ms, dashboard_ms, rss_mb: {api, worker, indexer}, targets}
+ *    aml_single_ms, dashboard_ms, travelrule: {trp_inquiries_per_s, create_tx_per_s, …},
+ *    rss_mb: {api, worker, indexer}, targets}
  *   npm run bench                     all of them, the issue's sizes
  *   npm run bench -- backfill aml     only these (the others' last results are reused, if any)
  * Figures, not assertions; never part of `npm test`.
@@ -21,6 +22,7 @@ const BENCHES: { name: string; file: string; args: string[] }[] = [
   { name: 'api-load', file: 'api-load.ts', args: ['10'] },
   { name: 'aml', file: 'aml.ts', args: ['2000'] },
   { name: 'dashboard', file: 'dashboard.ts', args: ['200'] },
+  { name: 'travelrule', file: 'travelrule.ts', args: ['1000', '8'] },
 ];
 
 const wanted = process.argv.slice(2);
@@ -54,6 +56,7 @@ const deliveries = readResult('deliveries');
 const apiLoad = readResult('api-load');
 const aml = readResult('aml');
 const dashboard = readResult('dashboard');
+const travelRule = readResult('travelrule');
 const latest = {
   date: new Date().toISOString(),
   machine: machine(),
@@ -93,6 +96,13 @@ const latest = {
       ),
     ),
     date: dashboard.date,
+  },
+  travelrule: travelRule && {
+    trp_inquiries_per_s: travelRule.trp_inquiries.per_s,
+    trp_inquiry_p99_ms: travelRule.trp_inquiries.latency_ms.p99,
+    create_tx_per_s: travelRule.create_tx.per_s,
+    create_tx_p99_ms: travelRule.create_tx.latency_ms.p99,
+    date: travelRule.date,
   },
   rss_mb: {
     api: apiLoad?.rss_mb?.api,
@@ -142,6 +152,10 @@ for (const [route, r] of Object.entries(latest.api ?? {}) as [
 console.log(
   `peak RSS            api ${latest.rss_mb.api ?? '?'} MiB, worker ${latest.rss_mb.worker ?? '?'} MiB, indexer ${latest.rss_mb.indexer ?? '?'} MiB`,
 );
+if (latest.travelrule)
+  console.log(
+    `travel rule         TRP inquiries ${latest.travelrule.trp_inquiries_per_s}/s (p99 ${latest.travelrule.trp_inquiry_p99_ms} ms), create_tx ${latest.travelrule.create_tx_per_s}/s (p99 ${latest.travelrule.create_tx_p99_ms} ms)`,
+  );
 if (failed.length) {
   console.log(`failed: ${failed.join(', ')}`);
   process.exit(1);

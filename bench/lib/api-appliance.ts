@@ -9,11 +9,12 @@ import { freePort } from '../../support/ports.js';
 
 /**
  * The API role in this process on an embedded Postgres of the bench's own, with the rate limit
- * off. eth counts as indexed (screening and new_wallet run as in production); no indexer runs,
+ * off (and `env` on top of its configuration). eth counts as indexed (screening and new_wallet run as in production); no indexer runs,
  * so the node is never asked. `stop()` removes everything.
  */
 export async function startBenchApi(
   name: string,
+  env: Record<string, string> = {},
 ): Promise<{ app: Appliance; config: Config; stop(): Promise<void> }> {
   setLogLevel('warn');
   const dir = mkdtempSync(join(tmpdir(), `tollgate-bench-${name}-`));
@@ -29,6 +30,7 @@ export async function startBenchApi(
     TOLLGATE_RATE_LIMIT_PER_MINUTE: '0',
     // The dashboard bench logs its reviewer in with a password (what a page costs, not the login).
     TOLLGATE_MFA_REQUIRED_ROLES: '',
+    ...env,
   });
   const app = await startAppliance(config, {
     api: true,
