@@ -3,6 +3,7 @@ import {
   chmodSync,
   chownSync,
   mkdtempSync,
+  readFileSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -16,6 +17,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded
 import { openPool } from '../src/db/index.js';
 import { makeDevCa, makeDevCertificate } from '../src/net/tls-certs.js';
 import { runCli } from './helpers/cli.js';
+import { freshDatabase } from './helpers/db.js';
 
 /**
  * DATABASE_URL with TLS and startup options, read the same way by both drivers Tollgate uses
@@ -162,5 +164,51 @@ describe('DATABASE_URL over TLS, one meaning for both drivers', () => {
     expect(await missing.exited).toBe(1);
     expect(missing.err()).toContain('DATABASE_URL: sslrootcert=/no/such/ca.pem cannot be read');
     expect(missing.err()).not.toContain(new URL(plain).password);
+  });
+});
+
+describe('DATABASE_URL and TLS: what a start says when they do not agree', () => {
+  /** `tollgate migrate` on `url`: its exit code and its one line of failure. */
+  const migrate = async (url: string) => {
+    const run = runCli(url, ['migrate']);
+    return { code: await run.exited, err: run.err() };
+  };
+
+  it('names the setting to change: TLS asked of a server without it, a CA not given, TLS refused', async () => {
+    const plainDb = await freshDatabase();
+    try {
+      const r = await migrate(withQuery(plainDb.url, 'sslmode=require'));
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('the server did not take TLS');
+      expect(r.err).toContain('set sslmode=disable');
+    } finally {
+      await plainDb.drop();
+    }
+    const unknownCa = await migrate(withQuery(plain, 'sslmode=verify-full'));
+    expect(unknownCa.code).toBe(1);
+    expect(unknownCa.err).toMatch(
+      /the server's TLS certificate is not trusted \(unable to verify the first certificate\): give its CA with sslrootcert=/,
+    );
+
+    // The server takes only encrypted connections (pg_hba.conf hostssl), a URL without sslmode.
+    const hba = join(dir, 'postgres', 'pg_hba.conf');
+    const before = readFileSync(hba, 'utf8');
+    writeFileSync(hba, before.replace(/^host(\s)/gm, 'hostssl$1'));
+    const sql = openPool(withQuery(plain, 'sslmode=require'), { max: 1 });
+    await sql`select pg_reload_conf()`;
+    await sql.end({ timeout: 1 });
+    try {
+      const r = await migrate(plain);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(
+        /no encryption: the server takes only encrypted connections here \(pg_hba.conf hostssl\); add sslmode=require/,
+      );
+      expect(r.err).not.toContain(new URL(plain).password);
+    } finally {
+      writeFileSync(hba, before);
+      const again = openPool(withQuery(plain, 'sslmode=require'), { max: 1 });
+      await again`select pg_reload_conf()`;
+      await again.end({ timeout: 1 });
+    }
   });
 });

@@ -33,9 +33,28 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
+/** Node's codes for a TLS certificate it does not trust. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+]);
+
 /** Why a first connection failed, in words an operator acts on. */
 function reason(err: unknown): string {
   const e = err as { code?: string; message?: string };
+  if (e.code && UNTRUSTED_CERTIFICATE.has(e.code))
+    return `the server's TLS certificate is not trusted (${e.message}): give its CA with sslrootcert=<PEM file>, or sslmode=require to encrypt without checking it`;
+  if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the server's TLS certificate does not name this host (${e.message}): use the name it has, or sslmode=verify-ca`;
+  if (/before secure TLS connection was established/.test(e.message ?? ''))
+    return `the server did not take TLS (${e.message}): turn ssl on in Postgres, or set sslmode=disable`;
+  if (e.code === '28000' && /no encryption/.test(e.message ?? ''))
+    return `${e.message}: the server takes only encrypted connections here (pg_hba.conf hostssl); add sslmode=require, verify-ca or verify-full`;
   switch (e.code) {
     case 'ECONNREFUSED':
       return 'connection refused (is Postgres running there, on that port?)';
