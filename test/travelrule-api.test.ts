@@ -346,6 +346,10 @@ describe('the operator API', () => {
       'PENDING',
     ]);
     expect(JSON.stringify(detail.json)).not.toMatch(/callback_token/);
+    // The parties in clear: no cache may keep the answer; nor the queue, nor a refusal.
+    expect(detail.headers['cache-control']).toBe('no-store');
+    expect(pending.headers['cache-control']).toBe('no-store');
+    expect(denied.headers['cache-control']).toBe('no-store');
   });
 
   it('a reject needs a reason, is recorded with the operator, and a second decision is refused (409)', async () => {

@@ -1,7 +1,7 @@
 import { withAuditClient } from '../audit/index.js';
 import { networkInfo } from '../config/networks.js';
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { PublicClient } from 'viem';
@@ -222,6 +222,16 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     metrics.handler,
   );
 
+  // No answer of the API or the operator API is for a cache: each is one key's or one
+  // operator's (the key travels in an `apikey` header that shared caches do not take for
+  // credentials), and some carry personal data (tx_status, a transaction's parties).
+  const noStore: MiddlewareHandler = async (c, next) => {
+    await next();
+    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
+  };
+  app.use(`${API_BASE}/*`, noStore);
+  app.use('/ops/*', noStore);
+
   if (deps.travelRule) {
     // Registered before the API key check and answering itself: the e-mailed view link's token
     // is its credential (the other VASP has no API key).
@@ -243,12 +253,6 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   }
   // The API reference (no key: the contract, no data).
   app.route('/docs', docsRoutes(document));
-  // No answer of the API is for a cache: each is one key's (the key travels in an `apikey` header
-  // that shared caches do not take for credentials), some carry personal data (tx_status).
-  app.use(`${API_BASE}/*`, async (c, next) => {
-    await next();
-    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
-  });
   app.use(`${API_BASE}/*`, requireApiKey(apiKeys));
   // After the key check: the limit is per key, and a request without a valid one is already refused.
   if (deps.rateLimit && deps.rateLimit.perMinute > 0)
