@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { log } from '../src/log.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -67,8 +68,19 @@ it("takes a minute's worth of a counterparty's new inquiries, then answers 429 w
     first.push(...(await Promise.all(Array.from({ length: 5 }, () => inquiry(A)))));
   expect(first.map((r) => r.status)).toEqual(first.map(() => 200));
 
+  const warn = vi.spyOn(log, 'warn');
   const over = await inquiry(A);
   expect(over.status).toBe(429);
+  // Said once, naming the counterparty by its directory id; a second refusal is not said again.
+  expect((await inquiry(A)).status).toBe(429);
+  const said = warn.mock.calls.filter(([, msg]) => String(msg).includes('more new TRP inquiries'));
+  expect(said).toEqual([
+    [
+      { counterparty: A.uid, per_minute: RATE },
+      'a counterparty sends more new TRP inquiries than its rate: they are refused with 429 until it slows down (TOLLGATE_TRP_INQUIRIES_PER_MINUTE)',
+    ],
+  ]);
+  warn.mockRestore();
   expect(over.json).toEqual({
     code: 4290,
     status: 4290,

@@ -145,6 +145,24 @@ async function incomingKey(deps: TravelRuleDeps): Promise<string | undefined> {
   return row ? String(row.id) : undefined;
 }
 
+/** When each sender over its inquiry rate was last said in the log (once a minute each). */
+const overRateSaid = new Map<string, number>();
+
+/**
+ * A sender over its inquiry rate, said as a warning once a minute (each refusal is also an info
+ * line): an operator sees which counterparty floods, by its directory id (nothing personal).
+ */
+function overRate(sender: string, vaspUid: string | undefined, perMinute: number): void {
+  const now = Date.now();
+  if ((overRateSaid.get(sender) ?? 0) > now - 60_000) return;
+  overRateSaid.set(sender, now);
+  if (overRateSaid.size > 10_000) overRateSaid.delete(overRateSaid.keys().next().value!);
+  log.warn(
+    { counterparty: vaspUid ?? 'outside the directory', per_minute: perMinute },
+    'a counterparty sends more new TRP inquiries than its rate: they are refused with 429 until it slows down (TOLLGATE_TRP_INQUIRIES_PER_MINUTE)',
+  );
+}
+
 /**
  * An inbound transfer inquiry from a directory VASP (known by the token of its inbound URL):
  * stored, screened, PENDING for the operators, answered "deferred" ({version}); the resolution
@@ -194,15 +212,18 @@ export async function receiveInquiry(
   };
   if (await findByRef(deps.sql, apiKeyId, ref)) return repeat();
   // A repeat costs nothing; a new transfer counts against its sender's rate.
-  const turn = deps.inquiryBuckets?.take(
-    vasp ? `vasp:${vasp.uid}` : `url:${createHash('sha256').update(token).digest('base64url')}`,
-  );
-  if (turn && !turn.ok)
+  const sender = vasp
+    ? `vasp:${vasp.uid}`
+    : `url:${createHash('sha256').update(token).digest('base64url')}`;
+  const turn = deps.inquiryBuckets?.take(sender);
+  if (turn && !turn.ok) {
+    overRate(sender, vasp?.uid, deps.config.trp_inquiries_per_minute);
     throw new TravelRuleError(
       'too_many',
       `more than ${deps.config.trp_inquiries_per_minute} new inquiries a minute from this sender: retry in ${turn.retryAfterS} s`,
       turn.retryAfterS,
     );
+  }
   const parties: SealedParties = { originator: inquiry.originator, beneficiary };
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network,
