@@ -6,6 +6,7 @@ import {
   composeInquiryEmail,
   composeTxHashEmail,
   messageIdFor,
+  classifySendError,
   createMailer,
   logRelayCheck,
   type Mailer,
@@ -661,5 +662,35 @@ describe('the relay checked at the start', () => {
       await relay.close();
       await db.drop();
     }
+  });
+});
+
+describe('a scheme that does not match the port', () => {
+  it('says so: smtps:// to a relay that greets in plain text, smtp:// to port 465', async () => {
+    // The relay of this file greets in plain text.
+    const m = createMailer({
+      smtp_url: `smtps://127.0.0.1:${port}`,
+      smtp_from: 'x <x@acme.example>',
+      smtp_tls_insecure: true,
+    })!;
+    let err: unknown;
+    try {
+      err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+    } finally {
+      m.close();
+    }
+    expect(err).toBeInstanceOf(RetryableError);
+    expect((err as Error).message).toMatch(
+      /wrong version number.*; the relay greets in plain text on this port: use smtp:\/\/ \(STARTTLS\)/,
+    );
+    // What nodemailer says when a relay on 465 waits for TLS and never greets (no relay on 465
+    // here: the error as it comes).
+    const timeout = Object.assign(new Error('Timeout'), { code: 'ETIMEDOUT', command: 'CONN' });
+    expect(classifySendError(timeout, true, new URL('smtp://mail.acme.example:465')).message).toBe(
+      'SMTP send failed (ETIMEDOUT at CONN): Timeout; port 465 takes TLS from the first byte: use smtps://',
+    );
+    expect(classifySendError(timeout, true, new URL('smtp://mail.acme.example:587')).message).toBe(
+      'SMTP send failed (ETIMEDOUT at CONN): Timeout',
+    );
   });
 });

@@ -116,14 +116,14 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
         });
         return { messageId: info.messageId };
       } catch (err) {
-        throw classifySendError(err, requireTLS);
+        throw classifySendError(err, requireTLS, url);
       }
     },
     async verify() {
       try {
         await transport.verify();
       } catch (err) {
-        throw classifySendError(err, requireTLS);
+        throw classifySendError(err, requireTLS, url);
       }
     },
     relay: `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
@@ -172,11 +172,24 @@ const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'ENOAUTH', 
  * (RetryableError). The message names the code, the command and the relay's reply, never the
  * mail; the nodemailer error is not kept as the cause, so nothing of the mail can leak through it.
  */
-function classifySendError(err: unknown, startTlsRequired: boolean): Error {
+export function classifySendError(err: unknown, startTlsRequired: boolean, relay: URL): Error {
   const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
   const reply = oneLine(e.response ?? e.message ?? String(err));
   const what = [e.code, e.command && `at ${e.command}`].filter(Boolean).join(' ');
   const message = `SMTP send failed${what ? ` (${what})` : ''}: ${reply}`;
+  // The scheme and the port disagree: TLS from the first byte to a relay that greets in plain
+  // text (OpenSSL's "wrong version number"), or plain text to one waiting for TLS (no greeting).
+  if (relay.protocol === 'smtps:' && /wrong version number/i.test(e.message ?? ''))
+    return new RetryableError(
+      `${message}; the relay greets in plain text on this port: use smtp:// (STARTTLS); smtps:// is for a port taking TLS from the first byte (465)`,
+    );
+  if (
+    relay.protocol === 'smtp:' &&
+    e.code === 'ETIMEDOUT' &&
+    e.command === 'CONN' &&
+    relay.port === '465'
+  )
+    return new RetryableError(`${message}; port 465 takes TLS from the first byte: use smtps://`);
   // No TLS with the relay (STARTTLS refused, not offered while required, or a certificate not
   // trusted: Node's verification errors, which nodemailer passes on as ESOCKET, name the
   // certificate): nothing was sent. Not the relay's answer to the mail: tried again, as the
