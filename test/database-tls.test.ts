@@ -112,6 +112,7 @@ describe('DATABASE_URL over TLS, one meaning for both drivers', () => {
   it('encrypts with sslmode=require, checking nothing; checks the CA and the host with verify-full', async () => {
     for (const query of [
       'sslmode=require',
+      'sslmode=require&connect_timeout=5&application_name=dba-view',
       'sslmode=no-verify',
       `sslmode=verify-ca&sslrootcert=${encodeURIComponent(caFile)}`,
       `sslmode=verify-full&sslrootcert=${encodeURIComponent(caFile)}`,

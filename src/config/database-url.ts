@@ -20,7 +20,10 @@ import type { ConnectionOptions } from 'node:tls';
  * - `verify-full`: as verify-ca, and the certificate names the host.
  * `prefer` and `allow` are refused: they fall back to plain text when the server (or anyone on
  * the way) says it has no TLS. `sslcert` / `sslkey`: a client certificate. `options`: startup
- * options, added to Tollgate's own. Any other query key is refused, named.
+ * options, added to Tollgate's own. `connect_timeout`: seconds to connect (both drivers; 10 by
+ * default). `application_name` is taken and not used: Tollgate names its sessions by role
+ * (tollgate, tollgate-api, tollgate-worker, …) for a DBA to tell them apart. Any other query key
+ * is refused, named.
  */
 
 export interface DatabaseConnection {
@@ -33,6 +36,8 @@ export interface DatabaseConnection {
   ssl: false | ConnectionOptions;
   /** The URL's `options` (e.g. `-c search_path=app`, a proxy's `endpoint=…`), if any. */
   options: string | undefined;
+  /** The URL's `connect_timeout` in seconds (libpq's), if any. */
+  connectTimeoutS: number | undefined;
 }
 
 export class DatabaseUrlError extends Error {
@@ -43,7 +48,15 @@ export class DatabaseUrlError extends Error {
 }
 
 const SSL_MODES = ['disable', 'require', 'no-verify', 'verify-ca', 'verify-full'] as const;
-const QUERY_KEYS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'options'];
+const QUERY_KEYS = [
+  'sslmode',
+  'sslrootcert',
+  'sslcert',
+  'sslkey',
+  'options',
+  'connect_timeout',
+  'application_name',
+];
 
 /**
  * The URL's parts, checked, without reading any file (config loading): throws DatabaseUrlError
@@ -89,6 +102,9 @@ function parse(url: string): { u: URL; mode: (typeof SSL_MODES)[number] } {
     );
   if (u.searchParams.has('sslcert') !== u.searchParams.has('sslkey'))
     throw new DatabaseUrlError('sslcert and sslkey go together');
+  const timeout = u.searchParams.get('connect_timeout');
+  if (timeout !== null && !/^[1-9]\d{0,3}$/.test(timeout))
+    throw new DatabaseUrlError('connect_timeout must be whole seconds, 1 to 9999');
   return { u, mode };
 }
 
@@ -138,6 +154,9 @@ export function databaseConnection(url: string): DatabaseConnection {
     password: u.password ? decodeURIComponent(u.password) : undefined,
     ssl,
     options: u.searchParams.get('options') ?? undefined,
+    connectTimeoutS: u.searchParams.has('connect_timeout')
+      ? Number(u.searchParams.get('connect_timeout'))
+      : undefined,
   };
   known.set(url, connection);
   return connection;
@@ -150,7 +169,10 @@ export function databaseConnection(url: string): DatabaseConnection {
 export function nodePgConnection(
   url: string,
   ours?: string,
-): Omit<DatabaseConnection, 'options'> & { options?: string } {
+): Omit<DatabaseConnection, 'options' | 'connectTimeoutS'> & {
+  options?: string;
+  connectionTimeoutMillis?: number;
+} {
   const c = databaseConnection(url);
   const options = [ours, c.options].filter(Boolean).join(' ');
   return {
@@ -161,5 +183,8 @@ export function nodePgConnection(
     password: c.password,
     ssl: c.ssl,
     ...(options ? { options } : {}),
+    ...(c.connectTimeoutS !== undefined
+      ? { connectionTimeoutMillis: c.connectTimeoutS * 1000 }
+      : {}),
   };
 }

@@ -102,7 +102,7 @@ export function openPool(
         : {}),
     },
     idle_timeout: options.idleTimeoutS ?? POOL_IDLE_TIMEOUT_S,
-    connect_timeout: 10,
+    connect_timeout: target.connectTimeoutS ?? 10,
   });
 }
 

@@ -26,6 +26,10 @@ describe('DATABASE_URL', () => {
       options: '-c search_path=app',
     });
     expect(databaseConnection('postgres://bob@db.internal').database).toBe('bob');
+    // libpq's connect_timeout for both drivers; application_name taken (sessions are named by role).
+    const timed = 'postgres://u@h/d?connect_timeout=7&application_name=dba-view';
+    expect(databaseConnection(timed).connectTimeoutS).toBe(7);
+    expect(nodePgConnection(timed).connectionTimeoutMillis).toBe(7_000);
     expect(nodePgConnection('postgres://u@h/d?options=-c%20a%3D1', '-c b=2').options).toBe(
       '-c b=2 -c a=1',
     );
@@ -62,6 +66,7 @@ describe('DATABASE_URL', () => {
     expect(refused('postgres://u@h/d?sslmode=prefer')).toThrow(/sslmode=prefer falls back/);
     expect(refused('postgres://u@h/d?sslmode=allow')).toThrow(/sslmode=allow falls back/);
     expect(refused('postgres://u@h/d?sslmode=verify')).toThrow(/sslmode=verify is not one of/);
+    expect(refused('postgres://u@h/d?connect_timeout=0')).toThrow(/connect_timeout must be/);
     expect(refused('postgres://u@h/d?search_path=x')).toThrow(
       /the query key search_path is not taken/,
     );
