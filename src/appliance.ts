@@ -49,7 +49,6 @@ import { readFileSync } from 'node:fs';
 import {
   createMailer,
   logRelayCheck,
-  startTlsRequired,
   loadKeyring,
   seedVaspsFromFile,
   type SenderDeps,
@@ -233,7 +232,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     if (seeded.added || seeded.updated)
       log.info(seeded, 'VASP directory seeded from the configured file');
     mailer = roles.worker ? createMailer(tr) : undefined;
-    if (mailer) void logRelayCheck(mailer, startTlsRequired(tr), log);
+    if (mailer) void logRelayCheck(mailer, log);
     const travelRule: SenderDeps = {
       sql: db.sql,
       keyring,

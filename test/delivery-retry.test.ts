@@ -24,16 +24,21 @@ afterAll(async () => {
   await db?.drop();
 });
 
-it('retries a failing receiver with the same webhook-id and body, recording every attempt', async () => {
-  const key = await createApiKey(db.sql, 'retry');
+/** A new key streaming a fresh address to `webhook`, and one transfer of `value` wei to it. */
+async function oneStreamedTransfer(keyName: string, webhook: string, value: bigint) {
+  const key = await createApiKey(db.sql, keyName);
   const to = randomAddress();
-  receiver.respond = (_r, i) => (i < 2 ? 500 : 200);
   await call(app.baseUrl, 'POST', '/v2/stream/create', {
     headers: { apikey: key.apikey },
-    body: { address: to, webhook: receiver.url },
+    body: { address: to, webhook },
   });
   const w = await fundedWallet('1');
-  const receipt = await w.send(to, 7n);
+  return { key, receipt: await w.send(to, value) };
+}
+
+it('retries a failing receiver with the same webhook-id and body, recording every attempt', async () => {
+  receiver.respond = (_r, i) => (i < 2 ? 500 : 200);
+  const { key, receipt } = await oneStreamedTransfer('retry', receiver.url, 7n);
 
   // graphile-worker backs off e^1 s, then e^2 s: about ten seconds for the third attempt.
   const got = await receiver.waitFor((all) => all.length >= 3, 60_000);
@@ -65,17 +70,10 @@ it('retries a failing receiver with the same webhook-id and body, recording ever
 });
 
 it('does not retry a receiver that refuses with a 4xx', async () => {
-  const key = await createApiKey(db.sql, 'refuse');
   const refusing = await new Receiver().start();
   refusing.respond = () => 410;
   try {
-    const to = randomAddress();
-    await call(app.baseUrl, 'POST', '/v2/stream/create', {
-      headers: { apikey: key.apikey },
-      body: { address: to, webhook: refusing.url },
-    });
-    const w = await fundedWallet('1');
-    const receipt = await w.send(to, 1n);
+    const { receipt } = await oneStreamedTransfer('refuse', refusing.url, 1n);
     await refusing.waitFor((all) => all.length >= 1);
     const [row] = await eventually(
       () =>
@@ -93,17 +91,10 @@ it('does not retry a receiver that refuses with a 4xx', async () => {
 });
 
 it('waits as long as a receiver asks with Retry-After (429, 503), no less than its backoff', async () => {
-  const key = await createApiKey(db.sql, 'busy');
   const busy = await new Receiver().start();
   busy.respond = () => ({ status: 429, body: 'slow down', headers: { 'retry-after': '120' } });
   try {
-    const to = randomAddress();
-    await call(app.baseUrl, 'POST', '/v2/stream/create', {
-      headers: { apikey: key.apikey },
-      body: { address: to, webhook: busy.url },
-    });
-    const w = await fundedWallet('1');
-    const receipt = await w.send(to, 1n);
+    const { receipt } = await oneStreamedTransfer('busy', busy.url, 1n);
     await busy.waitFor((all) => all.length >= 1);
     const [row] = await eventually(
       () =>

@@ -579,9 +579,9 @@ describe('STARTTLS', () => {
 
 describe('the relay checked at the start', () => {
   /** What logRelayCheck says, as the log would have it. */
-  const said = async (m: Mailer, starttls: boolean) => {
+  const said = async (m: Mailer) => {
     const lines: { level: 'info' | 'warn'; fields: object; msg: string }[] = [];
-    await logRelayCheck(m, starttls, {
+    await logRelayCheck(m, {
       info: (fields, msg) => lines.push({ level: 'info', fields, msg }),
       warn: (fields, msg) => lines.push({ level: 'warn', fields, msg }),
     });
@@ -603,7 +603,7 @@ describe('the relay checked at the start', () => {
     const noTls = mailerFor(plain.port, 'required');
     try {
       expect(ready.relay).toBe(`127.0.0.1:${withTls.port}`);
-      expect(await said(ready, true)).toEqual([
+      expect(await said(ready)).toEqual([
         {
           level: 'info',
           fields: { relay: `127.0.0.1:${withTls.port}`, starttls_required: true },
@@ -614,7 +614,7 @@ describe('the relay checked at the start', () => {
       expect(withTls.logins).toEqual([{ user: 'relayuser', secure: true }]);
       expect(withTls.mails).toEqual([]);
 
-      const [line] = await said(noTls, true);
+      const [line] = await said(noTls);
       expect(line).toMatchObject({
         level: 'warn',
         fields: { relay: `127.0.0.1:${plain.port}`, starttls_required: true },

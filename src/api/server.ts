@@ -37,11 +37,6 @@ export interface RunningServer {
 }
 
 /**
- * Serves the app over HTTPS; plain HTTP to this port never reaches it (the TLS handshake fails).
- * With trustProxy the server speaks plain HTTP for a TLS-terminating proxy in front, and the app
- * refuses requests the proxy did not mark as https.
- */
-/**
  * A request's headers must arrive within 15 s, all of it within 30 s (else 408, in the error
  * shape: answerMalformedRequests), checked every second: Node checks every 30 s by default, so
  * a client trickling its headers (slowloris) held a connection up to 45 s.
@@ -52,6 +47,11 @@ const TIMING = {
   connectionsCheckingInterval: 1_000,
 } as const;
 
+/**
+ * Serves the app over HTTPS; plain HTTP to this port never reaches it (the TLS handshake fails).
+ * With trustProxy the server speaks plain HTTP for a TLS-terminating proxy in front, and the app
+ * refuses requests the proxy did not mark as https.
+ */
 export function startServer(
   app: Hono<any>,
   opts: {

@@ -66,7 +66,7 @@ export {
   rejectByOperator,
 } from './review.js';
 export type { PartyScreening, Screening } from './screening.js';
-export { createMailer, logRelayCheck, startTlsRequired } from './sending/email.js';
+export { createMailer, logRelayCheck } from './sending/email.js';
 export { sendMessage, type SenderDeps } from './sending/messages.js';
 export { listMessages, type MessageRow } from './sending/queue.js';
 export { STATUSES, type Direction, type Status } from './status.js';

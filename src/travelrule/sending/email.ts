@@ -47,6 +47,8 @@ export interface Mailer {
   verify(): Promise<void>;
   /** The relay, `host:port`, for logs (never the login). */
   readonly relay: string;
+  /** Whether it sends nothing without STARTTLS (startTlsRequired). */
+  readonly starttlsRequired: boolean;
   close(): void;
 }
 
@@ -78,11 +80,12 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
   if (!cfg.smtp_url) return undefined;
   const url = new URL(cfg.smtp_url);
   const requireTLS = startTlsRequired(cfg);
+  const port = url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587;
   // The relay as options of their own, not as `url`: given a `url`, createTransport takes the
   // URL's options alone and drops every other one (the timeouts, TLS settings, requireTLS).
   const transport = nodemailer.createTransport({
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+    port,
     secure: url.protocol === 'smtps:',
     ...(url.username || url.password
       ? {
@@ -126,7 +129,8 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
         throw classifySendError(err, requireTLS, url);
       }
     },
-    relay: `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
+    relay: `${url.hostname}:${port}`,
+    starttlsRequired: requireTLS,
     close() {
       transport.close();
     },
@@ -141,10 +145,9 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
  */
 export async function logRelayCheck(
   mailer: Mailer,
-  starttls: boolean,
   logger: { info(o: object, m: string): void; warn(o: object, m: string): void },
 ): Promise<void> {
-  const fields = { relay: mailer.relay, starttls_required: starttls };
+  const fields = { relay: mailer.relay, starttls_required: mailer.starttlsRequired };
   try {
     await mailer.verify();
     logger.info(fields, 'SMTP relay ready: reached, with TLS and login as configured');
