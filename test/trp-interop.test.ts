@@ -80,7 +80,19 @@ class Peer {
         if (req.url?.includes('/silent')) return;
         if (req.url === '/trp/wrong-address')
           return void res.writeHead(404, echo).end('{"message":"no such Travel Address"}');
-        if (req.url?.startsWith('/trp/inquiry') || req.url?.startsWith('/trp/ta-inquiry'))
+        // Busy at the first inquiry: asks to be left alone for two minutes (RFC 9110 Retry-After).
+        if (
+          req.url === '/trp/busy-inquiry' &&
+          this.hits.filter((h) => h.path === req.url).length === 1
+        )
+          return void res
+            .writeHead(429, { ...echo, 'retry-after': '120' })
+            .end('{"message":"too many requests"}');
+        if (
+          req.url?.startsWith('/trp/inquiry') ||
+          req.url?.startsWith('/trp/ta-inquiry') ||
+          req.url === '/trp/busy-inquiry'
+        )
           return void res.writeHead(200, echo).end('{"version":"3.1.0"}');
         res.writeHead(200, echo).end('{}');
       });
@@ -117,6 +129,7 @@ class Peer {
 const PEER_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d';
 const SILENT_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2f';
 const REFUSING_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2e';
+const BUSY_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c30';
 const INBOUND_TOKEN = 'peer-inbound-token-0123456789abcdef0123';
 
 let db: TestDatabase;
@@ -168,6 +181,16 @@ beforeAll(async () => {
       name: 'Refusing VASP',
       website: 'https://refusing.example',
       trp_endpoint: `${peer.base}/trp/wrong-address`,
+    },
+    'cli',
+  );
+  await upsertVasp(
+    db.sql,
+    {
+      uid: BUSY_UID,
+      name: 'Busy VASP',
+      website: 'https://busy.example',
+      trp_endpoint: `${peer.base}/trp/busy-inquiry`,
     },
     'cli',
   );
@@ -517,6 +540,52 @@ describe('a withdrawal to independent beneficiaries', () => {
         last_status: 404,
       }),
     );
+  });
+});
+
+describe('a beneficiary that asks for time', () => {
+  it('is left alone as long as its Retry-After asks, then asked again under the same request-identifier, the attempts counted on', async () => {
+    const ref = 'wd-interop-busy';
+    await api('POST', '/travelrule/create_tx', travelBody(ref, { beneficiary_vasp_id: BUSY_UID }));
+    const id = await idOf(ref);
+    await ops(`/transactions/${id}/accept`);
+    const first = await peer.waitFor('/trp/busy-inquiry');
+    const [message] = await db.sql<{ id: string }[]>`
+      select id::text from travelrule_messages where transaction_id = ${id} and kind = 'trp_inquiry'`;
+    const key = `trm:${message!.id}`;
+    // The 429 is recorded; the next attempt is set for two minutes on (graphile-worker's backoff
+    // would have asked again after e seconds), with the attempts the first job had left.
+    const next = await eventually(
+      () =>
+        db.sql<{ in_s: number; attempts: number; max_attempts: number }[]>`
+          select extract(epoch from j.run_at - now())::float8 as in_s, j.attempts, j.max_attempts
+          from graphile_worker._private_jobs j where j.key = ${key}
+            and exists (select 1 from travelrule_messages m where m.id = ${message!.id} and m.attempts = 1)`,
+      (rows) => rows.length === 1 && rows[0]!.attempts === 0,
+      30_000,
+    );
+    expect(next[0]!.in_s).toBeGreaterThan(60);
+    expect(next[0]!.in_s).toBeLessThanOrEqual(120);
+    expect(next[0]!.max_attempts).toBe(24);
+    expect((await statusOf(ref)).messages).toMatchObject([
+      { kind: 'trp_inquiry', status: 'pending', attempts: 1, last_status: 429 },
+    ]);
+    // The old job is gone, not left failed on the operations page.
+    expect(
+      await db.sql`select 1 from graphile_worker._private_jobs j join travelrule_messages m
+        on j.payload->>'message_id' = m.id::text where m.id = ${message!.id} and j.key is null`,
+    ).toHaveLength(0);
+    // Two minutes pass: the next attempt goes, under the same request-identifier.
+    await db.sql`update graphile_worker._private_jobs set run_at = now() where key = ${key}`;
+    const messages = await eventually(
+      async () => (await statusOf(ref)).messages,
+      (m) => m[0]?.status === 'sent',
+      30_000,
+    );
+    expect(messages).toMatchObject([{ kind: 'trp_inquiry', status: 'sent', attempts: 2 }]);
+    const hits = peer.hits.filter((h) => h.path === '/trp/busy-inquiry');
+    expect(hits).toHaveLength(2);
+    expect(hits[1]!.headers['request-identifier']).toBe(first.headers['request-identifier']);
   });
 });
 

@@ -166,7 +166,7 @@ afterAll(async () => {
 /** The failure of a TRP request, with whether the job would try it again. */
 async function refused(
   promise: Promise<unknown>,
-): Promise<{ retryable: boolean; status?: number; message: string }> {
+): Promise<{ retryable: boolean; status?: number; retryAfterS?: number; message: string }> {
   const err = await promise.then(
     () => null,
     (e: unknown) => e,
@@ -174,7 +174,8 @@ async function refused(
   expect(err instanceof TrpRetryable || err instanceof TrpRefused).toBe(true);
   const e = err as TrpError;
   for (const value of PERSONAL) expect(e.message).not.toContain(value);
-  return { retryable: isRetryable(e), status: e.status, message: e.message };
+  const retryAfterS = e instanceof TrpRetryable ? e.retryAfterS : undefined;
+  return { retryable: isRetryable(e), status: e.status, retryAfterS, message: e.message };
 }
 
 describe('trpRoutes', () => {
@@ -420,6 +421,12 @@ function scriptedPeer(): Promise<{ url: string; close(): Promise<void> }> {
         case '/429':
           res.writeHead(429).end();
           break;
+        case '/503-date':
+          res.writeHead(503, { 'retry-after': new Date(Date.now() + 600_000).toUTCString() }).end();
+          break;
+        case '/500-retry-after':
+          res.writeHead(500, { 'retry-after': '600' }).end();
+          break;
         case '/400':
           res
             .writeHead(400, { 'content-type': 'application/json' })
@@ -485,6 +492,18 @@ describe('trpPost', () => {
     expect(await refused(trpPost(`${peer.url}/429`, {}, opts()))).toMatchObject({
       retryable: true,
       status: 429,
+      retryAfterS: undefined,
+    });
+    // A 429 or 503 may say how long to leave the peer alone (seconds or a date); other answers'
+    // Retry-After means nothing (RFC 9110).
+    const later = await refused(trpPost(`${peer.url}/503-date`, {}, opts()));
+    expect(later).toMatchObject({ retryable: true, status: 503 });
+    expect(later.retryAfterS).toBeGreaterThan(590);
+    expect(later.retryAfterS).toBeLessThanOrEqual(600);
+    expect(await refused(trpPost(`${peer.url}/500-retry-after`, {}, opts()))).toMatchObject({
+      retryable: true,
+      status: 500,
+      retryAfterS: undefined,
     });
     const bad = await refused(trpPost(`${peer.url}/400`, inquiryBody(), opts()));
     expect(bad).toMatchObject({ retryable: false, status: 400 });

@@ -102,12 +102,19 @@ export async function enqueueJob<N extends JobName>(
   sql: Sql | TransactionSql,
   name: N,
   payload: JobPayload<N>,
-  opts: { jobKey?: string; jobKeyMode?: 'replace' | 'preserve_run_at'; maxAttempts?: number } = {},
+  opts: {
+    jobKey?: string;
+    jobKeyMode?: 'replace' | 'preserve_run_at';
+    maxAttempts?: number;
+    /** Seconds from now (the database's) before the job may run; none: at once. */
+    runAfterS?: number;
+  } = {},
 ): Promise<void> {
   const c: JobContract<z.ZodType> = JOBS[name];
   const checked = c.payload.parse(payload);
   // Sent as text and cast: a parameter typed json would be JSON.stringify'd again by postgres.js.
   await sql`select graphile_worker.add_job(${c.task}, ${JSON.stringify(checked)}::text::json,
     max_attempts => ${opts.maxAttempts ?? c.maxAttempts}::int, priority => ${c.priority ?? 0}::int,
-    job_key => ${opts.jobKey ?? null}::text, job_key_mode => ${opts.jobKeyMode ?? 'replace'}::text)`;
+    job_key => ${opts.jobKey ?? null}::text, job_key_mode => ${opts.jobKeyMode ?? 'replace'}::text,
+    run_at => now() + make_interval(secs => ${opts.runAfterS ?? 0}::float8))`;
 }

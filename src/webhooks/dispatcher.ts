@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Sql } from '../db/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
+import { retryAfterAnswerS, retryDelayS } from '../net/retry-after.js';
 import {
   freezesBody,
   prepareDeliveries,
@@ -65,19 +66,6 @@ export interface DispatcherOptions {
   disableAfterS?: number;
   /** Enqueue the operator's notice of each endpoint disabled (TOLLGATE_OPERATOR_WEBHOOK_URL set). */
   notifyOperator?: boolean;
-}
-
-/** Seconds before attempt `attempts + 1`: e^attempts, at most e^10 (about 6 hours); 25 attempts span about 3 days. */
-export function retryDelayS(attempts: number): number {
-  return Math.exp(Math.min(Math.max(attempts, 1), 10));
-}
-
-/**
- * The wait before the next attempt after an answer: the backoff, or longer when the receiver
- * asked for longer (a 429 or 503 with Retry-After), up to the backoff's own longest (e^10 s).
- */
-export function retryAfterAnswerS(attempts: number, retryAfterS: number | null): number {
-  return Math.max(retryDelayS(attempts), Math.min(retryAfterS ?? 0, retryDelayS(10)));
 }
 
 interface Endpoint {

@@ -7,6 +7,7 @@ import {
   guardedLookup,
   literalHostAllowed,
 } from '../net/ssrf.js';
+import { retryAfterSeconds } from '../net/retry-after.js';
 
 export interface PostResult {
   status_code: number | null;
@@ -86,16 +87,6 @@ interface Answer {
   status: number;
   excerpt: string;
   retryAfter: string | undefined;
-}
-
-/** A Retry-After value (RFC 9110 10.2.3: seconds, or an HTTP date) in seconds from now; null if neither. */
-export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | null {
-  if (value === undefined) return null;
-  const v = value.trim();
-  if (/^\d{1,10}$/.test(v)) return Number(v);
-  const at = Date.parse(v);
-  if (!/[a-z]/i.test(v) || Number.isNaN(at)) return null;
-  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 function once(

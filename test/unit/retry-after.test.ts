@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterAnswerS, retryDelayS } from '../../src/webhooks/dispatcher.js';
-import { retryAfterSeconds } from '../../src/webhooks/post.js';
+import {
+  retryAfterAnswerS,
+  retryAfterSeconds,
+  retryDelayS,
+} from '../../src/net/retry-after.js';
 
 describe('Retry-After', () => {
   const now = Date.parse('2026-11-29T10:00:00Z');

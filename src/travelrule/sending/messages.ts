@@ -1,6 +1,7 @@
-import type { Sql } from '../../db/index.js';
+import type { Sql, TransactionSql } from '../../db/index.js';
 import { PermanentError, RetryableError, describeError, isRetryable } from '../../errors.js';
 import { log } from '../../log.js';
+import { retryAfterAnswerS, retryDelayS } from '../../net/retry-after.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { composeInquiryEmail, composeTxHashEmail, messageIdFor, type Mailer } from './email.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
@@ -13,7 +14,7 @@ import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
 import type { SealedParties } from '../webhooks.js';
-import type { MessageKind, MessageRow } from './queue.js';
+import { type MessageKind, type MessageRow, requeueMessage } from './queue.js';
 import { MAX_REASON_CHARS, markOtherVaspRejected, SYSTEM, type TravelRuleDeps } from '../flow.js';
 import { applyResolution } from '../withdrawal.js';
 
@@ -34,7 +35,7 @@ async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined
 }
 
 async function recordAttempt(
-  sql: Sql,
+  sql: Sql | TransactionSql,
   id: string,
   outcome: MessageRow['status'],
   lastStatus: number | null,
@@ -140,6 +141,24 @@ export async function sendMessage(
     const status =
       err instanceof TrpRetryable || err instanceof TrpRefused ? (err.status ?? null) : null;
     const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
+    // graphile-worker waits e^attempts s before the next attempt; a peer's 429 or 503 may ask
+    // for longer (Retry-After): then the next attempt is a job of its own, set for that time.
+    const backoffS = retryDelayS(job.attempts);
+    const waitS =
+      err instanceof TrpRetryable ? retryAfterAnswerS(job.attempts, err.retryAfterS ?? null) : 0;
+    if (retryable && !lastTry && waitS > backoffS) {
+      await deps.sql.begin(async (tx) => {
+        await recordAttempt(tx, m.id, 'pending', status, reason);
+        await requeueMessage(tx, m.id, {
+          attemptsLeft: job.max_attempts - job.attempts,
+          afterS: waitS,
+        });
+      });
+      return void log.warn(
+        { ...ctx, error: reason, attempt: m.attempts + 1, retry_in_s: Math.round(waitS) },
+        'travel rule message failed; will retry when the other VASP asked',
+      );
+    }
     await recordAttempt(
       deps.sql,
       m.id,
@@ -149,7 +168,13 @@ export async function sendMessage(
     );
     if (retryable && !lastTry) {
       log.warn(
-        { ...ctx, error: reason, attempt: job.attempts, max_attempts: job.max_attempts },
+        {
+          ...ctx,
+          error: reason,
+          attempt: m.attempts + 1,
+          attempts_left: job.max_attempts - job.attempts,
+          retry_in_s: Math.round(backoffS),
+        },
         'travel rule message failed; will retry',
       );
       throw new RetryableError(`travel rule ${m.kind} failed: ${reason}`);

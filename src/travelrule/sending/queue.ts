@@ -43,6 +43,25 @@ export async function enqueueMessage(
   return id;
 }
 
+/**
+ * The next attempt at a message, set later than graphile-worker's backoff would (the other VASP
+ * asked to be left alone for longer), with the attempts the current job has left. Called from
+ * that job, which then ends as done: graphile-worker takes the running job's key off it, so the
+ * new job is a job of its own.
+ */
+export async function requeueMessage(
+  tx: TransactionSql,
+  messageId: string,
+  next: { attemptsLeft: number; afterS: number },
+): Promise<void> {
+  await enqueueJob(
+    tx,
+    'travelrule_send',
+    { message_id: messageId },
+    { jobKey: `trm:${messageId}`, maxAttempts: next.attemptsLeft, runAfterS: next.afterS },
+  );
+}
+
 export interface MessageRow {
   id: string;
   transaction_id: string;

@@ -7,6 +7,7 @@ import { PermanentError, RetryableError } from '../../errors.js';
 import { stringifyWithBigInts } from '../../json.js';
 import { log } from '../../log.js';
 import { personalDataUrlRefusal } from '../../urls.js';
+import { retryAfterSeconds } from '../../net/retry-after.js';
 import { type AllowList, guardedLookup, literalHostAllowed } from '../../net/ssrf.js';
 import { TRP_VERSION } from './messages.js';
 
@@ -22,11 +23,15 @@ import { TRP_VERSION } from './messages.js';
 /** A TRP request that failed: TrpRetryable or TrpRefused; `status` is the peer's, if it answered. */
 export type TrpError = TrpRetryable | TrpRefused;
 
-/** No answer, or one that says "later" (5xx, 408, 429): the job tries again. */
+/**
+ * No answer, or one that says "later" (5xx, 408, 429): the job tries again. `retryAfterS`: the
+ * seconds a 429 or 503 asked to be left alone (its Retry-After), if it said.
+ */
 export class TrpRetryable extends RetryableError {
   constructor(
     message: string,
     readonly status?: number,
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'TrpError';
@@ -55,6 +60,7 @@ const MAX_PEER_MESSAGE_CHARS = 200;
 interface RawResponse {
   status: number;
   requestId: string | undefined;
+  retryAfter: string | undefined;
   text: string;
   truncated: boolean;
 }
@@ -154,6 +160,7 @@ async function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawRe
         resolve({
           status: res.statusCode ?? 0,
           requestId: Array.isArray(header) ? header[0] : header,
+          retryAfter: res.headers['retry-after'],
           text: Buffer.concat(chunks).toString('utf8'),
           truncated,
         });
@@ -283,9 +290,8 @@ export async function trpPost(
     throw trpError(`redirect ${status} not followed`, false, status);
   const retryable = status >= 500 || status === 408 || status === 429;
   const message = peerMessage(res.text);
-  throw trpError(
-    message ? `peer answered ${status}: ${message}` : `peer answered ${status}`,
-    retryable,
-    status,
-  );
+  const text = message ? `peer answered ${status}: ${message}` : `peer answered ${status}`;
+  if (status === 429 || status === 503)
+    throw new TrpRetryable(text, status, retryAfterSeconds(res.retryAfter) ?? undefined);
+  throw trpError(text, retryable, status);
 }
