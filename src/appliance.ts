@@ -329,6 +329,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           pollIntervalMs: n.pollIntervalMs,
           maxReorgDepth: n.maxReorgDepth,
           finality: n.finality,
+          nodeBehindS: n.nodeBehindS,
           databaseUrl: db.url,
           headsUrl: n.heads,
           node: nodeLabel(n.rpc),

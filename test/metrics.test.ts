@@ -53,6 +53,7 @@ describe('GET /metrics', () => {
       'tollgate_indexer_indexed_block',
       'tollgate_indexer_lag_blocks',
       'tollgate_indexer_halted',
+      'tollgate_indexer_node_behind',
       'tollgate_indexer_reorgs_total',
       'tollgate_indexer_blocks_total',
       'tollgate_indexer_transactions_total',
@@ -73,6 +74,7 @@ describe('GET /metrics', () => {
     expect(values.get('tollgate_jobs{task="liveaml_check",state="failed"}')).toBe(0);
     expect(values.get('tollgate_webhook_events_given_up{kind="stream"}')).toBe(0);
     expect(values.get('tollgate_indexer_halted{network="eth"}')).toBe(0);
+    expect(values.get('tollgate_indexer_node_behind{network="eth"}')).toBe(0);
   });
 
   it('counts blocks and transactions as the indexer stores them', async () => {

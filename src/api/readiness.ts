@@ -39,12 +39,13 @@ export async function readiness(
     head_number: string | null;
     stale: boolean;
     halted_reason: string | null;
+    node_behind: string | null;
   }[];
   let nodeErrors: { network: string; node: string; error: string; since: Date }[];
   try {
     [rows, nodeErrors] = await within(
       Promise.all([
-        sql<typeof rows>`select network, block_number, head_number, halted_reason,
+        sql<typeof rows>`select network, block_number, head_number, halted_reason, node_behind,
         coalesce(head_seen_at < now() - make_interval(secs => ${HEAD_STALE_S}), true) as stale
       from indexer_cursors where network = any(${networks as string[]})`,
         sql<typeof nodeErrors>`select network, node, error, since from indexer_node_errors
@@ -78,9 +79,11 @@ export async function readiness(
       ? `indexer halted: ${row.halted_reason}`
       : row.stale
         ? `indexer has not reached its node recently${nodeDown ? `: ${nodeDown}` : ''}`
-        : lag !== null && lag > maxLagBlocks
-          ? `lag above ${maxLagBlocks} blocks`
-          : undefined;
+        : row.node_behind
+          ? row.node_behind
+          : lag !== null && lag > maxLagBlocks
+            ? `lag above ${maxLagBlocks} blocks`
+            : undefined;
     out.networks[network] = {
       ready: !reason,
       indexed_block: row.block_number,

@@ -240,6 +240,13 @@ const NetworkConfigSchema = z.object({
    * call every block final, even one they are about to revert).
    */
   finality: z.enum(['node', 'depth']).optional(),
+  /**
+   * How old (seconds) the node's newest block may be, once the indexer has reached it, before the
+   * node counts as behind the network (/readyz, the log, /metrics); 0: never. Unset: the network
+   * table's value on the network's mainnet, 0 on any other chain (a dev chain makes blocks only
+   * when asked).
+   */
+  node_behind_s: z.int().min(0).max(604_800).optional(),
 });
 
 const ConfigSchema = z
@@ -514,6 +521,7 @@ const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' |
     POLL_INTERVAL_MS: { field: 'poll_interval_ms', type: 'int' },
     MAX_REORG_DEPTH: { field: 'max_reorg_depth', type: 'int' },
     FINALITY: { field: 'finality', type: 'string' },
+    NODE_BEHIND_S: { field: 'node_behind_s', type: 'int' },
   };
 
 function parseEnvValue(name: string, raw: string, type: string): unknown {
@@ -665,7 +673,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   for (const [name, value] of Object.entries(env)) {
     const m =
-      /^TOLLGATE_(RPC|HEADS|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY)_([A-Z0-9]+)$/.exec(
+      /^TOLLGATE_(RPC|HEADS|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY|NODE_BEHIND_S)_([A-Z0-9]+)$/.exec(
         name,
       );
     if (!m || value === undefined || value === '') continue;
@@ -729,6 +737,8 @@ export interface ResolvedNetwork {
   startBlock: 'head' | number | undefined;
   pollIntervalMs: number;
   finality: 'node' | 'depth';
+  /** Set by the operator (undefined: the indexer applies the table's on the mainnet, 0 elsewhere). */
+  nodeBehindS: number | undefined;
 }
 
 /** Confirmations on the dev chain unless configured: it mines a block a second. */
@@ -753,6 +763,7 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       pollIntervalMs: net.poll_interval_ms ?? config.indexer_poll_interval_ms,
       maxReorgDepth: net.max_reorg_depth ?? info.max_reorg_depth ?? 64,
       finality: net.finality ?? 'node',
+      nodeBehindS: net.node_behind_s,
     });
   }
   if (devChainUrl && !out.some((n) => n.symbol === 'eth')) {
@@ -769,6 +780,7 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       maxReorgDepth: eth?.max_reorg_depth ?? 64,
       // Hardhat answers `finalized` with its head, and its blocks can be reverted.
       finality: eth?.finality ?? 'depth',
+      nodeBehindS: eth?.node_behind_s,
     });
   }
   return out;

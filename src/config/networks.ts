@@ -32,7 +32,13 @@ export interface NetworkInfo {
   confirmations?: number;
   /** Default deepest reorg followed before the indexer stops (64 when not set). */
   max_reorg_depth?: number;
+  /** The chain's usual time between blocks. */
   block_time_ms?: number;
+  /**
+   * How old (seconds) the node's newest block may be before the node counts as behind the network
+   * (stopped following it, or still syncing); applies on the network's mainnet only.
+   */
+  node_behind_s?: number;
   /** EVM: contracts whose list events become labels (src/aml/onchain-lists.ts). */
   label_lists?: { kind: string; address: string }[];
 }

@@ -1,11 +1,13 @@
 import type { Sql } from '../db/index.js';
 import { describeError, HistoryUnavailableError, PermanentError } from '../errors.js';
 import { log } from '../log.js';
+import { networkInfo } from '../config/networks.js';
 import {
   type Cursor,
   haltAwaitingResume,
   readCursor,
   recordHalt,
+  recordNodeBehind,
   takeDeepReorgAllowance,
 } from './cursor.js';
 import { LockLostError, NetworkLock } from './network-lock.js';
@@ -62,6 +64,23 @@ export interface ChainIndexerOptions {
   maxReorgDepth: number;
   /** The node's URL as logs and /readyz show it (node-errors.ts: no credentials, no path). */
   node?: string;
+  /**
+   * How old (seconds) the node's newest block may be before the node counts as behind; 0: never.
+   * Undefined: the network table's on the network's mainnet, 0 on any other chain.
+   */
+  nodeBehindS?: number;
+}
+
+/**
+ * How old the node's newest block may be before the node counts as behind (0: never): the
+ * operator's setting, else on the network's mainnet the network table's, else 0.
+ */
+export function nodeBehindLimitS(
+  network: string,
+  configured: number | undefined,
+  mainnet: boolean,
+): number {
+  return configured ?? (mainnet ? (networkInfo(network)?.node_behind_s ?? 0) : 0);
 }
 
 /** A failing node's record is refreshed at most this often (and when its error changes). */
@@ -87,6 +106,12 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected lockPid: number | undefined;
   private readonly progress = new ProgressMeter();
   private head = 0n;
+  /** The limit of checkNodeBehind, set once the node's chain is known (setNodeBehindLimit). */
+  private nodeBehindLimitS = 0;
+  /** What checkNodeBehind last recorded (undefined: nothing yet in this run). */
+  private nodeBehind: { reason: string | null; height: bigint } | undefined;
+  /** The tip block checkNodeBehind last read the time of. */
+  private tip: { hash: string; time: number | undefined } | undefined;
   readonly log;
 
   constructor(
@@ -112,6 +137,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected abstract revert(ancestor: bigint, ancestorHash: string, depth: number): Promise<number>;
   /** The node's finalized block (undefined where the node or the chain has no such notion). */
   protected abstract finalizedHeight(): Promise<bigint | undefined>;
+  /** Our stored block's time at a height (Unix seconds; undefined when not stored). */
+  protected abstract storedTime(height: bigint): Promise<number | undefined>;
   /**
    * One range backfill (src/indexer/backfill.ts), from its next block down to its first, while
    * `active`: each block checked to be the parent the block above it names, stored with the
@@ -488,6 +515,48 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
 
   protected noteHead(head: bigint): void {
     this.head = head;
+  }
+
+  /**
+   * The limit of checkNodeBehind once the node's chain is known: the operator's, else on the
+   * network's mainnet the network table's (a block every few seconds or minutes), else none (a
+   * dev chain makes blocks only when asked; a testnet's rhythm is its own).
+   */
+  protected setNodeBehindLimit(mainnet: boolean): void {
+    this.nodeBehindLimitS = nodeBehindLimitS(this.opts.network, this.opts.nodeBehindS, mainnet);
+  }
+
+  /**
+   * With the indexer at the node's head: whether the node is behind the network, its newest block
+   * older than the limit. A node that lost its peers, or stopped (its disk, its process), still
+   * answers with the head it has; one syncing from an old state answers with old heads. Either
+   * way Tollgate would be caught up with nothing new to index, and say so. Recorded for /readyz,
+   * `tollgate indexer status`, /metrics and the operations page, and logged when it changes.
+   */
+  protected async checkNodeBehind(tip: Cursor): Promise<void> {
+    const height = BigInt(tip.block_number);
+    if (this.tip?.hash !== tip.block_hash)
+      this.tip = { hash: tip.block_hash, time: await this.storedTime(height) };
+    const limit = this.nodeBehindLimitS;
+    const time = this.tip.time;
+    const ageS = time === undefined ? 0 : Math.floor(Date.now() / 1000) - time;
+    const behind = limit > 0 && time !== undefined && ageS > limit;
+    const was = this.nodeBehind;
+    // Recorded when it changes, and while behind when the node's head moves (a syncing node).
+    if (was && (was.reason !== null) === behind && (!behind || was.height === height)) return;
+    const at = time === undefined ? undefined : new Date(time * 1000).toISOString();
+    const info = networkInfo(this.opts.network);
+    const rhythm = info?.block_time_ms ? `, a block every ~${info.block_time_ms / 1000} s` : '';
+    const reason = behind
+      ? `the node's newest block ${height} is from ${at}, more than ${limit} s ago (TOLLGATE_NODE_BEHIND_S_${this.opts.network.toUpperCase()}${rhythm}): the node is behind the network (still syncing, or no longer following it: its peers, its disk, its process); newer blocks are indexed when the node has them`
+      : null;
+    await recordNodeBehind(this.sql, this.opts.network, reason);
+    this.nodeBehind = { reason, height };
+    const fields = { block_number: Number(height), block_time: at, age_s: ageS, limit_s: limit };
+    if (behind && was?.reason == null)
+      this.log.error(fields, 'the node is behind the network: its newest block is too old');
+    else if (!behind && was?.reason)
+      this.log.info(fields, 'the node follows the network again');
   }
 
   protected noteProgress(blockNumber: bigint, blockCount: number, txCount: number): void {

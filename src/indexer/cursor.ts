@@ -39,6 +39,20 @@ export async function recordHead(sql: Sql, network: string, head: bigint): Promi
   await sql`update indexer_cursors set head_number = ${head.toString()}, head_seen_at = now() where network = ${network}`;
 }
 
+/**
+ * Records whether the node is behind the network (`reason`) or not (null); `node_behind_since`
+ * keeps the moment it was first found behind.
+ */
+export async function recordNodeBehind(
+  sql: Sql,
+  network: string,
+  reason: string | null,
+): Promise<void> {
+  await sql`update indexer_cursors set node_behind = ${reason},
+      node_behind_since = case when ${reason}::text is null then null else coalesce(node_behind_since, now()) end
+    where network = ${network}`;
+}
+
 export class CursorMovedError extends RetryableError {
   constructor(network: string) {
     super(`the ${network} cursor moved under this indexer (another indexer is running?)`);

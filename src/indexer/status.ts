@@ -11,6 +11,9 @@ export interface IndexerStatus {
   /** Reorgs followed since the cursor was created (a forgotten dev chain starts again at 0). */
   reorg_count: string;
   halted_reason: string | null;
+  /** Why the node counts as behind the network (its newest block too old), and since when. */
+  node_behind: string | null;
+  node_behind_since: string | null;
   /** The first block of the indexed history (every block from it to indexed_block is stored). */
   history_from: string | null;
 }
@@ -20,11 +23,13 @@ export async function indexerStatus(sql: Sql): Promise<IndexerStatus[]> {
   const rows = await sql<IndexerStatus[]>`
     select network, head_number as head_block, block_number as indexed_block,
       case when head_number is null then null else greatest(head_number - block_number, 0) end as lag_blocks,
-      head_seen_at, last_reorg_at, last_reorg_depth, reorg_count, halted_reason, history_from
+      head_seen_at, last_reorg_at, last_reorg_depth, reorg_count, halted_reason, node_behind,
+      node_behind_since, history_from
     from indexer_cursors order by network`;
   return rows.map((r) => ({
     ...r,
     head_seen_at: r.head_seen_at ? new Date(r.head_seen_at).toISOString() : null,
+    node_behind_since: r.node_behind_since ? new Date(r.node_behind_since).toISOString() : null,
     last_reorg_at: r.last_reorg_at ? new Date(r.last_reorg_at).toISOString() : null,
   }));
 }
@@ -38,7 +43,11 @@ export function formatStatusTable(rows: readonly IndexerStatus[]): string {
     r.indexed_block,
     r.lag_blocks ?? '-',
     r.last_reorg_at ? `${r.last_reorg_at} (${r.last_reorg_depth} blocks)` : 'none',
-    r.halted_reason ? `HALTED: ${r.halted_reason}` : 'running',
+    r.halted_reason
+      ? `HALTED: ${r.halted_reason}`
+      : r.node_behind
+        ? `NODE BEHIND since ${r.node_behind_since}: ${r.node_behind}`
+        : 'running',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) =>

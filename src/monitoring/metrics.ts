@@ -39,6 +39,7 @@ interface CursorRow {
   head_number: string | null;
   block_number: string;
   halted: boolean;
+  node_behind: boolean;
   reorg_count: string;
   blocks_indexed: string;
   txs_indexed: string;
@@ -80,7 +81,7 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
   return sql.begin('read only', async (tx) => {
     await tx`select set_config('statement_timeout', ${String(SCRAPE_TIMEOUT_MS)}, true)`;
     const cursors = await tx<CursorRow[]>`
-      select network, head_number, block_number, halted_reason is not null as halted, reorg_count, blocks_indexed, txs_indexed, list_events_skipped,
+      select network, head_number, block_number, halted_reason is not null as halted, node_behind is not null as node_behind, reorg_count, blocks_indexed, txs_indexed, list_events_skipped,
         history_from,
         (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
           where b.network = c.network and b.status = 'running') as backfill_remaining,
@@ -288,6 +289,11 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     'indexer_halted',
     '1 when the indexer stopped on purpose (e.g. a reorg deeper than allowed), else 0.',
     (r) => (r.halted ? 1 : 0),
+  );
+  perNetwork(
+    'indexer_node_behind',
+    "1 when the network's node is behind the network (its newest block older than TOLLGATE_NODE_BEHIND_S_<NETWORK> once reached), else 0.",
+    (r) => (r.node_behind ? 1 : 0),
   );
 
   const storedTotal = (name: string, help: string, value: (r: CursorRow) => string) =>

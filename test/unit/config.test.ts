@@ -6,6 +6,7 @@ import {
   unknownEnvVariables,
   wantsDevChain,
 } from '../../src/config/index.js';
+import { nodeBehindLimitS } from '../../src/indexer/chain-indexer.js';
 
 describe('loadConfig', () => {
   it('takes the TRP client certificate and its key together', () => {
@@ -140,6 +141,26 @@ describe('loadConfig', () => {
       finality: 'node',
       heads: undefined, // polled
     });
+  });
+
+  it("counts a node behind when its newest block is older than the network's limit: the table's on the mainnet only, unless set", () => {
+    const c = loadConfig({
+      TOLLGATE_RPC_ETH: 'http://e',
+      TOLLGATE_RPC_LITECOIN: 'http://u:p@l:9332',
+      TOLLGATE_NODE_BEHIND_S_LITECOIN: '0',
+    });
+    const nets = resolveNetworks(c);
+    expect(nets.find((n) => n.symbol === 'eth')!.nodeBehindS).toBeUndefined();
+    expect(nets.find((n) => n.symbol === 'litecoin')!.nodeBehindS).toBe(0);
+    expect(nodeBehindLimitS('eth', undefined, true)).toBe(300);
+    expect(nodeBehindLimitS('bitcoin', undefined, true)).toBe(7200);
+    // A dev chain (Hardhat's or anvil's chain id, litecoind -regtest) makes blocks only when asked.
+    expect(nodeBehindLimitS('eth', undefined, false)).toBe(0);
+    expect(nodeBehindLimitS('eth', 30, false)).toBe(30);
+    expect(nodeBehindLimitS('litecoin', 0, true)).toBe(0);
+    expect(() => loadConfig({ TOLLGATE_NODE_BEHIND_S_ETH: '-1' })).toThrow(
+      /TOLLGATE_NODE_BEHIND_S_ETH/,
+    );
   });
 
   it('takes pushed heads from TOLLGATE_HEADS_<NETWORK> beside an http RPC URL, for EVM networks', () => {

@@ -137,6 +137,22 @@ export class UtxoRpc {
     this.signal = opts.signal;
   }
 
+  /**
+   * The node's chain (`main`, `test`, `testnet4`, `signet` or `regtest`) and whether it is still
+   * in its initial block download (getblockchaininfo); undefined when the node (or a proxy before
+   * it) does not answer that method.
+   */
+  async chainInfo(): Promise<
+    { chain: string; initialblockdownload?: boolean; blocks: number; headers: number } | undefined
+  > {
+    try {
+      return await this.call('getblockchaininfo');
+    } catch (err) {
+      if (err instanceof RpcCallError && err.code === RPC_METHOD_NOT_FOUND) return undefined;
+      throw err;
+    }
+  }
+
   async headHeight(): Promise<bigint> {
     return BigInt(await this.call<number>('getblockcount'));
   }

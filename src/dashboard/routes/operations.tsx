@@ -145,7 +145,13 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     )}
                   </td>
                   <td>
-                    {n.halted_reason ? <strong>{`halted: ${n.halted_reason}`}</strong> : 'running'}
+                    {n.halted_reason ? (
+                      <strong>{`halted: ${n.halted_reason}`}</strong>
+                    ) : n.node_behind ? (
+                      <strong>{`node behind since ${n.node_behind_since}: ${n.node_behind}`}</strong>
+                    ) : (
+                      'running'
+                    )}
                     {n.halted_reason && admin ? (
                       <form
                         method="post"

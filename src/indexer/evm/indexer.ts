@@ -1,6 +1,7 @@
 import type { Sql } from '../../db/index.js';
 import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
 import { watchNewHeads } from '../../chains/evm/heads.js';
+import { networkInfo } from '../../config/networks.js';
 import { describeError } from '../../errors.js';
 import { Slots } from '../../concurrency.js';
 import {
@@ -24,6 +25,7 @@ import {
   storeBackfillBlocks,
   storeBlocks,
   storedBlockHash,
+  storedBlockTime,
 } from './store.js';
 import type { BackfillPosition } from '../backfill.js';
 import { ProgressMeter } from '../progress.js';
@@ -93,6 +95,10 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     return this.source.blockHash(height);
   }
 
+  protected storedTime(height: bigint): Promise<number | undefined> {
+    return storedBlockTime(this.sql, this.opts.network, height);
+  }
+
   protected async finalizedHeight(): Promise<bigint | undefined> {
     return this.opts.finality === 'depth' ? undefined : this.source.finalizedNumber();
   }
@@ -112,6 +118,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const { network } = this.opts;
     const existing = await readCursor(this.sql, network);
     const chainId = await this.source.chainId();
+    this.setNodeBehindLimit(chainId === networkInfo(network)?.chain_id);
     if (existing) {
       if (Number(existing.chain_id) !== chainId) {
         throw new IndexerHaltError(
@@ -163,6 +170,10 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
         if (!advanced && BigInt(cursor.block_number) === head) {
           const at = cursor;
           cursor = await this.retrying(() => this.checkTip(at));
+        }
+        if (!this.stopping && BigInt(cursor.block_number) >= head) {
+          const at = cursor;
+          await this.retrying(() => this.checkNodeBehind(at));
         }
         if (!advanced) await this.pause(this.opts.pollIntervalMs, woken);
       }

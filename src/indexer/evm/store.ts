@@ -31,6 +31,18 @@ export function ensureNetworkPartitions(sql: Sql, network: string): Promise<void
   return ensurePartitions(sql, 'evm', network, CHAIN_TABLES);
 }
 
+/** The stored block's time (Unix seconds), undefined when it is not stored. */
+export async function storedBlockTime(
+  sql: Sql,
+  network: string,
+  number: bigint,
+): Promise<number | undefined> {
+  const [row] = await sql<
+    { timestamp: string }[]
+  >`select timestamp from evm_blocks where network = ${network} and number = ${number.toString()}`;
+  return row ? Number(row.timestamp) : undefined;
+}
+
 export async function storedBlockHash(
   sql: Sql,
   network: string,

@@ -18,6 +18,7 @@ import {
   ensureUtxoPartitions,
   revertUtxoToAncestor,
   storedUtxoBlockHash,
+  storedUtxoBlockTime,
   storeUtxoBackfillBlock,
   storeUtxoBlock,
 } from './store.js';
@@ -56,6 +57,10 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     return this.rpc.blockHash(height);
   }
 
+  protected storedTime(height: bigint): Promise<number | undefined> {
+    return storedUtxoBlockTime(this.sql, this.opts.network, height);
+  }
+
   /** Bitcoin-family chains have no finalized block: `maxReorgDepth` is the wall. */
   protected async finalizedHeight(): Promise<bigint | undefined> {
     return undefined;
@@ -78,6 +83,10 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
       this.log.warn(
         'the node runs without -txindex: coins spent from before the start block can be resolved only if its getblock gives them (verbosity 3, Bitcoin Core 23+)',
       );
+    // A node that does not say its chain is taken for the mainnet: a false alarm on a test chain
+    // (which the setting silences) costs less than silence on the mainnet.
+    const chain = (await this.rpc.chainInfo())?.chain;
+    this.setNodeBehindLimit(chain === undefined || chain === 'main');
     const existing = await readCursor(this.sql, network);
     if (existing) {
       await clearHalt(this.sql, network);
@@ -121,6 +130,10 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
         const at = cursor;
         cursor = await this.retrying(() => this.checkTip(at));
         advanced = cursor !== at;
+      }
+      if (!this.stopping && BigInt(cursor.block_number) >= head) {
+        const at = cursor;
+        await this.retrying(() => this.checkNodeBehind(at));
       }
       if (!advanced) await this.pause(this.opts.pollIntervalMs, woken);
     }

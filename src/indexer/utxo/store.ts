@@ -24,6 +24,18 @@ export function ensureUtxoPartitions(sql: Sql, network: string): Promise<void> {
   return ensurePartitions(sql, 'utxo', network, UTXO_TABLES);
 }
 
+/** The stored block's header time (Unix seconds), undefined when it is not stored. */
+export async function storedUtxoBlockTime(
+  sql: Sql,
+  network: string,
+  height: bigint,
+): Promise<number | undefined> {
+  const [row] = await sql<
+    { time: string }[]
+  >`select time from utxo_blocks where network = ${network} and height = ${height.toString()}`;
+  return row ? Number(row.time) : undefined;
+}
+
 export async function storedUtxoBlockHash(
   sql: Sql,
   network: string,
