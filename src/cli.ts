@@ -38,12 +38,13 @@ const USAGE = `Usage: tollgate <command>
   api                        the HTTPS API only
   worker                     the job worker only (webhook delivery)
   indexer [--network X]      the indexers only (all configured networks, or X; repeatable)
-  indexer status [--json]    per network: head, indexed block, lag, last reorg, halted or running
+  indexer status [--json]    per network: head, indexed block, lag, last reorg, halted, node behind or running
   indexer resume --network X [--allow-deep-reorg]
                              lift a halt of X's indexer (a reorg past finality, a node contradicting itself)
   migrate                    apply database migrations and exit
-  doctor [--network X] [--json]
-                             check each configured node for the RPC methods and settings Tollgate needs
+  doctor [--network X] [--smtp] [--json]
+                             check each configured node for the RPC methods and settings Tollgate needs,
+                             and the SMTP relay of the e-mail fallback (connect, TLS, login; nothing sent)
   keys create --name N       create an API key; prints {"apikey","webhook_secret"} as its last line
   keys list [--json]         list API keys (never the keys themselves)
   keys revoke <id|prefix>    revoke an API key

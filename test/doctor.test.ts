@@ -107,7 +107,73 @@ async function doctor(env: Record<string, string>, ...args: string[]) {
   return { code, reports, check, err: run.err() };
 }
 
+/**
+ * A proxy in front of `target` whose `answer` may replace the node's answer to a call (undefined:
+ * the node's own).
+ */
+async function rewritingProxy(
+  target: string,
+  answer: (c: { id: number; method: string; params: unknown[] }) => unknown,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const calls = JSON.parse(body);
+    const one = async (c: { id: number; method: string; params: unknown[] }) => {
+      const mine = answer(c);
+      if (mine !== undefined) return { jsonrpc: '2.0', id: c.id, result: mine };
+      return fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(c),
+      }).then((r) => r.json());
+    };
+    const out = Array.isArray(calls) ? await Promise.all(calls.map(one)) : await one(calls);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
 describe('tollgate doctor', () => {
+  it('says when the node is behind the network: still syncing, or its newest block older than the limit', async () => {
+    const syncing = await rewritingProxy(inject('rpcUrl'), (c) =>
+      c.method === 'eth_syncing' ? { currentBlock: '0x10', highestBlock: '0x20' } : undefined,
+    );
+    // Stuck at its genesis block, made when the tests began.
+    const stuck = await rewritingProxy(inject('rpcUrl'), (c) =>
+      c.method === 'eth_blockNumber' ? '0x0' : undefined,
+    );
+    try {
+      const a = await doctor({ TOLLGATE_RPC_ETH: syncing.url });
+      expect(a.code).toBe(0); // not a required check: the indexer can start; /readyz says it
+      expect(a.check('eth', /following the network/)).toMatchObject({
+        ok: false,
+        required: false,
+        detail: 'still syncing (block 16 of 32): the indexer would follow it behind the network',
+      });
+      // On a dev chain (chain id 31337) no limit applies unless set.
+      const b = await doctor({ TOLLGATE_RPC_ETH: stuck.url });
+      expect(b.check('eth', /following the network/)).toMatchObject({
+        ok: true,
+        detail: expect.stringMatching(/^newest block 0 is \d+ s old \(no limit on this chain\)$/),
+      });
+      const c = await doctor({ TOLLGATE_RPC_ETH: stuck.url, TOLLGATE_NODE_BEHIND_S_ETH: '1' });
+      expect(c.check('eth', /following the network/)).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(
+          /^newest block 0 is \d+ s old, more than the 1 s of TOLLGATE_NODE_BEHIND_S_ETH: the node is behind the network/,
+        ),
+      });
+    } finally {
+      await syncing.close();
+      await stuck.close();
+    }
+  });
+
   it('passes Hardhat, saying it lacks eth_getBlockReceipts (receipts one by one)', async () => {
     await fetch(inject('rpcUrl'), {
       method: 'POST',
@@ -266,6 +332,12 @@ describe('tollgate doctor', () => {
       const r = await doctor({ TOLLGATE_RPC_LITECOIN: ltc!.rpcUrl });
       expect(r.code).toBe(0);
       expect(r.check('litecoin', /getblock with transactions/)?.ok).toBe(true);
+      expect(r.check('litecoin', /following the network/)).toMatchObject({
+        ok: true,
+        detail: expect.stringMatching(
+          /^chain regtest; newest block \d+ is -?\d+ s old \(no limit on this chain\)$/,
+        ),
+      });
       // litecoind answers verbosity 3 as 2: no prevouts, so the transaction index is required.
       expect(r.check('litecoin', /verbosity 3/)).toMatchObject({
         ok: false,

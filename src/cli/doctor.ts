@@ -1,7 +1,12 @@
 import { parseArgs } from 'node:util';
 import { BaseError, numberToHex, type PublicClient } from 'viem';
 import { command } from './command.js';
-import { type Config, resolveNetworks, type ResolvedNetwork } from '../config/index.js';
+import {
+  type Config,
+  resolveNetworks,
+  type ResolvedNetwork,
+  type TravelRuleConfig,
+} from '../config/index.js';
 import { networkInfo } from '../config/networks.js';
 import {
   closeEvmClient,
@@ -12,13 +17,17 @@ import {
 import { watchNewHeads } from '../chains/evm/heads.js';
 import { JsonRpcHttp } from '../chains/evm/json-rpc.js';
 import { UtxoRpc } from '../chains/utxo/client.js';
+import { createMailer } from '../travelrule/index.js';
 import { describeError, HistoryUnavailableError } from '../errors.js';
+import { nodeBehindLimitS } from '../indexer/chain-indexer.js';
 
 export const DOCTOR_USAGE = `Usage:
-  tollgate doctor [--network X]... [--json]
+  tollgate doctor [--network X]... [--smtp] [--json]
       asks each configured node (TOLLGATE_RPC_<NETWORK>, TOLLGATE_HEADS_<NETWORK>) for every RPC method and setting Tollgate
-      uses, and says what is missing and what that costs. Exit 0 when nothing required is missing,
-      1 otherwise. Reads no database.`;
+      uses, and the SMTP relay of the Travel Rule e-mail fallback (TOLLGATE_SMTP_URL) whether it
+      takes e-mails (connect, TLS, login; nothing is sent), and says what is missing and what that
+      costs. --network and --smtp check only what they name. Exit 0 when nothing required is
+      missing, 1 otherwise. Reads no database.`;
 
 const cmd = command('doctor', DOCTOR_USAGE);
 
@@ -82,8 +91,10 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
   const rpc = (method: string, params: unknown[] = []) =>
     client.request({ method: method as never, params: params as never }) as Promise<unknown>;
   let head = 0n;
+  let chainId = 0;
   const reachable = await probe('eth_chainId', true, async () => {
     const id = Number(await rpc('eth_chainId'));
+    chainId = id;
     const expected = networkInfo(n.symbol)?.chain_id;
     expect(
       expected === undefined || id === expected || id === 31337,
@@ -95,6 +106,23 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
   await probe('eth_blockNumber', true, async () => {
     head = BigInt((await rpc('eth_blockNumber')) as string);
     return `head ${head}`;
+  });
+  await probe('following the network (eth_syncing, the newest block)', false, async () => {
+    const syncing = (await rpc('eth_syncing')) as
+      | false
+      | { currentBlock: string; highestBlock: string };
+    expect(
+      syncing === false,
+      syncing
+        ? `still syncing (block ${BigInt(syncing.currentBlock)} of ${BigInt(syncing.highestBlock)}): the indexer would follow it behind the network`
+        : '',
+    );
+    const b = (await rpc('eth_getBlockByNumber', [numberToHex(head), false])) as {
+      timestamp: string;
+    } | null;
+    expect(b, `no block ${head}`);
+    const mainnet = chainId === networkInfo(n.symbol)?.chain_id;
+    return newestBlockAge(n, head, Number(BigInt(b!.timestamp)), mainnet);
   });
   let sampleTx: string | undefined;
   let sampleBlock = head;
@@ -206,6 +234,21 @@ function subscribeOnce(url: string): Promise<string> {
   });
 }
 
+/**
+ * The age of the node's newest block against the limit the indexer would apply
+ * (TOLLGATE_NODE_BEHIND_S_<NETWORK>; the table's on the mainnet): too old, the node is behind.
+ */
+function newestBlockAge(n: ResolvedNetwork, head: bigint, time: number, mainnet: boolean): string {
+  const limit = nodeBehindLimitS(n.symbol, n.nodeBehindS, mainnet);
+  const age = Math.floor(Date.now() / 1000) - time;
+  const at = `newest block ${head} is ${age} s old`;
+  expect(
+    limit === 0 || age <= limit,
+    `${at}, more than the ${limit} s of TOLLGATE_NODE_BEHIND_S_${n.symbol.toUpperCase()}: the node is behind the network (syncing, or no longer following it)`,
+  );
+  return limit ? `${at} (limit ${limit} s)` : `${at} (no limit on this chain)`;
+}
+
 /** The Bitcoin-family node: getblock with transactions, and a transaction index. */
 async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
   const checks: Check[] = [];
@@ -224,9 +267,22 @@ async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
     return 'available';
   });
   let prevouts: boolean | undefined;
+  let newest: { time: number } | null = null;
   await probe('getblock with transactions', true, async () => {
-    expect(hash && (await rpc.block(hash)), 'no block');
+    newest = hash ? await rpc.block(hash) : null;
+    expect(newest, 'no block');
     return 'available';
+  });
+  await probe('following the network (getblockchaininfo, the newest block)', false, async () => {
+    const info = await rpc.chainInfo();
+    expect(
+      !info?.initialblockdownload,
+      `still in its initial block download (block ${info?.blocks} of ${info?.headers} headers): the indexer would follow it behind the network`,
+    );
+    expect(newest, 'no block');
+    const mainnet = info === undefined || info.chain === 'main';
+    const age = newestBlockAge(n, head, newest!.time, mainnet);
+    return info ? `chain ${info.chain}; ${age}` : `getblockchaininfo missing: ${age}`;
   });
   await probe('getblock verbosity 3 (the coins inputs spend)', false, async () => {
     prevouts = await spendsCarryPrevouts(rpc, head);
@@ -274,27 +330,77 @@ async function spendsCarryPrevouts(rpc: UtxoRpc, head: bigint): Promise<boolean 
   return undefined;
 }
 
+/**
+ * One network's checks, or (family `smtp`, network `smtp`) the SMTP relay's, with the relay as
+ * `host:port` in `relay`.
+ */
 export interface DoctorReport {
   network: string;
   family: string;
+  relay?: string;
   checks: Check[];
 }
 
-/** `tollgate doctor`: the checks of every configured network (or the ones named). */
+/**
+ * The relay of the Travel Rule e-mail fallback, asked by the worker's own mailer (Mailer.verify:
+ * connect, TLS as configured, login, nothing sent; its failure worded as a send's). Required:
+ * an operator who configured a relay means e-mails to go through it. The detail names the relay
+ * as `host:port`; the mailer's error is already cleared of the URL's login (a relay may echo it).
+ */
+async function checkSmtp(cfg: TravelRuleConfig, smtpUrl: string): Promise<DoctorReport> {
+  const mailer = createMailer(cfg)!;
+  const url = new URL(smtpUrl);
+  const tls =
+    url.protocol === 'smtps:'
+      ? 'TLS from the first byte (smtps://)'
+      : mailer.starttlsRequired
+        ? 'STARTTLS taken'
+        : 'STARTTLS if the relay offers it';
+  // nodemailer logs in only when the relay offers AUTH: an accepted verify cannot tell more.
+  const login = url.username || url.password ? 'login accepted or not offered' : 'no login set';
+  const checks: Check[] = [];
+  await probeInto(checks)('relay takes e-mails (connect, TLS, login)', true, async () => {
+    try {
+      await mailer.verify();
+    } catch (err) {
+      throw new Missing(`${mailer.relay}: ${(err as Error).message}`);
+    } finally {
+      mailer.close();
+    }
+    return `${mailer.relay}: reached; ${tls}; ${login}; nothing sent`;
+  });
+  return { network: 'smtp', family: 'smtp', relay: mailer.relay, checks };
+}
+
+/**
+ * `tollgate doctor`: the checks of every configured network and of the SMTP relay, or of the ones
+ * named (--network, --smtp). The relay's report comes last, after the networks'.
+ */
 export async function doctorCommand(config: Config, args: string[]): Promise<void> {
   await cmd.run(async () => {
     const { values } = parseArgs({
       args,
-      options: { network: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+      options: {
+        network: { type: 'string', multiple: true },
+        smtp: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
     });
+    const named = Boolean(values.network?.length || values.smtp);
     const networks = resolveNetworks(config).filter(
-      (n) => !values.network?.length || values.network.includes(n.symbol),
+      (n) => !named || values.network?.includes(n.symbol),
     );
-    if (networks.length === 0)
+    const smtpUrl = config.travel_rule.smtp_url;
+    if (values.network?.length && networks.length === 0)
       return cmd.fail(
-        values.network?.length
-          ? `not configured: ${values.network.join(', ')} (set TOLLGATE_RPC_<NETWORK>)`
-          : 'no network configured (set TOLLGATE_RPC_<NETWORK>)',
+        `not configured: ${values.network.join(', ')} (set TOLLGATE_RPC_<NETWORK>)`,
+        1,
+      );
+    if (values.smtp && !smtpUrl)
+      return cmd.fail('no SMTP relay configured (set TOLLGATE_SMTP_URL)', 1);
+    if (networks.length === 0 && !smtpUrl)
+      return cmd.fail(
+        'no network configured (set TOLLGATE_RPC_<NETWORK>), and no SMTP relay (TOLLGATE_SMTP_URL)',
         1,
       );
     const reports: DoctorReport[] = [];
@@ -304,16 +410,30 @@ export async function doctorCommand(config: Config, args: string[]): Promise<voi
         family: n.family,
         checks: n.family === 'evm' ? await checkEvm(n) : await checkUtxo(n),
       });
+    if (smtpUrl && (!named || values.smtp))
+      reports.push(await checkSmtp(config.travel_rule, smtpUrl));
     const failed = reports.some((r) => r.checks.some((c) => c.required && !c.ok));
     if (values.json) process.stdout.write(JSON.stringify(reports) + '\n');
-    else
+    else {
       for (const r of reports) {
-        process.stdout.write(`${r.network} (${r.family})\n`);
+        process.stdout.write(
+          r.family === 'smtp'
+            ? 'smtp relay (Travel Rule e-mail fallback)\n'
+            : `${r.network} (${r.family})\n`,
+        );
         for (const c of r.checks)
           process.stdout.write(
             `  ${c.ok ? 'ok     ' : c.required ? 'MISSING' : 'missing'}  ${c.name}: ${c.detail}\n`,
           );
       }
+      // What was not asked about, in one line each: not a failure.
+      if (!named && networks.length === 0)
+        process.stdout.write('networks: none configured (TOLLGATE_RPC_<NETWORK>)\n');
+      if (!named && !smtpUrl)
+        process.stdout.write(
+          'smtp relay: none configured (TOLLGATE_SMTP_URL): no e-mail is sent, and a transfer that needs one is refused (503)\n',
+        );
+    }
     if (failed) process.exitCode = 1;
   });
 }

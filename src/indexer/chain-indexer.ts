@@ -555,8 +555,7 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     const fields = { block_number: Number(height), block_time: at, age_s: ageS, limit_s: limit };
     if (behind && was?.reason == null)
       this.log.error(fields, 'the node is behind the network: its newest block is too old');
-    else if (!behind && was?.reason)
-      this.log.info(fields, 'the node follows the network again');
+    else if (!behind && was?.reason) this.log.info(fields, 'the node follows the network again');
   }
 
   protected noteProgress(blockNumber: bigint, blockCount: number, txCount: number): void {

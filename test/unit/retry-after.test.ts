@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  retryAfterAnswerS,
-  retryAfterSeconds,
-  retryDelayS,
-} from '../../src/net/retry-after.js';
+import { retryAfterAnswerS, retryAfterSeconds, retryDelayS } from '../../src/net/retry-after.js';
 
 describe('Retry-After', () => {
   const now = Date.parse('2026-11-29T10:00:00Z');

@@ -177,7 +177,9 @@ const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'ENOAUTH', 
  */
 export function classifySendError(err: unknown, startTlsRequired: boolean, relay: URL): Error {
   const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
-  const reply = oneLine(e.response ?? e.message ?? String(err));
+  // Cleared of the login before it is cut: a relay may repeat what it was sent (its refusal of
+  // AUTH naming the user and password), and the message goes to the log and the operators.
+  const reply = oneLine(withoutLogin(e.response ?? e.message ?? String(err), relay));
   const what = [e.code, e.command && `at ${e.command}`].filter(Boolean).join(' ');
   const message = `SMTP send failed${what ? ` (${what})` : ''}: ${reply}`;
   // The scheme and the port disagree: TLS from the first byte to a relay that greets in plain
@@ -212,6 +214,36 @@ export function classifySendError(err: unknown, startTlsRequired: boolean, relay
     return new RetryableError(message);
   if (e.code !== undefined && PERMANENT_CODES.has(e.code)) return new PermanentError(message);
   return new RetryableError(message);
+}
+
+/**
+ * `text` without the relay URL's user name and password: as written, decoded, or in base64 as
+ * AUTH sends them (each alone, and AUTH PLAIN's token of both).
+ */
+function withoutLogin(text: string, url: URL): string {
+  const user = safeDecode(url.username);
+  const pass = safeDecode(url.password);
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  const secrets = [url.username, url.password, user, pass, b64(user), b64(pass)];
+  if (user || pass) secrets.push(b64(`\0${user}\0${pass}`));
+  // Not one or two characters: those would blank out letters of the reply itself.
+  const hidden = [...new Set(secrets.filter((v) => v.length > 2))].sort(
+    (a, b) => b.length - a.length,
+  );
+  if (!hidden.length) return text;
+  const pattern = new RegExp(
+    hidden.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+    'g',
+  );
+  return text.replace(pattern, '<login hidden>');
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }
 
 function oneLine(s: string): string {
