@@ -661,6 +661,36 @@ describe('a message whose answer never came back', () => {
     ).toEqual([{ kind: 'trp_resolution', status: 'sent', last_error: null }]);
     expect((await statusOf(ref)).status).toBe('TRANSACTION_CONFIRMED');
   });
+
+  it('an inquiry whose transfer an operator cancels meanwhile is "not sent again", the peer may have it', async () => {
+    const ref = 'wd-stalled-then-cancelled';
+    await api(
+      'POST',
+      '/travelrule/create_tx',
+      travelBody(ref, { beneficiary_vasp_id: SILENT_UID }),
+    );
+    const id = await idOf(ref);
+    await ops(`/transactions/${id}/accept`);
+    // The beneficiary has the inquiry; its answer never comes (the attempt times out after 2 s).
+    await peer.waitFor('/trp/silent-inquiry');
+    await eventually(
+      () => messagesOf(ref),
+      (m) => /no response within/.test(m[0]?.last_error ?? ''),
+      30_000,
+    );
+    expect((await ops(`/transactions/${id}/cancel`, { reason: 'customer withdrew' })).status).toBe(
+      200,
+    );
+    const settled = await eventually(
+      () => messagesOf(ref),
+      (m) => m[0]?.status !== 'pending',
+      30_000,
+    );
+    expect(settled[0]).toMatchObject({ kind: 'trp_inquiry', status: 'cancelled' });
+    expect(settled[0].last_error).toMatch(
+      /^not sent again: the transaction is REJECTED; an attempt at \S+Z went out whole and its answer was lost: the other VASP may have it$/,
+    );
+  });
 });
 
 describe('Travel Addresses', () => {

@@ -164,9 +164,13 @@ afterAll(async () => {
 });
 
 /** The failure of a TRP request, with whether the job would try it again. */
-async function refused(
-  promise: Promise<unknown>,
-): Promise<{ retryable: boolean; status?: number; retryAfterS?: number; message: string }> {
+async function refused(promise: Promise<unknown>): Promise<{
+  retryable: boolean;
+  status?: number;
+  retryAfterS?: number;
+  inDoubt?: boolean;
+  message: string;
+}> {
   const err = await promise.then(
     () => null,
     (e: unknown) => e,
@@ -175,7 +179,8 @@ async function refused(
   const e = err as TrpError;
   for (const value of PERSONAL) expect(e.message).not.toContain(value);
   const retryAfterS = e instanceof TrpRetryable ? e.retryAfterS : undefined;
-  return { retryable: isRetryable(e), status: e.status, retryAfterS, message: e.message };
+  const inDoubt = e instanceof TrpRetryable ? e.inDoubt : undefined;
+  return { retryable: isRetryable(e), status: e.status, retryAfterS, inDoubt, message: e.message };
 }
 
 describe('trpRoutes', () => {
@@ -514,9 +519,13 @@ describe('trpPost', () => {
       status: 302,
       message: 'redirect 302 not followed',
     });
+    // Sent whole, never answered: the peer may have it. Refused at connect: it has nothing.
     expect(
       await refused(trpPost(`${peer.url}/slow`, inquiryBody(), { ...opts(), timeoutMs: 300 })),
-    ).toMatchObject({ retryable: true });
+    ).toMatchObject({ retryable: true, inDoubt: true });
+    expect(await refused(trpPost(`${peer.url}/500`, inquiryBody(), opts()))).toMatchObject({
+      inDoubt: false,
+    });
     // Without the development setting, plain http is refused before any connection.
     const plain = await refused(
       trpPost(`${peer.url}/500`, inquiryBody(), { ...opts(), allowHttpLoopback: false }),
@@ -524,6 +533,7 @@ describe('trpPost', () => {
     expect(plain).toMatchObject({ retryable: false, message: /must be https/ });
     const closed = await refused(trpPost('http://127.0.0.1:1/', {}, opts()));
     expect(closed.retryable).toBe(true);
+    expect(closed.inDoubt).toBe(false);
     expect(closed.message).toMatch(/ECONNREFUSED/);
   });
 

@@ -1,4 +1,6 @@
 import nodemailer from 'nodemailer';
+import type { Logger } from 'nodemailer/lib/shared/index.js';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { TravelRuleConfig } from '../../config/index.js';
 import { PermanentError, RetryableError } from '../../errors.js';
 import { isLoopbackHost } from '../../urls.js';
@@ -83,7 +85,7 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
   const port = url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587;
   // The relay as options of their own, not as `url`: given a `url`, createTransport takes the
   // URL's options alone and drops every other one (the timeouts, TLS settings, requireTLS).
-  const transport = nodemailer.createTransport({
+  const options: SMTPTransport.Options = {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port,
     secure: url.protocol === 'smtps:',
@@ -105,11 +107,17 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
     // Never let nodemailer log the conversation (it would hold the message).
     logger: false,
     debug: false,
-  });
+  };
+  const transport = nodemailer.createTransport(options);
   return {
     async send(m) {
+      // A transport of its own for each mail (it connects per mail anyway), whose logger hears
+      // only whether the whole message went out (nodemailer's info event after the data and its
+      // final dot; without `debug` nothing of the conversation is logged).
+      const heard = wholeMessageWatch();
+      const once = nodemailer.createTransport({ ...options, logger: heard.logger });
       try {
-        const info = await transport.sendMail({
+        const info = await once.sendMail({
           from: cfg.smtp_from,
           to: m.to,
           subject: m.subject,
@@ -119,7 +127,15 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
         });
         return { messageId: info.messageId };
       } catch (err) {
-        throw classifySendError(err, requireTLS, url);
+        const e = classifySendError(err, requireTLS, url);
+        // Sent whole and no reply to it (a cut, a timeout): the relay may have taken it.
+        if (heard.whole && e instanceof RetryableError && !(err as NodemailerError).responseCode)
+          throw new MailInDoubtError(
+            `${e.message}; the mail went out whole and the relay's answer was lost: the relay may have it`,
+          );
+        throw e;
+      } finally {
+        once.close();
       }
     },
     async verify() {
@@ -135,6 +151,31 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
       transport.close();
     },
   };
+}
+
+/** A mail that went out whole to the relay, whose answer never came: it may have it. */
+export class MailInDoubtError extends RetryableError {
+  readonly inDoubt = true;
+}
+
+/** A bunyan-style logger for one mail's transport that notes only the end of the message data. */
+function wholeMessageWatch(): { logger: Logger; whole: boolean } {
+  const quiet = () => {};
+  const watch = {
+    whole: false,
+    logger: {
+      level: quiet,
+      trace: quiet,
+      debug: quiet,
+      warn: quiet,
+      error: quiet,
+      fatal: quiet,
+      info: (entry?: { tnx?: string }) => {
+        if (entry?.tnx === 'message') watch.whole = true;
+      },
+    },
+  };
+  return watch;
 }
 
 /**

@@ -3,7 +3,13 @@ import { PermanentError, RetryableError, describeError, isRetryable } from '../.
 import { log } from '../../log.js';
 import { retryAfterAnswerS, retryDelayS } from '../../net/retry-after.js';
 import type { AllowList } from '../../net/ssrf.js';
-import { composeInquiryEmail, composeTxHashEmail, messageIdFor, type Mailer } from './email.js';
+import {
+  composeInquiryEmail,
+  composeTxHashEmail,
+  MailInDoubtError,
+  messageIdFor,
+  type Mailer,
+} from './email.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
 import { IllegalTransitionError, StatusChangedError } from '../lifecycle.js';
 import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
@@ -27,23 +33,30 @@ import { applyResolution } from '../withdrawal.js';
  * time; the row holds only non-personal parameters.
  */
 
-async function loadMessage(sql: Sql, id: string): Promise<MessageRow | undefined> {
-  const [row] = await sql<MessageRow[]>`
-    select id, transaction_id, kind, params, request_id, status, attempts, last_status, last_error, created_at, sent_at
+/** A message as the sender reads it: with when an attempt first went out whole unanswered. */
+type SenderRow = MessageRow & { in_doubt_at: Date | null };
+
+async function loadMessage(sql: Sql, id: string): Promise<SenderRow | undefined> {
+  const [row] = await sql<SenderRow[]>`
+    select id, transaction_id, kind, params, request_id, status, attempts, last_status, last_error, created_at, sent_at,
+      in_doubt_at
     from travelrule_messages where id = ${id}`;
   return row ? { ...row, id: String(row.id) } : undefined;
 }
 
+/** `inDoubt`: this attempt went out whole and its answer never came (the peer may have it). */
 async function recordAttempt(
   sql: Sql | TransactionSql,
   id: string,
   outcome: MessageRow['status'],
   lastStatus: number | null,
   error: string | null,
+  inDoubt = false,
 ): Promise<void> {
   await sql`
     update travelrule_messages set attempts = attempts + 1, status = ${outcome}, last_status = ${lastStatus},
-      last_error = ${error}, sent_at = case when ${outcome} = 'sent' then now() else sent_at end
+      last_error = ${error}, sent_at = case when ${outcome} = 'sent' then now() else sent_at end,
+      in_doubt_at = case when ${inDoubt} then coalesce(in_doubt_at, now()) else in_doubt_at end
     where id = ${id}`;
 }
 
@@ -120,15 +133,19 @@ export async function sendMessage(
       );
       return;
     }
+    // Not "not sent" when an attempt went out whole unanswered: the other VASP may have it.
+    const doubt = m.in_doubt_at
+      ? `; an attempt at ${m.in_doubt_at.toISOString()} went out whole and its answer was lost: the other VASP may have it`
+      : '';
     await recordAttempt(
       deps.sql,
       m.id,
       'cancelled',
       null,
-      `not sent: the transaction is ${t.status}`,
+      `not sent${doubt ? ' again' : ''}: the transaction is ${t.status}${doubt}`,
     );
     return void log.info(
-      { ...ctx, status: t.status },
+      { ...ctx, status: t.status, in_doubt: Boolean(doubt) },
       'travel rule message not sent: the transaction moved on',
     );
   }
@@ -141,6 +158,7 @@ export async function sendMessage(
     const status =
       err instanceof TrpRetryable || err instanceof TrpRefused ? (err.status ?? null) : null;
     const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
+    const inDoubt = err instanceof TrpRetryable ? err.inDoubt : err instanceof MailInDoubtError;
     // graphile-worker waits e^attempts s before the next attempt; a peer's 429 or 503 may ask
     // for longer (Retry-After): then the next attempt is a job of its own, set for that time.
     const backoffS = retryDelayS(job.attempts);
@@ -148,7 +166,7 @@ export async function sendMessage(
       err instanceof TrpRetryable ? retryAfterAnswerS(job.attempts, err.retryAfterS ?? null) : 0;
     if (retryable && !lastTry && waitS > backoffS) {
       await deps.sql.begin(async (tx) => {
-        await recordAttempt(tx, m.id, 'pending', status, reason);
+        await recordAttempt(tx, m.id, 'pending', status, reason, inDoubt);
         await requeueMessage(tx, m.id, {
           attemptsLeft: job.max_attempts - job.attempts,
           afterS: waitS,
@@ -165,6 +183,7 @@ export async function sendMessage(
       retryable && !lastTry ? 'pending' : 'failed',
       status,
       reason,
+      inDoubt,
     );
     if (retryable && !lastTry) {
       log.warn(

@@ -25,13 +25,16 @@ export type TrpError = TrpRetryable | TrpRefused;
 
 /**
  * No answer, or one that says "later" (5xx, 408, 429): the job tries again. `retryAfterS`: the
- * seconds a 429 or 503 asked to be left alone (its Retry-After), if it said.
+ * seconds a 429 or 503 asked to be left alone (its Retry-After), if it said. `inDoubt`: the
+ * request went out whole and its answer never came (a timeout, a cut connection): the peer may
+ * have the message.
  */
 export class TrpRetryable extends RetryableError {
   constructor(
     message: string,
     readonly status?: number,
     readonly retryAfterS?: number,
+    readonly inDoubt = false,
   ) {
     super(message);
     this.name = 'TrpError';
@@ -181,12 +184,17 @@ async function send(url: URL, body: string, opts: TrpPostOptions): Promise<RawRe
       res.on('end', finish);
       res.on('error', (err) => {
         clearTimeout(timer);
-        if (!truncated) reject(err);
+        if (!truncated) reject(Object.assign(err, { sentWhole: true }));
       });
+    });
+    // Flushed to the network: from then on a failure leaves the message with the peer or not.
+    let sentWhole = false;
+    req.on('finish', () => {
+      sentWhole = true;
     });
     req.on('error', (err) => {
       clearTimeout(timer);
-      reject(err);
+      reject(Object.assign(err, { sentWhole }));
     });
     req.end(body);
   });
@@ -266,9 +274,10 @@ export async function trpPost(
   try {
     res = await send(target, stringifyWithBigInts(body), opts);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
+    const e = err as NodeJS.ErrnoException & { sentWhole?: boolean };
     // A host that resolves to a forbidden address is refused for good, like a literal one.
-    throw trpError(describeFailure(e, target), e.code !== 'EFORBIDDENADDR');
+    if (e.code === 'EFORBIDDENADDR') throw trpError(describeFailure(e, target), false);
+    throw new TrpRetryable(describeFailure(e, target), undefined, undefined, e.sentWhole === true);
   }
 
   const { status } = res;

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RetryableError } from '../src/errors.js';
+import { createApiKey } from '../src/keys/keys.js';
+import { createOperator } from '../src/operators/operators.js';
+import {
+  composeInquiryEmail,
+  createMailer,
+  MailInDoubtError,
+} from '../src/travelrule/sending/email.js';
+import { upsertVasp } from '../src/travelrule/vasps.js';
+import { startTestAppliance } from './helpers/appliance.js';
+import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
+import { call } from './helpers/http.js';
+import { cuttingRelay } from './helpers/smtp-cutter.js';
+import { travelBody } from './helpers/travelrule.js';
+
+/**
+ * An e-mail to the other VASP whose relay's reply was lost: sent whole (the relay may have it),
+ * or cut before any of it went. A relay written from RFC 5321 (helpers/smtp-cutter.ts) that
+ * loses the connection at either stage; the real mailer, and a real appliance (API and worker)
+ * with a real Postgres.
+ */
+
+const sample = {
+  to: 'compliance@other-vasp.example',
+  fromVasp: 'Acme',
+  toVasp: 'Other VASP',
+  transactionRef: 'WD-IN-DOUBT-1',
+  asset: 'ETH',
+  network: 'eth',
+  amount: '1.5',
+  link: 'https://tollgate.acme.example/travelrule/view/1?token=abc',
+  expiresAt: new Date('2026-12-01T00:00:00Z'),
+};
+
+describe('a mail whose relay never replied', () => {
+  it('is in doubt when it went out whole: the relay may have it', async () => {
+    const relay = await cuttingRelay('end-of-data');
+    const m = createMailer({
+      smtp_url: relay.url,
+      smtp_from: 'Acme <tr@acme.example>',
+      smtp_tls_insecure: false,
+    })!;
+    try {
+      const err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      expect(relay.seen).toContain('<data>');
+      expect(err).toBeInstanceOf(MailInDoubtError);
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as Error).message).toMatch(
+        /; the mail went out whole and the relay's answer was lost: the relay may have it$/,
+      );
+      expect((err as Error).message).not.toContain(sample.link);
+    } finally {
+      m.close();
+      await relay.close();
+    }
+  });
+
+  it('is not in doubt when the connection was lost before the message went', async () => {
+    const relay = await cuttingRelay('RCPT');
+    const m = createMailer({
+      smtp_url: relay.url,
+      smtp_from: 'Acme <tr@acme.example>',
+      smtp_tls_insecure: false,
+    })!;
+    try {
+      const err = await m.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      expect(relay.seen).toContain('RCPT');
+      expect(relay.seen).not.toContain('<data>');
+      expect(err).toBeInstanceOf(RetryableError);
+      expect(err).not.toBeInstanceOf(MailInDoubtError);
+    } finally {
+      m.close();
+      await relay.close();
+    }
+  });
+});
+
+describe('a transfer that moves on while its e-mail is in doubt', () => {
+  const EMAIL_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a99';
+  let db: TestDatabase;
+  let relay: Awaited<ReturnType<typeof cuttingRelay>>;
+  let app: Awaited<ReturnType<typeof startTestAppliance>>;
+  let apikey: string;
+  let reviewer: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    relay = await cuttingRelay('end-of-data');
+    apikey = (await createApiKey(db.sql, 'backend')).apikey;
+    const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
+    reviewer = {
+      authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
+    };
+    await upsertVasp(
+      db.sql,
+      {
+        uid: EMAIL_VASP,
+        name: 'Mail Only Exchange',
+        website: 'https://mail-only.example',
+        email: 'compliance@mail-only.example',
+      },
+      'cli',
+    );
+    app = await startTestAppliance(
+      db.url,
+      { TOLLGATE_SMTP_URL: relay.url },
+      { api: true, worker: true, indexer: false, devChain: false },
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await relay?.close();
+    await db?.drop();
+  });
+
+  it('records it "not sent again", saying the other VASP may have it, not "not sent"', async () => {
+    const ref = 'wd-mail-in-doubt';
+    const api = (method: string, path: string, body?: object) =>
+      call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/create_tx',
+          travelBody(ref, { beneficiary_vasp_id: EMAIL_VASP }),
+        )
+      ).status,
+    ).toBe(200);
+    const [row] = await db.sql<{ id: string }[]>`
+      select id from travelrule_transactions where transaction_ref = ${ref}`;
+    const id = row!.id;
+    const ops = (action: string, body: object = {}) =>
+      call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/${action}`, {
+        headers: reviewer,
+        body,
+      });
+    expect((await ops('accept')).json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
+    const status = () =>
+      api('GET', `/travelrule/tx_status?transaction_ref=${ref}`).then((r) => r.json.data);
+    // Sent whole, its reply lost: pending, and said so.
+    const pending = await eventually(status, (s) => s.messages[0]?.attempts >= 1, 30_000);
+    expect(pending.messages[0]).toMatchObject({ kind: 'email_inquiry', status: 'pending' });
+    expect(pending.messages[0].last_error).toMatch(/the relay may have it$/);
+    // The other VASP answers (by e-mail, by phone): an operator records it. The next attempt
+    // finds the transfer moved on.
+    expect((await ops('answer', { rejected: 'unknown customer' })).json.data).toEqual({
+      status: 'OTHER_VASP_REJECTED',
+    });
+    const settled = await eventually(status, (s) => s.messages[0]?.status !== 'pending', 30_000);
+    expect(settled.messages[0]).toMatchObject({ kind: 'email_inquiry', status: 'cancelled' });
+    expect(settled.messages[0].last_error).toMatch(
+      /^not sent again: the transaction is OTHER_VASP_REJECTED; an attempt at \S+Z went out whole and its answer was lost: the other VASP may have it$/,
+    );
+  });
+});
