@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { selfSignedLoopback } from './helpers/certs.js';
 import { runCli } from './helpers/cli.js';
+import { loginRelay, type LoginRelay } from './helpers/smtp-relays.js';
 
 // `tollgate doctor` and the SMTP relay of the Travel Rule e-mail fallback, against real relays
 // (smtp-server on 127.0.0.1): one that takes STARTTLS and the login, one without STARTTLS, and
@@ -19,50 +18,9 @@ const LOGIN_FORMS = [
   Buffer.from(`\0${USER}\0${PASSWORD}`).toString('base64'),
 ];
 
-interface Relay {
-  port: number;
-  logins: { user: string; secure: boolean }[];
-  /** The messages it received (none: a check sends nothing). */
-  mails: string[];
-  close(): Promise<void>;
-}
-
-/**
- * A relay that takes `USER` with `PASSWORD`, with STARTTLS when given a certificate. A wrong
- * login is refused with a reply that repeats what was sent (some relays do).
- */
-async function relay(cert?: { cert: string; key: string }): Promise<Relay> {
-  const logins: Relay['logins'] = [];
-  const mails: string[] = [];
-  const server = new SMTPServer({
-    ...(cert ? { key: cert.key, cert: cert.cert } : { disabledCommands: ['STARTTLS'] }),
-    // It would take a password in plain text: the client must not send one.
-    allowInsecureAuth: true,
-    logger: false,
-    closeTimeout: 1000,
-    onAuth(auth, session, callback) {
-      logins.push({ user: auth.username ?? '', secure: session.secure });
-      if (auth.username !== USER || auth.password !== PASSWORD)
-        return callback(new Error(`no login ${auth.username} with password ${auth.password}`));
-      callback(null, { user: auth.username });
-    },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    logins,
-    mails,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
+/** A relay that takes `USER` with `PASSWORD`, with STARTTLS when given a certificate. */
+const relay = (cert?: { cert: string; key: string }) =>
+  loginRelay(cert, { user: USER, password: PASSWORD });
 
 interface Report {
   network: string;
@@ -103,8 +61,8 @@ const smtpEnv = (port: number, starttls = 'required') => ({
   TOLLGATE_SMTP_TLS_INSECURE: 'true', // the relay's certificate is self-signed
 });
 
-let tls: Relay;
-let plain: Relay;
+let tls: LoginRelay;
+let plain: LoginRelay;
 
 beforeAll(async () => {
   tls = await relay(await selfSignedLoopback('relay.acme.example'));

@@ -90,7 +90,12 @@ describe('a node that stops following its chain', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
     }).then((r) => r.json() as Promise<{ result: string }>);
     frozenHead = head.result;
-    const stuck = await eventually(readyz, (r) => r.ready === false, 30_000);
+    const stuck = await eventually(
+      readyz,
+      (r) => /newest block/.test(r.networks?.eth?.reason ?? ''),
+      30_000,
+    );
+    expect(stuck.ready).toBe(false);
     expect(stuck.networks.eth.reason).toMatch(
       new RegExp(
         `^the node's newest block ${BigInt(frozenHead)} is from \\S+Z, more than 3 s ago \\(TOLLGATE_NODE_BEHIND_S_ETH, a block every ~12 s\\): the node is behind the network`,
@@ -113,7 +118,11 @@ describe('a node that stops following its chain', () => {
 
     // The node follows the chain again: its new blocks are indexed and the state is cleared.
     frozenHead = undefined;
-    const moving = await eventually(readyz, (r) => r.ready === true, 30_000);
+    const moving = await eventually(
+      readyz,
+      (r) => r.ready === true && BigInt(r.networks.eth.indexed_block) > BigInt(head.result),
+      30_000,
+    );
     expect(moving.networks.eth.reason).toBeUndefined();
     expect(BigInt(moving.networks.eth.indexed_block)).toBeGreaterThan(BigInt(head.result));
     expect(await behindMetric()).toBe('0');

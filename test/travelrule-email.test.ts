@@ -18,6 +18,7 @@ import { logLines, runCli } from './helpers/cli.js';
 import { freshDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { decodeQuotedPrintable } from './helpers/mail.js';
+import { loginRelay } from './helpers/smtp-relays.js';
 
 /**
  * The e-mail fallback against a real SMTP server (smtp-server on 127.0.0.1): what arrives, and
@@ -419,39 +420,6 @@ async function strippingRelay(relayPort: number) {
       for (const sock of sockets) sock.destroy();
       await new Promise((r) => server.close(r));
     },
-  };
-}
-
-/** An SMTP relay that takes a login; with `cert`, STARTTLS too. Logins and mails recorded. */
-async function loginRelay(cert?: { cert: string; key: string }) {
-  const logins: { user: string; secure: boolean }[] = [];
-  const mails: { secure: boolean; raw: string }[] = [];
-  const relay = new SMTPServer({
-    secure: false,
-    ...(cert ? { key: cert.key, cert: cert.cert } : { disabledCommands: ['STARTTLS'] }),
-    // A relay that takes a password in plain text when asked to: the client must not ask.
-    allowInsecureAuth: true,
-    logger: false,
-    closeTimeout: 1000,
-    onAuth(auth, session, callback) {
-      logins.push({ user: auth.username ?? '', secure: session.secure });
-      callback(null, { user: auth.username });
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ secure: session.secure, raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
-  return {
-    port: (relay.server.address() as AddressInfo).port,
-    logins,
-    mails,
-    close: () => new Promise<void>((r) => relay.close(() => r())),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetryableError } from '../src/errors.js';
 import { createApiKey } from '../src/keys/keys.js';
@@ -12,12 +13,12 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
-import { cuttingRelay } from './helpers/smtp-cutter.js';
+import { cuttingRelay } from './helpers/smtp-relays.js';
 import { travelBody } from './helpers/travelrule.js';
 
 /**
  * An e-mail to the other VASP whose relay's reply was lost: sent whole (the relay may have it),
- * or cut before any of it went. A relay written from RFC 5321 (helpers/smtp-cutter.ts) that
+ * or cut before any of it went. A relay written from RFC 5321 (helpers/smtp-relays.ts) that
  * loses the connection at either stage; the real mailer, and a real appliance (API and worker)
  * with a real Postgres.
  */
@@ -153,6 +154,77 @@ describe('a transfer that moves on while its e-mail is in doubt', () => {
     expect(settled.messages[0]).toMatchObject({ kind: 'email_inquiry', status: 'cancelled' });
     expect(settled.messages[0].last_error).toMatch(
       /^not sent again: the transaction is OTHER_VASP_REJECTED; an attempt at \S+Z went out whole and its answer was lost: the other VASP may have it$/,
+    );
+  });
+});
+
+describe('an inquiry never answered until the attempts run out', () => {
+  const STALLING_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a98';
+  let db: TestDatabase;
+  let peer: Server;
+  let app: Awaited<ReturnType<typeof startTestAppliance>>;
+  let apikey: string;
+  let reviewer: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    // A beneficiary's TRP server that reads every request whole and never answers.
+    peer = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.resume();
+    });
+    await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
+    apikey = (await createApiKey(db.sql, 'backend')).apikey;
+    const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
+    reviewer = {
+      authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
+    };
+    await upsertVasp(
+      db.sql,
+      {
+        uid: STALLING_VASP,
+        name: 'Stalling Exchange',
+        website: 'https://stalling.example',
+        trp_endpoint: `http://127.0.0.1:${(peer.address() as AddressInfo).port}/inquiry`,
+      },
+      'cli',
+    );
+    app = await startTestAppliance(
+      db.url,
+      { TOLLGATE_TRP_TIMEOUT_MS: '1000', TOLLGATE_WEBHOOK_MAX_ATTEMPTS: '2' },
+      { api: true, worker: true, indexer: false, devChain: false },
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await new Promise((r) => peer?.close(r));
+    await db?.drop();
+  });
+
+  it('ends the withdrawal saying the beneficiary may have the inquiry, not that it did not reach it', async () => {
+    const ref = 'wd-never-answered';
+    const api = (method: string, path: string, body?: object) =>
+      call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
+    await api(
+      'POST',
+      '/travelrule/create_tx',
+      travelBody(ref, { beneficiary_vasp_id: STALLING_VASP }),
+    );
+    const [row] = await db.sql<{ id: string }[]>`
+      select id from travelrule_transactions where transaction_ref = ${ref}`;
+    await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${row!.id}/accept`, {
+      headers: reviewer,
+      body: {},
+    });
+    const ended = await eventually(
+      () => api('GET', `/travelrule/tx_status?transaction_ref=${ref}`).then((r) => r.json.data),
+      (s) => s.status === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    expect(ended.messages).toMatchObject([{ kind: 'trp_inquiry', status: 'failed', attempts: 2 }]);
+    expect(ended.counterparty_reason).toMatch(
+      /^no answer to the inquiry from the beneficiary VASP, which may have it \(an attempt at \S+Z went out whole and its answer was lost\); the last attempt: ETIMEDOUT: no response within 1000 ms$/,
     );
   });
 });

@@ -155,6 +155,14 @@ async function idOf(ref: string): Promise<string> {
   return row!.id;
 }
 
+/** A withdrawal to the VASP `vasp` created and accepted by a reviewer; its id. */
+async function acceptedWithdrawal(ref: string, vasp: string): Promise<string> {
+  await api('POST', '/travelrule/create_tx', travelBody(ref, { beneficiary_vasp_id: vasp }));
+  const id = await idOf(ref);
+  await ops(`/transactions/${id}/accept`);
+  return id;
+}
+
 beforeAll(async () => {
   db = await freshDatabase();
   await peer.start();
@@ -460,13 +468,7 @@ describe('a withdrawal to independent beneficiaries', () => {
       ],
       ['wd-answered-twice-rejected', { rejected: 'not our customer' }, 'OTHER_VASP_REJECTED'],
     ] as const) {
-      await api(
-        'POST',
-        '/travelrule/create_tx',
-        travelBody(ref, { beneficiary_vasp_id: PEER_UID }),
-      );
-      const id = await idOf(ref);
-      await ops(`/transactions/${id}/accept`);
+      const id = await acceptedWithdrawal(ref, PEER_UID);
       const sent = await eventually(
         async () =>
           peer.hits.find(
@@ -510,12 +512,7 @@ describe('a withdrawal to independent beneficiaries', () => {
 
   it('a beneficiary that refuses the inquiry (4xx) ends the transfer where the caller can read why', async () => {
     const ref = 'wd-interop-refused';
-    await api(
-      'POST',
-      '/travelrule/create_tx',
-      travelBody(ref, { beneficiary_vasp_id: REFUSING_UID }),
-    );
-    await ops(`/transactions/${await idOf(ref)}/accept`);
+    await acceptedWithdrawal(ref, REFUSING_UID);
     const status = await eventually(
       () => statusOf(ref),
       (s) => s.status === 'OTHER_VASP_REJECTED',
@@ -546,9 +543,7 @@ describe('a withdrawal to independent beneficiaries', () => {
 describe('a beneficiary that asks for time', () => {
   it('is left alone as long as its Retry-After asks, then asked again under the same request-identifier, the attempts counted on', async () => {
     const ref = 'wd-interop-busy';
-    await api('POST', '/travelrule/create_tx', travelBody(ref, { beneficiary_vasp_id: BUSY_UID }));
-    const id = await idOf(ref);
-    await ops(`/transactions/${id}/accept`);
+    const id = await acceptedWithdrawal(ref, BUSY_UID);
     const first = await peer.waitFor('/trp/busy-inquiry');
     const [message] = await db.sql<{ id: string }[]>`
       select id::text from travelrule_messages where transaction_id = ${id} and kind = 'trp_inquiry'`;
@@ -599,13 +594,7 @@ describe('a message whose answer never came back', () => {
 
   it('an inquiry the beneficiary answered over the callback counts as delivered, not "not sent"', async () => {
     const ref = 'wd-stalled-inquiry';
-    await api(
-      'POST',
-      '/travelrule/create_tx',
-      travelBody(ref, { beneficiary_vasp_id: SILENT_UID }),
-    );
-    const id = await idOf(ref);
-    await ops(`/transactions/${id}/accept`);
+    const id = await acceptedWithdrawal(ref, SILENT_UID);
     // The beneficiary has the inquiry but its answer to the POST never comes; it approves on the
     // callback the inquiry named, as the protocol lets it.
     const sent = await peer.waitFor('/trp/silent-inquiry');
@@ -664,13 +653,7 @@ describe('a message whose answer never came back', () => {
 
   it('an inquiry whose transfer an operator cancels meanwhile is "not sent again", the peer may have it', async () => {
     const ref = 'wd-stalled-then-cancelled';
-    await api(
-      'POST',
-      '/travelrule/create_tx',
-      travelBody(ref, { beneficiary_vasp_id: SILENT_UID }),
-    );
-    const id = await idOf(ref);
-    await ops(`/transactions/${id}/accept`);
+    const id = await acceptedWithdrawal(ref, SILENT_UID);
     // The beneficiary has the inquiry; its answer never comes (the attempt times out after 2 s).
     await peer.waitFor('/trp/silent-inquiry');
     await eventually(

@@ -198,7 +198,14 @@ export async function sendMessage(
       );
       throw new RetryableError(`travel rule ${m.kind} failed: ${reason}`);
     }
-    if (m.kind === 'trp_inquiry') await inquiryUndeliverable(deps, t, status, reason);
+    if (m.kind === 'trp_inquiry')
+      await inquiryUndeliverable(
+        deps,
+        t,
+        status,
+        reason,
+        m.in_doubt_at ?? (inDoubt ? new Date() : null),
+      );
     return void log.warn(
       { ...ctx, error: reason, status },
       retryable
@@ -212,19 +219,23 @@ export async function sendMessage(
 /**
  * The beneficiary VASP refused our inquiry, or it never got through: the withdrawal cannot go on
  * as it is. It moves to OTHER_VASP_REJECTED (the caller's webhook; tx_status says why), unless
- * it moved on meanwhile (an operator cancelled it).
+ * it moved on meanwhile (an operator cancelled it). `inDoubtSince`: an attempt went out whole and
+ * its answer was lost, so the beneficiary VASP may have the inquiry (and its personal data): the
+ * reason says so rather than "did not reach".
  */
 async function inquiryUndeliverable(
   deps: SenderDeps,
   t: TravelRuleTransaction,
   status: number | null,
   reason: string,
+  inDoubtSince: Date | null,
 ): Promise<void> {
-  const why =
-    `the inquiry did not reach the beneficiary VASP: ${status !== null ? `HTTP ${status}: ` : ''}${reason}`.slice(
-      0,
-      MAX_REASON_CHARS,
-    );
+  const last = `${status !== null ? `HTTP ${status}: ` : ''}${reason}`;
+  const why = (
+    inDoubtSince
+      ? `no answer to the inquiry from the beneficiary VASP, which may have it (an attempt at ${inDoubtSince.toISOString()} went out whole and its answer was lost); the last attempt: ${last}`
+      : `the inquiry did not reach the beneficiary VASP: ${last}`
+  ).slice(0, MAX_REASON_CHARS);
   try {
     await deps.sql.begin((tx) =>
       markOtherVaspRejected(tx, t, { from: 'OTHER_VASP_PENDING', actor: SYSTEM, reason: why }),

@@ -1,4 +1,55 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** What a login relay took: each login (over TLS or not) and each mail. */
+export interface LoginRelay {
+  port: number;
+  logins: { user: string; secure: boolean }[];
+  mails: { secure: boolean; raw: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP relay (smtp-server on 127.0.0.1) that takes a login; with `cert`, STARTTLS too.
+ * It would take a password in plain text when asked to (a client must not ask). With `login`,
+ * only that user and password: any other is refused with a reply that repeats what was sent, as
+ * some relays do.
+ */
+export async function loginRelay(
+  cert?: { cert: string; key: string },
+  login?: { user: string; password: string },
+): Promise<LoginRelay> {
+  const logins: LoginRelay['logins'] = [];
+  const mails: LoginRelay['mails'] = [];
+  const relay = new SMTPServer({
+    secure: false,
+    ...(cert ? { key: cert.key, cert: cert.cert } : { disabledCommands: ['STARTTLS'] }),
+    allowInsecureAuth: true,
+    logger: false,
+    closeTimeout: 1000,
+    onAuth(auth, session, callback) {
+      logins.push({ user: auth.username ?? '', secure: session.secure });
+      if (login && (auth.username !== login.user || auth.password !== login.password))
+        return callback(new Error(`no login ${auth.username} with password ${auth.password}`));
+      callback(null, { user: auth.username });
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push({ secure: session.secure, raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+  return {
+    port: (relay.server.address() as AddressInfo).port,
+    logins,
+    mails,
+    close: () => new Promise<void>((r) => relay.close(() => r())),
+  };
+}
 
 /**
  * An SMTP relay written from RFC 5321 (plain text, no extensions but 8BITMIME) that loses the
