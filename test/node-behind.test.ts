@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChain, type DevChain } from '../src/devchain/devchain.js';
+import { freePort } from '../support/ports.js';
 import { indexerStatus, formatStatusTable } from '../src/indexer/status.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -18,21 +20,24 @@ import {
 /**
  * A node that stops following its chain (it lost its peers, its process is stuck) still answers,
  * with the head it has: Tollgate is caught up with it and would index nothing new, silently.
- * The dev chain mines a block a second; a proxy in front of it answers eth_blockNumber with a
- * frozen head, as such a node does, then lets the head move again. A real appliance (API and
+ * A dev chain of its own (anvil, a block a second; the shared one's clock may have been moved
+ * ahead by other tests) behind a proxy that answers eth_blockNumber with a frozen head, as such
+ * a node does, then lets the head move again. A real appliance (API and
  * indexer) and a real Postgres.
  */
 
 type Call = { id: number; method: string };
 
 let db: TestDatabase;
+let chain: DevChain;
 let proxy: Server;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 /** The head the proxy answers while the node is "stuck" (hex), or none. */
 let frozenHead: string | undefined;
 
 beforeAll(async () => {
-  const target = inject('rpcUrl');
+  chain = await startDevChain(await freePort(), 'anvil');
+  const target = chain.url;
   proxy = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -69,6 +74,7 @@ afterAll(async () => {
   await app?.stop();
   proxy?.close();
   await db?.drop();
+  await chain?.stop();
 });
 
 const readyz = async () => (await call(app.baseUrl, 'GET', '/readyz')).json;
@@ -84,7 +90,7 @@ describe('a node that stops following its chain', () => {
     expect(await behindMetric()).toBe('0');
 
     // The node stops at its current head.
-    const head = await fetch(inject('rpcUrl'), {
+    const head = await fetch(chain.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
