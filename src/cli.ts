@@ -377,17 +377,23 @@ async function main(argv: string[]): Promise<void> {
     guardPostgresDefects();
     const signals = handleSignals();
     // An embedded database is this process's own: nothing to wait for.
-    const appliance = await startWhenDatabaseServes(() => startAppliance(config, roles), {
+    const wait = {
       waitMs: config.database_url ? config.database_start_wait_s * 1000 : 0,
       stopping: signals.stopping,
-    });
+    };
+    const appliance = await startWhenDatabaseServes(() => startAppliance(config, roles), wait);
     if (!appliance) {
       log.info('stopped before the database could serve the start');
       process.exit(0);
     }
     if (signals.started(appliance)) return;
+    // Serving already: a database restarting now (a session cut, a failover) delays the key
+    // check as it would the start, rather than ending a running API.
     if (roles.api)
-      await ensureKeys(appliance.db.sql, config, appliance.apiPort, appliance.bootstrapKey);
+      await startWhenDatabaseServes(
+        () => ensureKeys(appliance.db.sql, config, appliance.apiPort, appliance.bootstrapKey),
+        wait,
+      );
   };
   switch (command) {
     case 'start':
