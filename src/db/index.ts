@@ -19,6 +19,27 @@ export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
 export const POOL_IDLE_TIMEOUT_S = 60;
 
 /**
+ * The shortest pause (seconds) between a connection's close and its next connect (a connection
+ * opened again later waits for nothing). postgres.js pauses by its count of connection errors in
+ * a row, 0.5-1 × 3^n / 100 s (up to 20 s); but a connection the server refuses at its start
+ * (53300: no free slot, or a role's CONNECTION LIMIT) closes cleanly and is not counted, and the
+ * LISTEN connection is opened again whenever it closes: it was tried every 5-10 ms, about a
+ * hundred connections a second for as long as the server refused it
+ * (test/db-listen-refused.test.ts).
+ */
+export const RECONNECT_MIN_PAUSE_S = 0.25;
+
+/**
+ * postgres.js's `backoff`: its own pause after `errors` connection errors in a row, but at least
+ * 1-2 × RECONNECT_MIN_PAUSE_S (spread, so that connections closed together do not come back
+ * together).
+ */
+export function reconnectPauseS(errors: number): number {
+  const own = (0.5 + Math.random() / 2) * Math.min(3 ** errors / 100, 20);
+  return Math.max(own, (1 + Math.random()) * RECONNECT_MIN_PAUSE_S);
+}
+
+/**
  * The session settings Tollgate's code is written for, asked for at every connection's start so
  * that they hold whatever a DBA set for the server, the database or Tollgate's role (for
  * Tollgate's own sessions only):
@@ -103,6 +124,7 @@ export function openPool(
     },
     idle_timeout: options.idleTimeoutS ?? POOL_IDLE_TIMEOUT_S,
     connect_timeout: target.connectTimeoutS ?? 10,
+    backoff: reconnectPauseS,
   });
 }
 

@@ -9,6 +9,7 @@ import { freePort } from '../../support/ports.js';
 import { afterAll } from 'vitest';
 import { sleep, startScenario, type Scenario, type ScenarioOptions } from './harness.js';
 import type { Rng } from './seed.js';
+import { ConnectionHog, HOG_APPLICATION } from './connection-hog.js';
 
 /**
  * 2-3 times, each 1.5-5 s after the last, `fault` for a length drawn from `lengthMs`; then 1-3 s
@@ -53,6 +54,8 @@ export async function ownPostgres(
   const thaw = () => {
     for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
   };
+  // The hog of an exhaustion under way (released by close() too, should a scenario fail in it).
+  let hog: ConnectionHog | undefined;
   return {
     database,
     /** Stops the server (a fast shutdown: every session is cut), waits `downMs`, starts it again. */
@@ -104,7 +107,8 @@ export async function ownPostgres(
       const cut = await sql`
         select pg_terminate_backend(pid) from pg_stat_activity
         where datname = current_database() and backend_type = 'client backend'
-          and pid <> pg_backend_pid() and application_name <> ${HARNESS_APPLICATION}`;
+          and pid <> pg_backend_pid()
+          and application_name not in (${HARNESS_APPLICATION}, ${HOG_APPLICATION})`;
       return cut.length;
     },
     /** 8-14 cuts drawn from `rng`, each 0.3-1.5 s after the last, then 1-3 s more of the run. */
@@ -118,8 +122,49 @@ export async function ownPostgres(
       console.log(`[faults] sessions cut ${times} times: ${counts.join(', ')} sessions`);
       await sleep(rng.int(1000, 3000));
     },
+    /**
+     * Every connection slot of the server taken for `ms` by another application (ConnectionHog),
+     * then given back: every new connection is refused with 53300 meanwhile, those already open
+     * keep working. `meanwhile` runs once the server is full, with the hog (which takes the slots
+     * freed meanwhile too). The harness's own pool keeps the connections it has open; a new one
+     * it would wait for the end like anyone's. Returns how many slots it held at the end.
+     */
+    async exhaust(ms: number, meanwhile?: (hog: ConnectionHog) => Promise<void>): Promise<number> {
+      const until = Date.now() + ms;
+      const taking = new ConnectionHog(url, [HARNESS_APPLICATION]);
+      hog = taking;
+      try {
+        await taking.fill();
+        await meanwhile?.(taking);
+        await sleep(Math.max(0, until - Date.now()));
+        return taking.holding;
+      } finally {
+        hog = undefined;
+        await taking.release();
+      }
+    },
+    /**
+     * 2-3 exhaustions drawn from `rng`, each 1.5-5 s after the last and 3-12 s long (past the
+     * first few retries of a start and of the indexer), each with `meanwhile` (which says what
+     * it did), then 1-3 s more of the run.
+     */
+    async exhaustAtRandom(
+      rng: Rng,
+      meanwhile?: (hog: ConnectionHog) => Promise<string>,
+    ): Promise<void> {
+      const rounds: string[] = [];
+      await atRandom(rng, [3000, 12_000], async (ms) => {
+        let what = '';
+        const held = await this.exhaust(ms, async (h) => {
+          what = meanwhile ? ` (${await meanwhile(h)})` : '';
+        });
+        rounds.push(`${held} slots for ${ms} ms${what}`);
+      });
+      console.log(`[faults] connections exhausted ${rounds.length} times: ${rounds.join('; ')}`);
+    },
     async close(): Promise<void> {
       thaw();
+      await hog?.release().catch(() => {});
       await pg?.stop();
       rmSync(dir, { recursive: true, force: true });
     },

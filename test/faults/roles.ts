@@ -73,6 +73,21 @@ export class RoleProcess {
     }
   }
 
+  /**
+   * SIGSTOP while `fn` runs, then SIGCONT (whatever `fn` did): what happens meanwhile to its
+   * connections (a cut, say) it meets once it goes on, as if it had all happened at once.
+   */
+  async frozenWhile<T>(fn: () => Promise<T>): Promise<T> {
+    const pid = this.run?.child.pid;
+    if (pid !== undefined) process.kill(pid, 'SIGSTOP');
+    try {
+      return await fn();
+    } finally {
+      // A process that exited meanwhile (killed, say) has nothing to wake.
+      if (pid !== undefined && this.run?.child.pid === pid) process.kill(pid, 'SIGCONT');
+    }
+  }
+
   /** kill -9: no shutdown code runs. */
   async kill(): Promise<void> {
     const run = this.run;

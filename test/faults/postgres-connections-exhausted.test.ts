@@ -1,0 +1,57 @@
+import { expect, it } from 'vitest';
+import { sleep } from './harness.js';
+import { ownPostgresScenario } from './own-postgres.js';
+
+/** Whether the roles write warnings (TEST_LOG_LEVEL, warn by default in this suite: roles.ts). */
+const rolesLogWarnings = ['trace', 'debug', 'info', 'warn'].includes(
+  process.env.TEST_LOG_LEVEL ?? 'warn',
+);
+
+/**
+ * A log line of a connection the server refused for want of a slot: the error's code, Postgres's
+ * words (in a start's reason), or databaseBusy's (src/db/unavailable.ts).
+ */
+const REFUSED =
+  /\(53300\)|too many clients already|remaining connection slots are reserved|no free database connection/;
+
+it(
+  "another application takes every connection slot of the server, 2-3 times for up to 12 s, while the roles' sessions are cut or a role restarts: new connections are refused (53300), open ones work; the roles wait it out, nothing lost, nothing wrong (streams and live AML)",
+  ownPostgresScenario(
+    'postgres-connections-exhausted',
+    {
+      liveAml: true,
+      // A DBA's idle_session_timeout: the roles' pools close idle connections after 2 s and open
+      // new ones (src/db/idle-sessions.ts), so they meet the full server on their own too.
+      databaseSettings: { idle_session_timeout: '4s' },
+    },
+    (pg, { rng, roles: { indexer, worker } }) =>
+      pg.exhaustAtRandom(rng, async (hog) => {
+        if (rng.chance(0.5)) {
+          // The roles stopped while their sessions end and the slots go to the other
+          // application: every connection of theirs (pools, LISTEN, the lock sessions,
+          // graphile-worker's) is opened again against the full server.
+          const cut = await indexer.frozenWhile(() => worker.frozenWhile(() => hog.cutOthers()));
+          return `${cut} sessions of the roles cut`;
+        }
+        // A role restarting meanwhile (kill -9): its start finds no connection to have.
+        const role = rng.pick([indexer, worker]);
+        await role.kill();
+        await sleep(rng.int(0, 1000));
+        role.start();
+        return `${role.role} restarted`;
+      }),
+    ({ roles }) => {
+      if (!rolesLogWarnings) return;
+      // The fault reached Tollgate: the server refused its connections (and it carried on).
+      const refused = [roles.indexer, roles.worker].flatMap((r) =>
+        r
+          .output()
+          .split('\n')
+          .filter((l) => REFUSED.test(l)),
+      );
+      console.log(`[faults] roles' log lines of refused connections: ${refused.length}`);
+      expect(refused.length, 'log lines of connections the full server refused').toBeGreaterThan(0);
+    },
+  ),
+  480_000,
+);
