@@ -20,7 +20,7 @@ it(
     'postgres-connections-exhausted',
     {
       liveAml: true,
-      // A DBA's idle_session_timeout: the roles' pools close idle connections after 2 s and open
+      // A DBA's idle_session_timeout: the roles' pools have idle connections closed after 4 s and open
       // new ones (src/db/idle-sessions.ts), so they meet the full server on their own too.
       databaseSettings: { idle_session_timeout: '4s' },
     },
