@@ -526,6 +526,12 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     this.nodeBehindLimitS = nodeBehindLimitS(this.opts.network, this.opts.nodeBehindS, mainnet);
   }
 
+  /** Once the follow loop has reached the node's head: checkNodeBehind, retried. */
+  protected async checkNodeBehindAtHead(cursor: Cursor, head: bigint): Promise<void> {
+    if (this.stopping || BigInt(cursor.block_number) < head) return;
+    await this.retrying(() => this.checkNodeBehind(cursor));
+  }
+
   /**
    * With the indexer at the node's head: whether the node is behind the network, its newest block
    * older than the limit. A node that lost its peers, or stopped (its disk, its process), still

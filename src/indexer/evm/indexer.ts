@@ -171,10 +171,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
           const at = cursor;
           cursor = await this.retrying(() => this.checkTip(at));
         }
-        if (!this.stopping && BigInt(cursor.block_number) >= head) {
-          const at = cursor;
-          await this.retrying(() => this.checkNodeBehind(at));
-        }
+        await this.checkNodeBehindAtHead(cursor, head);
         if (!advanced) await this.pause(this.opts.pollIntervalMs, woken);
       }
     } finally {

@@ -131,10 +131,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
         cursor = await this.retrying(() => this.checkTip(at));
         advanced = cursor !== at;
       }
-      if (!this.stopping && BigInt(cursor.block_number) >= head) {
-        const at = cursor;
-        await this.retrying(() => this.checkNodeBehind(at));
-      }
+      await this.checkNodeBehindAtHead(cursor, head);
       if (!advanced) await this.pause(this.opts.pollIntervalMs, woken);
     }
   }
