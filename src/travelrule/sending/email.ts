@@ -154,9 +154,7 @@ export function createMailer(cfg: MailerConfig): Mailer | undefined {
 }
 
 /** A mail that went out whole to the relay, whose answer never came: it may have it. */
-export class MailInDoubtError extends RetryableError {
-  readonly inDoubt = true;
-}
+export class MailInDoubtError extends RetryableError {}
 
 /** A bunyan-style logger for one mail's transport that notes only the end of the message data. */
 function wholeMessageWatch(): { logger: Logger; whole: boolean } {
