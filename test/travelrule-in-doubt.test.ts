@@ -10,7 +10,7 @@ import {
 } from '../src/travelrule/sending/email.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { freshDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { cuttingRelay } from './helpers/smtp-relays.js';
@@ -78,76 +78,84 @@ describe('a mail whose relay never replied', () => {
   });
 });
 
+/**
+ * A real appliance (API and worker, no indexer) on a fresh database that knows one other VASP,
+ * with a backend API key and a reviewer: `create` files a withdrawal to that VASP, `ops` is the
+ * reviewer's action on it, `status` its tx_status.
+ */
+async function applianceWith(vasp: Parameters<typeof upsertVasp>[1], env: Record<string, string>) {
+  const db = await freshDatabase();
+  const apikey = (await createApiKey(db.sql, 'backend')).apikey;
+  const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
+  const reviewer = {
+    authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
+  };
+  await upsertVasp(db.sql, vasp, 'cli');
+  const app = await startTestAppliance(db.url, env, {
+    api: true,
+    worker: true,
+    indexer: false,
+    devChain: false,
+  });
+  const api = (method: string, path: string, body?: object) =>
+    call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
+  return {
+    db,
+    create: (ref: string) =>
+      api('POST', '/travelrule/create_tx', travelBody(ref, { beneficiary_vasp_id: vasp.uid })),
+    /** The reviewer's `action` on the withdrawal `ref`. */
+    ops: async (ref: string, action: string, body: object = {}) => {
+      const [row] = await db.sql<{ id: string }[]>`
+        select id from travelrule_transactions where transaction_ref = ${ref}`;
+      return call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${row!.id}/${action}`, {
+        headers: reviewer,
+        body,
+      });
+    },
+    status: (ref: string) =>
+      api('GET', `/travelrule/tx_status?transaction_ref=${ref}`).then((r) => r.json.data),
+    async stop() {
+      await app.stop();
+      await db.drop();
+    },
+  };
+}
+
 describe('a transfer that moves on while its e-mail is in doubt', () => {
-  const EMAIL_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a99';
-  let db: TestDatabase;
   let relay: Awaited<ReturnType<typeof cuttingRelay>>;
-  let app: Awaited<ReturnType<typeof startTestAppliance>>;
-  let apikey: string;
-  let reviewer: Record<string, string>;
+  let appliance: Awaited<ReturnType<typeof applianceWith>>;
 
   beforeAll(async () => {
-    db = await freshDatabase();
     relay = await cuttingRelay('end-of-data');
-    apikey = (await createApiKey(db.sql, 'backend')).apikey;
-    const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
-    reviewer = {
-      authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
-    };
-    await upsertVasp(
-      db.sql,
+    appliance = await applianceWith(
       {
-        uid: EMAIL_VASP,
+        uid: '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a99',
         name: 'Mail Only Exchange',
         website: 'https://mail-only.example',
         email: 'compliance@mail-only.example',
       },
-      'cli',
-    );
-    app = await startTestAppliance(
-      db.url,
       { TOLLGATE_SMTP_URL: relay.url },
-      { api: true, worker: true, indexer: false, devChain: false },
     );
   }, 60_000);
 
   afterAll(async () => {
-    await app?.stop();
+    await appliance?.stop();
     await relay?.close();
-    await db?.drop();
   });
 
   it('records it "not sent again", saying the other VASP may have it, not "not sent"', async () => {
     const ref = 'wd-mail-in-doubt';
-    const api = (method: string, path: string, body?: object) =>
-      call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
-    expect(
-      (
-        await api(
-          'POST',
-          '/travelrule/create_tx',
-          travelBody(ref, { beneficiary_vasp_id: EMAIL_VASP }),
-        )
-      ).status,
-    ).toBe(200);
-    const [row] = await db.sql<{ id: string }[]>`
-      select id from travelrule_transactions where transaction_ref = ${ref}`;
-    const id = row!.id;
-    const ops = (action: string, body: object = {}) =>
-      call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/${action}`, {
-        headers: reviewer,
-        body,
-      });
-    expect((await ops('accept')).json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
-    const status = () =>
-      api('GET', `/travelrule/tx_status?transaction_ref=${ref}`).then((r) => r.json.data);
+    const { create, ops } = appliance;
+    const status = () => appliance.status(ref);
+    expect((await create(ref)).status).toBe(200);
+    expect((await ops(ref, 'accept')).json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
     // Sent whole, its reply lost: pending, and said so.
     const pending = await eventually(status, (s) => s.messages[0]?.attempts >= 1, 30_000);
     expect(pending.messages[0]).toMatchObject({ kind: 'email_inquiry', status: 'pending' });
     expect(pending.messages[0].last_error).toMatch(/the relay may have it$/);
     // The other VASP answers (by e-mail, by phone): an operator records it. The next attempt
     // finds the transfer moved on.
-    expect((await ops('answer', { rejected: 'unknown customer' })).json.data).toEqual({
+    expect((await ops(ref, 'answer', { rejected: 'unknown customer' })).json.data).toEqual({
       status: 'OTHER_VASP_REJECTED',
     });
     const settled = await eventually(status, (s) => s.messages[0]?.status !== 'pending', 30_000);
@@ -159,66 +167,40 @@ describe('a transfer that moves on while its e-mail is in doubt', () => {
 });
 
 describe('an inquiry never answered until the attempts run out', () => {
-  const STALLING_VASP = '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a98';
-  let db: TestDatabase;
   let peer: Server;
-  let app: Awaited<ReturnType<typeof startTestAppliance>>;
-  let apikey: string;
-  let reviewer: Record<string, string>;
+  let appliance: Awaited<ReturnType<typeof applianceWith>>;
 
   beforeAll(async () => {
-    db = await freshDatabase();
     // A beneficiary's TRP server that reads every request whole and never answers.
     peer = createServer((socket) => {
       socket.on('error', () => {});
       socket.resume();
     });
     await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
-    apikey = (await createApiKey(db.sql, 'backend')).apikey;
-    const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
-    reviewer = {
-      authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
-    };
-    await upsertVasp(
-      db.sql,
+    appliance = await applianceWith(
       {
-        uid: STALLING_VASP,
+        uid: '6f1c1f0e-7a41-4c55-9d7e-2b7f4f0f0a98',
         name: 'Stalling Exchange',
         website: 'https://stalling.example',
         trp_endpoint: `http://127.0.0.1:${(peer.address() as AddressInfo).port}/inquiry`,
       },
-      'cli',
-    );
-    app = await startTestAppliance(
-      db.url,
       { TOLLGATE_TRP_TIMEOUT_MS: '1000', TOLLGATE_WEBHOOK_MAX_ATTEMPTS: '2' },
-      { api: true, worker: true, indexer: false, devChain: false },
     );
   }, 60_000);
 
   afterAll(async () => {
-    await app?.stop();
+    await appliance?.stop();
     await new Promise((r) => peer?.close(r));
-    await db?.drop();
   });
 
   it('ends the withdrawal saying the beneficiary may have the inquiry, not that it did not reach it', async () => {
     const ref = 'wd-never-answered';
-    const api = (method: string, path: string, body?: object) =>
-      call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
-    await api(
-      'POST',
-      '/travelrule/create_tx',
-      travelBody(ref, { beneficiary_vasp_id: STALLING_VASP }),
-    );
-    const [row] = await db.sql<{ id: string }[]>`
-      select id from travelrule_transactions where transaction_ref = ${ref}`;
-    await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${row!.id}/accept`, {
-      headers: reviewer,
-      body: {},
+    expect((await appliance.create(ref)).status).toBe(200);
+    expect((await appliance.ops(ref, 'accept')).json.data).toEqual({
+      status: 'OTHER_VASP_PENDING',
     });
     const ended = await eventually(
-      () => api('GET', `/travelrule/tx_status?transaction_ref=${ref}`).then((r) => r.json.data),
+      () => appliance.status(ref),
       (s) => s.status === 'OTHER_VASP_REJECTED',
       30_000,
     );
