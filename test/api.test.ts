@@ -349,8 +349,13 @@ describe('the HTTP surface', () => {
         headers: { apikey: keyA },
         body: { address: 'nope', webhook: hook },
       }),
+      // Answered by the body limit, before any route (found by a README check).
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: keyA },
+        body: JSON.stringify({ address: 'x'.repeat(1024 * 1024 + 10) }),
+      }),
     ];
-    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 400, 404, 200, 400]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 400, 404, 200, 400, 413]);
     for (const r of answers) expect(r.headers['cache-control']).toBe('no-store');
   });
 

@@ -147,6 +147,17 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     );
   });
 
+  // No answer of the API or the operator API is for a cache: each is one key's or one
+  // operator's (the key travels in an `apikey` header that shared caches do not take for
+  // credentials), and some carry personal data (tx_status, a transaction's parties). Registered
+  // before every check that answers by itself (HTTPS, the deadline's 503, the body limit's 413).
+  const noStore: MiddlewareHandler = async (c, next) => {
+    await next();
+    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
+  };
+  app.use(`${API_BASE}/*`, noStore);
+  app.use('/ops/*', noStore);
+
   const proxies = deps.trustProxy;
   if (proxies) {
     app.use('*', async (c, next) => {
@@ -221,16 +232,6 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     }),
     metrics.handler,
   );
-
-  // No answer of the API or the operator API is for a cache: each is one key's or one
-  // operator's (the key travels in an `apikey` header that shared caches do not take for
-  // credentials), and some carry personal data (tx_status, a transaction's parties).
-  const noStore: MiddlewareHandler = async (c, next) => {
-    await next();
-    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
-  };
-  app.use(`${API_BASE}/*`, noStore);
-  app.use('/ops/*', noStore);
 
   if (deps.travelRule) {
     // Registered before the API key check and answering itself: the e-mailed view link's token
