@@ -186,7 +186,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         : undefined;
     await importShippedLabels(db.sql); // config/labels/, once per start; cheap when unchanged
     if (useDevChain) {
-      devChain = await startDevChain(undefined, config.dev_chain_node);
+      devChain = await startDevChain(config.dev_chain_port, config.dev_chain_node);
       await forgetStaleDevChain(db.sql, createEvmBlockSource(devChain.url));
     }
     const networks = resolveNetworks(config, devChain?.url);

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports.js';
 import { logLines, runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
@@ -208,6 +209,8 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
   it('stops everything in order: exit 0, no warning or error line, nothing left running', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-ctrlc-'));
     chmodSync(dir, 0o711);
+    // A dev chain of its own: one already answering on its port would be used, and left running.
+    const chainPort = await freePort();
     // A terminal's Ctrl-C signals the whole foreground process group: the launcher leads one here.
     const child = spawn(process.execPath, ['bin/tollgate.mjs', 'start'], {
       detached: true,
@@ -218,6 +221,7 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
         TOLLGATE_DATA_DIR: dir,
         TOLLGATE_PORT: '0',
         TOLLGATE_HOST: '127.0.0.1',
+        TOLLGATE_DEV_CHAIN_PORT: String(chainPort),
       },
     });
     let out = '';
@@ -236,6 +240,9 @@ describe('Ctrl-C on a serving start (bin/tollgate.mjs, what npm start runs)', ()
     expect(lines.map((l) => l.msg)).toEqual(
       expect.arrayContaining(['embedded postgres stopped', 'dev chain stopped', 'stopped']),
     );
+    expect(lines.find((l) => l.msg.startsWith('dev chain started'))).toMatchObject({
+      url: `http://127.0.0.1:${chainPort}`,
+    });
     // The data dir's Postgres is gone: its postmaster.pid with it.
     expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 240_000);

@@ -353,6 +353,8 @@ const ConfigSchema = z
     indexer_poll_interval_ms: z.int().min(10).max(60_000),
     /** The dev chain's node (no RPC configured): Hardhat 2 or Foundry's anvil, both from npm. */
     dev_chain_node: z.enum(['hardhat', 'anvil']).default('hardhat'),
+    /** The dev chain's port on 127.0.0.1; a node already answering there is used as it is. */
+    dev_chain_port: z.int().min(1).max(65_535).default(8545),
     indexer_max_lag_blocks: z.int().min(1),
     /** Base URL that ipfs://<cid>/<path> NFT metadata is fetched through, and media links point to. */
     nft_ipfs_gateway: z.string().refine((v) => {
@@ -468,6 +470,7 @@ const ENV_KEYS: Record<
   TOLLGATE_DELIVERY_ENDPOINT_CONCURRENCY: { path: 'delivery_endpoint_concurrency', type: 'int' },
   TOLLGATE_INDEXER_POLL_INTERVAL_MS: { path: 'indexer_poll_interval_ms', type: 'int' },
   TOLLGATE_DEV_CHAIN_NODE: { path: 'dev_chain_node', type: 'string' },
+  TOLLGATE_DEV_CHAIN_PORT: { path: 'dev_chain_port', type: 'int' },
   TOLLGATE_INDEXER_MAX_LAG_BLOCKS: { path: 'indexer_max_lag_blocks', type: 'int' },
   TOLLGATE_NFT_IPFS_GATEWAY: { path: 'nft_ipfs_gateway', type: 'string' },
   TOLLGATE_DEV_CHAIN: { path: 'dev_chain', type: 'bool' },
