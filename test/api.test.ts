@@ -422,6 +422,24 @@ describe('the HTTP surface', () => {
       expect(head.toLowerCase()).toContain('connection: close');
       expect(json).toEqual({ code: 5000, status: 5000, message });
     }
+    // A body whose chunked framing breaks (a chunk size that is not hex): the request the app
+    // has is refused at once, with one answer, not left waiting for a body that never ends
+    // (found by an outside probe: a 503 blaming the database after 20 s, then a second answer).
+    const chunked = (path: string, headers = '') =>
+      raw(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\nZZ\r\n`,
+      );
+    for (const answer of [
+      await chunked('/v2/stream/create', `apikey: ${keyA}\r\n`),
+      await chunked('/v2/stream/create'),
+      await chunked('/healthz'),
+    ]) {
+      expect(answer.match(/HTTP\/1\.1 /g), answer).toHaveLength(1);
+      const { head, json } = parsed(answer);
+      expect(head).toMatch(/^HTTP\/1.1 400 /);
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(json).toEqual({ code: 5000, status: 5000, message: 'Malformed HTTP request.' });
+    }
     // A well-formed request, then a malformed one on the same connection: the first answer whole,
     // then the refusal.
     const both = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHELLO\r\n\r\n');

@@ -111,15 +111,33 @@ export function startServer(
  * bare status line with no body). Answers to earlier requests on the same connection (pipelined
  * before the malformed one) are finished first, then the refusal follows them: Node's default
  * handler drops them.
+ *
+ * The parser can also fail inside a request the app already has: its body's framing is broken
+ * (a chunk size that is not hex). That request's body never ends, so the app would wait for it
+ * until the request deadline and then blame the database. The refusal is that request's answer
+ * instead, and closing the connection ends its body for the app (with an error, answered to no
+ * one); if the app had answered it already (without reading the body), the connection is only
+ * closed after that answer, since one request gets one answer.
  */
 function answerMalformedRequests(server: Server): void {
-  const connections = new WeakMap<Socket, { answering: number; whenDone?: () => void }>();
+  interface Connection {
+    /** Answers not finished yet, of requests before a malformed one. */
+    answering: number;
+    /** The newest request on the connection, and its answer. */
+    last?: { req: IncomingMessage; res: ServerResponse; counted: boolean };
+    whenDone?: () => void;
+  }
+  const connections = new WeakMap<Socket, Connection>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const state = connections.get(socket) ?? { answering: 0 };
     connections.set(socket, state);
+    const last = { req, res, counted: true };
+    state.last = last;
     state.answering++;
     res.once('close', () => {
+      if (!last.counted) return;
+      last.counted = false;
       state.answering--;
       if (state.answering === 0) state.whenDone?.();
     });
@@ -136,13 +154,22 @@ function answerMalformedRequests(server: Server): void {
           ? [408, 'Request Timeout', 'The request was not received in time.']
           : [400, 'Bad Request', 'Malformed HTTP request.'];
     const body = JSON.stringify(errorBody(ErrorNumber.BAD_REQUEST, message));
-    const refuse = () => {
+    let refuse = () => {
       if (!socket.writable) return void socket.destroy();
       socket.end(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     };
     const state = connections.get(socket);
+    const last = state?.last;
+    if (state && last && !last.req.complete) {
+      if (last.res.headersSent) refuse = () => void socket.end();
+      else if (last.counted) {
+        // Not waited for: its app never gets its body.
+        last.counted = false;
+        state.answering--;
+      }
+    }
     if (state && state.answering > 0) state.whenDone = refuse;
     else refuse();
   });
