@@ -179,6 +179,8 @@ describe('the delivery log', () => {
     expect(future.text).not.toContain(`data-event="${hostileEvent}"`);
     const bad = await viewer.get(`/dashboard/webhooks?key=${key.id}&since=yesterday`);
     expect(noticeOf(bad.text, 'alert')).toContain('ISO 8601');
+    const outOfRange = await viewer.get(`/dashboard/webhooks?key=${key.id}&since=0000-01-01`);
+    expect(noticeOf(outOfRange.text, 'alert')).toContain('ISO 8601');
     // Kind and event: the stream event is there under its kind and its id (or msg_ id) only.
     const listed = async (query: string) =>
       (await viewer.get(`/dashboard/webhooks?key=${key.id}&${query}`)).text.includes(

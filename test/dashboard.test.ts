@@ -512,6 +512,14 @@ describe('the queue', () => {
     const bad = await viewer.get('/dashboard/travelrule?status=NOPE');
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/role="alert"/);
+    // Days the database cannot read, or that do not exist: refused as the filter's, not a 500.
+    for (const query of ['from=0000-01-01', 'to=9999-12-31', 'from=2025-02-30']) {
+      const out = await viewer.get(`/dashboard/travelrule?status=&${query}`);
+      expect(out.status, query).toBe(400);
+      expect(out.text).toContain('must be a date (YYYY-MM-DD)');
+    }
+    for (const query of ['from=0000-01-01', 'to=9999-12-31'])
+      expect((await viewer.get(`/dashboard/audit?${query}`)).status, query).toBe(200);
   });
 });
 

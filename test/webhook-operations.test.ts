@@ -175,6 +175,9 @@ describe('the delivery log', () => {
       ['kind=liveaml', 5000],
       ['status=pending', 5000],
       ['since=yesterday', 5000],
+      // Well-formed, but years the database cannot read (found by an outside probe: a 500).
+      ['since=0000-01-01T00:00:00Z', 5000],
+      ['since=9999-12-31T23:59:59-14:00', 5000],
       ['event_id=42', 5000],
       ['address=0x1234', 5002],
       ['limit=101', 5000],
@@ -284,6 +287,8 @@ describe('redeliver and recover', () => {
     );
     expectRefusal(await api(keyA, 'POST', '/webhook/redeliver', { event_id: 'nope' }), 5000);
     expectRefusal(await api(keyA, 'POST', '/webhook/recover', { since: 'last week' }), 5000);
+    for (const out of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00'])
+      expectRefusal(await api(keyA, 'POST', '/webhook/recover', { since: out }), 5000);
     expectRefusal(
       await api(keyA, 'POST', '/webhook/recover', { since: since.toISOString(), kind: 'test' }),
       5000,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from '../../dates.js';
 import { MAX_ROTATION_OVERLAP_HOURS } from '../../keys/index.js';
 
 /** The schemas of the webhook operations' routes (routes/webhooks.ts). */
@@ -26,6 +27,7 @@ export const Since = z.iso
     offset: true,
     error: 'must be an ISO 8601 time with a zone, e.g. 2025-03-14T06:00:00Z',
   })
+  .refine((v) => storableTime(Date.parse(v)), 'must be a time from year 1 to 9999')
   .meta({ description: 'ISO 8601 time with a zone (Z or an offset), e.g. 2025-03-14T06:00:00Z.' });
 
 const OVERLAP = {

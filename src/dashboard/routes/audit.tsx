@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { storableDay } from '../../dates.js';
 import {
   AUDIT_ACTIONS,
   auditChainHead,
@@ -32,8 +33,6 @@ import { Layout, Pager, Time } from '../layout.js';
  * the chain's newest entry, and with `verify=1` whether the whole chain verifies.
  */
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-
 interface FilterForm {
   actor: string;
   action: string;
@@ -47,8 +46,7 @@ function readFilter(c: DashContext): { form: FilterForm; filter: AuditFilter } {
   const actor = (c.req.query('actor') ?? '').trim().slice(0, 64);
   const rawAction = c.req.query('action') ?? '';
   const action = (AUDIT_ACTIONS as readonly string[]).includes(rawAction) ? rawAction : '';
-  const date = (v: string | undefined) =>
-    v && DATE_RE.test(v) && !Number.isNaN(Date.parse(v)) ? v : '';
+  const date = (v: string | undefined) => (v && storableDay(v) ? v : '');
   const from = date(c.req.query('from'));
   const to = date(c.req.query('to'));
   const target = (c.req.query('target') ?? '').trim().slice(0, 200);

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { storableDay } from '../../dates.js';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type AuditAction, recordAudit } from '../../audit/index.js';
 import { apiErrorOf } from '../../errors.js';
@@ -52,9 +53,6 @@ import { UUID_RE } from '../../ids.js';
  * audit log, and redirect (303) back to the transaction with a flash message.
  */
 
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string) => DAY_RE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
-
 /** Fixed flash texts by the `done` query value (nothing from the URL is echoed). */
 const DONE: Record<string, string> = {
   accept: 'Accepted.',
@@ -90,9 +88,9 @@ function readFilters(c: DashContext): {
     problems.push('Status: not a known status.');
   if (!['', 'incoming', 'outgoing'].includes(filters.direction))
     problems.push('Direction: must be incoming or outgoing.');
-  if (filters.from !== '' && !validDay(filters.from))
+  if (filters.from !== '' && !storableDay(filters.from))
     problems.push('Created from: must be a date (YYYY-MM-DD).');
-  if (filters.to !== '' && !validDay(filters.to))
+  if (filters.to !== '' && !storableDay(filters.to))
     problems.push('Created to: must be a date (YYYY-MM-DD).');
   if (filters.score !== '' && !/^(100|[1-9]?[0-9])$/.test(filters.score))
     problems.push('Score at least: must be a whole number from 0 to 100.');

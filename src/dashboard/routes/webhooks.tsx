@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { storableTime } from '../../dates.js';
 import { normalizeStreamAddress } from '../../chains/address.js';
 import {
   type DeliveriesDeps,
@@ -57,7 +58,7 @@ class FormRefusal extends Error {}
 function isoTime(value: string): Date | undefined {
   if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) return undefined;
   const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? undefined : at;
+  return storableTime(at.getTime()) ? at : undefined;
 }
 
 /** An event id (a UUID) as the log shows it. */
