@@ -179,6 +179,12 @@ describe('receive_tx_without_protocol', () => {
       /ISO 8601 timestamp with a time zone/,
     ],
     [
+      'created_at in year 0, which the database cannot store',
+      { created_at: '0000-06-01T12:00:00Z' },
+      'created_at',
+      /must be a time from year 1 to 9999/,
+    ],
+    [
       'created_at in the future',
       { created_at: new Date(Date.now() + 86_400_000).toISOString() },
       'created_at',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableTime } from '../../dates.js';
 import { NETWORK_SYMBOLS } from '../../config/networks.js';
 import { CONTROL_CHARS, optional } from './fields.js';
 import { Person } from './person.js';
@@ -140,6 +141,7 @@ export const ReceiveFields = {
           ? 'is required'
           : 'must be an ISO 8601 timestamp with a time zone, such as 2024-05-01T12:00:00Z',
     })
+    .refine((v) => storableTime(Date.parse(v)), 'must be a time from year 1 to 9999')
     .meta({
       description: 'When the transaction happened, ISO 8601 with Z or an offset; stored in UTC.',
     }),
