@@ -200,14 +200,36 @@ describe('validation', () => {
         5002,
       );
     }
-    expectError(
-      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+    const absent = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: h(),
+      body: { webhook: hook },
+    });
+    expectError(absent, 400, 5002);
+    expect(absent.json.message).toBe('address: is required');
+    // A field of the wrong type is named as such (not "is required"), without its value.
+    for (const [address, given] of [
+      [1, 'a number'],
+      [null, 'null'],
+      [true, 'a boolean'],
+      [['0xabc'], 'an array'],
+      [{ a: 1 }, 'an object'],
+    ] as const) {
+      const wrong = await call(app.baseUrl, 'POST', '/v2/stream/create', {
         headers: h(),
-        body: { webhook: hook },
-      }),
-      400,
-      5002,
-    );
+        body: { address, webhook: hook },
+      });
+      expectError(wrong, 400, 5002);
+      expect(wrong.json.message).toBe(`address: expected a string, not ${given}`);
+    }
+    // A body that is not a JSON object says so, with the general number.
+    for (const body of ['[]', '"str"', '123', '[{"address":"0xabc"}]']) {
+      const notObject = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: h(),
+        body,
+      });
+      expectError(notObject, 400, 5000);
+      expect(notObject.json.message).toBe('the body must be a JSON object');
+    }
     // stream/delete answers 5002 with the spec's own message; the reason is in `detail`.
     const bad = await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', {
       headers: h(),

@@ -360,6 +360,28 @@ describe('the operator API', () => {
     });
     expect(noReason.status).toBe(400);
     expect(noReason.json.message).toMatch(/reason/);
+    // A reason of the wrong type, or a body that is not an object, is named as such.
+    for (const [body, message] of [
+      [{ reason: 1 }, 'reason: expected a string, not a number'],
+      [{}, 'reason: is required'],
+      ['[]', 'the body must be a JSON object'],
+    ] as const) {
+      const refused = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
+        headers: reviewer,
+        body,
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.json).toMatchObject({ code: 5000, message });
+    }
+    const badEmail = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: { email: 1 },
+    });
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.json).toMatchObject({
+      code: 5000,
+      message: 'email: expected a string, not a number',
+    });
     const done = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
       headers: reviewer,
       body: { reason: 'sanctioned originator address' },

@@ -92,15 +92,80 @@ export function parseInput<T extends z.ZodType>(
   data: unknown,
   numbers: Record<string, number> = {},
 ): z.output<T> {
-  const result = schema.safeParse(data);
+  // reportInput: each issue carries the value that failed, so a field that is absent (undefined:
+  // JSON and query strings have no such value) is told from one of the wrong type. The value is
+  // only looked at for its kind, never put into the message.
+  const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.map(String).join('.');
   const number = numbers[String(issue.path[0] ?? '')] ?? ErrorNumber.BAD_REQUEST;
-  const what = field ? `${field}: ` : '';
-  const message =
-    issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-  throw new ApiError(400, number, `${what}${message}`);
+  throw new ApiError(400, number, issueMessage(issue));
+}
+
+/** What each expected type of an invalid_type issue is called in a message. */
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  bigint: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  array: 'an array',
+  tuple: 'an array',
+  null: 'null',
+  date: 'a date',
+};
+
+/** The kind of a value, in the words of a message (the value itself is never shown). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+    case 'bigint':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+const isJsonObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The message of a validation issue: `<path>: <reason>`. An issue of the wrong type names what
+ * was expected and what was given, or says the field is required when it is absent; a body
+ * (the root, path []) that is not a JSON object says so. Needs the issue's `input`, which zod
+ * reports only when parsed with `{ reportInput: true }` (as parseInput does); without it, every
+ * invalid_type issue reads as a missing field.
+ */
+export function issueMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.map(String).join('.');
+  const root = issue.path.length === 0;
+  if (
+    root &&
+    !isJsonObject(issue.input) &&
+    issue.input !== undefined &&
+    (issue.code === 'invalid_union' ||
+      (issue.code === 'invalid_type' && issue.expected === 'object'))
+  )
+    return 'the body must be a JSON object';
+  let reason = issue.message;
+  if (issue.code === 'invalid_type') {
+    const given = issue.input;
+    if (given === undefined) reason = 'is required';
+    else if (issue.expected === 'int' && typeof given === 'number')
+      reason = 'must be a whole number';
+    else reason = `expected ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(given)}`;
+  }
+  return field ? `${field}: ${reason}` : reason;
 }
 
 /** A network symbol of the spec's table. */
