@@ -41,11 +41,55 @@ function write(value: unknown): string | undefined {
   }
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A body's bytes as text, or undefined when they are not UTF-8 (a stray byte, an encoded
+ * surrogate). Decoding with replacement characters would store text other than what was sent,
+ * and two references differing only in their bad bytes would become the same.
+ */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A UTF-16 surrogate without its other half: what a JSON escape such as "\ud800" makes. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What is wrong with the strings (and keys) of a parsed JSON body, if anything: `nul`, a U+0000,
+ * which Postgres text cannot store (a 500 once, found by test/fuzz.test.ts); `surrogate`, half of
+ * a UTF-16 pair, which no UTF-8 text can hold (Postgres refuses it, or it is stored as U+FFFD).
+ * Either can come only from a `\u` escape, so `text` without one is not walked. Iterative: a body
+ * nested thousands of levels deep cannot overflow the stack.
+ */
+export function badStrings(text: string, value: unknown): 'nul' | 'surrogate' | undefined {
+  if (!text.includes('\\u')) return undefined;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return 'nul';
+      if (LONE_SURROGATE.test(v)) return 'surrogate';
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\u0000')) return 'nul';
+        if (LONE_SURROGATE.test(key)) return 'surrogate';
+        stack.push(item);
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * True when a string (or key) anywhere in the value holds U+0000, which Postgres text cannot
- * store: such a string reaching a query was a 500 (found by test/fuzz.test.ts). The API's body reader
- * and the TRP endpoints refuse it as they parse. Iterative, so a
- * body nested thousands of levels deep cannot overflow the stack.
+ * store: such a string reaching a query was a 500 (found by test/fuzz.test.ts). For a form body,
+ * whose %00 decodes to it (JSON bodies: badStrings). Iterative, so a body nested thousands of
+ * levels deep cannot overflow the stack.
  */
 export function hasNul(value: unknown): boolean {
   const stack: unknown[] = [value];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import { gzipSync } from 'node:zlib';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
@@ -345,6 +346,54 @@ describe('validation', () => {
       400,
       5002,
     );
+  });
+
+  it('takes only uncompressed UTF-8 bodies, and strings that UTF-8 can hold', async () => {
+    // Found by an outside probe: a gzip body was "malformed JSON", plain JSON labelled gzip was
+    // taken, and bad bytes or a lone surrogate were stored as U+FFFD (two references differing
+    // only there became the same).
+    const body = JSON.stringify({ address: randomAddress(), webhook: hook });
+    for (const [encoding, bytes, named] of [
+      ['gzip', gzipSync(body), 'gzip'],
+      ['gzip', body, 'gzip'],
+      ['BR', body, 'br'],
+      ['identity, gzip', body, 'gzip'],
+    ] as const) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { ...h(), 'content-encoding': encoding },
+        body: bytes,
+      });
+      expectError(res, 415, 5000);
+      expect(res.json.message).toBe(
+        `Content-Encoding ${named} is not supported: send the body uncompressed.`,
+      );
+    }
+    const identity = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { ...h(), 'content-encoding': 'identity' },
+      body,
+    });
+    expect(identity.json).toMatchObject({ code: 0 });
+    const prefix = Buffer.from(`{"address":"${randomAddress()}","webhook":"${hook}","x":"`);
+    const badBytes = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: h(),
+      body: Buffer.concat([prefix, Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    });
+    expectError(badBytes, 400, 5000);
+    expect(badBytes.json.message).toBe('The body is not valid UTF-8.');
+    for (const half of ['\\ud800', '\\udfff', 'a\\ud83d']) {
+      const lone = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: h(),
+        body: `{"address":"${randomAddress()}","webhook":"${hook}","x":"${half}"}`,
+      });
+      expectError(lone, 400, 5000);
+      expect(lone.json.message).toMatch(/half of a UTF-16 surrogate pair/);
+    }
+    // A whole pair (an emoji, escaped) is text like any other.
+    const pair = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: h(),
+      body: `{"address":"${randomAddress()}","webhook":"${hook}","x":"\\ud83d\\ude00"}`,
+    });
+    expect(pair.json).toMatchObject({ code: 0 });
   });
 
   it('answers bodies over the limit with 413 JSON', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -332,6 +333,39 @@ describe('trpRoutes', () => {
     res = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, { headers: headers() });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('body is not JSON');
+    // Compressed, not UTF-8, or half a surrogate pair: refused, never stored as other text.
+    const text = JSON.stringify(inquiryBody());
+    res = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
+      headers: headers({ 'content-encoding': 'gzip' }),
+      body: gzipSync(text),
+    });
+    expect(res.status).toBe(415);
+    expect(res.json).toEqual({
+      code: 5000,
+      status: 5000,
+      message: 'Content-Encoding gzip is not supported: send the body uncompressed',
+    });
+    const named = '"Alpha Exchange GmbH"';
+    expect(text).toContain(named);
+    res = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
+      headers: headers(),
+      body: Buffer.concat(
+        text
+          .split(named)
+          .flatMap((part, i) => [
+            ...(i ? [Buffer.from('"Alpha\xff\xfe"', 'latin1')] : []),
+            Buffer.from(part),
+          ]),
+      ),
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('body is not valid UTF-8');
+    res = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
+      headers: headers(),
+      body: text.replaceAll(named, '"Alpha\\udc00"'),
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('strings must not contain half of a UTF-16 surrogate pair');
     expect(recorded.length).toBe(before);
   });
 

@@ -35,6 +35,7 @@ import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
 import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
 import { type Admission, announcesBody } from './admission.js';
+import { unsupportedEncoding } from '../net/content-encoding.js';
 import type { PageCache } from '../wallet/index.js';
 
 export interface AppDeps {
@@ -200,6 +201,19 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   // Only a request that carries a body is looked at: hono's bodyLimit reads `raw.body`, which
   // makes @hono/node-server build a full Request even for a GET without one.
   app.use('*', (c, next) => (announcesBody(c) ? limitBody(c, next) : next()));
+  // A compressed body is not taken: read as it is, a gzip body was "malformed JSON", and plain
+  // JSON labelled gzip was taken as JSON (found by an outside probe). Said plainly instead.
+  app.use('*', async (c, next) => {
+    const encoding = unsupportedEncoding(c.req.header('content-encoding'));
+    if (encoding === undefined || !announcesBody(c)) return next();
+    return c.json(
+      errorBody(
+        ErrorNumber.BAD_REQUEST,
+        `Content-Encoding ${encoding} is not supported: send the body uncompressed.`,
+      ),
+      415,
+    );
+  });
   // A body the route did not read (refused before it: no key, bad token, unknown id) is read to
   // its end here, within the limit above. Left unread, @hono/node-server destroys the socket after
   // the response without "Connection: close", and the client's next request on that keep-alive

@@ -1,19 +1,22 @@
 import type { Context } from 'hono';
 import { ApiError, ErrorNumber } from '../errors.js';
-import { hasNul } from '../json.js';
+import { badStrings, hasNul, utf8Text } from '../json.js';
 
 const NO_BODY = Symbol('no body');
 
 /**
  * The request's body, parsed once per request: JSON, or an HTML form
  * (`application/x-www-form-urlencoded`, what `curl -d apikey=…` sends) as an object of strings.
- * An empty body is `undefined`; anything that does not parse, holds a NUL character in a string,
- * or names a form field twice is a 400 (never a 500).
+ * An empty body is `undefined`; anything that does not parse, is not UTF-8, holds a NUL character
+ * or half a UTF-16 surrogate pair in a string, or names a form field twice is a 400 (never a 500,
+ * and never text other than what was sent).
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const cached = c.get('body' as never) as unknown;
   if (cached !== undefined) return cached === NO_BODY ? undefined : cached;
-  const text = await c.req.text();
+  const text = utf8Text(new Uint8Array(await c.req.arrayBuffer()));
+  if (text === undefined)
+    throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'The body is not valid UTF-8.');
   if (text.trim() === '') {
     c.set('body' as never, NO_BODY as never);
     return undefined;
@@ -26,12 +29,19 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     if (err instanceof ApiError) throw err;
     throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Malformed JSON body.');
   }
-  // Only an escaped NUL can be in a parsed JSON string (a raw one is not JSON): look for it then.
-  if ((form || text.includes('\\u0000')) && hasNul(value))
+  // A form's %00 decodes to NUL; in JSON only an escape can make a NUL or a lone surrogate.
+  const bad = form ? (hasNul(value) ? 'nul' : undefined) : badStrings(text, value);
+  if (bad === 'nul')
     throw new ApiError(
       400,
       ErrorNumber.BAD_REQUEST,
       'Strings in the body must not contain the NUL character (\\u0000).',
+    );
+  if (bad === 'surrogate')
+    throw new ApiError(
+      400,
+      ErrorNumber.BAD_REQUEST,
+      'Strings in the body must not contain half of a UTF-16 surrogate pair (such as \\ud800 alone).',
     );
   c.set('body' as never, value as never);
   return value;

@@ -59,6 +59,13 @@ const SHARED_RESPONSES = {
     'The body is larger than the configured limit (error number 4130, default 1 MiB).',
     { number: ErrorNumber.PAYLOAD_TOO_LARGE, message: 'Request body larger than 1048576 bytes.' },
   ),
+  UnsupportedEncoding: errorResponse(
+    'A compressed body (a `Content-Encoding` other than `identity`): bodies are taken uncompressed (error number 5000).',
+    {
+      number: ErrorNumber.BAD_REQUEST,
+      message: 'Content-Encoding gzip is not supported: send the body uncompressed.',
+    },
+  ),
   TooManyRequests: {
     ...errorResponse(
       'More requests for this API key than its limit per minute (error number 4290); `Retry-After` says when to come back.',
@@ -257,7 +264,12 @@ function operation(
         }
       : {}),
     401: { $ref: '#/components/responses/Unauthorized' },
-    ...(spec.body ? { 413: { $ref: '#/components/responses/PayloadTooLarge' } } : {}),
+    ...(spec.body
+      ? {
+          413: { $ref: '#/components/responses/PayloadTooLarge' },
+          415: { $ref: '#/components/responses/UnsupportedEncoding' },
+        }
+      : {}),
     429: { $ref: '#/components/responses/TooManyRequests' },
     500: { $ref: '#/components/responses/Internal' },
     503: { $ref: '#/components/responses/Unavailable' },
@@ -355,7 +367,7 @@ export function openApiDocument(
       title: 'Tollgate API',
       version,
       description:
-        'Blockchain data, streams, AML and Travel Rule, served by a Tollgate appliance. Every request needs an API key (query `apikey`, header `apikey`, body field `apikey` (JSON, or a form body), or basic-auth username). Every answer is JSON: success is HTTP 200 with `{code: 0, message: "OK", data}`; a refusal is HTTP 400 (401 for the key, 413, 429, 503, 500) with `{code, status, message}`, both numbers the same. AML scores are 0–100 with **100 the highest risk in every output** (analysis, transaction detail, live AML events and webhooks), although the original interface description states the opposite direction for the live AML webhook.',
+        'Blockchain data, streams, AML and Travel Rule, served by a Tollgate appliance. Every request needs an API key (query `apikey`, header `apikey`, body field `apikey` (JSON, or a form body), or basic-auth username). Every answer is JSON: success is HTTP 200 with `{code: 0, message: "OK", data}`; a refusal is HTTP 400 (401 for the key, 413, 415, 429, 503, 500) with `{code, status, message}`, both numbers the same. AML scores are 0–100 with **100 the highest risk in every output** (analysis, transaction detail, live AML events and webhooks), although the original interface description states the opposite direction for the live AML webhook.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/v2', description: 'This appliance.' }],

@@ -28,7 +28,8 @@ export async function call(
   path: string,
   opts: {
     headers?: Record<string, string>;
-    body?: string | object;
+    /** JSON text, an object sent as JSON, or bytes sent as they are. */
+    body?: string | object | Uint8Array;
     /** A TLS client certificate to present (PEM). */
     clientCert?: { cert: string; key: string };
     /** How long the answer's head and body may each take before the call throws (undici's default: 300 s). */
@@ -38,7 +39,7 @@ export async function call(
   const body =
     opts.body === undefined
       ? undefined
-      : typeof opts.body === 'string'
+      : typeof opts.body === 'string' || opts.body instanceof Uint8Array
         ? opts.body
         : JSON.stringify(opts.body);
   const headers = {

@@ -22,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'slow-step.ts',
     'urls.ts',
     'csv.ts',
+    'dates.ts',
     'config',
   ],
   // infrastructure: the database, outbound HTTP, chain clients and units

@@ -14,7 +14,8 @@ import {
   type Resolution,
 } from './messages.js';
 import type { DtiTable } from './assets.js';
-import { hasNul, parseJsonExact } from '../../json.js';
+import { badStrings, parseJsonExact, utf8Text } from '../../json.js';
+import { unsupportedEncoding } from '../../net/content-encoding.js';
 
 /**
  * The inbound side of TRP: three POST endpoints, each addressed by a token we handed out (the
@@ -76,7 +77,7 @@ export const TRP_MAX_BODY_BYTES = 1024 * 1024;
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_EXTENSIONS = 32;
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 /** TRP's error body carries the API's error number of the status. */
 const ERROR_NUMBERS: Record<ErrorStatus, number> = {
   400: ErrorNumber.BAD_REQUEST,
@@ -84,6 +85,7 @@ const ERROR_NUMBERS: Record<ErrorStatus, number> = {
   404: ErrorNumber.ROUTE_NOT_FOUND,
   409: ErrorNumber.CONFLICT,
   413: ErrorNumber.PAYLOAD_TOO_LARGE,
+  415: ErrorNumber.BAD_REQUEST,
   429: ErrorNumber.RATE_LIMITED,
   500: ErrorNumber.INTERNAL,
   503: ErrorNumber.UNAVAILABLE,
@@ -128,7 +130,9 @@ async function readBody(req: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = utf8Text(Buffer.concat(chunks));
+  if (text === undefined) throw new Refusal(400, 'body is not valid UTF-8');
+  return text;
 }
 
 type Endpoint = 'inquiry' | 'resolution' | 'confirmation';
@@ -173,6 +177,12 @@ async function serve(
     // A sender that can be refused from its certificate alone learns nothing about the body.
     await admit?.(peer);
 
+    const encoding = unsupportedEncoding(c.req.header('content-encoding'));
+    if (encoding !== undefined)
+      throw new Refusal(
+        415,
+        `Content-Encoding ${encoding} is not supported: send the body uncompressed`,
+      );
     const text = await readBody(c.req.raw);
     let body: unknown;
     try {
@@ -181,9 +191,13 @@ async function serve(
     } catch {
       throw new Refusal(400, 'body is not JSON');
     }
-    // Only an escaped NUL can be in a parsed string (a raw one is not JSON); Postgres text cannot store it.
-    if (text.includes('\\u0000') && hasNul(body))
+    // Only an escape can make a NUL or half a surrogate pair in a parsed string; Postgres text
+    // can store neither.
+    const bad = badStrings(text, body);
+    if (bad === 'nul')
       throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
+    if (bad === 'surrogate')
+      throw new Refusal(400, 'strings must not contain half of a UTF-16 surrogate pair');
     const result = await run(token, body, { requestId, extensions, peer });
     // A resolution or confirmation is taken with 204 and no body, as TRP implementations answer.
     return result === undefined ? c.body(null, 204) : c.json(result, 200);
