@@ -511,6 +511,19 @@ describe('the HTTP surface', () => {
       expect(head.toLowerCase()).toContain('connection: close');
       expect(json).toEqual({ code: 5000, status: 5000, message: 'Malformed HTTP request.' });
     }
+    // An expectation the server cannot meet: 417, in the error shape too.
+    const expectation = parsed(
+      await raw(
+        'POST /v2/stream/create HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}',
+      ),
+    );
+    expect(expectation.head).toMatch(/^HTTP\/1.1 417 /);
+    expect(expectation.head.toLowerCase()).toContain('connection: close');
+    expect(expectation.json).toEqual({
+      code: 5000,
+      status: 5000,
+      message: 'Expect: only 100-continue is supported.',
+    });
     // A well-formed request, then a malformed one on the same connection: the first answer whole,
     // then the refusal.
     const both = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHELLO\r\n\r\n');

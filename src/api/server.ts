@@ -142,6 +142,18 @@ function answerMalformedRequests(server: Server): void {
       if (state.answering === 0) state.whenDone?.();
     });
   });
+  // An Expect other than 100-continue (Node's own answer: a bare 417 with no body).
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(
+      errorBody(ErrorNumber.BAD_REQUEST, 'Expect: only 100-continue is supported.'),
+    );
+    res.writeHead(417, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
