@@ -27,6 +27,8 @@ export interface NetworkInfo {
   family: NetworkFamily;
   /** Mainnet chain id (EVM only). The indexer reads the node's own id and uses that. */
   chain_id?: number;
+  /** Mainnet block 0's hash (Bitcoin family). */
+  genesis_hash?: string;
   decimals: number;
   /** Default confirmations before a delivery is sent again with `confirmed: true`. */
   confirmations?: number;
@@ -64,4 +66,22 @@ export const EVM_NETWORKS: readonly string[] = NETWORK_SYMBOLS.filter(
 
 export function networkInfo(symbol: string): NetworkInfo | undefined {
   return Object.hasOwn(NETWORKS, symbol) ? NETWORKS[symbol] : undefined;
+}
+
+/**
+ * The network whose mainnet a node's chain is, when it is another network's than `symbol`'s: a
+ * node configured for the wrong network (TOLLGATE_RPC_POLYGON naming an Ethereum node, a Bitcoin
+ * node for litecoin). Told by the EVM chain id or by block 0's hash; a testnet, a dev chain or an
+ * unknown chain is no other network's, and may be followed as `symbol`.
+ */
+export function anotherNetworksMainnet(
+  symbol: string,
+  node: { chainId?: number; genesisHash?: string | null },
+): NetworkInfo | undefined {
+  return Object.values(NETWORKS).find(
+    (n) =>
+      n.symbol !== symbol &&
+      ((node.chainId !== undefined && n.chain_id === node.chainId) ||
+        (!!node.genesisHash && n.genesis_hash === node.genesisHash.toLowerCase())),
+  );
 }

@@ -1,7 +1,12 @@
 import type { Sql } from '../db/index.js';
-import { describeError, HistoryUnavailableError, PermanentError } from '../errors.js';
+import {
+  describeError,
+  HistoryUnavailableError,
+  NodeAnswerError,
+  PermanentError,
+} from '../errors.js';
 import { log } from '../log.js';
-import { networkInfo } from '../config/networks.js';
+import { anotherNetworksMainnet, networkInfo } from '../config/networks.js';
 import {
   type Cursor,
   haltAwaitingResume,
@@ -515,6 +520,25 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
 
   protected noteHead(head: bigint): void {
     this.head = head;
+  }
+
+  /**
+   * Refuses a node that is another network's mainnet (`what`: what gave it away): its blocks
+   * would be served as this network's, its addresses never matching a stream, its history wrong.
+   * Thrown as a wrong answer of the node, before any block is read: retried, and shown in /readyz
+   * (`not indexed yet: node … failing …`) until the node answers as this network's (the right
+   * TOLLGATE_RPC_<NETWORK>, or the name it has pointed at the right node).
+   */
+  protected refuseAnotherNetwork(
+    node: { chainId?: number; genesisHash?: string | null },
+    what: string,
+  ): void {
+    const { network } = this.opts;
+    const other = anotherNetworksMainnet(network, node);
+    if (other)
+      throw new NodeAnswerError(
+        `the node for ${network} follows ${other.name}'s mainnet (${other.symbol}; ${what}), not ${networkInfo(network)?.name ?? network}: set TOLLGATE_RPC_${network.toUpperCase()} to a node of ${network}`,
+      );
   }
 
   /**

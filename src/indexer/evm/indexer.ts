@@ -118,6 +118,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     const { network } = this.opts;
     const existing = await readCursor(this.sql, network);
     const chainId = await this.source.chainId();
+    this.refuseAnotherNetwork({ chainId }, `chain id ${chainId}`);
     this.setNodeBehindLimit(chainId === networkInfo(network)?.chain_id);
     if (existing) {
       if (Number(existing.chain_id) !== chainId) {

@@ -85,6 +85,8 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
       );
     // A node that does not say its chain is taken for the mainnet: a false alarm on a test chain
     // (which the setting silences) costs less than silence on the mainnet.
+    const genesisHash = await this.rpc.blockHash(0n);
+    this.refuseAnotherNetwork({ genesisHash }, `block 0 ${genesisHash}`);
     const chain = (await this.rpc.chainInfo())?.chain;
     this.setNodeBehindLimit(chain === undefined || chain === 'main');
     const existing = await readCursor(this.sql, network);
