@@ -332,6 +332,10 @@ describe('tollgate doctor', () => {
       const r = await doctor({ TOLLGATE_RPC_LITECOIN: ltc!.rpcUrl });
       expect(r.code).toBe(0);
       expect(r.check('litecoin', /getblock with transactions/)?.ok).toBe(true);
+      expect(r.check('litecoin', /block 0/)).toMatchObject({
+        ok: true,
+        detail: expect.stringMatching(/^not a mainnet \(block 0 [0-9a-f]{64}\)$/),
+      });
       expect(r.check('litecoin', /following the network/)).toMatchObject({
         ok: true,
         detail: expect.stringMatching(

@@ -7,7 +7,7 @@ import {
   type ResolvedNetwork,
   type TravelRuleConfig,
 } from '../config/index.js';
-import { networkInfo } from '../config/networks.js';
+import { anotherNetworksMainnet, networkInfo } from '../config/networks.js';
 import {
   closeEvmClient,
   createEvmClient,
@@ -260,6 +260,17 @@ async function checkUtxo(n: ResolvedNetwork): Promise<Check[]> {
     return `head ${head}`;
   });
   if (!reachable) return checks;
+  await probe('block 0 (the network the node follows)', true, async () => {
+    const genesis = await rpc.blockHash(0n);
+    const other = anotherNetworksMainnet(n.symbol, { genesisHash: genesis });
+    expect(
+      !other,
+      `block 0 is ${other?.name}'s mainnet's: a node of ${other?.symbol}, not of ${n.symbol}; the indexer refuses it`,
+    );
+    return genesis === networkInfo(n.symbol)?.genesis_hash
+      ? `${networkInfo(n.symbol)?.name}'s mainnet`
+      : `not a mainnet (block 0 ${genesis})`;
+  });
   let hash: string | null = null;
   await probe('getblockhash', true, async () => {
     hash = await rpc.blockHash(head);
