@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,9 @@ import { ORIGINATOR_ADDRESS, PERSONAL_VALUES, travelBody } from './helpers/trave
 
 const BOOTSTRAP_KEY = 'tg_logs_test_bootstrap_key_0123456789';
 const VASP = '7e57a1b2-0000-4000-8000-0000000000e1';
+/** A TRP peer that refuses every inquiry echoing its persons, as validating peers often do. */
+const ECHOING_VASP = '7e57a1b2-0000-4000-8000-0000000000e2';
+let echoing: Server;
 let db: TestDatabase;
 let child: ReturnType<typeof spawn>;
 let output = '';
@@ -43,6 +48,35 @@ beforeAll(async () => {
       name: 'Mail Desk VASP',
       website: 'https://mail-desk.example',
       email: 'desk@mail-desk.example',
+    },
+    'cli',
+  );
+  // 503 with the echo first (retried), then 422 with it (given up).
+  let answered = 0;
+  echoing = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const names = [...body.matchAll(/"primaryIdentifier":"([^"]+)"/g)].map((m) => m[1]).join(' ');
+    const status = answered++ === 0 ? 503 : 422;
+    res
+      .writeHead(status, {
+        'content-type': 'application/json',
+        'api-version': '3.1.0',
+        'request-identifier': String(req.headers['request-identifier'] ?? ''),
+        ...(status === 503 ? { 'retry-after': '1' } : {}),
+      })
+      .end(
+        JSON.stringify({ code: status, message: `cannot take ${names}: ${body.slice(0, 150)}` }),
+      );
+  });
+  await new Promise<void>((r) => echoing.listen(0, '127.0.0.1', r));
+  await upsertVasp(
+    db.sql,
+    {
+      uid: ECHOING_VASP,
+      name: 'Echoing VASP',
+      website: 'https://echoing.example',
+      trp_endpoint: `http://127.0.0.1:${(echoing.address() as AddressInfo).port}/inquiry`,
     },
     'cli',
   );
@@ -92,6 +126,7 @@ afterAll(async () => {
   }
   await mail.stop();
   await hooks.stop();
+  await new Promise((r) => echoing?.close(r));
   await db?.drop();
 });
 
@@ -212,12 +247,41 @@ describe('the log of a real appliance', () => {
     ).toBe(0);
     await mail.waitFor(2);
 
+    // A TRP peer whose refusals echo the persons: its words go to the transfer's record, not
+    // to the log (found by an outside probe: the log had the names, once per attempt).
+    expect(
+      (
+        await api(
+          'POST',
+          '/travelrule/create_tx',
+          travelBody('logs-echo', { beneficiary_vasp_id: ECHOING_VASP }),
+        )
+      ).json.data,
+    ).toBe('PENDING');
+    const [echo] = await db.sql<
+      { id: string }[]
+    >`select id from travelrule_transactions where transaction_ref = 'logs-echo'`;
+    await call(baseUrl, 'POST', `/ops/travelrule/transactions/${echo!.id}/accept`, {
+      headers: reviewer,
+      body: {},
+    });
+    const refused = await eventually(
+      async () => (await api('GET', '/travelrule/tx_status?transaction_ref=logs-echo')).json.data,
+      (d) => d?.status === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    expect(refused.messages[0]).toMatchObject({ status: 'failed', last_status: 422, attempts: 2 });
+    expect(refused.counterparty_reason).toMatch(
+      /^the inquiry did not reach the beneficiary VASP: HTTP 422: peer answered 422: cannot take /,
+    );
+
     child.kill('SIGTERM');
     expect(await new Promise((r) => child.once('exit', r))).toBe(0);
 
     // The log said what happened…
     expect(output).toContain('travel rule transaction created');
     expect(output).toContain('travel rule message sent');
+    expect(output).toContain("peer answered 422 (its words are in the transfer's record)");
     expect(output).toContain('operator read travel rule personal data');
     expect(output).toContain('webhook delivered');
     // …and none of whom it happened to.

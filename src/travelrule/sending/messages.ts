@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/index.js';
-import { PermanentError, RetryableError, describeError, isRetryable } from '../../errors.js';
+import { PermanentError, RetryableError, isRetryable } from '../../errors.js';
 import { log } from '../../log.js';
 import { retryAfterAnswerS, retryDelayS } from '../../net/retry-after.js';
 import type { AllowList } from '../../net/ssrf.js';
@@ -12,7 +12,7 @@ import {
 } from './email.js';
 import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
 import { IllegalTransitionError, StatusChangedError } from '../lifecycle.js';
-import { TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
+import { type TrpAnswer, TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
 import { callbackToken } from '../callback-token.js';
 import { trpAsset } from '../trp/assets.js';
 import { decodeTravelAddress } from '../trp/travel-address.js';
@@ -158,6 +158,9 @@ export async function sendMessage(
     const status =
       err instanceof TrpRetryable || err instanceof TrpRefused ? (err.status ?? null) : null;
     const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
+    // For logs: without a peer's own words, which may echo the persons (TrpRefused.forLog).
+    const logged =
+      err instanceof TrpRetryable || err instanceof TrpRefused ? err.forLog.slice(0, 300) : reason;
     const inDoubt = err instanceof TrpRetryable ? err.inDoubt : err instanceof MailInDoubtError;
     // graphile-worker waits e^attempts s before the next attempt; a peer's 429 or 503 may ask
     // for longer (Retry-After): then the next attempt is a job of its own, set for that time.
@@ -173,7 +176,7 @@ export async function sendMessage(
         });
       });
       return void log.warn(
-        { ...ctx, error: reason, attempt: m.attempts + 1, retry_in_s: Math.round(waitS) },
+        { ...ctx, error: logged, attempt: m.attempts + 1, retry_in_s: Math.round(waitS) },
         'travel rule message failed; will retry when the other VASP asked',
       );
     }
@@ -189,14 +192,14 @@ export async function sendMessage(
       log.warn(
         {
           ...ctx,
-          error: reason,
+          error: logged,
           attempt: m.attempts + 1,
           attempts_left: job.max_attempts - job.attempts,
           retry_in_s: Math.round(backoffS),
         },
         'travel rule message failed; will retry',
       );
-      throw new RetryableError(`travel rule ${m.kind} failed: ${reason}`);
+      throw new RetryableError(`travel rule ${m.kind} failed: ${logged}`);
     }
     if (m.kind === 'trp_inquiry')
       await inquiryUndeliverable(
@@ -207,7 +210,7 @@ export async function sendMessage(
         m.in_doubt_at ?? (inDoubt ? new Date() : null),
       );
     return void log.warn(
-      { ...ctx, error: reason, status },
+      { ...ctx, error: logged, status },
       retryable
         ? 'travel rule message failed; attempts used up'
         : 'travel rule message refused; not retried',
@@ -279,24 +282,22 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
       vaspCountry: deps.config.vasp_country,
     });
     const res = await trpPost(target.url.href, body, opts);
-    await recordAttempt(deps.sql, m.id, 'sent', res.status, null);
-    // The resolution may come in the response (synchronous) or later to the callback.
-    if (res.body !== null && res.body !== undefined) {
-      const parsed = parseResolution(res.body);
-      if (!parsed.ok)
-        return void log.warn(
-          { message_id: m.id, error: parsed.message },
-          'TRP inquiry answered with an unreadable resolution; waiting for the callback',
-        );
-      const fresh = await getTransaction(deps.sql, t.id);
-      if (fresh)
-        await applyResolution(deps, fresh, parsed.value).catch((err) =>
-          log.warn(
-            { message_id: m.id, error: describeError(err) },
-            'synchronous TRP resolution not applied',
-          ),
-        );
-    }
+    // The resolution may come in the response (synchronous) or later to the callback. One in the
+    // response that cannot be read or taken is said on the message (tx_status, the operations
+    // pages), and the transfer waits for the callback: the peer has the inquiry.
+    const notTaken = await takeInlineResolution(deps, t, res);
+    await recordAttempt(
+      deps.sql,
+      m.id,
+      'sent',
+      res.status,
+      notTaken ? `sent; ${notTaken}; waiting for the resolution on the callback` : null,
+    );
+    if (notTaken)
+      log.warn(
+        { message_id: m.id, travelrule_id: t.id, status: res.status, error: notTaken },
+        "TRP inquiry taken, its answer's resolution not; waiting for the callback",
+      );
     return;
   }
   if (!t.counterparty_callback) throw new PermanentError('no callback URL of the other VASP');
@@ -309,7 +310,41 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
     body = m.params.txid !== undefined ? { txid: m.params.txid } : { canceled: m.params.canceled };
   }
   const res = await trpPost(t.counterparty_callback, body, opts);
-  await recordAttempt(deps.sql, m.id, 'sent', res.status, null);
+  await recordAttempt(
+    deps.sql,
+    m.id,
+    'sent',
+    res.status,
+    res.unread ? `sent; ${res.unread}, not read` : null,
+  );
+}
+
+/**
+ * The resolution in an inquiry's answer, applied; or why it was not: an answer not read
+ * (TrpAnswer.unread), a body that is no resolution, or one the transfer cannot take (an address
+ * not of its network, a callback not allowed). Only the reason's words of our own are returned:
+ * TravelRuleError messages name the field, never a person.
+ */
+async function takeInlineResolution(
+  deps: SenderDeps,
+  t: TravelRuleTransaction,
+  res: TrpAnswer,
+): Promise<string | undefined> {
+  if (res.unread) return `${res.unread}, not read`;
+  if (res.body === null || res.body === undefined) return undefined;
+  const parsed = parseResolution(res.body);
+  if (!parsed.ok) return `the resolution in its answer is not one: ${parsed.message}`;
+  const fresh = await getTransaction(deps.sql, t.id);
+  if (!fresh) return undefined;
+  try {
+    await applyResolution(deps, fresh, parsed.value);
+    return undefined;
+  } catch (err) {
+    return `the resolution in its answer was not taken: ${err instanceof Error ? err.message : String(err)}`.slice(
+      0,
+      250,
+    );
+  }
 }
 
 async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {

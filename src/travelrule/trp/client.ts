@@ -35,6 +35,8 @@ export class TrpRetryable extends RetryableError {
     readonly status?: number,
     readonly retryAfterS?: number,
     readonly inDoubt = false,
+    /** The message without the peer's own words, for logs (see TrpRefused). */
+    readonly forLog = message,
   ) {
     super(message);
     this.name = 'TrpError';
@@ -46,14 +48,39 @@ export class TrpRefused extends PermanentError {
   constructor(
     message: string,
     readonly status?: number,
+    /**
+     * The message without the peer's own words, for logs: a peer's error text may echo the
+     * persons of the request (`originator.name Jane Doe …`), and no log line carries personal
+     * data. The message itself, with them, goes to the transfer's record for its readers.
+     */
+    readonly forLog = message,
   ) {
     super(message);
     this.name = 'TrpError';
   }
 }
 
-function trpError(message: string, retryable: boolean, status?: number): TrpError {
-  return retryable ? new TrpRetryable(message, status) : new TrpRefused(message, status);
+function trpError(
+  message: string,
+  retryable: boolean,
+  status?: number,
+  forLog = message,
+): TrpError {
+  return retryable
+    ? new TrpRetryable(message, status, undefined, false, forLog)
+    : new TrpRefused(message, status, forLog);
+}
+
+/**
+ * A TRP message's answer: 2xx, the peer took it. `body`: its parsed JSON, null when empty or not
+ * taken. `unread`: why an answer was not taken (another request-identifier than ours, over the
+ * size limit, not JSON): the peer has the message all the same, and what its answer meant comes
+ * again on the callback, as a deferred answer's does.
+ */
+export interface TrpAnswer {
+  status: number;
+  body: unknown;
+  unread?: string;
 }
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -227,9 +254,9 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): string {
 }
 
 /**
- * POSTs one TRP message. 2xx → the parsed JSON answer (null when empty); anything else is a
- * TrpError: TrpRetryable for 5xx, 408, 429, connection failures and timeouts; TrpRefused for other 4xx,
- * redirects, a URL the SSRF guard refuses, or an answer that is not JSON or not ours.
+ * POSTs one TRP message. 2xx → the answer (TrpAnswer); anything else is a TrpError:
+ * TrpRetryable for 5xx, 408, 429, connection failures and timeouts; TrpRefused for other 4xx,
+ * redirects, or a URL the SSRF guard refuses.
  */
 export interface TrpPostOptions {
   timeoutMs: number;
@@ -251,7 +278,7 @@ export async function trpPost(
   url: string,
   body: unknown,
   opts: TrpPostOptions,
-): Promise<{ status: number; body: unknown }> {
+): Promise<TrpAnswer> {
   let target: URL;
   try {
     target = new URL(url);
@@ -282,25 +309,42 @@ export async function trpPost(
 
   const { status } = res;
   if (status >= 200 && status < 300) {
+    // Taken: an answer that cannot be read does not make the message undelivered.
     if (res.requestId === undefined)
       log.debug({ host: target.host, status }, 'TRP peer did not echo request-identifier');
     else if (res.requestId !== opts.requestId)
-      throw trpError('request-identifier not echoed', false, status);
+      return { status, body: null, unread: 'its answer carries another request-identifier' };
     if (res.truncated)
-      throw trpError(`answer larger than ${MAX_RESPONSE_BYTES} bytes`, false, status);
+      return {
+        status,
+        body: null,
+        unread: `its answer is larger than ${MAX_RESPONSE_BYTES} bytes`,
+      };
     if (res.text.trim() === '') return { status, body: null };
     try {
       return { status, body: JSON.parse(res.text) as unknown };
     } catch {
-      throw trpError(`peer answered ${status} with a body that is not JSON`, false, status);
+      return { status, body: null, unread: 'its answer is not JSON' };
     }
   }
   if (status >= 300 && status < 400)
     throw trpError(`redirect ${status} not followed`, false, status);
   const retryable = status >= 500 || status === 408 || status === 429;
   const message = peerMessage(res.text);
-  const text = message ? `peer answered ${status}: ${message}` : `peer answered ${status}`;
+  const bare = `peer answered ${status}`;
+  const text = message ? `${bare}: ${message}` : bare;
   if (status === 429 || status === 503)
-    throw new TrpRetryable(text, status, retryAfterSeconds(res.retryAfter) ?? undefined);
-  throw trpError(text, retryable, status);
+    throw new TrpRetryable(
+      text,
+      status,
+      retryAfterSeconds(res.retryAfter) ?? undefined,
+      false,
+      message ? `${bare} (its words are in the transfer's record)` : bare,
+    );
+  throw trpError(
+    text,
+    retryable,
+    status,
+    message ? `${bare} (its words are in the transfer's record)` : bare,
+  );
 }
