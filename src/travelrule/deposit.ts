@@ -16,13 +16,17 @@ import { screenParties } from './screening.js';
 import {
   findByCallbackToken,
   findByRef,
+  findTrpInquiry,
+  readPayload,
   recordScreening,
   recordThreshold,
   updateCounterparty,
+  type TravelRuleTransaction,
 } from './store.js';
+import { DecryptionError } from './crypto.js';
 import { thresholdNotes } from './threshold.js';
 import type { Confirmation, InboundInquiry, Resolution } from './trp/messages.js';
-import { TRP_VERSION } from './trp/messages.js';
+import { decimalOf, TRP_VERSION } from './trp/messages.js';
 import { findVaspByInboundToken } from './vasps.js';
 import { enqueueTravelRuleWebhook, type SealedParties } from './webhooks.js';
 
@@ -163,11 +167,63 @@ function overRate(sender: string, vaspUid: string | undefined, perMinute: number
   );
 }
 
+/** JSON with object keys sorted: two parties compare equal whatever order their keys came in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : v,
+  );
+}
+
+/**
+ * What of an inquiry differs from the transfer stored earlier under its request-identifier, as
+ * TRP paths (never values): the stored columns (amount, asset, callback), then the sealed parties
+ * (the beneficiary's account, the persons). Parties that cannot be opened (their data key gone)
+ * are not compared.
+ */
+async function differences(
+  deps: TravelRuleDeps,
+  earlier: TravelRuleTransaction,
+  inquiry: InboundInquiry,
+  network: string,
+  parties: SealedParties,
+): Promise<string[]> {
+  const changed: string[] = [];
+  if (decimalOf(earlier.amount) !== decimalOf(inquiry.amount)) changed.push('amount');
+  if (
+    earlier.asset.toUpperCase() !== inquiry.asset.toUpperCase() ||
+    earlier.network !== network ||
+    earlier.decimals !== inquiry.decimals
+  )
+    changed.push('asset');
+  if (earlier.counterparty_callback !== inquiry.callback) changed.push('callback');
+  let stored: Partial<SealedParties> | undefined;
+  try {
+    stored = (await readPayload(deps.sql, deps.keyring, earlier.id)) as Partial<SealedParties>;
+  } catch (err) {
+    if (!(err instanceof DecryptionError)) throw err;
+  }
+  if (stored) {
+    const same = (a: unknown, b: unknown) => canonical(a ?? null) === canonical(b ?? null);
+    if (!same(stored.beneficiary?.accountNumber, parties.beneficiary.accountNumber))
+      changed.push('IVMS101.beneficiary.accountNumber');
+    if (!same(stored.beneficiary?.persons, parties.beneficiary.persons))
+      changed.push('IVMS101.beneficiary.beneficiaryPersons');
+    if (!same(stored.originator, parties.originator)) changed.push('IVMS101.originator');
+  }
+  return changed;
+}
+
 /**
  * An inbound transfer inquiry from a directory VASP (known by the token of its inbound URL):
  * stored, screened, PENDING for the operators, answered "deferred" ({version}); the resolution
  * follows to its callback once an operator and the caller have acted. A repeated inquiry (same
- * request-identifier from the same VASP) is answered the same and stored once.
+ * request-identifier from the same VASP, the same content: a retry) is answered the same and
+ * stored once; the same request-identifier with other content (another amount, asset, callback,
+ * beneficiary account or parties) is refused (409), naming what differs.
  */
 export async function receiveInquiry(
   deps: TravelRuleDeps,
@@ -204,13 +260,27 @@ export async function receiveInquiry(
   if (!apiKeyId) throw new TravelRuleError('unavailable', 'this VASP cannot take transfers yet');
   const counterparty = vasp?.uid ?? null;
   const ref = `trp-${requestId}`;
-  // A repeat is answered as the first was; one of another sender is refused.
-  const repeat = async (): Promise<Resolution> => {
-    const existing = await findByRef(deps.sql, apiKeyId, ref);
-    if (existing?.counterparty_vasp_id === counterparty) return { version: TRP_VERSION };
-    throw new TravelRuleError('state', 'request-identifier already used');
+  const parties: SealedParties = { originator: inquiry.originator, beneficiary };
+  // A repeat (the same inquiry again) is answered as the first was; one of another sender, or
+  // with other content, is refused: the first transfer stands as it was taken.
+  const repeat = async (earlier: TravelRuleTransaction | undefined): Promise<Resolution> => {
+    if (
+      earlier?.direction !== 'incoming' ||
+      earlier.counterparty_protocol !== 'trp' ||
+      earlier.counterparty_vasp_id !== counterparty
+    )
+      throw new TravelRuleError('state', 'request-identifier already used');
+    const changed = await differences(deps, earlier, inquiry, network, parties);
+    if (changed.length > 0)
+      throw new TravelRuleError(
+        'state',
+        `request-identifier already used by an inquiry with another ${changed.join(', ')}: a retry repeats the inquiry unchanged, a new transfer needs a new request-identifier`,
+      );
+    return { version: TRP_VERSION };
   };
-  if (await findByRef(deps.sql, apiKeyId, ref)) return repeat();
+  const earlier =
+    (await findByRef(deps.sql, apiKeyId, ref)) ?? (await findTrpInquiry(deps.sql, ref));
+  if (earlier) return repeat(earlier);
   // A repeat costs nothing; a new transfer counts against its sender's rate.
   const sender = vasp
     ? `vasp:${vasp.uid}`
@@ -224,7 +294,6 @@ export async function receiveInquiry(
       turn.retryAfterS,
     );
   }
-  const parties: SealedParties = { originator: inquiry.originator, beneficiary };
   const screening = await screenParties(deps.sql, deps.aml, deps.indexedNetworks, {
     network,
     ...parties,
@@ -266,7 +335,7 @@ export async function receiveInquiry(
       if (err instanceof DuplicateTransactionRefError) return false;
       throw err;
     });
-  if (!stored) return repeat();
+  if (!stored) return repeat(await findByRef(deps.sql, apiKeyId, ref));
   log.info(
     { vasp_uid: counterparty ?? undefined, travel_address: customer?.id, request_id: requestId },
     'travel rule inquiry received',

@@ -204,6 +204,23 @@ export async function findByRef(
   return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
 }
 
+/**
+ * The deposit an inbound TRP inquiry made under this reference (`trp-<request-identifier>`),
+ * whichever API key it went to (a Travel Address belongs to its customer's key, the directory
+ * inquiry URL to the incoming key): the oldest when there are several.
+ */
+export async function findTrpInquiry(
+  sql: Db,
+  transactionRef: string,
+): Promise<TravelRuleTransaction | undefined> {
+  const [row] = await sql<TravelRuleTransaction[]>`
+    select ${sql.unsafe(COLUMNS)} from travelrule_transactions
+    where transaction_ref = ${transactionRef} and api_key_id in (select id from api_keys)
+      and direction = 'incoming' and counterparty_protocol = 'trp'
+    order by created_at, id limit 1`;
+  return row ? { ...row, api_key_id: String(row.api_key_id) } : undefined;
+}
+
 /** Transactions, oldest first, optionally of one status and direction (the operators' queues). */
 export async function listTransactions(
   sql: Db,

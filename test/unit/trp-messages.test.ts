@@ -247,6 +247,16 @@ describe('buildInquiry / parseInquiry', () => {
         b.IVMS101.beneficiary.accountNumber = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'];
       }),
     ).toMatchObject({ asset: 'BTC', network: 'bitcoin', decimals: 8 });
+    // slip0044 or network beside a DTI naming the same asset.
+    for (const asset of [
+      { slip0044: 60, dti: 'X9J9K872S' },
+      { slip0044: 'ETH', network: 'Ethereum', dti: 'x9j9k872s' },
+    ])
+      expect(read((b) => (b.asset = asset))).toMatchObject({
+        asset: 'ETH',
+        network: 'eth',
+        decimals: 18,
+      });
     // Keys outside the protocol are ignored.
     expect(read((b) => (b.asset = { slip0044: 60, extra: true })).asset).toBe('ETH');
     // IVMS101.2023 names the person lists in the singular.
@@ -374,6 +384,43 @@ describe('buildInquiry / parseInquiry', () => {
         }),
       ),
     ).toBe("amount: has more fractional digits than the asset's decimals (18)");
+    // Zero, however written, is no transfer.
+    for (const zero of ['0', '0.000', '-0', '-0.0', '0e5', '0E-3'])
+      expect(
+        refusal(
+          edited(body, (b) => {
+            b.amount = new JsonNumber(zero);
+          }),
+        ),
+      ).toBe('amount: must be greater than 0');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.amount = 0;
+        }),
+      ),
+    ).toBe('amount: must be greater than 0');
+    // Two identifiers of the asset that name different ones: neither wins.
+    for (const asset of [
+      { slip0044: 60, dti: '4H95J0R2X' },
+      { slip0044: 0, dti: 'X9J9K872S' },
+      { slip0044: 'BTC', dti: 'X9J9K872S' },
+      { slip0044: 60, dti: 'W3QWP2CDQ' },
+    ])
+      expect(
+        refusal(
+          edited(body, (b) => {
+            b.asset = asset;
+          }),
+        ),
+      ).toBe('asset: asset.slip0044 and asset.dti disagree (they name different assets)');
+    expect(
+      refusal(
+        edited(body, (b) => {
+          b.asset = { network: 'bitcoin', dti: 'X9J9K872S' };
+        }),
+      ),
+    ).toBe('asset: asset.network and asset.dti disagree (they name different networks)');
     expect(
       refusal(
         edited(body, (b) => {

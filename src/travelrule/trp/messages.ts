@@ -19,12 +19,15 @@ import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js'
  *   wei. Inbound any subset is accepted: the network comes from `network` (our symbol or the
  *   network's name, any letter case) or else from `slip0044`; when neither names a network we
  *   know, it is left undefined and derived from the wallet addresses (as for create_tx). A
- *   `slip0044` whose family contradicts `network` is refused. `dti` is accepted and ignored.
+ *   `slip0044` whose family contradicts `network` is refused. A known `dti` names the asset
+ *   (its network, symbol and decimals from the DTI table); a `slip0044` beside it must name the
+ *   same coin (its native asset, in the same network family) and a `network` beside it the same
+ *   network, else the inquiry is refused ("asset: … disagree"): one identifier never silently wins.
  * - The asset symbol is `symbol`, else the network's native coin (config/networks.json), else
  *   the upper-cased `network` string. `decimals` may be left out for a native coin (the network
  *   table's decimals); otherwise it is required.
- * - `amount` is an integer string in the asset's smallest unit; inbound a JSON integer is also
- *   accepted while it is a safe integer (beyond 2^53 a JSON number has already lost digits).
+ * - `amount` is a JSON number in whole units of the asset (1.25), read from its exact text (no
+ *   float: 18 decimals stay exact), with at most the asset's decimals; it must be greater than 0.
  * - IVMS101 is the standard JSON shape; persons are natural persons with the same fields as the
  *   create_tx input, validated by parseTravelRuleInput. `name` may also come as an array of
  *   name objects (IVMS101 NaturalPerson.name [1..n]); their identifiers are joined. Legal
@@ -176,6 +179,24 @@ function parseAsset(asset: unknown, dtis: DtiTable): Parsed<AssetFields> {
       return fail(
         'asset.dti: is not a DTI this VASP knows (its DTI table lists the assets it takes)',
       );
+    // The DTI names the asset; a slip0044 or network given beside it must name the same one.
+    if (slip0044 !== undefined && slip0044 !== null) {
+      const coin =
+        typeof slip0044 === 'number' || typeof slip0044 === 'string'
+          ? networkOfSlip0044(slip0044)
+          : undefined;
+      if (
+        coin !== undefined &&
+        (networkInfo(coin)!.asset !== entry.asset.toUpperCase() ||
+          family(coin) !== family(entry.network))
+      )
+        return fail('asset: asset.slip0044 and asset.dti disagree (they name different assets)');
+    }
+    if (typeof networkValue === 'string') {
+      const named = networkFromString(networkValue);
+      if (named !== undefined && named !== entry.network)
+        return fail('asset: asset.network and asset.dti disagree (they name different networks)');
+    }
     return {
       ok: true,
       value: { symbol: entry.asset, network: entry.network, decimals: entry.decimals },
@@ -261,7 +282,7 @@ export function decimalOf(text: string): string | undefined {
   return frac ? `${whole}.${frac}` : whole;
 }
 
-/** TRP's amount: a JSON number in whole units of the asset, read from its exact text. */
+/** TRP's amount: a JSON number in whole units of the asset, read from its exact text; more than 0. */
 function parseAmount(amount: unknown): Parsed<string> {
   if (amount === undefined || amount === null) return fail('amount: is required');
   const text =
@@ -272,6 +293,8 @@ function parseAmount(amount: unknown): Parsed<string> {
         : undefined;
   if (text === undefined)
     return fail('amount: must be a JSON number in whole units of the asset, such as 1.25');
+  // Zero, however written (0, 0.000, -0, 0e5), is no transfer.
+  if (/^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/.test(text)) return fail('amount: must be greater than 0');
   const decimal = decimalOf(text);
   if (decimal === undefined) return fail('amount: must be a non-negative number of a sane size');
   return { ok: true, value: decimal };
