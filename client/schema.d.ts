@@ -286,7 +286,7 @@ export interface paths {
         };
         /**
          * A transaction's status and history, by transaction_ref
-         * @description Where a transaction of this key stands: its status, each status it took (who moved it: api_key, operator, counterparty or system) and how its messages to the other VASP fared (attempts, the other side's last HTTP status and error). No personal data, and not the operators' reasons (internal to the compliance team); what the other VASP said when it rejected or cancelled is counterparty_reason. 5003 when this key has no transaction with the reference. An addition to the spec.
+         * @description Where a transaction of this key stands: its status, each status it took (who moved it: api_key, operator, counterparty or system) and how its messages to the other VASP fared (attempts, the other side's last HTTP status and error). No personal data, and not the operators' reasons (internal to the compliance team); what the other VASP said when it rejected or cancelled is counterparty_reason. For a withdrawal, beneficiary_address is the address the beneficiary VASP approved (pay to it), and beneficiary_address_differs says whether it is another than the beneficiary accountNumber of create_tx. 5003 when this key has no transaction with the reference. An addition to the spec.
          */
         get: operations["travelruleTxStatus"];
         put?: never;
@@ -709,7 +709,7 @@ export interface webhooks {
          * Travel rule webhook
          * @description Sent to the key's travel rule webhook (POST /v2/travelrule/webhook, else the configured `TOLLGATE_TRAVEL_RULE_WEBHOOK_URL`; https only) when a transfer needs the backend or changes on the other VASP's side:
          *
-         *     - `OTHER_VASP_APPROVED`: the beneficiary VASP approved a withdrawal; pay out and call POST /v2/travelrule/send_tx_hash.
+         *     - `OTHER_VASP_APPROVED` (with `beneficiary_address` and `beneficiary_address_differs`): the beneficiary VASP approved a withdrawal; pay out to `beneficiary_address` and call POST /v2/travelrule/send_tx_hash.
          *     - `OTHER_VASP_REJECTED`: it rejected or cancelled it, or could not be reached; informational.
          *     - `WAITING_ADDRESS_DATA` (with `persons` and `accountNumber`): an operator accepted a deposit announced over TRP; find the customer and call POST /v2/travelrule/send_address.
          *     - `TRANSACTION_CONFIRMED` (with `txid`): the originator VASP confirmed the deposit with its transaction hash.
@@ -1100,6 +1100,10 @@ export interface components {
             counterparty_vasp_id: string | null;
             counterparty_protocol: ("trp" | "email") | null;
             counterparty_reason: string | null;
+            /** @description A withdrawal's: the address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail). Pay to this one, not to an address known before: it is what the beneficiary VASP approved, and with a Travel Address it may be one your backend never knew. Null until approved (and when an e-mailed VASP's approval was recorded without an address); it does not change once approved. A deposit's: your customer's address the originator VASP was told to pay to (given with send_address, or the account of the Travel Address the inquiry came on); null before that and for a deposit without the protocol. */
+            beneficiary_address: string | null;
+            /** @description A withdrawal's, once beneficiary_address is known: true when it is none of the beneficiary accountNumber given to create_tx (compared without case on EVM networks, exactly on others), false when it is one of them. Not an error (a Travel Address transfer legitimately gets an address the originator did not know), but a payout meant for the account named at create_tx must go to beneficiary_address. Null when there is nothing to compare: not approved yet, approved without an address, or a deposit. */
+            beneficiary_address_differs: boolean | null;
             created_at: string;
             updated_at: string;
             history: {
@@ -3119,6 +3123,8 @@ export interface operations {
                      *         "counterparty_vasp_id": "2b548b81-d088-4b46-8e91-636d14a6c191",
                      *         "counterparty_protocol": "email",
                      *         "counterparty_reason": null,
+                     *         "beneficiary_address": "0xf29047aea3d07514a7ead2baa9bd036d33065cfd",
+                     *         "beneficiary_address_differs": false,
                      *         "created_at": "2025-03-14T10:02:17.431Z",
                      *         "updated_at": "2025-03-14T13:48:05.902Z",
                      *         "history": [
@@ -5626,6 +5632,10 @@ export interface operations {
                     transaction_ref: string;
                     /** @constant */
                     status: "OTHER_VASP_APPROVED";
+                    /** @description The address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail): pay to this one, not to an address known before (with a Travel Address your backend may never have known one). Null only when an e-mailed VASP's approval was recorded without an address. The same as beneficiary_address of GET /v2/travelrule/tx_status. */
+                    beneficiary_address: string | null;
+                    /** @description True when beneficiary_address is none of the beneficiary accountNumber given to create_tx (compared without case on EVM networks, exactly on others), false when it is one of them, null when beneficiary_address is null. Not an error (a Travel Address transfer legitimately gets an address the originator did not know), but a payout meant for the account named at create_tx must go to beneficiary_address. */
+                    beneficiary_address_differs: boolean | null;
                 } | {
                     /** @description The caller's transaction_ref of create_tx; for a deposit announced by another VASP over TRP, `trp-<request-identifier>`. */
                     transaction_ref: string;

@@ -415,16 +415,18 @@ const REAL: [string, () => Promise<Reply>][] = [
     'post /travelrule/send_tx_hash',
     async () => {
       // The create_tx example's withdrawal: an operator accepts it, the beneficiary VASP (e-mail)
-      // approves, and the hash goes out.
+      // approves the account create_tx named (tx_status shows it, beneficiary_address_differs
+      // false), and the hash goes out.
       const body = exampleBody('post', '/travelrule/send_tx_hash');
       const id = await transactionId(body.transaction_ref);
       expect((await ops(`/transactions/${id}/accept`)).json.data).toEqual({
         status: 'OTHER_VASP_PENDING',
       });
       await mail.waitFor(1);
-      expect((await ops(`/transactions/${id}/answer`, { approved: true })).json.data).toEqual({
-        status: 'WAITING_TX_HASH',
-      });
+      const approved = exampleBody('post', '/travelrule/create_tx').beneficiary.accountNumber[0];
+      expect(
+        (await ops(`/transactions/${id}/answer`, { approved: true, address: approved })).json.data,
+      ).toEqual({ status: 'WAITING_TX_HASH' });
       return api('POST', '/travelrule/send_tx_hash', body);
     },
   ],

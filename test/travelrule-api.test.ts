@@ -580,7 +580,16 @@ describe('the e-mail fallback, end to end', () => {
     );
     const approved = hooks.received.find((r) => r.json?.status === 'OTHER_VASP_APPROVED')!;
     expect(hook).toBeDefined();
-    expect(approved.json).toEqual({ transaction_ref: 'wd-vasp', status: 'OTHER_VASP_APPROVED' });
+    // Approved without an address: none to pay to but the one the backend knows, nothing compared.
+    expect(approved.json).toEqual({
+      transaction_ref: 'wd-vasp',
+      status: 'OTHER_VASP_APPROVED',
+      beneficiary_address: null,
+      beneficiary_address_differs: null,
+    });
+    expect(
+      (await api('GET', '/travelrule/tx_status?transaction_ref=wd-vasp')).json.data,
+    ).toMatchObject({ beneficiary_address: null, beneficiary_address_differs: null });
     expectWebhookContract('travelRule', [approved.json]);
     new Webhook(key.webhook_secret).verify(
       approved.body,

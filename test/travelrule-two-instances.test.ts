@@ -288,9 +288,12 @@ async function transfer(from: Side, to: Side, ref: string, txid: string): Promis
   await waitStatus(to, incoming.transaction_ref, 'WAITING_FOR_CONFIRMATION');
 
   // The originator learns of the approval, pays out, and sends the hash.
+  // With the address the beneficiary's backend gave: the account create_tx named.
   expect(await hookFor(from, ref, 'OTHER_VASP_APPROVED')).toEqual({
     transaction_ref: ref,
     status: 'OTHER_VASP_APPROVED',
+    beneficiary_address: BENEFICIARY_ADDRESS.toLowerCase(),
+    beneficiary_address_differs: false,
   });
   await waitStatus(from, ref, 'WAITING_TX_HASH');
   const [approved] = await from.db

@@ -14,6 +14,8 @@ import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
+import { Receiver } from './helpers/receiver.js';
+import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { selfSignedLoopback } from './helpers/certs.js';
 import {
   BENEFICIARY_ADDRESS,
@@ -88,6 +90,14 @@ class Peer {
           return void res
             .writeHead(429, { ...echo, 'retry-after': '120' })
             .end('{"message":"too many requests"}');
+        // Approves in the inquiry's response (TRP lets the answer come inline), to an address of
+        // its own choosing: not the account the originator named.
+        if (req.url === '/trp/approving-inquiry')
+          return void res.writeHead(200, echo).end(
+            JSON.stringify({
+              approved: { address: APPROVED_ELSEWHERE, callback: `${this.base}/cb/approving` },
+            }),
+          );
         if (
           req.url?.startsWith('/trp/inquiry') ||
           req.url?.startsWith('/trp/ta-inquiry') ||
@@ -130,6 +140,9 @@ const PEER_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d';
 const SILENT_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2f';
 const REFUSING_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2e';
 const BUSY_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c30';
+const APPROVING_UID = '7a0c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c31';
+/** The address the approving peer gives: EIP-55 mixed case, not travelBody()'s beneficiary account. */
+const APPROVED_ELSEWHERE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const INBOUND_TOKEN = 'peer-inbound-token-0123456789abcdef0123';
 
 let db: TestDatabase;
@@ -137,6 +150,8 @@ let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let key: { id: string; apikey: string };
 let reviewer: Record<string, string>;
 const peer = new Peer();
+/** The backend's travel rule webhook receiver. */
+const hooks = new Receiver();
 let clientFingerprint = '';
 
 const api = (method: string, path: string, body?: object) =>
@@ -166,6 +181,7 @@ async function acceptedWithdrawal(ref: string, vasp: string): Promise<string> {
 beforeAll(async () => {
   db = await freshDatabase();
   await peer.start();
+  await hooks.start();
   key = await createApiKey(db.sql, 'backend');
   const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
   reviewer = {
@@ -205,6 +221,16 @@ beforeAll(async () => {
   await upsertVasp(
     db.sql,
     {
+      uid: APPROVING_UID,
+      name: 'Approving VASP',
+      website: 'https://approving.example',
+      trp_endpoint: `${peer.base}/trp/approving-inquiry`,
+    },
+    'cli',
+  );
+  await upsertVasp(
+    db.sql,
+    {
       uid: SILENT_UID,
       name: 'Stalling VASP',
       website: 'https://stalling.example',
@@ -234,6 +260,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await peer.stop();
+  await hooks.stop();
   await db?.drop();
 });
 
@@ -537,6 +564,127 @@ describe('a withdrawal to independent beneficiaries', () => {
         last_status: 404,
       }),
     );
+  });
+});
+
+describe('the address the beneficiary VASP approved reaches the backend', () => {
+  /** The OTHER_VASP_APPROVED webhook the backend got for `ref`. */
+  const approvedHook = async (ref: string) => {
+    const all = await hooks.waitFor((r) =>
+      r.some((h) => h.json?.transaction_ref === ref && h.json?.status === 'OTHER_VASP_APPROVED'),
+    );
+    return all.find(
+      (h) => h.json?.transaction_ref === ref && h.json?.status === 'OTHER_VASP_APPROVED',
+    )!.json;
+  };
+
+  beforeAll(async () => {
+    expect((await api('POST', '/travelrule/webhook', { url: hooks.url })).json.code).toBe(0);
+  });
+
+  it('the account create_tx named, approved on the callback: tx_status and the webhook carry it, not differing', async () => {
+    const ref = 'wd-payee-same';
+    const id = await acceptedWithdrawal(ref, PEER_UID);
+    const sent = await eventually(
+      async () =>
+        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
+      (h) => h !== undefined,
+      30_000,
+    );
+    // Before the approval: no address yet, nothing to compare.
+    expect(await statusOf(ref)).toMatchObject({
+      status: 'OTHER_VASP_PENDING',
+      beneficiary_address: null,
+      beneficiary_address_differs: null,
+    });
+    // The peer approves travelBody()'s beneficiary account, in upper-case hex: the same account
+    // on an EVM network.
+    const upper = '0x' + BENEFICIARY_ADDRESS.slice(2).toUpperCase();
+    const reply = await trpSend(
+      app.baseUrl,
+      new URL(sent!.json.callback).pathname,
+      JSON.stringify({ approved: { address: upper, callback: `${peer.base}/cb/confirmation` } }),
+      { requestId: id },
+    );
+    expect(reply.status).toBe(204);
+    expect(await statusOf(ref)).toMatchObject({
+      status: 'WAITING_TX_HASH',
+      beneficiary_address: BENEFICIARY_ADDRESS.toLowerCase(),
+      beneficiary_address_differs: false,
+    });
+    const body = await approvedHook(ref);
+    expect(body).toEqual({
+      transaction_ref: ref,
+      status: 'OTHER_VASP_APPROVED',
+      beneficiary_address: BENEFICIARY_ADDRESS.toLowerCase(),
+      beneficiary_address_differs: false,
+    });
+    expectWebhookContract('travelRule', [body]);
+    // Paid and confirmed: the address stays.
+    await api('POST', '/travelrule/send_tx_hash', {
+      transaction_ref: ref,
+      transaction_hash: '0x' + '5e'.repeat(32),
+    });
+    expect(await statusOf(ref)).toMatchObject({
+      status: 'COMPLETED',
+      beneficiary_address: BENEFICIARY_ADDRESS.toLowerCase(),
+      beneficiary_address_differs: false,
+    });
+  });
+
+  it('another address, approved in the inquiry response: taken, and flagged as differing in tx_status and the webhook', async () => {
+    const ref = 'wd-payee-other';
+    const id = await acceptedWithdrawal(ref, APPROVING_UID);
+    const view = await eventually(
+      () => statusOf(ref),
+      (v) => v.status === 'WAITING_TX_HASH',
+      30_000,
+    );
+    expect(view).toMatchObject({
+      beneficiary_address: APPROVED_ELSEWHERE.toLowerCase(),
+      beneficiary_address_differs: true,
+    });
+    expect(view.history.map((h: any) => h.status)).toContain('OTHER_VASP_APPROVED');
+    const body = await approvedHook(ref);
+    expect(body).toEqual({
+      transaction_ref: ref,
+      status: 'OTHER_VASP_APPROVED',
+      beneficiary_address: APPROVED_ELSEWHERE.toLowerCase(),
+      beneficiary_address_differs: true,
+    });
+    expectWebhookContract('travelRule', [body]);
+    // Stored in clear as before; the accounts create_tx named stay sealed.
+    const [row] =
+      await db.sql`select beneficiary_address from travelrule_transactions where id = ${id}`;
+    expect(row!.beneficiary_address).toBe(APPROVED_ELSEWHERE.toLowerCase());
+  });
+
+  it('a deposit shows the address its originator was told, with nothing to compare', async () => {
+    const sent = await sendInquiry(app.baseUrl, INBOUND_TOKEN, {
+      callback: `${peer.base}/cb/payee-deposit`,
+      vaspName: 'Independent Originator AG',
+    });
+    expect(sent.status).toBe(200);
+    expect(await statusOf(sent.ref)).toMatchObject({
+      direction: 'incoming',
+      beneficiary_address: null,
+      beneficiary_address_differs: null,
+    });
+    await ops(`/transactions/${await idOf(sent.ref)}/accept`);
+    const deposit = '0x' + '7d'.repeat(20);
+    expect(
+      (
+        await api('POST', '/travelrule/send_address', {
+          transaction_ref: sent.ref,
+          address: deposit,
+        })
+      ).json.code,
+    ).toBe(0);
+    expect(await statusOf(sent.ref)).toMatchObject({
+      status: 'WAITING_FOR_CONFIRMATION',
+      beneficiary_address: deposit,
+      beneficiary_address_differs: null,
+    });
   });
 });
 

@@ -158,7 +158,7 @@ See README, "Live AML webhooks".`,
     summary: 'Travel rule webhook',
     description: `Sent to the key's travel rule webhook (POST /v2/travelrule/webhook, else the configured \`TOLLGATE_TRAVEL_RULE_WEBHOOK_URL\`; https only) when a transfer needs the backend or changes on the other VASP's side:
 
-- \`OTHER_VASP_APPROVED\`: the beneficiary VASP approved a withdrawal; pay out and call POST /v2/travelrule/send_tx_hash.
+- \`OTHER_VASP_APPROVED\` (with \`beneficiary_address\` and \`beneficiary_address_differs\`): the beneficiary VASP approved a withdrawal; pay out to \`beneficiary_address\` and call POST /v2/travelrule/send_tx_hash.
 - \`OTHER_VASP_REJECTED\`: it rejected or cancelled it, or could not be reached; informational.
 - \`WAITING_ADDRESS_DATA\` (with \`persons\` and \`accountNumber\`): an operator accepted a deposit announced over TRP; find the customer and call POST /v2/travelrule/send_address.
 - \`TRANSACTION_CONFIRMED\` (with \`txid\`): the originator VASP confirmed the deposit with its transaction hash.

@@ -92,10 +92,23 @@ const ref = z.string().min(1).max(255).meta({
     "The caller's transaction_ref of create_tx; for a deposit announced by another VASP over TRP, `trp-<request-identifier>`.",
 });
 
-const Approved = z.object({ transaction_ref: ref, status: z.literal('OTHER_VASP_APPROVED') }).meta({
-  description:
-    'The beneficiary VASP approved a withdrawal: pay out, then send the hash with POST /v2/travelrule/send_tx_hash.',
-});
+const Approved = z
+  .object({
+    transaction_ref: ref,
+    status: z.literal('OTHER_VASP_APPROVED'),
+    beneficiary_address: z.string().min(1).nullable().meta({
+      description:
+        "The address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail): pay to this one, not to an address known before (with a Travel Address your backend may never have known one). Null only when an e-mailed VASP's approval was recorded without an address. The same as beneficiary_address of GET /v2/travelrule/tx_status.",
+    }),
+    beneficiary_address_differs: z.boolean().nullable().meta({
+      description:
+        'True when beneficiary_address is none of the beneficiary accountNumber given to create_tx (compared without case on EVM networks, exactly on others), false when it is one of them, null when beneficiary_address is null. Not an error (a Travel Address transfer legitimately gets an address the originator did not know), but a payout meant for the account named at create_tx must go to beneficiary_address.',
+    }),
+  })
+  .meta({
+    description:
+      'The beneficiary VASP approved a withdrawal: pay out to beneficiary_address, then send the hash with POST /v2/travelrule/send_tx_hash.',
+  });
 
 const Rejected = z.object({ transaction_ref: ref, status: z.literal('OTHER_VASP_REJECTED') }).meta({
   description:

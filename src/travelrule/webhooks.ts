@@ -1,7 +1,8 @@
 import type { Sql, TransactionSql } from '../db/index.js';
 import type { Keyring } from './crypto.js';
 import type { NormalisedParty } from './ivms101/index.js';
-import { readPayload } from './store.js';
+import { beneficiaryAddressView } from './status-view.js';
+import { getTransaction, readPayload } from './store.js';
 import { personalDataUrlRefusal } from '../urls.js';
 import { type Built, buildFailure, type EventKind } from '../webhooks/deliver.js';
 import { enqueueEvents } from '../webhooks/enqueue.js';
@@ -96,9 +97,18 @@ export interface SealedParties {
 }
 
 /**
- * The webhook body: always transaction_ref and status (the spec); WAITING_ADDRESS_DATA adds the
+ * The webhook body: always transaction_ref and status (the spec); OTHER_VASP_APPROVED adds
+ * beneficiary_address (the address the beneficiary VASP approved: the one to pay to) and
+ * beneficiary_address_differs (whether it is none of the accounts create_tx named), as tx_status
+ * shows them (status-view.ts, beneficiaryAddressView); WAITING_ADDRESS_DATA adds the
  * beneficiary's persons and accountNumber (the caller finds the customer's deposit address from
  * them); TRANSACTION_CONFIRMED adds txid. Undefined when the transaction is gone.
+ *
+ * The approved address is read from the transaction, not from the event: it is stored in the
+ * database transaction that enqueues OTHER_VASP_APPROVED (withdrawal.ts applyResolution,
+ * review.ts recordAnswerByOperator) and never changes after (a different approval is refused),
+ * so every attempt still sends the same bytes. A payload that cannot be opened fails the attempt
+ * (retried) rather than sending a flag that a later attempt would contradict.
  */
 export async function buildTravelRuleBody(
   sql: Sql,
@@ -121,6 +131,11 @@ export async function buildTravelRuleBody(
     transaction_ref: ev.transaction_ref,
     status: ev.travelrule_status,
   };
+  if (ev.travelrule_status === 'OTHER_VASP_APPROVED') {
+    const t = await getTransaction(sql, ev.travelrule_id);
+    if (!t) return undefined;
+    Object.assign(body, await beneficiaryAddressView(sql, keyring, t));
+  }
   if (ev.travelrule_status === 'WAITING_ADDRESS_DATA') {
     const payload = (await readPayload(sql, keyring, ev.travelrule_id)) as SealedParties;
     body.persons = payload.beneficiary.persons;

@@ -128,8 +128,27 @@ describe('webhook contract', () => {
 
   it('takes every travel rule status with exactly its own fields', () => {
     const base = { transaction_ref: 'wd-2026-0001' };
-    for (const status of ['OTHER_VASP_APPROVED', 'OTHER_VASP_REJECTED'])
-      expect(contractViolations('travelRule', { ...base, status })).toEqual([]);
+    expect(contractViolations('travelRule', { ...base, status: 'OTHER_VASP_REJECTED' })).toEqual(
+      [],
+    );
+    // An approval always says where to pay (null only for an e-mailed approval recorded without
+    // an address) and whether that is another account than create_tx named.
+    for (const [address, differs] of [
+      ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8', false],
+      ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', true],
+      [null, null],
+    ] as const)
+      expect(
+        contractViolations('travelRule', {
+          ...base,
+          status: 'OTHER_VASP_APPROVED',
+          beneficiary_address: address,
+          beneficiary_address_differs: differs,
+        }),
+      ).toEqual([]);
+    expect(
+      contractViolations('travelRule', { ...base, status: 'OTHER_VASP_APPROVED' }),
+    ).not.toEqual([]);
     expect(
       contractViolations('travelRule', { ...base, status: 'TRANSACTION_CONFIRMED', txid: '0xab' }),
     ).toEqual([]);

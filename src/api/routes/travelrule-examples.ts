@@ -106,7 +106,11 @@ export const TRAVEL_ADDRESS_EXAMPLE: RouteExample = {
   },
 };
 
-/** The withdrawal after its way through: accepted, approved by e-mail, its hash sent. */
+/**
+ * The withdrawal after its way through: accepted, approved by e-mail (an operator recorded the
+ * beneficiary VASP's answer with the address it approved, the account create_tx named), its
+ * hash sent.
+ */
 export const TX_STATUS_EXAMPLE: RouteExample = {
   query: { transaction_ref: WITHDRAWAL_REF },
   data: {
@@ -120,6 +124,8 @@ export const TX_STATUS_EXAMPLE: RouteExample = {
     counterparty_vasp_id: NORTHWIND_UID,
     counterparty_protocol: 'email',
     counterparty_reason: null,
+    beneficiary_address: '0xf29047aea3d07514a7ead2baa9bd036d33065cfd',
+    beneficiary_address_differs: false,
     created_at: '2025-03-14T10:02:17.431Z',
     updated_at: '2025-03-14T13:48:05.902Z',
     history: [

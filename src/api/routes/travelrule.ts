@@ -121,6 +121,14 @@ export const TxStatusRecord = z
     counterparty_vasp_id: z.string().nullable(),
     counterparty_protocol: z.enum(['trp', 'email']).nullable(),
     counterparty_reason: z.string().nullable(),
+    beneficiary_address: z.string().nullable().meta({
+      description:
+        "A withdrawal's: the address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail). Pay to this one, not to an address known before: it is what the beneficiary VASP approved, and with a Travel Address it may be one your backend never knew. Null until approved (and when an e-mailed VASP's approval was recorded without an address); it does not change once approved. A deposit's: your customer's address the originator VASP was told to pay to (given with send_address, or the account of the Travel Address the inquiry came on); null before that and for a deposit without the protocol.",
+    }),
+    beneficiary_address_differs: z.boolean().nullable().meta({
+      description:
+        "A withdrawal's, once beneficiary_address is known: true when it is none of the beneficiary accountNumber given to create_tx (compared without case on EVM networks, exactly on others), false when it is one of them. Not an error (a Travel Address transfer legitimately gets an address the originator did not know), but a payout meant for the account named at create_tx must go to beneficiary_address. Null when there is nothing to compare: not approved yet, approved without an address, or a deposit.",
+    }),
     created_at: z.string(),
     updated_at: z.string(),
     history: z.array(
@@ -252,16 +260,19 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
         tag: 'Travel rule',
         summary: "A transaction's status and history, by transaction_ref",
         description:
-          "Where a transaction of this key stands: its status, each status it took (who moved it: api_key, operator, counterparty or system) and how its messages to the other VASP fared (attempts, the other side's last HTTP status and error). No personal data, and not the operators' reasons (internal to the compliance team); what the other VASP said when it rejected or cancelled is counterparty_reason. 5003 when this key has no transaction with the reference. An addition to the spec.",
+          "Where a transaction of this key stands: its status, each status it took (who moved it: api_key, operator, counterparty or system) and how its messages to the other VASP fared (attempts, the other side's last HTTP status and error). No personal data, and not the operators' reasons (internal to the compliance team); what the other VASP said when it rejected or cancelled is counterparty_reason. For a withdrawal, beneficiary_address is the address the beneficiary VASP approved (pay to it), and beneficiary_address_differs says whether it is another than the beneficiary accountNumber of create_tx. 5003 when this key has no transaction with the reference. An addition to the spec.",
         query: z.object({ transaction_ref: Ref }),
         response: envelope(TxStatusRecord),
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.NOT_FOUND_FOR_KEY],
         example: TX_STATUS_EXAMPLE,
       },
       async ({ query, apiKey }) => {
-        const view = await transactionStatus(deps.sql, apiKey.id, query.transaction_ref).catch(
-          travelRuleApiError,
-        );
+        const view = await transactionStatus(
+          deps.sql,
+          deps.keyring,
+          apiKey.id,
+          query.transaction_ref,
+        ).catch(travelRuleApiError);
         return { data: view };
       },
     ),
