@@ -309,6 +309,20 @@ describe('trpRoutes', () => {
     expect(notJson.headers['request-identifier']).toBe(requestId);
   });
 
+  it('takes JSON under any of its content-type spellings', async () => {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/x+json',
+    ]) {
+      const res = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
+        headers: headers({ 'content-type': type }),
+        body: JSON.stringify(inquiryBody()),
+      });
+      expect(res.status, type).toBe(200);
+    }
+  });
+
   it('refuses malformed messages with 400 and the TRP path', async () => {
     const body = inquiryBody();
     delete body.asset;
@@ -341,6 +355,13 @@ describe('trpRoutes', () => {
     res = await call(base, 'POST', `/trp/v3/confirmations/${TOKEN}`, { headers: headers() });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('body is not JSON');
+    // A body labelled as something else than JSON is refused, as TRISA's handler refuses it.
+    res = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {
+      headers: headers({ 'content-type': 'text/plain' }),
+      body: JSON.stringify(inquiryBody()),
+    });
+    expect(res.status).toBe(415);
+    expect(res.json.message).toBe('content-type must be application/json');
     // Compressed, not UTF-8, or half a surrogate pair: refused, never stored as other text.
     const text = JSON.stringify(inquiryBody());
     res = await call(base, 'POST', `/trp/v3/inquiries/${TOKEN}`, {

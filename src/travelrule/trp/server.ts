@@ -108,6 +108,9 @@ function supportedVersion(value: string): boolean {
   return /^3\.1(\.\d+)?$/.test(value.trim());
 }
 
+/** application/json, or a JSON subtype (`application/vnd.x+json`), with any parameters. */
+const JSON_TYPE = /^\s*application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
 /** A request-identifier as the spec allows it: any token (a UUID is common); printable, no spaces. */
 const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 
@@ -183,6 +186,11 @@ async function serve(
         415,
         `Content-Encoding ${encoding} is not supported: send the body uncompressed`,
       );
+    // TRP bodies are JSON; a body labelled as something else is refused as TRISA's handler
+    // refuses it. None given is taken (some senders leave it out).
+    const type = c.req.header('content-type');
+    if (type !== undefined && !JSON_TYPE.test(type))
+      throw new Refusal(415, 'content-type must be application/json');
     const text = await readBody(c.req.raw);
     let body: unknown;
     try {
