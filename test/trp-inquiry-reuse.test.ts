@@ -1,13 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { decodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
-import { freePort } from '../support/ports.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { selfSignedLoopback } from './helpers/certs.js';
+import { mutualTlsTrpListener, selfSignedLoopback } from './helpers/certs.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { BENEFICIARY_ADDRESS, PERSONAL_VALUES, travelBody } from './helpers/travelrule.js';
@@ -84,20 +80,12 @@ beforeAll(async () => {
     },
     'cli',
   );
-  const ours = await selfSignedLoopback('tollgate.test');
-  const dir = mkdtempSync(join(tmpdir(), 'trp-reuse-'));
-  writeFileSync(join(dir, 'cert.pem'), ours.cert);
-  writeFileSync(join(dir, 'key.pem'), ours.key);
-  const trpPort = await freePort();
-  trpBase = `https://127.0.0.1:${trpPort}`;
+  const listener = await mutualTlsTrpListener('trp-reuse-');
+  trpBase = listener.trpBase;
   app = await startTestAppliance(
     db.url,
     {
-      TOLLGATE_TRP_PORT: String(trpPort),
-      TOLLGATE_TRP_PUBLIC_URL: trpBase,
-      TOLLGATE_TRP_CLIENT_CERT_FILE: join(dir, 'cert.pem'),
-      TOLLGATE_TRP_CLIENT_KEY_FILE: join(dir, 'key.pem'),
-      TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'true',
+      ...listener.env,
     },
     { api: true, worker: false, indexer: false, devChain: false },
   );

@@ -1,17 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { openPool } from '../src/db/index.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
-import { freePort } from '../support/ports.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { selfSignedLoopback } from './helpers/certs.js';
+import { mutualTlsTrpListener, selfSignedLoopback } from './helpers/certs.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
@@ -119,21 +115,13 @@ beforeAll(async () => {
     'cli',
   );
 
-  const ours = await selfSignedLoopback('tollgate.test');
-  ourFingerprint = ours.fingerprint;
-  const dir = mkdtempSync(join(tmpdir(), 'trp-mtls-'));
-  writeFileSync(join(dir, 'cert.pem'), ours.cert);
-  writeFileSync(join(dir, 'key.pem'), ours.key);
-  const trpPort = await freePort();
-  trpBase = `https://127.0.0.1:${trpPort}`;
+  const listener = await mutualTlsTrpListener('trp-mtls-');
+  ourFingerprint = listener.ours.fingerprint;
+  trpBase = listener.trpBase;
   app = await startTestAppliance(
     db.url,
     {
-      TOLLGATE_TRP_PORT: String(trpPort),
-      TOLLGATE_TRP_PUBLIC_URL: trpBase,
-      TOLLGATE_TRP_CLIENT_CERT_FILE: join(dir, 'cert.pem'),
-      TOLLGATE_TRP_CLIENT_KEY_FILE: join(dir, 'key.pem'),
-      TOLLGATE_TRP_REQUIRE_CLIENT_CERT: 'true',
+      ...listener.env,
       TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: 'false',
     },
     { api: true, worker: true, indexer: false, devChain: false },
