@@ -151,11 +151,27 @@ export async function startWorker(
   );
   // A client checked out when its connection fails raises the error at its next query; this
   // listener only keeps the event from going unhandled.
+  // Its connections until each has closed: pg's Pool.end() resolves once it has told them to end,
+  // before their sockets close; the stop waits for those (see `closed` below).
+  const open = new Set<pg.ClientBase>();
   pgPool.on('connect', (client) => {
+    open.add(client);
+    client.once('end', () => open.delete(client));
     client.on('error', (err) =>
       log.warn({ error: describeError(err) }, 'worker database connection failed'),
     );
   });
+  /**
+   * The pool ended and every connection of it closed. Without the wait, the database closed next
+   * (the embedded Postgres stopped by the same stop) could terminate sessions still ending, each
+   * logged as a lost connection (seen in CI, under load, on Ctrl-C).
+   */
+  const closed = async () => {
+    await pgPool.end();
+    await Promise.all(
+      [...open].map((c) => new Promise<void>((resolve) => c.once('end', () => resolve()))),
+    );
+  };
   const tasks: Partial<Record<JobName, Task>> = {
     fetch_nft_metadata: fetchNftMetadataTask(deps),
     liveaml_check: liveAmlCheckTask(deps),
@@ -292,9 +308,7 @@ export async function startWorker(
       await stopStepWithin('worker: stale lock sweeper', left(LAST_STEPS_MIN_MS), () =>
         current.sweeper?.stop(),
       );
-      await stopStepWithin('worker: job database connections', left(LAST_STEPS_MIN_MS), () =>
-        pgPool.end(),
-      );
+      await stopStepWithin('worker: job database connections', left(LAST_STEPS_MIN_MS), closed);
     },
   };
 }
