@@ -60,14 +60,15 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * What is wrong with the strings (and keys) of a parsed JSON body, if anything: `nul`, a U+0000,
+ * What is wrong with the strings (and keys) of a parsed body, if anything: `nul`, a U+0000,
  * which Postgres text cannot store (a 500 once, found by test/fuzz.test.ts); `surrogate`, half of
  * a UTF-16 pair, which no UTF-8 text can hold (Postgres refuses it, or it is stored as U+FFFD).
- * Either can come only from a `\u` escape, so `text` without one is not walked. Iterative: a body
+ * In a JSON body either can come only from a `\u` escape, so given its `text`, one without any
+ * is not walked; a form body (whose %00 decodes to U+0000) is walked always. Iterative: a body
  * nested thousands of levels deep cannot overflow the stack.
  */
-export function badStrings(text: string, value: unknown): 'nul' | 'surrogate' | undefined {
-  if (!text.includes('\\u')) return undefined;
+export function badStrings(value: unknown, text?: string): 'nul' | 'surrogate' | undefined {
+  if (text !== undefined && !text.includes('\\u')) return undefined;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
@@ -83,28 +84,6 @@ export function badStrings(text: string, value: unknown): 'nul' | 'surrogate' | 
     }
   }
   return undefined;
-}
-
-/**
- * True when a string (or key) anywhere in the value holds U+0000, which Postgres text cannot
- * store: such a string reaching a query was a 500 (found by test/fuzz.test.ts). For a form body,
- * whose %00 decodes to it (JSON bodies: badStrings). Iterative, so a body nested thousands of
- * levels deep cannot overflow the stack.
- */
-export function hasNul(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) return true;
-    } else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
-        if (key.includes('\u0000')) return true;
-        stack.push(item);
-      }
-    }
-  }
-  return false;
 }
 
 /**

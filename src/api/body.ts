@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError, ErrorNumber } from '../errors.js';
-import { badStrings, hasNul, utf8Text } from '../json.js';
+import { badStrings, utf8Text } from '../json.js';
 
 const NO_BODY = Symbol('no body');
 
@@ -29,8 +29,9 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     if (err instanceof ApiError) throw err;
     throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Malformed JSON body.');
   }
-  // A form's %00 decodes to NUL; in JSON only an escape can make a NUL or a lone surrogate.
-  const bad = form ? (hasNul(value) ? 'nul' : undefined) : badStrings(text, value);
+  // A form's %00 decodes to NUL (and a bad escape to U+FFFD, never a lone surrogate); in JSON
+  // only an escape can make a NUL or a lone surrogate.
+  const bad = badStrings(value, form ? undefined : text);
   if (bad === 'nul')
     throw new ApiError(
       400,

@@ -201,7 +201,7 @@ async function serve(
     }
     // Only an escape can make a NUL or half a surrogate pair in a parsed string; Postgres text
     // can store neither.
-    const bad = badStrings(text, body);
+    const bad = badStrings(body, text);
     if (bad === 'nul')
       throw new Refusal(400, 'strings must not contain the NUL character (\\u0000)');
     if (bad === 'surrogate')
