@@ -333,18 +333,15 @@ export async function trpPost(
   const message = peerMessage(res.text);
   const bare = `peer answered ${status}`;
   const text = message ? `${bare}: ${message}` : bare;
+  // What logs and the job's error say: never the peer's words, which may echo the persons.
+  const forLog = message ? `${bare} (its words are in the transfer's record)` : bare;
   if (status === 429 || status === 503)
     throw new TrpRetryable(
       text,
       status,
       retryAfterSeconds(res.retryAfter) ?? undefined,
       false,
-      message ? `${bare} (its words are in the transfer's record)` : bare,
+      forLog,
     );
-  throw trpError(
-    text,
-    retryable,
-    status,
-    message ? `${bare} (its words are in the transfer's record)` : bare,
-  );
+  throw trpError(text, retryable, status, forLog);
 }
