@@ -149,11 +149,11 @@ export async function startWorker(
   pgPool.on('error', (err) =>
     log.warn({ error: describeError(err) }, 'worker database connection lost; reconnecting'),
   );
-  // A client checked out when its connection fails raises the error at its next query; this
-  // listener only keeps the event from going unhandled.
   // Its connections until each has closed: pg's Pool.end() resolves once it has told them to end,
   // before their sockets close; the stop waits for those (see `closed` below).
   const open = new Set<pg.ClientBase>();
+  // A client checked out when its connection fails raises the error at its next query; its
+  // 'error' listener only keeps the event from going unhandled.
   pgPool.on('connect', (client) => {
     open.add(client);
     client.once('end', () => open.delete(client));
