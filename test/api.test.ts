@@ -493,6 +493,25 @@ describe('the HTTP surface', () => {
       expect(head.toLowerCase()).toContain('connection: close');
       expect(json).toEqual({ code: 5000, status: 5000, message });
     }
+    // What the parser takes but no URL can be made of: an HTTP/1.1 request without Host (RFC
+    // 9112 3.2: a 400), a Host that is no host name, a backslash in the path. Each was Node's or
+    // the adapter's bare 400 with no body (found by an outside probe).
+    const unusable = [
+      ['GET /healthz HTTP/1.1\r\n\r\n', 'A Host header is required.'],
+      ['GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n', 'Malformed request URL or Host header.'],
+      ['GET /v2\\stream/list HTTP/1.1\r\nHost: x\r\n\r\n', 'Malformed request URL or Host header.'],
+    ] as const;
+    for (const [bytes, message] of unusable) {
+      const { head, json } = parsed(await raw(bytes));
+      expect(head, bytes.slice(0, 30)).toMatch(/^HTTP\/1.1 400 /);
+      expect(head.toLowerCase()).toContain('content-type: application/json');
+      expect(head.toLowerCase()).toContain('cache-control: no-store');
+      expect(json).toEqual({ code: 5000, status: 5000, message });
+    }
+    // HTTP/1.0 has no Host requirement: such a request is served.
+    expect(await raw('GET /healthz HTTP/1.0\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 200 [\s\S]*\{"status":"ok"\}$/,
+    );
     // A body whose chunked framing breaks (a chunk size that is not hex): the request the app
     // has is refused at once, with one answer, not left waiting for a body that never ends
     // (found by an outside probe: a 503 blaming the database after 20 s, then a second answer).

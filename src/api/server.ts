@@ -6,7 +6,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TlsMaterial } from './tls.js';
 import { TLS_VERSIONS } from '../net/tls-certs.js';
@@ -45,6 +45,8 @@ const TIMING = {
   headersTimeout: 15_000,
   requestTimeout: 30_000,
   connectionsCheckingInterval: 1_000,
+  // Checked by requestListener instead, which answers in the error shape.
+  requireHostHeader: false,
 } as const;
 
 /**
@@ -65,42 +67,76 @@ export function startServer(
     clientCertificates?: boolean;
   },
 ): Promise<RunningServer> {
+  const serverOptions = opts.tls
+    ? {
+        ...TIMING,
+        cert: opts.tls.cert,
+        key: opts.tls.key,
+        ...TLS_OPTIONS,
+        ...(opts.clientCertificates ? { requestCert: true, rejectUnauthorized: false } : {}),
+      }
+    : TIMING;
+  const listener = requestListener(app, opts.host);
+  const server: Server = opts.tls
+    ? createHttpsServer(serverOptions, listener)
+    : createHttpServer(serverOptions, listener);
+  answerMalformedRequests(server);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: app.fetch,
-        hostname: opts.host,
-        port: opts.port,
-        ...(opts.tls
-          ? {
-              createServer: createHttpsServer,
-              serverOptions: {
-                ...TIMING,
-                cert: opts.tls.cert,
-                key: opts.tls.key,
-                ...TLS_OPTIONS,
-                ...(opts.clientCertificates
-                  ? { requestCert: true, rejectUnauthorized: false }
-                  : {}),
-              },
-            }
-          : { createServer: createHttpServer, serverOptions: TIMING }),
-      },
-      (info: AddressInfo) => {
-        resolve({
-          port: info.port,
-          close: () =>
-            new Promise<void>((done) => {
-              (server as Server).close(() => done());
-              (server as Server).closeIdleConnections?.();
-              setTimeout(() => (server as Server).closeAllConnections?.(), 5000).unref();
-            }),
-        });
-      },
-    ) as Server;
     server.once('error', reject);
-    answerMalformedRequests(server);
-    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.listen(opts.port, opts.host, () => {
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 5000).unref();
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * The app as Node's request listener (@hono/node-server's adapter), with what no URL can be made
+ * of answered in the error shape: an HTTP/1.1 request without Host (RFC 9112 section 3.2 wants a
+ * 400; Node's own check, turned off in TIMING, answers with a bare status line), and a Host or a
+ * path the adapter cannot build a URL from (a space in the Host, a backslash in the path), which
+ * it answers with an empty 400. An HTTP/1.0 request may lack Host: it is served, as the adapter
+ * does, as if to `host`.
+ */
+function requestListener(
+  app: Hono<any>,
+  host: string,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = getRequestListener(app.fetch, {
+    hostname: host,
+    errorHandler: (err) =>
+      err instanceof RequestError
+        ? refusal(400, 'Malformed request URL or Host header.')
+        : refusal(500, 'Internal error.', ErrorNumber.INTERNAL),
+  });
+  return (req, res) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      const answer = refusal(400, 'A Host header is required.');
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      void answer.text().then((body) => res.end(body));
+      return;
+    }
+    void handle(req, res);
+  };
+}
+
+function refusal(status: number, message: string, number: number = ErrorNumber.BAD_REQUEST) {
+  const body = JSON.stringify(errorBody(number, message));
+  return new Response(body, {
+    status,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+    },
   });
 }
 
