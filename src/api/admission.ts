@@ -37,8 +37,8 @@ export class Admission {
     return this.waiting.size;
   }
   /**
-   * Requests whose deadline passed before they started (their body still arriving, or waiting
-   * for their turn): answered 503, never run. Since the process started.
+   * Requests whose deadline passed while they waited for their turn: answered 503, never run.
+   * Since the process started. (One whose body was still arriving is answered 408, not counted.)
    */
   get expiredWaiting(): number {
     return this.refused;
@@ -55,16 +55,22 @@ export class Admission {
   readonly middleware: MiddlewareHandler = async (c, next) => {
     let expired = false;
     let started = false;
+    let arriving = false;
     /** Takes it out of the line; false when it was no longer waiting (its turn had come). */
     let leave: (() => boolean) | undefined;
     // Until it has a place, a request its deadline answers has not run and never will.
     whenDeadlinePasses(c, () => {
-      if (started || (leave && !leave())) return false;
+      if (started || (leave && !leave())) return undefined;
       expired = true;
+      if (arriving) return 'arriving';
       this.refused++;
-      return true;
+      return 'waiting';
     });
-    if (announcesBody(c)) await receiveBody(c);
+    if (announcesBody(c)) {
+      arriving = true;
+      await receiveBody(c);
+      arriving = false;
+    }
     if (expired) return;
     if (this.running < this.limit) this.running++;
     else {

@@ -23,11 +23,19 @@ export class RequestDeadlineExceeded extends HTTPException {
     readonly ms: number,
     /** Not a GET, HEAD or OPTIONS: what it asked for may still be applied. */
     readonly change: boolean,
-    /** It never started (src/api/admission.ts: its body arriving, or waiting for its turn). */
-    readonly neverRan = false,
+    /**
+     * Where it was when it never started (src/api/admission.ts): its body still arriving (the
+     * client's delay: answered 408), or waiting for its turn (503).
+     */
+    readonly before?: NotStarted,
   ) {
-    super(503, { message: `request not answered within ${ms} ms` });
+    super(before === 'arriving' ? 408 : 503, { message: `request not answered within ${ms} ms` });
     this.name = 'RequestDeadlineExceeded';
+  }
+
+  /** It never started: nothing of it was applied. */
+  get neverRan(): boolean {
+    return this.before !== undefined;
   }
 
   /** The deadline in seconds, as the answers say it (tenths at most). */
@@ -45,14 +53,16 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Requests answered by their deadline while their handler still runs (see afterDeadline). */
 const answered = new WeakSet<Context>();
+/** Where a request that never started was at its deadline. */
+export type NotStarted = 'arriving' | 'waiting';
 /**
  * What to do when a request's deadline passes (one per request: src/api/admission.ts's, which
- * says whether the request was still waiting for its turn).
+ * says whether the request had not started yet, and why).
  */
-const onPass = new WeakMap<Context, () => boolean>();
+const onPass = new WeakMap<Context, () => NotStarted | undefined>();
 
 /** Calls `fn` if the deadline of request `c` passes before it is answered. */
-export function whenDeadlinePasses(c: Context, fn: () => boolean): void {
+export function whenDeadlinePasses(c: Context, fn: () => NotStarted | undefined): void {
   onPass.set(c, fn);
 }
 
@@ -64,19 +74,22 @@ export function whenDeadlinePasses(c: Context, fn: () => boolean): void {
 export function requestDeadline(ms: number, face: string): MiddlewareHandler {
   return timeout(ms, (c) => {
     answered.add(c);
-    const neverRan = onPass.get(c)?.() ?? false;
-    log.warn(
-      {
-        face,
-        ...(neverRan ? { never_started: true } : {}),
-        request_id: c.get('requestId'),
-        method: c.req.method,
-        path: loggedPath(c.req.path),
-        deadline_ms: ms,
-      },
-      'request not answered within its deadline (the database or a node did not answer in time): answered 503',
-    );
-    return new RequestDeadlineExceeded(ms, !READS.has(c.req.method), neverRan);
+    const before = onPass.get(c)?.();
+    const where = {
+      face,
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      path: loggedPath(c.req.path),
+      deadline_ms: ms,
+    };
+    if (before === 'arriving')
+      log.info(where, 'request body not received within the deadline: answered 408');
+    else
+      log.warn(
+        { ...where, ...(before ? { never_started: true } : {}) },
+        'request not answered within its deadline (the database or a node did not answer in time): answered 503',
+      );
+    return new RequestDeadlineExceeded(ms, !READS.has(c.req.method), before);
   });
 }
 
@@ -102,8 +115,10 @@ export function afterDeadline(
 export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string): string {
   const seconds = err.seconds;
   const id = requestId ? ` (request id ${requestId})` : '';
-  if (err.neverRan)
-    return `Service unavailable: this request did not start within ${seconds} s (the requests before it are waiting on the database, or its body was still arriving); nothing of it was applied: retry later${id}.`;
+  if (err.before === 'arriving')
+    return `Request timeout: the request's body was not received within ${seconds} s; nothing of it was applied${id}.`;
+  if (err.before === 'waiting')
+    return `Service unavailable: this request did not start within ${seconds} s (the requests before it are waiting on the database); nothing of it was applied: retry later${id}.`;
   return err.change
     ? `Service unavailable: no answer within ${seconds} s (the database did not answer in time). The change may still be applied when it answers: check before sending it again${id}.`
     : `Service unavailable: no answer within ${seconds} s (the database, or a node this request asked, did not answer in time); retry later${id}.`;
@@ -111,7 +126,7 @@ export function deadlineMessage(err: RequestDeadlineExceeded, requestId?: string
 
 /**
  * The error handler's part for the deadline, in a JSON face (the API, TRP): the 503 of a request
- * past its deadline, or afterDeadline's. Undefined for every other failure.
+ * past its deadline (408 when its body was still arriving), or afterDeadline's. Undefined for every other failure.
  */
 export function deadlineAnswer(
   c: Context,
@@ -120,10 +135,15 @@ export function deadlineAnswer(
   headers: Record<string, string> = {},
 ): Response | undefined {
   if (err instanceof RequestDeadlineExceeded)
-    return c.json(
-      errorBody(ErrorNumber.UNAVAILABLE, deadlineMessage(err, c.get('requestId'))),
-      503,
-      { 'retry-after': '5', ...headers },
-    );
+    return err.before === 'arriving'
+      ? // The rest of the body may still come: the connection is not kept for another request.
+        c.json(errorBody(ErrorNumber.BAD_REQUEST, deadlineMessage(err, c.get('requestId'))), 408, {
+          connection: 'close',
+          ...headers,
+        })
+      : c.json(errorBody(ErrorNumber.UNAVAILABLE, deadlineMessage(err, c.get('requestId'))), 503, {
+          'retry-after': '5',
+          ...headers,
+        });
   return afterDeadline(c, err, describe);
 }

@@ -171,13 +171,23 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   dash.onError((err, c) => {
     const requestId = c.get('requestId');
+    if (err instanceof RequestDeadlineExceeded && err.before === 'arriving') {
+      // The rest of what was submitted may still come: the connection is not kept.
+      c.header('connection', 'close');
+      return errorPage(
+        c,
+        408,
+        'Not received in time',
+        `What was submitted was not received within ${err.seconds} s; nothing was changed. Submit it again (request id ${requestId}).`,
+      );
+    }
     if (err instanceof RequestDeadlineExceeded)
       return errorPage(
         c,
         503,
         'No answer in time',
         err.neverRan
-          ? `The appliance could not start on this page within ${err.seconds} s (the requests before it are waiting on the database, or what was submitted was still arriving); nothing was changed. Try again in a moment (request id ${requestId}).`
+          ? `The appliance could not start on this page within ${err.seconds} s (the requests before it are waiting on the database); nothing was changed. Try again in a moment (request id ${requestId}).`
           : err.change
             ? `The database did not answer within ${err.seconds} s. What you submitted may still be applied when it answers: reload the page and check before submitting it again (request id ${requestId}).`
             : `The database did not answer within ${err.seconds} s; try again in a moment (request id ${requestId}).`,

@@ -209,7 +209,7 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     });
     new Counter({
       name: `${PREFIX}api_requests_expired_waiting_total`,
-      help: 'Requests answered 503 at their deadline before they started (their body still arriving, or waiting for their turn): nothing of them ran.',
+      help: 'Requests answered 503 at their deadline while waiting for their turn: nothing of them ran.',
       registers,
       collect() {
         this.reset();

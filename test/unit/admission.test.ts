@@ -108,6 +108,35 @@ describe('admission line', () => {
     expect(admission.inUse).toBe(0);
   });
 
+  it('answers 408 at its deadline a request whose body is still arriving (the client is slow, not the database), and never runs it', async () => {
+    const { admission, h, started } = app(1, 150);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+      },
+    });
+    const slow = await h.request('/r/slow', {
+      method: 'POST',
+      body,
+      headers: { 'transfer-encoding': 'chunked' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(slow.status).toBe(408);
+    // The rest of the body may still come: the connection is not kept for another request.
+    expect(slow.headers.get('connection')).toBe('close');
+    expect(slow.headers.get('retry-after')).toBeNull();
+    const answer = await slow.json();
+    expect(answer.code).toBe(5000);
+    expect(answer.message).toMatch(
+      /body was not received within 0\.2 s; nothing of it was applied/,
+    );
+    expect(answer.message).not.toMatch(/database/);
+    await settle();
+    expect(started).toEqual([]);
+    // Not one of those that waited for their turn.
+    expect([admission.inUse, admission.queued, admission.expiredWaiting]).toEqual([0, 0, 0]);
+  });
+
   it('hands the route the body it received, byte for byte, short or past the read-ahead', async () => {
     const admission = new Admission(4);
     const h = new Hono();
