@@ -64,16 +64,37 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
   return { applied };
 }
 
+/**
+ * What graphile-worker logs as an error but tries again by itself: its database connection lost
+ * or refused (a restart, a full server) is waited out like the rest of Tollgate's, which logs
+ * that as a warning. An error-level line is kept for what needs someone.
+ */
+const GRAPHILE_RETRIES_ITSELF = [
+  'Error with notify listener (trying again',
+  // Its listener's connection failed: the UNLISTEN on it fails too (ignored; it connects anew).
+  'Error occurred attempting to UNLISTEN',
+  'Error occurred fetching jobs; will try again',
+  "Failed to reset locked; we'll try again",
+  'PostgreSQL idle client generated error',
+  'PostgreSQL active client generated error',
+  'Cron hit an error; restarting',
+];
+
+/** The level Tollgate logs a graphile-worker line at. */
+export function graphileLogLevel(level: string, message: string): 'error' | 'warn' | 'debug' {
+  // A failed attempt is expected (a receiver down); the task logs it itself, without a stack.
+  if (level === 'error' && message.startsWith('Failed task')) return 'debug';
+  if (level === 'error')
+    return GRAPHILE_RETRIES_ITSELF.some((p) => message.startsWith(p)) ? 'warn' : 'error';
+  return level === 'warning' ? 'warn' : 'debug';
+}
+
 /** graphile-worker's logs routed into pino, at debug below warnings. */
 export const quietGraphileLogger = new Logger(() => (level, message, meta) => {
   const entry = {
     graphile_worker: true,
     ...(meta?.job ? { job_id: String((meta.job as { id?: unknown }).id) } : {}),
   };
-  // A failed attempt is expected (a receiver down); the task logs it itself, without a stack.
-  if (level === 'error' && message.startsWith('Failed task'))
-    log.debug(entry, message.split('\n')[0]);
-  else if (level === 'error') log.error(entry, message);
-  else if (level === 'warning') log.warn(entry, message);
-  else log.debug(entry, message);
+  const at = graphileLogLevel(level, message);
+  log[at](entry, message.startsWith('Failed task') ? message.split('\n')[0] : message);
 });

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { graphileLogLevel } from '../../src/db/migrate.js';
+
+describe('graphile-worker log levels', () => {
+  it('logs what graphile-worker tries again by itself as a warning, what needs someone as an error', () => {
+    // Lines graphile-worker 0.17 writes at error level during a database outage it waits out.
+    for (const line of [
+      'Error with notify listener (trying again in 370ms): sorry, too many clients already',
+      'Error occurred attempting to UNLISTEN: Error: Client has encountered a connection error and is not queryable',
+      'Error occurred fetching jobs; will try again on next poll interval. Error: Connection terminated',
+      "Failed to reset locked; we'll try again in 60000ms",
+      'PostgreSQL idle client generated error: terminating connection due to administrator command',
+      'PostgreSQL active client generated error: Connection terminated unexpectedly',
+    ])
+      expect(graphileLogLevel('error', line), line).toBe('warn');
+    expect(graphileLogLevel('error', "Failed to complete jobs '1': Connection terminated")).toBe(
+      'error',
+    );
+    expect(graphileLogLevel('error', 'Failed task 7 (webhook_send, 12ms, attempt 1 of 25)')).toBe(
+      'debug',
+    );
+    expect(graphileLogLevel('warning', 'anything')).toBe('warn');
+    expect(graphileLogLevel('info', 'Worker connected and looking for jobs')).toBe('debug');
+  });
+});
