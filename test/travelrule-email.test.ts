@@ -35,6 +35,7 @@ interface Received {
 
 const REJECT_550 = 'nobody@reject.example';
 const TEMPFAIL_451 = 'busy@tempfail.example';
+const BLOCKED_SENDER = 'blocked@acme.example';
 
 let server: SMTPServer;
 let port: number;
@@ -47,6 +48,13 @@ beforeAll(async () => {
     disabledCommands: ['STARTTLS'],
     logger: false,
     closeTimeout: 1000,
+    onMailFrom(address, _session, callback) {
+      if (address.address === BLOCKED_SENDER)
+        return callback(
+          Object.assign(new Error('5.7.1 sender not permitted'), { responseCode: 550 }),
+        );
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       if (address.address === REJECT_550)
         return callback(
@@ -328,7 +336,7 @@ describe('e-mail fallback over SMTP', () => {
     expect(mail.subject).not.toMatch(/[\r\n]/);
   });
 
-  it('throws PermanentError on a 5xx refusal, without the mail in the message', async () => {
+  it('throws PermanentError on a 5xx refusal of the recipient, without the mail in the message', async () => {
     const m = mailer();
     try {
       const err = await m
@@ -340,6 +348,40 @@ describe('e-mail fallback over SMTP', () => {
       expect((err as Error).message).not.toContain('WD-2025-000123');
     } finally {
       m.close();
+    }
+  });
+
+  it('throws RetryableError on a 5xx that refuses us before the recipient (the login, the sender): every mail would meet it until the settings are mended', async () => {
+    const relay = await loginRelay(undefined, { user: 'tollgate', password: 'right-one' });
+    const wrongLogin = createMailer({
+      smtp_url: `smtp://tollgate:wrong-one@127.0.0.1:${relay.port}`,
+      smtp_from: 'Acme Travel Rule <travelrule@acme.example>',
+      smtp_tls_insecure: false,
+    })!;
+    const wrongSender = createMailer({
+      smtp_url: `smtp://127.0.0.1:${port}`,
+      smtp_from: `Acme Travel Rule <${BLOCKED_SENDER}>`,
+      smtp_tls_insecure: false,
+    })!;
+    try {
+      const login = await wrongLogin.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      expect(login).toBeInstanceOf(RetryableError);
+      expect(login).not.toBeInstanceOf(PermanentError);
+      expect((login as Error).message).toMatch(/535/);
+      expect((login as Error).message).toMatch(
+        /the relay refused the login: check TOLLGATE_SMTP_URL's user and password: tried again$/,
+      );
+      expect((login as Error).message).not.toContain('wrong-one');
+      const sender = await wrongSender.send(composeInquiryEmail(sample)).catch((e: unknown) => e);
+      expect(sender).toBeInstanceOf(RetryableError);
+      expect((sender as Error).message).toMatch(
+        /550.*the relay refused the sender: check TOLLGATE_SMTP_FROM/,
+      );
+      expect(relay.mails).toEqual([]);
+    } finally {
+      wrongLogin.close();
+      wrongSender.close();
+      await relay.close();
     }
   });
 

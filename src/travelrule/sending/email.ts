@@ -210,7 +210,8 @@ interface NodemailerError {
 const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'ENOAUTH', 'EREQUIRETLS']);
 
 /**
- * 5xx replies are refusals (PermanentError), 4xx replies and connection failures are for now
+ * 5xx replies to the recipient or the message are refusals (PermanentError); 4xx replies, 5xx
+ * replies that refuse us before the recipient, and connection failures are for now
  * (RetryableError). The message names the code, the command and the relay's reply, never the
  * mail; the nodemailer error is not kept as the cause, so nothing of the mail can leak through it.
  */
@@ -247,12 +248,26 @@ export function classifySendError(err: unknown, startTlsRequired: boolean, relay
       `${message}; no TLS with the relay, so nothing was sent (${startTlsRequired ? 'TOLLGATE_SMTP_STARTTLS=required: the relay must take STARTTLS; ' : ''}TOLLGATE_SMTP_TLS_INSECURE takes its self-signed certificate)`,
     );
   const status = e.responseCode;
+  // A 5xx to the recipient or the message is the mail refused: sending it again cannot help. One
+  // before them (the greeting, EHLO, the login, the sender) refuses us, not this mail: every mail
+  // would meet it until our settings or the relay's are mended, so it is tried again.
   if (typeof status === 'number' && status >= 500 && status < 600)
-    return new PermanentError(message);
+    return e.command === 'RCPT TO' || e.command === 'DATA'
+      ? new PermanentError(message)
+      : new RetryableError(`${message}; ${refusesUs(e.command)}: tried again`);
   if (typeof status === 'number' && status >= 400 && status < 500)
     return new RetryableError(message);
   if (e.code !== undefined && PERMANENT_CODES.has(e.code)) return new PermanentError(message);
   return new RetryableError(message);
+}
+
+/** What a 5xx before the recipient says of our own settings. */
+function refusesUs(command: string | undefined): string {
+  if (command?.startsWith('AUTH'))
+    return "the relay refused the login: check TOLLGATE_SMTP_URL's user and password";
+  if (command === 'MAIL FROM')
+    return 'the relay refused the sender: check TOLLGATE_SMTP_FROM, and whether the relay wants a login (TOLLGATE_SMTP_URL)';
+  return 'the relay refused the session, not this mail';
 }
 
 /**
