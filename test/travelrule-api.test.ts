@@ -6,7 +6,7 @@ import { upsertVasp } from '../src/travelrule/vasps.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import { MailCatcher } from './helpers/mail.js';
+import { MailCatcher, REFUSED_DOMAIN } from './helpers/mail.js';
 import { Receiver } from './helpers/receiver.js';
 import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { BENEFICIARY_ADDRESS, PERSONAL_VALUES, travelBody } from './helpers/travelrule.js';
@@ -672,6 +672,41 @@ describe('the e-mail fallback, end to end', () => {
           r.json?.transaction_ref === 'wd-unknown-vasp' && r.json?.status === 'OTHER_VASP_REJECTED',
       ),
     );
+  });
+
+  it('an e-mail the relay refuses for good ends the withdrawal OTHER_VASP_REJECTED, saying why; no answer can be recorded for it', async () => {
+    await api('POST', '/travelrule/create_tx', travelBody('wd-mail-refused'));
+    const id = await transactionId('wd-mail-refused');
+    const accepted = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: { email: `desk@${REFUSED_DOMAIN}` },
+    });
+    expect(accepted.json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
+    // The backend hears of it, as of an inquiry a TRP peer refused.
+    await hooks.waitFor((all) =>
+      all.some(
+        (r) =>
+          r.json?.transaction_ref === 'wd-mail-refused' && r.json?.status === 'OTHER_VASP_REJECTED',
+      ),
+    );
+    const status = (await api('GET', '/travelrule/tx_status?transaction_ref=wd-mail-refused')).json
+      .data;
+    expect(status.status).toBe('OTHER_VASP_REJECTED');
+    expect(status.counterparty_reason).toMatch(
+      /^the e-mail did not reach the beneficiary VASP: SMTP send failed .*550/,
+    );
+    const [message] = await db.sql`
+      select kind, status, attempts from travelrule_messages where transaction_id = ${id}`;
+    expect(message).toEqual({ kind: 'email_inquiry', status: 'failed', attempts: 1 });
+    // An answer recorded for a mail that never reached the VASP is refused, not taken as approval.
+    const answered = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, {
+      headers: reviewer,
+      body: { approved: true },
+    });
+    expect(answered.status).toBe(409);
+    expect(
+      hooks.received.filter((r) => r.json?.transaction_ref === 'wd-mail-refused'),
+    ).toHaveLength(1);
   });
 
   it('sent only bodies that keep the documented travelRule contract', () => {

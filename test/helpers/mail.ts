@@ -47,7 +47,13 @@ export function decodeMime(raw: string): string {
   return rest;
 }
 
-/** A real SMTP server on loopback (no TLS, no auth) that keeps every message. */
+/** Recipients of this domain are refused at RCPT with 550, as a relay refuses an unknown mailbox. */
+export const REFUSED_DOMAIN = 'refused.example';
+
+/**
+ * A real SMTP server on loopback (no TLS, no auth) that keeps every message, and refuses
+ * recipients at REFUSED_DOMAIN (550 5.1.1).
+ */
 export class MailCatcher {
   readonly mails: CapturedMail[] = [];
   port = 0;
@@ -55,6 +61,13 @@ export class MailCatcher {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo: (address, _session, callback) => {
+      if (address.address.endsWith(`@${REFUSED_DOMAIN}`))
+        return callback(
+          Object.assign(new Error('5.1.1 mailbox unavailable'), { responseCode: 550 }),
+        );
+      callback();
+    },
     onData: (stream, session, callback) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -208,7 +208,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
                 ? 'e-mail'
                 : null}
           </Row>
-          <Row label="E-mail sent to">{t.counterparty_email}</Row>
+          <Row label="E-mail address">{t.counterparty_email}</Row>
           <Row label="Beneficiary address">
             {t.beneficiary_address ? <code>{t.beneficiary_address}</code> : null}
           </Row>

@@ -201,10 +201,11 @@ export async function sendMessage(
       );
       throw new RetryableError(`travel rule ${m.kind} failed: ${logged}`);
     }
-    if (m.kind === 'trp_inquiry')
+    if (m.kind === 'trp_inquiry' || m.kind === 'email_inquiry')
       await inquiryUndeliverable(
         deps,
         t,
+        m.kind === 'email_inquiry' ? 'e-mail' : 'inquiry',
         status,
         reason,
         m.in_doubt_at ?? (inDoubt ? new Date() : null),
@@ -220,15 +221,17 @@ export async function sendMessage(
 }
 
 /**
- * The beneficiary VASP refused our inquiry, or it never got through: the withdrawal cannot go on
- * as it is. It moves to OTHER_VASP_REJECTED (the caller's webhook; tx_status says why), unless
- * it moved on meanwhile (an operator cancelled it). `inDoubtSince`: an attempt went out whole and
- * its answer was lost, so the beneficiary VASP may have the inquiry (and its personal data): the
- * reason says so rather than "did not reach".
+ * The beneficiary VASP refused our inquiry, or it never got through (by TRP, or the e-mail of the
+ * fallback, refused or never taken by the relay): the withdrawal cannot go on as it is. It moves
+ * to OTHER_VASP_REJECTED (the caller's webhook; tx_status says why), unless it moved on meanwhile
+ * (an operator cancelled it, or recorded an e-mailed VASP's answer). `inDoubtSince`: an attempt
+ * went out whole and its answer was lost, so the beneficiary VASP may have the inquiry (and its
+ * personal data, or the link to them): the reason says so rather than "did not reach".
  */
 async function inquiryUndeliverable(
   deps: SenderDeps,
   t: TravelRuleTransaction,
+  what: 'inquiry' | 'e-mail',
   status: number | null,
   reason: string,
   inDoubtSince: Date | null,
@@ -236,8 +239,8 @@ async function inquiryUndeliverable(
   const last = `${status !== null ? `HTTP ${status}: ` : ''}${reason}`;
   const why = (
     inDoubtSince
-      ? `no answer to the inquiry from the beneficiary VASP, which may have it (an attempt at ${inDoubtSince.toISOString()} went out whole and its answer was lost); the last attempt: ${last}`
-      : `the inquiry did not reach the beneficiary VASP: ${last}`
+      ? `no answer to the ${what} from the beneficiary VASP, which may have it (an attempt at ${inDoubtSince.toISOString()} went out whole and its answer was lost); the last attempt: ${last}`
+      : `the ${what} did not reach the beneficiary VASP: ${last}`
   ).slice(0, MAX_REASON_CHARS);
   try {
     await deps.sql.begin((tx) =>
