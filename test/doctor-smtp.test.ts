@@ -123,7 +123,7 @@ describe('tollgate doctor: the SMTP relay', () => {
         name: 'relay takes e-mails (connect, TLS, login)',
         ok: false,
         required: true,
-        detail: `127.0.0.1:${tls.port}: SMTP send failed (EAUTH at AUTH PLAIN): 535 no login <login hidden> with password <login hidden>`,
+        detail: `127.0.0.1:${tls.port}: SMTP send failed (EAUTH at AUTH PLAIN): 535 no login <login hidden> with password <login hidden>; the relay refused the login: check TOLLGATE_SMTP_URL's user and password`,
       },
     ]);
     // The relay did get the login, over TLS, and repeated it in its reply.

@@ -254,7 +254,7 @@ export function classifySendError(err: unknown, startTlsRequired: boolean, relay
   if (typeof status === 'number' && status >= 500 && status < 600)
     return e.command === 'RCPT TO' || e.command === 'DATA'
       ? new PermanentError(message)
-      : new RetryableError(`${message}; ${refusesUs(e.command)}: tried again`);
+      : new RetryableError(`${message}; ${refusesUs(e.command)}`);
   if (typeof status === 'number' && status >= 400 && status < 500)
     return new RetryableError(message);
   if (e.code !== undefined && PERMANENT_CODES.has(e.code)) return new PermanentError(message);
