@@ -36,6 +36,11 @@ let viewer: Record<string, string>;
 const api = (method: string, path: string, body?: object, apikey = key.apikey) =>
   call(app.baseUrl, method, `/v2${path}`, { headers: { apikey }, ...(body ? { body } : {}) });
 
+/** The view link in an e-mail's text. */
+function viewLink(text: string): string {
+  return /https:\/\/\S+\/v2\/travelrule\/transaction\/[0-9a-f-]{36}\?q=[^\s"<]+/.exec(text)![0];
+}
+
 async function transactionId(ref: string, apiKeyId = key.id): Promise<string> {
   const [row] = await db.sql<
     { id: string }[]
@@ -549,9 +554,7 @@ describe('the e-mail fallback, end to end', () => {
     expect(first!.to).toEqual(['compliance@mail-only.example']);
     expect(first!.text).toContain('Test Sender VASP');
     for (const value of PERSONAL_VALUES) expect(first!.raw + first!.text).not.toContain(value);
-    const link = /https:\/\/\S+\/v2\/travelrule\/transaction\/[0-9a-f-]{36}\?q=[^\s"<]+/.exec(
-      first!.text,
-    )![0];
+    const link = viewLink(first!.text);
     const path = new URL(link).pathname + new URL(link).search;
 
     const page = await call(app.baseUrl, 'GET', path);
@@ -672,6 +675,40 @@ describe('the e-mail fallback, end to end', () => {
           r.json?.transaction_ref === 'wd-unknown-vasp' && r.json?.status === 'OTHER_VASP_REJECTED',
       ),
     );
+    // Its link no longer shows the persons of a transfer that will not happen.
+    const link = new URL(viewLink(mails[2]!.text));
+    const gone = await call(app.baseUrl, 'GET', link.pathname + link.search);
+    expect(gone.status).toBe(410);
+    expect(gone.headers['cache-control']).toBe('no-store');
+    expect(gone.text).toContain('wd-unknown-vasp');
+    expect(gone.text).toContain('no longer shown');
+    for (const value of PERSONAL_VALUES) expect(gone.text).not.toContain(value);
+  });
+
+  it('a transfer cancelled while its e-mailed VASP has the link: the link stops showing the persons', async () => {
+    await api('POST', '/travelrule/create_tx', travelBody('wd-cancelled-link'));
+    const id = await transactionId('wd-cancelled-link');
+    const before = mail.mails.length;
+    await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/accept`, {
+      headers: reviewer,
+      body: { email: 'desk@cancel-vasp.example' },
+    });
+    const mails = await mail.waitFor(before + 1);
+    const link = new URL(viewLink(mails[before]!.text));
+    const path = link.pathname + link.search;
+    const open = await call(app.baseUrl, 'GET', path);
+    expect(open.status).toBe(200);
+    expect(open.text).toContain('Quennellworth');
+    const cancelled = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/cancel`, {
+      headers: reviewer,
+      body: { reason: 'customer withdrew the request' },
+    });
+    expect(cancelled.json.data).toEqual({ status: 'REJECTED' });
+    const gone = await call(app.baseUrl, 'GET', path);
+    expect(gone.status).toBe(410);
+    for (const value of PERSONAL_VALUES) expect(gone.text).not.toContain(value);
+    // Nor the operator's reason.
+    expect(gone.text).not.toContain('withdrew');
   });
 
   it('an e-mail the relay refuses for good ends the withdrawal OTHER_VASP_REJECTED, saying why; no answer can be recorded for it', async () => {

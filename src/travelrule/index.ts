@@ -98,7 +98,12 @@ export {
 } from './vasps.js';
 export { identifySender, type TrpPeer } from './peer.js';
 export { verifyViewToken } from './view-link.js';
-export { renderForbiddenPage, renderViewPage, VIEW_PAGE_HEADERS } from './view-page.js';
+export {
+  renderForbiddenPage,
+  renderViewPage,
+  renderWithdrawnPage,
+  VIEW_PAGE_HEADERS,
+} from './view-page.js';
 export {
   deleteTravelRuleWebhook,
   getTravelRuleWebhook,

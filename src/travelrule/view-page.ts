@@ -225,6 +225,18 @@ ${partySection('Beneficiary', 'beneficiary', d.beneficiary)}
   return documentHtml(`Travel rule transaction ${d.transactionRef}`, body);
 }
 
+/**
+ * The page for a valid link to a transaction cancelled or rejected since: its reference, and no
+ * personal data (nobody needs them for a transfer that will not happen).
+ */
+export function renderWithdrawnPage(transactionRef: string, fromVasp: string): string {
+  const title = 'This transaction no longer goes ahead';
+  const body = `<h1>${escapeHtml(title)}</h1>
+<p>The travel rule transaction <code>${escapeHtml(transactionRef)}</code> shared by ${escapeHtml(fromVasp)} was cancelled or rejected, so its originator and beneficiary information is no longer shown here.</p>
+<p>Questions about it go to the compliance team of ${escapeHtml(fromVasp)}.</p>`;
+  return documentHtml(title, body);
+}
+
 /** The page for a link that does not open: shows no transaction data at all. */
 export function renderForbiddenPage(reason: 'expired' | 'invalid'): string {
   const [title, explanation] =

@@ -21,6 +21,7 @@ import {
   receiveWithoutProtocol,
   renderForbiddenPage,
   renderViewPage,
+  renderWithdrawnPage,
   type SealedParties,
   STATUSES,
   sendAddress,
@@ -437,7 +438,8 @@ export function travelRuleRoutes(deps: TravelRuleDeps, allow: AllowList): Route[
 /**
  * GET /v2/travelrule/transaction/<uuid>?q=<token>: the page an e-mailed VASP opens. No API key:
  * the token (an HMAC of the id and an expiry, src/travelrule/view-link.ts) is the credential. A
- * wrong, expired or missing token, or an unknown id, gets 403 and a page that shows nothing.
+ * wrong, expired or missing token, or an unknown id, gets 403 and a page that shows nothing; a
+ * transaction cancelled or rejected since, 410 and a page that says so, without its persons.
  */
 export function viewPageHandler(deps: TravelRuleDeps) {
   return async (c: Context) => {
@@ -451,6 +453,14 @@ export function viewPageHandler(deps: TravelRuleDeps) {
     if (verdict !== 'ok') return c.html(renderForbiddenPage(verdict), 403);
     const t = await getTransaction(deps.sql, id.toLowerCase());
     if (!t) return c.html(renderForbiddenPage('invalid'), 403);
+    // Cancelled or rejected: nobody needs its persons any more, so the link shows them no longer.
+    if (t.status === 'REJECTED' || t.status === 'OTHER_VASP_REJECTED') {
+      log.info(
+        { travelrule_id: t.id, status: t.status },
+        'travel rule view link opened after the transaction ended: nothing shown',
+      );
+      return c.html(renderWithdrawnPage(t.transaction_ref, deps.config.vasp_name), 410);
+    }
     const parties = (await readPayload(deps.sql, deps.keyring, t.id)) as SealedParties;
     const expiresAt = new Date(Number(token.split('.')[0]) * 1000);
     // A read of personal data: audited with the reference, never the link's token.
