@@ -663,6 +663,14 @@ describe('the e-mail fallback, end to end', () => {
     expect(ok.json.data).toEqual({ status: 'OTHER_VASP_PENDING' });
     const mails = await mail.waitFor(3);
     expect(mails[2]!.to).toEqual(['desk@unknown-vasp.example']);
+    // The audit trail says where the e-mail went.
+    const [audit] = await db.sql`
+      select details from audit_log where action = 'travelrule_accept' and target = ${id}`;
+    expect(audit!.details).toEqual({
+      status: 'OTHER_VASP_PENDING',
+      via: 'api',
+      email: 'desk@unknown-vasp.example',
+    });
     // An e-mail counterparty's rejection is recorded by an operator and reaches the caller.
     const rejected = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, {
       headers: reviewer,

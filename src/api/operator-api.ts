@@ -173,7 +173,8 @@ export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
         actor: c.get('operator').login,
         action: 'travelrule_accept',
         target: id,
-        details: { status, via: 'api' },
+        // Where the e-mail went when the operator named the address.
+        details: { status, via: 'api', ...(b.email ? { email: b.email } : {}) },
       });
       return ok(c, { status });
     },

@@ -270,7 +270,11 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
           actor: login,
           action: `travelrule_${decision}` as AuditAction,
           target: id.toLowerCase(),
-          details: { status },
+          // Where an accept sent the e-mail when the operator named the address.
+          details: {
+            status,
+            ...(decision === 'accept' && values.email.trim() ? { email: values.email.trim() } : {}),
+          },
         });
         return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=${decision}`, 303);
       } catch (err) {
