@@ -671,6 +671,17 @@ describe('the e-mail fallback, end to end', () => {
       via: 'api',
       email: 'desk@unknown-vasp.example',
     });
+    // An answer in neither shape is refused saying which two there are.
+    for (const wrong of [{ approved: 'yes' }, { approved: true, rejected: 'x' }, {}]) {
+      const refusedAnswer = await call(
+        app.baseUrl,
+        'POST',
+        `/ops/travelrule/transactions/${id}/answer`,
+        { headers: reviewer, body: wrong },
+      );
+      expect(refusedAnswer.status).toBe(400);
+      expect(refusedAnswer.json.message).toMatch(/"approved": true.*"rejected"/);
+    }
     // An e-mail counterparty's rejection is recorded by an operator and reaches the caller.
     const rejected = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/answer`, {
       headers: reviewer,

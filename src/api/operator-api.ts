@@ -79,10 +79,18 @@ const ListQuery = z.object({
 const SessionBody = z.object({}).strict();
 const AcceptBody = z.object({ email: z.string().min(3).max(254).optional() }).strict();
 const ReasonBody = z.object({ reason: z.string().max(1000) }).strict();
-const AnswerBody = z.union([
-  z.object({ approved: z.literal(true), address: z.string().min(1).max(256).optional() }).strict(),
-  z.object({ rejected: z.string().min(1).max(1000) }).strict(),
-]);
+const AnswerBody = z.union(
+  [
+    z
+      .object({ approved: z.literal(true), address: z.string().min(1).max(256).optional() })
+      .strict(),
+    z.object({ rejected: z.string().min(1).max(1000) }).strict(),
+  ],
+  {
+    error:
+      'the body must be {"approved": true, "address"?: "…"} or {"rejected": "<reason, 1 to 1000 characters>"}, nothing else',
+  },
+);
 
 function idParam(c: Context): string {
   const id = c.req.param('id') ?? '';
