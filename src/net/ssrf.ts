@@ -90,6 +90,8 @@ export function parseWebhookUrl(value: string): UrlCheck {
     return { ok: false, reason: 'must be http or https' };
   if (!url.hostname) return { ok: false, reason: 'has no host' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
+  // Node's clients take port 0 as none and connect to 80 or 443: not the port the URL names.
+  if (url.port === '0') return { ok: false, reason: 'port 0 is not a port to connect to' };
   return { ok: true, url };
 }
 

@@ -64,6 +64,13 @@ describe('webhook URLs', () => {
     expect(parseWebhookUrl('ftp://example.com').ok).toBe(false);
     expect(parseWebhookUrl('https://u:p@example.com').ok).toBe(false);
     expect(parseWebhookUrl('javascript:alert(1)').ok).toBe(false);
+    // Port 0 would be sent to 80 or 443, a port the URL does not name.
+    expect(parseWebhookUrl('https://8.8.8.8:0/x')).toEqual({
+      ok: false,
+      reason: 'port 0 is not a port to connect to',
+    });
+    expect(parseWebhookUrl('http://127.0.0.1:00/x').ok).toBe(false);
+    expect(parseWebhookUrl('https://hooks.example.com:8443/x').ok).toBe(true);
     expect(parseWebhookUrl('https://example.com/' + 'a'.repeat(3000)).ok).toBe(false);
   });
 

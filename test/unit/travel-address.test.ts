@@ -62,5 +62,9 @@ describe('Travel Addresses', () => {
     ).toMatch(/all lower or all upper case/);
     expect(reason('')).toMatch(/Travel Address/);
     expect(reason('not a url')).toMatch(/Travel Address/);
+    expect(reason('https://vasp.example:0/trp')).toBe('port 0 is not a port to connect to');
+    expect(reason(encodeTravelAddress('https://vasp.example:0/trp'))).toBe(
+      'port 0 is not a port to connect to',
+    );
   });
 });

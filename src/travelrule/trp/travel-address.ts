@@ -71,6 +71,7 @@ export function decodeTravelAddress(value: string): TravelAddressResult {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { ok: false, reason: 'must name an https URL' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
+  if (url.port === '0') return { ok: false, reason: 'port 0 is not a port to connect to' };
   if (input.startsWith('ta') && url.searchParams.get('t') !== 'i')
     return { ok: false, reason: 'not a valid Travel Address (no t=i)' };
   // A Travel Address names an inquiry endpoint: t=i says so (TRP 3.1). A plain URL is used as given.
