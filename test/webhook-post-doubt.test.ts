@@ -1,5 +1,10 @@
 import { afterAll, expect, it } from 'vitest';
-import { postWebhook } from '../src/webhooks/post.js';
+import {
+  createWebhookAgents,
+  postWebhook,
+  RESPONSE_EXCERPT_BYTES,
+  RESPONSE_READ_LIMIT_BYTES,
+} from '../src/webhooks/post.js';
 import { parseAllowList } from '../src/net/ssrf.js';
 import { freePort } from '../support/ports.js';
 import { RawReceivers } from './helpers/receiver.js';
@@ -21,12 +26,81 @@ it('is in doubt when the body went out and no answer came: a timeout, a hang-up 
   const timedOut = await postWebhook(silent, {}, '{"a":1}', { timeoutMs: 300, allow });
   expect(timedOut).toMatchObject({ status_code: null, retryable: true, in_doubt: true });
 
+  let hangUps = 0;
   const hangUp = await receivers.listen((req) => {
+    hangUps++;
     req.resume();
     req.on('end', () => req.socket.destroy());
   });
   const reset = await postWebhook(hangUp, {}, '{"a":1}', { timeoutMs: 2000, allow });
   expect(reset).toMatchObject({ status_code: null, in_doubt: true });
+  // Not sent again at once within the attempt: the receiver may have it (it got it three times
+  // per attempt before, all on fresh connections; found by an outside probe).
+  expect(hangUps).toBe(1);
+});
+
+it('takes the status line as the answer: a body cut short after it, or one that never ends, is read no further', async () => {
+  // 200, then the connection cut in the middle of the body.
+  const cut = await receivers.listen((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('{"ok":');
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+  });
+  expect(await postWebhook(cut, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({
+    status_code: 200,
+    error: null,
+    response: '{"ok":',
+  });
+  // 200, then bytes forever: read to the limit, then the connection closed.
+  let written = 0;
+  const endless = await receivers.listen((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const more = () => {
+        while (!res.destroyed && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+  });
+  const endlessResult = await postWebhook(endless, {}, '{}', { timeoutMs: 5000, allow });
+  expect(endlessResult).toMatchObject({ status_code: 200, error: null });
+  expect(endlessResult.response).toBe('x'.repeat(RESPONSE_EXCERPT_BYTES));
+  // Not read until the timeout: a little past the limit (socket buffers), not gigabytes.
+  await new Promise((r) => setTimeout(r, 200));
+  expect(written).toBeLessThan(RESPONSE_READ_LIMIT_BYTES * 64);
+});
+
+it('sends again at once on a kept-alive connection the receiver closed meanwhile', async () => {
+  // The receiver answers, keeps the connection, and closes it just as the next POST goes out on it.
+  const agents = createWebhookAgents(1);
+  let posts = 0;
+  const closing = await receivers.listen((req, res) => {
+    posts++;
+    req.resume();
+    req.on('end', () => {
+      if (posts === 2) return void req.socket.destroy();
+      res.writeHead(200).end('ok');
+    });
+  });
+  try {
+    expect(await postWebhook(closing, {}, '{}', { timeoutMs: 2000, allow, agents })).toMatchObject({
+      status_code: 200,
+    });
+    // On the kept connection, cut: tried again on a new one within the attempt.
+    expect(await postWebhook(closing, {}, '{}', { timeoutMs: 2000, allow, agents })).toMatchObject({
+      status_code: 200,
+    });
+    expect(posts).toBe(3);
+  } finally {
+    agents.http.destroy();
+    agents.https.destroy();
+  }
 });
 
 it('is not in doubt when the receiver answered, or was never reached', async () => {

@@ -34,7 +34,12 @@ export interface PostResult {
   in_doubt: boolean;
 }
 
-/** Errors where the request never reached the receiver: worth a quick retry within one attempt. */
+/**
+ * Errors of a connection that failed: worth a quick retry within one attempt when the request
+ * had not gone out whole on it, or it was a kept-alive connection the receiver had closed
+ * meanwhile (Node's advice: req.reusedSocket), never when it went out whole on a fresh one (the
+ * receiver may have it; a quick retry would only send it again at once).
+ */
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -46,6 +51,13 @@ const CONNECT_ERRORS = new Set([
 
 /** How much of a receiver's answer body is kept for the delivery log. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
+
+/**
+ * How much of a receiver's answer body is read at most: past it the connection is closed (not
+ * kept for the next delivery). An answer that never ends would otherwise be read until the
+ * attempt's timeout, again at each attempt (seen: 3 GB in 10 s).
+ */
+export const RESPONSE_READ_LIMIT_BYTES = 64 * 1024;
 
 /** Keep-alive connection pools for one allow-list's receivers (a dispatcher's). */
 export interface WebhookAgents {
@@ -82,6 +94,12 @@ interface Unanswered {
   sent: boolean;
 }
 
+/** How one request of an attempt failed: whether it went out whole, on a kept-alive connection. */
+interface Request {
+  whole: boolean;
+  reused: boolean;
+}
+
 /** The status of an answer, the excerpt of its body, and its Retry-After. */
 interface Answer {
   status: number;
@@ -95,6 +113,7 @@ function once(
   body: string,
   opts: PostOptions,
   unanswered: Unanswered,
+  request: Request,
 ): Promise<Answer> {
   const { timeoutMs, allow } = opts;
   const isHttps = url.protocol === 'https:';
@@ -126,16 +145,17 @@ function once(
     // However the request ends, its timer and its stop listener go with it.
     req.on('close', done);
     req.on('response', (res) => {
-      // The whole answer is read (the connection is then reused); its first bytes are kept.
+      // The answer is read to its end (the connection is then reused) or to the read limit (the
+      // connection is then closed); its first bytes are kept. The status line is the answer: a
+      // body cut short after it (the receiver closed, reset, or took longer than the timeout)
+      // changes nothing of it.
       const kept: Buffer[] = [];
       let keptBytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (keptBytes >= RESPONSE_EXCERPT_BYTES) return;
-        const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes);
-        kept.push(part);
-        keptBytes += part.length;
-      });
-      res.on('end', () => {
+      let readBytes = 0;
+      let answered = false;
+      const answer = () => {
+        if (answered) return;
+        answered = true;
         done();
         const excerpt = Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '');
         const retryAfter = res.headers['retry-after'];
@@ -144,11 +164,22 @@ function once(
           excerpt,
           retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
         });
+      };
+      res.on('data', (chunk: Buffer) => {
+        readBytes += chunk.length;
+        if (keptBytes < RESPONSE_EXCERPT_BYTES) {
+          const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes);
+          kept.push(part);
+          keptBytes += part.length;
+        }
+        if (readBytes > RESPONSE_READ_LIMIT_BYTES) {
+          answer();
+          res.destroy();
+        }
       });
-      res.on('error', (err) => {
-        done();
-        reject(err);
-      });
+      res.on('end', answer);
+      res.on('close', answer);
+      res.on('error', answer);
     });
     req.on('timeout', () =>
       req.destroy(
@@ -161,6 +192,8 @@ function once(
     });
     req.on('error', (err) => {
       done();
+      request.whole = whole;
+      request.reused = req.reusedSocket;
       if (whole) unanswered.sent = true;
       reject(err);
     });
@@ -169,8 +202,9 @@ function once(
 }
 
 /**
- * POSTs one webhook body. Never follows redirects. Connection failures are retried briefly
- * inside this attempt (p-retry); everything else is reported for graphile-worker to back off on.
+ * POSTs one webhook body. Never follows redirects. A connection failure before the request went
+ * out whole (or on a kept-alive connection the receiver had closed) is retried briefly inside this
+ * attempt (p-retry); everything else is reported for graphile-worker to back off on.
  */
 export async function postWebhook(
   urlString: string,
@@ -184,11 +218,12 @@ export async function postWebhook(
   try {
     const { status, excerpt, retryAfter } = await pRetry(
       async () => {
+        const request: Request = { whole: false, reused: false };
         try {
-          return await once(url, headers, body, opts, unanswered);
+          return await once(url, headers, body, opts, unanswered, request);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code ?? '';
-          if (CONNECT_ERRORS.has(code)) throw err;
+          if (CONNECT_ERRORS.has(code) && (!request.whole || request.reused)) throw err;
           throw new AbortError(err as Error);
         }
       },
