@@ -279,6 +279,17 @@ describe('redeliver and recover', () => {
       insert into webhook_events (kind, api_key_id, network, address, tx_hash, block_number, block_hash, confirmed, status)
       values ('stream', ${keyA.id}, 'eth', ${address.toLowerCase()}, '0xcancelled', 1, '0xb', false, 'cancelled') returning id`;
     expectRefusal(await api(keyA, 'POST', '/webhook/redeliver', { event_id: cancelled!.id }), 5000);
+    // Given up, then its block orphaned: its transaction is gone, so neither redeliver nor recover
+    // sends it (recover counted it as requeued, then the dispatcher cancelled it).
+    const [reorganised] = await db.sql<{ id: string }[]>`
+      insert into webhook_events (kind, api_key_id, network, address, tx_hash, block_number, block_hash, confirmed, status, gave_up_at, orphaned, confirmation_done)
+      values ('stream', ${keyA.id}, 'eth', ${address.toLowerCase()}, '0xorphaned', 1, '0xb', false, 'failed', now(), true, true) returning id`;
+    const refusal = await api(keyA, 'POST', '/webhook/redeliver', { event_id: reorganised!.id });
+    expectRefusal(refusal, 5000);
+    expect(refusal.json.message).toMatch(/reorganised away/);
+    expect(
+      (await api(keyA, 'POST', '/webhook/recover', { since: since.toISOString() })).json.data,
+    ).toEqual({ requeued: 0, more: false });
     expectRefusal(
       await api(keyA, 'POST', '/webhook/redeliver', {
         event_id: '00000000-0000-4000-8000-000000000000',

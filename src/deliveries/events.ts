@@ -102,7 +102,7 @@ export async function redeliverEvent(
   if (outcome === 'cancelled')
     throw new DeliveryError(
       'state',
-      'The event is cancelled (its subscription was removed or its transaction reorganised away): it cannot be sent.',
+      'The event cannot be sent: it was cancelled (its subscription removed) or its transaction was reorganised away.',
     );
   await recordAudit(deps.sql, {
     actor: r.actor,

@@ -88,8 +88,9 @@ export type RequeueOutcome = 'requeued' | 'not_found' | 'pending' | 'cancelled';
  * Puts one event of the key back to pending, due now, with a new allowance of `maxAttempts`
  * attempts on top of those made: a failed one (given up) or a delivered one (sent again). Same
  * webhook-id, same body (the one frozen at its first attempt), same sequence. A pending event is
- * left as it is; a cancelled one (its subscription removed, its transaction reorganised away)
- * and a test event cannot be sent again.
+ * left as it is; a cancelled one (its subscription removed), one whose transaction was
+ * reorganised away (failed or delivered before; a delivered one was retracted) and a test event
+ * cannot be sent again.
  */
 export async function requeueEvent(
   sql: Sql,
@@ -99,13 +100,13 @@ export async function requeueEvent(
 ): Promise<RequeueOutcome> {
   const [row] = await sql<{ status: string; requeued: boolean }[]>`
     with old as (
-      select id, status from webhook_events
+      select id, status, orphaned and not removed as reorganised_away from webhook_events
       where id = ${eventId}::uuid and api_key_id = ${apiKeyId}::bigint and kind <> 'test'
       for update
     ), up as (
       update webhook_events e set status = 'pending', next_attempt_at = now(), lease_until = null, gave_up_at = null,
         max_attempts = e.attempts + ${maxAttempts}
-      from old where e.id = old.id and old.status in ('failed', 'delivered')
+      from old where e.id = old.id and old.status in ('failed', 'delivered') and not old.reorganised_away
       returning e.id
     )
     select old.status, exists (select 1 from up) as requeued from old`;
@@ -135,6 +136,8 @@ export async function requeueFailedSince(
       ${whereAll(tx, [
         tx`gave_up_at >= ${f.since}`,
         tx`status = 'failed'`,
+        // Its transaction reorganised away: nothing to send (the dispatcher would cancel it).
+        tx`not (orphaned and not removed)`,
         tx`api_key_id = ${f.apiKeyId}::bigint`,
         tx`kind <> 'test'`,
         f.address !== undefined ? tx`address = ${f.address}` : null,
