@@ -1,3 +1,5 @@
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import {
   createWebhookAgents,
@@ -7,6 +9,7 @@ import {
 } from '../src/webhooks/post.js';
 import { parseAllowList } from '../src/net/ssrf.js';
 import { freePort } from '../support/ports.js';
+import { selfSignedLoopback } from './helpers/certs.js';
 import { RawReceivers } from './helpers/receiver.js';
 
 /**
@@ -117,4 +120,28 @@ it('is not in doubt when the receiver answered, or was never reached', async () 
     status_code: null,
     in_doubt: false,
   });
+});
+
+it('fails the attempt, saying why, at an https receiver whose certificate Node does not trust', async () => {
+  const tls = await selfSignedLoopback('receiver.test');
+  let posts = 0;
+  const server = createHttpsServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+    posts++;
+    req.resume();
+    req.on('end', () => res.writeHead(200).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    expect(await postWebhook(url, {}, '{}', { timeoutMs: 2000, allow })).toMatchObject({
+      status_code: null,
+      retryable: true,
+      in_doubt: false,
+      error: expect.stringMatching(/self-signed certificate/),
+    });
+    expect(posts).toBe(0);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 });
