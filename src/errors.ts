@@ -78,7 +78,7 @@ export function isRetryable(err: unknown): boolean {
   return !(err instanceof PermanentError);
 }
 
-export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
 /**
  * The error body of every face (API, operator API, TRP): the number twice, as the spec shows it;

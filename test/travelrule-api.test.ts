@@ -338,6 +338,23 @@ describe('the operator API', () => {
       body: { reason: 'x' },
     });
     expect(denied.status).toBe(403);
+    // What a page of another site can make a browser send, with the reviewer's Basic credentials
+    // the browser kept after the 401 challenge: a form (text/plain holds JSON), or a request the
+    // browser marks as another origin's. Each is refused, and nothing is decided.
+    const forged = [
+      { headers: { ...reviewer, 'content-type': 'text/plain' }, status: 415 },
+      { headers: { ...reviewer, origin: 'https://attacker.example' }, status: 403 },
+      { headers: { ...reviewer, 'sec-fetch-site': 'cross-site' }, status: 403 },
+      { headers: { ...reviewer, origin: 'null' }, status: 403 },
+    ];
+    for (const f of forged) {
+      const res = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
+        headers: f.headers,
+        body: '{"reason":"forged"}',
+      });
+      expect(res.status, JSON.stringify(f.headers)).toBe(f.status);
+      expect(res.json.code).toBe(f.status === 415 ? 5000 : 4030);
+    }
     const detail = await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, {
       headers: viewer,
     });

@@ -251,7 +251,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     // Registered before the API key check and answering itself: the e-mailed view link's token
     // is its credential (the other VASP has no API key).
     app.get(`${API_BASE}/travelrule/transaction/:id`, viewPageHandler(deps.travelRule));
-    app.route('/ops', opsRoutes(deps.travelRule) as never);
+    app.route('/ops', opsRoutes(deps.travelRule, deps.trustProxy ?? null) as never);
     // The operator dashboard: its own sessions, CSRF tokens and HTML error pages.
     app.route(
       '/dashboard',

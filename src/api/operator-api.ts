@@ -24,6 +24,9 @@ import {
   type TravelRuleTransaction,
 } from '../travelrule/index.js';
 import { readJsonBody } from './body.js';
+import { announcesBody } from './admission.js';
+import { originAllowed } from '../dashboard/csrf.js';
+import type { ProxyTrust } from '../net/proxy.js';
 import { parseInput, intParam } from './schemas.js';
 import { UUID_RE } from '../ids.js';
 
@@ -99,8 +102,45 @@ function idParam(c: Context): string {
   return id.toLowerCase();
 }
 
-export function opsRoutes(deps: TravelRuleDeps): Hono<OperatorEnv> {
+/**
+ * The operator API is for programs, never for a page in a browser: a request a browser marks as
+ * from another site (Sec-Fetch-Site), or whose Origin names another host, is refused, and a body
+ * must be labelled JSON. Otherwise a page anywhere could post a form (text/plain holds JSON) to it,
+ * and the browser would add the operator's Basic credentials it kept after this API's 401
+ * challenge: a cross-site request forgery of approvals, rejections, or an accept that sends the
+ * view link to an address of the page's choosing.
+ */
+function sameSiteOnly(trustProxy: ProxyTrust | null) {
+  return async (c: Context, next: () => Promise<void>) => {
+    const site = c.req.header('sec-fetch-site');
+    if (
+      (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+      !originAllowed(c, trustProxy)
+    )
+      throw new ApiError(
+        403,
+        ErrorNumber.FORBIDDEN,
+        'The operator API does not take requests from web pages of another origin.',
+      );
+    if (
+      announcesBody(c) &&
+      !/^application\/(?:[\w.+-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')
+    ) {
+      const length = c.req.header('content-length');
+      if (length === undefined || Number(length) > 0)
+        throw new ApiError(
+          415,
+          ErrorNumber.BAD_REQUEST,
+          'The operator API takes JSON bodies only (Content-Type: application/json).',
+        );
+    }
+    await next();
+  };
+}
+
+export function opsRoutes(deps: TravelRuleDeps, trustProxy: ProxyTrust | null): Hono<OperatorEnv> {
   const ops = new Hono<OperatorEnv>();
+  ops.use('*', sameSiteOnly(trustProxy));
   const ok = (c: Context, data: unknown, extra: Record<string, unknown> = {}) =>
     c.json({ code: 0, message: 'OK', data, ...extra });
   const body = async (c: Context) => (await readJsonBody(c)) ?? {};
