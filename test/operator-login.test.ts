@@ -564,6 +564,39 @@ describe('login limits', () => {
     expect(opened.status).toBe(201);
   });
 
+  it("a session is no way around them: guesses at the current password on the Account page are limited and audited like a login's", async () => {
+    const here = new Client('127.0.0.57');
+    expect((await here.login('vic.viewer', NEW_PASSWORD)).headers.location).toBe(
+      '/dashboard/travelrule',
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (
+          await here.submit('/dashboard/account', '/dashboard/account/password', {
+            current: `guess ${i}`,
+            password: 'a new password 12345',
+            confirm: 'a new password 12345',
+          })
+        ).status,
+      );
+    // 200 wrong guesses in 15 s, all 401 and none audited, before (found by an outside probe).
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    const failed = await db.sql<{ details: { step: string; client: string } }[]>`
+      select details from audit_log where action = 'login_failed' and actor = 'vic.viewer'
+        and details->>'step' = 'current_password' and details->>'client' = '127.0.0.57'`;
+    expect(failed).toHaveLength(5);
+    // The right one is limited too, until the wait is over; the session stays.
+    const right = await here.submit('/dashboard/account', '/dashboard/account/password', {
+      current: NEW_PASSWORD,
+      password: 'a new password 12345',
+      confirm: 'a new password 12345',
+    });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await stillIn(here)).toBe(true);
+  });
+
   it('answers an unknown login, a wrong password and a disabled operator alike, with one scrypt each', async () => {
     const cases = ['ghost.nobody', 'rex.reviewer', 'cli.reviewer', PASSWORD_AS_LOGIN];
     const pages: string[] = [];

@@ -38,7 +38,7 @@ export {
 } from './mfa.js';
 export {
   authenticateOperator,
-  changeOwnPassword,
+  checkNewPassword,
   createOperator,
   disableOperator,
   listOperators,
@@ -46,6 +46,7 @@ export {
   MIN_PASSWORD_LENGTH,
   OperatorInputError,
   resetOperatorPassword,
+  setOwnPassword,
   type OperatorListing,
 } from './operators.js';
 export {

@@ -40,7 +40,14 @@ function limited(client: string | undefined, via: Via, retryAfterS: number): Ref
 export async function checkPassword(
   sql: Sql,
   policy: OperatorPolicy,
-  input: { login: string; password: string; client: string | undefined; via: Via },
+  input: {
+    login: string;
+    password: string;
+    client: string | undefined;
+    via: Via;
+    /** What the password is asked for: a login (the default), or a change of it (the current one). */
+    step?: 'password' | 'current_password';
+  },
 ): Promise<PasswordOutcome> {
   const { client, via } = input;
   const admission = policy.limiter.admit(client, input.login);
@@ -60,10 +67,15 @@ export async function checkPassword(
     await recordAudit(sql, {
       actor: result.login ?? UNKNOWN_ACTOR,
       action: 'login_failed',
-      details: { step: 'password', reason: result.reason, client: client ?? null, via },
+      details: {
+        step: input.step ?? 'password',
+        reason: result.reason,
+        client: client ?? null,
+        via,
+      },
     });
     log.info(
-      { login: result.login, client, via, outcome: result.reason },
+      { login: result.login, client, via, outcome: result.reason, step: input.step ?? 'password' },
       'operator login refused',
     );
     await admission.attempt.failed();

@@ -47,7 +47,8 @@ function normaliseLogin(login: string): string {
   return lower;
 }
 
-function checkPassword(password: string): void {
+/** A new password's length, or an OperatorInputError saying what is wrong with it. */
+export function checkNewPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH)
     throw new OperatorInputError(
       `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
@@ -65,7 +66,7 @@ export async function createOperator(
   const normal = normaliseLogin(login);
   if (!isOperatorRole(role))
     throw new OperatorInputError(`The role must be one of ${OPERATOR_ROLES.join(', ')}.`);
-  if (password !== undefined) checkPassword(password);
+  if (password !== undefined) checkNewPassword(password);
   const secret = password ?? generatePassword();
   const hash = await hashPassword(secret);
   const [row] = await sql<{ id: string }[]>`
@@ -165,7 +166,7 @@ export async function resetOperatorPassword(
   audit: { actor: string },
   password?: string,
 ): Promise<string | undefined> {
-  if (password !== undefined) checkPassword(password);
+  if (password !== undefined) checkNewPassword(password);
   const secret = password ?? generatePassword();
   const hash = await hashPassword(secret);
   return (await sql.begin(async (tx) => {
@@ -188,21 +189,13 @@ export async function resetOperatorPassword(
 }
 
 /**
- * An operator changes their own password, giving the current one. Every session of theirs ends
- * (the caller opens a new one for the browser at hand). 'wrong' when the current password is not
- * theirs; an OperatorInputError when the new one is too short or too long.
+ * An operator's own new password, once the caller has checked their current one (within the
+ * login limits: src/operators/login.ts checkPassword). Every session of theirs ends (the caller
+ * opens a new one for the browser at hand). An OperatorInputError when the new one is too short
+ * or too long.
  */
-export async function changeOwnPassword(
-  sql: Sql,
-  operator: Operator,
-  current: string,
-  next: string,
-): Promise<'changed' | 'wrong'> {
-  checkPassword(next);
-  const [row] = await sql<{ password_hash: string }[]>`
-    select password_hash from operators where id = ${operator.id} and disabled_at is null`;
-  if (!row || !(await verifyPassword(current.slice(0, MAX_PASSWORD_LENGTH), row.password_hash)))
-    return 'wrong';
+export async function setOwnPassword(sql: Sql, operator: Operator, next: string): Promise<void> {
+  checkNewPassword(next);
   const hash = await hashPassword(next);
   await sql.begin(async (tx) => {
     await tx`update operators set password_hash = ${hash} where id = ${operator.id}`;
@@ -217,5 +210,4 @@ export async function changeOwnPassword(
       reason: 'password_change',
     });
   });
-  return 'changed';
 }

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import {
   beginEnrolment,
-  changeOwnPassword,
+  checkNewPassword,
+  checkPassword,
   checkCode,
   clientAddress,
   confirmEnrolment,
@@ -13,11 +14,12 @@ import {
   recordLogin,
   removeMfa,
   renewRecoveryCodes,
+  setOwnPassword,
 } from '../../operators/index.js';
 import { field, render, type DashboardDeps, type DashContext, type DashEnv } from '../context.js';
 import { CsrfField, Layout } from '../layout.js';
 import { startSession, type Session } from '../session.js';
-import { ENROL_PAGE, LIMITED_MESSAGE } from './login.js';
+import { BUSY_MESSAGE, ENROL_PAGE, LIMITED_MESSAGE } from './login.js';
 
 /**
  * /dashboard/account: the operator's own credentials, for every role. Change the password
@@ -79,7 +81,7 @@ export function accountRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const overview = async (
     c: DashContext,
     extra: { error?: string; session?: Session } = {},
-    status: 200 | 400 | 401 = 200,
+    status: 200 | 400 | 401 | 429 | 503 = 200,
   ) => {
     const session = extra.session ?? c.get('session');
     const state = await mfaState(sql, session.operator.id);
@@ -286,18 +288,31 @@ export function accountRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (field(c, 'password') !== field(c, 'confirm'))
       return overview(c, { error: 'The two new passwords differ.' }, 400);
     try {
-      const result = await changeOwnPassword(
-        sql,
-        session.operator,
-        field(c, 'current'),
-        field(c, 'password'),
-      );
-      if (result === 'wrong')
-        return overview(c, { error: 'The current password is not right.' }, 401);
+      checkNewPassword(field(c, 'password'));
     } catch (err) {
       if (err instanceof OperatorInputError) return overview(c, { error: err.message }, 400);
       throw err;
     }
+    // The current password is checked as a login's is: within the same limits per client
+    // address, and a wrong one audited (login_failed). A session alone (a browser left open)
+    // must not be a way to guess it at full speed.
+    const policy = operatorPolicy(sql);
+    const checked = await checkPassword(sql, policy, {
+      login: session.operator.login,
+      password: field(c, 'current'),
+      client: clientAddress(c, policy),
+      via: 'dashboard',
+      step: 'current_password',
+    });
+    if (!checked.ok) {
+      if (checked.retryAfterS !== undefined) c.header('retry-after', String(checked.retryAfterS));
+      return checked.reason === 'limited'
+        ? overview(c, { error: LIMITED_MESSAGE }, 429)
+        : checked.reason === 'busy'
+          ? overview(c, { error: BUSY_MESSAGE }, 503)
+          : overview(c, { error: 'The current password is not right.' }, 401);
+    }
+    await setOwnPassword(sql, session.operator, field(c, 'password'));
     await startSession(c, sql, session.operator.id, 'full');
     return c.redirect('/dashboard/account?done=password', 303);
   });
