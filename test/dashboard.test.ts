@@ -421,6 +421,17 @@ describe('travel rule decisions', () => {
     });
     expect(nul.status).toBe(400);
     expect(await statusOf(id)).toBe('PENDING');
+    // Nor in a page's filters (each was a 500; found by an outside probe).
+    for (const path of [
+      '/dashboard/travelrule?ref=%00',
+      '/dashboard/travelrule/export?ref=a%00b',
+      '/dashboard/audit?actor=%00',
+      '/dashboard/audit/export?target=%00',
+    ]) {
+      const filtered = await reviewer.get(path);
+      expect(filtered.status, path).toBe(400);
+      expect(filtered.text).toMatch(/role="alert">A filter holds a NUL character/);
+    }
     const reason = 'Originator address tied to a <sanctioned> mixer';
     const done = await reviewer.post(`/dashboard/travelrule/${id}/reject`, {
       _csrf: csrfOf(empty.text),
