@@ -364,6 +364,22 @@ describe('the audit page', () => {
     expect(tomorrow.text).not.toContain('<tr data-id=');
     const yesterday = await admin.get(`/dashboard/audit?to=${day(-1)}&target=${rejected.id}`);
     expect(yesterday.text).not.toContain('<tr data-id=');
+    // A day that is no date is said, not dropped in silence (the whole log was shown, or
+    // exported, as if no range had been asked; found by an outside probe).
+    for (const q of ['from=2026-13-45', 'to=2026-02-30', 'from=notadate']) {
+      const bad = await admin.get(`/dashboard/audit?${q}`);
+      expect(bad.status, q).toBe(400);
+      expect(bad.text).toMatch(
+        /role="alert">(From|To): must be a date \(YYYY-MM-DD\)\. Showing every entry\./,
+      );
+    }
+    const exports = async () =>
+      (await db.sql`select 1 from audit_log where action = 'audit_export'`).length;
+    const exportsBefore = await exports();
+    const badExport = await admin.get('/dashboard/audit/export?from=2026-13-45');
+    expect(badExport.status).toBe(400);
+    expect(badExport.text).toContain('Nothing exported');
+    expect(await exports()).toBe(exportsBefore);
     // The chain, for admins.
     const [head] = await db.sql<{ id: string; hash: string }[]>`
       select id::text, hash from audit_log order by id desc limit 1`;

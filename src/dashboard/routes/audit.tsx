@@ -15,6 +15,7 @@ import {
 import { roleAllows } from '../../operators/index.js';
 import {
   csvDownload,
+  errorPage,
   PAGE_SIZE,
   pageParam,
   queryString,
@@ -42,15 +43,34 @@ interface FilterForm {
   target: string;
 }
 
-function readFilter(c: DashContext): { form: FilterForm; filter: AuditFilter } {
+/**
+ * The filters as given, and what is wrong with them (`error`: a day that is no date, an unknown
+ * action). A page shows every entry then, saying why (400); an export exports nothing.
+ */
+function readFilter(c: DashContext): {
+  form: FilterForm;
+  filter: AuditFilter;
+  error: string | undefined;
+} {
   const actor = (c.req.query('actor') ?? '').trim().slice(0, 64);
   const rawAction = c.req.query('action') ?? '';
   const action = (AUDIT_ACTIONS as readonly string[]).includes(rawAction) ? rawAction : '';
-  const date = (v: string | undefined) => (v && storableDay(v) ? v : '');
-  const from = date(c.req.query('from'));
-  const to = date(c.req.query('to'));
+  const problems: string[] = [];
+  if (rawAction !== '' && action === '') problems.push('Action: not a known action.');
+  const date = (name: 'from' | 'to', label: string) => {
+    const v = c.req.query(name) ?? '';
+    if (v === '' || storableDay(v)) return v;
+    problems.push(`${label}: must be a date (YYYY-MM-DD).`);
+    return '';
+  };
+  const from = date('from', 'From');
+  const to = date('to', 'To');
   const target = (c.req.query('target') ?? '').trim().slice(0, 200);
+  const error = problems.length ? `${problems.join(' ')} Showing every entry.` : undefined;
+  if (error)
+    return { form: { actor, action: '', rawAction, from: '', to: '', target }, filter: {}, error };
   return {
+    error,
     form: { actor, action, rawAction, from, to, target },
     filter: {
       actor: actor || undefined,
@@ -138,7 +158,9 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const audit = new Hono<DashEnv>();
 
   audit.get('/export', async (c) => {
-    const { form, filter } = readFilter(c);
+    const { form, filter, error } = readFilter(c);
+    if (error)
+      return errorPage(c, 400, 'Nothing exported', error.replace(' Showing every entry.', ''));
     const rows = await exportAudit(sql, filter);
     await recordAudit(sql, {
       actor: c.get('session').operator.login,
@@ -156,7 +178,7 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   audit.get('/', async (c) => {
-    const { form, filter } = readFilter(c);
+    const { form, filter, error } = readFilter(c);
     const page = pageParam(c.req.query('page'));
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
@@ -169,16 +191,7 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const href = (p: number) => `/dashboard/audit${filterQuery(form, { page: p })}`;
     return render(
       c,
-      <Layout
-        title="Audit log"
-        session={session}
-        current="/dashboard/audit"
-        error={
-          form.rawAction !== '' && form.action === ''
-            ? 'Action: not a known action; showing all actions.'
-            : undefined
-        }
-      >
+      <Layout title="Audit log" session={session} current="/dashboard/audit" error={error}>
         <form
           method="get"
           action="/dashboard/audit"
@@ -278,6 +291,7 @@ export function auditRoutes(deps: DashboardDeps): Hono<DashEnv> {
           />
         ) : null}
       </Layout>,
+      error ? 400 : 200,
     );
   });
 
