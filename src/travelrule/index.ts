@@ -103,6 +103,7 @@ export {
   renderViewPage,
   renderWithdrawnPage,
   VIEW_PAGE_HEADERS,
+  withVisibleControls,
 } from './view-page.js';
 export {
   deleteTravelRuleWebhook,

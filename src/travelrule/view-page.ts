@@ -43,9 +43,30 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Text made safe for HTML element content and quoted attribute values. */
+/**
+ * Unicode's bidirectional controls (embeddings, overrides, isolates, marks). In a value typed at
+ * another VASP, an override (U+202E) turns the text after it around up to the end of its line,
+ * our own words beside it included: a reviewer would read something other than what is stored.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as it is stored, with each bidirectional control shown as its code point (`[U+202E]`)
+ * instead of acting: for what other VASPs and customers typed, on the pages that show it.
+ */
+export function withVisibleControls(value: string): string {
+  return value.replace(
+    BIDI_CONTROLS,
+    (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`,
+  );
+}
+
+/**
+ * Text made safe for HTML element content and quoted attribute values; bidirectional controls
+ * shown, not acting (withVisibleControls).
+ */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return withVisibleControls(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 /** "2025-03-04 05:06:07 UTC" inside a <time> element. */

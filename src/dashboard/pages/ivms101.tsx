@@ -3,11 +3,14 @@ import {
   codeLabel,
   type NaturalPersonValue,
   type NormalisedParty,
+  withVisibleControls as v,
 } from '../../travelrule/index.js';
 
 /**
  * A transaction's IVMS101 data (originator and beneficiary) as definition lists. The values were
- * typed by customers of some VASP: they are only ever text (escaped by hono/jsx).
+ * typed by customers of some VASP: they are only ever text (escaped by hono/jsx), with Unicode's
+ * bidirectional controls shown rather than acting (`v`), and names isolated (<bdi>) from our own
+ * words beside them.
  */
 
 type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
@@ -40,8 +43,13 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
         <>
           <dt>{codeLabel('name', n.nameIdentifierType)}</dt>
           <dd>
-            {n.primaryIdentifier}
-            {n.secondaryIdentifier !== undefined ? `, ${n.secondaryIdentifier}` : ''}{' '}
+            <bdi>{v(n.primaryIdentifier)}</bdi>
+            {n.secondaryIdentifier !== undefined ? (
+              <>
+                {', '}
+                <bdi>{v(n.secondaryIdentifier)}</bdi>
+              </>
+            ) : null}{' '}
             <span class="muted">(family name, given names)</span>
           </dd>
         </>
@@ -49,13 +57,13 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
       {birth?.dateOfBirth !== undefined ? (
         <>
           <dt>Date of birth</dt>
-          <dd>{birth.dateOfBirth}</dd>
+          <dd>{v(birth.dateOfBirth)}</dd>
         </>
       ) : null}
       {birth?.placeOfBirth !== undefined ? (
         <>
           <dt>Place of birth</dt>
-          <dd>{birth.placeOfBirth}</dd>
+          <dd>{v(birth.placeOfBirth)}</dd>
         </>
       ) : null}
       {id ? (
@@ -70,6 +78,7 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
               id.countryOfIssue !== undefined ? `issued in ${id.countryOfIssue}` : undefined,
             ]
               .filter((x) => x !== undefined)
+              .map(v)
               .join(', ')}
           </dd>
         </>
@@ -81,7 +90,7 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
             {addressLines(a).map((line, j) => (
               <>
                 {j > 0 ? <br /> : null}
-                {line}
+                {v(line)}
               </>
             ))}
           </dd>
@@ -90,7 +99,7 @@ const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
       {p.customerIdentification !== undefined ? (
         <>
           <dt>Customer identification</dt>
-          <dd class="mono">{p.customerIdentification}</dd>
+          <dd class="mono">{v(p.customerIdentification)}</dd>
         </>
       ) : null}
     </dl>
@@ -123,7 +132,7 @@ export const Party: FC<{ title: string; slug: string; party: NormalisedParty | u
           <ul>
             {party.accountNumber.map((a) => (
               <li>
-                <code>{a}</code>
+                <code>{v(a)}</code>
               </li>
             ))}
           </ul>
