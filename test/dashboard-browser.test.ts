@@ -400,6 +400,26 @@ describe.skipIf(skipWithoutChromium)(
       await context.close();
     });
 
+    it('keeps the queue within the window when a reference is one long word', async () => {
+      // A peer's request-identifier may be 200 characters: the reference `trp-…` had the queue
+      // 3,295 px wide at a window of 1,100, its status and assignee off the screen (found by an
+      // outside probe).
+      const long = await sendInquiry(app.baseUrl, PEER_TOKEN, {
+        callback: peer.url,
+        vaspName: 'Peer Exchange GmbH',
+        requestId: `r${'x'.repeat(199)}`,
+      });
+      expect(long.status).toBe(200);
+      const page = await (await asReviewer()).newPage();
+      await page.setViewportSize({ width: 1100, height: 800 });
+      await page.goto('/dashboard/travelrule?status=');
+      const row = page.locator(`table#transactions tr:has(a:text("${long.ref.slice(0, 40)}"))`);
+      expect(await row.count()).toBe(1);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(1100);
+      await page.close();
+    });
+
     it('saves screenshots of the main pages', async () => {
       const anonymous = await newContext(browser, app.baseUrl);
       const login = await anonymous.newPage();

@@ -31,6 +31,7 @@ caption { text-align: left; color: var(--muted); padding: .25rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.ref, h1 { overflow-wrap: anywhere; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; overflow-wrap: anywhere; }
 dl { display: grid; grid-template-columns: minmax(10rem, 16rem) 1fr; gap: .3rem 1rem; margin: 0; }
 dt { font-weight: 600; }

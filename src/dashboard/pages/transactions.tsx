@@ -234,7 +234,7 @@ export const TransactionsPage: FC<
         <tbody>
           {p.rows.map((t) => (
             <tr data-id={t.id}>
-              <td>
+              <td class="ref">
                 <a href={`/dashboard/travelrule/${t.id}`}>{t.transaction_ref}</a>
               </td>
               <td>{t.direction}</td>
