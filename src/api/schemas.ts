@@ -158,6 +158,27 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
   )
     return 'the body must be a JSON object';
   let reason = issue.message;
+  // zod's own words ("Too big: expected string to have <=2048 characters") said plainly; a
+  // schema's own message is kept.
+  if (
+    (issue.code === 'too_big' || issue.code === 'too_small') &&
+    /^Too (big|small):/.test(issue.message)
+  ) {
+    const big = issue.code === 'too_big';
+    const bound = Number(big ? issue.maximum : issue.minimum);
+    const strict = issue.inclusive === false;
+    if (issue.origin === 'string' || issue.origin === 'array') {
+      const n = strict ? (big ? bound - 1 : bound + 1) : bound;
+      const unit = issue.origin === 'string' ? 'characters' : 'items';
+      reason =
+        !big && n === 1
+          ? 'must not be empty'
+          : `must be ${big ? 'at most' : 'at least'} ${n} ${unit}`;
+    } else if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint')
+      reason = strict
+        ? `must be ${big ? 'below' : 'above'} ${bound}`
+        : `must be ${big ? 'at most' : 'at least'} ${bound}`;
+  }
   if (issue.code === 'invalid_type') {
     const given = issue.input;
     if (given === undefined) reason = 'is required';

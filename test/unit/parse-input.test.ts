@@ -113,3 +113,33 @@ describe('issueMessage', () => {
     expect(issueMessage(issueOf(schema, 5))).toBe('the body must be a JSON object');
   });
 });
+
+describe('bounds, said plainly', () => {
+  const Bounded = z.object({
+    url: z.string().min(1).max(2048).optional(),
+    note: z.string().max(10, 'the note is too long').optional(),
+    count: z.int().min(1).max(100).optional(),
+    ratio: z.number().gt(0).lt(1).optional(),
+    tags: z.array(z.string()).min(1).max(3).optional(),
+  });
+  const message = (data: unknown) => {
+    const r = Bounded.safeParse(data, { reportInput: true });
+    if (r.success) throw new Error('accepted');
+    return issueMessage(r.error.issues[0]!);
+  };
+
+  it.each([
+    [{ url: 'x'.repeat(2049) }, 'url: must be at most 2048 characters'],
+    [{ url: '' }, 'url: must not be empty'],
+    [{ count: 0 }, 'count: must be at least 1'],
+    [{ count: 101 }, 'count: must be at most 100'],
+    [{ ratio: 1 }, 'ratio: must be below 1'],
+    [{ ratio: 0 }, 'ratio: must be above 0'],
+    [{ tags: [] }, 'tags: must not be empty'],
+    [{ tags: ['a', 'b', 'c', 'd'] }, 'tags: must be at most 3 items'],
+    // A schema's own words stay.
+    [{ note: 'x'.repeat(11) }, 'note: the note is too long'],
+  ])('%j → %s', (data, expected) => {
+    expect(message(data)).toBe(expected);
+  });
+});
