@@ -1116,7 +1116,7 @@ export interface components {
             }[];
             messages: {
                 /** @enum {string} */
-                kind: "trp_inquiry" | "trp_resolution" | "trp_confirmation" | "email_inquiry" | "email_tx_hash";
+                kind: "trp_inquiry" | "trp_resolution" | "trp_confirmation" | "email_inquiry" | "email_tx_hash" | "email_cancel";
                 /** @enum {string} */
                 status: "pending" | "sent" | "failed" | "cancelled";
                 attempts: number;

@@ -745,6 +745,26 @@ describe('the e-mail fallback, end to end', () => {
     for (const value of PERSONAL_VALUES) expect(gone.text).not.toContain(value);
     // Nor the operator's reason.
     expect(gone.text).not.toContain('withdrew');
+    // The VASP is told by e-mail: the reference, no link, no personal data, never the reason.
+    const told = (await mail.waitFor(before + 2))[before + 1]!;
+    expect(told.to).toEqual(['desk@cancel-vasp.example']);
+    expect(/^subject:\s*(.*)$/im.exec(told.raw.replace(/\r\n[ \t]+/g, ' '))?.[1]).toBe(
+      'Travel rule transaction wd-cancelled-link cancelled by Test Sender VASP',
+    );
+    expect(told.text).toContain('wd-cancelled-link');
+    expect(told.text).toContain('no longer shows');
+    expect(told.text).not.toMatch(/https:\/\//);
+    expect(told.text + told.raw).not.toContain('withdrew');
+    for (const value of PERSONAL_VALUES) expect(told.raw + told.text).not.toContain(value);
+    const messages = await eventually(
+      () =>
+        db.sql`select kind, status from travelrule_messages where transaction_id = ${id} order by id`,
+      (rows) => rows.every((r) => r.status === 'sent'),
+    );
+    expect([...messages]).toEqual([
+      { kind: 'email_inquiry', status: 'sent' },
+      { kind: 'email_cancel', status: 'sent' },
+    ]);
   });
 
   it('an e-mail the relay refuses for good ends the withdrawal OTHER_VASP_REJECTED, saying why; no answer can be recorded for it', async () => {

@@ -156,6 +156,22 @@ export async function cancelByOperator(
         actor: { type: 'operator', id: operator },
         reason: why,
       });
+      if (t.counterparty_protocol === 'email') {
+        // A VASP reached by e-mail is told too, once its inquiry mail reached it or may have
+        // (a mail still waiting is simply not sent: the sender drops it now).
+        const [told] = await tx`
+          select 1 from travelrule_messages
+          where transaction_id = ${id} and kind = 'email_inquiry'
+            and (status = 'sent' or in_doubt_at is not null)
+          limit 1`;
+        if (told)
+          await enqueueMessage(tx, {
+            transactionId: id,
+            kind: 'email_cancel',
+            maxAttempts: deps.maxAttempts,
+          });
+        return;
+      }
       if (t.counterparty_protocol !== 'trp') return;
       // Approved outgoing: the beneficiary VASP waits for a confirmation; incoming: the originator for a resolution.
       if (t.status === 'WAITING_TX_HASH')

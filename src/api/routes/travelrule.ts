@@ -148,6 +148,7 @@ export const TxStatusRecord = z
           'trp_confirmation',
           'email_inquiry',
           'email_tx_hash',
+          'email_cancel',
         ]),
         status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
         attempts: z.number().int(),

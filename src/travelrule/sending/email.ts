@@ -341,15 +341,19 @@ function facts(d: MailCommon, extra: Fact[] = []): Fact[] {
   ];
 }
 
-/** Plain text and HTML from the same paragraphs; `link` is shown on a line of its own. */
+/**
+ * Plain text and HTML from the same paragraphs; `link`, when the mail has one, is shown on a
+ * line of its own, with the warning that it shows personal data.
+ */
 function compose(
-  d: MailCommon,
+  d: Pick<MailCommon, 'to' | 'toVasp' | 'fromVasp'> & { link?: string },
   subject: string,
   intro: string,
   list: Fact[],
   steps: string[],
 ): MailMessage {
   const width = Math.max(...list.map(([l]) => l.length)) + 2;
+  const link = d.link;
   const text = [
     `Dear ${d.toVasp} compliance team,`,
     '',
@@ -357,13 +361,10 @@ function compose(
     '',
     ...list.map(([l, v]) => `${`${l}:`.padEnd(width)}${v}`),
     '',
-    'Transaction information (opens over HTTPS):',
-    d.link,
-    '',
+    ...(link ? ['Transaction information (opens over HTTPS):', link, ''] : []),
     ...steps,
     '',
-    'The link shows personal data: please do not forward it.',
-    '',
+    ...(link ? ['The link shows personal data: please do not forward it.', ''] : []),
     `${d.fromVasp} (sent by Tollgate)`,
     '',
   ].join('\n');
@@ -376,10 +377,8 @@ function compose(
 <table role="presentation" style="border-collapse: collapse">
 ${list.map(([l, v]) => `<tr><th scope="row" style="text-align: left; padding: 2px 16px 2px 0">${escapeHtml(l)}</th><td style="font-family: monospace">${escapeHtml(v)}</td></tr>`).join('\n')}
 </table>
-<p><a href="${escapeHtml(d.link)}">Open the transaction information</a> (HTTPS)<br><span style="font-family: monospace; word-break: break-all">${escapeHtml(d.link)}</span></p>
-${steps.map((s) => `<p>${escapeHtml(s)}</p>`).join('\n')}
-<p>The link shows personal data: please do not forward it.</p>
-<p>${escapeHtml(d.fromVasp)} (sent by Tollgate)</p>
+${link ? `<p><a href="${escapeHtml(link)}">Open the transaction information</a> (HTTPS)<br><span style="font-family: monospace; word-break: break-all">${escapeHtml(link)}</span></p>\n` : ''}${steps.map((s) => `<p>${escapeHtml(s)}</p>`).join('\n')}
+${link ? '<p>The link shows personal data: please do not forward it.</p>\n' : ''}<p>${escapeHtml(d.fromVasp)} (sent by Tollgate)</p>
 </body>
 </html>
 `;
@@ -396,6 +395,30 @@ export function composeInquiryEmail(d: MailCommon): MailMessage {
     [
       'Open the link over HTTPS to see the originator and beneficiary information.',
       `Please answer the compliance team of ${d.fromVasp}, quoting the reference above: confirm that the beneficiary is your customer, or tell us why the transfer cannot be accepted.`,
+    ],
+  );
+}
+
+/**
+ * The transfer a VASP was e-mailed about is cancelled: nothing for it to do, and its link opens
+ * nothing more. No link, no personal data, and never why (the operator's reason may say why a
+ * customer is suspected: telling would be tipping off).
+ */
+export function composeCancelEmail(d: Omit<MailCommon, 'link' | 'expiresAt'>): MailMessage {
+  return compose(
+    d,
+    `Travel rule transaction ${d.transactionRef} cancelled by ${d.fromVasp}`,
+    `${d.fromVasp} has cancelled the virtual asset transfer below, of which it sent you the travel rule information. It will not take place.`,
+    [
+      ['Sending VASP', d.fromVasp],
+      ['Reference', d.transactionRef],
+      ['Asset', d.asset],
+      ...(d.network !== null ? [['Network', d.network] as Fact] : []),
+      ['Amount', `${d.amount} ${d.asset}`],
+    ],
+    [
+      'There is nothing more to do, and no answer is needed. The link sent with the first e-mail no longer shows the originator and beneficiary information.',
+      `For questions, answer the compliance team of ${d.fromVasp}, quoting the reference above.`,
     ],
   );
 }

@@ -4,6 +4,7 @@ import { log } from '../../log.js';
 import { retryAfterAnswerS, retryDelayS } from '../../net/retry-after.js';
 import type { AllowList } from '../../net/ssrf.js';
 import {
+  composeCancelEmail,
   composeInquiryEmail,
   composeTxHashEmail,
   MailInDoubtError,
@@ -85,6 +86,7 @@ const SENDS_IN: Record<MessageKind, readonly string[]> = {
   trp_resolution: ['WAITING_FOR_CONFIRMATION', 'REJECTED'],
   trp_confirmation: ['COMPLETED', 'REJECTED'],
   email_tx_hash: ['COMPLETED'],
+  email_cancel: ['REJECTED'],
 };
 
 /**
@@ -151,7 +153,8 @@ export async function sendMessage(
   }
   const lastTry = job.attempts >= job.max_attempts;
   try {
-    if (m.kind === 'email_inquiry' || m.kind === 'email_tx_hash') await sendEmail(deps, m, t);
+    if (m.kind === 'email_inquiry' || m.kind === 'email_tx_hash' || m.kind === 'email_cancel')
+      await sendEmail(deps, m, t);
     else await sendTrp(deps, m, t);
   } catch (err) {
     const retryable = isRetryable(err);
@@ -354,6 +357,22 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
   if (!deps.mailer) throw new RetryableError('no SMTP relay configured (travel_rule.smtp_url)');
   if (!t.counterparty_email) throw new PermanentError('no e-mail address of the other VASP');
   const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
+  const messageId = messageIdFor(m.id, t.id, deps.config.smtp_from);
+  if (m.kind === 'email_cancel') {
+    await deps.mailer.send({
+      ...composeCancelEmail({
+        to: t.counterparty_email,
+        fromVasp: deps.config.vasp_name,
+        toVasp: vasp?.name ?? t.counterparty_email,
+        transactionRef: t.transaction_ref,
+        asset: t.asset,
+        network: t.network,
+        amount: t.amount,
+      }),
+      messageId,
+    });
+    return void (await recordAttempt(deps.sql, m.id, 'sent', null, null));
+  }
   const expiresAt = new Date(Date.now() + deps.config.view_link_ttl_hours * 3_600_000);
   const link = viewLinkUrl(deps.publicUrl, t.id, createViewToken(deps.keyring, t.id, expiresAt));
   const common = {
@@ -371,6 +390,6 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
     m.kind === 'email_inquiry'
       ? composeInquiryEmail(common)
       : composeTxHashEmail({ ...common, txHash: m.params.txid ?? t.tx_hash ?? '' });
-  await deps.mailer.send({ ...mail, messageId: messageIdFor(m.id, t.id, deps.config.smtp_from) });
+  await deps.mailer.send({ ...mail, messageId });
   await recordAttempt(deps.sql, m.id, 'sent', null, null);
 }

@@ -12,7 +12,8 @@ export type MessageKind =
   | 'trp_resolution'
   | 'trp_confirmation'
   | 'email_inquiry'
-  | 'email_tx_hash';
+  | 'email_tx_hash'
+  | 'email_cancel';
 
 export interface MessageParams {
   approved?: true;
