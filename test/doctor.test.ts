@@ -260,6 +260,18 @@ describe('tollgate doctor', () => {
     const down = await doctor({ TOLLGATE_RPC_ETH: 'http://127.0.0.1:1' });
     expect(down.code).toBe(1);
     expect(down.check('eth', /eth_chainId/)).toMatchObject({ ok: false, required: true });
+    // A node down whose URL carries a login and a provider's key: neither is printed.
+    const withLogin = await doctor({ TOLLGATE_RPC_ETH: 'http://u:S3cr%25t@127.0.0.1:1/K3Y123/' });
+    expect(withLogin.code).toBe(1);
+    expect(JSON.stringify(withLogin.reports) + withLogin.err).not.toMatch(/S3cr|K3Y123/);
+    // A % that starts no escape in the password is refused naming the variable, never the URL
+    // (the client sent the URL as it was, and its error repeated it whole; found by an outside probe).
+    const malformed = await doctor({ TOLLGATE_RPC_ETH: 'http://u:SEC%RET@127.0.0.1:1/K3Y123' });
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toContain(
+      'TOLLGATE_RPC_ETH: its user or password holds a % that starts no escape: write it as %25',
+    );
+    expect(malformed.err).not.toMatch(/SEC%RET|K3Y123/);
     const none = await doctor({});
     expect(none.code).toBe(1);
     expect(none.err).toMatch(/no network configured/);

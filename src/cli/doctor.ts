@@ -20,6 +20,7 @@ import { UtxoRpc } from '../chains/utxo/client.js';
 import { createMailer } from '../travelrule/index.js';
 import { describeError, HistoryUnavailableError } from '../errors.js';
 import { nodeBehindLimitS } from '../indexer/chain-indexer.js';
+import { nodeLabel } from '../indexer/node-errors.js';
 
 export const DOCTOR_USAGE = `Usage:
   tollgate doctor [--network X]... [--smtp] [--json]
@@ -60,11 +61,17 @@ function probeInto(checks: Check[]): Probe {
 
 class Missing extends Error {}
 
-/** A failure in one line: viem's short message and details, else the error's first line. */
+/**
+ * A failure in one line: viem's short message and details, else the error's first line. Any URL
+ * in it is cut to scheme://host:port: a client's words may repeat the node's URL whole, with a
+ * password or a provider's key in it.
+ */
 function firstLine(err: unknown): string {
-  if (err instanceof BaseError)
-    return `${err.shortMessage}${err.details ? ` (${err.details.split('\n')[0]})` : ''}`;
-  return describeError(err).split('\n')[0]!;
+  const line =
+    err instanceof BaseError
+      ? `${err.shortMessage}${err.details ? ` (${err.details.split('\n')[0]})` : ''}`
+      : describeError(err).split('\n')[0]!;
+  return line.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s()'"<>]+/gi, (url) => nodeLabel(url));
 }
 /** History the node does not serve, as a check's finding: its answer and what to change. */
 function notServed(err: unknown): never {

@@ -14,13 +14,32 @@ import { AmlConfigSchema } from './aml.js';
  * Nothing else in the code reads process.env. A bad value stops start-up with the key's name.
  */
 
-const rpcUrl = z.string().refine((v) => {
-  try {
-    return ['http:', 'https:', 'ws:', 'wss:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http(s):// or ws(s):// URL');
+const rpcUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      return ['http:', 'https:', 'ws:', 'wss:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s):// or ws(s):// URL')
+  // The user and password are sent decoded (Basic authorization): a `%` that starts no escape
+  // cannot be, and the clients would fail on it, or send the URL as it is, naming it.
+  .refine((v) => {
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      return true; // not a URL: said by the check above
+    }
+    try {
+      decodeURIComponent(u.username);
+      decodeURIComponent(u.password);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'its user or password holds a % that starts no escape: write it as %25');
 
 const cidr = z.string().refine((v) => {
   try {
