@@ -40,6 +40,27 @@ it('gives each data dir a server of its own on a free port, and joins only its o
   }
 }, 120_000);
 
+it('is left running by the process that started it while another process that joined it uses it', async () => {
+  const dir = dataDir();
+  const starter = await startEmbeddedPostgres(dir); // e.g. `tollgate data-key rotate`
+  const joiner = await startEmbeddedPostgres(dir); // e.g. `tollgate start`, beside it
+  const sql = openPool(joiner.url, { max: 1 });
+  try {
+    expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+    // The starter ends first: it stopped the server under the joiner, for good (found by an
+    // outside probe). Now the server stays up while the joiner's session is open.
+    await starter.stop();
+    expect(await sql`select 2 as two`).toEqual([{ two: 2 }]);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+  // With nobody left, a stop stops it.
+  await starter.stop();
+  const probe = openPool(joiner.url, { max: 1 });
+  await expect(probe`select 1`).rejects.toThrow();
+  await probe.end({ timeout: 1 });
+}, 60_000);
+
 it('refuses a configured port something else listens on, naming the setting', async () => {
   const squatter = createServer(() => {});
   await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', r));

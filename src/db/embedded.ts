@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
+import postgres from 'postgres';
 import { log } from '../log.js';
 
 const USER = 'tollgate';
@@ -181,8 +182,46 @@ export async function startEmbeddedPostgres(
   return {
     url,
     stop: async () => {
+      // Another tollgate process may have joined this server meanwhile (a `start` beside a
+      // `data-key rotate` that started it): stopping it would take its database away, for good
+      // (found by an outside probe). Then it is left running, for the last one to use it, or the
+      // next start, as after a process that died.
+      const others = await otherSessions(url);
+      if (others > 0) {
+        log.info(
+          { port, sessions: others },
+          'embedded postgres left running: other processes use it',
+        );
+        return;
+      }
       await pg.stop();
       log.info('embedded postgres stopped');
     },
   };
+}
+
+/**
+ * How many sessions of other clients the server at `url` has, asked on one connection of its own;
+ * 0 when it cannot be asked (it would not be usable by them either). Sessions of this process's
+ * own pools, just closed, may still be ending: they are waited for, up to 2 s, a joined process's
+ * sessions (its pools, its listeners) stay.
+ */
+async function otherSessions(url: string): Promise<number> {
+  const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    let others = Number.POSITIVE_INFINITY;
+    for (let waited = 0; waited <= 2_000; waited += 100) {
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity
+        where backend_type = 'client backend' and pid <> pg_backend_pid()`;
+      others = row?.n ?? 0;
+      if (others === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return others;
+  } catch {
+    return 0;
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
+  }
 }
