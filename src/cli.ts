@@ -9,6 +9,7 @@ import { openDatabase, withDatabase } from './db/open.js';
 import {
   countActiveApiKeys,
   createApiKey,
+  keyNameProblem,
   listApiKeys,
   MAX_KEY_OVERLAP_HOURS,
   revokeApiKey,
@@ -235,11 +236,8 @@ async function ensureKeys(
   );
 }
 
-/** The audit log's actor for what the CLI changes. */
-const CLI_ACTOR = 'cli';
-
-async function keysCommand(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+function parseKeysArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       name: { type: 'string' },
@@ -248,11 +246,34 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
     },
     allowPositionals: true,
   });
+}
+
+/** The audit log's actor for what the CLI changes. */
+const CLI_ACTOR = 'cli';
+
+async function keysCommand(config: Config, args: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseKeysArgs>;
+  try {
+    parsed = parseKeysArgs(args);
+  } catch (err) {
+    // An option parseArgs refuses (unknown, or without its value): a usage error, as elsewhere.
+    if (!String((err as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_')) throw err;
+    fail(`tollgate keys: ${(err as Error).message}\n\n${KEYS_USAGE}`);
+  }
+  const { values, positionals } = parsed;
   const [sub, target] = positionals;
   // Arguments first: a refusal after the database is open would leave an embedded one running.
   if (sub !== 'create' && sub !== 'list' && sub !== 'revoke' && sub !== 'rotate')
     fail(sub ? `tollgate keys: unknown subcommand "${sub}"\n\n${KEYS_USAGE}` : KEYS_USAGE);
+  // One key a command: `keys revoke 5 6` revoked 5 and said nothing of 6 (found by an outside probe).
+  const extra = positionals.slice(sub === 'revoke' || sub === 'rotate' ? 2 : 1);
+  if (extra.length)
+    fail(
+      `tollgate keys ${sub}: unexpected argument "${extra[0]}" (one key a command)\n\n${KEYS_USAGE}`,
+    );
   if (sub === 'create' && !values.name) fail('keys create needs --name NAME');
+  const nameProblem = sub === 'create' ? keyNameProblem(values.name!) : undefined;
+  if (nameProblem) fail(`tollgate keys create: ${nameProblem}`);
   if ((sub === 'revoke' || sub === 'rotate') && !target)
     fail(`keys ${sub} needs the key id or its 8-character prefix`);
   const overlap = Number(values['overlap-hours'] ?? 24);

@@ -116,6 +116,29 @@ describe('tollgate CLI', () => {
     expect(after!.revoked_at).not.toBeNull();
   });
 
+  it('keys: bad arguments are usage errors (exit 2, one message, nothing done), as for every command', async () => {
+    const before = await db.sql`select id from api_keys`;
+    const cases: [string[], RegExp][] = [
+      // parseArgs's refusals were a JSON log line and exit 1 (found by an outside probe).
+      [['keys', 'create', '--name'], /argument missing/],
+      [['keys', 'create', '--name', 'a', '--bogus'], /Unknown option '--bogus'/],
+      [['keys', 'list', '--bogus'], /Unknown option '--bogus'/],
+      // A second key was ignored: `keys revoke 5 6` revoked 5 only, saying nothing of 6.
+      [['keys', 'revoke', '5', '6'], /unexpected argument "6" \(one key a command\)/],
+      [['keys', 'create', '--name', 'x', 'stray'], /unexpected argument "stray"/],
+      // A name is one line: a tab or a newline forged rows of `keys list`.
+      [['keys', 'create', '--name', 'ops\tcreated 2020\n7\ttg_fake'], /control characters/],
+      [['keys', 'create', '--name', 'n'.repeat(101)], /1 to 100 characters/],
+    ];
+    for (const [args, message] of cases) {
+      const run = tollgate(args);
+      expect(await run.exited, args.join(' ')).toBe(2);
+      expect(run.err()).toMatch(message);
+      expect(run.err()).not.toMatch(/"level"|at .*\.ts:\d+/);
+    }
+    expect(await db.sql`select id from api_keys`).toEqual(before);
+  });
+
   it('indexer status reports head, indexed block, lag, last reorg and a halt', async () => {
     await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, head_seen_at, last_reorg_at, last_reorg_depth)
       values ('eth', 1, 100, '0xabc', 112, now(), '2026-01-02T03:04:05Z', 3), ('polygon', 137, 50, '0xdef', 50, now(), null, null)`;

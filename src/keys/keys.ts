@@ -33,6 +33,23 @@ export function generateWebhookSecret(): string {
   return 'whsec_' + randomBytes(32).toString('base64');
 }
 
+/** The most characters of a key's name. */
+export const MAX_KEY_NAME_CHARS = 100;
+
+/**
+ * What is wrong with a key's name, if anything: it is shown in lists (`keys list`'s tab-separated
+ * lines, the dashboard) and chosen by name (`travel-address --key`), so it is one line of 1 to
+ * MAX_KEY_NAME_CHARS characters without control characters (a tab or a newline forged rows of
+ * `keys list`; found by an outside probe).
+ */
+export function keyNameProblem(name: string): string | undefined {
+  if (name.trim() === '' || name.length > MAX_KEY_NAME_CHARS)
+    return `the name must be 1 to ${MAX_KEY_NAME_CHARS} characters`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+    return 'the name must not hold control characters (tabs, line breaks)';
+  return undefined;
+}
+
 export async function createApiKey(
   sql: Sql,
   name: string,

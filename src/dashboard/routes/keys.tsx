@@ -1,6 +1,12 @@
 import { Hono } from 'hono';
 import { recordAudit } from '../../audit/index.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../keys/index.js';
+import {
+  createApiKey,
+  keyNameProblem,
+  listApiKeys,
+  MAX_KEY_NAME_CHARS,
+  revokeApiKey,
+} from '../../keys/index.js';
 import {
   field,
   render,
@@ -16,7 +22,6 @@ import { CsrfField, Layout, Time } from '../layout.js';
  * create one (the key and its webhook secret are shown once, on the answer to the POST), revoke one.
  */
 
-const MAX_NAME_CHARS = 100;
 const DONE: Record<string, string> = { revoked: 'API key revoked.' };
 
 export function keyRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -130,7 +135,7 @@ export function keyRoutes(deps: DashboardDeps): Hono<DashEnv> {
               name="name"
               type="text"
               value={extra.name ?? ''}
-              maxlength={MAX_NAME_CHARS}
+              maxlength={MAX_KEY_NAME_CHARS}
               autocomplete="off"
             />
           </div>
@@ -147,12 +152,9 @@ export function keyRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   keys.post('/', async (c) => {
     const name = field(c, 'name').trim();
-    if (name === '' || name.length > MAX_NAME_CHARS)
-      return page(
-        c,
-        { error: `Name: 1 to ${MAX_NAME_CHARS} characters.`, name: name.slice(0, MAX_NAME_CHARS) },
-        400,
-      );
+    const problem = keyNameProblem(name);
+    if (problem)
+      return page(c, { error: `Name: ${problem}.`, name: name.slice(0, MAX_KEY_NAME_CHARS) }, 400);
     const created = await createApiKey(sql, name);
     await recordAudit(sql, {
       actor: c.get('session').operator.login,
