@@ -170,6 +170,14 @@ describe('tollgate CLI', () => {
       /eth\s+112\s+100\s+12\s+2026-01-02T03:04:05.000Z \(3 blocks\)\s+running/,
     );
     expect(table.out()).toMatch(/polygon.*HALTED: reorg on polygon deeper than 256 blocks/);
+    // Nobody following: the figures are the last known, and the state says so (it said
+    // "running", lag 0, with the appliance stopped; found by an outside probe).
+    await db.sql`update indexer_cursors set head_seen_at = now() - interval '5 minutes' where network = 'eth'`;
+    const stale = tollgate(['indexer', 'status']);
+    expect(await stale.exited).toBe(0);
+    expect(stale.out()).toMatch(
+      /eth\s+112\s+100\s+12\s+.*NOT FOLLOWED: head last seen \S+ \(is its indexer running\?\)/,
+    );
     await db.sql`delete from indexer_cursors`;
   });
 

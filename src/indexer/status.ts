@@ -34,7 +34,13 @@ export async function indexerStatus(sql: Sql): Promise<IndexerStatus[]> {
   }));
 }
 
-export function formatStatusTable(rows: readonly IndexerStatus[]): string {
+/** A head seen longer ago than this: no indexer follows the network now (as /readyz counts it). */
+const HEAD_STALE_MS = 60_000;
+
+export function formatStatusTable(
+  rows: readonly IndexerStatus[],
+  now: number = Date.now(),
+): string {
   if (rows.length === 0) return 'No network indexed yet.\n';
   const header = ['network', 'head', 'indexed', 'lag', 'last reorg', 'state'];
   const lines = rows.map((r) => [
@@ -47,7 +53,10 @@ export function formatStatusTable(rows: readonly IndexerStatus[]): string {
       ? `HALTED: ${r.halted_reason}`
       : r.node_behind
         ? `NODE BEHIND since ${r.node_behind_since}: ${r.node_behind}`
-        : 'running',
+        : // The figures are the database's: with nobody following, they are only the last known.
+          r.head_seen_at === null || now - Date.parse(r.head_seen_at) > HEAD_STALE_MS
+          ? `NOT FOLLOWED: head last seen ${r.head_seen_at ?? 'never'} (is its indexer running?)`
+          : 'running',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) =>
