@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,23 @@ it('is left running by the process that started it while another process that jo
   await expect(probe`select 1`).rejects.toThrow();
   await probe.end({ timeout: 1 });
 }, 60_000);
+
+it('starts one server when several processes start on a stopped data dir at once; the others join it', async () => {
+  const dir = dataDir();
+  // Each was a server of its own before: all but one failed ("lock file postmaster.pid already
+  // exists"; found by an outside probe).
+  const all = await Promise.all([1, 2, 3].map(() => startEmbeddedPostgres(dir)));
+  try {
+    expect(new Set(all.map((d) => d.url)).size).toBe(1);
+    expect(await whoAmI(all[0]!.url)).toBe(join(dir, 'postgres'));
+  } finally {
+    for (const d of all) await d.stop();
+  }
+  // A lock left by a process that died is taken over.
+  writeFileSync(join(dir, 'postgres.start.lock'), '999999');
+  const after = await startEmbeddedPostgres(dir);
+  await after.stop();
+}, 120_000);
 
 it('refuses a configured port something else listens on, naming the setting', async () => {
   const squatter = createServer(() => {});

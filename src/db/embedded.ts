@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
@@ -133,6 +141,18 @@ export async function startEmbeddedPostgres(
   const password = readOrCreatePassword(root);
   const urlAt = (p: number) => `postgres://${USER}:${password}@127.0.0.1:${p}/postgres`;
   const databaseDir = join(root, 'postgres');
+  // One process at a time decides whether to start the server or join it: several commands at
+  // once on a stopped data dir each started one, and all but one failed (found by an outside
+  // probe). The others wait, then join the one started.
+  return withStartLock(root, () => startOrJoin(databaseDir, password, urlAt, port));
+}
+
+async function startOrJoin(
+  databaseDir: string,
+  password: string,
+  urlAt: (port: number) => string,
+  port: number | undefined,
+): Promise<EmbeddedDatabase> {
   const running = runningServerPort(databaseDir);
   if (running !== undefined && (await portOpen(running))) {
     log.info({ port: running }, 'embedded postgres of this data dir already running; joining it');
@@ -198,6 +218,77 @@ export async function startEmbeddedPostgres(
       log.info('embedded postgres stopped');
     },
   };
+}
+
+/** How long a process waits for another to finish starting the server before it gives up. */
+const START_LOCK_WAIT_MS = 120_000;
+
+/**
+ * Runs `fn` holding `<root>/postgres.start.lock` (created exclusively, holding the holder's pid),
+ * waiting while another live process holds it. A lock left by a process that died (its pid gone,
+ * or an empty file older than a few seconds) is taken over.
+ */
+async function withStartLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const file = join(root, 'postgres.start.lock');
+  const deadline = Date.now() + START_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder = '';
+    let age = 0;
+    try {
+      holder = readFileSync(file, 'utf8').trim();
+      age = Date.now() - statSync(file).mtimeMs;
+    } catch {
+      continue; // released meanwhile
+    }
+    const pid = Number(holder);
+    // Our own pid is a stale lock unless this process holds it now: in a container, the process
+    // started again after a crash often has the pid of the one that left the lock.
+    const gone =
+      holder === ''
+        ? age > 5_000
+        : Number.isInteger(pid) &&
+          pid > 0 &&
+          (pid === process.pid ? !heldHere.has(file) : !alive(pid));
+    if (gone) {
+      // Still the same stale content: taken over (another waiter may have done so first).
+      try {
+        if (readFileSync(file, 'utf8').trim() === holder) rmSync(file, { force: true });
+      } catch {
+        // released meanwhile
+      }
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new Error(
+        `embedded postgres: another tollgate process (pid ${holder}) has been starting it for ${START_LOCK_WAIT_MS / 1000} s (${file})`,
+      );
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  heldHere.add(file);
+  try {
+    return await fn();
+  } finally {
+    heldHere.delete(file);
+    rmSync(file, { force: true });
+  }
+}
+
+/** The start locks this process holds now (its own pid in one of them is then no stale lock). */
+const heldHere = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
