@@ -95,7 +95,7 @@ interface Unanswered {
 }
 
 /** How one request of an attempt failed: whether it went out whole, on a kept-alive connection. */
-interface Request {
+interface RequestSent {
   whole: boolean;
   reused: boolean;
 }
@@ -113,7 +113,7 @@ function once(
   body: string,
   opts: PostOptions,
   unanswered: Unanswered,
-  request: Request,
+  request: RequestSent,
 ): Promise<Answer> {
   const { timeoutMs, allow } = opts;
   const isHttps = url.protocol === 'https:';
@@ -218,7 +218,7 @@ export async function postWebhook(
   try {
     const { status, excerpt, retryAfter } = await pRetry(
       async () => {
-        const request: Request = { whole: false, reused: false };
+        const request: RequestSent = { whole: false, reused: false };
         try {
           return await once(url, headers, body, opts, unanswered, request);
         } catch (err) {
