@@ -47,15 +47,16 @@ it('is left running by the process that started it while another process that jo
   const sql = openPool(joiner.url, { max: 1 });
   try {
     expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
-    // The starter ends first: it stopped the server under the joiner, for good (found by an
-    // outside probe). Now the server stays up while the joiner's session is open.
-    await starter.stop();
+    // The starter ends first (a command's end: release): it stopped the server under the
+    // joiner, for good (found by an outside probe). Now the server stays up while the joiner's
+    // session is open.
+    await starter.release();
     expect(await sql`select 2 as two`).toEqual([{ two: 2 }]);
   } finally {
     await sql.end({ timeout: 1 });
   }
-  // With nobody left, a stop stops it.
-  await starter.stop();
+  // With nobody left, a release stops it.
+  await starter.release();
   const probe = openPool(joiner.url, { max: 1 });
   await expect(probe`select 1`).rejects.toThrow();
   await probe.end({ timeout: 1 });

@@ -20,6 +20,11 @@ export interface EmbeddedDatabase {
   url: string;
   /** Stops the server if this process started it; a server another process owns is left running. */
   stop(): Promise<void>;
+  /**
+   * As stop, but a server another process has joined and still uses is left running too, for
+   * it (a command's end, src/db/open.ts; stop is for taking the server down on purpose).
+   */
+  release(): Promise<void>;
 }
 
 /**
@@ -156,7 +161,7 @@ async function startOrJoin(
   const running = runningServerPort(databaseDir);
   if (running !== undefined && (await portOpen(running))) {
     log.info({ port: running }, 'embedded postgres of this data dir already running; joining it');
-    return { url: urlAt(running), stop: async () => {} };
+    return { url: urlAt(running), stop: async () => {}, release: async () => {} };
   }
   if (port !== undefined && (await portOpen(port)))
     throw new Error(
@@ -199,9 +204,14 @@ async function startOrJoin(
   }
   said.length = 0;
   log.info({ port, database_dir: databaseDir }, 'embedded postgres started');
+  const stop = async () => {
+    await pg.stop();
+    log.info('embedded postgres stopped');
+  };
   return {
     url,
-    stop: async () => {
+    stop,
+    release: async () => {
       // Another tollgate process may have joined this server meanwhile (a `start` beside a
       // `data-key rotate` that started it): stopping it would take its database away, for good
       // (found by an outside probe). Then it is left running, for the last one to use it, or the
@@ -214,8 +224,7 @@ async function startOrJoin(
         );
         return;
       }
-      await pg.stop();
-      log.info('embedded postgres stopped');
+      await stop();
     },
   };
 }

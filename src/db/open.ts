@@ -48,7 +48,7 @@ export async function openDatabase(
   } catch (err) {
     // Nothing left open by a start that failed here (it may be tried again: start-wait.ts).
     await sql.end({ timeout: 0 }).catch(() => {});
-    await embedded?.stop().catch(() => {});
+    await embedded?.release().catch(() => {});
     throw err;
   }
   const others: Sql[] = [];
@@ -62,7 +62,7 @@ export async function openDatabase(
     },
     close: async () => {
       await Promise.all([sql, ...others].map((pool) => pool.end({ timeout: 5 })));
-      await embedded?.stop();
+      await embedded?.release();
     },
   };
 }
