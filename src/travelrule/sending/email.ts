@@ -329,7 +329,11 @@ interface MailCommon {
 
 type Fact = [label: string, value: string];
 
-function facts(d: MailCommon, extra: Fact[] = []): Fact[] {
+/** The transfer's facts, then `extra`, then the link's expiry when the mail carries a link. */
+function facts(
+  d: Omit<MailCommon, 'link' | 'expiresAt'> & { expiresAt?: Date },
+  extra: Fact[] = [],
+): Fact[] {
   return [
     ['Sending VASP', d.fromVasp],
     ['Reference', d.transactionRef],
@@ -337,7 +341,7 @@ function facts(d: MailCommon, extra: Fact[] = []): Fact[] {
     ...(d.network !== null ? [['Network', d.network] as Fact] : []),
     ['Amount', `${d.amount} ${d.asset}`],
     ...extra,
-    ['Link valid until', utc(d.expiresAt)],
+    ...(d.expiresAt ? [['Link valid until', utc(d.expiresAt)] as Fact] : []),
   ];
 }
 
@@ -409,13 +413,7 @@ export function composeCancelEmail(d: Omit<MailCommon, 'link' | 'expiresAt'>): M
     d,
     `Travel rule transaction ${d.transactionRef} cancelled by ${d.fromVasp}`,
     `${d.fromVasp} has cancelled the virtual asset transfer below, of which it sent you the travel rule information. It will not take place.`,
-    [
-      ['Sending VASP', d.fromVasp],
-      ['Reference', d.transactionRef],
-      ['Asset', d.asset],
-      ...(d.network !== null ? [['Network', d.network] as Fact] : []),
-      ['Amount', `${d.amount} ${d.asset}`],
-    ],
+    facts(d),
     [
       'There is nothing more to do, and no answer is needed. The link sent with the first e-mail no longer shows the originator and beneficiary information.',
       `For questions, answer the compliance team of ${d.fromVasp}, quoting the reference above.`,

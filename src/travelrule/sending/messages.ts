@@ -357,25 +357,7 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
   if (!deps.mailer) throw new RetryableError('no SMTP relay configured (travel_rule.smtp_url)');
   if (!t.counterparty_email) throw new PermanentError('no e-mail address of the other VASP');
   const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
-  const messageId = messageIdFor(m.id, t.id, deps.config.smtp_from);
-  if (m.kind === 'email_cancel') {
-    await deps.mailer.send({
-      ...composeCancelEmail({
-        to: t.counterparty_email,
-        fromVasp: deps.config.vasp_name,
-        toVasp: vasp?.name ?? t.counterparty_email,
-        transactionRef: t.transaction_ref,
-        asset: t.asset,
-        network: t.network,
-        amount: t.amount,
-      }),
-      messageId,
-    });
-    return void (await recordAttempt(deps.sql, m.id, 'sent', null, null));
-  }
-  const expiresAt = new Date(Date.now() + deps.config.view_link_ttl_hours * 3_600_000);
-  const link = viewLinkUrl(deps.publicUrl, t.id, createViewToken(deps.keyring, t.id, expiresAt));
-  const common = {
+  const transfer = {
     to: t.counterparty_email,
     fromVasp: deps.config.vasp_name,
     toVasp: vasp?.name ?? t.counterparty_email,
@@ -383,13 +365,20 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
     asset: t.asset,
     network: t.network,
     amount: t.amount,
-    link,
-    expiresAt,
+  };
+  // The cancellation carries no link: the link would open nothing more.
+  const withLink = () => {
+    const expiresAt = new Date(Date.now() + deps.config.view_link_ttl_hours * 3_600_000);
+    const link = viewLinkUrl(deps.publicUrl, t.id, createViewToken(deps.keyring, t.id, expiresAt));
+    return { ...transfer, link, expiresAt };
   };
   const mail =
-    m.kind === 'email_inquiry'
-      ? composeInquiryEmail(common)
-      : composeTxHashEmail({ ...common, txHash: m.params.txid ?? t.tx_hash ?? '' });
+    m.kind === 'email_cancel'
+      ? composeCancelEmail(transfer)
+      : m.kind === 'email_inquiry'
+        ? composeInquiryEmail(withLink())
+        : composeTxHashEmail({ ...withLink(), txHash: m.params.txid ?? t.tx_hash ?? '' });
+  const messageId = messageIdFor(m.id, t.id, deps.config.smtp_from);
   await deps.mailer.send({ ...mail, messageId });
   await recordAttempt(deps.sql, m.id, 'sent', null, null);
 }
