@@ -27,6 +27,7 @@ import { readJsonBody } from './body.js';
 import { announcesBody } from './admission.js';
 import { originAllowed } from '../dashboard/csrf.js';
 import type { ProxyTrust } from '../net/proxy.js';
+import { isJsonType } from '../net/content-encoding.js';
 import { parseInput, intParam } from './schemas.js';
 import { UUID_RE } from '../ids.js';
 
@@ -122,10 +123,7 @@ function sameSiteOnly(trustProxy: ProxyTrust | null) {
         ErrorNumber.FORBIDDEN,
         'The operator API does not take requests from web pages of another origin.',
       );
-    if (
-      announcesBody(c) &&
-      !/^application\/(?:[\w.+-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')
-    ) {
+    if (announcesBody(c) && !isJsonType(c.req.header('content-type') ?? '')) {
       const length = c.req.header('content-length');
       if (length === undefined || Number(length) > 0)
         throw new ApiError(

@@ -15,7 +15,7 @@ import {
 } from './messages.js';
 import type { DtiTable } from './assets.js';
 import { badStrings, parseJsonExact, utf8Text } from '../../json.js';
-import { unsupportedEncoding } from '../../net/content-encoding.js';
+import { isJsonType, unsupportedEncoding } from '../../net/content-encoding.js';
 
 /**
  * The inbound side of TRP: three POST endpoints, each addressed by a token we handed out (the
@@ -108,9 +108,6 @@ function supportedVersion(value: string): boolean {
   return /^3\.1(\.\d+)?$/.test(value.trim());
 }
 
-/** application/json, or a JSON subtype (`application/vnd.x+json`), with any parameters. */
-const JSON_TYPE = /^\s*application\/([\w.+-]+\+)?json\s*(;|$)/i;
-
 /** A request-identifier as the spec allows it: any token (a UUID is common); printable, no spaces. */
 const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 
@@ -189,7 +186,7 @@ async function serve(
     // TRP bodies are JSON; a body labelled as something else is refused as TRISA's handler
     // refuses it. None given is taken (some senders leave it out).
     const type = c.req.header('content-type');
-    if (type !== undefined && !JSON_TYPE.test(type))
+    if (type !== undefined && !isJsonType(type))
       throw new Refusal(415, 'content-type must be application/json');
     const text = await readBody(c.req.raw);
     let body: unknown;
