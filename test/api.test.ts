@@ -491,6 +491,7 @@ describe('the HTTP surface', () => {
       expect(head, bytes.slice(0, 30)).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
       expect(head.toLowerCase()).toContain('content-type: application/json');
       expect(head.toLowerCase()).toContain('connection: close');
+      expect(head.toLowerCase()).toContain('cache-control: no-store');
       expect(json).toEqual({ code: 5000, status: 5000, message });
     }
     // What the parser takes but no URL can be made of: an HTTP/1.1 request without Host (RFC
@@ -538,6 +539,7 @@ describe('the HTTP surface', () => {
     );
     expect(expectation.head).toMatch(/^HTTP\/1.1 417 /);
     expect(expectation.head.toLowerCase()).toContain('connection: close');
+    expect(expectation.head.toLowerCase()).toContain('cache-control: no-store');
     expect(expectation.json).toEqual({
       code: 5000,
       status: 5000,

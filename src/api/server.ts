@@ -119,25 +119,36 @@ function requestListener(
   });
   return (req, res) => {
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-      const answer = refusal(400, 'A Host header is required.');
-      res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      void answer.text().then((body) => res.end(body));
+      const answer = refusalParts('A Host header is required.');
+      res.writeHead(400, answer.headers);
+      res.end(answer.body);
       return;
     }
     void handle(req, res);
   };
 }
 
-function refusal(status: number, message: string, number: number = ErrorNumber.BAD_REQUEST) {
-  const body = JSON.stringify(errorBody(number, message));
-  return new Response(body, {
-    status,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'cache-control': 'no-store',
-    },
-  });
+/**
+ * A refusal made before or outside the app, in the API's error shape: its body and headers, the
+ * one form for each writer below (a Response for the adapter, a ServerResponse, a raw socket).
+ */
+function refusalParts(
+  message: string,
+  options: { number?: number; close?: boolean } = {},
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(errorBody(options.number ?? ErrorNumber.BAD_REQUEST, message));
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+  };
+  if (options.close) headers.connection = 'close';
+  return { body, headers };
+}
+
+function refusal(status: number, message: string, number?: number): Response {
+  const { body, headers } = refusalParts(message, { number });
+  return new Response(body, { status, headers });
 }
 
 /**
@@ -180,15 +191,9 @@ function answerMalformedRequests(server: Server): void {
   });
   // An Expect other than 100-continue (Node's own answer: a bare 417 with no body).
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify(
-      errorBody(ErrorNumber.BAD_REQUEST, 'Expect: only 100-continue is supported.'),
-    );
-    res.writeHead(417, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      connection: 'close',
-    });
-    res.end(body);
+    const answer = refusalParts('Expect: only 100-continue is supported.', { close: true });
+    res.writeHead(417, answer.headers);
+    res.end(answer.body);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
@@ -201,12 +206,11 @@ function answerMalformedRequests(server: Server): void {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'The request was not received in time.']
           : [400, 'Bad Request', 'Malformed HTTP request.'];
-    const body = JSON.stringify(errorBody(ErrorNumber.BAD_REQUEST, message));
+    const answer = refusalParts(message, { close: true });
+    const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
     let refuse = () => {
       if (!socket.writable) return void socket.destroy();
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${answer.body}`);
     };
     const state = connections.get(socket);
     const last = state?.last;
