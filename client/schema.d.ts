@@ -2339,10 +2339,10 @@ export interface operations {
                     transaction_asset_decimals: string;
                     /** @description The sender: name, wallet address, and at least one of date of birth, national identification, geographic address, customer number. */
                     originator: {
-                        /** @description The originator persons; each element is a `naturalPerson` object. */
+                        /** @description The originator persons; each element is a `naturalPerson` or a `legalPerson` object. */
                         persons: {
-                            /** @description The person (IVMS101 NaturalPerson). Legal persons are not supported. */
-                            naturalPerson: {
+                            /** @description A natural person (IVMS101 NaturalPerson). */
+                            naturalPerson?: {
                                 name: {
                                     nameIdentifier: {
                                         /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
@@ -2441,16 +2441,79 @@ export interface operations {
                                  */
                                 customerIdenficiation?: string;
                             };
+                            /** @description A legal person (IVMS101 LegalPerson), such as a corporate customer. */
+                            legalPerson?: {
+                                name: {
+                                    nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                };
+                                geographicAddress?: {
+                                    /** @description Nature of the address (IVMS101 AddressTypeCode). One of HOME, BIZZ, GEOG (any letter case). */
+                                    addressType: string;
+                                    /** @description IVMS101 Max50Text. */
+                                    department?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    subDepartment?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    streetName?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    buildingNumber?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    buildingName?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    floor?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postBox?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    room?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postCode?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townLocationName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    districtName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    countrySubDivision?: string;
+                                    addressLine?: string[];
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    country: string;
+                                }[];
+                                /** @description Customer number at the VASP (IVMS101 Max50Text). */
+                                customerNumber?: string;
+                                /**
+                                 * @deprecated
+                                 * @description Alternative spelling; normalised to customerNumber.
+                                 */
+                                customerIdentification?: string;
+                                nationalIdentification?: {
+                                    /** @description Registration number, tax number or LEI (IVMS101 Max35Text). */
+                                    nationalIdentifier?: string;
+                                    /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode, a legal person's kinds). One of RAID, MISC, LEIX, TXID (any letter case). */
+                                    nationalIdentifierType?: string;
+                                    /** @description The register that issued the identifier, as its GLEIF code (RA000585, say). Required unless the identifier is an LEI; not given with an LEI. */
+                                    registrationAuthority?: string;
+                                    /** @description Not given for a legal person (IVMS101): its register says where. */
+                                    countryOfIssue?: unknown;
+                                };
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                countryOfRegistration?: string;
+                            };
                         }[];
                         /** @description The originator wallet addresses, each valid on the transaction's network (stored in the network's normal form). */
                         accountNumber: string[];
                     };
                     /** @description The receiver: name and wallet address. */
                     beneficiary: {
-                        /** @description The beneficiary persons; each element is a `naturalPerson` object. */
+                        /** @description The beneficiary persons; each element is a `naturalPerson` or a `legalPerson` object. */
                         persons: {
-                            /** @description The person (IVMS101 NaturalPerson). Legal persons are not supported. */
-                            naturalPerson: {
+                            /** @description A natural person (IVMS101 NaturalPerson). */
+                            naturalPerson?: {
                                 name: {
                                     nameIdentifier: {
                                         /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
@@ -2548,6 +2611,69 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification.
                                  */
                                 customerIdenficiation?: string;
+                            };
+                            /** @description A legal person (IVMS101 LegalPerson), such as a corporate customer. */
+                            legalPerson?: {
+                                name: {
+                                    nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                };
+                                geographicAddress?: {
+                                    /** @description Nature of the address (IVMS101 AddressTypeCode). One of HOME, BIZZ, GEOG (any letter case). */
+                                    addressType: string;
+                                    /** @description IVMS101 Max50Text. */
+                                    department?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    subDepartment?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    streetName?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    buildingNumber?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    buildingName?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    floor?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postBox?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    room?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postCode?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townLocationName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    districtName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    countrySubDivision?: string;
+                                    addressLine?: string[];
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    country: string;
+                                }[];
+                                /** @description Customer number at the VASP (IVMS101 Max50Text). */
+                                customerNumber?: string;
+                                /**
+                                 * @deprecated
+                                 * @description Alternative spelling; normalised to customerNumber.
+                                 */
+                                customerIdentification?: string;
+                                nationalIdentification?: {
+                                    /** @description Registration number, tax number or LEI (IVMS101 Max35Text). */
+                                    nationalIdentifier?: string;
+                                    /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode, a legal person's kinds). One of RAID, MISC, LEIX, TXID (any letter case). */
+                                    nationalIdentifierType?: string;
+                                    /** @description The register that issued the identifier, as its GLEIF code (RA000585, say). Required unless the identifier is an LEI; not given with an LEI. */
+                                    registrationAuthority?: string;
+                                    /** @description Not given for a legal person (IVMS101): its register says where. */
+                                    countryOfIssue?: unknown;
+                                };
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                countryOfRegistration?: string;
                             };
                         }[];
                         /** @description The beneficiary wallet addresses, each valid on the transaction's network (stored in the network's normal form). */
@@ -2706,10 +2832,10 @@ export interface operations {
                     transaction_asset_decimals: string;
                     /** @description The sender: name, wallet address, and at least one of date of birth, national identification, geographic address, customer number. */
                     originator: {
-                        /** @description The originator persons; each element is a `naturalPerson` object. */
+                        /** @description The originator persons; each element is a `naturalPerson` or a `legalPerson` object. */
                         persons: {
-                            /** @description The person (IVMS101 NaturalPerson). Legal persons are not supported. */
-                            naturalPerson: {
+                            /** @description A natural person (IVMS101 NaturalPerson). */
+                            naturalPerson?: {
                                 name: {
                                     nameIdentifier: {
                                         /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
@@ -2808,16 +2934,79 @@ export interface operations {
                                  */
                                 customerIdenficiation?: string;
                             };
+                            /** @description A legal person (IVMS101 LegalPerson), such as a corporate customer. */
+                            legalPerson?: {
+                                name: {
+                                    nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                };
+                                geographicAddress?: {
+                                    /** @description Nature of the address (IVMS101 AddressTypeCode). One of HOME, BIZZ, GEOG (any letter case). */
+                                    addressType: string;
+                                    /** @description IVMS101 Max50Text. */
+                                    department?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    subDepartment?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    streetName?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    buildingNumber?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    buildingName?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    floor?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postBox?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    room?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postCode?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townLocationName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    districtName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    countrySubDivision?: string;
+                                    addressLine?: string[];
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    country: string;
+                                }[];
+                                /** @description Customer number at the VASP (IVMS101 Max50Text). */
+                                customerNumber?: string;
+                                /**
+                                 * @deprecated
+                                 * @description Alternative spelling; normalised to customerNumber.
+                                 */
+                                customerIdentification?: string;
+                                nationalIdentification?: {
+                                    /** @description Registration number, tax number or LEI (IVMS101 Max35Text). */
+                                    nationalIdentifier?: string;
+                                    /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode, a legal person's kinds). One of RAID, MISC, LEIX, TXID (any letter case). */
+                                    nationalIdentifierType?: string;
+                                    /** @description The register that issued the identifier, as its GLEIF code (RA000585, say). Required unless the identifier is an LEI; not given with an LEI. */
+                                    registrationAuthority?: string;
+                                    /** @description Not given for a legal person (IVMS101): its register says where. */
+                                    countryOfIssue?: unknown;
+                                };
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                countryOfRegistration?: string;
+                            };
                         }[];
                         /** @description The originator wallet addresses, each valid on the transaction's network (stored in the network's normal form). */
                         accountNumber: string[];
                     };
                     /** @description The receiver: name and wallet address. */
                     beneficiary: {
-                        /** @description The beneficiary persons; each element is a `naturalPerson` object. */
+                        /** @description The beneficiary persons; each element is a `naturalPerson` or a `legalPerson` object. */
                         persons: {
-                            /** @description The person (IVMS101 NaturalPerson). Legal persons are not supported. */
-                            naturalPerson: {
+                            /** @description A natural person (IVMS101 NaturalPerson). */
+                            naturalPerson?: {
                                 name: {
                                     nameIdentifier: {
                                         /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
@@ -2915,6 +3104,69 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification.
                                  */
                                 customerIdenficiation?: string;
+                            };
+                            /** @description A legal person (IVMS101 LegalPerson), such as a corporate customer. */
+                            legalPerson?: {
+                                name: {
+                                    nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                };
+                                geographicAddress?: {
+                                    /** @description Nature of the address (IVMS101 AddressTypeCode). One of HOME, BIZZ, GEOG (any letter case). */
+                                    addressType: string;
+                                    /** @description IVMS101 Max50Text. */
+                                    department?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    subDepartment?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    streetName?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    buildingNumber?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    buildingName?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    floor?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postBox?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    room?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postCode?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townLocationName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    districtName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    countrySubDivision?: string;
+                                    addressLine?: string[];
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    country: string;
+                                }[];
+                                /** @description Customer number at the VASP (IVMS101 Max50Text). */
+                                customerNumber?: string;
+                                /**
+                                 * @deprecated
+                                 * @description Alternative spelling; normalised to customerNumber.
+                                 */
+                                customerIdentification?: string;
+                                nationalIdentification?: {
+                                    /** @description Registration number, tax number or LEI (IVMS101 Max35Text). */
+                                    nationalIdentifier?: string;
+                                    /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode, a legal person's kinds). One of RAID, MISC, LEIX, TXID (any letter case). */
+                                    nationalIdentifierType?: string;
+                                    /** @description The register that issued the identifier, as its GLEIF code (RA000585, say). Required unless the identifier is an LEI; not given with an LEI. */
+                                    registrationAuthority?: string;
+                                    /** @description Not given for a legal person (IVMS101): its register says where. */
+                                    countryOfIssue?: unknown;
+                                };
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                countryOfRegistration?: string;
                             };
                         }[];
                         /** @description The beneficiary wallet addresses, each valid on the transaction's network (stored in the network's normal form). */
@@ -3522,10 +3774,10 @@ export interface operations {
                     transaction_asset_decimals: string;
                     /** @description The sender: name, wallet address, and at least one of date of birth, national identification, geographic address, customer number. */
                     originator: {
-                        /** @description The originator persons; each element is a `naturalPerson` object. */
+                        /** @description The originator persons; each element is a `naturalPerson` or a `legalPerson` object. */
                         persons: {
-                            /** @description The person (IVMS101 NaturalPerson). Legal persons are not supported. */
-                            naturalPerson: {
+                            /** @description A natural person (IVMS101 NaturalPerson). */
+                            naturalPerson?: {
                                 name: {
                                     nameIdentifier: {
                                         /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
@@ -3624,16 +3876,79 @@ export interface operations {
                                  */
                                 customerIdenficiation?: string;
                             };
+                            /** @description A legal person (IVMS101 LegalPerson), such as a corporate customer. */
+                            legalPerson?: {
+                                name: {
+                                    nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                };
+                                geographicAddress?: {
+                                    /** @description Nature of the address (IVMS101 AddressTypeCode). One of HOME, BIZZ, GEOG (any letter case). */
+                                    addressType: string;
+                                    /** @description IVMS101 Max50Text. */
+                                    department?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    subDepartment?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    streetName?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    buildingNumber?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    buildingName?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    floor?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postBox?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    room?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postCode?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townLocationName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    districtName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    countrySubDivision?: string;
+                                    addressLine?: string[];
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    country: string;
+                                }[];
+                                /** @description Customer number at the VASP (IVMS101 Max50Text). */
+                                customerNumber?: string;
+                                /**
+                                 * @deprecated
+                                 * @description Alternative spelling; normalised to customerNumber.
+                                 */
+                                customerIdentification?: string;
+                                nationalIdentification?: {
+                                    /** @description Registration number, tax number or LEI (IVMS101 Max35Text). */
+                                    nationalIdentifier?: string;
+                                    /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode, a legal person's kinds). One of RAID, MISC, LEIX, TXID (any letter case). */
+                                    nationalIdentifierType?: string;
+                                    /** @description The register that issued the identifier, as its GLEIF code (RA000585, say). Required unless the identifier is an LEI; not given with an LEI. */
+                                    registrationAuthority?: string;
+                                    /** @description Not given for a legal person (IVMS101): its register says where. */
+                                    countryOfIssue?: unknown;
+                                };
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                countryOfRegistration?: string;
+                            };
                         }[];
                         /** @description The originator wallet addresses, each valid on the transaction's network (stored in the network's normal form). */
                         accountNumber: string[];
                     };
                     /** @description The receiver: name and wallet address. */
                     beneficiary: {
-                        /** @description The beneficiary persons; each element is a `naturalPerson` object. */
+                        /** @description The beneficiary persons; each element is a `naturalPerson` or a `legalPerson` object. */
                         persons: {
-                            /** @description The person (IVMS101 NaturalPerson). Legal persons are not supported. */
-                            naturalPerson: {
+                            /** @description A natural person (IVMS101 NaturalPerson). */
+                            naturalPerson?: {
                                 name: {
                                     nameIdentifier: {
                                         /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
@@ -3731,6 +4046,69 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification.
                                  */
                                 customerIdenficiation?: string;
+                            };
+                            /** @description A legal person (IVMS101 LegalPerson), such as a corporate customer. */
+                            legalPerson?: {
+                                name: {
+                                    nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                };
+                                geographicAddress?: {
+                                    /** @description Nature of the address (IVMS101 AddressTypeCode). One of HOME, BIZZ, GEOG (any letter case). */
+                                    addressType: string;
+                                    /** @description IVMS101 Max50Text. */
+                                    department?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    subDepartment?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    streetName?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    buildingNumber?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    buildingName?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    floor?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postBox?: string;
+                                    /** @description IVMS101 Max70Text. */
+                                    room?: string;
+                                    /** @description IVMS101 Max16Text. */
+                                    postCode?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    townLocationName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    districtName?: string;
+                                    /** @description IVMS101 Max35Text. */
+                                    countrySubDivision?: string;
+                                    addressLine?: string[];
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    country: string;
+                                }[];
+                                /** @description Customer number at the VASP (IVMS101 Max50Text). */
+                                customerNumber?: string;
+                                /**
+                                 * @deprecated
+                                 * @description Alternative spelling; normalised to customerNumber.
+                                 */
+                                customerIdentification?: string;
+                                nationalIdentification?: {
+                                    /** @description Registration number, tax number or LEI (IVMS101 Max35Text). */
+                                    nationalIdentifier?: string;
+                                    /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode, a legal person's kinds). One of RAID, MISC, LEIX, TXID (any letter case). */
+                                    nationalIdentifierType?: string;
+                                    /** @description The register that issued the identifier, as its GLEIF code (RA000585, say). Required unless the identifier is an LEI; not given with an LEI. */
+                                    registrationAuthority?: string;
+                                    /** @description Not given for a legal person (IVMS101): its register says where. */
+                                    countryOfIssue?: unknown;
+                                };
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                countryOfRegistration?: string;
                             };
                         }[];
                         /** @description The beneficiary wallet addresses, each valid on the transaction's network (stored in the network's normal form). */
@@ -5646,8 +6024,8 @@ export interface operations {
                     transaction_ref: string;
                     /** @constant */
                     status: "WAITING_ADDRESS_DATA";
-                    /** @description The beneficiary persons the originator VASP sent (IVMS101). */
-                    persons: {
+                    /** @description The beneficiary persons the originator VASP sent (IVMS101): each a naturalPerson or a legalPerson. */
+                    persons: ({
                         naturalPerson: {
                             name: {
                                 /** @description At least one of type LEGL. */
@@ -5710,7 +6088,59 @@ export interface operations {
                             /** @description ISO 3166-1 alpha-2 country code, upper case. */
                             countryOfResidence?: string;
                         };
-                    }[];
+                    } | {
+                        legalPerson: {
+                            name: {
+                                /** @description At least one of type LEGL. */
+                                nameIdentifier: {
+                                    legalPersonName: string;
+                                    /**
+                                     * @description IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.
+                                     * @enum {string}
+                                     */
+                                    legalPersonNameIdentifierType: "LEGL" | "SHRT" | "TRAD";
+                                }[];
+                            };
+                            geographicAddress?: {
+                                /**
+                                 * @description IVMS101 AddressTypeCode: HOME residential, BIZZ business, GEOG geographic.
+                                 * @enum {string}
+                                 */
+                                addressType: "HOME" | "BIZZ" | "GEOG";
+                                department?: string;
+                                subDepartment?: string;
+                                streetName?: string;
+                                buildingNumber?: string;
+                                buildingName?: string;
+                                floor?: string;
+                                postBox?: string;
+                                room?: string;
+                                postCode?: string;
+                                townName: string;
+                                townLocationName?: string;
+                                districtName?: string;
+                                countrySubDivision?: string;
+                                addressLine?: string[];
+                                /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                                country: string;
+                            }[];
+                            /** @description Customer number. Always this spelling (an input customerIdentification is stored under it). */
+                            customerNumber?: string;
+                            nationalIdentification?: {
+                                /** @description With LEIX, an LEI in upper case (its ISO 17442 check digits hold). */
+                                nationalIdentifier: string;
+                                /**
+                                 * @description IVMS101 NationalIdentifierTypeCode, a legal person's kinds: RAID registration authority identifier, MISC other, LEIX LEI, TXID tax number.
+                                 * @enum {string}
+                                 */
+                                nationalIdentifierType: "RAID" | "MISC" | "LEIX" | "TXID";
+                                /** @description GLEIF registration authority code; present unless the type is LEIX. */
+                                registrationAuthority?: string;
+                            };
+                            /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                            countryOfRegistration?: string;
+                        };
+                    })[];
                     /** @description The beneficiary wallet addresses the originator VASP named; may be empty (it often learns the address only from your answer). */
                     accountNumber: string[];
                 } | {

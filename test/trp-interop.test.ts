@@ -1032,3 +1032,111 @@ describe('counterparty URLs have an allow-list of their own', () => {
     expect(peer.hits.length).toBe(before);
   });
 });
+
+describe('companies as parties (IVMS101 legal persons)', () => {
+  /** GLEIF's own LEI (its ISO 17442 check digits hold). */
+  const LEI = '506700GE1G29325QX363';
+  const company = (name: string) => ({
+    legalPerson: {
+      name: { nameIdentifier: [{ legalPersonName: name, legalPersonNameIdentifierType: 'LEGL' }] },
+      geographicAddress: [
+        {
+          addressType: 'BIZZ',
+          addressLine: ['1 Harbour Way'],
+          townName: 'London',
+          country: 'GB',
+        },
+      ],
+      customerNumber: 'NW-0001',
+      nationalIdentification: { nationalIdentifier: LEI, nationalIdentifierType: 'LEIX' },
+      countryOfRegistration: 'GB',
+    },
+  });
+
+  beforeAll(async () => {
+    expect((await api('POST', '/travelrule/webhook', { url: hooks.url })).json.code).toBe(0);
+  });
+
+  it("a deposit whose originator and beneficiary are companies: taken, shown to the operator, and handed to the backend's webhook", async () => {
+    const transfer = 'xfer-legal-persons-1';
+    const inquiry = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '3',
+        callback: `${peer.base}/cb/legal`,
+        originatorPersons: [company('Northwind Holdings Ltd')],
+        originatorAccounts: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
+        beneficiaryPersons: [
+          {
+            legalPerson: {
+              name: {
+                nameIdentifier: [
+                  {
+                    legalPersonName: 'Quillfeather Trading GmbH',
+                    legalPersonNameIdentifierType: 'LEGL',
+                  },
+                ],
+              },
+            },
+          },
+        ],
+      }),
+      { requestId: transfer },
+    );
+    expect(inquiry.status, inquiry.text).toBe(200);
+    const ref = `trp-${transfer}`;
+    expect((await statusOf(ref)).status).toBe('PENDING');
+    const id = await idOf(ref);
+    const detail = await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${id}`, {
+      headers: reviewer,
+    });
+    expect(detail.text).toContain('Northwind Holdings Ltd');
+    expect(detail.text).toContain(LEI);
+
+    expect((await ops(`/transactions/${id}/accept`)).json.data).toEqual({
+      status: 'WAITING_ADDRESS_DATA',
+    });
+    const all = await hooks.waitFor((r) =>
+      r.some((h) => h.json?.transaction_ref === ref && h.json?.status === 'WAITING_ADDRESS_DATA'),
+    );
+    const body = all.find(
+      (h) => h.json?.transaction_ref === ref && h.json?.status === 'WAITING_ADDRESS_DATA',
+    )!.json;
+    expect(body.persons).toEqual([
+      {
+        legalPerson: {
+          name: {
+            nameIdentifier: [
+              {
+                legalPersonName: 'Quillfeather Trading GmbH',
+                legalPersonNameIdentifierType: 'LEGL',
+              },
+            ],
+          },
+        },
+      },
+    ]);
+    expectWebhookContract('travelRule', [body]);
+  });
+
+  it('a withdrawal for a corporate customer: the inquiry carries it as IVMS101 writes a legal person', async () => {
+    const ref = 'wd-legal-person';
+    const body = travelBody(ref, { beneficiary_vasp_id: PEER_UID }) as any;
+    body.originator.persons = [company('Northwind Holdings Ltd')];
+    const created = await api('POST', '/travelrule/create_tx', body);
+    expect(created.json.code, created.text).toBe(0);
+    const id = await idOf(ref);
+    await ops(`/transactions/${id}/accept`);
+    const sent = await eventually(
+      async () =>
+        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
+      (h) => h !== undefined,
+      30_000,
+    );
+    expect(sent!.json.IVMS101.originator.originatorPersons).toEqual([
+      company('Northwind Holdings Ltd'),
+    ]);
+  });
+});

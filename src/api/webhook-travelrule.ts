@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   ADDRESS_TYPES,
   IVMS101_MAX_CHARS,
+  LEGAL_PERSON_NAME_TYPES,
+  LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES,
   NAME_IDENTIFIER_TYPES,
   NATIONAL_IDENTIFIER_TYPES,
 } from '../travelrule/index.js';
@@ -10,7 +12,8 @@ import {
  * The travel rule webhook body as src/travelrule/webhooks.ts (buildTravelRuleBody) sends it, and
  * the persons it carries for WAITING_ADDRESS_DATA in their stored (normalised) form: one
  * spelling of every field, codes and country codes in upper case, blank optional parts left
- * out (src/travelrule/ivms101/person.ts NaturalPerson's output). The code lists and lengths are
+ * out (the output of NaturalPerson in src/travelrule/ivms101/person.ts and of LegalPerson in
+ * legal-person.ts). The code lists and lengths are
  * IVMS101's, from src/travelrule/ivms101/codes.ts and fields.ts.
  */
 
@@ -87,6 +90,53 @@ const NaturalPerson = z.object({
   countryOfResidence: country.optional(),
 });
 
+const LegalPerson = z.object({
+  name: z.object({
+    nameIdentifier: z
+      .array(
+        z.object({
+          legalPersonName: text('legalPersonName'),
+          legalPersonNameIdentifierType: z.enum(LEGAL_PERSON_NAME_TYPES).meta({
+            description: 'IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.',
+          }),
+        }),
+      )
+      .min(1)
+      .max(10)
+      .meta({ description: 'At least one of type LEGL.' }),
+  }),
+  geographicAddress: z.array(GeographicAddress).min(1).max(10).optional(),
+  customerNumber: text('customerNumber').optional().meta({
+    description:
+      'Customer number. Always this spelling (an input customerIdentification is stored under it).',
+  }),
+  nationalIdentification: z
+    .object({
+      nationalIdentifier: text('nationalIdentifier').meta({
+        description: 'With LEIX, an LEI in upper case (its ISO 17442 check digits hold).',
+      }),
+      nationalIdentifierType: z.enum(LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES).meta({
+        description:
+          "IVMS101 NationalIdentifierTypeCode, a legal person's kinds: RAID registration authority identifier, MISC other, LEIX LEI, TXID tax number.",
+      }),
+      registrationAuthority: z
+        .string()
+        .regex(/^RA\d{6}$/)
+        .optional()
+        .meta({
+          description: 'GLEIF registration authority code; present unless the type is LEIX.',
+        }),
+    })
+    .optional(),
+  countryOfRegistration: country.optional(),
+});
+
+/** One person: natural or legal (IVMS101 Person). */
+const Person = z.union([
+  z.object({ naturalPerson: NaturalPerson }),
+  z.object({ legalPerson: LegalPerson }),
+]);
+
 const ref = z.string().min(1).max(255).meta({
   description:
     "The caller's transaction_ref of create_tx; for a deposit announced by another VASP over TRP, `trp-<request-identifier>`.",
@@ -119,11 +169,10 @@ const WaitingAddressData = z
   .object({
     transaction_ref: ref,
     status: z.literal('WAITING_ADDRESS_DATA'),
-    persons: z
-      .array(z.object({ naturalPerson: NaturalPerson }))
-      .min(1)
-      .max(10)
-      .meta({ description: 'The beneficiary persons the originator VASP sent (IVMS101).' }),
+    persons: z.array(Person).min(1).max(10).meta({
+      description:
+        'The beneficiary persons the originator VASP sent (IVMS101): each a naturalPerson or a legalPerson.',
+    }),
     accountNumber: z.array(z.string().min(1)).max(20).meta({
       description:
         'The beneficiary wallet addresses the originator VASP named; may be empty (it often learns the address only from your answer).',

@@ -46,6 +46,8 @@ export { TravelRuleError } from './errors.js';
 export type { TravelRuleDeps } from './flow.js';
 export {
   ADDRESS_TYPES,
+  LEGAL_PERSON_NAME_TYPES,
+  LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES,
   NAME_IDENTIFIER_TYPES,
   NATIONAL_IDENTIFIER_TYPES,
   codeLabel,
@@ -59,6 +61,8 @@ export {
 export { CreateTxBody, ReceiveTxBody } from './ivms101/input.js';
 export type { NormalisedParty } from './ivms101/normalise.js';
 export type { NaturalPersonValue } from './ivms101/person.js';
+export type { LegalPersonValue, PersonValue } from './ivms101/legal-person.js';
+export { type PersonRow, personRows } from './ivms101/display.js';
 export {
   acceptByOperator,
   cancelByOperator,

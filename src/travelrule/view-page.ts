@@ -1,6 +1,5 @@
 import type { NormalisedParty } from './ivms101/normalise.js';
-import type { NaturalPersonValue } from './ivms101/person.js';
-import { codeLabel } from './ivms101/codes.js';
+import { type PersonRow, personRows } from './ivms101/display.js';
 
 /**
  * The page behind an e-mailed transaction view link: the IVMS101 data of one transaction,
@@ -75,90 +74,31 @@ export function htmlTime(d: Date): string {
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(`${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`)}</time>`;
 }
 
-let regionNames: Intl.DisplayNames | undefined;
-function country(code: string): string {
-  try {
-    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
-    const name = regionNames.of(code);
-    return name && name !== code ? `${name} (${code})` : code;
-  } catch {
-    return code;
-  }
-}
-
 type Row = [label: string, html: string];
 
 function dl(rows: Row[]): string {
   return `<dl>\n${rows.map(([label, html]) => `<dt>${escapeHtml(label)}</dt><dd>${html}</dd>`).join('\n')}\n</dl>`;
 }
 
-type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
-
-/** The address as the lines of an envelope, each escaped. */
-function addressLines(a: Address): string[] {
-  const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join(' ');
-  const lines = [
-    a.department,
-    a.subDepartment,
-    ...(a.addressLine ?? []),
-    join(a.streetName, a.buildingNumber) || undefined,
-    a.buildingName,
-    a.floor !== undefined ? `Floor ${a.floor}` : undefined,
-    a.room !== undefined ? `Room ${a.room}` : undefined,
-    a.postBox !== undefined ? `PO box ${a.postBox}` : undefined,
-    join(a.postCode, a.townName) || undefined,
-    a.townLocationName,
-    a.districtName,
-    a.countrySubDivision,
-    country(a.country),
-  ];
-  return lines.filter((l): l is string => l !== undefined && l !== '').map(escapeHtml);
-}
-
-function personRows(p: NaturalPersonValue): Row[] {
-  const rows: Row[] = p.name.nameIdentifier.map((n) => [
-    codeLabel('name', n.nameIdentifierType),
-    `<span class="primary">${escapeHtml(n.primaryIdentifier)}</span>` +
-      (n.secondaryIdentifier !== undefined
-        ? `, <span class="secondary">${escapeHtml(n.secondaryIdentifier)}</span>`
-        : '') +
-      ' <span class="note">(family name, given names)</span>',
-  ]);
-  const birth = p.dateAndPlaceOfBirth;
-  if (birth?.dateOfBirth !== undefined) rows.push(['Date of birth', escapeHtml(birth.dateOfBirth)]);
-  if (birth?.placeOfBirth !== undefined)
-    rows.push(['Place of birth', escapeHtml(birth.placeOfBirth)]);
-  const id = p.nationalIdentification;
-  if (id) {
-    const parts = [
-      id.nationalIdentifierType !== undefined
-        ? escapeHtml(codeLabel('national', id.nationalIdentifierType))
-        : undefined,
-      id.nationalIdentifier !== undefined
-        ? `<span class="id">${escapeHtml(id.nationalIdentifier)}</span>`
-        : undefined,
-      id.countryOfIssue !== undefined
-        ? `issued in ${escapeHtml(country(id.countryOfIssue))}`
-        : undefined,
-    ].filter((x) => x !== undefined);
-    rows.push(['National identification', parts.join(', ')]);
-  }
-  (p.geographicAddress ?? []).forEach((a, i, all) => {
-    const label = `${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${codeLabel('address', a.addressType)}`;
-    rows.push([label, addressLines(a).join('<br>')]);
-  });
-  if (p.customerIdentification !== undefined)
-    rows.push([
-      'Customer identification',
-      `<span class="id">${escapeHtml(p.customerIdentification)}</span>`,
-    ]);
-  return rows;
+/** A row of personRows as HTML: names isolated (<bdi>), identifiers in monospace, all escaped. */
+function rowHtml(row: PersonRow): string {
+  const parts = row.parts.map((p) =>
+    p.kind === 'name'
+      ? `<bdi>${escapeHtml(p.text)}</bdi>`
+      : p.kind === 'id'
+        ? `<span class="id">${escapeHtml(p.text)}</span>`
+        : escapeHtml(p.text),
+  );
+  const value = parts.join(row.join === 'lines' ? '<br>' : ', ');
+  return row.note !== undefined
+    ? `${value} <span class="note">${escapeHtml(row.note)}</span>`
+    : value;
 }
 
 function partySection(title: string, slug: string, party: NormalisedParty): string {
   const persons = party.persons.map((p, i) => {
     const heading = party.persons.length > 1 ? `<h3>Person ${i + 1}</h3>\n` : '';
-    return heading + dl(personRows(p.naturalPerson));
+    return heading + dl(personRows(p).map((row): Row => [row.label, rowHtml(row)]));
   });
   const accounts = party.accountNumber.length
     ? `<ul class="accounts">${party.accountNumber.map((a) => `<li><code>${escapeHtml(a)}</code></li>`).join('')}</ul>`

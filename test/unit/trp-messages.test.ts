@@ -9,6 +9,13 @@ import {
   parseResolution,
   trpPath,
 } from '../../src/travelrule/trp/messages.js';
+import type { NaturalPersonValue, PersonValue } from '../../src/travelrule/index.js';
+
+/** The natural person of a parsed person (a legal person fails the test). */
+function natural(person: PersonValue): NaturalPersonValue {
+  if (!('naturalPerson' in person)) throw new Error('not a natural person');
+  return person.naturalPerson;
+}
 
 const ORIGINATOR_ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const BENEFICIARY_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -275,7 +282,7 @@ describe('buildInquiry / parseInquiry', () => {
       person.name = [person.name];
     });
     expect(
-      nameArray.beneficiary.persons[0]!.naturalPerson.name.nameIdentifier[0]!.primaryIdentifier,
+      natural(nameArray.beneficiary.persons[0]!).name.nameIdentifier[0]!.primaryIdentifier,
     ).toBe('Schmidt');
     // No originating VASP: no name.
     expect(read((b) => delete b.IVMS101.originatingVASP).originatingVaspName).toBeUndefined();
@@ -478,7 +485,7 @@ describe('buildInquiry / parseInquiry', () => {
         }),
       ),
     ).toBe(
-      'IVMS101.beneficiary.beneficiaryPersons[0]: legal persons are not supported, only naturalPerson',
+      'IVMS101.beneficiary.beneficiaryPersons[0].legalPerson.name.nameIdentifier: is required',
     );
     expect(
       refusal(

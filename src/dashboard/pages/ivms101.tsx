@@ -1,8 +1,9 @@
 import type { FC } from 'hono/jsx';
 import {
-  codeLabel,
-  type NaturalPersonValue,
   type NormalisedParty,
+  type PersonRow,
+  type PersonValue,
+  personRows,
   withVisibleControls as v,
 } from '../../travelrule/index.js';
 
@@ -13,98 +14,42 @@ import {
  * words beside them.
  */
 
-type Address = NonNullable<NaturalPersonValue['geographicAddress']>[number];
+/** A row of personRows: names isolated (<bdi>), identifiers in monospace. */
+const RowValue: FC<{ row: PersonRow }> = ({ row }) => (
+  <>
+    {row.parts.map((part, i) => (
+      <>
+        {i > 0 ? row.join === 'lines' ? <br /> : ', ' : null}
+        {part.kind === 'name' ? (
+          <bdi>{v(part.text)}</bdi>
+        ) : part.kind === 'id' ? (
+          <span class="mono">{v(part.text)}</span>
+        ) : (
+          v(part.text)
+        )}
+      </>
+    ))}
+    {row.note !== undefined ? (
+      <>
+        {' '}
+        <span class="muted">{row.note}</span>
+      </>
+    ) : null}
+  </>
+);
 
-function addressLines(a: Address): string[] {
-  const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join(' ');
-  return [
-    a.department,
-    a.subDepartment,
-    ...(a.addressLine ?? []),
-    join(a.streetName, a.buildingNumber) || undefined,
-    a.buildingName,
-    a.floor !== undefined ? `Floor ${a.floor}` : undefined,
-    a.room !== undefined ? `Room ${a.room}` : undefined,
-    a.postBox !== undefined ? `PO box ${a.postBox}` : undefined,
-    join(a.postCode, a.townName) || undefined,
-    a.townLocationName,
-    a.districtName,
-    a.countrySubDivision,
-    a.country,
-  ].filter((l): l is string => l !== undefined && l !== '');
-}
-
-const Person: FC<{ p: NaturalPersonValue }> = ({ p }) => {
-  const id = p.nationalIdentification;
-  const birth = p.dateAndPlaceOfBirth;
-  return (
-    <dl>
-      {p.name.nameIdentifier.map((n) => (
-        <>
-          <dt>{codeLabel('name', n.nameIdentifierType)}</dt>
-          <dd>
-            <bdi>{v(n.primaryIdentifier)}</bdi>
-            {n.secondaryIdentifier !== undefined ? (
-              <>
-                {', '}
-                <bdi>{v(n.secondaryIdentifier)}</bdi>
-              </>
-            ) : null}{' '}
-            <span class="muted">(family name, given names)</span>
-          </dd>
-        </>
-      ))}
-      {birth?.dateOfBirth !== undefined ? (
-        <>
-          <dt>Date of birth</dt>
-          <dd>{v(birth.dateOfBirth)}</dd>
-        </>
-      ) : null}
-      {birth?.placeOfBirth !== undefined ? (
-        <>
-          <dt>Place of birth</dt>
-          <dd>{v(birth.placeOfBirth)}</dd>
-        </>
-      ) : null}
-      {id ? (
-        <>
-          <dt>National identification</dt>
-          <dd>
-            {[
-              id.nationalIdentifierType !== undefined
-                ? codeLabel('national', id.nationalIdentifierType)
-                : undefined,
-              id.nationalIdentifier,
-              id.countryOfIssue !== undefined ? `issued in ${id.countryOfIssue}` : undefined,
-            ]
-              .filter((x) => x !== undefined)
-              .map(v)
-              .join(', ')}
-          </dd>
-        </>
-      ) : null}
-      {(p.geographicAddress ?? []).map((a, i, all) => (
-        <>
-          <dt>{`${all.length > 1 ? `Address ${i + 1}` : 'Address'}: ${codeLabel('address', a.addressType)}`}</dt>
-          <dd>
-            {addressLines(a).map((line, j) => (
-              <>
-                {j > 0 ? <br /> : null}
-                {v(line)}
-              </>
-            ))}
-          </dd>
-        </>
-      ))}
-      {p.customerIdentification !== undefined ? (
-        <>
-          <dt>Customer identification</dt>
-          <dd class="mono">{v(p.customerIdentification)}</dd>
-        </>
-      ) : null}
-    </dl>
-  );
-};
+const Person: FC<{ p: PersonValue }> = ({ p }) => (
+  <dl>
+    {personRows(p).map((row) => (
+      <>
+        <dt>{row.label}</dt>
+        <dd>
+          <RowValue row={row} />
+        </dd>
+      </>
+    ))}
+  </dl>
+);
 
 export const Party: FC<{ title: string; slug: string; party: NormalisedParty | undefined }> = ({
   title,
@@ -123,7 +68,7 @@ export const Party: FC<{ title: string; slug: string; party: NormalisedParty | u
           party.persons.map((person, i) => (
             <>
               {party.persons.length > 1 ? <h4>Person {i + 1}</h4> : null}
-              <Person p={person.naturalPerson} />
+              <Person p={person} />
             </>
           ))
         )}

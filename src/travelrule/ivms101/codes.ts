@@ -29,6 +29,12 @@ export const NATIONAL_IDENTIFIER_TYPES = [
   'MISC',
 ] as const;
 
+/** A legal person's names (IVMS101 LegalPersonNameTypeCode): LEGL legal, SHRT short, TRAD trading. */
+export const LEGAL_PERSON_NAME_TYPES = ['LEGL', 'SHRT', 'TRAD'] as const;
+
+/** The national identifiers a legal person may have (IVMS101 ValidNationalIdentifierLegalPerson). */
+export const LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES = ['RAID', 'MISC', 'LEIX', 'TXID'] as const;
+
 export type NameIdentifierType = (typeof NAME_IDENTIFIER_TYPES)[number];
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 export type NationalIdentifierType = (typeof NATIONAL_IDENTIFIER_TYPES)[number];
@@ -40,6 +46,11 @@ const NAME_TYPE_LABELS: Record<string, string> = {
   BIRT: 'Name at birth',
   MAID: 'Maiden name',
   MISC: 'Name',
+};
+const LEGAL_NAME_TYPE_LABELS: Record<string, string> = {
+  LEGL: 'Legal name',
+  SHRT: 'Short name',
+  TRAD: 'Trading name',
 };
 const ADDRESS_TYPE_LABELS: Record<string, string> = {
   HOME: 'Residential',
@@ -60,6 +71,7 @@ const NATIONAL_IDENTIFIER_TYPE_LABELS: Record<string, string> = {
 };
 const LABELS = {
   name: NAME_TYPE_LABELS,
+  legalName: LEGAL_NAME_TYPE_LABELS,
   address: ADDRESS_TYPE_LABELS,
   national: NATIONAL_IDENTIFIER_TYPE_LABELS,
 };

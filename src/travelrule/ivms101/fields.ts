@@ -14,7 +14,8 @@ import { countryCode } from './countries.js';
  * DateAndPlaceOfBirth placeOfBirth Max70Text; Address department Max50Text, subDepartment,
  * streetName, floor, room and each addressLine (0..7 of them) Max70Text, buildingNumber,
  * postBox and postCode Max16Text, buildingName, townName, townLocationName, districtName and
- * countrySubDivision Max35Text. Lengths are counted in UTF-16 code units after trimming.
+ * countrySubDivision Max35Text; LegalPersonNameId legalPersonName Max100Text, LegalPerson
+ * customerNumber Max50Text. Lengths are counted in UTF-16 code units after trimming.
  */
 export const IVMS101_MAX_CHARS = {
   primaryIdentifier: 100,
@@ -36,6 +37,8 @@ export const IVMS101_MAX_CHARS = {
   districtName: 35,
   countrySubDivision: 35,
   addressLine: 70,
+  legalPersonName: 100,
+  customerNumber: 50,
 } as const;
 
 /** IVMS101 Address: addressLine [0..7]. */

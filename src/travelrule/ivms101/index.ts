@@ -68,8 +68,15 @@ export type {
   NormalisedReceiveTx,
 } from './normalise.js';
 export type { NaturalPersonValue } from './person.js';
+export type { LegalPersonValue, PersonValue } from './legal-person.js';
 export type { TravelRuleIssue } from './issues.js';
-export { ADDRESS_TYPES, NAME_IDENTIFIER_TYPES, NATIONAL_IDENTIFIER_TYPES } from './codes.js';
+export {
+  ADDRESS_TYPES,
+  LEGAL_PERSON_NAME_TYPES,
+  LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES,
+  NAME_IDENTIFIER_TYPES,
+  NATIONAL_IDENTIFIER_TYPES,
+} from './codes.js';
 export { COUNTRY_CODES, countryCode } from './countries.js';
 export { EARLIEST_DATE_OF_BIRTH, IVMS101_MAX_CHARS } from './fields.js';
 export { DEFAULT_TOKEN_NETWORK } from './network.js';

@@ -45,11 +45,14 @@ const KEY_ORDER = [
   'persons',
   'accountNumber',
   'naturalPerson',
+  'legalPerson',
   'name',
   'nameIdentifier',
   'primaryIdentifier',
   'secondaryIdentifier',
   'nameIdentifierType',
+  'legalPersonName',
+  'legalPersonNameIdentifierType',
   'dateAndPlaceOfBirth',
   'dateOfBirth',
   'placeOfBirth',
@@ -58,6 +61,7 @@ const KEY_ORDER = [
   'nationalIdentifier',
   'nationalIdentifierType',
   'countryOfIssue',
+  'registrationAuthority',
   'geographicAddress',
   'addressType',
   'department',
@@ -77,6 +81,8 @@ const KEY_ORDER = [
   'country',
   'customerIdentification',
   'customerIdenficiation',
+  'customerNumber',
+  'countryOfRegistration',
 ];
 const RANK = new Map(KEY_ORDER.map((key, i) => [key, i]));
 

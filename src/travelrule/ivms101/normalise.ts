@@ -1,4 +1,4 @@
-import type { NaturalPersonValue } from './person.js';
+import type { PersonValue } from './legal-person.js';
 import type { RuleOutput } from './rules.js';
 
 /**
@@ -8,7 +8,7 @@ import type { RuleOutput } from './rules.js';
  */
 
 export interface NormalisedParty {
-  persons: { naturalPerson: NaturalPersonValue }[];
+  persons: PersonValue[];
   accountNumber: string[];
 }
 

@@ -135,7 +135,7 @@ const addressText = (key: keyof typeof MAX) =>
  * IVMS101 Address. addressType and country are mandatory; constraint C8 ValidAddress asks for
  * addressLine, or streetName with buildingNumber or buildingName.
  */
-const GeographicAddress = z
+export const GeographicAddress = z
   .object({
     addressType: code(ADDRESS_TYPES, 'Nature of the address (IVMS101 AddressTypeCode).'),
     department: addressText('department'),
@@ -234,7 +234,10 @@ function given(
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The first value given among the spellings; an issue on each later spelling that differs. */
-function oneSpelling<T>(ctx: z.RefinementCtx, spellings: [string, T | undefined][]): T | undefined {
+export function oneSpelling<T>(
+  ctx: z.RefinementCtx,
+  spellings: [string, T | undefined][],
+): T | undefined {
   const present = spellings.filter((entry): entry is [string, T] => entry[1] !== undefined);
   const [first] = present;
   if (!first) return undefined;
@@ -270,12 +273,6 @@ export const NaturalPerson = NaturalPersonInput.transform((p, ctx) => {
     ...(customerIdentification !== undefined ? { customerIdentification } : {}),
     ...(p.countryOfResidence !== undefined ? { countryOfResidence: p.countryOfResidence } : {}),
   };
-});
-
-export const Person = z.object({
-  naturalPerson: NaturalPerson.meta({
-    description: 'The person (IVMS101 NaturalPerson). Legal persons are not supported.',
-  }),
 });
 
 export type NaturalPersonValue = z.output<typeof NaturalPerson>;

@@ -1,7 +1,7 @@
 import { networkInfo } from '../../config/networks.js';
 import { validateAddress } from '../../chains/address/index.js';
 import { deriveNetwork } from './network.js';
-import type { NaturalPersonValue } from './person.js';
+import type { PersonValue } from './legal-person.js';
 
 /**
  * The rules that join fields, run once every field is well formed (the spec's create_tx rules,
@@ -15,7 +15,7 @@ export interface RuleIssue {
 }
 
 interface PartyShape {
-  persons: { naturalPerson: NaturalPersonValue }[];
+  persons: PersonValue[];
   accountNumber: string[];
 }
 
@@ -44,15 +44,33 @@ export interface RuleOutput {
  * The spec: "originator must contain name and wallet address, and at least one of date of
  * birth, identity information, address, customer number". Checked for every originator person
  * (each must be identifiable on its own, as for a joint account); name and wallet address are
- * required by the schema for both sides.
+ * required by the schema for both sides. A legal person has no date of birth: an address, a
+ * national identification or a customer number (IVMS101 OriginatorInformationLegalPerson).
+ * The problem's path and reason, or undefined when the person is identified.
  */
-function originatorIdentified(person: NaturalPersonValue): boolean {
-  return (
-    person.dateAndPlaceOfBirth !== undefined ||
-    person.nationalIdentification !== undefined ||
-    person.geographicAddress !== undefined ||
-    person.customerIdentification !== undefined
-  );
+function originatorUnidentified(person: PersonValue, i: number): RuleIssue | undefined {
+  if ('legalPerson' in person) {
+    const p = person.legalPerson;
+    return p.geographicAddress !== undefined ||
+      p.nationalIdentification !== undefined ||
+      p.customerNumber !== undefined
+      ? undefined
+      : {
+          path: `originator.persons[${i}].legalPerson`,
+          reason: 'needs at least one of geographicAddress, nationalIdentification, customerNumber',
+        };
+  }
+  const p = person.naturalPerson;
+  return p.dateAndPlaceOfBirth !== undefined ||
+    p.nationalIdentification !== undefined ||
+    p.geographicAddress !== undefined ||
+    p.customerIdentification !== undefined
+    ? undefined
+    : {
+        path: `originator.persons[${i}].naturalPerson`,
+        reason:
+          'needs at least one of dateAndPlaceOfBirth.dateOfBirth, nationalIdentification, geographicAddress, customerIdentification',
+      };
 }
 
 /** Fractional digits that carry value: trailing zeros do not count ("1.50" has one). */
@@ -80,13 +98,8 @@ export function checkRules(input: RuleInput): { issues: RuleIssue[]; output?: Ru
     });
   }
   input.originator.persons.forEach((person, i) => {
-    if (!originatorIdentified(person.naturalPerson)) {
-      issues.push({
-        path: `originator.persons[${i}].naturalPerson`,
-        reason:
-          'needs at least one of dateAndPlaceOfBirth.dateOfBirth, nationalIdentification, geographicAddress, customerIdentification',
-      });
-    }
+    const issue = originatorUnidentified(person, i);
+    if (issue) issues.push(issue);
   });
   if (
     input.created_at !== undefined &&

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { storableTime } from '../../dates.js';
 import { NETWORK_SYMBOLS } from '../../config/networks.js';
 import { CONTROL_CHARS, optional } from './fields.js';
-import { Person } from './person.js';
+import { Person } from './legal-person.js';
 import { decodeTravelAddress } from '../trp/travel-address.js';
 
 /**
@@ -23,7 +23,9 @@ const Party = (who: string, accounts: 'required' | 'optional' = 'required') =>
       .array(Person)
       .min(1, 'must hold at least one person')
       .max(MAX_PERSONS, `must hold at most ${MAX_PERSONS} persons`)
-      .meta({ description: `The ${who} persons; each element is a \`naturalPerson\` object.` }),
+      .meta({
+        description: `The ${who} persons; each element is a \`naturalPerson\` or a \`legalPerson\` object.`,
+      }),
     accountNumber: z
       .array(z.string().min(1, 'must not be empty'))
       .min(accounts === 'required' ? 1 : 0, 'must hold at least one wallet address')

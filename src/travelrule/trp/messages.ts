@@ -303,10 +303,20 @@ function parseAmount(amount: unknown): Parsed<string> {
 // ---------------------------------------------------------------------------------------------
 // Inbound: IVMS101
 
-/** IVMS101 NaturalPerson.name is [1..n]: an array of name objects becomes one with all identifiers. */
+/**
+ * IVMS101 names a person's name [1..n]: an array of name objects (of a natural or a legal
+ * person) becomes one with all their identifiers.
+ */
 function joinNames(person: unknown): unknown {
-  if (!isObject(person) || !isObject(person.naturalPerson)) return person;
-  const name = person.naturalPerson.name;
+  if (!isObject(person)) return person;
+  const key = isObject(person.naturalPerson)
+    ? 'naturalPerson'
+    : isObject(person.legalPerson)
+      ? 'legalPerson'
+      : undefined;
+  if (key === undefined) return person;
+  const inner = person[key] as Record<string, unknown>;
+  const name = inner.name;
   if (
     !Array.isArray(name) ||
     name.length === 0 ||
@@ -314,7 +324,7 @@ function joinNames(person: unknown): unknown {
   )
     return person;
   const nameIdentifier = name.flatMap((n) => (n as { nameIdentifier: unknown[] }).nameIdentifier);
-  return { ...person, naturalPerson: { ...person.naturalPerson, name: { nameIdentifier } } };
+  return { ...person, [key]: { ...inner, name: { nameIdentifier } } };
 }
 
 type Side = 'originator' | 'beneficiary';
@@ -332,15 +342,6 @@ function partyInput(
       ? `${side}Person`
       : `${side}Persons`;
   const persons = party[personsKey];
-  if (Array.isArray(persons)) {
-    const legal = persons.findIndex(
-      (p) => isObject(p) && p.naturalPerson === undefined && p.legalPerson !== undefined,
-    );
-    if (legal >= 0)
-      return fail(
-        `IVMS101.${side}.${personsKey}[${legal}]: legal persons are not supported, only naturalPerson`,
-      );
-  }
   return {
     ok: true,
     value: {
