@@ -3713,20 +3713,21 @@ export interface operations {
                  *       "originator": {
                  *         "persons": [
                  *           {
-                 *             "naturalPerson": {
+                 *             "legalPerson": {
                  *               "name": {
                  *                 "nameIdentifier": [
                  *                   {
-                 *                     "primaryIdentifier": "Roe",
-                 *                     "secondaryIdentifier": "Richard",
-                 *                     "nameIdentifierType": "LEGL"
+                 *                     "legalPersonName": "Sampletown Trading Ltd",
+                 *                     "legalPersonNameIdentifierType": "LEGL"
                  *                   }
                  *                 ]
                  *               },
-                 *               "dateAndPlaceOfBirth": {
-                 *                 "dateOfBirth": "1975-06-30",
-                 *                 "placeOfBirth": "Sampletown"
-                 *               }
+                 *               "nationalIdentification": {
+                 *                 "nationalIdentifier": "12345678",
+                 *                 "nationalIdentifierType": "RAID",
+                 *                 "registrationAuthority": "RA000585"
+                 *               },
+                 *               "countryOfRegistration": "GB"
                  *             }
                  *           }
                  *         ],

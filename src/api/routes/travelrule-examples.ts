@@ -2,7 +2,8 @@ import type { RouteExample } from '../route.js';
 
 /**
  * The travel rule routes' examples for the OpenAPI document: one withdrawal (check_tx, create_tx,
- * send_tx_hash, tx_status), one deposit over TRP (send_address) and one without a protocol.
+ * send_tx_hash, tx_status), one deposit over TRP (send_address) and one without a protocol (its
+ * originator a company, an IVMS101 legal person).
  * Recorded from a real appliance (test/openapi-contract.test.ts checks them against its
  * answers), with tidied values; every person is made up.
  */
@@ -240,17 +241,22 @@ export const RECEIVE_WITHOUT_PROTOCOL_EXAMPLE: RouteExample = {
     originator: {
       persons: [
         {
-          naturalPerson: {
+          // A company (IVMS101 LegalPerson); the beneficiary below is a natural person.
+          legalPerson: {
             name: {
               nameIdentifier: [
                 {
-                  primaryIdentifier: 'Roe',
-                  secondaryIdentifier: 'Richard',
-                  nameIdentifierType: 'LEGL',
+                  legalPersonName: 'Sampletown Trading Ltd',
+                  legalPersonNameIdentifierType: 'LEGL',
                 },
               ],
             },
-            dateAndPlaceOfBirth: { dateOfBirth: '1975-06-30', placeOfBirth: 'Sampletown' },
+            nationalIdentification: {
+              nationalIdentifier: '12345678',
+              nationalIdentifierType: 'RAID',
+              registrationAuthority: 'RA000585',
+            },
+            countryOfRegistration: 'GB',
           },
         },
       ],
