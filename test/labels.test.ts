@@ -11,7 +11,9 @@ import { importShippedLabels } from '../src/aml/labels/shipped.js';
 import { LABEL_CATEGORIES } from '../src/aml/labels/types.js';
 import { validateAddress } from '../src/chains/address/index.js';
 import { projectPath } from '../src/paths.js';
+import { INTERRUPTED, IMPORT_LOCK_CLASS } from '../src/aml/labels/imports.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
+import { eventually } from './helpers/eventually.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -479,6 +481,74 @@ describe('tollgate labels CLI', () => {
     expect(table.out).toMatch(new RegExp(`ofac\\s+sanctioned\\s+${ofac!.n}\\n`));
     expect(table.out).toMatch(/Last import: .*intel\.txt \(csv, source cli-desk\) succeeded/);
   });
+});
+
+describe('an import whose process is killed', () => {
+  it('shows as running while its process lives (waiting for its turn), then as failed, interrupted, with nothing stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'labels-killed-'));
+    const file = join(dir, 'killed.csv');
+    writeFileSync(
+      file,
+      'address,network,category,name,source\n0x90F79bf6EB2c4f870365E785982E1f101E93b906,evm,mixer,Killed,killed-import\n',
+    );
+    // The earlier tests' imports an hour older: this one stays the last import when it is
+    // made a minute old below.
+    await db.sql`update label_imports set started_at = started_at - interval '1 hour'`;
+    // Another import holds the turn: this one starts, takes its own lock and waits.
+    const turn = await db.sql.reserve();
+    await turn`select pg_advisory_lock(hashtext('tollgate_labels_import'))`;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'labels', 'import', file],
+      {
+        env: {
+          PATH: process.env.PATH!,
+          HOME: process.env.HOME ?? '/tmp',
+          DATABASE_URL: db.url,
+          TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-cli-')),
+        },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      const ownLock = () =>
+        db.sql<{ n: number }[]>`
+          select count(*)::int as n from pg_locks
+          where locktype = 'advisory' and objsubid = 2 and classid = ${IMPORT_LOCK_CLASS}::bigint::oid`;
+      await eventually(
+        async () => (await ownLock())[0]!.n,
+        (n) => n === 1,
+        60_000,
+      );
+      // As if it had been waiting for a minute: alive, so still running.
+      await db.sql`update label_imports set started_at = now() - interval '1 minute'
+        where file = ${file} and status = 'running'`;
+      const waiting = await tollgate(['labels', 'stats', '--json']);
+      expect(waiting.last().last_import).toMatchObject({ file, status: 'running', error: null });
+
+      child.kill('SIGKILL');
+      await exited;
+    } finally {
+      await turn`select pg_advisory_unlock(hashtext('tollgate_labels_import'))`;
+      turn.release();
+    }
+    // Its session ends once it wakes to a closed socket; its transaction rolls back.
+    const stats = await eventually(
+      async () =>
+        (await tollgate(['labels', 'stats', '--json'])).last().last_import as Record<
+          string,
+          unknown
+        >,
+      (last) => last.status !== 'running',
+      60_000,
+    );
+    expect(stats).toMatchObject({ file, status: 'failed', error: INTERRUPTED });
+    expect(await db.sql`select 1 from labels where source = 'killed-import'`).toHaveLength(0);
+    const table = await tollgate(['labels', 'stats']);
+    expect(table.out).toContain(`killed.csv (csv, source killed-import) failed`);
+    expect(table.out).toContain(INTERRUPTED);
+  }, 180_000);
 });
 
 describe('GraphSense TagPacks through the CLI', () => {

@@ -57,6 +57,7 @@ function printStats(stats: LabelStats): void {
       `\nLast import: ${last.file} (${last.format}, source ${last.source}) ${last.status} at ${last.finished_at ?? last.started_at}: ` +
         `read ${last.rows_read}, inserted ${last.inserted}, updated ${last.updated}, unchanged ${last.unchanged}, removed ${last.removed}, refused ${last.refused}, skipped ${last.skipped}\n`,
     );
+    if (last.error !== null) process.stdout.write(`  ${last.error}\n`);
   }
 }
 

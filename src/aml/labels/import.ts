@@ -1,6 +1,11 @@
 import type { Sql } from '../../db/index.js';
 import { log } from '../../log.js';
-import { failImportRecord, finishImportRecord, startImportRecord } from './imports.js';
+import {
+  failImportRecord,
+  finishImportRecord,
+  holdImportLock,
+  startImportRecord,
+} from './imports.js';
 import type { LoadedLabelFile } from './load.js';
 import { ofacAssetRule } from './ofac-assets.js';
 import { OFAC_NAME_PREFIX } from './ofac.js';
@@ -53,6 +58,8 @@ export async function storeLabelFile(
     : undefined;
   try {
     const counts = await sql.begin(async (tx) => {
+      // Its own lock first (held while it waits for its turn: it is running, not abandoned).
+      await holdImportLock(tx, id);
       await tx`select pg_advisory_xact_lock(hashtext('tollgate_labels_import'))`;
       const written = await upsertLabels(tx, parsed.rows, OFAC_NAME_PREFIX);
       let removed = 0;
