@@ -432,6 +432,30 @@ describe('travel rule decisions', () => {
       expect(filtered.status, path).toBe(400);
       expect(filtered.text).toMatch(/role="alert">A filter holds a NUL character/);
     }
+    // A body over the limit, or a compressed one: a page saying so, not the API's JSON (found
+    // by an outside probe), and nothing decided.
+    const huge = await reviewer.post(`/dashboard/travelrule/${id}/reject`, {
+      _csrf: csrfOf(page.text),
+      reason: 'x'.repeat(1024 * 1024 + 10),
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.headers['content-type']).toMatch(/^text\/html/);
+    expect(huge.headers.connection).toBe('close');
+    expect(huge.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(huge.text).toMatch(
+      /role="alert">The form is larger than 1048576 bytes; nothing was changed\./,
+    );
+    const gzipped = await reviewer.post(
+      `/dashboard/travelrule/${id}/reject`,
+      { _csrf: csrfOf(page.text), reason: 'compressed' },
+      { 'content-encoding': 'gzip' },
+    );
+    expect(gzipped.status).toBe(415);
+    expect(gzipped.headers['content-type']).toMatch(/^text\/html/);
+    expect(gzipped.text).toMatch(
+      /role="alert">The form was sent compressed \(Content-Encoding gzip\)/,
+    );
+    expect(await statusOf(id)).toBe('PENDING');
     const reason = 'Originator address tied to a <sanctioned> mixer';
     const done = await reviewer.post(`/dashboard/travelrule/${id}/reject`, {
       _csrf: csrfOf(empty.text),

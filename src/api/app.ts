@@ -1,7 +1,7 @@
 import { withAuditClient } from '../audit/index.js';
 import { networkInfo } from '../config/networks.js';
 import { randomUUID } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { PublicClient } from 'viem';
@@ -185,27 +185,27 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
     c.req.path.startsWith('/dashboard') || c.req.path === '/readyz' ? next() : deadline(c, next),
   );
 
+  const maxBodyBytes = deps.maxBodyBytes ?? 1024 * 1024;
   const limitBody = bodyLimit({
-    maxSize: deps.maxBodyBytes ?? 1024 * 1024,
+    maxSize: maxBodyBytes,
     // The rest of the body is not read, so the connection cannot be reused: say so.
     onError: (c) =>
       c.json(
-        errorBody(
-          ErrorNumber.PAYLOAD_TOO_LARGE,
-          `Request body larger than ${deps.maxBodyBytes ?? 1024 * 1024} bytes.`,
-        ),
+        errorBody(ErrorNumber.PAYLOAD_TOO_LARGE, `Request body larger than ${maxBodyBytes} bytes.`),
         413,
         { connection: 'close' },
       ),
   });
   // Only a request that carries a body is looked at: hono's bodyLimit reads `raw.body`, which
-  // makes @hono/node-server build a full Request even for a GET without one.
-  app.use('*', (c, next) => (announcesBody(c) ? limitBody(c, next) : next()));
+  // makes @hono/node-server build a full Request even for a GET without one. The dashboard
+  // checks both below itself, answering with pages (src/dashboard/app.tsx).
+  const isDashboard = (c: Context) => c.req.path.startsWith('/dashboard');
+  app.use('*', (c, next) => (announcesBody(c) && !isDashboard(c) ? limitBody(c, next) : next()));
   // A compressed body is not taken: read as it is, a gzip body was "malformed JSON", and plain
   // JSON labelled gzip was taken as JSON (found by an outside probe). Said plainly instead.
   app.use('*', async (c, next) => {
     const encoding = unsupportedEncoding(c.req.header('content-encoding'));
-    if (encoding === undefined || !announcesBody(c)) return next();
+    if (encoding === undefined || !announcesBody(c) || isDashboard(c)) return next();
     return c.json(
       errorBody(
         ErrorNumber.BAD_REQUEST,
@@ -261,6 +261,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
         requestTimeoutMs: deps.requestTimeoutMs,
         admission: deps.admission,
         apiKeys,
+        maxBodyBytes,
       }) as never,
     );
     // Without the mutual-TLS listener (travel_rule.trp_port), TRP is served here.

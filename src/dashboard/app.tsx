@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { announcesBody } from '../api/admission.js';
+import { unsupportedEncoding } from '../net/content-encoding.js';
 import { afterDeadline, RequestDeadlineExceeded, requestDeadline } from '../api/deadline.js';
 import { databaseCannotServe } from '../db/unavailable.js';
 import { recordAudit } from '../audit/index.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
 import { deleteSession, touchSession } from '../operators/index.js';
-import { errorPage, type DashboardDeps, type DashEnv } from './context.js';
+import { errorPage, type DashboardDeps, type DashContext, type DashEnv } from './context.js';
 import { CSRF_FIELD, originAllowed, tokensEqual } from './csrf.js';
 import { accountRoutes } from './routes/account.js';
 import { auditRoutes } from './routes/audit.js';
@@ -70,6 +73,34 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await next();
   });
   dash.use('*', requestDeadline(deps.requestTimeoutMs, 'dashboard'));
+
+  // The API's checks of a body, answered as pages: a browser shows them to a person.
+  const limitBody = bodyLimit({
+    maxSize: deps.maxBodyBytes,
+    onError: async (c) => {
+      // The rest of the body is not read, so the connection cannot be reused.
+      const page = await errorPage(
+        c as DashContext,
+        413,
+        'Request too large',
+        `The form is larger than ${deps.maxBodyBytes} bytes; nothing was changed.`,
+      );
+      page.headers.set('connection', 'close');
+      return page;
+    },
+  });
+  dash.use('*', async (c, next) => {
+    if (!announcesBody(c)) return next();
+    const encoding = unsupportedEncoding(c.req.header('content-encoding'));
+    if (encoding !== undefined)
+      return errorPage(
+        c,
+        415,
+        'Request refused',
+        `The form was sent compressed (Content-Encoding ${encoding}); nothing was changed.`,
+      );
+    return limitBody(c, next);
+  });
   if (deps.admission) dash.use('*', deps.admission.middleware);
 
   // A POST from another origin is refused before anything reads it.

@@ -24,6 +24,8 @@ export interface DashboardDeps {
    * back from Postgres.
    */
   apiKeys?: { clear(): void };
+  /** The largest request body taken (config max_body_bytes); a larger one gets a 413 page. */
+  maxBodyBytes: number;
 }
 
 export type DashEnv = {
