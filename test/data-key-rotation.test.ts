@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql, TransactionSql } from '../src/db/index.js';
 import { createApiKey } from '../src/keys/keys.js';
@@ -150,6 +153,17 @@ describe('tollgate data-key', () => {
       expect(run.err()).toContain('TOLLGATE_DATA_KEYS_OLD');
       expect(run.err()).toContain(keyA.id);
       expect(run.err()).not.toMatch(/\n\s+at /); // no stack
+    }
+    // No key at all (the data dir a wrong one): refused, and no key is made there, since a new
+    // key would open nothing stored (status made one).
+    for (const sub of ['rotate', 'status']) {
+      const dir = mkdtempSync(join(tmpdir(), 'tollgate-nokey-'));
+      const run = runCli(db.url, ['data-key', sub], { TOLLGATE_DATA_DIR: dir });
+      expect(await run.exited).toBe(1);
+      expect(run.err()).toContain(
+        `tollgate data-key: no data key: TOLLGATE_DATA_KEY is not set and ${join(dir, 'data.key')} does not exist`,
+      );
+      expect(readdirSync(dir)).not.toContain('data.key');
     }
     // The appliance says so at start (a log line, no stack), and keeps running.
     const start = runCli(db.url, ['worker'], { TOLLGATE_DATA_KEY: B });

@@ -70,6 +70,8 @@ export async function dataKeyCommand(config: Config, args: string[]): Promise<vo
       dataKey: config.data_key,
       dataKeysOld: config.data_keys_old,
       dataDir: config.data_dir,
+      // A key made now would open nothing stored, and status would report on the wrong place.
+      create: false,
     });
     await withDatabase(config, async (sql) => {
       if (sub === 'rotate') {

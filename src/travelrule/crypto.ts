@@ -45,6 +45,9 @@ export interface Sealed {
 }
 
 /** Decryption failed: tampered bytes, a ciphertext from another row, or a missing key. Never retryable. */
+/** No data key is configured where one must already exist (loadKeyring with create: false). */
+export class NoDataKeyError extends PermanentError {}
+
 export class DecryptionError extends PermanentError {
   constructor(message: string) {
     super(message);
@@ -101,14 +104,21 @@ function readKeyFile(file: string): DataKey {
 
 /**
  * The keyring from configuration: `dataKey` (base64) or the key file as current, plus the old
- * keys and any existing key file for reading.
+ * keys and any existing key file for reading. Without either, the key file is made, unless
+ * `create` is false (a command that only reads or re-seals what is stored): then a
+ * NoDataKeyError, since a new key would open nothing stored.
  */
 export function loadKeyring(options: {
   dataKey?: string;
   dataKeysOld?: readonly string[];
   dataDir: string;
+  create?: boolean;
 }): Keyring {
   const file = join(resolve(options.dataDir), DATA_KEY_FILE);
+  if (!options.dataKey && options.create === false && !fileExists(file))
+    throw new NoDataKeyError(
+      `no data key: TOLLGATE_DATA_KEY is not set and ${file} does not exist (is TOLLGATE_DATA_DIR the appliance's?); nothing was done`,
+    );
   const current = options.dataKey
     ? decodeDataKey(options.dataKey, 'TOLLGATE_DATA_KEY')
     : readOrCreateKeyFile(options.dataDir);
