@@ -433,6 +433,32 @@ describe('tollgate vasps CLI', () => {
     expect(noKey.err()).toContain('no active API key named nobody');
     const usage = run(['--key', 'travelrule']);
     expect(await usage.exited).toBe(2);
+    // Two active keys of one name: which key's customer the address is must not be a guess.
+    const twin = await createApiKey(db.sql, 'travelrule');
+    const ambiguous = run(args);
+    expect(await ambiguous.exited).toBe(1);
+    expect(ambiguous.err()).toMatch(
+      new RegExp(
+        `2 active API keys are named travelrule \\(ids \\d+, ${twin.id}\\): name one with --key-id`,
+      ),
+    );
+    const chosen = run(['--key-id', String(twin.id), '--network', 'eth', '--address', address]);
+    expect(await chosen.exited).toBe(0);
+    expect(await db.sql`select 1 from travel_addresses where api_key_id = ${twin.id}`).toHaveLength(
+      1,
+    );
+    const both = run([
+      '--key',
+      'travelrule',
+      '--key-id',
+      String(twin.id),
+      '--network',
+      'eth',
+      '--address',
+      address,
+    ]);
+    expect(await both.exited).toBe(2);
+    await db.sql`update api_keys set revoked_at = now() where id = ${twin.id}`;
   });
 
   it('add prints the VASP with its inbound_url once; list, show, rotate-token and remove work', async () => {

@@ -7,9 +7,10 @@ import { issueTravelAddress, loadKeyring } from '../travelrule/index.js';
 import { command } from './command.js';
 
 export const TRAVEL_ADDRESS_USAGE = `Usage:
-  tollgate travel-address --key NAME --network N --address A
-      the TRP Travel Address (ta…) of one of your customers' deposit addresses, for the API key
-      named NAME; prints {"travel_address","url","network","address"} as JSON (the same each time)`;
+  tollgate travel-address (--key NAME | --key-id ID) --network N --address A
+      the TRP Travel Address (ta…) of one of your customers' deposit addresses, for the active API
+      key named NAME (or with id ID, as \`tollgate keys list\` shows it: names need not be unique);
+      prints {"travel_address","url","network","address"} as JSON (the same each time)`;
 
 const cmd = command('travel-address', TRAVEL_ADDRESS_USAGE);
 
@@ -20,12 +21,16 @@ export async function travelAddressCommand(config: Config, args: string[]): Prom
       args,
       options: {
         key: { type: 'string' },
+        'key-id': { type: 'string' },
         network: { type: 'string' },
         address: { type: 'string' },
       },
     });
-    if (!values.key || !values.network || !values.address)
-      return cmd.usage('travel-address needs --key, --network and --address');
+    const byId = values['key-id'];
+    if (!values.network || !values.address || (values.key === undefined) === (byId === undefined))
+      return cmd.usage(
+        'travel-address needs --key or --key-id (one of them), --network and --address',
+      );
     const keyring = loadKeyring({
       dataKey: config.data_key,
       dataKeysOld: config.data_keys_old,
@@ -33,10 +38,25 @@ export async function travelAddressCommand(config: Config, args: string[]): Prom
     });
     const trpUrl = trpPublicUrl(config);
     await withDatabase(config, async (sql) => {
-      const key = (await listApiKeys(sql)).find(
-        (k) => k.name === values.key && k.revoked_at === null,
-      );
-      if (!key) return cmd.fail(`no active API key named ${values.key}`, 1);
+      const active = (await listApiKeys(sql)).filter((k) => k.revoked_at === null);
+      const found =
+        byId !== undefined
+          ? active.filter((k) => String(k.id) === byId)
+          : active.filter((k) => k.name === values.key);
+      if (found.length === 0)
+        return cmd.fail(
+          byId !== undefined
+            ? `no active API key with id ${byId}`
+            : `no active API key named ${values.key}`,
+          1,
+        );
+      // Names need not be unique: which key's customers the address is for must not be a guess.
+      if (found.length > 1)
+        return cmd.fail(
+          `${found.length} active API keys are named ${values.key} (ids ${found.map((k) => k.id).join(', ')}): name one with --key-id`,
+          1,
+        );
+      const key = found[0]!;
       // A refusal (an address not valid on the network) is a PermanentError: cmd.run says it.
       const issued = await issueTravelAddress(
         { sql, keyring, trpUrl },
