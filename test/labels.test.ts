@@ -1,5 +1,12 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -450,6 +457,17 @@ describe('tollgate labels CLI', () => {
     const noFile = await tollgate(['labels', 'import']);
     expect(noFile.code).toBe(2);
     expect(noFile.err).toContain('needs exactly one FILE');
+    // A file past the size a label file may be (a sparse one: nothing is written to disk); one of
+    // 600 MB was called "not UTF-8".
+    const bigDir = mkdtempSync(join(tmpdir(), 'labels-big-'));
+    const big = join(bigDir, 'big.csv');
+    writeFileSync(big, '');
+    truncateSync(big, 300 * 1024 * 1024);
+    const tooBig = await tollgate(['labels', 'import', big]);
+    expect(tooBig.code).toBe(1);
+    expect(tooBig.err).toContain(
+      `${big} is 300 MiB, larger than the 256 MiB a label file may be: import it in parts`,
+    );
   });
 
   it('stats: counts per source and category, and the last import', async () => {

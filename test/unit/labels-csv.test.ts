@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../src/aml/labels/csv.js';
+import { MAX_CSV_FIELD_CHARS, MAX_CSV_FIELDS, parseCsv } from '../../src/aml/labels/csv.js';
 
 describe('parseCsv (RFC 4180)', () => {
   it('reads plain records with LF or CRLF breaks, with or without a final break', () => {
@@ -72,6 +72,37 @@ describe('parseCsv (RFC 4180)', () => {
     const { records, errors } = parseCsv('"a\nb"x\nc\n');
     expect(errors).toEqual([{ line: 1, reason: 'unexpected text after a closing quote' }]);
     expect(records).toEqual([{ line: 3, fields: ['c'] }]);
+  });
+
+  it('refuses a record past its bounds (too many fields, a field too long) and goes on with the next line', () => {
+    // A one-line file of 300 MB of commas ran the process out of memory.
+    const commas = ','.repeat(5_000_000);
+    const long = 'x'.repeat(MAX_CSV_FIELD_CHARS + 1);
+    const { records, errors } = parseCsv(
+      `h1,h2\n${commas}\n1,${long}\n2,"${long}\nstill quoted"\n3,4\n`,
+    );
+    expect(errors).toEqual([
+      { line: 2, reason: `more than ${MAX_CSV_FIELDS} fields` },
+      { line: 3, reason: `a field longer than ${MAX_CSV_FIELD_CHARS} characters` },
+      { line: 4, reason: `a field longer than ${MAX_CSV_FIELD_CHARS} characters` },
+      // The quoted field's second line is read on its own, as after an unterminated quote.
+      {
+        line: 5,
+        reason:
+          'a double quote inside an unquoted field (quote the whole field and double the quote)',
+      },
+    ]);
+    // The rows after them are not lost.
+    expect(records).toEqual([
+      { line: 1, fields: ['h1', 'h2'] },
+      { line: 6, fields: ['3', '4'] },
+    ]);
+    // At the bounds exactly: taken.
+    const edge = parseCsv(
+      `${'a,'.repeat(MAX_CSV_FIELDS - 1)}a\n"${'y'.repeat(MAX_CSV_FIELD_CHARS)}"\n`,
+    );
+    expect(edge.errors).toEqual([]);
+    expect(edge.records.map((r) => r.fields.length)).toEqual([MAX_CSV_FIELDS, 1]);
   });
 
   it('reads an empty input as nothing', () => {

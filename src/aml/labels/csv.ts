@@ -2,8 +2,14 @@
  * A small RFC 4180 reader: comma-separated fields, fields in double quotes may hold commas,
  * line breaks and doubled quotes (""). Line breaks are CRLF or LF. It never throws: a malformed
  * record (an unterminated quote, a quote inside an unquoted field, text after a closing quote)
- * is reported with its line number and reading resumes on the next line.
+ * is reported with its line number and reading resumes on the next line. So is a record past the
+ * bounds below (a one-line file of 300 MB of commas ran the process out of memory).
  */
+
+/** More fields than any label file has (it has five columns). */
+export const MAX_CSV_FIELDS = 100;
+/** Longer than any address, name or source of a label. */
+export const MAX_CSV_FIELD_CHARS = 10_000;
 
 export interface CsvRecord {
   /** 1-based line on which the record starts (a quoted field may carry it over several lines). */
@@ -17,6 +23,7 @@ export interface CsvError {
 }
 
 const UNTERMINATED = 'unterminated quoted field';
+const TOO_LONG = `a field longer than ${MAX_CSV_FIELD_CHARS} characters`;
 
 export function parseCsv(input: string): { records: CsvRecord[]; errors: CsvError[] } {
   const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
@@ -59,6 +66,11 @@ export function parseCsv(input: string): { records: CsvRecord[]; errors: CsvErro
           if (c === '\n') line++;
           field += c;
           i++;
+          if (field.length > MAX_CSV_FIELD_CHARS) break;
+        }
+        if (field.length > MAX_CSV_FIELD_CHARS) {
+          error = TOO_LONG;
+          break;
         }
         if (!closed) {
           error = UNTERMINATED;
@@ -78,9 +90,14 @@ export function parseCsv(input: string): { records: CsvRecord[]; errors: CsvErro
           i < text.length &&
           text[i] !== ',' &&
           text[i] !== '\n' &&
-          !(text[i] === '\r' && text[i + 1] === '\n')
+          !(text[i] === '\r' && text[i + 1] === '\n') &&
+          field.length <= MAX_CSV_FIELD_CHARS
         )
           field += text[i++];
+        if (field.length > MAX_CSV_FIELD_CHARS) {
+          error = TOO_LONG;
+          break;
+        }
         if (field.includes('"')) {
           error =
             'a double quote inside an unquoted field (quote the whole field and double the quote)';
@@ -88,6 +105,10 @@ export function parseCsv(input: string): { records: CsvRecord[]; errors: CsvErro
         }
       }
       fields.push(field);
+      if (fields.length > MAX_CSV_FIELDS) {
+        error = `more than ${MAX_CSV_FIELDS} fields`;
+        break;
+      }
       if (text[i] === ',') {
         i++;
         continue;
@@ -102,9 +123,9 @@ export function parseCsv(input: string): { records: CsvRecord[]; errors: CsvErro
     }
     if (error !== undefined) {
       errors.push({ line: start, reason: error });
-      if (error === UNTERMINATED) {
-        // The quote ran to the end of the input: resume on the line after the record's first,
-        // so that one stray quote does not hide every row below it.
+      if (error === UNTERMINATED || error === TOO_LONG) {
+        // The quote ran to the end of the input (or past the bound): resume on the line after the
+        // record's first, so that one stray quote does not hide every row below it.
         i = startIndex;
         line = start;
       }

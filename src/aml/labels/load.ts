@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { LabelFileError, parseCsvLabels } from './csv-labels.js';
 import { ofacAssetOfFile } from './ofac-assets.js';
@@ -10,6 +10,12 @@ import type { LabelFormat, ParsedLabels } from './types.js';
 export const LABEL_FORMATS: readonly LabelFormat[] = ['ofac', 'csv', 'tagpack'];
 export const DEFAULT_OFAC_SOURCE = 'ofac';
 export const DEFAULT_TAGPACK_SOURCE = 'graphsense';
+/**
+ * The largest label file read: the file is read and checked whole before anything is stored, and
+ * text past 512 MiB cannot be held as one string at all (such a file was called "not UTF-8").
+ * About two million CSV rows; a larger list is imported in parts.
+ */
+export const MAX_LABEL_FILE_BYTES = 256 * 1024 * 1024;
 
 /** A label file read and parsed, not stored yet. */
 export interface LoadedLabelFile {
@@ -55,8 +61,14 @@ export async function loadLabelFile(
     );
   let bytes: Buffer;
   try {
+    const { size } = await stat(path);
+    if (size > MAX_LABEL_FILE_BYTES)
+      throw new LabelFileError(
+        `${path} is ${Math.ceil(size / 1024 / 1024)} MiB, larger than the ${MAX_LABEL_FILE_BYTES / 1024 / 1024} MiB a label file may be: import it in parts`,
+      );
     bytes = await readFile(path);
   } catch (err) {
+    if (err instanceof LabelFileError) throw err;
     throw new LabelFileError(
       `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
     );
