@@ -342,6 +342,17 @@ describe('travel rule decisions', () => {
     expect((await auditOf('travelrule_view', id)).some((v) => v.details.via === 'api')).toBe(true);
   });
 
+  it("shows another VASP's words with Unicode's bidirectional controls as code points, isolated", async () => {
+    // What a counterparty wrote (its reason, stored as sent) must not turn our words around.
+    const { id } = await incoming();
+    await db.sql`update travelrule_transactions set counterparty_reason = ${'not \u202eour customer'} where id = ${id}`;
+    const viewer = await login('viewer.one');
+    const page = await viewer.get(`/dashboard/travelrule/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+    expect(page.text).toContain('<bdi>not [U+202E]our customer</bdi>');
+  });
+
   it("explains a party's screening on the transaction page: the tag, its label source", async () => {
     // The originator's address is labelled: its screening finds `sanctioned`, and says why.
     const originator = travelBody('x').originator.accountNumber[0]!.toLowerCase();

@@ -8,6 +8,7 @@ import {
   type PartyScreening,
   type SealedParties,
   type TravelRuleTransaction,
+  withVisibleControls as v,
 } from '../../travelrule/index.js';
 import { CsrfField, Layout, Time, type PageProps } from '../layout.js';
 import { StatusText } from '../status-words.js';
@@ -199,7 +200,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           <Row label="Amount">{`${t.amount} ${t.asset}`}</Row>
           <Row label="Network">{t.network}</Row>
           <Row label={t.direction === 'outgoing' ? 'Beneficiary VASP' : 'Originator VASP'}>
-            {p.counterpartyName}
+            {p.counterpartyName ? <bdi>{v(p.counterpartyName)}</bdi> : null}
           </Row>
           <Row label="Reached by">
             {t.counterparty_protocol === 'trp'
@@ -213,7 +214,9 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
             {t.beneficiary_address ? <code>{t.beneficiary_address}</code> : null}
           </Row>
           <Row label="Transaction hash">{t.tx_hash ? <code>{t.tx_hash}</code> : null}</Row>
-          <Row label="Other VASP's reason">{t.counterparty_reason}</Row>
+          <Row label="Other VASP's reason">
+            {t.counterparty_reason ? <bdi>{v(t.counterparty_reason)}</bdi> : null}
+          </Row>
           <Row label="Created">
             <Time at={t.created_at} />
           </Row>
@@ -332,7 +335,11 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
               <StatusText status={h.to_status} strong />
               {` from ${h.from_status ?? '(new)'} · ${h.trigger} by ${h.actor_type} ${h.actor_id} · `}
               <Time at={h.at} />
-              {h.reason ? <div>Reason: {h.reason}</div> : null}
+              {h.reason ? (
+                <div>
+                  Reason: <bdi>{v(h.reason)}</bdi>
+                </div>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx';
 import { BASE_TAGS } from '../../aml/index.js';
-import { type PartyScreening, STATUSES } from '../../travelrule/index.js';
+import { type PartyScreening, STATUSES, withVisibleControls as v } from '../../travelrule/index.js';
 import { queryString } from '../context.js';
 import { Layout, Pager, Time, type PageProps } from '../layout.js';
 import { NOBODY, type TransactionListRow } from '../queries.js';
@@ -252,7 +252,13 @@ export const TransactionsPage: FC<
                 {`${t.amount} ${t.asset}`}
                 {t.network ? <span class="muted">{` on ${t.network}`}</span> : null}
               </td>
-              <td>{t.counterparty_name ?? <span class="muted">—</span>}</td>
+              <td>
+                {t.counterparty_name ? (
+                  <bdi>{v(t.counterparty_name)}</bdi>
+                ) : (
+                  <span class="muted">—</span>
+                )}
+              </td>
               <td>
                 <ScreeningCell party={t.screening?.originator} score={t.originator_score} />
               </td>
