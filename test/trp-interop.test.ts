@@ -80,6 +80,9 @@ class Peer {
         // Takes the message and never answers (a peer that stalls, a reply lost on the way): the
         // sender's attempt times out with the message in the peer's hands.
         if (req.url?.includes('/silent')) return;
+        // A callback that refuses what it is sent (a peer that lost the transfer).
+        if (req.url?.startsWith('/cb/refuse'))
+          return void res.writeHead(422, echo).end('{"message":"unknown transfer"}');
         if (req.url === '/trp/wrong-address')
           return void res.writeHead(404, echo).end('{"message":"no such Travel Address"}');
         // Busy at the first inquiry: asks to be left alone for two minutes (RFC 9110 Retry-After).
@@ -1138,5 +1141,183 @@ describe('companies as parties (IVMS101 legal persons)', () => {
     expect(sent!.json.IVMS101.originator.originatorPersons).toEqual([
       company('Northwind Holdings Ltd'),
     ]);
+  });
+});
+
+describe('what a peer gets wrong is refused, not applied', () => {
+  /** A deposit from the peer, accepted by the operator and given an address by the backend. */
+  async function approvedDeposit(transfer: string, callback: string): Promise<string> {
+    const parties = travelBody('ignored');
+    const inquiry = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '1',
+        callback,
+        originatorPersons: parties.originator.persons,
+        originatorAccounts: parties.originator.accountNumber,
+        beneficiaryPersons: parties.beneficiary.persons,
+      }),
+      { requestId: transfer },
+    );
+    expect(inquiry.status, inquiry.text).toBe(200);
+    const ref = `trp-${transfer}`;
+    await ops(`/transactions/${await idOf(ref)}/accept`);
+    const sent = await api('POST', '/travelrule/send_address', {
+      transaction_ref: ref,
+      address: BENEFICIARY_ADDRESS,
+    });
+    expect(sent.json.code, sent.text).toBe(0);
+    return ref;
+  }
+
+  it("an approval posted to one withdrawal's callback under another's request-identifier", async () => {
+    const a = await acceptedWithdrawal('wd-mixed-a', PEER_UID);
+    const b = await acceptedWithdrawal('wd-mixed-b', PEER_UID);
+    const inquiryOf = (id: string) =>
+      eventually(
+        async () =>
+          peer.hits.find(
+            (h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id,
+          ),
+        (h) => h !== undefined,
+        30_000,
+      );
+    const [toA] = [await inquiryOf(a), await inquiryOf(b)];
+    const approval = JSON.stringify({
+      approved: { address: APPROVED_ELSEWHERE, callback: `${peer.base}/cb/mixed` },
+    });
+    // The peer mixes them up: B's identifier on A's callback. Applied, it paid A to B's address.
+    const mixed = await trpSend(app.baseUrl, new URL(toA!.json.callback).pathname, approval, {
+      requestId: b,
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.json.message).toBe(
+      `request-identifier: this callback is of the transfer ${a}; every message of a transfer carries its request-identifier`,
+    );
+    expect((await statusOf('wd-mixed-a')).status).toBe('OTHER_VASP_PENDING');
+    expect((await statusOf('wd-mixed-b')).status).toBe('OTHER_VASP_PENDING');
+    // Under its own identifier (any letter case), it is taken.
+    const right = await trpSend(app.baseUrl, new URL(toA!.json.callback).pathname, approval, {
+      requestId: a.toUpperCase(),
+    });
+    expect(right.status).toBe(204);
+    expect((await statusOf('wd-mixed-a')).status).toBe('WAITING_TX_HASH');
+  });
+
+  it("a confirmation posted to one deposit's callback under another's request-identifier; a txid in capitals is the same hash", async () => {
+    const one = await approvedDeposit('xfer-mixed-1', `${peer.base}/cb/mixed-1`);
+    const two = await approvedDeposit('xfer-mixed-2', `${peer.base}/cb/mixed-2`);
+    const confirmationsOf = async (path: string) =>
+      new URL((await peer.waitFor(path)).json.approved.callback).pathname;
+    const toOne = await confirmationsOf('/cb/mixed-1');
+    await confirmationsOf('/cb/mixed-2');
+    const txid = `0x${'AB'.repeat(32)}`;
+    const mixed = await trpSend(app.baseUrl, toOne, JSON.stringify({ txid }), {
+      requestId: 'xfer-mixed-2',
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.json.message).toMatch(
+      /^request-identifier: this callback is of the transfer xfer-mixed-1;/,
+    );
+    expect((await statusOf(one)).status).toBe('WAITING_FOR_CONFIRMATION');
+    expect((await statusOf(two)).status).toBe('WAITING_FOR_CONFIRMATION');
+    const right = await trpSend(app.baseUrl, toOne, JSON.stringify({ txid }), {
+      requestId: 'xfer-mixed-1',
+    });
+    expect(right.status).toBe(204);
+    // Hex in one letter case, as addresses are: the same hash again in lower case is a repeat.
+    expect((await statusOf(one)).tx_hash).toBe(txid.toLowerCase());
+    const again = await trpSend(app.baseUrl, toOne, JSON.stringify({ txid: txid.toLowerCase() }), {
+      requestId: 'xfer-mixed-1',
+    });
+    expect(again.status).toBe(204);
+  });
+
+  it('a callback we could never post to is refused when it is given, in an inquiry or an approval', async () => {
+    const parties = travelBody('ignored');
+    const inquiry = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '1',
+        callback: 'https://10.1.2.3/cb',
+        originatorPersons: parties.originator.persons,
+        originatorAccounts: parties.originator.accountNumber,
+        beneficiaryPersons: parties.beneficiary.persons,
+      }),
+      { requestId: 'xfer-private-callback' },
+    );
+    expect(inquiry.status).toBe(400);
+    expect(inquiry.json.message).toBe(
+      'callback: 10.1.2.3 is an address TRP messages may not be sent to',
+    );
+    expect(
+      await db.sql`select 1 from travelrule_transactions where transaction_ref = 'trp-xfer-private-callback'`,
+    ).toHaveLength(0);
+
+    const id = await acceptedWithdrawal('wd-private-callback', PEER_UID);
+    const sent = await eventually(
+      async () =>
+        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
+      (h) => h !== undefined,
+      30_000,
+    );
+    const approval = await trpSend(
+      app.baseUrl,
+      new URL(sent!.json.callback).pathname,
+      JSON.stringify({
+        approved: { address: BENEFICIARY_ADDRESS, callback: 'https://10.1.2.3/cb' },
+      }),
+      { requestId: id },
+    );
+    expect(approval.status).toBe(400);
+    expect(approval.json.message).toBe(
+      'approved.callback: 10.1.2.3 is an address TRP messages may not be sent to',
+    );
+    expect((await statusOf('wd-private-callback')).status).toBe('OTHER_VASP_PENDING');
+  });
+
+  it('an approval the originator refuses is said on the deposit, which an operator can then cancel', async () => {
+    const ref = await approvedDeposit('xfer-refused-approval', `${peer.base}/cb/refuse`);
+    // A 422 is final: no second attempt.
+    const status = await eventually(
+      () => statusOf(ref),
+      (s) => s.counterparty_reason !== null,
+      30_000,
+    );
+    expect(status).toMatchObject({
+      status: 'WAITING_FOR_CONFIRMATION',
+      counterparty_reason:
+        'our approval did not reach the originator VASP, so it cannot confirm the transfer: peer answered 422: unknown transfer',
+    });
+    const cancelled = await ops(`/transactions/${await idOf(ref)}/cancel`, {
+      reason: 'the originator never got our approval',
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect((await statusOf(ref)).status).toBe('REJECTED');
+    // Nothing is sent for it: TRP has no message taking an approval back.
+    expect(peer.hits.filter((h) => h.path.startsWith('/cb/refuse'))).toHaveLength(1);
+  });
+
+  it("takes an inquiry whose originator names no wallet address (IVMS101's accountNumber is 0..n)", async () => {
+    const parties = travelBody('ignored');
+    const inquiry = await trpSend(
+      app.baseUrl,
+      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
+      inquiryText({
+        asset: { slip0044: 60 },
+        amount: '2',
+        callback: `${peer.base}/cb/pooled`,
+        originatorPersons: parties.originator.persons,
+        beneficiaryPersons: parties.beneficiary.persons,
+        beneficiaryAccounts: [BENEFICIARY_ADDRESS],
+      }),
+      { requestId: 'xfer-pooled-wallet' },
+    );
+    expect(inquiry.status, inquiry.text).toBe(200);
+    expect((await statusOf('trp-xfer-pooled-wallet')).status).toBe('PENDING');
   });
 });

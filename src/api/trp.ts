@@ -36,9 +36,9 @@ export function trpInbound(deps: TravelRuleDeps): Hono {
       inquiry: (token, inquiry, meta) =>
         receiveInquiry(deps, token, inquiry, meta.requestId, meta.peer).catch(trpError),
       resolution: (token, resolution, meta) =>
-        receiveResolution(deps, token, resolution, meta.peer).catch(trpError),
+        receiveResolution(deps, token, resolution, meta.requestId, meta.peer).catch(trpError),
       confirmation: (token, confirmation, meta) =>
-        receiveConfirmation(deps, token, confirmation, meta.peer).catch(trpError),
+        receiveConfirmation(deps, token, confirmation, meta.requestId, meta.peer).catch(trpError),
     },
     deps.dtis,
     // While client certificates are required, one that no directory VASP pins (or none) is

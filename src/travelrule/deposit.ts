@@ -4,7 +4,7 @@ import { log } from '../log.js';
 import { TravelRuleError } from './errors.js';
 import { findTravelAddress } from './travel-addresses.js';
 import type { NormalisedReceiveTx } from './ivms101/index.js';
-import { hashReason } from './ivms101/rules.js';
+import { canonicalHash, hashReason } from './ivms101/rules.js';
 import {
   createTransaction,
   DuplicateTransactionRefError,
@@ -39,6 +39,7 @@ import {
   byRef,
   type TravelRuleDeps,
   callbackOrThrow,
+  requestIdOrThrow,
   markOtherVaspRejected,
   onFreshRowIfMoved,
 } from './flow.js';
@@ -239,7 +240,7 @@ export async function receiveInquiry(
   // The URL's VASP must be the sender; on a Travel Address, the certificate says who sent it.
   if (vasp) checkSender(deps.config, vasp, peer);
   else vasp = await identifySender(deps.sql, deps.config, peer);
-  callbackOrThrow(deps, inquiry.callback, 'callback');
+  callbackOrThrow(deps, inquiry.callback, 'callback', vasp?.trp_tls_fingerprints);
   const network = inquiry.network_resolved;
   let beneficiary = inquiry.beneficiary;
   if (customer) {
@@ -348,14 +349,17 @@ export async function receiveConfirmation(
   deps: TravelRuleDeps,
   token: string,
   confirmation: Confirmation,
+  requestId: string,
   peer: TrpPeer,
 ): Promise<void> {
   const t = await findByCallbackToken(deps.sql, deps.keyring, token);
   if (t?.direction !== 'incoming') throw new TravelRuleError('not_found', 'unknown callback URL');
   await checkTransferSender(deps.sql, deps.config, t.counterparty_vasp_id, peer);
+  requestIdOrThrow(t, requestId);
   const actor: Actor = { type: 'counterparty', id: t.counterparty_vasp_id ?? 'unknown' };
   if ('txid' in confirmation) {
-    const txid = confirmation.txid;
+    // One letter case: a retry in another is the same hash, and the webhook has the usual form.
+    const txid = canonicalHash(t.network, confirmation.txid);
     const reason = t.network ? hashReason(t.network, txid) : null;
     return moving(() =>
       onFreshRowIfMoved(deps.sql, t, async (row) => {

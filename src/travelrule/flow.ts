@@ -5,7 +5,8 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import type { Keyring } from './crypto.js';
 import { TravelRuleError } from './errors.js';
 import type { DtiTable } from './trp/assets.js';
-import { personalDataUrlRefusal } from '../urls.js';
+import type { AllowList } from '../net/ssrf.js';
+import { trpUrlRefusal } from './trp/client.js';
 import type { NormalisedParty } from './ivms101/index.js';
 import {
   DuplicateTransactionRefError,
@@ -64,6 +65,8 @@ export interface TravelRuleDeps {
   /** Where other VASPs send TRP messages: inquiry URLs, callbacks, Travel Addresses. */
   trpUrl: string;
   maxAttempts: number;
+  /** Private ranges counterparties' TRP URLs may point into (travel_rule.trp_allow_cidrs). */
+  allow: AllowList;
   /**
    * New inquiries taken per counterparty (travel_rule.trp_inquiries_per_minute), in the process
    * that serves TRP; none: no limit.
@@ -173,9 +176,50 @@ export async function byRef(
   return t;
 }
 
-/** A counterparty's callback URL, refused (400 on TRP) unless personal data may go there. */
-export function callbackOrThrow(deps: TravelRuleDeps, url: string, field: string): string {
-  const refusal = personalDataUrlRefusal(new URL(url), deps.config.allow_http_loopback);
+/**
+ * TRP's request-identifier names the transfer: its inquiry's, on every message of it (ours for an
+ * outgoing transfer: the transaction's id; the originator's for an incoming one).
+ */
+export function transferRequestId(t: { id: string; counterparty_ref: string | null }): string {
+  return t.counterparty_ref ?? t.id;
+}
+
+/**
+ * A resolution or confirmation posted to one transfer's callback under another transfer's
+ * request-identifier is refused (400), not applied: a peer that mixed up two transfers would
+ * otherwise have one's approval, with its address, applied to the other, and read our answer
+ * echoing the identifier as the other's. Compared without letter case (UUIDs).
+ */
+export function requestIdOrThrow(
+  t: { id: string; counterparty_ref: string | null },
+  given: string,
+): void {
+  const expected = transferRequestId(t);
+  if (given.toLowerCase() !== expected.toLowerCase())
+    throw new TravelRuleError(
+      'invalid',
+      `request-identifier: this callback is of the transfer ${expected}; every message of a transfer carries its request-identifier`,
+    );
+}
+
+/**
+ * A counterparty's callback URL, refused (400 on TRP) unless our messages may go there: personal
+ * data only over https, no address outside travel_rule.trp_allow_cidrs, https to a VASP whose
+ * certificates the directory pins (`pins`), as each message is checked when it is sent. Taken
+ * and found unusable only when our answer was due, a transfer waited for good on a message that
+ * could never go.
+ */
+export function callbackOrThrow(
+  deps: TravelRuleDeps,
+  url: string,
+  field: string,
+  pins: readonly string[] | undefined,
+): string {
+  const refusal = trpUrlRefusal(new URL(url), {
+    allow: deps.allow,
+    allowHttpLoopback: deps.config.allow_http_loopback,
+    pins,
+  });
   if (refusal) throw new TravelRuleError('invalid', `${field}: ${refusal}`);
   return url;
 }

@@ -65,6 +65,7 @@ export type { LegalPersonValue, PersonValue } from './ivms101/legal-person.js';
 export { type PersonRow, personRows } from './ivms101/display.js';
 export {
   acceptByOperator,
+  CANCELLABLE_STATUSES,
   cancelByOperator,
   recordAnswerByOperator,
   rejectByOperator,

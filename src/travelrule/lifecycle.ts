@@ -31,6 +31,7 @@
  * | WAITING_ADDRESS_DATA     | counterparty_cancel (ours)  | counterparty | in  | OTHER_VASP_REJECTED      |
  * | WAITING_FOR_CONFIRMATION | counterparty_tx_hash        | counterparty | in  | TRANSACTION_CONFIRMED    |
  * | WAITING_FOR_CONFIRMATION | counterparty_cancel (ours)  | counterparty | in  | OTHER_VASP_REJECTED      |
+ * | WAITING_FOR_CONFIRMATION | operator_cancel (ours)      | operator     | in  | REJECTED                 |
  *
  * inquiry_undeliverable: the beneficiary VASP refused our inquiry (a 4xx: a wrong endpoint or
  * Travel Address, a message it cannot read) or every attempt failed. The transfer cannot go on
@@ -57,7 +58,8 @@
  *   operator screens it from the stored screening result.
  * - REJECTED (terminal): our side said no: the operator rejected a pending transaction, or
  *   (ours) cancelled one still waiting on someone else (an unanswering VASP, a caller who cannot
- *   supply the hash or the beneficiary's address). Without this a transfer could wait forever.
+ *   supply the hash or the beneficiary's address, an originator that never confirms a deposit
+ *   we approved). Without this a transfer could wait forever.
  * - OTHER_VASP_REJECTED (terminal): the other side said no: for outgoing, the beneficiary VASP
  *   rejected; for incoming (ours), the originator VASP cancelled the transfer.
  * - TRANSACTION_CONFIRMED (terminal): incoming, the other VASP gave the on-chain hash.
@@ -126,6 +128,8 @@ export const TRANSITIONS: Readonly<Record<Status, readonly Edge[]>> = {
   WAITING_FOR_CONFIRMATION: [
     edge('TRANSACTION_CONFIRMED', 'counterparty_tx_hash', 'counterparty', 'incoming'),
     edge('OTHER_VASP_REJECTED', 'counterparty_cancel', 'counterparty', 'incoming'),
+    // An originator that never confirms (it never got our approval, or went silent).
+    edge('REJECTED', 'operator_cancel', 'operator', 'incoming'),
   ],
   REJECTED: [],
   APPROVED: [],

@@ -133,6 +133,17 @@ export async function rejectByOperator(
  * The operator stops a transaction that waits on someone else (an unanswering VASP, a caller
  * who cannot give the hash or the deposit address). The other VASP is told when it can be.
  */
+/**
+ * The statuses an operator may cancel from: a transfer waiting on the other VASP (our inquiry
+ * unanswered, a deposit's confirmation not coming) or on our backend (the hash, the address).
+ */
+export const CANCELLABLE_STATUSES: readonly Status[] = [
+  'OTHER_VASP_PENDING',
+  'WAITING_TX_HASH',
+  'WAITING_ADDRESS_DATA',
+  'WAITING_FOR_CONFIRMATION',
+];
+
 export async function cancelByOperator(
   deps: TravelRuleDeps,
   operator: string,
@@ -141,7 +152,7 @@ export async function cancelByOperator(
 ): Promise<Status> {
   const why = reasonOrThrow(reason);
   const t = await mustGet(deps.sql, id);
-  if (!['OTHER_VASP_PENDING', 'WAITING_TX_HASH', 'WAITING_ADDRESS_DATA'].includes(t.status)) {
+  if (!CANCELLABLE_STATUSES.includes(t.status)) {
     throw new TravelRuleError(
       'state',
       `the transaction is ${t.status}; only one waiting on the other VASP or on the caller can be cancelled`,
@@ -181,6 +192,8 @@ export async function cancelByOperator(
           params: { canceled: CANCELLATION_SENT },
           maxAttempts: deps.maxAttempts,
         });
+      // WAITING_FOR_CONFIRMATION: the originator had our approval, or it never reached it; TRP
+      // has no message taking an approval back, so none is sent.
       if (t.status === 'WAITING_ADDRESS_DATA')
         await enqueueMessage(tx, {
           transactionId: id,

@@ -1,7 +1,7 @@
 import { checkTransferSender, type TrpPeer } from './peer.js';
 import { TravelRuleError } from './errors.js';
 import type { NormalisedCreateTx } from './ivms101/index.js';
-import { hashReason } from './ivms101/rules.js';
+import { canonicalHash, hashReason } from './ivms101/rules.js';
 import { createTransaction, transition, type Actor } from './lifecycle.js';
 import { enqueueMessage } from './sending/queue.js';
 import { screenParties } from './screening.js';
@@ -27,6 +27,7 @@ import {
   byRef,
   type TravelRuleDeps,
   callbackOrThrow,
+  requestIdOrThrow,
   markOtherVaspRejected,
   onFreshRowIfMoved,
 } from './flow.js';
@@ -132,9 +133,11 @@ export async function sendTxHash(
   deps: TravelRuleDeps,
   apiKeyId: string,
   ref: string,
-  hash: string,
+  given: string,
 ): Promise<void> {
   const t = await byRef(deps, apiKeyId, ref);
+  // One letter case: a retry in another is the same hash, and the peer gets the usual form.
+  const hash = canonicalHash(t.network, given);
   if (t.direction !== 'outgoing')
     throw new TravelRuleError(
       'state',
@@ -194,7 +197,11 @@ export async function applyResolution(
   if ('approved' in resolution) {
     const address = addressOrThrow(t.network, resolution.approved.address, 'approved.address');
     const callback = resolution.approved.callback;
-    callbackOrThrow(deps, callback, 'approved.callback');
+    // Where our confirmation will go: to the beneficiary VASP's server, held to its pins.
+    const vasp = t.counterparty_vasp_id
+      ? await getVasp(deps.sql, t.counterparty_vasp_id)
+      : undefined;
+    callbackOrThrow(deps, callback, 'approved.callback', vasp?.trp_tls_fingerprints);
     return moving(() =>
       onFreshRowIfMoved(deps.sql, t, async (row) => {
         if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED') {
@@ -239,10 +246,12 @@ export async function receiveResolution(
   deps: TravelRuleDeps,
   token: string,
   resolution: Resolution,
+  requestId: string,
   peer: TrpPeer,
 ): Promise<void> {
   const t = await findByCallbackToken(deps.sql, deps.keyring, token);
   if (t?.direction !== 'outgoing') throw new TravelRuleError('not_found', 'unknown callback URL');
   await checkTransferSender(deps.sql, deps.config, t.counterparty_vasp_id, peer);
+  requestIdOrThrow(t, requestId);
   await applyResolution(deps, t, resolution);
 }

@@ -254,6 +254,15 @@ describe('buildInquiry / parseInquiry', () => {
         b.IVMS101.beneficiary.accountNumber = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'];
       }),
     ).toMatchObject({ asset: 'BTC', network: 'bitcoin', decimals: 8 });
+    // IVMS101's Originator.accountNumber is 0..n: a sender paying from a pooled wallet names
+    // none (TRISA's reference inquiry has none); refused before.
+    for (const none of [undefined, null, []])
+      expect(
+        read((b) => {
+          b.IVMS101.originator.accountNumber = none;
+          if (none === undefined) delete b.IVMS101.originator.accountNumber;
+        }).originator.accountNumber,
+      ).toEqual([]);
     // slip0044 or network beside a DTI naming the same asset.
     for (const asset of [
       { slip0044: 60, dti: 'X9J9K872S' },

@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import {
   type Assignment,
+  CANCELLABLE_STATUSES,
   type HistoryEntry,
   type MessageRow,
   NOTE_MAX_CHARS,
@@ -20,8 +21,6 @@ import { ScreeningCell } from './transactions.js';
  * the decision forms (reviewers and admins, when the status has a decision), the casework (who
  * is on it, the team's notes), the messages to the other VASP, and the history.
  */
-
-const CANCELLABLE = ['OTHER_VASP_PENDING', 'WAITING_TX_HASH', 'WAITING_ADDRESS_DATA'];
 
 export interface TransactionPageProps extends Omit<PageProps, 'title'> {
   t: TravelRuleTransaction;
@@ -97,7 +96,7 @@ const Decisions: FC<{
       </form>,
     );
   }
-  if (CANCELLABLE.includes(t.status)) {
+  if (CANCELLABLE_STATUSES.includes(t.status)) {
     forms.push(
       <form id="cancel" method="post" action={`${base}/cancel`}>
         <h3>Cancel</h3>

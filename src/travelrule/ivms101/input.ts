@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { networkInfo } from '../../config/networks.js';
 import { optional } from './fields.js';
 import { parsePath } from './issues.js';
 import { normaliseCommon, type NormalisedCreateTx, type NormalisedReceiveTx } from './normalise.js';
-import { checkRules, type RuleInput, type RuleOutput } from './rules.js';
+import { canonicalHash, checkRules, type RuleInput, type RuleOutput } from './rules.js';
 import {
   BeneficiaryTravelAddress,
   BeneficiaryVaspId,
   InquiryBeneficiary,
+  InquiryOriginator,
   ReceiveFields,
   TravelRuleFields,
 } from './schema.js';
@@ -54,7 +54,7 @@ export const CreateTxInput = CreateTxBody.transform((value, ctx): NormalisedCrea
 
 /** An inbound TRP inquiry in create_tx terms: the beneficiary's wallet address may be missing. */
 export const InquiryInput = z
-  .object({ ...TravelRuleFields, beneficiary: InquiryBeneficiary })
+  .object({ ...TravelRuleFields, originator: InquiryOriginator, beneficiary: InquiryBeneficiary })
   .transform((value, ctx): NormalisedCreateTx => {
     const rules = withRules(value, ctx);
     if (!rules) return z.NEVER;
@@ -78,15 +78,10 @@ export const ReceiveTxBody = z
 export const ReceiveTxInput = ReceiveTxBody.transform((value, ctx): NormalisedReceiveTx => {
   const rules = withRules(value, ctx);
   if (!rules) return z.NEVER;
-  const family = networkInfo(rules.network)?.family;
   return {
     kind: 'receive_without_protocol',
     ...normaliseCommon(value, rules),
-    // EVM and Bitcoin-family hashes are hex: one letter case, as tx_detail stores them.
-    transaction_hash:
-      family === 'evm' || family === 'utxo'
-        ? value.transaction_hash.toLowerCase()
-        : value.transaction_hash,
+    transaction_hash: canonicalHash(rules.network, value.transaction_hash),
     created_at: new Date(value.created_at).toISOString(),
   };
 });

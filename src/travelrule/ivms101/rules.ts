@@ -79,6 +79,15 @@ export function fractionDigits(amount: string): number {
   return fraction.replace(/0+$/, '').length;
 }
 
+/**
+ * A transaction hash in one letter case: EVM and Bitcoin-family hashes are hex, stored and sent
+ * in lower case (as tx_detail stores them), so that the same hash in another case is the same.
+ */
+export function canonicalHash(network: string | null, hash: string): string {
+  const family = network ? networkInfo(network)?.family : undefined;
+  return family === 'evm' || family === 'utxo' ? hash.toLowerCase() : hash;
+}
+
 /** Transaction hash formats where the spec's networks fix one; other families: any non-blank string without whitespace. */
 export function hashReason(network: string, hash: string): string | null {
   const family = networkInfo(network)?.family;

@@ -95,6 +95,12 @@ export const TravelRuleFields = {
  * only from the approval, and the caller supplies it with send_address.
  */
 export const InquiryBeneficiary = Party('beneficiary', 'optional');
+/**
+ * An inquiry's originator may name no wallet address: IVMS101 makes Originator.accountNumber
+ * optional (0..n), and senders paying from a pooled wallet leave it out (TRISA's reference
+ * inquiry does). create_tx still needs one: our own withdrawals say where they are paid from.
+ */
+export const InquiryOriginator = Party('originator', 'optional');
 
 /** create_tx only: the counterpart VASP, a `uid` of list_vasps. */
 export const BeneficiaryVaspId = optional(

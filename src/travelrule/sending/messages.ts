@@ -2,7 +2,6 @@ import type { Sql, TransactionSql } from '../../db/index.js';
 import { PermanentError, RetryableError, isRetryable } from '../../errors.js';
 import { log } from '../../log.js';
 import { retryAfterAnswerS, retryDelayS } from '../../net/retry-after.js';
-import type { AllowList } from '../../net/ssrf.js';
 import {
   composeCancelEmail,
   composeInquiryEmail,
@@ -11,7 +10,12 @@ import {
   messageIdFor,
   type Mailer,
 } from './email.js';
-import { readPayload, getTransaction, type TravelRuleTransaction } from '../store.js';
+import {
+  getTransaction,
+  readPayload,
+  type TravelRuleTransaction,
+  updateCounterparty,
+} from '../store.js';
 import { IllegalTransitionError, StatusChangedError } from '../lifecycle.js';
 import { type TrpAnswer, TrpRefused, TrpRetryable, trpPost } from '../trp/client.js';
 import { callbackToken } from '../callback-token.js';
@@ -62,8 +66,6 @@ async function recordAttempt(
 }
 
 export interface SenderDeps extends TravelRuleDeps {
-  /** Private ranges counterparties' TRP URLs may point into (travel_rule.trp_allow_cidrs). */
-  allow: AllowList;
   mailer?: Mailer;
   /** Extra CA certificates trusted for TRP endpoints (PEM). */
   trpCa?: string;
@@ -213,6 +215,8 @@ export async function sendMessage(
         reason,
         m.in_doubt_at ?? (inDoubt ? new Date() : null),
       );
+    if (m.kind === 'trp_resolution' || m.kind === 'trp_confirmation')
+      await answerUndeliverable(deps, t, m, reason);
     return void log.warn(
       { ...ctx, error: logged, status },
       retryable
@@ -221,6 +225,32 @@ export async function sendMessage(
     );
   }
   log.info(ctx, 'travel rule message sent');
+}
+
+/**
+ * Our answer to the other VASP (a resolution of its inquiry, a confirmation or cancellation of
+ * ours) was refused, or never got through: the transfer's status stays what we decided, and
+ * tx_status (counterparty_reason) and the transaction's page say that the other VASP does not
+ * know it. A deposit whose approval did not reach its originator waits for a confirmation that
+ * cannot come: an operator cancels it (README, Travel Rule).
+ */
+async function answerUndeliverable(
+  deps: SenderDeps,
+  t: TravelRuleTransaction,
+  m: MessageRow,
+  reason: string,
+): Promise<void> {
+  const what =
+    m.kind === 'trp_resolution'
+      ? m.params.approved !== undefined
+        ? 'our approval did not reach the originator VASP, so it cannot confirm the transfer'
+        : 'our rejection did not reach the originator VASP'
+      : m.params.txid !== undefined
+        ? 'the transaction hash did not reach the beneficiary VASP'
+        : 'our cancellation did not reach the beneficiary VASP';
+  await updateCounterparty(deps.sql, t.id, {
+    reason: `${what}: ${reason}`.slice(0, MAX_REASON_CHARS),
+  });
 }
 
 /**

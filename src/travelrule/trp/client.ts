@@ -274,6 +274,27 @@ export interface TrpPostOptions {
   allowHttpLoopback?: boolean;
 }
 
+/**
+ * Why a TRP message may never be sent to `target`, as far as the URL alone tells (a host name
+ * that resolves into a forbidden range is found when connecting); undefined when it may. Asked
+ * before each message, and of the callbacks a counterparty gives, when they are given: one we
+ * would never post to is refused then, not taken and found unusable when our answer is due.
+ * The phrase completes "TRP URL …" or "callback: …".
+ */
+export function trpUrlRefusal(
+  target: URL,
+  opts: Pick<TrpPostOptions, 'allow' | 'allowHttpLoopback' | 'pins'>,
+): string | undefined {
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return 'must be https';
+  if (!literalHostAllowed(target, opts.allow))
+    return `${target.hostname} is an address TRP messages may not be sent to`;
+  const refusal = personalDataUrlRefusal(target, opts.allowHttpLoopback ?? false);
+  if (refusal) return refusal;
+  if (opts.pins?.length && target.protocol !== 'https:')
+    return 'must be https: the directory pins TLS certificates for this VASP';
+  return undefined;
+}
+
 export async function trpPost(
   url: string,
   body: unknown,
@@ -285,17 +306,8 @@ export async function trpPost(
   } catch {
     throw trpError('TRP URL is not a URL', false);
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:')
-    throw trpError('TRP URL must be https', false);
-  if (!literalHostAllowed(target, opts.allow))
-    throw trpError(`${target.hostname} is an address TRP messages may not be sent to`, false);
-  const refusal = personalDataUrlRefusal(target, opts.allowHttpLoopback ?? false);
-  if (refusal) throw trpError(`TRP URL ${refusal}`, false);
-  if (opts.pins?.length && target.protocol !== 'https:')
-    throw trpError(
-      'TRP URL must be https: the directory pins TLS certificates for this VASP',
-      false,
-    );
+  const refusal = trpUrlRefusal(target, opts);
+  if (refusal) throw trpError(refusal.startsWith('must') ? `TRP URL ${refusal}` : refusal, false);
 
   let res: RawResponse;
   try {

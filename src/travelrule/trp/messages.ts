@@ -3,6 +3,7 @@ import { JsonNumber } from '../../json.js';
 import { DTI_PATTERN, type DtiTable, networkOfSlip0044 } from './assets.js';
 import { parseWebhookUrl } from '../../net/ssrf.js';
 import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js';
+import { AMOUNT_PATTERN } from '../ivms101/schema.js';
 
 /**
  * OpenVASP Travel Rule Protocol (TRP) v3.1 messages as this product speaks them: the transfer
@@ -297,6 +298,9 @@ function parseAmount(amount: unknown): Parsed<string> {
   if (/^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/.test(text)) return fail('amount: must be greater than 0');
   const decimal = decimalOf(text);
   if (decimal === undefined) return fail('amount: must be a non-negative number of a sane size');
+  // Said here in TRP's terms (create_tx's own words are about its decimal strings).
+  if (!AMOUNT_PATTERN.test(decimal))
+    return fail('amount: must have at most 78 digits before the point and 36 after it');
   return { ok: true, value: decimal };
 }
 
@@ -346,10 +350,10 @@ function partyInput(
     ok: true,
     value: {
       persons: Array.isArray(persons) ? persons.map(joinNames) : persons,
-      // The beneficiary's address may be left out: the caller supplies it (send_address).
+      // Either address may be left out (IVMS101: accountNumber 0..n): the beneficiary's our
+      // caller supplies (send_address); the originator's, a pooled wallet, may be unnamed.
       accountNumber:
-        side === 'beneficiary' &&
-        (party.accountNumber === undefined || party.accountNumber === null)
+        party.accountNumber === undefined || party.accountNumber === null
           ? []
           : party.accountNumber,
     },

@@ -111,6 +111,17 @@ function supportedVersion(value: string): boolean {
 /** A request-identifier as the spec allows it: any token (a UUID is common); printable, no spaces. */
 const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 
+/**
+ * Why a body was not read as JSON. Two kinds of valid JSON are refused too, and said so: a key
+ * given twice with different values (which one would be meant?), and nesting too deep to read.
+ */
+function jsonRefusal(err: unknown): string {
+  if (err instanceof RangeError) return 'body nests too deeply to be read';
+  if (err instanceof SyntaxError && err.message.startsWith('Duplicate key'))
+    return 'body gives a key twice with different values';
+  return 'body is not JSON';
+}
+
 /** The body as text, refusing (413) once it passes the limit without reading the rest. */
 async function readBody(req: Request): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? '');
@@ -193,8 +204,8 @@ async function serve(
     try {
       // The inquiry's amount is read from its exact text (parseJsonExact): 18 decimals are no float.
       body = parseJsonExact(text, ['amount']);
-    } catch {
-      throw new Refusal(400, 'body is not JSON');
+    } catch (err) {
+      throw new Refusal(400, jsonRefusal(err));
     }
     // Only an escape can make a NUL or half a surrogate pair in a parsed string; Postgres text
     // can store neither.
