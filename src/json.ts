@@ -60,6 +60,15 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
+ * Text Postgres can store (text, jsonb) from text others wrote, for what is kept as it came
+ * rather than refused (NFT metadata): NUL removed, each half of a surrogate pair that lacks its
+ * other half replaced by U+FFFD (jsonb refuses "\ud800").
+ */
+export function storableText(value: string): string {
+  return value.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+}
+
+/**
  * What is wrong with the strings (and keys) of a parsed body, if anything: `nul`, a U+0000,
  * which Postgres text cannot store (a 500 once, found by test/fuzz.test.ts); `surrogate`, half of
  * a UTF-16 pair, which no UTF-8 text can hold (Postgres refuses it, or it is stored as U+FFFD).

@@ -132,7 +132,17 @@ export async function fetchNftMetadata(
     if (!isFetchFailure(err)) throw err; // the database, a bug: let the queue retry
     outcome = { status: 'failed', tokenUri, error: err.message.split('\n')[0]! };
   }
-  await recordFetch(deps.sql, key, outcome);
+  try {
+    await recordFetch(deps.sql, key, outcome);
+  } catch (err) {
+    // A document Postgres refuses as data (class 22: a value jsonb cannot hold) is the
+    // document's failure, not the database's: recorded as such, or the token stays "pending"
+    // through every retry. Anything else (the database away) is the queue's to retry.
+    const code = (err as { code?: unknown }).code;
+    if (outcome.status !== 'ok' || typeof code !== 'string' || !code.startsWith('22')) throw err;
+    outcome = { status: 'failed', tokenUri, error: 'the metadata could not be stored' };
+    await recordFetch(deps.sql, key, outcome);
+  }
   const duration_ms = Math.round(performance.now() - started);
   if (outcome.status === 'ok') log.info({ ...ctx, ...detail, duration_ms }, 'nft metadata fetched');
   else log.info({ ...ctx, error: outcome.error, duration_ms }, 'nft metadata not available');

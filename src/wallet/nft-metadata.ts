@@ -1,4 +1,5 @@
 import { PermanentError } from '../errors.js';
+import { storableText } from '../json.js';
 /**
  * Normalises a token's metadata JSON (ERC-721 / ERC-1155 metadata, OpenSea conventions) into the
  * spec's `metadata` object, with stable types: `name`, `image`, `description` always strings;
@@ -44,15 +45,20 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A copy without U+0000 (jsonb refuses it) and without nesting deeper than MAX_DEPTH. */
+/**
+ * A copy Postgres can store (storableText: no U+0000, no half of a surrogate pair; jsonb refuses
+ * both, and such a document stayed "pending" for ever) without nesting deeper than MAX_DEPTH.
+ * Keys become own properties whatever they are: a `__proto__` key set the copy's prototype,
+ * and its members showed as the document's.
+ */
 function clean(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return v.replace(/\u0000/g, '');
+  if (typeof v === 'string') return storableText(v);
   if (typeof v !== 'object' || v === null) return v;
   if (depth >= MAX_DEPTH) return null;
   if (Array.isArray(v)) return v.map((x) => clean(x, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k.replace(/\u0000/g, '')] = clean(x, depth + 1);
-  return out;
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [storableText(k), clean(x, depth + 1)]),
+  );
 }
 
 function text(v: unknown): string {

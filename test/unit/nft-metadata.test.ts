@@ -88,6 +88,22 @@ describe('normalizeMetadata', () => {
     expect(JSON.stringify(m.properties!.deep).length).toBeLessThan(60);
   });
 
+  it('replaces half a surrogate pair (jsonb refuses it; such a token stayed pending for ever), keeps whole pairs', () => {
+    const m = normalizeMetadata(
+      '{"name":"sur\\ud800rogate","description":"\\udc00x\\ud83d\\ude00","attributes":[{"trait_type":"t\\ud800","value":"v"}]}',
+    );
+    expect(m.name).toBe('sur\uFFFDrogate');
+    expect(m.description).toBe('\uFFFDx\u{1F600}');
+    expect(JSON.stringify(m)).not.toMatch(/\\ud[89ab]/i);
+  });
+
+  it('takes a __proto__ key as a key, not as the prototype of the document', () => {
+    const m = normalizeMetadata('{"__proto__":{"name":"polluted"},"description":"d"}');
+    expect(m.name).toBe('');
+    expect(m.description).toBe('d');
+    expect(({} as { name?: string }).name).toBeUndefined();
+  });
+
   it('refuses what is not a JSON object', () => {
     for (const text of ['not json', '[1,2]', '"a string"', 'null', ''])
       expect(() => normalizeMetadata(text)).toThrow(MetadataFormatError);

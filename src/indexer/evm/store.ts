@@ -286,7 +286,9 @@ export async function forgetNetwork(sql: Sql, network: string): Promise<void> {
   await sql.begin(async (tx) => {
     await forgetListChanges(tx, network);
     await forgetExposure(tx, network);
-    for (const table of [...CHAIN_TABLES, 'address_edges'] as const)
+    // And what was read from its contracts: a contract of the next chain at the same address (a
+    // dev chain deploys to the same addresses) showed the previous one's NFT metadata.
+    for (const table of [...CHAIN_TABLES, 'address_edges', 'evm_tokens', 'nft_metadata'] as const)
       await tx`delete from ${tx(table)} where network = ${network}`;
     await tx`update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' then 'cancelled' else status end
