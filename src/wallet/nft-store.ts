@@ -81,8 +81,18 @@ export async function waitForMetadata(
 }
 
 /**
+ * Fetches of one contract's tokens at one priority step: a contract with more tokens asked for at
+ * once has its later ones queued behind every other contract's first ones.
+ */
+export const FETCHES_PER_PRIORITY_STEP = 50;
+
+/**
  * Enqueues one metadata fetch per token, in one statement. The job key per token means a token
  * asked for again while its fetch waits is fetched once. Returns how many jobs were added or kept.
+ * Fair between contracts: the first FETCHES_PER_PRIORITY_STEP tokens of each contract get the
+ * task's priority, the next ones one step lower, and so on. One airdrop of thousands of tokens
+ * whose metadata server never answers (10 s each) held up every other wallet's metadata for
+ * many minutes (found by an outside probe); now it holds up only its own.
  */
 export async function requestMetadataFetches(sql: Sql, keys: readonly NftKey[]): Promise<number> {
   if (keys.length === 0) return 0;
@@ -98,7 +108,9 @@ export async function requestMetadataFetches(sql: Sql, keys: readonly NftKey[]):
     )
     select graphile_worker.add_job(${JOBS.fetch_nft_metadata.task},
         json_build_object('network', network, 'token', token, 'token_id', token_id::text, 'standard', standard),
-        max_attempts => ${JOBS.fetch_nft_metadata.maxAttempts}::int, priority => ${JOBS.fetch_nft_metadata.priority}::int,
+        max_attempts => ${JOBS.fetch_nft_metadata.maxAttempts}::int,
+        priority => ${JOBS.fetch_nft_metadata.priority}::int
+          + least((row_number() over (partition by network, token order by token_id) - 1) / ${FETCHES_PER_PRIORITY_STEP}, 1000)::int,
         job_key => 'nft:' || network || ':' || token || ':' || token_id::text, job_key_mode => 'preserve_run_at')
       from marked`;
   return rows.length;
