@@ -24,7 +24,7 @@ import {
   DEPOSIT_CONFIRMED,
   sendInquiry,
 } from './helpers/travelrule.js';
-import { inquiryText, trpSend } from './helpers/trp-peer.js';
+import { type InquiryParts, inquiryText, trpSend } from './helpers/trp-peer.js';
 
 /**
  * Tollgate against a TRP counterparty written from the protocol's documents (helpers/trp-peer.ts
@@ -1145,10 +1145,10 @@ describe('companies as parties (IVMS101 legal persons)', () => {
 });
 
 describe('what a peer gets wrong is refused, not applied', () => {
-  /** A deposit from the peer, accepted by the operator and given an address by the backend. */
-  async function approvedDeposit(transfer: string, callback: string): Promise<string> {
+  /** The peer's inquiry for a deposit of 1 ETH, travelBody()'s parties unless `more` says. */
+  const depositInquiry = (transfer: string, callback: string, more: Partial<InquiryParts> = {}) => {
     const parties = travelBody('ignored');
-    const inquiry = await trpSend(
+    return trpSend(
       app.baseUrl,
       `/trp/v3/inquiries/${INBOUND_TOKEN}`,
       inquiryText({
@@ -1158,9 +1158,15 @@ describe('what a peer gets wrong is refused, not applied', () => {
         originatorPersons: parties.originator.persons,
         originatorAccounts: parties.originator.accountNumber,
         beneficiaryPersons: parties.beneficiary.persons,
+        ...more,
       }),
       { requestId: transfer },
     );
+  };
+
+  /** A deposit from the peer, accepted by the operator and given an address by the backend. */
+  async function approvedDeposit(transfer: string, callback: string): Promise<string> {
+    const inquiry = await depositInquiry(transfer, callback);
     expect(inquiry.status, inquiry.text).toBe(200);
     const ref = `trp-${transfer}`;
     await ops(`/transactions/${await idOf(ref)}/accept`);
@@ -1236,20 +1242,7 @@ describe('what a peer gets wrong is refused, not applied', () => {
   });
 
   it('a callback we could never post to is refused when it is given, in an inquiry or an approval', async () => {
-    const parties = travelBody('ignored');
-    const inquiry = await trpSend(
-      app.baseUrl,
-      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
-      inquiryText({
-        asset: { slip0044: 60 },
-        amount: '1',
-        callback: 'https://10.1.2.3/cb',
-        originatorPersons: parties.originator.persons,
-        originatorAccounts: parties.originator.accountNumber,
-        beneficiaryPersons: parties.beneficiary.persons,
-      }),
-      { requestId: 'xfer-private-callback' },
-    );
+    const inquiry = await depositInquiry('xfer-private-callback', 'https://10.1.2.3/cb');
     expect(inquiry.status).toBe(400);
     expect(inquiry.json.message).toBe(
       'callback: 10.1.2.3 is an address TRP messages may not be sent to',
@@ -1303,20 +1296,10 @@ describe('what a peer gets wrong is refused, not applied', () => {
   });
 
   it("takes an inquiry whose originator names no wallet address (IVMS101's accountNumber is 0..n)", async () => {
-    const parties = travelBody('ignored');
-    const inquiry = await trpSend(
-      app.baseUrl,
-      `/trp/v3/inquiries/${INBOUND_TOKEN}`,
-      inquiryText({
-        asset: { slip0044: 60 },
-        amount: '2',
-        callback: `${peer.base}/cb/pooled`,
-        originatorPersons: parties.originator.persons,
-        beneficiaryPersons: parties.beneficiary.persons,
-        beneficiaryAccounts: [BENEFICIARY_ADDRESS],
-      }),
-      { requestId: 'xfer-pooled-wallet' },
-    );
+    const inquiry = await depositInquiry('xfer-pooled-wallet', `${peer.base}/cb/pooled`, {
+      originatorAccounts: undefined,
+      beneficiaryAccounts: [BENEFICIARY_ADDRESS],
+    });
     expect(inquiry.status, inquiry.text).toBe(200);
     expect((await statusOf('trp-xfer-pooled-wallet')).status).toBe('PENDING');
   });
