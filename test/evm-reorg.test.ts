@@ -114,6 +114,29 @@ describe('EVM reorgs', () => {
     orphaned.push(tx);
   });
 
+  it('notices a reorg onto a shorter branch while ahead of the node, before that branch grows past it', async () => {
+    // A node reverted or restored from an earlier state: its chain is on another branch and
+    // shorter than what was indexed. The orphaned blocks were served, and their events not
+    // retracted, until the node had mined past them (found by an outside probe).
+    await indexedHead();
+    const snapshot = await chain.test.snapshot();
+    const txs = [await send(), await send(), await send()];
+    await eventually(
+      () =>
+        db.sql`select count(*)::int as n from webhook_events where tx_hash = any(${txs}) and status = 'delivered'`,
+      (r) => r[0]!.n === txs.length,
+    );
+    await chain.test.revert({ id: snapshot });
+    await mine(1); // one block where three were indexed
+    for (const tx of txs)
+      await receiver.waitFor(() => forTx(tx).some((r) => r.json.removed === true));
+    await indexedHead();
+    const [cursor] =
+      await db.sql`select last_reorg_depth from indexer_cursors where network = 'eth'`;
+    expect(cursor!.last_reorg_depth).toBe(3);
+    orphaned.push(...txs);
+  });
+
   it('delivers a block that comes back after a reorg again: a new event after the retraction, confirmed once', async () => {
     await indexedHead();
     const blockA = await chain.returningBlock(streamed, 7n);

@@ -383,6 +383,35 @@ describe.skipIf(skipWithoutLitecoind)(
       await expectCleanIndex(start);
     }, 120_000);
 
+    it('follows a branch shorter than the indexed chain at once, not once it has grown past it', async () => {
+      // After `invalidateblock` (or a node restored from an earlier state) the node's chain can be
+      // on another branch and shorter than what was indexed: the orphaned blocks were served, and
+      // their events not retracted, until the node had mined past them (found by an outside probe).
+      const key = await createApiKey(db.sql, 'shorter-branch');
+      const payee = await node.rpc<string>('getnewaddress', '', 'bech32');
+      await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook) values (${key.id}, ${payee}, 'utxo', ${receiver.url})`;
+      const txid = await node.rpc<string>('sendtoaddress', payee, 1);
+      const [a] = await node.mine(4);
+      await synced(db.sql);
+      await receiver.waitFor((all) => all.some((r) => ofBlock(txid, a!)(r) && !r.json.removed));
+      const indexedTip = await node.rpc<number>('getblockcount');
+
+      await node.rpc('invalidateblock', a);
+      const [a2] = await node.mine(2); // the payment again, in the new branch's first block
+      expect(await node.rpc<number>('getblockcount')).toBe(indexedTip - 2);
+      await synced(db.sql);
+      await receiver.waitFor(
+        (all) =>
+          all.some((r) => ofBlock(txid, a!)(r) && r.json.removed) &&
+          all.some((r) => ofBlock(txid, a2!)(r) && !r.json.removed),
+        30_000,
+      );
+      const [cursor] = await db.sql<{ last_reorg_depth: number }[]>`
+        select last_reorg_depth from indexer_cursors where network = 'litecoin'`;
+      expect(cursor!.last_reorg_depth).toBe(4);
+      await expectCleanIndex(start);
+    }, 120_000);
+
     it('halts on a reorg deeper than maxReorgDepth, and /readyz reports it', async () => {
       const halted = await freshDatabase();
       cleanup.push(() => halted.drop());

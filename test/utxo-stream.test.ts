@@ -328,6 +328,37 @@ describe.skipIf(skipWithoutLitecoind)(
       await expect(buildUtxoPayload(db.sql, event)).rejects.toBeInstanceOf(PermanentError);
     });
 
+    it("numbers a block's events in the block's order: a coin received, then spent, in one block", async () => {
+      // P pays the address; C spends that coin in the same block, and its txid sorts before P's.
+      // Numbered by txid, the spend was delivered before the receipt (found by an outside probe).
+      const p = await node.rpc<string>('sendtoaddress', legacy, 1);
+      const paid = await node.rpc<{
+        vout: { n: number; scriptPubKey: { addresses?: string[]; address?: string } }[];
+      }>('getrawtransaction', p, true);
+      const vout = paid.vout.find(
+        (o) => (o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0]) === legacy,
+      )!.n;
+      let c = '';
+      for (let fee = 1; fee < 200; fee++) {
+        const unsigned = await node.rpc<string>('createrawtransaction', [{ txid: p, vout }], {
+          [legacy]: (1e8 - 10_000 * fee) / 1e8,
+        });
+        const signed = await node.rpc<{ hex: string }>('signrawtransactionwithwallet', unsigned);
+        const txid = (await node.rpc<{ txid: string }>('decoderawtransaction', signed.hex)).txid;
+        if (txid < p) {
+          c = await node.rpc<string>('sendrawtransaction', signed.hex);
+          break;
+        }
+      }
+      expect(c).not.toBe('');
+      const [b] = await node.mine(1);
+      expect((await node.rpc<{ tx: string[] }>('getblock', b, 1)).tx.slice(1)).toEqual([p, c]);
+      await receiver.waitFor(() => [p, c].every((t) => deliveriesOf(t, legacy).length > 0), 40_000);
+      const sequence = (t: string) =>
+        deliveriesOf(t, legacy).find((r) => !r.json.confirmed)!.json.sequence;
+      expect(sequence(p)).toBeLessThan(sequence(c));
+    });
+
     it('sent only bodies that keep the documented streamBitcoin contract (unknown keys refused)', () => {
       expectWebhookContract(
         'streamBitcoin',

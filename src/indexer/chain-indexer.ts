@@ -501,12 +501,33 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
 
   /**
    * At the head, the node's block at our tip must still be ours: a reorg onto a branch of the
-   * same length shows nowhere else until the next block. (A node behind us is waited for.)
+   * same length shows nowhere else until the next block. A node behind us is waited for while
+   * its head block is ours; one whose head block is not is on a branch that is not longer than
+   * ours (yet): a reorg now, not once that branch passes our tip (found by an outside probe:
+   * after `invalidateblock`, the orphaned blocks were served, and their events not retracted,
+   * until the node had mined past them).
    */
   protected async checkTip(cursor: Cursor): Promise<Cursor> {
     if (cursor.block_hash === '' || BigInt(cursor.block_number) < 0n) return cursor;
     const hash = await this.nodeHash(BigInt(cursor.block_number));
-    if (hash === null || hash === cursor.block_hash) return cursor;
+    if (hash === null) {
+      const head = this.head;
+      if (head < 0n || head >= BigInt(cursor.block_number)) return cursor;
+      const ours = await this.storedHash(head);
+      const theirs = await this.nodeHash(head);
+      if (ours === undefined || theirs === null || ours === theirs) return cursor;
+      this.log.warn(
+        {
+          block_number: Number(head),
+          indexed_block: Number(cursor.block_number),
+          node_hash: theirs,
+          stored_hash: ours,
+        },
+        'the node is on another branch, not longer than ours: reorg',
+      );
+      return this.reorg(cursor);
+    }
+    if (hash === cursor.block_hash) return cursor;
     this.log.warn(
       {
         block_number: Number(cursor.block_number),

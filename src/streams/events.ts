@@ -7,10 +7,18 @@ import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
  * chain steps (webhooks/events.ts) follow each with a confirmed one, or retract it after a reorg.
  */
 
+/** Each family's transactions table, with its hash and height columns: the block position. */
+const POSITIONS = {
+  evm: { table: 'evm_transactions', hash: 'hash', height: 'block_number' },
+  utxo: { table: 'utxo_transactions', hash: 'txid', height: 'block_height' },
+} as const;
+
 /**
  * Unconfirmed events for every streamed address that a transaction of this block touches.
  * `table` is the chain family's address table; `family` matches tracked_addresses.family.
- * Returns how many were written (a replayed block writes none).
+ * Written in the block's order of its transactions, so that their sequence follows it: a coin
+ * received and spent in one block is delivered received first (they went by txid; found by an
+ * outside probe). Returns how many were written (a replayed block writes none).
  */
 export async function enqueueStreamEvents(
   tx: TransactionSql,
@@ -22,14 +30,21 @@ export async function enqueueStreamEvents(
     blockHash: string;
   },
 ): Promise<number> {
+  const at = POSITIONS[opts.family];
   return enqueueEvents(
     tx,
     CHAIN_EVENT_COLUMNS,
     tx`
-      select distinct 'stream', t.api_key_id, t.id, ${opts.network}, t.address, a.tx_hash, a.block_number, ${opts.blockHash}, false
-      from ${tx(opts.table)} a
-      join tracked_addresses t on t.address = a.address and t.family = ${opts.family} and t.stream_webhook is not null
-      join api_keys k on k.id = t.api_key_id and k.revoked_at is null
-      where a.network = ${opts.network} and a.block_number = ${opts.blockNumber.toString()}`,
+      select 'stream', api_key_id, tracked_id, ${opts.network}, address, tx_hash, block_number, ${opts.blockHash}, false
+      from (
+        select distinct t.api_key_id, t.id as tracked_id, t.address, a.tx_hash, a.block_number, x.tx_index
+        from ${tx(opts.table)} a
+        join tracked_addresses t on t.address = a.address and t.family = ${opts.family} and t.stream_webhook is not null
+        join api_keys k on k.id = t.api_key_id and k.revoked_at is null
+        left join ${tx(at.table)} x on x.network = a.network and x.${tx(at.hash)} = a.tx_hash
+          and x.${tx(at.height)} = a.block_number
+        where a.network = ${opts.network} and a.block_number = ${opts.blockNumber.toString()}
+      ) e
+      order by tx_index, tx_hash, tracked_id`,
   );
 }

@@ -60,7 +60,10 @@ export interface UtxoBlock {
 export const outpointKey = (txid: string, vout: number) => `${txid}:${vout}`;
 
 function addressOf(spk: RawScriptPubKey): string | null {
-  // Nodes before v22 list `addresses` (with reqSigs); later ones give one `address`.
+  // Nodes before v22 list `addresses` (with reqSigs); later ones give one `address`. Before v22
+  // a bare multisig of one key, and a pay-to-pubkey output, listed the key's P2PKH address,
+  // which no output pays (found by an outside probe on litecoind 0.21): none, as v22 says.
+  if (spk.type === 'multisig' || spk.type === 'pubkey') return null;
   const a = spk.address ?? (spk.addresses?.length === 1 ? spk.addresses[0] : undefined);
   return a ? normalizeUtxoAddress(a) : null;
 }

@@ -168,7 +168,8 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
           cursor = await this.retrying(() => this.step(from, head));
           advanced = true;
         }
-        if (!advanced && BigInt(cursor.block_number) === head) {
+        // At the head, or ahead of a node that is behind us (checkTip tells which).
+        if (!advanced && BigInt(cursor.block_number) >= head) {
           const at = cursor;
           cursor = await this.retrying(() => this.checkTip(at));
         }
