@@ -317,6 +317,14 @@ describe.skipIf(skipWithoutLitecoind)(
           inA(all).some((r) => r.json.removed) &&
           all.some((r) => toPayee(b1!)(r) && !r.json.removed),
       );
+      // And the live AML event of the payment in B1 (a job of its own) is there before B1 goes:
+      // a branch that is left at once may leave none (the chain steps back as soon as the node
+      // is on A's, shorter or not).
+      await eventually(
+        () => amlOf(b1!),
+        (r) => r.length === 1 && r[0]!.status === 'delivered',
+        30_000,
+      );
 
       // Then A's branch outgrows it: the chain goes back to A, with the payment in it.
       await node.rpc('reconsiderblock', a);
