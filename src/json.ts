@@ -58,6 +58,7 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
 
 /** A UTF-16 surrogate without its other half: what a JSON escape such as "\ud800" makes. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * Text Postgres can store (text, jsonb) from text others wrote, for what is kept as it came
@@ -65,7 +66,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * other half replaced by U+FFFD (jsonb refuses "\ud800").
  */
 export function storableText(value: string): string {
-  return value.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+  return value.replace(/\u0000/g, '').replace(LONE_SURROGATES, '\uFFFD');
 }
 
 /**

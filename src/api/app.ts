@@ -1,7 +1,7 @@
 import { withAuditClient } from '../audit/index.js';
 import { networkInfo } from '../config/networks.js';
 import { randomUUID } from 'node:crypto';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { PublicClient } from 'viem';
@@ -85,6 +85,11 @@ export interface AppDeps {
 
 export const API_BASE = '/v2';
 
+/** The operator dashboard's paths: it answers with pages, behind checks of its own. */
+function isDashboard(path: string): boolean {
+  return path.startsWith('/dashboard');
+}
+
 /** Paths that do not wait for their turn in the admission line (see createApp). */
 function outOfLine(path: string): boolean {
   return (
@@ -92,7 +97,7 @@ function outOfLine(path: string): boolean {
     path === '/readyz' ||
     path === '/metrics' ||
     path.startsWith('/docs') ||
-    path.startsWith('/dashboard')
+    isDashboard(path)
   );
 }
 
@@ -182,7 +187,7 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   // answer as a page, with a deadline of its own; /readyz bounds its own wait (readiness.ts).
   const deadline = requestDeadline(deps.requestTimeoutMs, 'api');
   app.use('*', (c, next) =>
-    c.req.path.startsWith('/dashboard') || c.req.path === '/readyz' ? next() : deadline(c, next),
+    isDashboard(c.req.path) || c.req.path === '/readyz' ? next() : deadline(c, next),
   );
 
   const maxBodyBytes = deps.maxBodyBytes ?? 1024 * 1024;
@@ -199,13 +204,14 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   // Only a request that carries a body is looked at: hono's bodyLimit reads `raw.body`, which
   // makes @hono/node-server build a full Request even for a GET without one. The dashboard
   // checks both below itself, answering with pages (src/dashboard/app.tsx).
-  const isDashboard = (c: Context) => c.req.path.startsWith('/dashboard');
-  app.use('*', (c, next) => (announcesBody(c) && !isDashboard(c) ? limitBody(c, next) : next()));
+  app.use('*', (c, next) =>
+    announcesBody(c) && !isDashboard(c.req.path) ? limitBody(c, next) : next(),
+  );
   // A compressed body is not taken: read as it is, a gzip body was "malformed JSON", and plain
   // JSON labelled gzip was taken as JSON (found by an outside probe). Said plainly instead.
   app.use('*', async (c, next) => {
     const encoding = unsupportedEncoding(c.req.header('content-encoding'));
-    if (encoding === undefined || !announcesBody(c) || isDashboard(c)) return next();
+    if (encoding === undefined || !announcesBody(c) || isDashboard(c.req.path)) return next();
     return c.json(
       errorBody(
         ErrorNumber.BAD_REQUEST,

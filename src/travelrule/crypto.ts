@@ -44,10 +44,10 @@ export interface Sealed {
   keyId: string;
 }
 
-/** Decryption failed: tampered bytes, a ciphertext from another row, or a missing key. Never retryable. */
 /** No data key is configured where one must already exist (loadKeyring with create: false). */
 export class NoDataKeyError extends PermanentError {}
 
+/** Decryption failed: tampered bytes, a ciphertext from another row, or a missing key. Never retryable. */
 export class DecryptionError extends PermanentError {
   constructor(message: string) {
     super(message);

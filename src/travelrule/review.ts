@@ -130,10 +130,6 @@ export async function rejectByOperator(
 }
 
 /**
- * The operator stops a transaction that waits on someone else (an unanswering VASP, a caller
- * who cannot give the hash or the deposit address). The other VASP is told when it can be.
- */
-/**
  * The statuses an operator may cancel from: a transfer waiting on the other VASP (our inquiry
  * unanswered, a deposit's confirmation not coming) or on our backend (the hash, the address).
  */
@@ -144,6 +140,10 @@ export const CANCELLABLE_STATUSES: readonly Status[] = [
   'WAITING_FOR_CONFIRMATION',
 ];
 
+/**
+ * The operator stops a transaction that waits on someone else (an unanswering VASP, a caller
+ * who cannot give the hash or the deposit address). The other VASP is told when it can be.
+ */
 export async function cancelByOperator(
   deps: TravelRuleDeps,
   operator: string,
