@@ -8,6 +8,7 @@ import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
+import { isDatabaseOutage } from './unavailable.js';
 
 /**
  * Applies the numbered, forward-only migrations in sql/ (NNNN_name.sql), each in its own
@@ -80,12 +81,31 @@ const GRAPHILE_RETRIES_ITSELF = [
   'Cron hit an error; restarting',
 ];
 
-/** The level Tollgate logs a graphile-worker line at. */
-export function graphileLogLevel(level: string, message: string): 'error' | 'warn' | 'debug' {
+/**
+ * What ends graphile-worker's pool: an outcome batch it could not record (graphile/worker#636: not
+ * retried) or a worker of it failing. Caused by the database (lost, refused, full), it is waited
+ * out too: startWorker starts a new pool, and the jobs whose outcome was not recorded run again.
+ */
+const GRAPHILE_POOL_ENDS = [
+  'Failed to complete jobs',
+  'Failed to fail jobs',
+  'Worker exited with error',
+];
+
+/** The level Tollgate logs a graphile-worker line at; `cause` is the error the line is about. */
+export function graphileLogLevel(
+  level: string,
+  message: string,
+  cause?: unknown,
+): 'error' | 'warn' | 'debug' {
   // A failed attempt is expected (a receiver down); the task logs it itself, without a stack.
   if (level === 'error' && message.startsWith('Failed task')) return 'debug';
-  if (level === 'error')
-    return GRAPHILE_RETRIES_ITSELF.some((p) => message.startsWith(p)) ? 'warn' : 'error';
+  if (level === 'error') {
+    if (GRAPHILE_RETRIES_ITSELF.some((p) => message.startsWith(p))) return 'warn';
+    if (GRAPHILE_POOL_ENDS.some((p) => message.startsWith(p)) && isDatabaseOutage(cause))
+      return 'warn';
+    return 'error';
+  }
   return level === 'warning' ? 'warn' : 'debug';
 }
 
@@ -95,6 +115,6 @@ export const quietGraphileLogger = new Logger(() => (level, message, meta) => {
     graphile_worker: true,
     ...(meta?.job ? { job_id: String((meta.job as { id?: unknown }).id) } : {}),
   };
-  const at = graphileLogLevel(level, message);
+  const at = graphileLogLevel(level, message, meta?.fatalError ?? meta?.error);
   log[at](entry, message.startsWith('Failed task') ? message.split('\n')[0] : message);
 });

@@ -59,3 +59,16 @@ export function databaseBusy(err: unknown): string | undefined {
 export function databaseCannotServe(err: unknown): string | undefined {
   return isDatabaseUnavailable(err) ? 'database unreachable' : databaseBusy(err);
 }
+
+/**
+ * The database out of reach or unable to serve now (databaseCannotServe), as either driver says
+ * it: node-postgres's lost connection carries no code.
+ */
+export function isDatabaseOutage(err: unknown): boolean {
+  if (databaseCannotServe(err) !== undefined) return true;
+  const message = err instanceof Error ? err.message : '';
+  return (
+    message.startsWith('Connection terminated') ||
+    message === 'Client has encountered a connection error and is not queryable'
+  );
+}

@@ -24,6 +24,7 @@ import type { OperatorWebhook } from '../webhooks/operator-notice.js';
 import { log } from '../log.js';
 import { startStaleLockSweeper, type StaleLockSweeper } from './stale-locks.js';
 import { nodePgConnection } from '../config/database-url.js';
+import { isDatabaseOutage } from '../db/unavailable.js';
 
 /**
  * Job outcomes recorded together within this delay. graphile-worker 0.17 records an outcome
@@ -249,7 +250,9 @@ export async function startWorker(
     for (let failures = 0; !stopping; ) {
       const ended = await current.ended;
       if (stopping) return;
-      log.error(
+      // The database's outage is waited out like everywhere else (a warning); anything else is
+      // a failure someone should look at.
+      log[isDatabaseOutage(ended) ? 'warn' : 'error'](
         { error: ended === undefined ? 'ended' : describeError(ended) },
         'job worker pool ended on its own; starting a new one',
       );
