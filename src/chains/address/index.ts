@@ -8,7 +8,7 @@ import { validateEvm } from './evm.js';
 import { validatePolkadot } from './polkadot.js';
 import { refuse, type AddressResult, type FamilyValidator } from './result.js';
 import { validateSolana } from './solana.js';
-import { validateStellar } from './stellar.js';
+import { stellarAccountOf, validateStellar } from './stellar.js';
 import { validateSui } from './sui.js';
 import { validateTezos } from './tezos.js';
 import { validateTon } from './ton.js';
@@ -63,6 +63,16 @@ export function validateAddress(network: string, input: string): AddressResult {
   return validate
     ? validate(input, network)
     : refuse(`no address rules for the ${info.family} family`);
+}
+
+/**
+ * The addresses whose labels are an address's (a stored form): itself, and for a Stellar muxed
+ * account the account it belongs to (stellarAccountOf).
+ */
+export function labelSubjects(network: string, address: string): string[] {
+  const account =
+    networkInfo(network)?.family === 'stellar' ? stellarAccountOf(address) : undefined;
+  return account ? [address, account] : [address];
 }
 
 export interface InferredFamily {
