@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAddress } from '../../src/chains/address/index.js';
+import { labelSubjects, validateAddress } from '../../src/chains/address/index.js';
 
 /** The string with the character at `index` replaced by `char`. */
 function withChar(text: string, index: number, char: string): string {
@@ -134,6 +134,14 @@ describe('litecoin P2SH', () => {
     expect(validateAddress('litecoin', LISTED)).toEqual({ ok: true, address: LISTED });
     // On Bitcoin 3… is the address itself.
     expect(validateAddress('bitcoin', LEGACY)).toEqual({ ok: true, address: LEGACY });
+  });
+
+  it('looks labels up under both spellings (a label imported before 3… was respelt is under 3…)', () => {
+    expect(labelSubjects('litecoin', LISTED)).toEqual([LISTED, LEGACY]);
+    expect(labelSubjects('bitcoin', LEGACY)).toEqual([LEGACY]);
+    expect(labelSubjects('litecoin', 'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8')).toHaveLength(
+      1,
+    );
   });
 
   it("stores a test network's legacy 2… address as its Q… address (regtest's litecoind writes Q…)", () => {

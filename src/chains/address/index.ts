@@ -13,7 +13,7 @@ import { validateSui } from './sui.js';
 import { validateTezos } from './tezos.js';
 import { validateTon } from './ton.js';
 import { validateTron } from './tron.js';
-import { validateUtxo } from './utxo.js';
+import { otherSpellings, validateUtxo } from './utxo.js';
 import { validateVechain } from './vechain.js';
 import { validateXrp } from './xrp.js';
 
@@ -66,13 +66,15 @@ export function validateAddress(network: string, input: string): AddressResult {
 }
 
 /**
- * The addresses whose labels are an address's (a stored form): itself, and for a Stellar muxed
- * account the account it belongs to (stellarAccountOf).
+ * The addresses whose labels are an address's (a stored form): itself; for a Stellar muxed
+ * account the account it belongs to (stellarAccountOf); for a Litecoin P2SH address its legacy
+ * spelling, as a label imported before those were stored respelt has it (otherSpellings).
  */
 export function labelSubjects(network: string, address: string): string[] {
-  const account =
-    networkInfo(network)?.family === 'stellar' ? stellarAccountOf(address) : undefined;
-  return account ? [address, account] : [address];
+  const family = networkInfo(network)?.family;
+  const account = family === 'stellar' ? stellarAccountOf(address) : undefined;
+  if (account) return [address, account];
+  return family === 'utxo' ? [address, ...otherSpellings(network, address)] : [address];
 }
 
 export interface InferredFamily {

@@ -78,3 +78,20 @@ function checkVersion(
   canonical[0] = respelt;
   return accept(encodeBase58Check(canonical));
 }
+
+/**
+ * The other spellings of a stored address's script (respell's inverse: a Litecoin `M…` address's
+ * legacy `3…`), for what was stored before legacy addresses were respelt (a label imported then).
+ */
+export function otherSpellings(network: string, address: string): string[] {
+  const respell = UTXO_PARAMS[network]?.respell;
+  const decoded = respell ? decodeBase58Check(address) : undefined;
+  if (!respell || !decoded?.ok || decoded.payload.length !== 21) return [];
+  return Object.entries(respell)
+    .filter(([, to]) => to === decoded.payload[0])
+    .map(([from]) => {
+      const legacy = Uint8Array.from(decoded.payload);
+      legacy[0] = Number(from);
+      return encodeBase58Check(legacy);
+    });
+}
