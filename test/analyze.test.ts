@@ -130,6 +130,42 @@ describe('GET /v2/analyze/aml', () => {
     expect(res.data.score).toBeGreaterThanOrEqual(aml.thresholds.high);
   });
 
+  it("finds a sanctioned address in any spelling of it (Litecoin's legacy P2SH, Stellar's muxed accounts)", async () => {
+    // The shipped OFAC M8yFL6…, asked as 32m72D…: the same script hash with the legacy version.
+    const legacy = await amlOf('32m72D2HEycRqfBkaazZcuVpLWq9k3sYdt', 'litecoin');
+    expect(legacy.data.tags.sanctioned).toBe(true);
+    expect(legacy.data.score).toBe(100);
+    // A label of a Stellar account is its muxed addresses' (SEP-23's pair: memo ID 0).
+    await db.sql`insert into labels (network, address, category, source, name, lists)
+      values ('stellar', 'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ', 'sanctioned', 'test', 'test', '{}')`;
+    const muxed = await get(
+      '/v2/analyze/aml?address=MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAACJUQ&network=stellar&detail=true',
+    );
+    expect(muxed.json.data.tags.sanctioned).toBe(true);
+    expect(muxed.json.data.explanation.tags.sanctioned).toBeDefined();
+  });
+
+  it('refuses a query parameter given twice instead of reading one of its values', async () => {
+    const listed = 'M8yFL6SFC6TreATegTyuSYkDfDRbisdpT3';
+    const twice = await get(
+      `/v2/analyze/aml?address=${SAMPLE.litecoin}&address=${listed}&network=litecoin`,
+    );
+    expect(twice.status).toBe(400);
+    expect(twice.json).toEqual({
+      code: 5000,
+      status: 5000,
+      message: 'address: given 2 times in the query string; give it once',
+    });
+    // The API key too: one of two keys is no key.
+    const keys = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?address=${listed}&network=litecoin&apikey=${key.apikey}&apikey=bogus`,
+    );
+    expect(keys.status).toBe(400);
+    expect(keys.json.message).toBe('apikey: given 2 times in the query string; give it once');
+  });
+
   it('starts live AML tracking when a webhook is given', async () => {
     const address = randomAddress();
     const res = await get(

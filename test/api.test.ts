@@ -242,6 +242,23 @@ describe('validation', () => {
       message: 'Invalid Address.',
       detail: expect.any(String),
     });
+    const none = await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=no-address!', {
+      headers: h(),
+    });
+    expect(none.json.detail).toBe(
+      'Invalid Address: not an EVM or Bitcoin-family address (a 0x… address, base58check or bech32).',
+    );
+    // An EVM address says what is wrong with it (here a typo in its EIP-55 letter case).
+    const typo = await call(
+      app.baseUrl,
+      'DELETE',
+      '/v2/liveaml/delete?address=0x70997970c51812dc3A010C7d01b50e0d17dc79C8',
+      { headers: h() },
+    );
+    expectError(typo, 400, 5002);
+    expect(typo.json.message).toBe(
+      'Invalid Address: EIP-55 checksum mismatch in a mixed-case address.',
+    );
     const missing = await call(app.baseUrl, 'DELETE', '/v2/stream/delete', { headers: h() });
     expectError(missing, 400, 5002);
     expect(missing.json).toMatchObject({

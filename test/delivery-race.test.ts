@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TransactionSql } from '../src/db/index.js';
 import { createApiKey } from '../src/keys/keys.js';
-import { retractOrphanedEvents } from '../src/webhooks/events.js';
+import { enqueueConfirmations, retractOrphanedEvents } from '../src/webhooks/events.js';
 import {
   claimDueDeliveries,
   freezeAndMarkSent,
@@ -465,4 +465,32 @@ it('keeps retrying a retraction the receiver failed to take', async () => {
   expect(recorded).toMatchObject({ status: 'pending', attempts: 1 });
   expect(await claimIds()).toContain(retraction!.id);
   await db.sql`update webhook_events set status = 'cancelled' where tx_hash = '0xff' and status = 'pending'`;
+});
+
+it("numbers confirmations and retractions in the order of the events they follow, whatever the table's order", async () => {
+  const s = await subscription();
+  const hashes = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'];
+  for (const t of hashes) await insertEvent(s, t, false, { status: 'delivered' });
+  // Rows moved in the table (an updated row is written anew): its order is no longer the events'
+  // (found by an outside probe: 12 of 60 confirmations of one block were numbered out of order).
+  const shuffle = async () => {
+    for (const t of ['d1', 'd4', 'd2'])
+      await db.sql`update webhook_events set tx_hash = tx_hash || 'x' where tracked_id = ${s.trackedId} and tx_hash = ${`0x${t}`}`;
+    await db.sql`update webhook_events set tx_hash = rtrim(tx_hash, 'x') where tracked_id = ${s.trackedId}`;
+  };
+  const numbered = async (where: 'confirmed' | 'removed') =>
+    (
+      await db.sql<{ tx_hash: string }[]>`
+        select tx_hash from webhook_events where tracked_id = ${s.trackedId} and ${db.sql(where)} order by sequence`
+    ).map((r) => r.tx_hash.slice(2));
+  await shuffle();
+  await db.sql.begin((tx) => enqueueConfirmations(tx, 'eth', 5n));
+  expect(await numbered('confirmed')).toEqual(hashes);
+  await db.sql`update webhook_events set status = 'delivered', body = coalesce(body, '{"confirmed":true}')
+    where tracked_id = ${s.trackedId}`;
+  await shuffle();
+  await db.sql.begin((tx) => retractOrphanedEvents(tx, 'eth', 4n));
+  // One retraction per transaction (of its unconfirmed and confirmed events), in their order.
+  expect(await numbered('removed')).toEqual(hashes);
+  await db.sql`update webhook_events set status = 'cancelled' where tracked_id = ${s.trackedId} and status = 'pending'`;
 });

@@ -1,5 +1,5 @@
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import {
   createWebhookAgents,
@@ -71,6 +71,36 @@ it('takes the status line as the answer: a body cut short after it, or one that 
       more();
     });
   });
+  // 200 and one byte, the rest of the body later than the timeout (it counted as no answer,
+  // ETIMEDOUT, and the event taken was sent again; found by an outside probe).
+  const slow = await receivers.listen((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-length': '2' });
+      res.write('{');
+      setTimeout(() => res.end('}'), 3000).unref();
+    });
+  });
+  expect(await postWebhook(slow, {}, '{}', { timeoutMs: 300, allow })).toMatchObject({
+    status_code: 200,
+    error: null,
+    response: '{',
+  });
+  // 200, then a chunk size that is no number: the status line was read, and is the answer.
+  const garbled = createNetServer((socket) => {
+    socket.once('data', () =>
+      socket.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nxyz\r\n'),
+    );
+  });
+  await new Promise<void>((r) => garbled.listen(0, '127.0.0.1', r));
+  try {
+    const port = (garbled.address() as AddressInfo).port;
+    expect(
+      await postWebhook(`http://127.0.0.1:${port}/hook`, {}, '{}', { timeoutMs: 2000, allow }),
+    ).toMatchObject({ status_code: 200, error: null });
+  } finally {
+    garbled.close();
+  }
   const endlessResult = await postWebhook(endless, {}, '{}', { timeoutMs: 5000, allow });
   expect(endlessResult).toMatchObject({ status_code: 200, error: null });
   expect(endlessResult.response).toBe('x'.repeat(RESPONSE_EXCERPT_BYTES));

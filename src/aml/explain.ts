@@ -4,6 +4,7 @@ import { networkInfo } from '../config/networks.js';
 import type { Db } from '../db/index.js';
 import { formatUnits } from 'viem';
 import { EVM_SCOPE } from './labels/types.js';
+import { labelSubjects } from '../chains/address/index.js';
 import { MALICIOUS_CONTRACTS, parseTag, type AmlTags } from './tags.js';
 
 /**
@@ -122,7 +123,7 @@ export async function explainAnalysis(
 
   // The address's own labels, by category.
   const own = await sql<{ category: string; source: string; name: string }[]>`
-    select category, source, name from labels where address = ${address} and network = any(${nets}::text[])
+    select category, source, name from labels where address = any(${labelSubjects(network, address)}::text[]) and network = any(${nets}::text[])
     order by category, source`;
   // Native values with each counterparty and the address's volume (EVM only).
   const values = new Map<string, { sent: bigint; received: bigint }>();

@@ -1,6 +1,7 @@
 import { networkInfo } from '../config/networks.js';
 import type { Db } from '../db/index.js';
 import { EVM_SCOPE } from './labels/types.js';
+import { labelSubjects } from '../chains/address/index.js';
 import { MALICIOUS_CONTRACTS, isBaseTag, type BaseTag, type Findings } from './tags.js';
 import { DEGREE } from './exposure-store.js';
 
@@ -96,7 +97,7 @@ export async function addressFacts(
     }[]
   >`
     select
-      coalesce((select array_agg(distinct category) from labels where address = ${address} and network = any(${nets}::text[])), '{}') as categories,
+      coalesce((select array_agg(distinct category) from labels where address = any(${labelSubjects(network, address)}::text[]) and network = any(${nets}::text[])), '{}') as categories,
       ${
         evm
           ? sql`exists (select 1 from evm_transactions t join labels l on l.address = t.contract_address and l.network = any(${nets}::text[]) and l.source <> 'derived:deployer'

@@ -3,6 +3,7 @@ import { ApiError, ErrorNumber } from '../errors.js';
 import type { ApiKey, ApiKeyCache } from '../keys/index.js';
 import { decodeBasicAuth } from '../net/basic-auth.js';
 import { readJsonBody } from './body.js';
+import { queryParams } from './schemas.js';
 
 export type AuthEnv = { Variables: { apiKey: ApiKey; requestId: string; body: unknown } };
 
@@ -13,7 +14,7 @@ const MAX_KEY_LENGTH = 200;
  * HTTP basic-auth username (no password), or an `apikey` field of the body (JSON or form).
  */
 async function findKeyIn(c: Context): Promise<string | undefined> {
-  const fromQuery = c.req.query('apikey');
+  const fromQuery = queryParams(c).apikey;
   if (fromQuery) return fromQuery;
   const fromHeader = c.req.header('apikey');
   if (fromHeader) return fromHeader;

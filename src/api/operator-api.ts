@@ -28,7 +28,7 @@ import { announcesBody } from './admission.js';
 import { originAllowed } from '../dashboard/csrf.js';
 import type { ProxyTrust } from '../net/proxy.js';
 import { isJsonType } from '../net/content-encoding.js';
-import { parseInput, intParam } from './schemas.js';
+import { parseInput, intParam, queryParams } from './schemas.js';
 import { UUID_RE } from '../ids.js';
 
 /**
@@ -154,13 +154,13 @@ export function opsRoutes(deps: TravelRuleDeps, trustProxy: ProxyTrust | null): 
   ops.delete('/session', requireOperator(deps.sql, 'viewer'), closeOpsSession(deps.sql));
 
   ops.get('/travelrule/transactions', requireOperator(deps.sql, 'viewer'), async (c) => {
-    const q = parseInput(ListQuery, c.req.query());
+    const q = parseInput(ListQuery, queryParams(c));
     const { rows, total } = await listTransactions(deps.sql, q);
     return ok(c, rows.map(summary), { page_count: Math.ceil(total / q.limit) });
   });
 
   ops.get('/travelrule/pending', requireOperator(deps.sql, 'viewer'), async (c) => {
-    const q = parseInput(ListQuery, { ...c.req.query(), status: 'PENDING' });
+    const q = parseInput(ListQuery, { ...queryParams(c), status: 'PENDING' });
     const { rows, total } = await listTransactions(deps.sql, q);
     return ok(c, rows.map(summary), { page_count: Math.ceil(total / q.limit) });
   });

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { AuthEnv } from './auth.js';
 import { readJsonBody } from './body.js';
-import { parseInput } from './schemas.js';
+import { parseInput, queryParams } from './schemas.js';
 import { ApiError } from '../errors.js';
 import type { ApiKey } from '../keys/index.js';
 
@@ -84,7 +84,7 @@ export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly R
 }
 
 async function answer({ spec, handler }: Route, c: Context<AuthEnv>): Promise<Response> {
-  const query = spec.query ? parseInput(spec.query, c.req.query(), spec.fieldErrors) : undefined;
+  const query = spec.query ? parseInput(spec.query, queryParams(c), spec.fieldErrors) : undefined;
   let body: unknown;
   if (spec.body) {
     const raw = await readJsonBody(c);

@@ -1,4 +1,5 @@
 import { NETWORK_SYMBOLS } from '../config/networks.js';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApiError, ErrorNumber } from '../errors.js';
 
@@ -87,6 +88,24 @@ export function envelope<T extends z.ZodType>(data: T, paged = false) {
 }
 
 /** Validates input; the first problem becomes a 400 with the error number of its field. */
+/**
+ * The query string's parameters, each given once. A parameter given twice (`address=A&address=B`)
+ * is refused rather than one of its values picked: a proxy, a gateway or the caller's own log may
+ * read the other one (the last, where hono reads the first), and the request would then be
+ * screened for an address it does not show.
+ */
+export function queryParams(c: Context): Record<string, string> {
+  const all = c.req.queries();
+  for (const [name, values] of Object.entries(all))
+    if (values.length > 1)
+      throw new ApiError(
+        400,
+        ErrorNumber.BAD_REQUEST,
+        `${/^[\w.-]{1,40}$/.test(name) ? name : 'a parameter'}: given ${values.length} times in the query string; give it once`,
+      );
+  return Object.fromEntries(Object.entries(all).map(([name, [value]]) => [name, value!]));
+}
+
 export function parseInput<T extends z.ZodType>(
   schema: T,
   data: unknown,

@@ -17,13 +17,23 @@ export type StreamAddress =
  */
 export function normalizeStreamAddress(input: string): StreamAddress {
   const inferred = inferFamily(input);
-  if (!inferred) return { ok: false, reason: 'Invalid Address.' };
+  if (!inferred) return { ok: false, reason: `Invalid Address: ${notStreamable(input)}.` };
   if (inferred.family === 'evm' || inferred.family === 'utxo')
     return { ok: true, address: inferred.address, family: inferred.family };
   return {
     ok: false,
     reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.`,
   };
+}
+
+/**
+ * Why an address no network accepts is none a stream may watch: an EVM-looking one (`0x`) gets
+ * the EVM rules' reason (an EIP-55 mismatch, a wrong length), any other a plain statement.
+ */
+function notStreamable(input: string): string {
+  const evm = /^0x/i.test(input) ? validateAddress('eth', input) : undefined;
+  if (evm && !evm.ok) return evm.reason.replace(/\.$/, '');
+  return 'not an EVM or Bitcoin-family address (a 0x… address, base58check or bech32)';
 }
 
 /** An EVM address in its stored form (lower-case), or null; a mixed-case one must pass EIP-55. */

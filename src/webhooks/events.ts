@@ -32,7 +32,7 @@ export async function retractOrphanedEvents(
       update webhook_events set orphaned = true, confirmation_done = true,
         status = case when status = 'pending' and (lease_until is null or lease_until < now()) then 'cancelled' else status end
       where network = ${network} and block_number > ${ancestor.toString()} and not removed and not orphaned
-      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation
+      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation, sequence
     )`,
   );
 }
@@ -62,7 +62,8 @@ function retractionRows(tx: Sql | TransactionSql) {
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, false, true, true, true,
         '{"removed":true,' || replace(substr(body, 2), '"confirmed":true', '"confirmed":false'), incarnation
       from orphaned
-      where (status = 'delivered' or in_doubt > 0) and body is not null and tracked_id is not null`;
+      where (status = 'delivered' or in_doubt > 0) and body is not null and tracked_id is not null
+      order by sequence`;
 }
 
 /**
@@ -77,13 +78,15 @@ export async function enqueueConfirmations(
   return enqueueEvents(
     tx,
     CHAIN_EVENT_COLUMNS,
+    // In the order of the events they confirm (the numbering trigger numbers rows as inserted):
+    // a coin received and spent in one block is confirmed received first, as it was announced.
     tx`select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, true
-      from due where tracked_id is not null`,
+      from due where tracked_id is not null order by block_number, sequence`,
     tx`due as (
       update webhook_events set confirmation_done = true
       where network = ${network} and not confirmed and not confirmation_done and not orphaned
         and block_number <= ${upTo.toString()}
-      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash
+      returning kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, sequence
     )`,
   );
 }

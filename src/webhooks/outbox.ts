@@ -268,7 +268,7 @@ export async function recordAttemptBatch(
       insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error, api_key_id, response)
       select id, attempts, url, status_code, duration_ms, error, api_key_id, response from ev where outcome <> 'cancelled'
     ), ${endpointOutcomes(sql, policy)}, orphaned as (
-      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation
+      select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation, sequence
       from ev where orphaned and not removed and (outcome = 'delivered' or in_doubt > 0)
     ), ${retractionsOf(sql)}
     select id, attempts, status, (gave_up_at is not null and status = 'failed') as gave_up, max_attempts,

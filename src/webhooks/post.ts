@@ -144,6 +144,8 @@ function once(
     };
     // However the request ends, its timer and its stop listener go with it.
     req.on('close', done);
+    // Once the status line came, it is the answer, whatever ends the rest (below).
+    let answerGiven: (() => void) | undefined;
     req.on('response', (res) => {
       // The answer is read to its end (the connection is then reused) or to the read limit (the
       // connection is then closed); its first bytes are kept. The status line is the answer: a
@@ -180,6 +182,7 @@ function once(
       res.on('end', answer);
       res.on('close', answer);
       res.on('error', answer);
+      answerGiven = answer;
     });
     req.on('timeout', () =>
       req.destroy(
@@ -191,6 +194,9 @@ function once(
       whole = true;
     });
     req.on('error', (err) => {
+      // The timeout, the stop or a malformed chunk after the status line: the request's error,
+      // raised before the response's own end, would otherwise make a taken event a failure.
+      if (answerGiven) return answerGiven();
       done();
       request.whole = whole;
       request.reused = req.reusedSocket;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAddress } from '../../src/chains/address/index.js';
+import { labelSubjects, validateAddress } from '../../src/chains/address/index.js';
 
 /** The string with the character at `index` replaced by `char`. */
 function withChar(text: string, index: number, char: string): string {
@@ -12,6 +12,16 @@ const SEP23_MUXED = 'MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAA
 const ALGO_DOCS = 'VCMJKWOY5P5P7SKMZFFOCEROPJCZOTIJMNIYNUCKH7LRO45JMJP6UYBIJA';
 
 describe('stellar', () => {
+  it("gives a muxed account's labels its account's too (SEP-23: payments to it credit the account)", () => {
+    // SEP-23's own pair: the account and its muxed address of memo ID 0.
+    expect(labelSubjects('stellar', SEP23_MUXED)).toEqual([SEP23_MUXED, SEP23_ACCOUNT]);
+    // Not the other way round: one muxed address is one customer of the account's holder.
+    expect(labelSubjects('stellar', SEP23_ACCOUNT)).toEqual([SEP23_ACCOUNT]);
+    expect(labelSubjects('eth', '0x0000000000000000000000000000000000000001')).toEqual([
+      '0x0000000000000000000000000000000000000001',
+    ]);
+  });
+
   it.each([
     'GAAAAAAAACGC6',
     'MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAACJUR',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAddress } from '../../src/chains/address/index.js';
+import { labelSubjects, validateAddress } from '../../src/chains/address/index.js';
 
 /** The string with the character at `index` replaced by `char`. */
 function withChar(text: string, index: number, char: string): string {
@@ -120,5 +120,34 @@ describe('base58 and bech32 form rules', () => {
       ? { ok: false, reason: expect.stringContaining(reason) }
       : { ok: true, address: stored };
     expect(validateAddress(network, input)).toEqual(expected);
+  });
+});
+
+describe('litecoin P2SH', () => {
+  // OFAC's listed M8yFL6… (sanctioned_addresses_LTC.txt) and the legacy spelling of the same
+  // script hash, version 0x05: the same OP_HASH160 <h> OP_EQUAL output to Litecoin Core.
+  const LISTED = 'M8yFL6SFC6TreATegTyuSYkDfDRbisdpT3';
+  const LEGACY = '32m72D2HEycRqfBkaazZcuVpLWq9k3sYdt';
+
+  it('stores a legacy 3… address as the M… address Litecoin Core writes for its script', () => {
+    expect(validateAddress('litecoin', LEGACY)).toEqual({ ok: true, address: LISTED });
+    expect(validateAddress('litecoin', LISTED)).toEqual({ ok: true, address: LISTED });
+    // On Bitcoin 3… is the address itself.
+    expect(validateAddress('bitcoin', LEGACY)).toEqual({ ok: true, address: LEGACY });
+  });
+
+  it('looks labels up under both spellings (a label imported before 3… was respelt is under 3…)', () => {
+    expect(labelSubjects('litecoin', LISTED)).toEqual([LISTED, LEGACY]);
+    expect(labelSubjects('bitcoin', LEGACY)).toEqual([LEGACY]);
+    expect(labelSubjects('litecoin', 'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8')).toHaveLength(
+      1,
+    );
+  });
+
+  it("stores a test network's legacy 2… address as its Q… address (regtest's litecoind writes Q…)", () => {
+    const legacy = validateAddress('litecoin', '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc');
+    expect(legacy).toMatchObject({ ok: true, address: expect.stringMatching(/^Q/) });
+    const again = validateAddress('litecoin', (legacy as { address: string }).address);
+    expect(again).toEqual(legacy);
   });
 });

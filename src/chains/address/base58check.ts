@@ -23,3 +23,11 @@ export function decodeBase58Check(input: string, coder: BytesCoder = base58): Ba
   }
   return { ok: true, payload };
 }
+
+/** The base58check string of a payload (version bytes included): decodeBase58Check's inverse. */
+export function encodeBase58Check(payload: Uint8Array, coder: BytesCoder = base58): string {
+  const bytes = new Uint8Array(payload.length + 4);
+  bytes.set(payload);
+  bytes.set(sha256d(payload).subarray(0, 4), payload.length);
+  return coder.encode(bytes);
+}

@@ -8,12 +8,12 @@ import { validateEvm } from './evm.js';
 import { validatePolkadot } from './polkadot.js';
 import { refuse, type AddressResult, type FamilyValidator } from './result.js';
 import { validateSolana } from './solana.js';
-import { validateStellar } from './stellar.js';
+import { stellarAccountOf, validateStellar } from './stellar.js';
 import { validateSui } from './sui.js';
 import { validateTezos } from './tezos.js';
 import { validateTon } from './ton.js';
 import { validateTron } from './tron.js';
-import { validateUtxo } from './utxo.js';
+import { otherSpellings, validateUtxo } from './utxo.js';
 import { validateVechain } from './vechain.js';
 import { validateXrp } from './xrp.js';
 
@@ -63,6 +63,18 @@ export function validateAddress(network: string, input: string): AddressResult {
   return validate
     ? validate(input, network)
     : refuse(`no address rules for the ${info.family} family`);
+}
+
+/**
+ * The addresses whose labels are an address's (a stored form): itself; for a Stellar muxed
+ * account the account it belongs to (stellarAccountOf); for a Litecoin P2SH address its legacy
+ * spelling, as a label imported before those were stored respelt has it (otherSpellings).
+ */
+export function labelSubjects(network: string, address: string): string[] {
+  const family = networkInfo(network)?.family;
+  const account = family === 'stellar' ? stellarAccountOf(address) : undefined;
+  if (account) return [address, account];
+  return family === 'utxo' ? [address, ...otherSpellings(network, address)] : [address];
 }
 
 export interface InferredFamily {

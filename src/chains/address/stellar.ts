@@ -1,3 +1,4 @@
+import { base32nopad } from '@scure/base';
 import { decodeBase32Canonical } from './base32.js';
 import { crc16Xmodem } from './checksum.js';
 import { accept, refuse, type AddressResult } from './result.js';
@@ -31,4 +32,22 @@ export function validateStellar(input: string): AddressResult {
   if (bytes[kind.bytes - 2] !== (crc & 0xff) || bytes[kind.bytes - 1] !== crc >> 8)
     return refuse('StrKey CRC-16 checksum mismatch');
   return accept(input);
+}
+
+/**
+ * The account (`G…`) a muxed account (`M…`, SEP-23) belongs to: the same ed25519 key without the
+ * memo ID. Payments to a muxed account credit that account, so what is said of the account (a
+ * label) is said of each of its muxed addresses; not the other way round, since one muxed
+ * address is one customer of the account's holder. Undefined for anything else.
+ */
+export function stellarAccountOf(address: string): string | undefined {
+  if (!address.startsWith('M') || !validateStellar(address).ok) return undefined;
+  const key = decodeBase32Canonical(address)!.subarray(1, 33);
+  const account = new Uint8Array(35);
+  account[0] = KINDS.G!.version;
+  account.set(key, 1);
+  const crc = crc16Xmodem(account.subarray(0, 33));
+  account[33] = crc & 0xff;
+  account[34] = crc >> 8;
+  return base32nopad.encode(account);
 }

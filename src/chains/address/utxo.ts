@@ -1,10 +1,15 @@
-import { decodeBase58Check } from './base58check.js';
+import { decodeBase58Check, encodeBase58Check } from './base58check.js';
 import { accept, refuse, type AddressResult } from './result.js';
 import { decodeSegwit } from './segwit.js';
 
 interface UtxoParams {
   /** Version bytes of base58check P2PKH and P2SH addresses, mainnet and test networks together. */
   versions: readonly number[];
+  /**
+   * Versions that are another spelling of the same script, and the one the network's node writes
+   * (Litecoin's P2SH: the legacy `3…` of an `M…` address is the same OP_HASH160 <h> OP_EQUAL).
+   */
+  respell?: Readonly<Record<number, number>>;
   /** Bech32 HRPs of mainnet, testnet and regtest; empty where segwit is not deployed. */
   hrps: readonly string[];
 }
@@ -15,13 +20,19 @@ interface UtxoParams {
  *   HRPs `bc`, `tb`, `bcrt`.
  * - litecoin: P2PKH 0x30 (`L`), P2SH 0x32 (`M`) and the legacy 0x05 (`3`); test networks 0x6f
  *   (`m`/`n`), 0x3a (`Q`) and 0xc4 (`2`); HRPs `ltc`, `tltc`, `rltc`. MWEB (`ltcmweb1…`) is not accepted.
+ *   A legacy P2SH address is stored as Litecoin Core writes the same script (0x05 as 0x32, 0xc4 as
+ *   0x3a): its labels, streams and live AML are the `M…`/`Q…` address's.
  * - doge: P2PKH 0x1e (`D`), P2SH 0x16 (`9`/`A`); testnet 0x71 (`n`), 0xc4 (`2`); regtest of
  *   Dogecoin Core 1.14 uses 0x6f (`m`/`n`; the 1.21 development branch moves it to 0x71).
  *   Dogecoin has no segwit deployed, so no bech32.
  */
 const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
   bitcoin: { versions: [0x00, 0x05, 0x6f, 0xc4], hrps: ['bc', 'tb', 'bcrt'] },
-  litecoin: { versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4], hrps: ['ltc', 'tltc', 'rltc'] },
+  litecoin: {
+    versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4],
+    hrps: ['ltc', 'tltc', 'rltc'],
+    respell: { 0x05: 0x32, 0xc4: 0x3a },
+  },
   doge: { versions: [0x1e, 0x16, 0x71, 0x6f, 0xc4], hrps: [] },
 };
 
@@ -61,5 +72,26 @@ function checkVersion(
       `version byte 0x${version.toString(16).padStart(2, '0')} is not a ${network} address version`,
     );
   }
-  return accept(input);
+  const respelt = params.respell?.[version];
+  if (respelt === undefined) return accept(input);
+  const canonical = Uint8Array.from(payload);
+  canonical[0] = respelt;
+  return accept(encodeBase58Check(canonical));
+}
+
+/**
+ * The other spellings of a stored address's script (respell's inverse: a Litecoin `M…` address's
+ * legacy `3…`), for what was stored before legacy addresses were respelt (a label imported then).
+ */
+export function otherSpellings(network: string, address: string): string[] {
+  const respell = UTXO_PARAMS[network]?.respell;
+  const decoded = respell ? decodeBase58Check(address) : undefined;
+  if (!respell || !decoded?.ok || decoded.payload.length !== 21) return [];
+  return Object.entries(respell)
+    .filter(([, to]) => to === decoded.payload[0])
+    .map(([from]) => {
+      const legacy = Uint8Array.from(decoded.payload);
+      legacy[0] = Number(from);
+      return encodeBase58Check(legacy);
+    });
 }
