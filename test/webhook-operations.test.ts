@@ -512,6 +512,32 @@ describe('pause and resume', () => {
     expect(hook.received).toHaveLength(0);
   });
 
+  it("cancels a deleted stream's events at once: a stream created again at once gets none of them", async () => {
+    const hook = await receiver();
+    const address = randomAddress();
+    await stream(keyA, address, hook.url);
+    await api(keyA, 'POST', '/stream/pause', { address });
+    const { transactionHash } = await wallet.send(address, 1n);
+    await eventually(
+      () =>
+        db.sql<{ parked: boolean }[]>`
+          select next_attempt_at = 'infinity' as parked from webhook_events where tx_hash = ${transactionHash}`,
+      (r) => r.length === 1 && r[0]!.parked,
+    );
+    // Deleted and created again before the dispatcher looks (found by an outside probe: the
+    // events found the new stream's receiver and were sent to it).
+    const again = await receiver();
+    expect((await api(keyA, 'DELETE', `/stream/delete?address=${address}`)).json.code).toBe(0);
+    const [row] = await db.sql<{ status: string }[]>`
+      select status from webhook_events where tx_hash = ${transactionHash} and kind = 'stream'`;
+    expect(row!.status).toBe('cancelled');
+    await stream(keyA, address, again.url);
+    const next = await wallet.send(address, 2n);
+    await again.waitFor((all) => all.some((r) => r.json?.tx?.hash === next.transactionHash));
+    expect(again.received.map((r) => r.json.tx.hash)).not.toContain(transactionHash);
+    expect(hook.received).toHaveLength(0);
+  });
+
   it('lets the events kept for a disabled endpoint follow the stream to its new URL', async () => {
     const [old, next] = [await receiver(), await receiver()];
     const address = randomAddress();

@@ -1,6 +1,6 @@
 import type { Fragment, Sql, TransactionSql } from '../db/index.js';
 import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
-import { releaseSubscription } from '../webhooks/holds.js';
+import { cancelSubscriptionEvents, releaseSubscription } from '../webhooks/holds.js';
 
 /** Streams: a key's "call my webhook when this address acts" subscriptions (tracked_addresses). */
 
@@ -143,7 +143,7 @@ const SUBSCRIPTION = {
 /**
  * Ends one subscription of a key's address; the row goes when the other one is not there
  * either. False when the key has no such subscription (another key's are never touched). Its
- * events not delivered are cancelled (the dispatcher finds no receiver for them), held ones too.
+ * events not delivered are cancelled now, held ones too (cancelSubscriptionEvents).
  */
 export async function unsubscribe(
   sql: Sql,
@@ -152,10 +152,12 @@ export async function unsubscribe(
   which: 'stream' | 'aml',
 ): Promise<boolean> {
   return (await sql.begin(async (tx) => {
-    const [row] = await tx<{ id: string }[]>`
-      select id::text from tracked_addresses where api_key_id = ${apiKeyId} and address = ${address} for update`;
-    if (!row) return false;
-    await releaseSubscription(tx, row.id, SUBSCRIPTION[which].kind);
+    const [row] = await tx<{ id: string; subscribed: boolean }[]>`
+      select id::text, ${tx(SUBSCRIPTION[which].webhook)} is not null as subscribed
+      from tracked_addresses where api_key_id = ${apiKeyId} and address = ${address} for update`;
+    if (!row?.subscribed) return false;
+    // Before the row may go (its events' tracked_id with it).
+    await cancelSubscriptionEvents(tx, row.id, SUBSCRIPTION[which].kind);
     return removeSubscription(tx, apiKeyId, address, which);
   })) as boolean;
 }

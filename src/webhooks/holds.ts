@@ -125,6 +125,26 @@ export function releaseSubscription(
   );
 }
 
+/**
+ * The events of one subscription row's kind still to send, cancelled now (the subscription was
+ * deleted): not left for the dispatcher to find without a receiver, since a subscription created
+ * again meanwhile would give them one. An event with an attempt in flight is left to it (its
+ * outcome is recorded as it comes; only a failed one is tried again, by then cancelled when its
+ * subscription is still gone).
+ */
+export async function cancelSubscriptionEvents(
+  tx: TransactionSql,
+  trackedId: string,
+  kind: 'stream' | 'liveaml',
+): Promise<number> {
+  const rows = await tx`
+    update webhook_events e set status = 'cancelled'
+    where e.tracked_id = ${trackedId}::bigint and e.kind = ${kind} and e.status = 'pending'
+      and (e.lease_until is null or e.lease_until < now())
+    returning e.id`;
+  return rows.length;
+}
+
 /** The parked travel rule events of a key (its travel rule webhook changed). */
 export function releaseTravelRuleEvents(tx: Sql | TransactionSql, apiKeyId: string) {
   return releaseEvents(
