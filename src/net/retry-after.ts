@@ -21,7 +21,8 @@ export function retryAfterAnswerS(attempts: number, retryAfterS: number | null):
 export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | null {
   if (value === undefined) return null;
   const v = value.trim();
-  if (/^\d{1,10}$/.test(v)) return Number(v);
+  // delay-seconds is 1*DIGIT, any length: a longer one than a Number holds exactly is still long.
+  if (/^\d+$/.test(v)) return Math.min(Number(v), Number.MAX_SAFE_INTEGER);
   const at = Date.parse(v);
   if (!/[a-z]/i.test(v) || Number.isNaN(at)) return null;
   return Math.max(0, Math.ceil((at - now) / 1000));

@@ -92,6 +92,8 @@ export function parseWebhookUrl(value: string): UrlCheck {
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   // Node's clients take port 0 as none and connect to 80 or 443: not the port the URL names.
   if (url.port === '0') return { ok: false, reason: 'port 0 is not a port to connect to' };
+  // A fragment is the client's own and never sent: not kept as if it were part of the receiver.
+  url.hash = '';
   return { ok: true, url };
 }
 

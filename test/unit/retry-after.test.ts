@@ -8,6 +8,9 @@ describe('Retry-After', () => {
     expect(retryAfterSeconds(' 0 ', now)).toBe(0);
     expect(retryAfterSeconds('Sun, 29 Nov 2026 10:01:30 GMT', now)).toBe(90);
     expect(retryAfterSeconds('Sun, 29 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    // Any number of digits (1*DIGIT): eleven or fifty ask for long, and get the longest wait.
+    expect(retryAfterSeconds('10000000000', now)).toBe(10_000_000_000);
+    expect(retryAfterAnswerS(1, retryAfterSeconds('9'.repeat(50), now))).toBe(retryDelayS(10));
     for (const junk of [undefined, '', '-5', '1.5', 'soon', 'Mon'])
       expect(retryAfterSeconds(junk, now), String(junk)).toBeNull();
   });

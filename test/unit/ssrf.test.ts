@@ -72,6 +72,9 @@ describe('webhook URLs', () => {
     expect(parseWebhookUrl('http://127.0.0.1:00/x').ok).toBe(false);
     expect(parseWebhookUrl('https://hooks.example.com:8443/x').ok).toBe(true);
     expect(parseWebhookUrl('https://example.com/' + 'a'.repeat(3000)).ok).toBe(false);
+    // A fragment is never sent: not stored with the receiver either.
+    const withFragment = parseWebhookUrl('https://hooks.example.com/x?y=1#part');
+    expect(withFragment.ok && withFragment.url.toString()).toBe('https://hooks.example.com/x?y=1');
   });
 
   it('checks what a name resolves to', async () => {
