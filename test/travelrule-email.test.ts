@@ -704,3 +704,36 @@ describe('a scheme that does not match the port', () => {
     );
   });
 });
+
+describe("the relay's own words", () => {
+  it('stay out of the log, and a view link they quote keeps no token anywhere', () => {
+    // A greylisting filter quoting the link it refused (found by an outside probe: the link's
+    // token, valid for days, was in the worker's log).
+    const link =
+      'https://tollgate.example/v2/travelrule/transaction/4a50?q=1796594013.def4eaed.ZjSm-x_1';
+    const greylisted = Object.assign(new Error('Message failed'), {
+      code: 'EMESSAGE',
+      command: 'DATA',
+      responseCode: 451,
+      response: `451-4.7.1 greylisted, URL ${link} try later`,
+    });
+    const err = classifySendError(greylisted, true, new URL('smtp://mail.acme.example:587'));
+    expect(err).toBeInstanceOf(RetryableError);
+    // For the message's record: the relay's words, without the token.
+    expect(err.message).toBe(
+      'SMTP send failed (EMESSAGE at DATA): 451-4.7.1 greylisted, URL https://tollgate.example/v2/travelrule/transaction/4a50?q=<token hidden> try later',
+    );
+    // For the log: its code only.
+    expect((err as Error & { forLog: string }).forLog).toBe(
+      "SMTP send failed (EMESSAGE at DATA): relay answered 451 4.7.1 (its words are in the message's record)",
+    );
+    // A refusal keeps its kind (PermanentError) and its hint.
+    const refused = classifySendError(
+      { ...greylisted, responseCode: 550, response: `550 5.7.1 rejected: ${link}` },
+      true,
+      new URL('smtp://mail.acme.example:587'),
+    );
+    expect(refused).toBeInstanceOf(PermanentError);
+    expect((refused as Error & { forLog: string }).forLog).not.toContain('q=');
+  });
+});

@@ -163,9 +163,10 @@ export async function sendMessage(
     const status =
       err instanceof TrpRetryable || err instanceof TrpRefused ? (err.status ?? null) : null;
     const reason = err instanceof Error ? err.message.slice(0, 300) : String(err);
-    // For logs: without a peer's own words, which may echo the persons (TrpRefused.forLog).
-    const logged =
-      err instanceof TrpRetryable || err instanceof TrpRefused ? err.forLog.slice(0, 300) : reason;
+    // For logs: without a peer's or a relay's own words, which may echo the persons or a view
+    // link (TrpRefused.forLog, classifySendError).
+    const forLog = (err as { forLog?: unknown } | null)?.forLog;
+    const logged = typeof forLog === 'string' ? forLog.slice(0, 300) : reason;
     const inDoubt = err instanceof TrpRetryable ? err.inDoubt : err instanceof MailInDoubtError;
     // graphile-worker waits e^attempts s before the next attempt; a peer's 429 or 503 may ask
     // for longer (Retry-After): then the next attempt is a job of its own, set for that time.
