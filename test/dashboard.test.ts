@@ -351,6 +351,13 @@ describe('travel rule decisions', () => {
     expect(page.status).toBe(200);
     expect(page.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
     expect(page.text).toContain('<bdi>not [U+202E]our customer</bdi>');
+    // The reference too, in the page and in the queue (an override in it read backwards).
+    await db.sql`update travelrule_transactions set transaction_ref = ${'mail-4 \u202egnp.exe'} where id = ${id}`;
+    for (const path of [`/dashboard/travelrule/${id}`, '/dashboard/travelrule?status=PENDING']) {
+      const shown = await viewer.get(path);
+      expect(shown.text, path).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+      expect(shown.text, path).toContain('<bdi>mail-4 [U+202E]gnp.exe</bdi>');
+    }
   });
 
   it("explains a party's screening on the transaction page: the tag, its label source", async () => {

@@ -336,6 +336,15 @@ describe('e-mail fallback over SMTP', () => {
     expect(mail.subject).not.toMatch(/[\r\n]/);
   });
 
+  it('shows bidirectional controls in what others typed as code points, in every part and the subject', () => {
+    // An override read "mail-4 exe.png" in the subject and the plain part (found by an outside probe).
+    const mail = composeInquiryEmail({ ...sample, transactionRef: 'mail-4 \u202egnp.exe' });
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).toContain('mail-4 [U+202E]gnp.exe');
+      expect(part).not.toContain('\u202e');
+    }
+  });
+
   it('throws PermanentError on a 5xx refusal of the recipient, without the mail in the message', async () => {
     const m = mailer();
     try {

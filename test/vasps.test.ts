@@ -70,6 +70,12 @@ describe('VaspInput', () => {
       path: ['website'],
       message: 'must be an http(s) URL',
     });
+    // One line: the name is written into the e-mails of the fallback (found by an outside probe).
+    expect(bad({ name: 'Line\r\nBcc: x@evil.example' })).toMatchObject({
+      path: ['name'],
+      message: 'must be one line, without control characters',
+    });
+    expect(bad({ legal_name: 'Acme\u0085AG' })).toMatchObject({ path: ['legal_name'] });
     expect(bad({ country: 'XX' })).toMatchObject({ path: ['country'] });
     expect(bad({ country: 'CHE' })).toMatchObject({ path: ['country'] });
     expect(bad({ uid: 'nope' })).toMatchObject({ path: ['uid'] });

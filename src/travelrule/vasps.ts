@@ -9,6 +9,7 @@ import { ConfigError } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
 import { COUNTRY_CODES } from './ivms101/countries.js';
+import { CONTROL_CHARS } from './ivms101/fields.js';
 import { randomToken, secretHash, UUID_RE } from '../ids.js';
 import { normalizeFingerprint } from '../net/tls-certs.js';
 
@@ -92,12 +93,20 @@ export const VaspInput = z.object({
       .regex(UUID_RE, 'must be a UUID')
       .transform((v) => v.toLowerCase()),
   ),
+  // One line: shown in lists and pages, and written into the e-mails of the fallback.
   name: z
     .string()
     .trim()
     .min(1, 'must be 1 to 100 characters')
-    .max(100, 'must be 1 to 100 characters'),
-  legal_name: optional(z.string().trim().max(200, 'must be at most 200 characters')),
+    .max(100, 'must be 1 to 100 characters')
+    .refine((v) => !CONTROL_CHARS.test(v), 'must be one line, without control characters'),
+  legal_name: optional(
+    z
+      .string()
+      .trim()
+      .max(200, 'must be at most 200 characters')
+      .refine((v) => !CONTROL_CHARS.test(v), 'must be one line, without control characters'),
+  ),
   /** ISO 3166-1 alpha-2, any letter case; stored upper case. */
   country: optional(
     z

@@ -505,6 +505,23 @@ describe('parseTravelRuleInput: each rule broken once', () => {
       'Yıl\u0000maz',
     ],
     [
+      'primaryIdentifier with a C1 control character (a terminal CSI)',
+      (b) => {
+        originatorPerson(b).name.nameIdentifier[0].primaryIdentifier = 'A\u009b31mB';
+      },
+      `${P}.name.nameIdentifier[0].primaryIdentifier`,
+      /control characters/,
+      'A\u009b31mB',
+    ],
+    [
+      'transaction_ref with a line separator',
+      (b) => {
+        b.transaction_ref = 'wd\u20281';
+      },
+      'transaction_ref',
+      /control characters/,
+    ],
+    [
       'secondaryIdentifier over 100',
       (b) => {
         originatorPerson(b).name.nameIdentifier[0].secondaryIdentifier = 'Wvu'.repeat(34);

@@ -9,7 +9,7 @@ interface UtxoParams {
    * Versions that are another spelling of the same script, and the one the network's node writes
    * (Litecoin's P2SH: the legacy `3…` of an `M…` address is the same OP_HASH160 <h> OP_EQUAL).
    */
-  respell?: Readonly<Record<number, number>>;
+  respell?: readonly (readonly [from: number, to: number])[];
   /** Bech32 HRPs of mainnet, testnet and regtest; empty where segwit is not deployed. */
   hrps: readonly string[];
 }
@@ -31,7 +31,10 @@ const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
   litecoin: {
     versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4],
     hrps: ['ltc', 'tltc', 'rltc'],
-    respell: { 0x05: 0x32, 0xc4: 0x3a },
+    respell: [
+      [0x05, 0x32],
+      [0xc4, 0x3a],
+    ],
   },
   doge: { versions: [0x1e, 0x16, 0x71, 0x6f, 0xc4], hrps: [] },
 };
@@ -72,7 +75,7 @@ function checkVersion(
       `version byte 0x${version.toString(16).padStart(2, '0')} is not a ${network} address version`,
     );
   }
-  const respelt = params.respell?.[version];
+  const respelt = params.respell?.find(([from]) => from === version)?.[1];
   if (respelt === undefined) return accept(input);
   const canonical = Uint8Array.from(payload);
   canonical[0] = respelt;
@@ -87,11 +90,11 @@ export function otherSpellings(network: string, address: string): string[] {
   const respell = UTXO_PARAMS[network]?.respell;
   const decoded = respell ? decodeBase58Check(address) : undefined;
   if (!respell || !decoded?.ok || decoded.payload.length !== 21) return [];
-  return Object.entries(respell)
+  return respell
     .filter(([, to]) => to === decoded.payload[0])
     .map(([from]) => {
       const legacy = Uint8Array.from(decoded.payload);
-      legacy[0] = Number(from);
+      legacy[0] = from;
       return encodeBase58Check(legacy);
     });
 }

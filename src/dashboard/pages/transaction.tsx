@@ -165,7 +165,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
   const failed = p.messages.filter((m) => m.status === 'failed').length;
   return (
     <Layout
-      title={`Transaction ${t.transaction_ref}`}
+      title={`Transaction ${v(t.transaction_ref)}`}
       session={p.session}
       current="/dashboard/travelrule"
       flash={p.flash}
@@ -186,7 +186,9 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
         <h2 id="h-summary">Summary</h2>
         <dl>
           <Row label="Reference">
-            <code>{t.transaction_ref}</code>
+            <code>
+              <bdi>{v(t.transaction_ref)}</bdi>
+            </code>
           </Row>
           <Row label="Id">
             <code>{t.id}</code>

@@ -235,7 +235,9 @@ export const TransactionsPage: FC<
           {p.rows.map((t) => (
             <tr data-id={t.id}>
               <td class="ref">
-                <a href={`/dashboard/travelrule/${t.id}`}>{t.transaction_ref}</a>
+                <a href={`/dashboard/travelrule/${t.id}`}>
+                  <bdi>{v(t.transaction_ref)}</bdi>
+                </a>
               </td>
               <td>{t.direction}</td>
               <td>

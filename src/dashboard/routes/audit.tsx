@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { withVisibleControls as v } from '../../travelrule/index.js';
 import { storableDay } from '../../dates.js';
 import {
   AUDIT_ACTIONS,
@@ -99,7 +100,7 @@ function TargetCell({ r }: { r: AuditEntry }) {
   if (r.transaction_ref !== null)
     return (
       <a href={`/dashboard/travelrule/${r.target}`} title={r.target}>
-        {r.transaction_ref}
+        <bdi>{v(r.transaction_ref)}</bdi>
       </a>
     );
   return <code>{r.target}</code>;

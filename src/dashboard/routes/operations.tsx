@@ -29,6 +29,7 @@ import {
   type DashEnv,
 } from '../context.js';
 import { CsrfField, Layout, Time } from '../layout.js';
+import { withVisibleControls as v } from '../../travelrule/index.js';
 
 /**
  * /dashboard/operations: per network the head, indexed block, lag and last reorg; the job
@@ -450,12 +451,14 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     <Time at={m.at} />
                   </td>
                   <td>
-                    <a href={`/dashboard/travelrule/${m.transaction_id}`}>{m.transaction_ref}</a>
+                    <a href={`/dashboard/travelrule/${m.transaction_id}`}>
+                      <bdi>{v(m.transaction_ref)}</bdi>
+                    </a>
                   </td>
                   <td>{m.kind}</td>
-                  <td>{m.counterparty ?? '—'}</td>
+                  <td>{m.counterparty ? <bdi>{v(m.counterparty)}</bdi> : '—'}</td>
                   <td class="num">{m.last_status ?? '—'}</td>
-                  <td>{m.last_error ?? '—'}</td>
+                  <td>{m.last_error ? <bdi>{v(m.last_error)}</bdi> : '—'}</td>
                   <td class="num">{m.attempts}</td>
                 </tr>
               ))}

@@ -47,8 +47,10 @@ export const MAX_ADDRESS_LINES = 7;
 /** Dates of birth before this are refused as typing errors (no living person was born earlier). */
 export const EARLIEST_DATE_OF_BIRTH = '1900-01-01';
 
-// C0 controls and DEL: never part of a name or an address, and unsafe in e-mails and logs.
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+// Unicode's control characters (C0, DEL and C1: a CSI, U+009B, starts a terminal's escape
+// sequence) and its line and paragraph separators: never part of a name, an address or a
+// reference, and unsafe in e-mails, pages and logs.
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** null, a missing key and a blank string all mean "not given" for an optional field. */
 export function optional<T extends z.ZodType>(schema: T) {

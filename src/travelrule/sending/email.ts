@@ -4,7 +4,7 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { TravelRuleConfig } from '../../config/index.js';
 import { PermanentError, RetryableError } from '../../errors.js';
 import { isLoopbackHost } from '../../urls.js';
-import { escapeHtml } from '../view-page.js';
+import { escapeHtml, withVisibleControls } from '../view-page.js';
 
 /**
  * The e-mail fallback: a VASP without the travel rule protocol is told about a transaction by
@@ -384,20 +384,24 @@ function compose(
 ): MailMessage {
   const width = Math.max(...list.map(([l]) => l.length)) + 2;
   const link = d.link;
-  const text = [
-    `Dear ${d.toVasp} compliance team,`,
-    '',
-    intro,
-    '',
-    ...list.map(([l, v]) => `${`${l}:`.padEnd(width)}${v}`),
-    '',
-    ...(link ? ['Transaction information (opens over HTTPS):', link, ''] : []),
-    ...steps,
-    '',
-    ...(link ? ['The link shows personal data: please do not forward it.', ''] : []),
-    `${d.fromVasp} (sent by Tollgate)`,
-    '',
-  ].join('\n');
+  // What others typed (a reference, a VASP's name) cannot turn the mail's lines around, as in
+  // the HTML part (escapeHtml).
+  const text = withVisibleControls(
+    [
+      `Dear ${d.toVasp} compliance team,`,
+      '',
+      intro,
+      '',
+      ...list.map(([l, v]) => `${`${l}:`.padEnd(width)}${v}`),
+      '',
+      ...(link ? ['Transaction information (opens over HTTPS):', link, ''] : []),
+      ...steps,
+      '',
+      ...(link ? ['The link shows personal data: please do not forward it.', ''] : []),
+      `${d.fromVasp} (sent by Tollgate)`,
+      '',
+    ].join('\n'),
+  );
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
@@ -412,7 +416,7 @@ ${link ? '<p>The link shows personal data: please do not forward it.</p>\n' : ''
 </body>
 </html>
 `;
-  return { to: d.to, subject: headerText(subject), text, html };
+  return { to: d.to, subject: headerText(withVisibleControls(subject)), text, html };
 }
 
 /** A VASP without the protocol is asked to review a transfer to or from one of its customers. */
