@@ -30,6 +30,12 @@ export function isLostArrayTypesFetch(err: unknown): boolean {
   );
 }
 
+/** The statement text postgres.js gives a query's error (none of its parameters), cut short. */
+function statementOf(err: unknown): string | undefined {
+  const query = (err as { query?: unknown } | null)?.query;
+  return typeof query === 'string' ? query.replace(/\s+/g, ' ').slice(0, 300) : undefined;
+}
+
 let installed = false;
 
 export function guardPostgresDefects(): void {
@@ -47,6 +53,9 @@ export function guardPostgresDefects(): void {
       {
         error: describeError(err),
         origin,
+        // postgres.js names the statement of a failed query (its text, never its parameters):
+        // which one nobody waited for.
+        query: statementOf(err),
         // The frames only: the stack's first lines repeat the message, which may be viem's whole
         // one (a node's URL and the request body).
         stack:
