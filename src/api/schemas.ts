@@ -24,8 +24,16 @@ export function intParam(opts: {
   default?: number;
   description: string;
 }) {
-  const digits = z.string().regex(/^\d{1,9}$/, 'must be a whole number');
-  const bounded = digits.transform(Number).pipe(z.int().min(opts.min).max(opts.max));
+  const digits = z.string().regex(/^-?\d{1,400}$/, 'must be a whole number');
+  // A number past a bound, however long, is told as past it (`limit=-1`: at least 1), not as no
+  // number: read as a BigInt and held just past the bound it passes.
+  const bounded = digits
+    .transform((v) => {
+      const n = BigInt(v);
+      if (n > BigInt(opts.max)) return opts.max + 1;
+      return n < BigInt(opts.min) ? opts.min - 1 : Number(n);
+    })
+    .pipe(z.int().min(opts.min).max(opts.max));
   const schema =
     opts.default === undefined ? bounded : bounded.optional().transform((v) => v ?? opts.default!);
   const described = schema.meta({

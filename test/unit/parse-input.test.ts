@@ -94,6 +94,17 @@ describe('parseInput messages', () => {
     });
     expect(() => parseInput(Query, {})).toThrow('page: is required');
     expect(() => parseInput(Query, { page: 'x' })).toThrow('page: must be a whole number');
+    expect(() => parseInput(Query, { page: '1.5' })).toThrow('page: must be a whole number');
+    // Past a bound, however far: said as past it (it was "must be a whole number").
+    for (const [page, message] of [
+      ['11', 'page: must be at most 10'],
+      ['2147483648', 'page: must be at most 10'],
+      ['9'.repeat(40), 'page: must be at most 10'],
+      ['0', 'page: must be at least 1'],
+      ['-1', 'page: must be at least 1'],
+    ])
+      expect(() => parseInput(Query, { page }), page).toThrow(message);
+    expect(parseInput(Query, { page: '010' })).toEqual({ page: 10 });
     expect(() => parseInput(Query, { page: '1', name: 'ab' })).toThrow(
       'name: must be at least 3 characters',
     );
