@@ -1,3 +1,4 @@
+import { mailAddress } from '../net/email-address.js';
 import { TravelRuleError } from './errors.js';
 import { transition, type Actor, type Status } from './lifecycle.js';
 import { enqueueMessage } from './sending/queue.js';
@@ -21,8 +22,6 @@ import {
  * The compliance review: an operator accepts, rejects or cancels a transaction, or records the
  * answer of a counterparty that has no protocol (an e-mail reply).
  */
-
-const EMAIL_RE = /^[^\s@<>(),;:"]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 
 /**
  * The operator accepts a PENDING transaction. Outgoing: it goes to the beneficiary VASP, over
@@ -50,8 +49,8 @@ export async function acceptByOperator(
     );
     return 'WAITING_ADDRESS_DATA';
   }
-  if (opts.email !== undefined && !EMAIL_RE.test(opts.email))
-    throw new TravelRuleError('invalid', 'email: not an e-mail address');
+  const given = opts.email !== undefined ? mailAddress(opts.email) : undefined;
+  if (given && !given.ok) throw new TravelRuleError('invalid', `email: ${given.reason}`);
   const vasp = t.counterparty_vasp_id ? await getVasp(deps.sql, t.counterparty_vasp_id) : undefined;
   if (t.status !== 'PENDING')
     throw new TravelRuleError(
@@ -59,7 +58,7 @@ export async function acceptByOperator(
       `the transaction is ${t.status}; only a PENDING one can be accepted`,
     );
   // A Travel Address given to create_tx decides where the inquiry goes; else the directory.
-  if ((t.beneficiary_travel_address || vasp?.trp_endpoint) && !opts.email) {
+  if ((t.beneficiary_travel_address || vasp?.trp_endpoint) && !given) {
     await moving(() =>
       deps.sql.begin(async (tx) => {
         await transition(tx, { id, from: 'PENDING', to: 'OTHER_VASP_PENDING', actor });
@@ -73,7 +72,7 @@ export async function acceptByOperator(
     );
     return 'OTHER_VASP_PENDING';
   }
-  const email = opts.email ?? vasp?.email ?? undefined;
+  const email = (given?.ok ? given.address : undefined) ?? vasp?.email ?? undefined;
   if (!email)
     throw new TravelRuleError(
       'invalid',

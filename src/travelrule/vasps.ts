@@ -10,6 +10,7 @@ import type { Sql } from '../db/index.js';
 import { projectPath } from '../paths.js';
 import { COUNTRY_CODES } from './ivms101/countries.js';
 import { CONTROL_CHARS } from './ivms101/fields.js';
+import { mailAddress } from '../net/email-address.js';
 import { randomToken, secretHash, UUID_RE } from '../ids.js';
 import { normalizeFingerprint } from '../net/tls-certs.js';
 
@@ -162,8 +163,12 @@ export const VaspInput = z.object({
     z
       .string()
       .trim()
-      .max(254, 'must be an e-mail address')
-      .pipe(z.email('must be an e-mail address')),
+      .transform((v, ctx) => {
+        const checked = mailAddress(v);
+        if (checked.ok) return checked.address;
+        ctx.addIssue({ code: 'custom', message: `must be an e-mail address: ${checked.reason}` });
+        return z.NEVER;
+      }),
   ),
   /** The secret of their inbound URL; generated (32 random bytes, base64url) when absent. */
   inbound_token: optional(
