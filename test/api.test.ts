@@ -78,6 +78,14 @@ describe('authentication', () => {
     expectError(twice, 400, 5000);
     expect(twice.json.message).toBe('Form field "address" is given more than once.');
     expectError(await form(`apikey=${keyA}&address=%00&webhook=x`), 400, 5000);
+    // JSON sent as a form (curl -d without its Content-Type) is said to be so, with the key in
+    // the header (it was "address: is required").
+    const asForm = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', apikey: keyA },
+      body: JSON.stringify({ address, webhook: hook }),
+    });
+    expectError(asForm, 400, 5000);
+    expect(asForm.json.message).toMatch(/^The body is JSON but its Content-Type says a form/);
   });
 
   it('answers 401 with the error body for no key, a wrong key, and a revoked key', async () => {

@@ -22,6 +22,14 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     return undefined;
   }
   const form = /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '');
+  // JSON sent as a form (`curl -d '{…}'` without its Content-Type): every field would be missing,
+  // and "address: is required" would not say why.
+  if (form && /^\s*[[{]/.test(text))
+    throw new ApiError(
+      400,
+      ErrorNumber.BAD_REQUEST,
+      'The body is JSON but its Content-Type says a form (application/x-www-form-urlencoded): send it with Content-Type: application/json.',
+    );
   let value: unknown;
   try {
     value = form ? formFields(text) : JSON.parse(text);
