@@ -632,6 +632,17 @@ describe('login limits', () => {
       limitedAnswers.push(sameShape(reply.text).replace(`value="${login}"`, 'value="…"'));
     }
     expect(limitedAnswers[0]).toBe(limitedAnswers[1]);
+    // The operator API's says what else counts (calls side by side) and what to use instead.
+    const api = await send(
+      '127.0.0.55',
+      'GET',
+      '/ops/travelrule/pending',
+      basic('rex.reviewer', 'x'),
+    );
+    expect(api.status).toBe(429);
+    expect(JSON.parse(api.text).message).toMatch(
+      /failed or in progress at once.*POST \/ops\/session/,
+    );
   });
 
   it('keeps scrypt to a bounded queue under a flood from many addresses, while DNS lookups keep completing', async () => {

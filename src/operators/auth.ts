@@ -28,7 +28,10 @@ export const OTP_HEADER = 'x-tollgate-otp';
 const MAX_AUTHORIZATION_LENGTH = 1500;
 
 const INVALID = 'Invalid operator credentials.';
-const LIMITED = 'Too many login attempts from this address; try again later.';
+// Every call with a password is a login attempt, so calls side by side meet the limit on
+// attempts in progress at once (found by an outside probe, who read it as a wrong password).
+const LIMITED =
+  'Too many login attempts from this address, failed or in progress at once; try again later. Calls side by side: use a session token (POST /ops/session) as Bearer instead of the password.';
 const BUSY = 'Too many logins at once; try again in a moment.';
 const SESSION_NEEDED =
   'This operator has a second factor: open a session with POST /ops/session (basic auth and the X-Tollgate-OTP header) and send its token as "Authorization: Bearer <token>".';
