@@ -144,6 +144,10 @@ describe('the delivery log', () => {
     expect(Number.isInteger(failed.duration_ms) && failed.duration_ms >= 0).toBe(true);
     expect(new Date(failed.attempted_at).toISOString()).toBe(failed.attempted_at);
     expect(Date.parse(ok.attempted_at)).toBeGreaterThanOrEqual(Date.parse(failed.attempted_at));
+    // The time an attempt was made: before the receiver had it (it was when the outcome was
+    // recorded, after the answer; found by an outside probe).
+    expect(Date.parse(failed.attempted_at)).toBeLessThanOrEqual(hook.received[0]!.at);
+    expect(Date.parse(ok.attempted_at)).toBeLessThanOrEqual(hook.received[1]!.at);
   });
 
   it('filters by status, kind, event id (or its webhook-id) and time, and pages', async () => {

@@ -495,11 +495,12 @@ export class DeliveryDispatcher {
       if (!(await new Promise<boolean>((r) => ep.waiting.push(r)))) return undefined;
     } else if (ep.active++ === 0) ep.lastProgress = Date.now();
     try {
+      const startedAt = Date.now();
       const headers = webhookHeaders(
         ev.webhook_secret,
         `msg_${ev.id}`,
         body,
-        Date.now(),
+        startedAt,
         ev.webhook_secret_previous,
       );
       const r = await postWebhook(url, headers, body, {
@@ -522,6 +523,7 @@ export class DeliveryDispatcher {
         // A body that may hold persons is never stored in clear: nor is an answer to it.
         response: freezesBody(this.deps, ev) ? r.response : null,
         posted: true,
+        started_at: startedAt,
       };
     } finally {
       const next = ep.waiting.shift();

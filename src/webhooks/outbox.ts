@@ -201,6 +201,8 @@ export interface AttemptResult {
   response?: string | null;
   /** A POST was made (not an event whose body could not be built): it counts for its endpoint. */
   posted?: boolean;
+  /** When the attempt began (ms since the epoch): its time in the delivery log; else the record's. */
+  started_at?: number;
 }
 
 export interface RecordedAttempt {
@@ -235,8 +237,8 @@ export async function recordAttemptBatch(
     with o as (
       select * from unnest(${col('id')}::uuid[], ${col('outcome')}::text[], ${col('url')}::text[], ${col('status_code')}::int[],
         ${col('duration_ms')}::int[], ${col('error')}::text[], ${col('retry_in_s')}::float8[], ${col('in_doubt')}::text[],
-        ${col('response')}::text[], ${col('posted')}::text[])
-        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s, in_doubt, response, posted)
+        ${col('response')}::text[], ${col('posted')}::text[], ${col('started_at')}::float8[])
+        as o(id, outcome, url, status_code, duration_ms, error, retry_in_s, in_doubt, response, posted, started_at)
     ), held as materialized (
       select o.*, e.status from o join webhook_events e on e.id = o.id for update of e
     ), ev as (
@@ -256,7 +258,7 @@ export async function recordAttemptBatch(
       from held o where e.id = o.id and o.status = 'pending'
       returning e.id, e.attempts, e.status, e.gave_up_at, e.orphaned, e.removed, e.sequence, coalesce(e.max_attempts, ${maxAttempts}) as max_attempts,
         e.kind, e.api_key_id, e.tracked_id, e.network, e.address, e.tx_hash, e.block_number, e.block_hash, e.body, e.in_doubt, e.incarnation,
-        o.outcome, o.url, o.status_code, o.duration_ms, o.error, o.response, coalesce(o.posted = 'true', false) as posted
+        o.outcome, o.url, o.status_code, o.duration_ms, o.error, o.response, coalesce(o.posted = 'true', false) as posted, o.started_at
     ), woken as (
       -- Events that waited for one settled now are due again (at once, if they were moved back).
       update webhook_events s set next_attempt_at = now()
@@ -265,8 +267,9 @@ export async function recordAttemptBatch(
         and s.kind = ev.kind and s.tx_hash = ev.tx_hash and s.sequence > ev.sequence and s.next_attempt_at > now()
         and s.id <> all(${col('id')}::uuid[])
     ), attempt as (
-      insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error, api_key_id, response)
-      select id, attempts, url, status_code, duration_ms, error, api_key_id, response from ev where outcome <> 'cancelled'
+      insert into webhook_deliveries (event_id, attempt, url, status_code, duration_ms, error, api_key_id, response, created_at)
+      select id, attempts, url, status_code, duration_ms, error, api_key_id, response,
+        coalesce(to_timestamp(started_at / 1000), now()) from ev where outcome <> 'cancelled'
     ), ${endpointOutcomes(sql, policy)}, orphaned as (
       select kind, api_key_id, tracked_id, network, address, tx_hash, block_number, block_hash, status, body, in_doubt, incarnation, sequence
       from ev where orphaned and not removed and (outcome = 'delivered' or in_doubt > 0)
