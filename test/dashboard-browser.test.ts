@@ -413,7 +413,7 @@ describe.skipIf(skipWithoutChromium)(
       const page = await (await asReviewer()).newPage();
       await page.setViewportSize({ width: 1100, height: 800 });
       await page.goto('/dashboard/travelrule?status=');
-      const row = page.locator(`table#transactions tr:has(a:text("${long.ref.slice(0, 40)}"))`);
+      const row = page.locator(`table#transactions tr:has(a:has-text("${long.ref.slice(0, 40)}"))`);
       expect(await row.count()).toBe(1);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(1100);
