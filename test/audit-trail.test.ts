@@ -340,7 +340,7 @@ describe('the audit page', () => {
     expect(rows.length).toBe(2);
     const reject = rows.find((r) => r.includes('travelrule_reject'))!;
     expect(reject).toContain(
-      `<a href="/dashboard/travelrule/${rejected.id}" title="${rejected.id}">${rejected.ref}</a>`,
+      `<a href="/dashboard/travelrule/${rejected.id}" title="${rejected.id}"><bdi>${rejected.ref}</bdi></a>`,
     );
     expect(reject).toContain('=HYPERLINK(&quot;https://evil.example&quot;,&quot;click&quot;)');
     expect(reject).toContain('<code>127.0.0.1</code>');

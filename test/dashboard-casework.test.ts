@@ -377,7 +377,7 @@ describe('a message to the other VASP that failed', () => {
     expect(detail.text).toMatch(/<td class="failed">failed<\/td>/);
 
     const ops = await admin.get('/dashboard/operations');
-    expect(ops.text).toContain(`>${ref}</a>`);
+    expect(ops.text).toContain(`><bdi>${ref}</bdi></a>`);
     expect(ops.text).toContain(
       '<a id="failed-in-queue" href="/dashboard/travelrule?status=&amp;failed=1">',
     );
