@@ -95,7 +95,6 @@ export function envelope<T extends z.ZodType>(data: T, paged = false) {
   });
 }
 
-/** Validates input; the first problem becomes a 400 with the error number of its field. */
 /**
  * The query string's parameters, each given once. A parameter given twice (`address=A&address=B`)
  * is refused rather than one of its values picked: a proxy, a gateway or the caller's own log may
@@ -114,6 +113,7 @@ export function queryParams(c: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(all).map(([name, [value]]) => [name, value!]));
 }
 
+/** Validates input; the first problem becomes a 400 with the error number of its field. */
 export function parseInput<T extends z.ZodType>(
   schema: T,
   data: unknown,

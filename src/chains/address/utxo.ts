@@ -21,7 +21,8 @@ interface UtxoParams {
  * - litecoin: P2PKH 0x30 (`L`), P2SH 0x32 (`M`) and the legacy 0x05 (`3`); test networks 0x6f
  *   (`m`/`n`), 0x3a (`Q`) and 0xc4 (`2`); HRPs `ltc`, `tltc`, `rltc`. MWEB (`ltcmweb1…`) is not accepted.
  *   A legacy P2SH address is stored as Litecoin Core writes the same script (0x05 as 0x32, 0xc4 as
- *   0x3a): its labels, streams and live AML are the `M…`/`Q…` address's.
+ *   0x3a): its labels, analysis and travel rule accounts are the `M…`/`Q…` address's (a stream's
+ *   address, one string for the whole family, is inferred as Bitcoin's `3…`: index.ts).
  * - doge: P2PKH 0x1e (`D`), P2SH 0x16 (`9`/`A`); testnet 0x71 (`n`), 0xc4 (`2`); regtest of
  *   Dogecoin Core 1.14 uses 0x6f (`m`/`n`; the 1.21 development branch moves it to 0x71).
  *   Dogecoin has no segwit deployed, so no bech32.
