@@ -377,8 +377,11 @@ async function main(argv: string[]): Promise<void> {
   }
   // Needs no configuration and no database.
   if (command === 'tls') return tlsCommand(rest);
+  // Commands that take no arguments refuse any before they run: `migrate --dry-run` migrated
+  // (found by an outside probe).
+  if (['start', 'api', 'worker', 'migrate', 'openapi'].includes(command) && rest.length)
+    fail(`tollgate ${command} takes no arguments (given: ${rest[0]})\n\n${COMMAND_USAGE[command]}`);
   if (command === 'openapi') {
-    if (rest.length) fail(`tollgate openapi takes no arguments\n\n${COMMAND_USAGE.openapi}`);
     process.stdout.write(`${JSON.stringify(apiContract(), null, 2)}\n`);
     return;
   }
@@ -425,10 +428,17 @@ async function main(argv: string[]): Promise<void> {
       return serve({ api: false, worker: true, indexer: false, devChain: false });
     case 'indexer': {
       if (rest[0] !== undefined && !rest[0].startsWith('-')) return indexerCommand(config, rest);
-      const { values } = parseArgs({
-        args: rest,
-        options: { network: { type: 'string', multiple: true } },
-      });
+      let values: { network?: string[] };
+      try {
+        ({ values } = parseArgs({
+          args: rest,
+          options: { network: { type: 'string', multiple: true } },
+        }));
+      } catch (err) {
+        if (!String((err as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_'))
+          throw err;
+        fail(`tollgate indexer: ${(err as Error).message}\n\n${COMMAND_USAGE.indexer}`);
+      }
       return serve({
         api: false,
         worker: false,

@@ -129,6 +129,11 @@ describe('tollgate CLI', () => {
       // A name is one line: a tab or a newline forged rows of `keys list`.
       [['keys', 'create', '--name', 'ops\tcreated 2020\n7\ttg_fake'], /control characters/],
       [['keys', 'create', '--name', 'n'.repeat(101)], /1 to 100 characters/],
+      // The serving roles and migrate took any argument and ran: `migrate --dry-run` migrated.
+      [['migrate', '--dry-run'], /tollgate migrate takes no arguments \(given: --dry-run\)/],
+      [['worker', '--concurrency', '1'], /tollgate worker takes no arguments/],
+      [['start', 'extra'], /tollgate start takes no arguments/],
+      [['indexer', '--netwrk', 'eth'], /tollgate indexer: Unknown option '--netwrk'/],
     ];
     for (const [args, message] of cases) {
       const run = tollgate(args);
