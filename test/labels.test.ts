@@ -445,6 +445,9 @@ describe('tollgate labels CLI', () => {
     const missing = await tollgate(['labels', 'import', '/nonexistent/labels.csv']);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('cannot read /nonexistent/labels.csv: ENOENT');
+    // Whatever its name: a missing file is missing, not of an unknown format.
+    const missingNoFormat = await tollgate(['labels', 'import', '/nonexistent']);
+    expect(missingNoFormat.err).toContain('cannot read /nonexistent: ENOENT');
     const unknown = await tollgate(['labels', 'import', 'README.md']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('cannot tell the format of README.md');

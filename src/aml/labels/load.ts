@@ -54,14 +54,17 @@ export async function loadLabelFile(
   path: string,
   options: LoadOptions = {},
 ): Promise<LoadedLabelFile> {
-  const format = options.format ?? inferLabelFormat(path);
-  if (!format)
-    throw new LabelFileError(
-      `cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt, *.csv or *.yaml, or pass --format ${LABEL_FORMATS.join('|')}`,
-    );
   let bytes: Buffer;
+  let format: LabelFormat | null = null;
   try {
+    // A file that cannot be read is said to be so first (a missing one was "cannot tell the
+    // format", whatever its name; found by an outside probe).
     const { size } = await stat(path);
+    format = options.format ?? inferLabelFormat(path);
+    if (!format)
+      throw new LabelFileError(
+        `cannot tell the format of ${basename(path)}: name it sanctioned_addresses_<ASSET>.txt, *.csv or *.yaml, or pass --format ${LABEL_FORMATS.join('|')}`,
+      );
     if (size > MAX_LABEL_FILE_BYTES)
       throw new LabelFileError(
         `${path} is ${Math.ceil(size / 1024 / 1024)} MiB, larger than the ${MAX_LABEL_FILE_BYTES / 1024 / 1024} MiB a label file may be: import it in parts`,
