@@ -478,6 +478,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   // patch) is said plainly.
   if (err instanceof DatabaseUnreachableError || err instanceof UnpatchedDriverError)
     fail(`tollgate: ${err.message}`, 1);
+  // A setting found unusable only once it is used (a file it names): a configuration error.
+  if (err instanceof ConfigError) fail(`tollgate: ${err.message}`);
   log.fatal({ error: describeError(err) }, 'tollgate failed');
   process.exit(1);
 });

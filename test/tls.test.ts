@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type SecureVersion, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTls } from '../src/api/tls.js';
+import { ConfigError } from '../src/config/index.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
@@ -133,4 +134,32 @@ describe('keep-alive', () => {
       socket.destroy();
     }
   }, 20_000);
+});
+
+describe("the operator's certificate files", () => {
+  it('are a configuration error naming the settings when unreadable, not PEM, or not a pair', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-tls-'));
+    const own = await loadTls({ dataDir: dir });
+    const other = await loadTls({ dataDir: mkdtempSync(join(tmpdir(), 'tollgate-tls-')) });
+    const file = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const cert = file('cert.pem', own.cert);
+    const key = file('key.pem', own.key);
+    expect(await loadTls({ certFile: cert, keyFile: key, dataDir: dir })).toMatchObject({
+      selfSigned: false,
+    });
+    for (const [certFile, keyFile, message] of [
+      [dir, key, /^TOLLGATE_TLS_CERT: cannot read .* \(EISDIR\)$/],
+      [cert, join(dir, 'none.pem'), /^TOLLGATE_TLS_KEY: cannot read .* \(ENOENT\)$/],
+      [file('text.pem', 'hello'), key, /^TOLLGATE_TLS_CERT, TOLLGATE_TLS_KEY: not a PEM/],
+      [cert, file('other.pem', other.key), /^TOLLGATE_TLS_CERT, TOLLGATE_TLS_KEY: not a PEM/],
+    ] as const) {
+      const err = await loadTls({ certFile, keyFile, dataDir: dir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toMatch(message);
+    }
+  });
 });

@@ -1,9 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { createSecureContext } from 'node:tls';
 import { join, resolve } from 'node:path';
 import { generate } from 'selfsigned';
 import { log } from '../log.js';
+import { ConfigError } from '../config/index.js';
+
+/** A file a setting names, read; a file that cannot be read is a configuration error naming it. */
+function readSetting(variable: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(
+      `${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
+}
 
 export interface TlsMaterial {
   cert: string;
@@ -21,11 +34,18 @@ export async function loadTls(opts: {
   dataDir: string;
 }): Promise<TlsMaterial> {
   if (opts.certFile && opts.keyFile) {
-    return {
-      cert: readFileSync(opts.certFile, 'utf8'),
-      key: readFileSync(opts.keyFile, 'utf8'),
-      selfSigned: false,
-    };
+    const cert = readSetting('TOLLGATE_TLS_CERT', opts.certFile);
+    const key = readSetting('TOLLGATE_TLS_KEY', opts.keyFile);
+    // A file of another kind, or a key of another certificate, is said now, naming the settings
+    // (it was OpenSSL's "no start line" or an EISDIR, exit 1; found by an outside probe).
+    try {
+      createSecureContext({ cert, key });
+    } catch (err) {
+      throw new ConfigError(
+        `TOLLGATE_TLS_CERT, TOLLGATE_TLS_KEY: not a PEM certificate and its private key (${(err as Error).message})`,
+      );
+    }
+    return { cert, key, selfSigned: false };
   }
   const dir = join(resolve(opts.dataDir), 'tls');
   const certPath = join(dir, 'cert.pem');
