@@ -243,7 +243,12 @@ const NetworkConfigSchema = z.object({
     .regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL')
     .optional(),
   /** Blocks on top of a transaction's block (its own counts as one) before `confirmed: true`. */
-  confirmations: z.int().min(0).max(100_000).optional(),
+  // The transaction's own block counts as one: 0 would be no confirmation at all.
+  confirmations: z
+    .int()
+    .min(1, "must be at least 1 (the transaction's own block counts as one)")
+    .max(100_000)
+    .optional(),
   /**
    * Where the first start begins indexing: "head" (the node's head then: no history) or a block
    * number (history from it). No default for a real network: the first start asks for a choice

@@ -192,6 +192,8 @@ describe('loadConfig', () => {
       'TOLLGATE_CONFIRMATIONS_BSC',
     ],
     [{ TOLLGATE_LOG_LEVEL: 'loud' }, 'TOLLGATE_LOG_LEVEL'],
+    // The transaction's own block counts as one: 0 was taken (found by an outside probe).
+    [{ TOLLGATE_CONFIRMATIONS_ETH: '0' }, 'TOLLGATE_CONFIRMATIONS_ETH'],
     [{ TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_HEADS_ETH: 'http://x' }, 'TOLLGATE_HEADS_ETH'],
     [
       { TOLLGATE_RPC_BITCOIN: 'http://u:p@x:8332', TOLLGATE_HEADS_BITCOIN: 'ws://x' },
