@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type SecureVersion, type Server } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTls } from '../src/api/tls.js';
 import { ConfigError } from '../src/config/index.js';
+import { log } from '../src/log.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
@@ -151,6 +152,18 @@ describe("the operator's certificate files", () => {
     expect(await loadTls({ certFile: cert, keyFile: key, dataDir: dir })).toMatchObject({
       selfSigned: false,
     });
+    // A key file others may read is taken, and said (as the data key's is).
+    chmodSync(key, 0o644);
+    const warn = vi.spyOn(log, 'warn');
+    try {
+      await loadTls({ certFile: cert, keyFile: key, dataDir: dir });
+      expect(warn).toHaveBeenCalledWith(
+        { path: key, mode: '644' },
+        "the TLS certificate's private key file is readable by others; chmod 600 it",
+      );
+    } finally {
+      warn.mockRestore();
+    }
     for (const [certFile, keyFile, message] of [
       [dir, key, /^TOLLGATE_TLS_CERT: cannot read .* \(EISDIR\)$/],
       [cert, join(dir, 'none.pem'), /^TOLLGATE_TLS_KEY: cannot read .* \(ENOENT\)$/],
