@@ -13,6 +13,9 @@ let relay: TcpRelay | undefined;
 
 beforeAll(async () => {
   db = await freshDatabase();
+  // What a process killed while eth's node failed left behind (its node answers now).
+  await db.sql`insert into indexer_node_errors (network, node, error, since)
+    values ('eth', 'http://127.0.0.1:1', 'ECONNREFUSED', now() - interval '1 hour')`;
   port = await freePort();
   // polygon's node is down from the start: nothing listens on its port (yet).
   app = await startTestAppliance(
@@ -57,3 +60,14 @@ it('says on /readyz which node does not answer and why, and forgets it once the 
   );
   expect(await db.sql`select * from indexer_node_errors`).toEqual([]);
 }, 90_000);
+
+it('forgets a failure an earlier process left behind once the node answers (killed while its node failed)', async () => {
+  // It stayed: /readyz named it at the next failure, failing since an hour before (found by an
+  // outside probe).
+  const left = await eventually(
+    () => db.sql`select network from indexer_node_errors where network = 'eth'`,
+    (rows) => rows.length === 0,
+    30_000,
+  );
+  expect(left).toEqual([]);
+});

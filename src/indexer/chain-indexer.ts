@@ -632,9 +632,12 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     for (;;) {
       try {
         const result = await fn();
-        if (this.nodeError) {
+        if (this.nodeError || this.nodeErrorOfEarlier) {
           this.nodeError = undefined;
-          await clearNodeError(this.sql, this.opts.network).catch(() => {});
+          await clearNodeError(this.sql, this.opts.network).then(
+            () => (this.nodeErrorOfEarlier = false),
+            () => {},
+          );
         }
         return result;
       } catch (err) {
@@ -659,6 +662,12 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   }
 
   private nodeError: { error: string; at: number } | undefined;
+  /**
+   * A failure an earlier process recorded (killed while the node failed) may still be stored:
+   * cleared at the first call that passes, or /readyz named it, and a later failure kept its
+   * `since` (found by an outside probe: a 75 s outage shown as failing for 4 minutes).
+   */
+  private nodeErrorOfEarlier = true;
 
   private async noteNodeError(error: string): Promise<void> {
     const last = this.nodeError;
