@@ -39,7 +39,7 @@ import { UtxoRpc } from './chains/utxo/client.js';
 import { forgetNetwork } from './indexer/evm/store.js';
 import { readCursor } from './indexer/cursor.js';
 import { jobQueueConnections, startWorker, type Worker } from './jobs/worker.js';
-import { parseAllowList } from './net/ssrf.js';
+import { sensitiveReach, parseAllowList } from './net/ssrf.js';
 import { log, setLogLevel } from './log.js';
 import { describeError } from './errors.js';
 import { VERSION } from './version.js';
@@ -202,6 +202,18 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
     // opens another. The dev chain's receivers are on this machine: loopback is allowed with it.
     const withDev = (cidrs: readonly string[]) =>
       parseAllowList(useDevChain ? [...cidrs, '127.0.0.0/8', '::1/128'] : [...cidrs]);
+    for (const [variable, cidrs] of [
+      ['TOLLGATE_WEBHOOK_ALLOW_CIDRS', config.webhook_allow_cidrs],
+      ['TOLLGATE_TRP_ALLOW_CIDRS', config.travel_rule.trp_allow_cidrs],
+      ['TOLLGATE_NFT_METADATA_ALLOW_CIDRS', config.nft_metadata_allow_cidrs],
+    ] as const) {
+      const opened = sensitiveReach(parseAllowList(cidrs));
+      if (opened.length)
+        log.warn(
+          { variable, opens: opened },
+          `${variable} lets outbound requests reach ${opened.join(' and ')}; narrow it to the ranges your own receivers are in`,
+        );
+    }
     const allow = withDev(config.webhook_allow_cidrs);
     const trpAllow = withDev(config.travel_rule.trp_allow_cidrs);
     const metadataAllow = withDev(config.nft_metadata_allow_cidrs);

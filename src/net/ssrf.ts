@@ -20,6 +20,21 @@ export function parseAllowList(cidrs: readonly string[]): AllowList {
   return cidrs.map((c) => ipaddr.parseCIDR(c));
 }
 
+/**
+ * What an allow-list opens that no receiver should need: this host itself (loopback) and the
+ * cloud's instance metadata service (its credentials). An operator's allow-list covering them
+ * (`0.0.0.0/0`, say) is taken, and said at start: for the NFT metadata list it lets any
+ * contract's author make the worker fetch from them.
+ */
+export function sensitiveReach(list: AllowList): string[] {
+  return [
+    ['127.0.0.1', 'loopback (this host)'],
+    ['169.254.169.254', 'the cloud metadata service (169.254.169.254)'],
+  ]
+    .filter(([ip]) => inAllowList(ipaddr.parse(ip!), list))
+    .map(([, what]) => what!);
+}
+
 function unmap(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
     return (addr as ipaddr.IPv6).toIPv4Address();

@@ -4,6 +4,7 @@ import {
   isAllowedAddress,
   parseAllowList,
   parseWebhookUrl,
+  sensitiveReach,
 } from '../../src/net/ssrf.js';
 
 const none = parseAllowList([]);
@@ -184,5 +185,18 @@ describe('IP-literal webhook hosts', () => {
     } finally {
       srv.close();
     }
+  });
+});
+
+describe('sensitiveReach', () => {
+  it("names what an allow-list opens that no receiver needs: this host, the cloud's metadata", () => {
+    expect(sensitiveReach(parseAllowList(['10.0.0.0/8', '192.168.0.0/16']))).toEqual([]);
+    expect(sensitiveReach(parseAllowList(['0.0.0.0/0', '::/0']))).toEqual([
+      'loopback (this host)',
+      'the cloud metadata service (169.254.169.254)',
+    ]);
+    expect(sensitiveReach(parseAllowList(['169.254.0.0/16']))).toEqual([
+      'the cloud metadata service (169.254.169.254)',
+    ]);
   });
 });
