@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { createSecureContext } from 'node:tls';
 import { join, resolve } from 'node:path';
 import { generate } from 'selfsigned';
 import { log } from '../log.js';
 import { ConfigError } from '../config/index.js';
-
-/** Says so when a private key's file may be read by others than its owner (and its group). */
-function warnIfOthersRead(file: string): void {
-  const mode = statSync(file).mode & 0o777;
-  if (mode & 0o007)
-    log.warn(
-      { path: file, mode: mode.toString(8) },
-      "the TLS certificate's private key file is readable by others; chmod 600 it",
-    );
-}
+import { warnIfReadable } from '../secret-files.js';
 
 /** A file a setting names, read; a file that cannot be read is a configuration error naming it. */
 function readSetting(variable: string, file: string): string {
@@ -55,14 +46,14 @@ export async function loadTls(opts: {
         `TOLLGATE_TLS_CERT, TOLLGATE_TLS_KEY: not a PEM certificate and its private key (${(err as Error).message})`,
       );
     }
-    warnIfOthersRead(opts.keyFile);
+    warnIfReadable(opts.keyFile, "the TLS certificate's private key file", 'others');
     return { cert, key, selfSigned: false };
   }
   const dir = join(resolve(opts.dataDir), 'tls');
   const certPath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
   if (existsSync(certPath) && existsSync(keyPath)) {
-    warnIfOthersRead(keyPath);
+    warnIfReadable(keyPath, "the TLS certificate's private key file", 'others');
     return {
       cert: readFileSync(certPath, 'utf8'),
       key: readFileSync(keyPath, 'utf8'),

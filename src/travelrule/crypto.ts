@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/index.js';
 import { log } from '../log.js';
+import { warnIfReadable } from '../secret-files.js';
 
 /**
  * Encryption at rest of the IVMS101 payload (personal data) of travel rule transactions.
@@ -93,12 +94,7 @@ export function readOrCreateKeyFile(dataDir: string): DataKey {
 }
 
 function readKeyFile(file: string): DataKey {
-  const mode = statSync(file).mode & 0o777;
-  if (mode & 0o077)
-    log.warn(
-      { path: file, mode: mode.toString(8) },
-      'data key file is readable by others; chmod 600 it',
-    );
+  warnIfReadable(file, 'data key file', 'group-or-others');
   return decodeDataKey(readFileSync(file, 'utf8'), file);
 }
 

@@ -17,6 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'json.ts',
     'log.ts',
     'paths.ts',
+    'secret-files.ts',
     'version.ts',
     'concurrency.ts',
     'slow-step.ts',
