@@ -68,6 +68,15 @@ const httpUrl = z.string().refine((v) => {
 }, 'must be an http(s):// URL');
 
 /**
+ * A URL other VASPs are given (TRP callbacks, e-mailed view links): a login in it would go to
+ * every counterparty with it (found by an outside probe), so it has none.
+ */
+const publicBaseUrl = httpUrl.refine((v) => {
+  const url = new URL(v);
+  return !url.username && !url.password;
+}, 'must not carry a login: it is given to other VASPs');
+
+/**
  * A Standard Webhooks signing secret: `whsec_` and the base64 of at least 24 random bytes
  * (`echo "whsec_$(openssl rand -base64 32)"`). The message never shows the value.
  */
@@ -92,7 +101,7 @@ const decimalString = z
 const TravelRuleConfigSchema = z
   .object({
     /** The base URL other VASPs reach this appliance at: TRP callbacks and e-mailed view links point here. */
-    public_url: httpUrl.optional(),
+    public_url: publicBaseUrl.optional(),
     /** This VASP, as other VASPs see it (the TRP originatingVASP / beneficiaryVASP). */
     vasp_name: z.string().min(1).max(100).default('Tollgate VASP'),
     vasp_country: z
@@ -141,7 +150,7 @@ const TravelRuleConfigSchema = z
     trp_server_cert_file: z.string().min(1).optional(),
     trp_server_key_file: z.string().min(1).optional(),
     /** The base URL other VASPs reach the TRP listener at; default: https://localhost:<trp_port>. */
-    trp_public_url: httpUrl.optional(),
+    trp_public_url: publicBaseUrl.optional(),
     /**
      * Take a TRP message only from a VASP whose certificate the directory pins, over a connection
      * that presented it. Off (development, or mutual TLS checked by a proxy in front): a VASP

@@ -192,6 +192,12 @@ describe('loadConfig', () => {
       'TOLLGATE_CONFIRMATIONS_BSC',
     ],
     [{ TOLLGATE_LOG_LEVEL: 'loud' }, 'TOLLGATE_LOG_LEVEL'],
+    // Given to other VASPs (view links, TRP callbacks): no login in them.
+    [
+      { TOLLGATE_TRAVEL_RULE_PUBLIC_URL: 'https://u:pw@tollgate.example' },
+      'TOLLGATE_TRAVEL_RULE_PUBLIC_URL',
+    ],
+    [{ TOLLGATE_TRP_PUBLIC_URL: 'https://u@tollgate.example:8444' }, 'TOLLGATE_TRP_PUBLIC_URL'],
     // The transaction's own block counts as one: 0 was taken (found by an outside probe).
     [{ TOLLGATE_CONFIRMATIONS_ETH: '0' }, 'TOLLGATE_CONFIRMATIONS_ETH'],
     [{ TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_HEADS_ETH: 'http://x' }, 'TOLLGATE_HEADS_ETH'],
