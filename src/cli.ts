@@ -3,7 +3,13 @@ import { recordAudit } from './audit/index.js';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, unknownEnvVariables, type Config } from './config/index.js';
+import {
+  ConfigError,
+  loadConfig,
+  unknownConfigFileKeys,
+  unknownEnvVariables,
+  type Config,
+} from './config/index.js';
 import { startAppliance, type Appliance, type Roles } from './appliance.js';
 import { openDatabase, withDatabase } from './db/open.js';
 import {
@@ -392,6 +398,11 @@ async function main(argv: string[]): Promise<void> {
     if (err instanceof ConfigError) fail(`tollgate: ${err.message}`);
     throw err;
   }
+  for (const key of unknownConfigFileKeys())
+    log.warn(
+      { file: process.env.TOLLGATE_CONFIG, key },
+      `${key} in TOLLGATE_CONFIG's file is not a setting of this version and is ignored`,
+    );
   for (const { name, closest } of unknownEnvVariables())
     log.warn(
       { variable: name, ...(closest ? { did_you_mean: closest } : {}) },

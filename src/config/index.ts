@@ -662,6 +662,52 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
+ * Keys of the TOLLGATE_CONFIG file this version does not read (a typo, `webhok_timeout_ms`), as
+ * paths (`travel_rule.smtp_ulr`): the start warns about them, as about unknown variables, instead
+ * of ignoring them silently. Empty without a file (a file that cannot be read is loadConfig's).
+ */
+export function unknownConfigFileKeys(env: Env = process.env): string[] {
+  if (!env.TOLLGATE_CONFIG) return [];
+  let file: Json;
+  try {
+    file = readJsonFile(env.TOLLGATE_CONFIG, 'TOLLGATE_CONFIG');
+  } catch {
+    return [];
+  }
+  return unknownKeys(ConfigSchema, file, []);
+}
+
+/** The keys of `value` (JSON) that `schema` has no place for, as dotted paths. */
+function unknownKeys(schema: z.ZodType, value: unknown, path: string[]): string[] {
+  let s = schema as z.ZodType & { _zod: { def: Record<string, unknown> } };
+  // Through the wrappers a field may have (optional, a default, a transform after it).
+  for (;;) {
+    const def = s._zod.def;
+    const inner = (def.innerType ?? (def.type === 'pipe' ? def.in : undefined)) as
+      | typeof s
+      | undefined;
+    if (!inner) break;
+    s = inner;
+  }
+  const def = s._zod.def;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  if (def.type === 'record')
+    return Object.entries(value).flatMap(([k, v]) =>
+      unknownKeys(def.valueType as z.ZodType, v, [...path, k]),
+    );
+  if (def.type !== 'object') return [];
+  const shape = def.shape as Record<string, z.ZodType>;
+  // A key starting with `$` is a note (`$comment`, as config/default.json has), not a setting.
+  return Object.entries(value).flatMap(([k, v]) =>
+    Object.hasOwn(shape, k)
+      ? unknownKeys(shape[k]!, v, [...path, k])
+      : k.startsWith('$')
+        ? []
+        : [[...path, k].join('.')],
+  );
+}
+
+/**
  * TOLLGATE_* variables this version does not read (a typo, a setting of another version), each
  * with the closest name it does read where one is near: the start warns about them instead of
  * ignoring them silently.

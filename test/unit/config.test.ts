@@ -3,6 +3,7 @@ import {
   ConfigError,
   loadConfig,
   resolveNetworks,
+  unknownConfigFileKeys,
   unknownEnvVariables,
   wantsDevChain,
 } from '../../src/config/index.js';
@@ -264,5 +265,32 @@ describe('TOLLGATE_CONFIG', () => {
       JSON.stringify({ networks: { polygon: { rpc: 'https://p', confirmations: -1 } } }),
     );
     expect(() => loadConfig({ TOLLGATE_CONFIG: file })).toThrow(/networks\.polygon\.confirmations/);
+  });
+
+  it("names the file's keys this version does not read, as paths (a typo was ignored silently)", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-config-')), 'tollgate.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        $comment: 'a note, not a setting',
+        webhok_timeout_ms: 5,
+        port: 9443,
+        travel_rule: { smtp_ulr: 'smtp://x', vasp_name: 'Acme' },
+        networks: { polygon: { rpc: 'https://p', confirmatons: 64 } },
+      }),
+    );
+    expect(unknownConfigFileKeys({ TOLLGATE_CONFIG: file })).toEqual([
+      'webhok_timeout_ms',
+      'travel_rule.smtp_ulr',
+      'networks.polygon.confirmatons',
+    ]);
+    // The shipped defaults are all settings; no file, nothing to say.
+    expect(
+      unknownConfigFileKeys({ TOLLGATE_CONFIG: join(process.cwd(), 'config', 'default.json') }),
+    ).toEqual([]);
+    expect(unknownConfigFileKeys({})).toEqual([]);
   });
 });
