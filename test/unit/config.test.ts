@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -236,19 +239,19 @@ describe('unknownEnvVariables', () => {
 });
 
 describe('TOLLGATE_CONFIG', () => {
-  it('reads a JSON file over the defaults, and the environment over the file', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+  /** A config file of its own, holding `json`. */
+  const configFile = (json: object) => {
     const file = join(mkdtempSync(join(tmpdir(), 'tollgate-config-')), 'tollgate.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        port: 9443,
-        webhook_allow_cidrs: ['10.9.0.0/16'],
-        networks: { polygon: { rpc: 'https://polygon.internal', confirmations: 64 } },
-      }),
-    );
+    writeFileSync(file, JSON.stringify(json));
+    return file;
+  };
+
+  it('reads a JSON file over the defaults, and the environment over the file', () => {
+    const file = configFile({
+      port: 9443,
+      webhook_allow_cidrs: ['10.9.0.0/16'],
+      networks: { polygon: { rpc: 'https://polygon.internal', confirmations: 64 } },
+    });
     const c = loadConfig({ TOLLGATE_CONFIG: file, TOLLGATE_PORT: '10443' });
     expect(c.port).toBe(10443);
     expect(c.webhook_allow_cidrs).toEqual(['10.9.0.0/16']);
@@ -267,21 +270,14 @@ describe('TOLLGATE_CONFIG', () => {
     expect(() => loadConfig({ TOLLGATE_CONFIG: file })).toThrow(/networks\.polygon\.confirmations/);
   });
 
-  it("names the file's keys this version does not read, as paths (a typo was ignored silently)", async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-config-')), 'tollgate.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        $comment: 'a note, not a setting',
-        webhok_timeout_ms: 5,
-        port: 9443,
-        travel_rule: { smtp_ulr: 'smtp://x', vasp_name: 'Acme' },
-        networks: { polygon: { rpc: 'https://p', confirmatons: 64 } },
-      }),
-    );
+  it("names the file's keys this version does not read, as paths (a typo was ignored silently)", () => {
+    const file = configFile({
+      $comment: 'a note, not a setting',
+      webhok_timeout_ms: 5,
+      port: 9443,
+      travel_rule: { smtp_ulr: 'smtp://x', vasp_name: 'Acme' },
+      networks: { polygon: { rpc: 'https://p', confirmatons: 64 } },
+    });
     expect(unknownConfigFileKeys({ TOLLGATE_CONFIG: file })).toEqual([
       'webhok_timeout_ms',
       'travel_rule.smtp_ulr',
