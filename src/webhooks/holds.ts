@@ -137,12 +137,11 @@ export async function cancelSubscriptionEvents(
   trackedId: string,
   kind: 'stream' | 'liveaml',
 ): Promise<number> {
-  const rows = await tx`
+  const { count } = await tx`
     update webhook_events e set status = 'cancelled'
     where e.tracked_id = ${trackedId}::bigint and e.kind = ${kind} and e.status = 'pending'
-      and (e.lease_until is null or e.lease_until < now())
-    returning e.id`;
-  return rows.length;
+      and (e.lease_until is null or e.lease_until < now())`;
+  return count;
 }
 
 /** The parked travel rule events of a key (its travel rule webhook changed). */

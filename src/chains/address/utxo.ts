@@ -77,10 +77,14 @@ function checkVersion(
     );
   }
   const respelt = params.respell?.find(([from]) => from === version)?.[1];
-  if (respelt === undefined) return accept(input);
-  const canonical = Uint8Array.from(payload);
-  canonical[0] = respelt;
-  return accept(encodeBase58Check(canonical));
+  return accept(respelt === undefined ? input : spelledWith(payload, respelt));
+}
+
+/** The base58check address of a payload's hash under another version byte. */
+function spelledWith(payload: Uint8Array, version: number): string {
+  const respelt = Uint8Array.from(payload);
+  respelt[0] = version;
+  return encodeBase58Check(respelt);
 }
 
 /**
@@ -93,9 +97,5 @@ export function otherSpellings(network: string, address: string): string[] {
   if (!respell || !decoded?.ok || decoded.payload.length !== 21) return [];
   return respell
     .filter(([, to]) => to === decoded.payload[0])
-    .map(([from]) => {
-      const legacy = Uint8Array.from(decoded.payload);
-      legacy[0] = from;
-      return encodeBase58Check(legacy);
-    });
+    .map(([from]) => spelledWith(decoded.payload, from));
 }

@@ -216,15 +216,16 @@ const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ECONFIG', 'ENOAUTH', 
  * mail; the nodemailer error is not kept as the cause, so nothing of the mail can leak through it.
  */
 export function classifySendError(err: unknown, startTlsRequired: boolean, relay: URL): Error {
-  const classified = classifyReply(err, startTlsRequired, relay);
   const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
+  // Cleared of secrets before it is cut; the message goes to the operators.
+  const reply = oneLine(withoutSecrets(e.response ?? e.message ?? String(err), relay));
+  const classified = classifyReply(e, reply, startTlsRequired, relay);
   // The relay's own words stay out of the log: it may quote the mail back (a greylisting or
   // content filter quoting the view link it refused, whose token opens the persons for days).
   // The log gets its reply code; the message's record (last_error, counterparty_reason) the words.
   if (typeof e.responseCode !== 'number' || e.response === undefined) return classified;
   const code =
     /^\d{3}(?:[ -]\d\.\d{1,3}\.\d{1,3})?/.exec(e.response.trim())?.[0] ?? String(e.responseCode);
-  const reply = oneLine(withoutSecrets(e.response, relay));
   return Object.assign(classified, {
     forLog: classified.message.replace(
       reply,
@@ -242,10 +243,13 @@ function withoutSecrets(text: string, relay: URL): string {
   return withoutLogin(text, relay).replace(/([?&]q=)[^\s&"'<>]+/g, '$1<token hidden>');
 }
 
-function classifyReply(err: unknown, startTlsRequired: boolean, relay: URL): Error {
-  const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
-  // Cleared of secrets before it is cut; the message goes to the operators.
-  const reply = oneLine(withoutSecrets(e.response ?? e.message ?? String(err), relay));
+/** The error of classifySendError, its message carrying `reply` (the relay's words, cleared). */
+function classifyReply(
+  e: NodemailerError,
+  reply: string,
+  startTlsRequired: boolean,
+  relay: URL,
+): Error {
   const what = [e.code, e.command && `at ${e.command}`].filter(Boolean).join(' ');
   const message = `SMTP send failed${what ? ` (${what})` : ''}: ${reply}`;
   // The scheme and the port disagree: TLS from the first byte to a relay that greets in plain
