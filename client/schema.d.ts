@@ -1342,7 +1342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 `Invalid webhook.`. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 `Invalid webhook.`; 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1815,7 +1815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address); 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1981,7 +1981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address); 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -416,6 +416,10 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         metricsToken: config.metrics_token,
         metricsAllowCidrs: config.metrics_allow_cidrs,
         rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst },
+        subscriptionLimits: {
+          streams: config.max_streams_per_key,
+          trackings: config.max_trackings_per_key,
+        },
         requestTimeoutMs: config.request_timeout_ms,
         admission,
         walletPageCache: new PageCache(config.wallet_page_cache_mb * 1024 * 1024),

@@ -20,6 +20,8 @@ export const ErrorNumber = {
   INVALID_ADDRESS: 5002,
   NOT_FOUND_FOR_KEY: 5003,
   INVALID_WEBHOOK: 5004,
+  /** Not in the spec: the key has as many streams (or live AML trackings) as it may. */
+  SUBSCRIPTION_LIMIT: 5005,
   UNAUTHORIZED: 4010,
   FORBIDDEN: 4030,
   ROUTE_NOT_FOUND: 4040,
@@ -109,7 +111,8 @@ export type RefusalKind =
   | 'invalid_address'
   | 'forbidden'
   | 'unavailable'
-  | 'too_many';
+  | 'too_many'
+  | 'limit';
 
 export class DomainError extends PermanentError {
   constructor(
@@ -145,6 +148,8 @@ const ANSWERS: Record<RefusalKind, Record<'v2' | 'http', [ApiStatus, number]>> =
   unavailable: { v2: [503, ErrorNumber.UNAVAILABLE], http: [503, ErrorNumber.UNAVAILABLE] },
   /** Over a rate (a counterparty's inquiries): come again after retryAfterS. */
   too_many: { v2: [429, ErrorNumber.RATE_LIMITED], http: [429, ErrorNumber.RATE_LIMITED] },
+  /** A key already has as many of a thing as it may (config max_streams_per_key, …). */
+  limit: { v2: [400, ErrorNumber.SUBSCRIPTION_LIMIT], http: [409, ErrorNumber.CONFLICT] },
 };
 
 /** A DomainError as the API error of a face; any other error is thrown on as it is. */

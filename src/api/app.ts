@@ -37,6 +37,7 @@ import { deadlineAnswer, loggedPath, requestDeadline } from './deadline.js';
 import { type Admission, announcesBody } from './admission.js';
 import { unsupportedEncoding } from '../net/content-encoding.js';
 import type { PageCache } from '../wallet/index.js';
+import { NO_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from '../streams/index.js';
 
 export interface AppDeps {
   sql: Sql;
@@ -81,6 +82,8 @@ export interface AppDeps {
   admission?: Admission;
   /** /wallet/transactions pages kept (config wallet_page_cache_mb; src/wallet/page-cache.ts). */
   walletPageCache?: PageCache;
+  /** The most streams and live AML trackings a key may have (config max_streams_per_key, …); none: no limit. */
+  subscriptionLimits?: SubscriptionLimits;
 }
 
 export const API_BASE = '/v2';
@@ -102,8 +105,9 @@ function outOfLine(path: string): boolean {
 }
 
 export function allRoutes(deps: AppDeps): Route[] {
+  const limits = deps.subscriptionLimits ?? NO_SUBSCRIPTION_LIMITS;
   return [
-    ...streamRoutes(deps.sql, deps.allow, deps.confirmations ?? new Map()),
+    ...streamRoutes(deps.sql, deps.allow, deps.confirmations ?? new Map(), limits),
     ...walletTransactionRoutes(
       deps.sql,
       deps.networks.filter((n) => networkInfo(n)?.family === 'evm'),
@@ -117,8 +121,9 @@ export function allRoutes(deps: AppDeps): Route[] {
       networks: deps.networks,
       evmClients: deps.evmClients ?? new Map(),
       utxoClients: deps.utxoClients ?? new Map(),
+      limits,
     }),
-    ...liveAmlRoutes(deps.sql, deps.allow, deps.networks),
+    ...liveAmlRoutes(deps.sql, deps.allow, deps.networks, limits),
     ...(deps.travelRule ? travelRuleRoutes(deps.travelRule, deps.allow) : []),
     ...webhookRoutes(deps),
   ];

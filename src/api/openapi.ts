@@ -20,6 +20,8 @@ const ERROR_TEXT: Record<number, string> = {
   [ErrorNumber.NOT_FOUND_FOR_KEY]: 'nothing of this API key at that address or reference',
   [ErrorNumber.INVALID_WEBHOOK]:
     'invalid webhook URL (not http(s), or it resolves to a forbidden address)',
+  [ErrorNumber.SUBSCRIPTION_LIMIT]:
+    'the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY)',
 };
 
 /** The sections of the document, in this order. */

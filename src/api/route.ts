@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AuthEnv } from './auth.js';
 import { readJsonBody } from './body.js';
 import { parseInput, queryParams } from './schemas.js';
-import { ApiError } from '../errors.js';
+import { ApiError, apiErrorOf, DomainError } from '../errors.js';
 import type { ApiKey } from '../keys/index.js';
 
 /**
@@ -78,7 +78,7 @@ export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly R
   for (const route of routes)
     app.on(route.spec.method.toUpperCase(), base + route.spec.path, (c) =>
       answer(route, c).catch((err: unknown) => {
-        throw withSpecMessage(route.spec, err);
+        throw withSpecMessage(route.spec, err instanceof DomainError ? apiErrorOf(err, 'v2') : err);
       }),
     );
 }

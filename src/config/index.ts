@@ -424,6 +424,10 @@ const ConfigSchema = z
     rate_limit_per_minute: z.int().min(0).max(1_000_000).default(600),
     /** Requests per API key allowed at once after an idle spell (the token bucket's size). */
     rate_limit_burst: z.int().min(1).max(1_000_000).default(100),
+    /** The most streams one API key may have (src/streams/streams.ts); 0: no limit. */
+    max_streams_per_key: z.int().min(0).max(100_000_000).default(100_000),
+    /** The most live AML trackings one API key may have; 0: no limit. */
+    max_trackings_per_key: z.int().min(0).max(100_000_000).default(100_000),
     networks: z.record(z.string(), NetworkConfigSchema).superRefine((nets, ctx) => {
       for (const symbol of Object.keys(nets)) {
         const info = networkInfo(symbol);
@@ -512,6 +516,8 @@ const ENV_KEYS: Record<
   TOLLGATE_MFA_REQUIRED_ROLES: { path: 'mfa_required_roles', type: 'list' },
   TOLLGATE_RATE_LIMIT_PER_MINUTE: { path: 'rate_limit_per_minute', type: 'int' },
   TOLLGATE_RATE_LIMIT_BURST: { path: 'rate_limit_burst', type: 'int' },
+  TOLLGATE_MAX_STREAMS_PER_KEY: { path: 'max_streams_per_key', type: 'int' },
+  TOLLGATE_MAX_TRACKINGS_PER_KEY: { path: 'max_trackings_per_key', type: 'int' },
   TOLLGATE_DATA_KEY: { path: 'data_key', type: 'string' },
   TOLLGATE_DATA_KEYS_OLD: { path: 'data_keys_old', type: 'list' },
   TOLLGATE_TRAVEL_RULE_PUBLIC_URL: { path: 'travel_rule.public_url', type: 'string' },

@@ -2,7 +2,12 @@ import type { Sql, TransactionSql } from '../db/index.js';
 import { enqueueJob } from '../db/jobs.js';
 import { networkInfo } from '../config/networks.js';
 import { log } from '../log.js';
-import { addressHistory, subscribe } from '../streams/index.js';
+import {
+  addressHistory,
+  NO_SUBSCRIPTION_LIMITS,
+  subscribe,
+  type SubscriptionLimits,
+} from '../streams/index.js';
 import { type LiveAmlDeps, runLiveAmlCheck } from './check.js';
 
 /**
@@ -26,12 +31,20 @@ export async function startTrackingWithReplay(
     streamWebhook?: string;
   },
   fromBlock: bigint,
+  limits: SubscriptionLimits = NO_SUBSCRIPTION_LIMITS,
 ): Promise<void> {
   await sql.begin(async (tx) => {
-    const id = await subscribe(tx, tracking.apiKeyId, tracking.address, tracking.family, {
-      aml: tracking.amlWebhook,
-      ...(tracking.streamWebhook ? { stream: tracking.streamWebhook } : {}),
-    });
+    const id = await subscribe(
+      tx,
+      tracking.apiKeyId,
+      tracking.address,
+      tracking.family,
+      {
+        aml: tracking.amlWebhook,
+        ...(tracking.streamWebhook ? { stream: tracking.streamWebhook } : {}),
+      },
+      limits,
+    );
     await tx`update tracked_addresses set aml_replay_from = ${fromBlock.toString()} where id = ${id}`;
     await enqueueJob(tx, 'liveaml_replay', { tracked_id: id }, { jobKey: `liveaml_replay:${id}` });
   });

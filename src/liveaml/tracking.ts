@@ -1,5 +1,11 @@
 import type { Sql } from '../db/index.js';
-import { subscribe, subscriptionPage, unsubscribe } from '../streams/index.js';
+import {
+  NO_SUBSCRIPTION_LIMITS,
+  subscribe,
+  type SubscriptionLimits,
+  subscriptionPage,
+  unsubscribe,
+} from '../streams/index.js';
 
 /**
  * Live AML tracking: a key's "call my AML webhook when this address does something risky"
@@ -30,11 +36,16 @@ export async function startTracking(
   family: string,
   amlWebhook: string,
   streamWebhook?: string,
+  limits: SubscriptionLimits = NO_SUBSCRIPTION_LIMITS,
 ): Promise<void> {
-  await subscribe(sql, apiKeyId, address, family, {
-    aml: amlWebhook,
-    ...(streamWebhook ? { stream: streamWebhook } : {}),
-  });
+  await subscribe(
+    sql,
+    apiKeyId,
+    address,
+    family,
+    { aml: amlWebhook, ...(streamWebhook ? { stream: streamWebhook } : {}) },
+    limits,
+  );
 }
 
 /**

@@ -6,9 +6,11 @@ export { enqueueStreamEvents } from './events.js';
 export {
   addressHistory,
   listStreams,
+  NO_SUBSCRIPTION_LIMITS,
   type ReplayNetwork,
   subscribe,
   subscribeWithReplay,
+  type SubscriptionLimits,
   subscriptionPage,
   unsubscribe,
 } from './streams.js';

@@ -1,4 +1,5 @@
 import type { Fragment, Sql, TransactionSql } from '../db/index.js';
+import { DomainError } from '../errors.js';
 import { CHAIN_EVENT_COLUMNS, enqueueEvents } from '../webhooks/enqueue.js';
 import { cancelSubscriptionEvents, releaseSubscription } from '../webhooks/holds.js';
 
@@ -14,12 +15,81 @@ export interface StreamRecord {
 }
 
 /**
+ * The most streams and live AML trackings one key may have (config max_streams_per_key,
+ * max_trackings_per_key); 0: no limit. A subscription the key already has may always be updated.
+ */
+export interface SubscriptionLimits {
+  streams: number;
+  trackings: number;
+}
+
+export const NO_SUBSCRIPTION_LIMITS: SubscriptionLimits = { streams: 0, trackings: 0 };
+
+/**
  * Subscribes a key's address to a stream webhook, a live AML webhook, or both (one row per key
  * and address). A webhook given replaces the one there; one not given is left as it is. Each
  * subscription keeps the time it was first created. When a webhook changes, the events held for
  * the old endpoint (disabled, src/webhooks/holds.ts) are let go: to the new one, or held again.
+ * A new subscription past the key's limit is refused (withinLimits).
  */
 export async function subscribe(
+  sql: Sql | TransactionSql,
+  apiKeyId: string,
+  address: string,
+  family: string,
+  hooks: { stream?: string; aml?: string },
+  limits: SubscriptionLimits = NO_SUBSCRIPTION_LIMITS,
+): Promise<string> {
+  const limited = (hooks.stream && limits.streams > 0) || (hooks.aml && limits.trackings > 0);
+  if (!limited) return upsertSubscription(sql, apiKeyId, address, family, hooks);
+  const run = async (tx: TransactionSql) => {
+    await withinLimits(tx, apiKeyId, address, hooks, limits);
+    return upsertSubscription(tx, apiKeyId, address, family, hooks);
+  };
+  return 'begin' in sql ? ((await sql.begin(run)) as string) : run(sql);
+}
+
+/**
+ * Refuses (5005) a subscription the key does not have yet when it already has as many of that
+ * kind as its limit. The key's count row is locked first, so creations of one key wait for each
+ * other and two at once cannot both take the last place; it commits with the subscription (the
+ * count trigger of sql/0037 updates the row this transaction holds).
+ */
+async function withinLimits(
+  tx: TransactionSql,
+  apiKeyId: string,
+  address: string,
+  hooks: { stream?: string; aml?: string },
+  limits: SubscriptionLimits,
+): Promise<void> {
+  await tx`insert into subscription_counts (api_key_id) values (${apiKeyId}) on conflict do nothing`;
+  const [row] = await tx<
+    { streams: number; trackings: number; has_stream: boolean; has_aml: boolean }[]
+  >`
+    select c.streams, c.trackings,
+      coalesce(t.stream_webhook is not null, false) as has_stream,
+      coalesce(t.aml_webhook is not null, false) as has_aml
+    from subscription_counts c
+    left join tracked_addresses t on t.api_key_id = c.api_key_id and t.address = ${address}
+    where c.api_key_id = ${apiKeyId}
+    for update of c`;
+  const over = (kind: string, count: number, limit: number, variable: string) =>
+    new DomainError(
+      'limit',
+      `This API key has ${count} ${kind}, the most it may have (${variable}=${limit}); delete some, or raise the limit.`,
+    );
+  if (hooks.stream && limits.streams > 0 && !row!.has_stream && row!.streams >= limits.streams)
+    throw over('streams', row!.streams, limits.streams, 'TOLLGATE_MAX_STREAMS_PER_KEY');
+  if (hooks.aml && limits.trackings > 0 && !row!.has_aml && row!.trackings >= limits.trackings)
+    throw over(
+      'live AML trackings',
+      row!.trackings,
+      limits.trackings,
+      'TOLLGATE_MAX_TRACKINGS_PER_KEY',
+    );
+}
+
+async function upsertSubscription(
   sql: Sql | TransactionSql,
   apiKeyId: string,
   address: string,
@@ -95,9 +165,10 @@ export async function subscribeWithReplay(
   hooks: { stream: string; aml?: string },
   fromBlock: bigint,
   networks: readonly ReplayNetwork[],
+  limits: SubscriptionLimits = NO_SUBSCRIPTION_LIMITS,
 ): Promise<number> {
   return sql.begin(async (tx) => {
-    const trackedId = await subscribe(tx, apiKeyId, address, family, hooks);
+    const trackedId = await subscribe(tx, apiKeyId, address, family, hooks, limits);
     if (networks.length === 0) return 0;
     return enqueueEvents(
       tx,

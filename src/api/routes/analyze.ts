@@ -7,6 +7,7 @@ import { ApiError, ErrorNumber } from '../../errors.js';
 import { ALL_TAGS, analyzeAddress, explainAnalysis } from '../../aml/index.js';
 import type { AmlConfig } from '../../config/aml.js';
 import { startTracking } from '../../liveaml/index.js';
+import type { SubscriptionLimits } from '../../streams/index.js';
 import { normalizeTxHash, txDetail } from '../../txdetail/index.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
@@ -22,6 +23,8 @@ export interface AnalyzeDeps {
   networks: readonly string[];
   evmClients: ReadonlyMap<string, PublicClient>;
   utxoClients: ReadonlyMap<string, UtxoRpc>;
+  /** A `webhook` starts a live AML tracking: the key's limit applies. */
+  limits: SubscriptionLimits;
 }
 
 const AmlTags = z.object(Object.fromEntries(ALL_TAGS.map((t) => [t, z.boolean()]))).meta({
@@ -146,7 +149,12 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
           }),
         ),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS, webhook: ErrorNumber.INVALID_WEBHOOK },
-        errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK],
+        errors: [
+          ErrorNumber.BAD_REQUEST,
+          ErrorNumber.INVALID_ADDRESS,
+          ErrorNumber.INVALID_WEBHOOK,
+          ErrorNumber.SUBSCRIPTION_LIMIT,
+        ],
         example: {
           query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA', network: 'eth' },
           // A new wallet that received from a mixer: direct_mixer and new_wallet, all else false.
@@ -190,7 +198,16 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
                 return { ...analysis, explanation };
               })
             : await analyzeAddress(deps.sql, deps.aml, input);
-        if (webhook) await startTracking(deps.sql, apiKey.id, address, family, webhook);
+        if (webhook)
+          await startTracking(
+            deps.sql,
+            apiKey.id,
+            address,
+            family,
+            webhook,
+            undefined,
+            deps.limits,
+          );
         return { data };
       },
     ),

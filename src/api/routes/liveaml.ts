@@ -11,6 +11,7 @@ import {
 import { networkInfo } from '../../config/networks.js';
 import { setHistoryHeader } from './wallet-history.js';
 import type { AllowList } from '../../net/ssrf.js';
+import type { SubscriptionLimits } from '../../streams/index.js';
 import { ALL_TAGS } from '../../aml/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
@@ -91,7 +92,12 @@ const CreateBody = z.object({
   }),
 });
 
-export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly string[]): Route[] {
+export function liveAmlRoutes(
+  sql: Sql,
+  allow: AllowList,
+  indexed: readonly string[],
+  limits: SubscriptionLimits,
+): Route[] {
   return [
     defineRoute(
       {
@@ -108,7 +114,12 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
           webhook: ErrorNumber.INVALID_WEBHOOK,
           stream_webhook: ErrorNumber.INVALID_WEBHOOK,
         },
-        errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+        errors: [
+          ErrorNumber.INVALID_ADDRESS,
+          ErrorNumber.INVALID_WEBHOOK,
+          ErrorNumber.BAD_REQUEST,
+          ErrorNumber.SUBSCRIPTION_LIMIT,
+        ],
         headers: { 'X-Tollgate-History': REPLAY_HEADERS['X-Tollgate-History'] },
         example: {
           body: {
@@ -126,7 +137,7 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
           ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook')
           : undefined;
         if (body.from_block === undefined) {
-          await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook);
+          await startTracking(sql, apiKey.id, address, family, webhook, streamWebhook, limits);
           return { data: null };
         }
         await startTrackingWithReplay(
@@ -139,6 +150,7 @@ export function liveAmlRoutes(sql: Sql, allow: AllowList, indexed: readonly stri
             ...(streamWebhook ? { streamWebhook } : {}),
           },
           BigInt(body.from_block),
+          limits,
         );
         await setHistoryHeader(
           c,

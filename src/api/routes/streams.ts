@@ -5,6 +5,7 @@ import { normalizeStreamAddress } from '../../chains/address.js';
 import {
   listStreams,
   type ReplayNetwork,
+  type SubscriptionLimits,
   subscribe,
   subscribeWithReplay,
   unsubscribe,
@@ -97,6 +98,7 @@ export function streamRoutes(
   sql: Sql,
   allow: AllowList,
   confirmations: ReadonlyMap<string, number>,
+  limits: SubscriptionLimits,
 ): Route[] {
   return [
     defineRoute(
@@ -114,7 +116,12 @@ export function streamRoutes(
           webhook: ErrorNumber.INVALID_WEBHOOK,
           aml_webhook: ErrorNumber.INVALID_WEBHOOK,
         },
-        errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.INVALID_WEBHOOK, ErrorNumber.BAD_REQUEST],
+        errors: [
+          ErrorNumber.INVALID_ADDRESS,
+          ErrorNumber.INVALID_WEBHOOK,
+          ErrorNumber.BAD_REQUEST,
+          ErrorNumber.SUBSCRIPTION_LIMIT,
+        ],
         messages: { [ErrorNumber.INVALID_WEBHOOK]: 'Invalid webhook.' },
         headers: REPLAY_HEADERS,
         example: {
@@ -134,7 +141,7 @@ export function streamRoutes(
           : undefined;
         const hooks = { stream: webhook, ...(amlWebhook ? { aml: amlWebhook } : {}) };
         if (body.from_block === undefined) {
-          await subscribe(sql, apiKey.id, address, family, hooks);
+          await subscribe(sql, apiKey.id, address, family, hooks, limits);
           return { data: null };
         }
         const networks = replayNetworksOf(confirmations, family);
@@ -146,6 +153,7 @@ export function streamRoutes(
           hooks,
           BigInt(body.from_block),
           networks,
+          limits,
         );
         c.header('X-Tollgate-Replayed', String(queued));
         await setHistoryHeader(
