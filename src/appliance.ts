@@ -424,7 +424,12 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         admission,
         walletPageCache: new PageCache(config.wallet_page_cache_mb * 1024 * 1024),
       });
-      server = await startServer(app, { host: config.host, port: config.port, tls });
+      server = await startServer(app, {
+        host: config.host,
+        port: config.port,
+        tls,
+        portSetting: 'TOLLGATE_PORT',
+      });
       if (tr.trp_port !== undefined) {
         // Its own certificate, else this VASP's TRP client certificate (one identity both ways).
         const certFile = tr.trp_server_cert_file ?? tr.trp_client_cert_file!;
@@ -440,6 +445,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
               selfSigned: false,
             },
             clientCertificates: true,
+            portSetting: 'TOLLGATE_TRP_PORT',
           },
         );
       }
@@ -470,7 +476,12 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
           networks: networks.map((n) => n.symbol),
           maxLagBlocks: config.indexer_max_lag_blocks,
         }),
-        { host: config.host, port: config.health_port, tls: null },
+        {
+          host: config.host,
+          port: config.health_port,
+          tls: null,
+          portSetting: 'TOLLGATE_HEALTH_PORT',
+        },
       );
       log.info({ port: healthServer.port }, 'health listening (plain HTTP: /healthz, /readyz)');
     }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,6 +202,38 @@ describe('tollgate CLI', () => {
     });
     expect(await unconfigured.exited).toBe(1);
     expect(unconfigured.err()).toContain('TOLLGATE_RPC_POLYGON');
+  });
+
+  it('stops on a port, host or data dir it cannot use as a configuration error, naming the setting', async () => {
+    // Each was a crash line ("tollgate failed", EADDRINUSE or ENOTDIR) and exit 1 (found by an
+    // outside probe).
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      const inUse = tollgate(['api'], { TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: port });
+      expect(await inUse.exited).toBe(2);
+      expect(inUse.err()).toContain(
+        `TOLLGATE_PORT=${port}: another process listens on 127.0.0.1:${port}`,
+      );
+      const health = tollgate(['worker'], {
+        TOLLGATE_HOST: '127.0.0.1',
+        TOLLGATE_HEALTH_PORT: port,
+      });
+      expect(await health.exited).toBe(2);
+      expect(health.err()).toContain(`TOLLGATE_HEALTH_PORT=${port}`);
+    } finally {
+      taken.close();
+    }
+    const host = tollgate(['api'], { TOLLGATE_HOST: 'no-such-host.invalid', TOLLGATE_PORT: '0' });
+    expect(await host.exited).toBe(2);
+    expect(host.err()).toContain('TOLLGATE_HOST=no-such-host.invalid: the name does not resolve');
+    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-cli-')), 'data');
+    writeFileSync(file, '');
+    const dataDir = tollgate(['api'], { TOLLGATE_DATA_DIR: file });
+    expect(await dataDir.exited).toBe(2);
+    expect(dataDir.err()).toContain(`TOLLGATE_DATA_DIR: ${file} is not a directory`);
+    for (const run of [host, dataDir]) expect(run.err()).not.toContain('tollgate failed');
   });
 
   it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {

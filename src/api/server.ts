@@ -11,6 +11,7 @@ import type { Hono } from 'hono';
 import type { TlsMaterial } from './tls.js';
 import { TLS_VERSIONS } from '../net/tls-certs.js';
 import { ErrorNumber, errorBody } from '../errors.js';
+import { ConfigError } from '../config/index.js';
 
 /**
  * TLS of the API: TLS 1.2 and 1.3 only (a client offering TLS 1.1 or older fails the handshake),
@@ -65,6 +66,8 @@ export function startServer(
      * one, or with one no CA vouches for: the app decides, by the certificate's fingerprint.
      */
     clientCertificates?: boolean;
+    /** The setting that chose the port (default `TOLLGATE_PORT`): named when it cannot be listened on. */
+    portSetting?: string;
   },
 ): Promise<RunningServer> {
   const serverOptions = opts.tls
@@ -83,7 +86,7 @@ export function startServer(
   answerMalformedRequests(server);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenRefusal(err, opts)));
     server.listen(opts.port, opts.host, () => {
       resolve({
         port: (server.address() as AddressInfo).port,
@@ -96,6 +99,39 @@ export function startServer(
       });
     });
   });
+}
+
+/**
+ * What the operator can mend when a port cannot be listened on, as a configuration error naming
+ * the setting (the start ends with the configuration errors' exit code); anything else as it is.
+ */
+function listenRefusal(
+  err: unknown,
+  opts: { host: string; port: number; portSetting?: string },
+): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  const setting = opts.portSetting ?? 'TOLLGATE_PORT';
+  const at = `${opts.host}:${opts.port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new ConfigError(
+        `${setting}=${opts.port}: another process listens on ${at}; stop it or choose another port`,
+      );
+    case 'EACCES':
+      return new ConfigError(
+        `${setting}=${opts.port}: not allowed to listen on ${at} (ports below 1024 need the capability CAP_NET_BIND_SERVICE); choose a port from 1024`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(
+        `TOLLGATE_HOST=${opts.host}: no network interface of this machine has that address`,
+      );
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return new ConfigError(`TOLLGATE_HOST=${opts.host}: the name does not resolve (${code})`);
+    default:
+      return err;
+  }
 }
 
 /**

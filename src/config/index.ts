@@ -1,6 +1,6 @@
 import { PermanentError } from '../errors.js';
 import { checkDatabaseUrl } from './database-url.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectPath } from '../paths.js';
@@ -809,6 +809,13 @@ export function loadConfig(env: Env = process.env): Config {
       `${name}: network ${symbol} has settings but no RPC URL (set TOLLGATE_RPC_${symbol.toUpperCase()})`,
     );
   }
+  // Something other than a directory there stops every command further on, with the file
+  // system's ENOTDIR naming a file inside it; said here, naming the setting.
+  const dataDir = statSync(config.data_dir, { throwIfNoEntry: false });
+  if (dataDir && !dataDir.isDirectory())
+    throw new ConfigError(
+      `${sources.get('data_dir') ?? 'data_dir'}: ${config.data_dir} is not a directory (a file is there); name a directory, or where one may be made`,
+    );
   return config;
 }
 
