@@ -2354,6 +2354,28 @@ export interface operations {
                                         /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
                                         naturalPersonNameIdentifierType?: string;
                                     }[];
+                                    /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script. */
+                                    localNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalNaturalPersonNameId). */
+                                    phoneticNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
                                 };
                                 dateAndPlaceOfBirth?: {
                                     /** @description Date of birth, YYYY-MM-DD: a real date from 1900-01-01 to yesterday (UTC). */
@@ -2366,7 +2388,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -2378,7 +2400,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -2390,7 +2412,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 geographicAddress?: {
@@ -2423,7 +2445,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -2433,7 +2455,7 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification (the IVMS101 2020 name).
                                  */
                                 customerNumber?: string;
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfResidence?: string;
                                 /**
                                  * @deprecated
@@ -2445,6 +2467,20 @@ export interface operations {
                             legalPerson?: {
                                 name: {
                                     nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name in local characters (IVMS101 LocalLegalPersonNameId). */
+                                    localNameIdentifier?: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalLegalPersonNameId). */
+                                    phoneticNameIdentifier?: {
                                         /** @description The name (IVMS101 Max100Text). */
                                         legalPersonName: string;
                                         /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
@@ -2481,7 +2517,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -2501,7 +2537,7 @@ export interface operations {
                                     /** @description Not given for a legal person (IVMS101): its register says where. */
                                     countryOfIssue?: unknown;
                                 };
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfRegistration?: string;
                             };
                         }[];
@@ -2525,6 +2561,28 @@ export interface operations {
                                         /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
                                         naturalPersonNameIdentifierType?: string;
                                     }[];
+                                    /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script. */
+                                    localNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalNaturalPersonNameId). */
+                                    phoneticNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
                                 };
                                 dateAndPlaceOfBirth?: {
                                     /** @description Date of birth, YYYY-MM-DD: a real date from 1900-01-01 to yesterday (UTC). */
@@ -2537,7 +2595,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -2549,7 +2607,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -2561,7 +2619,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 geographicAddress?: {
@@ -2594,7 +2652,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -2604,7 +2662,7 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification (the IVMS101 2020 name).
                                  */
                                 customerNumber?: string;
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfResidence?: string;
                                 /**
                                  * @deprecated
@@ -2616,6 +2674,20 @@ export interface operations {
                             legalPerson?: {
                                 name: {
                                     nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name in local characters (IVMS101 LocalLegalPersonNameId). */
+                                    localNameIdentifier?: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalLegalPersonNameId). */
+                                    phoneticNameIdentifier?: {
                                         /** @description The name (IVMS101 Max100Text). */
                                         legalPersonName: string;
                                         /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
@@ -2652,7 +2724,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -2672,7 +2744,7 @@ export interface operations {
                                     /** @description Not given for a legal person (IVMS101): its register says where. */
                                     countryOfIssue?: unknown;
                                 };
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfRegistration?: string;
                             };
                         }[];
@@ -2847,6 +2919,28 @@ export interface operations {
                                         /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
                                         naturalPersonNameIdentifierType?: string;
                                     }[];
+                                    /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script. */
+                                    localNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalNaturalPersonNameId). */
+                                    phoneticNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
                                 };
                                 dateAndPlaceOfBirth?: {
                                     /** @description Date of birth, YYYY-MM-DD: a real date from 1900-01-01 to yesterday (UTC). */
@@ -2859,7 +2953,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -2871,7 +2965,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -2883,7 +2977,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 geographicAddress?: {
@@ -2916,7 +3010,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -2926,7 +3020,7 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification (the IVMS101 2020 name).
                                  */
                                 customerNumber?: string;
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfResidence?: string;
                                 /**
                                  * @deprecated
@@ -2938,6 +3032,20 @@ export interface operations {
                             legalPerson?: {
                                 name: {
                                     nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name in local characters (IVMS101 LocalLegalPersonNameId). */
+                                    localNameIdentifier?: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalLegalPersonNameId). */
+                                    phoneticNameIdentifier?: {
                                         /** @description The name (IVMS101 Max100Text). */
                                         legalPersonName: string;
                                         /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
@@ -2974,7 +3082,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -2994,7 +3102,7 @@ export interface operations {
                                     /** @description Not given for a legal person (IVMS101): its register says where. */
                                     countryOfIssue?: unknown;
                                 };
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfRegistration?: string;
                             };
                         }[];
@@ -3018,6 +3126,28 @@ export interface operations {
                                         /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
                                         naturalPersonNameIdentifierType?: string;
                                     }[];
+                                    /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script. */
+                                    localNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalNaturalPersonNameId). */
+                                    phoneticNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
                                 };
                                 dateAndPlaceOfBirth?: {
                                     /** @description Date of birth, YYYY-MM-DD: a real date from 1900-01-01 to yesterday (UTC). */
@@ -3030,7 +3160,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -3042,7 +3172,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -3054,7 +3184,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 geographicAddress?: {
@@ -3087,7 +3217,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -3097,7 +3227,7 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification (the IVMS101 2020 name).
                                  */
                                 customerNumber?: string;
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfResidence?: string;
                                 /**
                                  * @deprecated
@@ -3109,6 +3239,20 @@ export interface operations {
                             legalPerson?: {
                                 name: {
                                     nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name in local characters (IVMS101 LocalLegalPersonNameId). */
+                                    localNameIdentifier?: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalLegalPersonNameId). */
+                                    phoneticNameIdentifier?: {
                                         /** @description The name (IVMS101 Max100Text). */
                                         legalPersonName: string;
                                         /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
@@ -3145,7 +3289,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -3165,7 +3309,7 @@ export interface operations {
                                     /** @description Not given for a legal person (IVMS101): its register says where. */
                                     countryOfIssue?: unknown;
                                 };
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfRegistration?: string;
                             };
                         }[];
@@ -3790,6 +3934,28 @@ export interface operations {
                                         /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
                                         naturalPersonNameIdentifierType?: string;
                                     }[];
+                                    /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script. */
+                                    localNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalNaturalPersonNameId). */
+                                    phoneticNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
                                 };
                                 dateAndPlaceOfBirth?: {
                                     /** @description Date of birth, YYYY-MM-DD: a real date from 1900-01-01 to yesterday (UTC). */
@@ -3802,7 +3968,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -3814,7 +3980,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -3826,7 +3992,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 geographicAddress?: {
@@ -3859,7 +4025,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -3869,7 +4035,7 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification (the IVMS101 2020 name).
                                  */
                                 customerNumber?: string;
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfResidence?: string;
                                 /**
                                  * @deprecated
@@ -3881,6 +4047,20 @@ export interface operations {
                             legalPerson?: {
                                 name: {
                                     nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name in local characters (IVMS101 LocalLegalPersonNameId). */
+                                    localNameIdentifier?: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalLegalPersonNameId). */
+                                    phoneticNameIdentifier?: {
                                         /** @description The name (IVMS101 Max100Text). */
                                         legalPersonName: string;
                                         /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
@@ -3917,7 +4097,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -3937,7 +4117,7 @@ export interface operations {
                                     /** @description Not given for a legal person (IVMS101): its register says where. */
                                     countryOfIssue?: unknown;
                                 };
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfRegistration?: string;
                             };
                         }[];
@@ -3961,6 +4141,28 @@ export interface operations {
                                         /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
                                         naturalPersonNameIdentifierType?: string;
                                     }[];
+                                    /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script. */
+                                    localNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalNaturalPersonNameId). */
+                                    phoneticNameIdentifier?: {
+                                        /** @description Family name, or the whole name when it cannot be split (IVMS101 Max100Text). */
+                                        primaryIdentifier: string;
+                                        /** @description Given names (IVMS101 Max100Text). */
+                                        secondaryIdentifier?: string;
+                                        /** @description Nature of the name (IVMS101 NaturalPersonNameTypeCode). One of LEGL, ALIA, BIRT, MAID, MISC (any letter case). */
+                                        nameIdentifierType?: string;
+                                        /** @description The IVMS101.2023 name of nameIdentifierType; either is accepted. */
+                                        naturalPersonNameIdentifierType?: string;
+                                    }[];
                                 };
                                 dateAndPlaceOfBirth?: {
                                     /** @description Date of birth, YYYY-MM-DD: a real date from 1900-01-01 to yesterday (UTC). */
@@ -3973,7 +4175,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -3985,7 +4187,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 /**
@@ -3997,7 +4199,7 @@ export interface operations {
                                     nationalIdentifier?: string;
                                     /** @description Kind of identifier (IVMS101 NationalIdentifierTypeCode). One of ARNU, CCPT, RAID, DRLC, FIIN, TXID, SOCS, IDCD, LEIX, MISC (any letter case). */
                                     nationalIdentifierType?: string;
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     countryOfIssue?: string;
                                 };
                                 geographicAddress?: {
@@ -4030,7 +4232,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -4040,7 +4242,7 @@ export interface operations {
                                  * @description Alternative spelling that occurs in the interface; normalised to customerIdentification (the IVMS101 2020 name).
                                  */
                                 customerNumber?: string;
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfResidence?: string;
                                 /**
                                  * @deprecated
@@ -4052,6 +4254,20 @@ export interface operations {
                             legalPerson?: {
                                 name: {
                                     nameIdentifier: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name in local characters (IVMS101 LocalLegalPersonNameId). */
+                                    localNameIdentifier?: {
+                                        /** @description The name (IVMS101 Max100Text). */
+                                        legalPersonName: string;
+                                        /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
+                                        legalPersonNameIdentifierType: string;
+                                    }[];
+                                    /** @description The name as it is pronounced (IVMS101 LocalLegalPersonNameId). */
+                                    phoneticNameIdentifier?: {
                                         /** @description The name (IVMS101 Max100Text). */
                                         legalPersonName: string;
                                         /** @description Nature of the name (IVMS101 LegalPersonNameTypeCode). One of LEGL, SHRT, TRAD (any letter case). */
@@ -4088,7 +4304,7 @@ export interface operations {
                                     /** @description IVMS101 Max35Text. */
                                     countrySubDivision?: string;
                                     addressLine?: string[];
-                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                    /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                     country: string;
                                 }[];
                                 /** @description Customer number at the VASP (IVMS101 Max50Text). */
@@ -4108,7 +4324,7 @@ export interface operations {
                                     /** @description Not given for a legal person (IVMS101): its register says where. */
                                     countryOfIssue?: unknown;
                                 };
-                                /** @description ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case). */
+                                /** @description ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case. */
                                 countryOfRegistration?: string;
                             };
                         }[];
@@ -6041,6 +6257,30 @@ export interface operations {
                                      */
                                     nameIdentifierType: "LEGL" | "ALIA" | "BIRT" | "MAID" | "MISC";
                                 }[];
+                                /** @description The name in local characters (IVMS101 LocalNaturalPersonNameId), when given. */
+                                localNameIdentifier?: {
+                                    /** @description Family name, or the whole name when it cannot be split. */
+                                    primaryIdentifier: string;
+                                    /** @description Given names. */
+                                    secondaryIdentifier?: string;
+                                    /**
+                                     * @description IVMS101 NaturalPersonNameTypeCode: LEGL legal, ALIA alias, BIRT at birth, MAID maiden, MISC other. Always this spelling (an input naturalPersonNameIdentifierType is stored under it).
+                                     * @enum {string}
+                                     */
+                                    nameIdentifierType: "LEGL" | "ALIA" | "BIRT" | "MAID" | "MISC";
+                                }[];
+                                /** @description The name as it is pronounced, when given. */
+                                phoneticNameIdentifier?: {
+                                    /** @description Family name, or the whole name when it cannot be split. */
+                                    primaryIdentifier: string;
+                                    /** @description Given names. */
+                                    secondaryIdentifier?: string;
+                                    /**
+                                     * @description IVMS101 NaturalPersonNameTypeCode: LEGL legal, ALIA alias, BIRT at birth, MAID maiden, MISC other. Always this spelling (an input naturalPersonNameIdentifierType is stored under it).
+                                     * @enum {string}
+                                     */
+                                    nameIdentifierType: "LEGL" | "ALIA" | "BIRT" | "MAID" | "MISC";
+                                }[];
                             };
                             dateAndPlaceOfBirth?: {
                                 /**
@@ -6058,7 +6298,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 nationalIdentifierType: "ARNU" | "CCPT" | "RAID" | "DRLC" | "FIIN" | "TXID" | "SOCS" | "IDCD" | "LEIX" | "MISC";
-                                /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                                /** @description ISO 3166-1 alpha-2 country code, upper case; XX where not known (IVMS101 CountryCode). */
                                 countryOfIssue?: string;
                             };
                             geographicAddress?: {
@@ -6081,12 +6321,12 @@ export interface operations {
                                 districtName?: string;
                                 countrySubDivision?: string;
                                 addressLine?: string[];
-                                /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                                /** @description ISO 3166-1 alpha-2 country code, upper case; XX where not known (IVMS101 CountryCode). */
                                 country: string;
                             }[];
                             /** @description Customer number. Always this spelling (an input customerIdenficiation or customerNumber is stored under it). */
                             customerIdentification?: string;
-                            /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                            /** @description ISO 3166-1 alpha-2 country code, upper case; XX where not known (IVMS101 CountryCode). */
                             countryOfResidence?: string;
                         };
                     } | {
@@ -6094,6 +6334,24 @@ export interface operations {
                             name: {
                                 /** @description At least one of type LEGL. */
                                 nameIdentifier: {
+                                    legalPersonName: string;
+                                    /**
+                                     * @description IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.
+                                     * @enum {string}
+                                     */
+                                    legalPersonNameIdentifierType: "LEGL" | "SHRT" | "TRAD";
+                                }[];
+                                /** @description The name in local characters (IVMS101 LocalLegalPersonNameId), when given. */
+                                localNameIdentifier?: {
+                                    legalPersonName: string;
+                                    /**
+                                     * @description IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.
+                                     * @enum {string}
+                                     */
+                                    legalPersonNameIdentifierType: "LEGL" | "SHRT" | "TRAD";
+                                }[];
+                                /** @description The name as it is pronounced, when given. */
+                                phoneticNameIdentifier?: {
                                     legalPersonName: string;
                                     /**
                                      * @description IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.
@@ -6122,7 +6380,7 @@ export interface operations {
                                 districtName?: string;
                                 countrySubDivision?: string;
                                 addressLine?: string[];
-                                /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                                /** @description ISO 3166-1 alpha-2 country code, upper case; XX where not known (IVMS101 CountryCode). */
                                 country: string;
                             }[];
                             /** @description Customer number. Always this spelling (an input customerIdentification is stored under it). */
@@ -6138,7 +6396,7 @@ export interface operations {
                                 /** @description GLEIF registration authority code; present unless the type is LEIX. */
                                 registrationAuthority?: string;
                             };
-                            /** @description ISO 3166-1 alpha-2 country code, upper case. */
+                            /** @description ISO 3166-1 alpha-2 country code, upper case; XX where not known (IVMS101 CountryCode). */
                             countryOfRegistration?: string;
                         };
                     })[];

@@ -19,6 +19,8 @@ const PERSONAL_KEYS = [
   'customerNumber',
   'accountNumber',
   'nameIdentifier',
+  'localNameIdentifier',
+  'phoneticNameIdentifier',
   'primaryIdentifier',
   'secondaryIdentifier',
   'dateAndPlaceOfBirth',

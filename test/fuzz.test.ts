@@ -395,8 +395,8 @@ function setAt(root: any, path: (string | number)[], value: unknown) {
  */
 const BAD_IVMS: Record<string, string[]> = {
   dateOfBirth: ['1961-02-30', '2999-01-01', '1961/04/23', '0000-00-00', '1800-01-01'],
-  countryOfIssue: ['XX', 'GBR', 'G'],
-  country: ['XX', 'gbr', ''],
+  countryOfIssue: ['ZZ', 'GBR', 'G'],
+  country: ['ZZ', 'gbr', ''],
   nameIdentifierType: ['ZZZZ', 'LEG', ''],
   nationalIdentifierType: ['PASSPORT', ''],
   addressType: ['CASTLE', ''],

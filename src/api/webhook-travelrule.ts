@@ -23,7 +23,10 @@ const text = (key: keyof typeof MAX_CHARS) => z.string().min(1).max(MAX_CHARS[ke
 const country = z
   .string()
   .regex(/^[A-Z]{2}$/)
-  .meta({ description: 'ISO 3166-1 alpha-2 country code, upper case.' });
+  .meta({
+    description:
+      'ISO 3166-1 alpha-2 country code, upper case; XX where not known (IVMS101 CountryCode).',
+  });
 
 const NameIdentifier = z.object({
   primaryIdentifier: text('primaryIdentifier').meta({
@@ -62,6 +65,12 @@ const NaturalPerson = z.object({
     nameIdentifier: z.array(NameIdentifier).min(1).max(10).meta({
       description: 'At least one of type LEGL.',
     }),
+    localNameIdentifier: z.array(NameIdentifier).min(1).max(10).optional().meta({
+      description: 'The name in local characters (IVMS101 LocalNaturalPersonNameId), when given.',
+    }),
+    phoneticNameIdentifier: z.array(NameIdentifier).min(1).max(10).optional().meta({
+      description: 'The name as it is pronounced, when given.',
+    }),
   }),
   dateAndPlaceOfBirth: z
     .object({
@@ -90,20 +99,26 @@ const NaturalPerson = z.object({
   countryOfResidence: country.optional(),
 });
 
+const LegalPersonNameId = z.object({
+  legalPersonName: text('legalPersonName'),
+  legalPersonNameIdentifierType: z.enum(LEGAL_PERSON_NAME_TYPES).meta({
+    description: 'IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.',
+  }),
+});
+
 const LegalPerson = z.object({
   name: z.object({
     nameIdentifier: z
-      .array(
-        z.object({
-          legalPersonName: text('legalPersonName'),
-          legalPersonNameIdentifierType: z.enum(LEGAL_PERSON_NAME_TYPES).meta({
-            description: 'IVMS101 LegalPersonNameTypeCode: LEGL legal, SHRT short, TRAD trading.',
-          }),
-        }),
-      )
+      .array(LegalPersonNameId)
       .min(1)
       .max(10)
       .meta({ description: 'At least one of type LEGL.' }),
+    localNameIdentifier: z.array(LegalPersonNameId).min(1).max(10).optional().meta({
+      description: 'The name in local characters (IVMS101 LocalLegalPersonNameId), when given.',
+    }),
+    phoneticNameIdentifier: z.array(LegalPersonNameId).min(1).max(10).optional().meta({
+      description: 'The name as it is pronounced, when given.',
+    }),
   }),
   geographicAddress: z.array(GeographicAddress).min(1).max(10).optional(),
   customerNumber: text('customerNumber').optional().meta({

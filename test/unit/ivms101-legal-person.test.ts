@@ -189,7 +189,7 @@ describe('legal persons in the travel rule input', () => {
       [
         'a country of registration that is none',
         (p) => (p.countryOfRegistration = 'XY'),
-        `${P}.countryOfRegistration: must be an ISO 3166-1 alpha-2 country code`,
+        `${P}.countryOfRegistration: must be an ISO 3166-1 alpha-2 country code (or XX, IVMS101's "not known")`,
       ],
       [
         'an originator that cannot be identified (IVMS101 OriginatorInformationLegalPerson)',
@@ -198,10 +198,48 @@ describe('legal persons in the travel rule input', () => {
           delete p.customerIdentification;
           delete p.nationalIdentification;
         },
-        `${P}: needs at least one of geographicAddress, nationalIdentification, customerNumber`,
+        `${P}: needs at least one of geographicAddress of addressType GEOG, nationalIdentification, customerNumber (IVMS101 OriginatorInformationLegalPerson)`,
+      ],
+      [
+        // IVMS101: "geographicAddress (with an addressType value of 'GEOG')"; it was taken (found
+        // by an outside probe).
+        'an originator with only a business address',
+        (p) => {
+          delete p.customerIdentification;
+          delete p.nationalIdentification;
+        },
+        `${P}: needs at least one of geographicAddress of addressType GEOG, nationalIdentification, customerNumber (IVMS101 OriginatorInformationLegalPerson)`,
+      ],
+      [
+        'a local name without its type',
+        (p) => (p.name.localNameIdentifier = [{ legalPersonName: 'クイルフェザー株式会社' }]),
+        `${P}.name.localNameIdentifier[0].legalPersonNameIdentifierType: is required`,
+      ],
+      [
+        'a phonetic name over 100 characters',
+        (p) =>
+          (p.name.phoneticNameIdentifier = [
+            { legalPersonName: 'k'.repeat(101), legalPersonNameIdentifierType: 'LEGL' },
+          ]),
+        `${P}.name.phoneticNameIdentifier[0].legalPersonName: must be at most 100 characters`,
       ],
     ];
     for (const [what, edit, message] of cases) expect(refused(withLegal(edit)), what).toBe(message);
+    // Its GEOG address identifies it, as does a country not known (IVMS101's XX).
+    const geog = parseTravelRuleInput(
+      withLegal((p) => {
+        delete p.customerIdentification;
+        delete p.nationalIdentification;
+        p.geographicAddress[0].addressType = 'GEOG';
+        p.countryOfRegistration = 'xx';
+      }),
+      'create_tx',
+    );
+    expect(geog.ok, JSON.stringify(geog)).toBe(true);
+    if (geog.ok)
+      expect((geog.value.originator.persons[0] as Json).legalPerson.countryOfRegistration).toBe(
+        'XX',
+      );
     // A person is one or the other.
     expect(
       refused(

@@ -231,8 +231,25 @@ describe('parseTravelRuleInput: the complete valid create_tx body', () => {
     ).toBe('DE');
   });
 
+  it("takes IVMS101's XX (country not known) wherever a country is asked", () => {
+    const body = validBody();
+    originatorPerson(body).countryOfResidence = 'xx';
+    originatorPerson(body).geographicAddress[0].country = 'XX';
+    const result = parseTravelRuleInput(body, 'create_tx');
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    if (result.ok) {
+      expect(natural(result.value.originator.persons[0]!).countryOfResidence).toBe('XX');
+      expect(natural(result.value.originator.persons[0]!).geographicAddress?.[0]?.country).toBe(
+        'XX',
+      );
+    }
+  });
+
   it.each([
-    ['date of birth', { dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14' } }],
+    [
+      'date and place of birth',
+      { dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14', placeOfBirth: 'Lyon' } },
+    ],
     [
       'national identification',
       {
@@ -629,6 +646,16 @@ describe('parseTravelRuleInput: each rule broken once', () => {
       /required when placeOfBirth/,
     ],
     [
+      // IVMS101 makes both parts mandatory; a date alone was taken and sent on to peers whose
+      // validators refuse it (found by an outside probe).
+      'dateOfBirth without placeOfBirth',
+      (b) => {
+        originatorPerson(b).dateAndPlaceOfBirth.placeOfBirth = null;
+      },
+      `${P}.dateAndPlaceOfBirth.placeOfBirth`,
+      /required when dateOfBirth is given \(IVMS101: both parts are mandatory\)/,
+    ],
+    [
       'placeOfBirth over 70',
       (b) => {
         originatorPerson(b).dateAndPlaceOfBirth.placeOfBirth = 'Kq'.repeat(36);
@@ -807,7 +834,7 @@ describe('parseTravelRuleInput: each rule broken once', () => {
     [
       'countryOfResidence not a country',
       (b) => {
-        originatorPerson(b).countryOfResidence = 'XX';
+        originatorPerson(b).countryOfResidence = 'ZZ';
       },
       `${P}.countryOfResidence`,
       /ISO 3166-1/,

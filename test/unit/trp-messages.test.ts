@@ -52,7 +52,7 @@ function outgoing(over: Record<string, unknown> = {}): NormalisedInput {
                   },
                 ],
               },
-              dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14' },
+              dateAndPlaceOfBirth: { dateOfBirth: '1985-07-14', placeOfBirth: 'Lyon' },
               nationalIdentification: {
                 nationalIdentifier: 'U09876543',
                 nationalIdentifierType: 'CCPT',

@@ -1,4 +1,5 @@
 import { codeLabel } from './codes.js';
+import { UNKNOWN_COUNTRY } from './fields.js';
 import type { LegalPersonValue, PersonValue } from './legal-person.js';
 import type { NaturalPersonValue } from './person.js';
 
@@ -29,6 +30,7 @@ let regionNames: Intl.DisplayNames | undefined;
 
 /** "Germany (DE)"; the code alone when the runtime has no name for it. */
 export function countryName(code: string): string {
+  if (code === UNKNOWN_COUNTRY) return `not known (${code})`;
   try {
     regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
     const name = regionNames.of(code);
@@ -69,15 +71,26 @@ function addressRows(addresses: Address[] | undefined): PersonRow[] {
   }));
 }
 
+/** How each of a name's lists is labelled: its identifiers, in local characters, phonetic. */
+const NAME_LISTS = [
+  ['nameIdentifier', ''],
+  ['localNameIdentifier', ' in local characters'],
+  ['phoneticNameIdentifier', ', phonetic'],
+] as const;
+
 function naturalRows(p: NaturalPersonValue): PersonRow[] {
-  const rows: PersonRow[] = p.name.nameIdentifier.map((n) => ({
-    label: codeLabel('name', n.nameIdentifierType),
-    parts: [n.primaryIdentifier, n.secondaryIdentifier]
-      .filter((v) => v !== undefined)
-      .map((v) => ({ text: v, kind: 'name' })),
-    join: 'comma',
-    note: '(family name, given names)',
-  }));
+  const rows: PersonRow[] = NAME_LISTS.flatMap(([list, how]) =>
+    (p.name[list] ?? []).map(
+      (n): PersonRow => ({
+        label: `${codeLabel('name', n.nameIdentifierType)}${how}`,
+        parts: [n.primaryIdentifier, n.secondaryIdentifier]
+          .filter((v) => v !== undefined)
+          .map((v) => ({ text: v, kind: 'name' })),
+        join: 'comma',
+        note: '(family name, given names)',
+      }),
+    ),
+  );
   const birth = p.dateAndPlaceOfBirth;
   if (birth?.dateOfBirth !== undefined)
     rows.push({ label: 'Date of birth', parts: [text(birth.dateOfBirth)], join: 'comma' });
@@ -117,12 +130,14 @@ function naturalRows(p: NaturalPersonValue): PersonRow[] {
 function legalRows(legal: LegalPersonValue): PersonRow[] {
   const rows: PersonRow[] = [
     { label: 'Kind', parts: [text('Legal person (company or other entity)')], join: 'comma' },
-    ...legal.name.nameIdentifier.map(
-      (n): PersonRow => ({
-        label: codeLabel('legalName', n.legalPersonNameIdentifierType),
-        parts: [{ text: n.legalPersonName, kind: 'name' }],
-        join: 'comma',
-      }),
+    ...NAME_LISTS.flatMap(([list, how]) =>
+      (legal.name[list] ?? []).map(
+        (n): PersonRow => ({
+          label: `${codeLabel('legalName', n.legalPersonNameIdentifierType)}${how}`,
+          parts: [{ text: n.legalPersonName, kind: 'name' }],
+          join: 'comma',
+        }),
+      ),
     ),
   ];
   const national = legal.nationalIdentification;

@@ -84,21 +84,27 @@ export function code<const T extends readonly [string, ...string[]]>(
     .meta({ description: `${description} One of ${values.join(', ')} (any letter case).` });
 }
 
-/** ISO 3166-1 alpha-2 country code, any letter case in, upper case out. */
+/** IVMS101's country for "not known": its CountryCode is an ISO 3166-1 alpha-2 code "or the value XX". */
+export const UNKNOWN_COUNTRY = 'XX';
+
+/** ISO 3166-1 alpha-2 country code or IVMS101's XX, any letter case in, upper case out. */
 export const Country = z
   .string()
   .trim()
   .transform((v, ctx) => {
-    const upper = countryCode(v);
+    const upper = v.toUpperCase() === UNKNOWN_COUNTRY ? UNKNOWN_COUNTRY : countryCode(v);
     if (upper === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 3166-1 alpha-2 country code' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an ISO 3166-1 alpha-2 country code (or XX, IVMS101\'s "not known")',
+      });
       return z.NEVER;
     }
     return upper;
   })
   .meta({
     description:
-      'ISO 3166-1 alpha-2 country code (an assigned one; letter case varies, stored in upper case).',
+      'ISO 3166-1 alpha-2 country code (an assigned one), or XX where the country is not known (IVMS101 CountryCode); letter case varies, stored in upper case.',
   });
 
 function todayUtc(): string {

@@ -48,6 +48,8 @@ const KEY_ORDER = [
   'legalPerson',
   'name',
   'nameIdentifier',
+  'localNameIdentifier',
+  'phoneticNameIdentifier',
   'primaryIdentifier',
   'secondaryIdentifier',
   'nameIdentifierType',

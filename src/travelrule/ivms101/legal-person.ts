@@ -7,7 +7,9 @@ import {
   MAX_NAME_IDENTIFIERS,
   NaturalPerson,
   type NaturalPersonValue,
+  nameOf,
   oneSpelling,
+  otherNames,
 } from './person.js';
 
 /**
@@ -16,8 +18,7 @@ import {
  * LEGL name, a national identifier of a legal person's kind (RAID, MISC, LEIX, TXID), a
  * registration authority unless the identifier is an LEI, no country of issue, and an LEI that
  * passes its ISO 17442 check digits. Optional parts may be sent as null, a blank string or not at
- * all; unknown keys (localNameIdentifier, phoneticNameIdentifier) are dropped, as for natural
- * persons.
+ * all; unknown keys are dropped, as for natural persons.
  */
 
 const LegalPersonNameId = z.object({
@@ -35,6 +36,14 @@ const LegalPersonName = z
       .array(LegalPersonNameId)
       .min(1, 'must hold at least one name identifier')
       .max(MAX_NAME_IDENTIFIERS, `must hold at most ${MAX_NAME_IDENTIFIERS} name identifiers`),
+    localNameIdentifier: otherNames(
+      LegalPersonNameId,
+      'The name in local characters (IVMS101 LocalLegalPersonNameId).',
+    ),
+    phoneticNameIdentifier: otherNames(
+      LegalPersonNameId,
+      'The name as it is pronounced (IVMS101 LocalLegalPersonNameId).',
+    ),
   })
   .superRefine((v, ctx) => {
     if (!v.nameIdentifier.some((n) => n.legalPersonNameIdentifierType === 'LEGL'))
@@ -44,7 +53,8 @@ const LegalPersonName = z
         message:
           'needs a legal name: one name identifier of type LEGL (IVMS101 rule: a legal person has a legal name)',
       });
-  });
+  })
+  .transform(nameOf);
 
 /**
  * ISO 17442: 20 characters, letters and digits, the last two check digits such that the whole,

@@ -65,6 +65,36 @@ const NameIdentifier = z
     };
   });
 
+/**
+ * IVMS101 localNameIdentifier / phoneticNameIdentifier [0..n]: the name in local characters (山田
+ * 太郎, often the legal one), or as it is pronounced; the same parts as a name identifier, none
+ * required to be LEGL. Kept, shown and sent on like the name identifiers; none given: the key is
+ * left out.
+ */
+export function otherNames<T extends z.ZodType>(identifier: T, what: string) {
+  return optional(
+    z
+      .array(identifier)
+      .max(MAX_NAME_IDENTIFIERS, `must hold at most ${MAX_NAME_IDENTIFIERS} name identifiers`)
+      .meta({ description: what }),
+  );
+}
+
+/** The name object without its empty optional lists. */
+export function nameOf<N>(v: {
+  nameIdentifier: N[];
+  localNameIdentifier?: N[] | undefined;
+  phoneticNameIdentifier?: N[] | undefined;
+}) {
+  return {
+    nameIdentifier: v.nameIdentifier,
+    ...(v.localNameIdentifier?.length ? { localNameIdentifier: v.localNameIdentifier } : {}),
+    ...(v.phoneticNameIdentifier?.length
+      ? { phoneticNameIdentifier: v.phoneticNameIdentifier }
+      : {}),
+  };
+}
+
 /** IVMS101 constraint: a natural person's name holds a legal name (a LEGL name identifier). */
 const Name = z
   .object({
@@ -72,6 +102,14 @@ const Name = z
       .array(NameIdentifier)
       .min(1, 'must hold at least one name identifier')
       .max(MAX_NAME_IDENTIFIERS, `must hold at most ${MAX_NAME_IDENTIFIERS} name identifiers`),
+    localNameIdentifier: otherNames(
+      NameIdentifier,
+      'The name in local characters (IVMS101 LocalNaturalPersonNameId), e.g. in its own script.',
+    ),
+    phoneticNameIdentifier: otherNames(
+      NameIdentifier,
+      'The name as it is pronounced (IVMS101 LocalNaturalPersonNameId).',
+    ),
   })
   .superRefine((v, ctx) => {
     if (!v.nameIdentifier.some((n) => n.nameIdentifierType === 'LEGL'))
@@ -81,9 +119,13 @@ const Name = z
         message:
           'needs a legal name: one name identifier of type LEGL (IVMS101 rule: a natural person has a legal name)',
       });
-  });
+  })
+  .transform(nameOf);
 
-/** IVMS101 makes both parts mandatory; here placeOfBirth is optional, dateOfBirth is not when a place is given. */
+/**
+ * IVMS101 DateAndPlaceOfBirth: both parts are mandatory [1..1] (a peer's validator refuses one
+ * without the other, as 21 Analytics' and TRISA's do). An object with both blank means "not given".
+ */
 const DateAndPlaceOfBirth = z
   .object({
     dateOfBirth: optional(DateOfBirth),
@@ -92,11 +134,18 @@ const DateAndPlaceOfBirth = z
     ),
   })
   .superRefine((v, ctx) => {
-    if (v.placeOfBirth !== undefined && v.dateOfBirth === undefined)
+    if (v.placeOfBirth === undefined && v.dateOfBirth === undefined) return;
+    if (v.dateOfBirth === undefined)
       ctx.addIssue({
         code: 'custom',
         path: ['dateOfBirth'],
-        message: 'is required when placeOfBirth is given',
+        message: 'is required when placeOfBirth is given (IVMS101: both parts are mandatory)',
+      });
+    if (v.placeOfBirth === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['placeOfBirth'],
+        message: 'is required when dateOfBirth is given (IVMS101: both parts are mandatory)',
       });
   });
 

@@ -44,20 +44,23 @@ export interface RuleOutput {
  * The spec: "originator must contain name and wallet address, and at least one of date of
  * birth, identity information, address, customer number". Checked for every originator person
  * (each must be identifiable on its own, as for a joint account); name and wallet address are
- * required by the schema for both sides. A legal person has no date of birth: an address, a
- * national identification or a customer number (IVMS101 OriginatorInformationLegalPerson).
+ * required by the schema for both sides. A legal person has no date of birth: an address of
+ * type GEOG, a national identification or a customer number (IVMS101
+ * OriginatorInformationLegalPerson: "geographicAddress (with an addressType value of 'GEOG')").
+ * A natural person's address may be of any type (OriginatorInformationNaturalPerson).
  * The problem's path and reason, or undefined when the person is identified.
  */
 function originatorUnidentified(person: PersonValue, i: number): RuleIssue | undefined {
   if ('legalPerson' in person) {
     const p = person.legalPerson;
-    return p.geographicAddress !== undefined ||
+    return p.geographicAddress?.some((a) => a.addressType === 'GEOG') ||
       p.nationalIdentification !== undefined ||
       p.customerNumber !== undefined
       ? undefined
       : {
           path: `originator.persons[${i}].legalPerson`,
-          reason: 'needs at least one of geographicAddress, nationalIdentification, customerNumber',
+          reason:
+            'needs at least one of geographicAddress of addressType GEOG, nationalIdentification, customerNumber (IVMS101 OriginatorInformationLegalPerson)',
         };
   }
   const p = person.naturalPerson;

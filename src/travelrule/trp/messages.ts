@@ -307,9 +307,11 @@ function parseAmount(amount: unknown): Parsed<string> {
 // ---------------------------------------------------------------------------------------------
 // Inbound: IVMS101
 
+const NAME_LISTS = ['nameIdentifier', 'localNameIdentifier', 'phoneticNameIdentifier'] as const;
+
 /**
  * IVMS101 names a person's name [1..n]: an array of name objects (of a natural or a legal
- * person) becomes one with all their identifiers.
+ * person) becomes one with all their identifiers, local and phonetic ones too.
  */
 function joinNames(person: unknown): unknown {
   if (!isObject(person)) return person;
@@ -324,11 +326,22 @@ function joinNames(person: unknown): unknown {
   if (
     !Array.isArray(name) ||
     name.length === 0 ||
-    !name.every((n) => isObject(n) && Array.isArray(n.nameIdentifier))
+    !name.every(
+      (n) =>
+        isObject(n) &&
+        Array.isArray(n.nameIdentifier) &&
+        NAME_LISTS.every(
+          (list) => n[list] === undefined || n[list] === null || Array.isArray(n[list]),
+        ),
+    )
   )
     return person;
-  const nameIdentifier = name.flatMap((n) => (n as { nameIdentifier: unknown[] }).nameIdentifier);
-  return { ...person, [key]: { ...inner, name: { nameIdentifier } } };
+  const joined: Record<string, unknown[]> = {};
+  for (const list of NAME_LISTS) {
+    const all = name.flatMap((n) => ((n as Record<string, unknown>)[list] ?? []) as unknown[]);
+    if (list === 'nameIdentifier' || all.length) joined[list] = all;
+  }
+  return { ...person, [key]: { ...inner, name: joined } };
 }
 
 type Side = 'originator' | 'beneficiary';
