@@ -32,6 +32,19 @@ export const TLS_OPTIONS = TLS_VERSIONS;
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/**
+ * A TLS handshake must be done within 10 s (Node's default is 120 s). A connection whose
+ * handshake failed or timed out is destroyed: ending it with an answer waited for a handshake that
+ * would not come, and it stayed in CLOSE-WAIT after the client left, a file descriptor lost for
+ * good (20,000 such connections took the process to its file limit, the API and the health
+ * listener answered nothing, and a stop waited for them; found by an outside probe). A connection
+ * that sends nothing after its handshake gets its 408 at headersTimeout, as a slow one does.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/** How long a stop waits for connections to finish their requests before cutting them. */
+const CLOSE_GRACE_MS = 5_000;
+
 export interface RunningServer {
   port: number;
   close(): Promise<void>;
@@ -73,6 +86,7 @@ export function startServer(
   const serverOptions = opts.tls
     ? {
         ...TIMING,
+        handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
         cert: opts.tls.cert,
         key: opts.tls.key,
         ...TLS_OPTIONS,
@@ -83,7 +97,8 @@ export function startServer(
   const server: Server = opts.tls
     ? createHttpsServer(serverOptions, listener)
     : createHttpServer(serverOptions, listener);
-  answerMalformedRequests(server);
+  const established = watchConnections(server, opts.tls !== null);
+  answerMalformedRequests(server, established.secured);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     server.once('error', (err) => reject(listenRefusal(err, opts)));
@@ -94,7 +109,12 @@ export function startServer(
           new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();
-            setTimeout(() => server.closeAllConnections(), 5000).unref();
+            // Every connection, also one mid-handshake or that never sent a request (which
+            // closeAllConnections does not know of).
+            setTimeout(() => {
+              server.closeAllConnections();
+              for (const socket of established.open) socket.destroy();
+            }, CLOSE_GRACE_MS).unref();
           }),
       });
     });
@@ -187,6 +207,21 @@ function refusal(status: number, message: string, number?: number): Response {
   return new Response(body, { status, headers });
 }
 
+/** Every open connection (for a stop to cut), and the TLS ones whose handshake is done. */
+function watchConnections(
+  server: Server,
+  tls: boolean,
+): { open: Set<Socket>; secured: WeakSet<Socket> | undefined } {
+  const open = new Set<Socket>();
+  const secured = tls ? new WeakSet<Socket>() : undefined;
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  if (secured) server.on('secureConnection', (socket: Socket) => secured.add(socket));
+  return { open, secured };
+}
+
 /**
  * What Node's HTTP parser refuses before the app sees a request (a malformed request line or
  * header, headers over 16 KB, a request not received within headersTimeout/requestTimeout) is
@@ -202,7 +237,7 @@ function refusal(status: number, message: string, number?: number): Response {
  * one); if the app had answered it already (without reading the body), the connection is only
  * closed after that answer, since one request gets one answer.
  */
-function answerMalformedRequests(server: Server): void {
+function answerMalformedRequests(server: Server, secured: WeakSet<Socket> | undefined): void {
   interface Connection {
     /** Answers not finished yet, of requests before a malformed one. */
     answering: number;
@@ -232,7 +267,10 @@ function answerMalformedRequests(server: Server): void {
     res.end(answer.body);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    // A TLS connection whose handshake failed or timed out (an https server hands its
+    // tlsClientError here): there is nothing to answer over, and ending it waits for a handshake
+    // that will not come.
+    if (err.code === 'ECONNRESET' || !socket.writable || (secured && !secured.has(socket))) {
       socket.destroy();
       return;
     }
