@@ -2,7 +2,12 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { announcesBody } from '../api/admission.js';
 import { unsupportedEncoding } from '../net/content-encoding.js';
-import { afterDeadline, RequestDeadlineExceeded, requestDeadline } from '../api/deadline.js';
+import {
+  afterDeadline,
+  RequestDeadlineExceeded,
+  requestDeadline,
+  whenDeadlinePasses,
+} from '../api/deadline.js';
 import { databaseCannotServe } from '../db/unavailable.js';
 import { recordAudit } from '../audit/index.js';
 import { describeError } from '../errors.js';
@@ -99,7 +104,12 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
         'Request refused',
         `The form was sent compressed (Content-Encoding ${encoding}); nothing was changed.`,
       );
-    return limitBody(c, next);
+    // A chunked form is read here whole: past the deadline meanwhile, it was still arriving.
+    whenDeadlinePasses(c, () => 'arriving');
+    return limitBody(c, () => {
+      whenDeadlinePasses(c, () => undefined);
+      return next();
+    });
   });
   if (deps.admission) dash.use('*', deps.admission.middleware);
 
