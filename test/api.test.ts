@@ -88,6 +88,34 @@ describe('authentication', () => {
     expect(asForm.json.message).toMatch(/^The body is JSON but its Content-Type says a form/);
   });
 
+  it('refuses a key given with different values in two places, and reads basic auth only without one', async () => {
+    // The query's key was taken over the header's, the header's over a body's (found by an
+    // outside probe): a proxy or a log reading the other saw another key.
+    const bogus = 'tg_bogus_key_for_the_test';
+    for (const res of [
+      await get(`/v2/stream/list?apikey=${keyA}`, { apikey: bogus }),
+      await get(`/v2/stream/list?apikey=${bogus}`, { apikey: keyA }),
+      await get(`/v2/stream/list?apikey=${keyA}`, { apikey: keyB }),
+      await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { apikey: keyA },
+        body: { apikey: bogus, address: randomAddress(), webhook: hook },
+      }),
+    ]) {
+      expectError(res, 401, 4010);
+      expect(res.json.message).toMatch(
+        /^API key given with different values in the (query|header), (header|body): send one key, in one place\.$/,
+      );
+    }
+    // The same key twice is one key.
+    expect((await get(`/v2/stream/list?apikey=${keyA}`, { apikey: keyA })).status).toBe(200);
+    // An Authorization header beside a key (a proxy's own login) is not read as one.
+    const proxyLogin = 'Basic ' + Buffer.from('gateway:secret').toString('base64');
+    expect((await get('/v2/stream/list', { apikey: keyA, authorization: proxyLogin })).status).toBe(
+      200,
+    );
+    expectError(await get('/v2/stream/list', { authorization: proxyLogin }), 401, 4010);
+  });
+
   it('answers 401 with the error body for no key, a wrong key, and a revoked key', async () => {
     expectError(await get('/v2/stream/list'), 401, 4010);
     expectError(await get('/v2/stream/list', { apikey: 'tg_nope' }), 401, 4010);

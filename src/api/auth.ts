@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError, ErrorNumber } from '../errors.js';
 import type { ApiKey, ApiKeyCache } from '../keys/index.js';
 import { decodeBasicAuth } from '../net/basic-auth.js';
+import { announcesBody } from './admission.js';
 import { readJsonBody } from './body.js';
 import { queryParams } from './schemas.js';
 
@@ -10,24 +11,33 @@ export type AuthEnv = { Variables: { apiKey: ApiKey; requestId: string; body: un
 const MAX_KEY_LENGTH = 200;
 
 /**
- * The API key, from any one of the spec's four places: query `apikey`, header `apikey`,
- * HTTP basic-auth username (no password), or an `apikey` field of the body (JSON or form).
+ * The API key, from the spec's places: query `apikey`, header `apikey`, an `apikey` field of the
+ * body (JSON or form), or else the HTTP basic-auth username. Given in two of the first three with
+ * different values, it is refused: which one counts would be a guess, and a proxy or a log may
+ * read the other (`-H "apikey: <bogus>" "?apikey=<valid>"` was taken; found by an outside probe).
+ * The basic-auth username is read only when none of them has one: an Authorization header beside
+ * a key may be a proxy's own login.
  */
 async function findKeyIn(c: Context): Promise<string | undefined> {
+  const given: [string, string][] = [];
   const fromQuery = queryParams(c).apikey;
-  if (fromQuery) return fromQuery;
+  if (fromQuery) given.push(['query', fromQuery]);
   const fromHeader = c.req.header('apikey');
-  if (fromHeader) return fromHeader;
-  const fromBasic = decodeBasicAuth(c.req.header('authorization'))?.user;
-  if (fromBasic) return fromBasic;
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+  if (fromHeader) given.push(['header', fromHeader]);
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && (!given.length || announcesBody(c))) {
     const body = await readJsonBody(c);
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const value = (body as Record<string, unknown>).apikey;
-      if (typeof value === 'string' && value) return value;
+      if (typeof value === 'string' && value) given.push(['body', value]);
     }
   }
-  return undefined;
+  if (new Set(given.map(([, key]) => key)).size > 1)
+    throw new ApiError(
+      401,
+      ErrorNumber.UNAUTHORIZED,
+      `API key given with different values in the ${given.map(([where]) => where).join(', ')}: send one key, in one place.`,
+    );
+  return given[0]?.[1] ?? (decodeBasicAuth(c.req.header('authorization'))?.user || undefined);
 }
 
 /** The key of the request, looked up in `keys` (src/keys/cache.ts: memory, then the database). */
