@@ -97,6 +97,44 @@ export function badStrings(value: unknown, text?: string): 'nul' | 'surrogate' |
 }
 
 /**
+ * The first key an object of valid JSON `text` gives twice, or undefined. JSON.parse keeps the
+ * last: `{"webhook":"https://a","webhook":"http://b"}` is read as b, while a proxy, a log or
+ * another parser may read a. One pass over the text, iterative; keys compared as decoded (so
+ * `"a\u0062"` is `"ab"`).
+ */
+export function duplicateKey(text: string): string | undefined {
+  const objects: (Set<string> | null)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x7b) objects.push(new Set());
+    else if (ch === 0x5b) objects.push(null);
+    else if (ch === 0x7d || ch === 0x5d) objects.pop();
+    else if (ch === 0x22) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x5c) {
+          escaped = true;
+          i++;
+        } else if (c === 0x22) break;
+      }
+      const keys = objects[objects.length - 1];
+      if (!keys) continue;
+      let next = i + 1;
+      // JSON's whitespace: space, tab, LF, CR.
+      while (next < text.length && ' \t\n\r'.includes(text[next]!)) next++;
+      if (text[next] !== ':') continue;
+      const raw = text.slice(start + 1, i);
+      const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
+      if (keys.has(key)) return key;
+      keys.add(key);
+    }
+  }
+  return undefined;
+}
+
+/**
  * A JSON number by its exact text. An amount with 18 decimals is not a JS number (a float keeps
  * about 16 digits), so where the exact value matters the number is read and written as text:
  * stringifyWithBigInts writes it as it is, parseJsonExact reads it so.

@@ -78,6 +78,15 @@ describe('authentication', () => {
     expectError(twice, 400, 5000);
     expect(twice.json.message).toBe('Form field "address" is given more than once.');
     expectError(await form(`apikey=${keyA}&address=%00&webhook=x`), 400, 5000);
+    // A JSON key given twice, the same (the second webhook was stored; found by an outside probe).
+    const jsonTwice = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey: keyA },
+      body: `{"address":"${address}","webhook":"${hook}","webhook":"http://127.0.0.1:9/other"}`,
+    });
+    expectError(jsonTwice, 400, 5000);
+    expect(jsonTwice.json.message).toBe(
+      'The body gives "webhook" more than once: give each field once.',
+    );
     // JSON sent as a form (curl -d without its Content-Type) is said to be so, with the key in
     // the header (it was "address: is required").
     const asForm = await call(app.baseUrl, 'POST', '/v2/stream/create', {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError, ErrorNumber } from '../errors.js';
-import { badStrings, utf8Text } from '../json.js';
+import { badStrings, duplicateKey, utf8Text } from '../json.js';
 
 const NO_BODY = Symbol('no body');
 
@@ -37,6 +37,15 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     if (err instanceof ApiError) throw err;
     throw new ApiError(400, ErrorNumber.BAD_REQUEST, 'Malformed JSON body.');
   }
+  // As a form field given twice (formFields): which one counts would be a guess (found by an
+  // outside probe: the second webhook of two was stored).
+  const twice = form ? undefined : duplicateKey(text);
+  if (twice !== undefined)
+    throw new ApiError(
+      400,
+      ErrorNumber.BAD_REQUEST,
+      `The body gives ${JSON.stringify(twice.slice(0, 50))} more than once: give each field once.`,
+    );
   // A form's %00 decodes to NUL (and a bad escape to U+FFFD, never a lone surrogate); in JSON
   // only an escape can make a NUL or a lone surrogate.
   const bad = badStrings(value, form ? undefined : text);
