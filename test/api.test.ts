@@ -561,6 +561,12 @@ describe('the HTTP surface', () => {
     // the adapter's bare 400 with no body (found by an outside probe).
     const unusable = [
       ['GET /healthz HTTP/1.1\r\n\r\n', 'A Host header is required.'],
+      // Two Host headers (Node kept the first, a proxy may route by the other; found by an
+      // outside probe).
+      [
+        'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n',
+        'More than one Host header: send one.',
+      ],
       ['GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n', 'Malformed request URL or Host header.'],
       ['GET /v2\\stream/list HTTP/1.1\r\nHost: x\r\n\r\n', 'Malformed request URL or Host header.'],
     ] as const;
@@ -571,6 +577,14 @@ describe('the HTTP surface', () => {
       expect(head.toLowerCase()).toContain('cache-control: no-store');
       expect(json).toEqual({ code: 5000, status: 5000, message });
     }
+    // A version Node's parser takes but this server does not speak: 505.
+    const version = parsed(await raw('GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n'));
+    expect(version.head).toMatch(/^HTTP\/1.1 505 /);
+    expect(version.json).toEqual({
+      code: 5000,
+      status: 5000,
+      message: 'HTTP/2.0 is not supported: send HTTP/1.1.',
+    });
     // HTTP/1.0 has no Host requirement: such a request is served.
     expect(await raw('GET /healthz HTTP/1.0\r\n\r\n')).toMatch(
       /^HTTP\/1\.1 200 [\s\S]*\{"status":"ok"\}$/,

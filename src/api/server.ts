@@ -156,8 +156,9 @@ function listenRefusal(
 
 /**
  * The app as Node's request listener (@hono/node-server's adapter), with what no URL can be made
- * of answered in the error shape: an HTTP/1.1 request without Host (RFC 9112 section 3.2 wants a
- * 400; Node's own check, turned off in TIMING, answers with a bare status line), and a Host or a
+ * of answered in the error shape: an HTTP/1.1 request without Host, or with two (RFC 9112 section
+ * 3.2 wants a 400; Node's own check, turned off in TIMING, answers with a bare status line), a
+ * version other than 1.x (505), and a Host or a
  * path the adapter cannot build a URL from (a space in the Host, a backslash in the path), which
  * it answers with an empty 400. An HTTP/1.0 request may lack Host: it is served, as the adapter
  * does, as if to `host`.
@@ -173,13 +174,20 @@ function requestListener(
         ? refusal(400, 'Malformed request URL or Host header.')
         : refusal(500, 'Internal error.', ErrorNumber.INTERNAL),
   });
+  const refuse = (res: ServerResponse, status: number, message: string) => {
+    const answer = refusalParts(message, { close: true });
+    res.writeHead(status, answer.headers);
+    res.end(answer.body);
+  };
   return (req, res) => {
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-      const answer = refusalParts('A Host header is required.');
-      res.writeHead(400, answer.headers);
-      res.end(answer.body);
-      return;
-    }
+    // Node's parser takes any version in the request line ("HTTP/2.0" was served as 1.1).
+    if (req.httpVersionMajor !== 1)
+      return refuse(res, 505, `HTTP/${req.httpVersion} is not supported: send HTTP/1.1.`);
+    if (req.httpVersion === '1.1' && req.headers.host === undefined)
+      return refuse(res, 400, 'A Host header is required.');
+    // RFC 9112 section 3.2: a request with more than one Host is answered 400 (Node keeps the first).
+    if ((req.headersDistinct.host?.length ?? 0) > 1)
+      return refuse(res, 400, 'More than one Host header: send one.');
     void handle(req, res);
   };
 }
