@@ -79,10 +79,13 @@ if (!serving || rest.includes('--help') || rest.includes('-h')) {
   // passes it to the appliance alone, and the appliance stops its Postgres and dev chain itself,
   // in order, after its own work. (Signalled with the group, they stopped under it: error lines
   // and a slow exit.)
+  // An IPC channel, used for nothing but its end: when this launcher dies, even by SIGKILL, the
+  // appliance sees it close and stops as on SIGTERM (src/cli.ts), rather than running on orphaned.
   const child = spawn(process.execPath, [cli, command, ...rest], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     detached: true,
   });
+  child.channel?.unref();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
     process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {

@@ -164,6 +164,14 @@ function handleSignals(): { started(appliance: Appliance): boolean; stopping(): 
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+  // Started by bin/tollgate.mjs (a launcher holding an IPC channel to it): the launcher gone
+  // (killed with SIGKILL, which it cannot pass on) is a stop as a signal is. The process ran on
+  // without it, and a supervisor that had killed the launcher's pid started a second one, which
+  // found the port taken (found by an outside fault harness).
+  if (process.channel) {
+    process.channel.unref();
+    process.once('disconnect', () => onSignal('its launcher exited'));
+  }
   return {
     /** Whether a signal came (before the start is handed over: it is not to be started). */
     stopping: () => stopping,

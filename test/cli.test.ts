@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -381,5 +381,46 @@ describe('npm run tollgate (bin/tollgate.mjs)', () => {
     expect(second.code).toBe(0);
     expect(second.out).toMatch(/^Usage: tollgate <command>/);
     expect(second.err).toBe('');
+  }, 120_000);
+  it('stops the appliance when the launcher is killed with SIGKILL, which it cannot pass on', async () => {
+    // The appliance ran on orphaned, still serving; a supervisor restarting the launcher's pid
+    // got a second one that found the port taken (found by an outside fault harness).
+    const launcher = spawn(process.execPath, ['bin/tollgate.mjs', 'api'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? '/tmp',
+        DATABASE_URL: db.url,
+        TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-launcher-')),
+        TOLLGATE_HOST: '127.0.0.1',
+        TOLLGATE_PORT: '0',
+        TOLLGATE_LOG_LEVEL: 'info',
+      },
+    });
+    let err = '';
+    launcher.stderr.on('data', (d) => (err += d));
+    for (let i = 0; i < 1200 && !err.includes('api listening'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(err).toContain('api listening');
+    const appliance = Number(
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher.pid)])
+        .toString()
+        .trim(),
+    );
+    expect(appliance).toBeGreaterThan(0);
+    launcher.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(appliance, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 300 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+    expect(logLines(err).map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['signal received', 'stopped']),
+    );
   }, 120_000);
 });
