@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,29 @@ it('is left running by the process that started it while another process that jo
   const probe = openPool(joiner.url, { max: 1 });
   await expect(probe`select 1`).rejects.toThrow();
   await probe.end({ timeout: 1 });
+}, 60_000);
+
+it('is stopped by the last process out, also one that joined it', async () => {
+  // With the roles run apart (api, worker, indexer on one data dir), or after the process that
+  // started it was killed, the server outlived them all, with no one to stop it (found by an
+  // outside fault harness).
+  const dir = dataDir();
+  const starter = await startEmbeddedPostgres(dir); // e.g. `tollgate api`
+  const joiner = await startEmbeddedPostgres(dir); // e.g. `tollgate worker`, beside it
+  const sql = openPool(joiner.url, { max: 1 });
+  expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+  await starter.release(); // the api stops first: the worker's session keeps it up
+  expect(await sql`select 2 as two`).toEqual([{ two: 2 }]);
+  await sql.end({ timeout: 1 });
+  await joiner.release(); // the worker, the last one out, stops it
+  expect(existsSync(join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
+  const probe = openPool(joiner.url, { max: 1 });
+  await expect(probe`select 1`).rejects.toThrow();
+  await probe.end({ timeout: 1 });
+  // The next process starts it again.
+  const next = await startEmbeddedPostgres(dir);
+  expect(await whoAmI(next.url)).toBe(join(dir, 'postgres'));
+  await next.stop();
 }, 60_000);
 
 it('starts one server when several processes start on a stopped data dir at once; the others join it', async () => {

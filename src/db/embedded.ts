@@ -21,8 +21,8 @@ export interface EmbeddedDatabase {
   /** Stops the server if this process started it; a server another process owns is left running. */
   stop(): Promise<void>;
   /**
-   * As stop, but a server another process has joined and still uses is left running too, for
-   * it (a command's end, src/db/open.ts; stop is for taking the server down on purpose).
+   * A command's end (src/db/open.ts): the server is stopped when no other process uses it, also
+   * by a process that joined it (the last one out stops it); one still in use is left running.
    */
   release(): Promise<void>;
 }
@@ -149,10 +149,11 @@ export async function startEmbeddedPostgres(
   // One process at a time decides whether to start the server or join it: several commands at
   // once on a stopped data dir each started one, and all but one failed (found by an outside
   // probe). The others wait, then join the one started.
-  return withStartLock(root, () => startOrJoin(databaseDir, password, urlAt, port));
+  return withStartLock(root, () => startOrJoin(root, databaseDir, password, urlAt, port));
 }
 
 async function startOrJoin(
+  root: string,
   databaseDir: string,
   password: string,
   urlAt: (port: number) => string,
@@ -161,7 +162,18 @@ async function startOrJoin(
   const running = runningServerPort(databaseDir);
   if (running !== undefined && (await portOpen(running))) {
     log.info({ port: running }, 'embedded postgres of this data dir already running; joining it');
-    return { url: urlAt(running), stop: async () => {}, release: async () => {} };
+    const url = urlAt(running);
+    // The last process out stops it, whoever started it: with the roles run apart, or after
+    // the one that started it was killed, it was left running with no one to stop it (found by
+    // an outside fault harness).
+    return {
+      url,
+      stop: async () => {},
+      release: () =>
+        withStartLock(root, () =>
+          stopUnlessUsed(url, running, () => stopByPostmasterPid(databaseDir)),
+        ),
+    };
   }
   if (port !== undefined && (await portOpen(port)))
     throw new Error(
@@ -211,22 +223,51 @@ async function startOrJoin(
   return {
     url,
     stop,
-    release: async () => {
-      // Another tollgate process may have joined this server meanwhile (a `start` beside a
-      // `data-key rotate` that started it): stopping it would take its database away, for good
-      // (found by an outside probe). Then it is left running, for the last one to use it, or the
-      // next start, as after a process that died.
-      const others = await otherSessions(url);
-      if (others > 0) {
-        log.info(
-          { port, sessions: others },
-          'embedded postgres left running: other processes use it',
-        );
-        return;
-      }
-      await stop();
-    },
+    // Another tollgate process may have joined this server meanwhile (a `start` beside a
+    // `data-key rotate` that started it): stopping it would take its database away, for good
+    // (found by an outside probe). Then it is left running, for the last one to use it. Under the
+    // start lock: a process about to join waits, then finds it stopped and starts it again.
+    release: () => withStartLock(root, () => stopUnlessUsed(url, port, stop)),
   };
+}
+
+/** Stops the server unless other processes have sessions on it. */
+async function stopUnlessUsed(url: string, port: number, stop: () => Promise<void>): Promise<void> {
+  const others = await otherSessions(url);
+  if (others > 0) {
+    log.info({ port, sessions: others }, 'embedded postgres left running: other processes use it');
+    return;
+  }
+  await stop();
+}
+
+/** How long a stop of a server this process joined waits for it to be gone. */
+const JOINED_STOP_WAIT_MS = 60_000;
+
+/**
+ * Stops the data dir's server by its postmaster's pid (SIGINT: Postgres's fast shutdown, as
+ * pg_ctl stop -m fast sends), for a process that joined it and has no handle of its own, and
+ * waits until it is gone (its postmaster.pid removed).
+ */
+async function stopByPostmasterPid(databaseDir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return; // stopped meanwhile
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return; // gone already
+  }
+  const deadline = Date.now() + JOINED_STOP_WAIT_MS;
+  while (runningServerPort(databaseDir) !== undefined && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  if (runningServerPort(databaseDir) !== undefined)
+    log.warn({ pid }, 'embedded postgres did not stop within 60 s of its fast shutdown');
+  else log.info('embedded postgres stopped');
 }
 
 /** How long a process waits for another to finish starting the server before it gives up. */
