@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectPath } from '../paths.js';
-import { personalDataUrlRefusal } from '../urls.js';
+import { isLoopbackHost, personalDataUrlRefusal } from '../urls.js';
 import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
 import { AmlConfigSchema } from './aml.js';
 
@@ -71,10 +71,17 @@ const httpUrl = z.string().refine((v) => {
  * A URL other VASPs are given (TRP callbacks, e-mailed view links): a login in it would go to
  * every counterparty with it (found by an outside probe), so it has none.
  */
-const publicBaseUrl = httpUrl.refine((v) => {
-  const url = new URL(v);
-  return !url.username && !url.password;
-}, 'must not carry a login: it is given to other VASPs');
+const publicBaseUrl = httpUrl
+  .refine((v) => {
+    const url = new URL(v);
+    return !url.username && !url.password;
+  }, 'must not carry a login: it is given to other VASPs')
+  // The view links and callbacks under it carry tokens that open personal data: over plain http
+  // any network between the counterparty and here reads them. Loopback only for development.
+  .refine((v) => {
+    const url = new URL(v);
+    return url.protocol === 'https:' || isLoopbackHost(url);
+  }, 'must be https (the view links and callbacks it makes carry tokens); plain http only for a loopback host, in development');
 
 /**
  * A Standard Webhooks signing secret: `whsec_` and the base64 of at least 24 random bytes

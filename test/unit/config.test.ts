@@ -202,6 +202,13 @@ describe('loadConfig', () => {
       'TOLLGATE_TRAVEL_RULE_PUBLIC_URL',
     ],
     [{ TOLLGATE_TRP_PUBLIC_URL: 'https://u@tollgate.example:8444' }, 'TOLLGATE_TRP_PUBLIC_URL'],
+    // Plain http to another host: the view links' tokens would cross networks in clear (found by
+    // an outside probe).
+    [
+      { TOLLGATE_TRAVEL_RULE_PUBLIC_URL: 'http://tollgate.example' },
+      'TOLLGATE_TRAVEL_RULE_PUBLIC_URL',
+    ],
+    [{ TOLLGATE_TRP_PUBLIC_URL: 'http://10.0.0.5:8444' }, 'TOLLGATE_TRP_PUBLIC_URL'],
     // The transaction's own block counts as one: 0 was taken (found by an outside probe).
     [{ TOLLGATE_CONFIRMATIONS_ETH: '0' }, 'TOLLGATE_CONFIRMATIONS_ETH'],
     [{ TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_HEADS_ETH: 'http://x' }, 'TOLLGATE_HEADS_ETH'],
@@ -213,6 +220,14 @@ describe('loadConfig', () => {
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('takes a public URL over plain http for a loopback host only (development)', () => {
+    expect(
+      loadConfig({ TOLLGATE_TRAVEL_RULE_PUBLIC_URL: 'http://127.0.0.1:8443' }).travel_rule
+        .public_url,
+    ).toBe('http://127.0.0.1:8443');
+    expect(() => loadConfig({ TOLLGATE_TRP_PUBLIC_URL: 'http://localhost:8444' })).not.toThrow();
   });
 });
 
