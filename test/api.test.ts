@@ -158,6 +158,15 @@ describe('authentication', () => {
 });
 
 describe('streams', () => {
+  it('takes from_block: null as not given (no replay), as an absent optional field', async () => {
+    const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+      headers: { apikey: keyA },
+      body: { address: randomAddress(), webhook: hook, from_block: null },
+    });
+    expect(res.json).toEqual({ code: 0, message: 'OK', data: null });
+    expect(res.headers['x-tollgate-replayed']).toBeUndefined();
+  });
+
   it('creates, updates on a second create, lists and deletes, per key', async () => {
     const address = randomAddress();
     const h = { apikey: keyA };

@@ -33,14 +33,19 @@ const BLOCK_NUMBER = { error: 'must be a block number' };
 
 /** Not in the spec: replay the address's past transactions from this block on (create only). */
 export const FromBlock = z
-  .union(
-    [
-      z.int(BLOCK_NUMBER).min(0, BLOCK_NUMBER).max(Number.MAX_SAFE_INTEGER, BLOCK_NUMBER),
-      z.string(BLOCK_NUMBER).regex(/^\d{1,16}$/, BLOCK_NUMBER),
-    ],
-    BLOCK_NUMBER,
+  // null is "not given", as JSON clients write an absent optional field (it was refused).
+  .preprocess(
+    (v) => (v === null ? undefined : v),
+    z
+      .union(
+        [
+          z.int(BLOCK_NUMBER).min(0, BLOCK_NUMBER).max(Number.MAX_SAFE_INTEGER, BLOCK_NUMBER),
+          z.string(BLOCK_NUMBER).regex(/^\d{1,16}$/, BLOCK_NUMBER),
+        ],
+        BLOCK_NUMBER,
+      )
+      .optional(),
   )
-  .optional()
   .meta({
     description:
       'Not in the spec. The address\'s past transactions in the indexed blocks from this block number on (on each indexed network of its family) are sent first, in chain order (by `sequence`), with `"replay": true` in the body; then live ones. A replayed transaction with enough confirmations is sent once, confirmed. Events this stream already had are not sent again. The answer\'s X-Tollgate-Replayed header says how many were queued, X-Tollgate-History how far the indexed history reaches.',
