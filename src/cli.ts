@@ -2,7 +2,7 @@
 import { recordAudit } from './audit/index.js';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './cli/command.js';
 import {
   ConfigError,
   loadConfig,
@@ -251,7 +251,7 @@ async function ensureKeys(
 }
 
 function parseKeysArgs(args: string[]) {
-  return parseArgs({
+  return parseOptions({
     args,
     options: {
       name: { type: 'string' },
@@ -449,7 +449,7 @@ async function main(argv: string[]): Promise<void> {
       if (rest[0] !== undefined && !rest[0].startsWith('-')) return indexerCommand(config, rest);
       let values: { network?: string[] };
       try {
-        ({ values } = parseArgs({
+        ({ values } = parseOptions({
           args: rest,
           options: { network: { type: 'string', multiple: true } },
         }));

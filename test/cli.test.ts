@@ -135,6 +135,12 @@ describe('tollgate CLI', () => {
       [['worker', '--concurrency', '1'], /tollgate worker takes no arguments/],
       [['start', 'extra'], /tollgate start takes no arguments/],
       [['indexer', '--netwrk', 'eth'], /tollgate indexer: Unknown option '--netwrk'/],
+      // An option given twice took its last value (found by an outside probe).
+      [['keys', 'create', '--name', 'a', '--name', 'b'], /Option '--name' is given more than once/],
+      [
+        ['labels', 'import', '--source', 'a', '--source', 'b', 'x.csv'],
+        /Option '--source' is given more than once/,
+      ],
     ];
     for (const [args, message] of cases) {
       const run = tollgate(args);

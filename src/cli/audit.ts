@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { verifyAuditChain } from '../audit/index.js';
 import type { Config } from '../config/index.js';
 import { withDatabase } from '../db/open.js';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 
 export const AUDIT_USAGE = `Usage:
   tollgate audit verify [--json]
@@ -15,7 +14,7 @@ const cmd = command('audit', AUDIT_USAGE);
 
 export async function auditCommand(config: Config, args: string[]): Promise<void> {
   await cmd.run(async () => {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseOptions({
       args,
       options: { json: { type: 'boolean' } },
       allowPositionals: true,

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PermanentError } from '../errors.js';
 
 /**
@@ -37,4 +38,26 @@ export function command(name: string, usageText: string): Command {
       }
     },
   };
+}
+
+/**
+ * node:util's parseArgs, refusing an option given twice (unless it is `multiple`): parseArgs keeps
+ * the last (`keys create --name a --name b` named the key b; found by an outside probe). The
+ * refusal carries an ERR_PARSE_ARGS_ code, so it is a usage error as parseArgs's own are.
+ */
+export function parseOptions<T extends ParseArgsConfig>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  const { tokens, ...parsed } = parseArgs({ ...config, tokens: true });
+  const seen = new Set<string>();
+  for (const token of tokens ?? []) {
+    if (token.kind !== 'option' || config.options?.[token.name]?.multiple) continue;
+    if (seen.has(token.name))
+      throw Object.assign(
+        new TypeError(`Option '--${token.name}' is given more than once: give it once.`),
+        { code: 'ERR_PARSE_ARGS_REPEATED_OPTION' },
+      );
+    seen.add(token.name);
+  }
+  return parsed as ReturnType<typeof parseArgs<T>>;
 }

@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Config } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { withDatabase } from '../db/open.js';
@@ -15,7 +14,7 @@ import {
   resealBatch,
   type Keyring,
 } from '../travelrule/index.js';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 
 export const DATA_KEY_USAGE = `Usage:
   tollgate data-key rotate [--batch N] [--json]
@@ -56,7 +55,7 @@ export async function dataKeyCommand(config: Config, args: string[]): Promise<vo
     const [sub, ...rest] = args;
     if (sub !== 'rotate' && sub !== 'status')
       return cmd.usage(sub ? `unknown data-key command: ${sub}` : undefined);
-    const { values } = parseArgs({
+    const { values } = parseOptions({
       args: rest,
       options: {
         json: { type: 'boolean' },

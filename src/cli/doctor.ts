@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { BaseError, numberToHex, type PublicClient } from 'viem';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 import {
   type Config,
   resolveNetworks,
@@ -396,7 +395,7 @@ async function checkSmtp(cfg: TravelRuleConfig, smtpUrl: string): Promise<Doctor
  */
 export async function doctorCommand(config: Config, args: string[]): Promise<void> {
   await cmd.run(async () => {
-    const { values } = parseArgs({
+    const { values } = parseOptions({
       args,
       options: {
         network: { type: 'string', multiple: true },

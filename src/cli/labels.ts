@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { recordAudit } from '../audit/index.js';
-import { parseArgs } from 'node:util';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 import { openDatabase } from '../db/open.js';
 import type { Config } from '../config/index.js';
 import {
@@ -69,7 +68,7 @@ export async function labelsCommand(config: Config, args: string[]): Promise<voi
 async function labels(config: Config, args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'import') {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseOptions({
       args: rest,
       allowPositionals: true,
       options: {
@@ -125,7 +124,7 @@ async function labels(config: Config, args: string[]): Promise<void> {
     return;
   }
   if (sub === 'stats') {
-    const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+    const { values } = parseOptions({ args: rest, options: { json: { type: 'boolean' } } });
     const db = await openDatabase(config);
     try {
       const stats = await labelStats(db.sql);

@@ -1,7 +1,6 @@
 import { recordAudit } from '../audit/index.js';
-import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 import type { Config } from '../config/index.js';
 import {
   createOperator,
@@ -79,7 +78,7 @@ function oneLogin(sub: string, positionals: string[]): string | undefined {
 async function run(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
   switch (sub) {
     case 'create': {
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args: rest,
         allowPositionals: true,
         options: {
@@ -116,7 +115,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     case 'list': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      const { values } = parseOptions({ args: rest, options: { json: { type: 'boolean' } } });
       return withDatabase(config, async (sql) => {
         const rows = await listOperators(sql);
         if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
@@ -124,7 +123,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     case 'disable': {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const { positionals } = parseOptions({ args: rest, allowPositionals: true, options: {} });
       const login = oneLogin(sub, positionals);
       if (!login) return;
       return withDatabase(config, async (sql) => {
@@ -134,7 +133,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     case 'reset-password': {
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args: rest,
         allowPositionals: true,
         options: { 'password-stdin': { type: 'boolean' } },
@@ -158,7 +157,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     case 'reset-mfa': {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const { positionals } = parseOptions({ args: rest, allowPositionals: true, options: {} });
       const login = oneLogin(sub, positionals);
       if (!login) return;
       return withDatabase(config, async (sql) => {

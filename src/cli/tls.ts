@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   certificateFingerprints,
   makeDevCa,
   makeDevCertificate,
   type KeyAndCertificate,
 } from '../net/tls-certs.js';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 
 export const TLS_USAGE = `Usage:
   tollgate tls dev-ca --out DIR [--name NAME]
@@ -37,7 +36,7 @@ function refuseExisting(...paths: string[]): boolean {
 }
 
 async function devCa(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args,
     options: { out: { type: 'string' }, name: { type: 'string' } },
   });
@@ -53,7 +52,7 @@ async function devCa(args: string[]): Promise<void> {
 }
 
 async function devCert(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args,
     options: {
       ca: { type: 'string' },
@@ -86,7 +85,7 @@ async function devCert(args: string[]): Promise<void> {
 }
 
 function fingerprint(args: string[]): void {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { positionals } = parseOptions({ args, allowPositionals: true, options: {} });
   if (positionals.length !== 1) {
     cmd.usage('tls fingerprint needs exactly one FILE');
     return;

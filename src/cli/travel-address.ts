@@ -1,10 +1,9 @@
 import { recordAudit } from '../audit/index.js';
-import { parseArgs } from 'node:util';
 import { type Config, trpPublicUrl } from '../config/index.js';
 import { withDatabase } from '../db/open.js';
 import { listApiKeys } from '../keys/index.js';
 import { issueTravelAddress, loadKeyring } from '../travelrule/index.js';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 
 export const TRAVEL_ADDRESS_USAGE = `Usage:
   tollgate travel-address (--key NAME | --key-id ID) --network N --address A
@@ -17,7 +16,7 @@ const cmd = command('travel-address', TRAVEL_ADDRESS_USAGE);
 /** `tollgate travel-address …`: as POST /v2/travelrule/travel_address, for scripts and operators. */
 export async function travelAddressCommand(config: Config, args: string[]): Promise<void> {
   await cmd.run(async () => {
-    const { values } = parseArgs({
+    const { values } = parseOptions({
       args,
       options: {
         key: { type: 'string' },

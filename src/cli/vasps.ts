@@ -2,9 +2,8 @@ import { recordAudit } from '../audit/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { certificateFingerprints } from '../net/tls-certs.js';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { withDatabase } from '../db/open.js';
-import { command } from './command.js';
+import { command, parseOptions } from './command.js';
 import { type Config, trpPublicUrl } from '../config/index.js';
 import {
   getVasp,
@@ -90,7 +89,11 @@ const ADD_OPTIONS = {
 } as const;
 
 async function add(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: ADD_OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseOptions({
+    args,
+    options: ADD_OPTIONS,
+    allowPositionals: true,
+  });
   if (positionals.length) return cmd.usage(`unexpected argument ${positionals[0]}`);
   if (!values.name || !values.website) return cmd.usage(`vasps add needs --name and --website`);
   const pins = [...(values['trp-tls-fingerprint'] ?? [])];
@@ -134,7 +137,7 @@ async function add(config: Config, args: string[]): Promise<void> {
 }
 
 function oneUid(sub: string, args: string[]): string | undefined {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { positionals } = parseOptions({ args, allowPositionals: true, options: {} });
   if (positionals.length !== 1) {
     cmd.usage(`vasps ${sub} needs exactly one <uid>`);
     return undefined;
@@ -147,7 +150,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
     case 'add':
       return add(config, rest);
     case 'list': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      const { values } = parseOptions({ args: rest, options: { json: { type: 'boolean' } } });
       return withDatabase(config, async (sql) => {
         const rows = await listAllVasps(sql);
         if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
@@ -193,7 +196,7 @@ async function run(config: Config, sub: string | undefined, rest: string[]): Pro
       });
     }
     case 'import': {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const { positionals } = parseOptions({ args: rest, allowPositionals: true, options: {} });
       if (positionals.length !== 1) return cmd.usage(`vasps import needs exactly one FILE`);
       const file = resolve(positionals[0]!);
       if (!existsSync(file)) return cmd.fail(`no such file: ${positionals[0]}`, 1);
