@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { isLostArrayTypesFetch } from '../src/db/connection-guard.js';
+import { isLostArrayTypesFetch, isUnwaitedDriverOutage } from '../src/db/connection-guard.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 
 /**
@@ -91,4 +91,29 @@ it('recognises only a lost connection during the array-types read, not its other
   expect(isLostArrayTypesFetch(failure('ECONNRESET', 'select 1'))).toBe(false);
   expect(isLostArrayTypesFetch(new Error('read ECONNRESET'))).toBe(false);
   expect(isLostArrayTypesFetch(undefined)).toBe(false);
+});
+
+it("recognises a refused or lost connection in a promise of the driver's own, never one of our queries", () => {
+  const driverStack = [
+    'PostgresError: sorry, too many clients already',
+    '    at ErrorResponse (/app/node_modules/postgres/src/connection.js:794:26)',
+    '    at handle (/app/node_modules/postgres/src/connection.js:480:6)',
+    '    at Socket.data (/app/node_modules/postgres/src/connection.js:315:9)',
+    '    at Socket.emit (node:events:519:28)',
+    '    at addChunk (node:internal/streams/readable:559:12)',
+    '    at new Promise (<anonymous>)',
+  ].join('\n');
+  const failure = (code: string, stack: string) => Object.assign(new Error('x'), { code, stack });
+  expect(isUnwaitedDriverOutage(failure('53300', driverStack))).toBe(true);
+  expect(isUnwaitedDriverOutage(failure('08006', driverStack))).toBe(true);
+  expect(isUnwaitedDriverOutage(failure('ECONNRESET', driverStack))).toBe(true);
+  // A query of ours carries the frames of the code that made it: its failure is never excused.
+  const ours = `${driverStack}\n    at listStreams (/app/dist/src/streams/streams.js:210:7)`;
+  expect(isUnwaitedDriverOutage(failure('53300', ours))).toBe(false);
+  // Nor a failure that is not the connection's.
+  expect(isUnwaitedDriverOutage(failure('57014', driverStack))).toBe(false);
+  expect(isUnwaitedDriverOutage(failure('08P01', driverStack))).toBe(false);
+  expect(isUnwaitedDriverOutage(failure('23505', driverStack))).toBe(false);
+  expect(isUnwaitedDriverOutage(failure('53300', 'PostgresError: no frames'))).toBe(false);
+  expect(isUnwaitedDriverOutage(undefined)).toBe(false);
 });

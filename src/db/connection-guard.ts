@@ -30,6 +30,31 @@ export function isLostArrayTypesFetch(err: unknown): boolean {
   );
 }
 
+/**
+ * A connection the server refused or lost, in a promise of postgres.js's own that nobody waits for:
+ * every frame of its stack is the driver's or Node's (a query of ours carries the frames of the
+ * code that made it, which waits for it). Seen once in the fault suite's exhausted connections
+ * (`sorry, too many clients already`, 53300, with postgres.js's frames alone, 28 ms after
+ * graphile-worker's pool ended), and not again in 29 replays: nothing waits for such a promise, so
+ * nothing depends on it, and the connection it was for is gone (the pool opens another). Refused:
+ * 53300, class 08 but a protocol violation; lost: isDatabaseUnavailable.
+ */
+export function isUnwaitedDriverOutage(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  const refused =
+    code === '53300' || (typeof code === 'string' && /^08/.test(code) && code !== '08P01');
+  if (!refused && !isDatabaseUnavailable(err)) return false;
+  const stack = err instanceof Error ? err.stack : undefined;
+  if (!stack) return false;
+  const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
+  return (
+    frames.length > 0 &&
+    frames.every((line) =>
+      /[\\/]node_modules[\\/]postgres[\\/]|\(node:|at node:|<anonymous>/.test(line),
+    )
+  );
+}
+
 /** The statement text postgres.js gives a query's error (none of its parameters), cut short. */
 function statementOf(err: unknown): string | undefined {
   const query = (err as { query?: unknown } | null)?.query;
@@ -46,6 +71,13 @@ export function guardPostgresDefects(): void {
       log.warn(
         { error: `${(err as Error).name}: ${(err as Error).message}` },
         'a new database connection was lost while it read the array types (postgres.js #1192); it connects again',
+      );
+      return;
+    }
+    if (origin === 'unhandledRejection' && isUnwaitedDriverOutage(err)) {
+      log.warn(
+        { error: describeError(err), query: statementOf(err) },
+        'a database query of the driver that nothing waited for failed with its connection (refused or lost); carrying on',
       );
       return;
     }
