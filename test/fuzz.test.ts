@@ -197,7 +197,8 @@ function badBodyValue(rng: Rng, name: string, route: string): unknown {
   // Hours: 0 and fractions are good values here, so the wrong types are others.
   if (name === 'overlap_hours')
     return rng.pick([-1, 169, 1e308, '-1', '169', '1e3', '', true, null, [], {}, '24h']);
-  // A block number: 0 and digit strings are good values here, so the wrong types are others.
+  // A block number: 0 and digit strings are good values here, and null is "not given", so the
+  // wrong types are others.
   if (name === 'from_block')
     return rng.pick([
       -1,
@@ -209,7 +210,6 @@ function badBodyValue(rng: Rng, name: string, route: string): unknown {
       '',
       '0x10',
       true,
-      null,
       [],
       {},
       '9'.repeat(17),
