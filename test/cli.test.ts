@@ -388,6 +388,42 @@ describe('npm run tollgate (bin/tollgate.mjs)', () => {
     expect(second.out).toMatch(/^Usage: tollgate <command>/);
     expect(second.err).toBe('');
   }, 120_000);
+  it('stops the appliance on a SIGTERM to npm, as a supervisor of `npm run tollgate` or `npm start` sends it', async () => {
+    // npm passes the signal to its script's shell, which passed it to no one: npm exited and the
+    // appliance ran on, orphaned, still serving (found by an outside probe). The scripts exec.
+    const npm = spawn('npm', ['run', '-s', 'tollgate', '--', 'api'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? '/tmp',
+        DATABASE_URL: db.url,
+        TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-npm-')),
+        TOLLGATE_HOST: '127.0.0.1',
+        TOLLGATE_PORT: '0',
+        TOLLGATE_LOG_LEVEL: 'info',
+      },
+    });
+    let err = '';
+    npm.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((r) => npm.on('exit', (code) => r(code)));
+    for (let i = 0; i < 1200 && !err.includes('api listening'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(err).toContain('api listening');
+    const appliances = () =>
+      execFileSync('ps', ['-eo', 'pid,args'])
+        .toString()
+        .split('\n')
+        .filter((l) => l.includes('dist/src/cli.js api') && l.includes(String(npm.pid)) === false);
+    expect(appliances().length).toBeGreaterThan(0);
+    npm.kill('SIGTERM');
+    await exited;
+    for (let i = 0; i < 300 && !err.includes('"msg":"stopped"'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(logLines(err).map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['signal received', 'stopped']),
+    );
+  }, 120_000);
+
   it('stops the appliance when the launcher is killed with SIGKILL, which it cannot pass on', async () => {
     // The appliance ran on orphaned, still serving; a supervisor restarting the launcher's pid
     // got a second one that found the port taken (found by an outside fault harness).

@@ -200,20 +200,7 @@ function badBodyValue(rng: Rng, name: string, route: string): unknown {
   // A block number: 0 and digit strings are good values here, and null is "not given", so the
   // wrong types are others.
   if (name === 'from_block')
-    return rng.pick([
-      -1,
-      1.5,
-      1e308,
-      '-1',
-      '1.5',
-      '12a',
-      '',
-      '0x10',
-      true,
-      [],
-      {},
-      '9'.repeat(17),
-    ]);
+    return rng.pick([-1, 1.5, 1e308, '-1', '1.5', '12a', '', '0x10', true, [], {}, '9'.repeat(17)]);
   const r = rng.next();
   if (r < 0.45) return rng.pick(WRONG_TYPES);
   if (r < 0.55) return { nested: JSON.parse(deepArray(rng.pick([50, 500]))) };
