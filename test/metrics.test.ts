@@ -9,6 +9,7 @@ import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { ProxyTrust } from '../src/net/proxy.js';
+import { startTcpRelay } from './helpers/tcp-relay.js';
 
 const API_ONLY = { api: true, worker: false, indexer: false, devChain: false } as const;
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -300,4 +301,51 @@ describe('metricsAccess', () => {
         .status,
     ).toBe(401);
   });
+});
+
+describe('GET /metrics while the database does not answer', () => {
+  it('answers within its wait with database_up 0, keeping the database figures of the last scrape', async () => {
+    // A frozen Postgres (SIGSTOP, a paused VM) fails no statement: the scrape waited for the
+    // request deadline and got a 503 (Prometheus: the process is down), and when the read failed
+    // the disablements counter read 0, then its value again (a reset and a false increase; found
+    // by an outside probe). Here the API reaches Postgres through a relay that freezes.
+    const target = new URL(db.url);
+    const relay = await startTcpRelay(target);
+    const viaRelay = new URL(db.url);
+    viaRelay.hostname = '127.0.0.1';
+    viaRelay.port = String(relay.port);
+    const api = await startTestAppliance(viaRelay.toString(), {}, API_ONLY);
+    const key = await createApiKey(db.sql, 'frozen');
+    await db.sql`insert into webhook_endpoints (api_key_id, url, failing_since, disabled_at, disablements)
+      values (${key.id}, 'https://frozen.example/', now(), now(), 3)`;
+    const get = async () => {
+      const started = Date.now();
+      const res = await call(api.baseUrl, 'GET', '/metrics', { timeoutMs: 30_000 });
+      return { res, values: samples(res.text), ms: Date.now() - started };
+    };
+    try {
+      const before = await get();
+      expect(before.values.get('tollgate_database_up')).toBe(1);
+      const disablements = before.values.get('tollgate_webhook_endpoint_disablements_total')!;
+      expect(disablements).toBeGreaterThanOrEqual(3);
+      // Every status of every kind is there, 0 when there is none.
+      expect(before.values.get('tollgate_webhook_events{kind="travelrule",status="pending"}')).toBe(
+        0,
+      );
+      relay.freeze();
+      const frozen = await get();
+      expect(frozen.res.status).toBe(200);
+      expect(frozen.ms).toBeLessThan(15_000); // the wait is 5 s; the request deadline 20 s
+      expect(frozen.values.get('tollgate_database_up')).toBe(0);
+      expect(frozen.values.get('tollgate_webhook_endpoint_disablements_total')).toBe(disablements);
+      expect(frozen.values.get('tollgate_webhook_endpoints_disabled')).toBe(
+        before.values.get('tollgate_webhook_endpoints_disabled'),
+      );
+      expect(frozen.res.text).toContain('tollgate_process_cpu_seconds_total');
+    } finally {
+      relay.thaw();
+      await api.stop();
+      await relay.close();
+    }
+  }, 90_000);
 });

@@ -10,6 +10,7 @@ import {
 } from 'prom-client';
 import type { Admission } from '../api/admission.js';
 import type { Sql } from '../db/index.js';
+import { within } from '../concurrency.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
 import { jobQueueCounts, type QueueCounts } from './status.js';
@@ -27,12 +28,24 @@ import { jobQueueCounts, type QueueCounts } from './status.js';
 
 const PREFIX = 'tollgate_';
 
+/** The kinds and statuses of webhook events, each reported (0 when none). */
+const WEBHOOK_KINDS = ['stream', 'liveaml', 'travelrule'] as const;
+const WEBHOOK_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+
 /** Upper bounds (seconds) of the webhook delivery latency histogram. Whole milliseconds each. */
 export const DELIVERY_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 const HTTP_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** A scrape's queries give up after this long rather than pile up behind a slow database. */
 const SCRAPE_TIMEOUT_MS = 10_000;
+/**
+ * How long a scrape waits for the database figures: then it is answered without them
+ * (database_up 0), well within Prometheus's default scrape timeout (10 s). A frozen Postgres
+ * (SIGSTOP, a paused VM) answers nothing and fails no statement: the scrape waited for the
+ * request deadline and got a 503, which Prometheus sees as the process being down (found by an
+ * outside probe).
+ */
+const SCRAPE_WAIT_MS = 5_000;
 
 interface CursorRow {
   network: string;
@@ -45,6 +58,8 @@ interface CursorRow {
   txs_indexed: string;
   list_events_skipped: string;
   history_from: string | null;
+  /** Seconds since the indexer last read its node's head; null: never. */
+  head_seen_age_s: string | null;
   backfill_remaining: string;
   backfill_blocks: string;
   backfill_txs: string;
@@ -82,7 +97,7 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
     await tx`select set_config('statement_timeout', ${String(SCRAPE_TIMEOUT_MS)}, true)`;
     const cursors = await tx<CursorRow[]>`
       select network, head_number, block_number, halted_reason is not null as halted, node_behind is not null as node_behind, reorg_count, blocks_indexed, txs_indexed, list_events_skipped,
-        history_from,
+        history_from, extract(epoch from now() - head_seen_at) as head_seen_age_s,
         (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
           where b.network = c.network and b.status = 'running') as backfill_remaining,
         (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network) as backfill_blocks,
@@ -221,7 +236,7 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
   // One snapshot per scrape: every collect() of a scrape shares the queries in flight.
   let inFlight: Promise<Snapshot | undefined> | undefined;
   const snapshot = (): Promise<Snapshot | undefined> => {
-    inFlight ??= readSnapshot(sql)
+    inFlight ??= within(readSnapshot(sql), SCRAPE_WAIT_MS)
       .catch((err: unknown) => {
         log.warn({ error: describeError(err) }, 'metrics: database figures unavailable');
         return undefined;
@@ -229,12 +244,19 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
       .finally(() => setImmediate(() => (inFlight = undefined)));
     return inFlight;
   };
-  /** Collects a metric from the snapshot; without one (database down) the metric is empty. */
+  /**
+   * Collects a metric from the snapshot; without one (the database out of reach or too slow for
+   * this scrape, said by database_up 0) it keeps the values of the last scrape that had one. Reset
+   * to nothing, a counter read 0 during an outage and its value again after, which Prometheus
+   * takes for a reset and a new increase (a false "endpoint disabled" alert), and a gauge without
+   * labels read 0 (found by an outside probe).
+   */
   const fromDb = <M extends { reset(): void }>(fill: (m: M, s: Snapshot) => void) =>
     async function (this: M) {
       const s = await snapshot();
+      if (!s) return;
       this.reset();
-      if (s) fill(this, s);
+      fill(this, s);
     };
 
   new Gauge({
@@ -267,6 +289,13 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     'indexer_head_block',
     'Head block of the node as the indexer last saw it.',
     (r) => r.head_number,
+  );
+  // An indexer killed, or unable to reach its node, froze indexer_head_block and lag at their
+  // last values: lag 0 while the node went on (found by an outside probe). This one grows.
+  perNetwork(
+    'indexer_head_seen_age_seconds',
+    "Seconds since the network's indexer last read its node's head (it reads it at every poll); growing: the indexer is not running or cannot reach its node.",
+    (r) => (r.head_seen_age_s === null ? null : Math.round(Number(r.head_seen_age_s))),
   );
   perNetwork('indexer_indexed_block', 'Last block whose data is stored.', (r) => r.block_number);
   perNetwork(
@@ -396,6 +425,10 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     labelNames: ['kind', 'status'],
     registers,
     collect: fromDb<Gauge<'kind' | 'status'>>((g, s) => {
+      // Every status of every kind, 0 when there is none: a series that vanished when the
+      // backlog drained left an alert on `pending > N` with no data.
+      for (const kind of WEBHOOK_KINDS)
+        for (const status of WEBHOOK_STATUSES) g.set({ kind, status }, 0);
       for (const e of s.events) g.set({ kind: e.kind, status: e.status }, Number(e.n));
     }),
   });
@@ -406,7 +439,7 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     labelNames: ['kind'],
     registers,
     collect: fromDb<Gauge<'kind'>>((g, s) => {
-      for (const kind of ['stream', 'liveaml', 'travelrule']) g.set({ kind }, 0);
+      for (const kind of WEBHOOK_KINDS) g.set({ kind }, 0);
       for (const e of s.givenUp) g.set({ kind: e.kind }, Number(e.n));
     }),
   });
