@@ -76,6 +76,8 @@ describe('GET /metrics', () => {
     expect(values.get('tollgate_webhook_events_given_up{kind="stream"}')).toBe(0);
     expect(values.get('tollgate_indexer_halted{network="eth"}')).toBe(0);
     expect(values.get('tollgate_indexer_node_behind{network="eth"}')).toBe(0);
+    // The indexer reads its node's head at every poll (100 ms here).
+    expect(values.get('tollgate_indexer_head_seen_age_seconds{network="eth"}')).toBeLessThan(30);
   });
 
   it('counts blocks and transactions as the indexer stores them', async () => {
