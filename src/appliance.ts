@@ -22,7 +22,7 @@ import { createTrpApp } from './api/trp.js';
 import { Admission } from './api/admission.js';
 import { PageCache } from './wallet/index.js';
 import { createHealthApp } from './api/health.js';
-import { startServer, type RunningServer } from './api/server.js';
+import { checkPortsFree, startServer, type RunningServer } from './api/server.js';
 import { loadTls } from './api/tls.js';
 import {
   closeEvmClient,
@@ -156,6 +156,16 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   setLogLevel(config.log_level);
   let devChain: DevChain | undefined;
   const useDevChain = roles.devChain && wantsDevChain(config);
+  // Before the database is opened and migrated: a start that cannot listen changes nothing.
+  await checkPortsFree([
+    ...(roles.api ? [{ host: config.host, port: config.port, portSetting: 'TOLLGATE_PORT' }] : []),
+    ...(roles.api && config.travel_rule.trp_port !== undefined
+      ? [{ host: config.host, port: config.travel_rule.trp_port, portSetting: 'TOLLGATE_TRP_PORT' }]
+      : []),
+    ...(config.health_port !== undefined
+      ? [{ host: config.host, port: config.health_port, portSetting: 'TOLLGATE_HEALTH_PORT' }]
+      : []),
+  ]);
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
   let trpServer: RunningServer | undefined;

@@ -35,6 +35,7 @@ import { INDEXER_USAGE, indexerCommand } from './cli/indexer.js';
 import { DOCTOR_USAGE, doctorCommand } from './cli/doctor.js';
 import { guardPostgresDefects } from './db/connection-guard.js';
 import { DatabaseUnreachableError } from './db/reach.js';
+import { DatabaseNewerError } from './db/migrate.js';
 import { startWhenDatabaseServes } from './db/start-wait.js';
 import { UnpatchedDriverError } from './db/patched-driver.js';
 import { apiContract } from './api/contract.js';
@@ -495,7 +496,11 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   // What the start refuses (a database it cannot use, a database driver installed without its
   // patch) is said plainly.
-  if (err instanceof DatabaseUnreachableError || err instanceof UnpatchedDriverError)
+  if (
+    err instanceof DatabaseUnreachableError ||
+    err instanceof UnpatchedDriverError ||
+    err instanceof DatabaseNewerError
+  )
     fail(`tollgate: ${err.message}`, 1);
   // A setting found unusable only once it is used (a file it names): a configuration error.
   if (err instanceof ConfigError) fail(`tollgate: ${err.message}`);

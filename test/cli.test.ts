@@ -210,6 +210,26 @@ describe('tollgate CLI', () => {
     expect(unconfigured.err()).toContain('TOLLGATE_RPC_POLYGON');
   });
 
+  it('refuses a database a newer version migrated, before anything runs on it', async () => {
+    // An older version started after an upgrade (a rollback), or beside the newer one, served on
+    // a schema it was not written for with no word; its `migrate` said "applied" (found by an
+    // outside probe).
+    const newer = await freshDatabase();
+    try {
+      await newer.sql`insert into tollgate_migrations (id, name) values (9999, '9999_from_the_future.sql')`;
+      for (const args of [['migrate'], ['api']]) {
+        const run = runCli(newer.url, args, { TOLLGATE_HOST: '127.0.0.1', TOLLGATE_PORT: '0' });
+        expect(await run.exited, args.join(' ')).toBe(1);
+        expect(run.err()).toMatch(
+          /the database was migrated by a newer Tollgate \(its newest migration is 9999_from_the_future\.sql; this version knows up to \d{4}_[\w-]+\.sql\)/,
+        );
+        expect(run.err()).not.toContain('api listening');
+      }
+    } finally {
+      await newer.drop();
+    }
+  });
+
   it('stops on a port, host or data dir it cannot use as a configuration error, naming the setting', async () => {
     // Each was a crash line ("tollgate failed", EADDRINUSE or ENOTDIR) and exit 1 (found by an
     // outside probe).
@@ -222,6 +242,13 @@ describe('tollgate CLI', () => {
       expect(inUse.err()).toContain(
         `TOLLGATE_PORT=${port}: another process listens on 127.0.0.1:${port}`,
       );
+      // Said before the database is opened (and migrated): here one that cannot be reached.
+      const first = runCli('postgres://tollgate:x@127.0.0.1:1/none', ['api'], {
+        TOLLGATE_HOST: '127.0.0.1',
+        TOLLGATE_PORT: port,
+      });
+      expect(await first.exited).toBe(2);
+      expect(first.err()).toContain(`TOLLGATE_PORT=${port}: another process listens`);
       const health = tollgate(['worker'], {
         TOLLGATE_HOST: '127.0.0.1',
         TOLLGATE_HEALTH_PORT: port,

@@ -5,7 +5,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { TlsMaterial } from './tls.js';
@@ -119,6 +119,26 @@ export function startServer(
       });
     });
   });
+}
+
+/**
+ * Checks, before anything else of a start runs, that each port can be listened on (a port 0 is
+ * any free one), with startServer's refusals. A start on a port another process holds (the old
+ * version, still running) migrated the database under that process and only then found the port
+ * taken (found by an outside probe). Listened on and closed at once: a port taken between this
+ * check and the start's own listen still stops the start, later.
+ */
+export async function checkPortsFree(
+  ports: readonly { host: string; port: number; portSetting: string }[],
+): Promise<void> {
+  for (const opts of ports) {
+    if (opts.port === 0) continue;
+    const probe = createNetServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', (err) => reject(listenRefusal(err, opts)));
+      probe.listen(opts.port, opts.host, () => probe.close(() => resolve()));
+    });
+  }
 }
 
 /**

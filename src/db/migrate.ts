@@ -6,7 +6,7 @@ import { nodePgConnection } from '../config/database-url.js';
 import { nodePgOptions, type Sql } from './index.js';
 import { MIGRATION_UNLIMITED, withoutTimeLimits } from './time-limits.js';
 import { ensureReferenceSearchIndex } from './reference-search.js';
-import { describeError } from '../errors.js';
+import { describeError, PermanentError } from '../errors.js';
 import { log } from '../log.js';
 import { isDatabaseOutage } from './unavailable.js';
 
@@ -16,6 +16,18 @@ import { isDatabaseOutage } from './unavailable.js';
  * then graphile-worker's own migrations. None of them under a DBA's time limits
  * (MIGRATION_UNLIMITED).
  */
+/**
+ * The database was migrated by a newer Tollgate than this one: this version would run on a schema
+ * it was not written for (an older version started after an upgrade, or beside a newer one, served
+ * on it with no word; found by an outside probe).
+ */
+export class DatabaseNewerError extends PermanentError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseNewerError';
+  }
+}
+
 export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied: string[] }> {
   const dir = projectPath('sql');
   const files = readdirSync(dir)
@@ -27,6 +39,15 @@ export async function migrate(sql: Sql, databaseUrl: string): Promise<{ applied:
     await tx`create table if not exists tollgate_migrations (
       id int primary key, name text not null, applied_at timestamptz not null default now())`;
   });
+  // An id past this version's last file is a newer version's. (An id below it without a file is
+  // a migration taken back in a later version, such as 0051: not a newer schema.)
+  const last = files[files.length - 1]!;
+  const [ahead] = await sql<{ name: string }[]>`
+    select name from tollgate_migrations where id > ${Number(last.slice(0, 4))} order by id desc limit 1`;
+  if (ahead)
+    throw new DatabaseNewerError(
+      `the database was migrated by a newer Tollgate (its newest migration is ${ahead.name}; this version knows up to ${last}): run that version or a newer one, or restore the database as it was before the upgrade`,
+    );
   for (const file of files) {
     const id = Number(file.slice(0, 4));
     await sql.begin(async (tx) => {
