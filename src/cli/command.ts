@@ -41,7 +41,8 @@ export function command(name: string, usageText: string): Command {
 }
 
 /**
- * node:util's parseArgs, refusing an option given twice (unless it is `multiple`): parseArgs keeps
+ * node:util's parseArgs, refusing an option with a value given twice (unless it is `multiple`; a
+ * flag twice is the flag): parseArgs keeps
  * the last (`keys create --name a --name b` named the key b; found by an outside probe). The
  * refusal carries an ERR_PARSE_ARGS_ code, so it is a usage error as parseArgs's own are.
  */
@@ -51,7 +52,10 @@ export function parseOptions<T extends ParseArgsConfig>(
   const { tokens, ...parsed } = parseArgs({ ...config, tokens: true });
   const seen = new Set<string>();
   for (const token of tokens ?? []) {
-    if (token.kind !== 'option' || config.options?.[token.name]?.multiple) continue;
+    if (token.kind !== 'option') continue;
+    const option = config.options?.[token.name];
+    // A flag given twice means what it means once; a value given twice is a guess.
+    if (option?.multiple || option?.type === 'boolean') continue;
     if (seen.has(token.name))
       throw Object.assign(
         new TypeError(`Option '--${token.name}' is given more than once: give it once.`),
