@@ -814,6 +814,18 @@ describe('operations and audit pages', () => {
     }
     expect(page.text).toContain('travelrule_send');
     expect(page.text).toContain('Labels: ');
+    // A network whose indexer stopped following it (killed, or its node out of reach): its
+    // figures are the last known, and it is not "running" (found by an outside probe).
+    await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, head_seen_at)
+      values ('polygon', 137, 100, '0xaa', 100, now() - interval '5 minutes')`;
+    try {
+      const stale = await viewer.get('/dashboard/operations');
+      const row = /<tr data-network="polygon">[\s\S]*?<\/tr>/.exec(stale.text)?.[0] ?? '';
+      expect(row).toContain('not followed: head last seen');
+      expect(row).not.toMatch(/>running</);
+    } finally {
+      await db.sql`delete from indexer_cursors where network = 'polygon'`;
+    }
   });
 
   it('lets admins, and only admins, retry and delete a failed job', async () => {

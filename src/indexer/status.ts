@@ -37,6 +37,15 @@ export async function indexerStatus(sql: Sql): Promise<IndexerStatus[]> {
 /** A head seen longer ago than this: no indexer follows the network now (as /readyz counts it). */
 const HEAD_STALE_MS = 60_000;
 
+/**
+ * Whether no indexer follows the network now: its head never seen, or not for HEAD_STALE_MS. Its
+ * figures are then only the last known (the operations page said "running" for a killed indexer;
+ * found by an outside probe).
+ */
+export function notFollowed(r: Pick<IndexerStatus, 'head_seen_at'>, now = Date.now()): boolean {
+  return r.head_seen_at === null || now - Date.parse(r.head_seen_at) > HEAD_STALE_MS;
+}
+
 export function formatStatusTable(
   rows: readonly IndexerStatus[],
   now: number = Date.now(),
@@ -54,7 +63,7 @@ export function formatStatusTable(
       : r.node_behind
         ? `NODE BEHIND since ${r.node_behind_since}: ${r.node_behind}`
         : // The figures are the database's: with nobody following, they are only the last known.
-          r.head_seen_at === null || now - Date.parse(r.head_seen_at) > HEAD_STALE_MS
+          notFollowed(r, now)
           ? `NOT FOLLOWED: head last seen ${r.head_seen_at ?? 'never'} (is its indexer running?)`
           : 'running',
   ]);

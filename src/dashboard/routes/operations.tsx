@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { recordAudit } from '../../audit/index.js';
-import { indexerStatus } from '../../indexer/status.js';
+import { indexerStatus, notFollowed } from '../../indexer/status.js';
 import { resumeIndexer } from '../../indexer/cursor.js';
 import {
   BackfillRefused,
@@ -150,6 +150,8 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                       <strong>{`halted: ${n.halted_reason}`}</strong>
                     ) : n.node_behind ? (
                       <strong>{`node behind since ${n.node_behind_since}: ${n.node_behind}`}</strong>
+                    ) : notFollowed(n) ? (
+                      <strong>{`not followed: head last seen ${n.head_seen_at ?? 'never'} (is its indexer running, and can it reach its node?)`}</strong>
                     ) : (
                       'running'
                     )}
