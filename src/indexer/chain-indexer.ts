@@ -632,6 +632,14 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
     for (;;) {
       try {
         const result = await fn();
+        if (this.nodeFailingSince !== undefined) {
+          // Said as the failure was (the warning per retry): an on-call engineer sees it end.
+          this.log.info(
+            { down_ms: Date.now() - this.nodeFailingSince },
+            'node answers again; indexing goes on',
+          );
+          this.nodeFailingSince = undefined;
+        }
         if (this.nodeError || this.nodeErrorOfEarlier) {
           this.nodeError = undefined;
           await clearNodeError(this.sql, this.opts.network).then(
@@ -654,7 +662,10 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
           { error: describeError(err), retry_in_ms: delay, ...(fromNode ? { from: 'node' } : {}) },
           fromNode ? 'node call failed; retrying' : 'indexer call failed; retrying',
         );
-        if (fromNode) await this.noteNodeError(describeError(err));
+        if (fromNode) {
+          this.nodeFailingSince ??= Date.now();
+          await this.noteNodeError(describeError(err));
+        }
         await this.pause(delay); // a stop cuts the wait short
         delay = Math.min(delay * 2, 10_000);
       }
@@ -662,6 +673,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   }
 
   private nodeError: { error: string; at: number } | undefined;
+  /** When the node's calls began to fail (their first failure since the last call that passed). */
+  private nodeFailingSince: number | undefined;
   /**
    * A failure an earlier process recorded (killed while the node failed) may still be stored:
    * cleared at the first call that passes, or /readyz named it, and a later failure kept its
