@@ -24,7 +24,11 @@ beforeAll(async () => {
   const sym = pino.symbols.streamSym as unknown as symbol;
   const holder = log as unknown as Record<symbol, unknown>;
   const original = holder[sym];
-  holder[sym] = { write: (line: string) => void (logged += line) };
+  holder[sym] = {
+    write(line: string) {
+      logged += line;
+    },
+  };
   restore = () => {
     holder[sym] = original;
   };
