@@ -415,69 +415,58 @@ describe('npm run tollgate (bin/tollgate.mjs)', () => {
     expect(second.out).toMatch(/^Usage: tollgate <command>/);
     expect(second.err).toBe('');
   }, 120_000);
-  it('stops the appliance on a SIGTERM to npm, as a supervisor of `npm run tollgate` or `npm start` sends it', async () => {
-    // npm passes the signal to its script's shell, which passed it to no one: npm exited and the
-    // appliance ran on, orphaned, still serving (found by an outside probe). The scripts exec.
-    const npm = spawn('npm', ['run', '-s', 'tollgate', '--', 'api'], {
+  /** `api` on this file's database, started as a user would (`file args`); its log is on stderr. */
+  async function startApi(file: string, args: string[]) {
+    const child = spawn(file, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         PATH: process.env.PATH!,
         HOME: process.env.HOME ?? '/tmp',
         DATABASE_URL: db.url,
-        TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-npm-')),
+        TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-launch-')),
         TOLLGATE_HOST: '127.0.0.1',
         TOLLGATE_PORT: '0',
         TOLLGATE_LOG_LEVEL: 'info',
       },
     });
     let err = '';
-    npm.stderr.on('data', (d) => (err += d));
-    const exited = new Promise<number | null>((r) => npm.on('exit', (code) => r(code)));
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     for (let i = 0; i < 1200 && !err.includes('api listening'); i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(err).toContain('api listening');
-    const appliances = () =>
-      execFileSync('ps', ['-eo', 'pid,args'])
-        .toString()
-        .split('\n')
-        .filter((l) => l.includes('dist/src/cli.js api') && l.includes(String(npm.pid)) === false);
-    expect(appliances().length).toBeGreaterThan(0);
-    npm.kill('SIGTERM');
-    await exited;
-    for (let i = 0; i < 300 && !err.includes('"msg":"stopped"'); i++)
+    return { child, exited, err: () => err };
+  }
+
+  /** Waits for the appliance's stop (its log's last line), which a signal began. */
+  async function expectStopped(err: () => string) {
+    for (let i = 0; i < 300 && !err().includes('"msg":"stopped"'); i++)
       await new Promise((r) => setTimeout(r, 100));
-    expect(logLines(err).map((l) => l.msg)).toEqual(
+    expect(logLines(err()).map((l) => l.msg)).toEqual(
       expect.arrayContaining(['signal received', 'stopped']),
     );
+  }
+
+  it('stops the appliance on a SIGTERM to npm, as a supervisor of `npm run tollgate` or `npm start` sends it', async () => {
+    // npm passes the signal to its script's shell, which passed it to no one: npm exited and the
+    // appliance ran on, orphaned, still serving (found by an outside probe). The scripts exec.
+    const npm = await startApi('npm', ['run', '-s', 'tollgate', '--', 'api']);
+    npm.child.kill('SIGTERM');
+    await npm.exited;
+    await expectStopped(npm.err);
   }, 120_000);
 
   it('stops the appliance when the launcher is killed with SIGKILL, which it cannot pass on', async () => {
     // The appliance ran on orphaned, still serving; a supervisor restarting the launcher's pid
     // got a second one that found the port taken (found by an outside fault harness).
-    const launcher = spawn(process.execPath, ['bin/tollgate.mjs', 'api'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH!,
-        HOME: process.env.HOME ?? '/tmp',
-        DATABASE_URL: db.url,
-        TOLLGATE_DATA_DIR: mkdtempSync(join(tmpdir(), 'tollgate-launcher-')),
-        TOLLGATE_HOST: '127.0.0.1',
-        TOLLGATE_PORT: '0',
-        TOLLGATE_LOG_LEVEL: 'info',
-      },
-    });
-    let err = '';
-    launcher.stderr.on('data', (d) => (err += d));
-    for (let i = 0; i < 1200 && !err.includes('api listening'); i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(err).toContain('api listening');
+    const launcher = await startApi(process.execPath, ['bin/tollgate.mjs', 'api']);
     const appliance = Number(
-      execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher.pid)])
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher.child.pid)])
         .toString()
         .trim(),
     );
     expect(appliance).toBeGreaterThan(0);
-    launcher.kill('SIGKILL');
+    launcher.child.kill('SIGKILL');
     const alive = () => {
       try {
         process.kill(appliance, 0);
@@ -488,8 +477,6 @@ describe('npm run tollgate (bin/tollgate.mjs)', () => {
     };
     for (let i = 0; i < 300 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
     expect(alive()).toBe(false);
-    expect(logLines(err).map((l) => l.msg)).toEqual(
-      expect.arrayContaining(['signal received', 'stopped']),
-    );
+    await expectStopped(launcher.err);
   }, 120_000);
 });

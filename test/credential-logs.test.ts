@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
-import { log } from '../src/log.js';
 import { createOperator } from '../src/operators/operators.js';
+import { captureLog } from './helpers/log-capture.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
@@ -19,8 +18,7 @@ import { call } from './helpers/http.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
-let logged = '';
-let restore: () => void;
+let captured: ReturnType<typeof captureLog> | undefined;
 const markers: string[] = [];
 /** A marker value: random, so no other line can contain it by chance. */
 const marker = (prefix = '') => {
@@ -38,17 +36,7 @@ beforeAll(async () => {
   key = await createApiKey(db.sql, 'logs');
   markers.push(key.apikey, key.webhook_secret);
   await createOperator(db.sql, 'lena.logs', 'reviewer', operatorPassword);
-  const sym = pino.symbols.streamSym as unknown as symbol;
-  const holder = log as unknown as Record<symbol, unknown>;
-  const original = holder[sym];
-  holder[sym] = {
-    write(line: string) {
-      logged += line;
-    },
-  };
-  restore = () => {
-    holder[sym] = original;
-  };
+  captured = captureLog();
   app = await startTestAppliance(
     db.url,
     { TOLLGATE_LOG_LEVEL: 'trace', TOLLGATE_METRICS_TOKEN: metricsToken },
@@ -58,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  restore?.();
+  captured?.restore();
   await db?.drop();
 });
 
@@ -113,6 +101,7 @@ describe('credentials never reach the log', () => {
     await call(base, 'GET', `/v2/travelrule/transaction/${randomUUID()}?q=${marker()}`);
 
     // The paths were taken: their log lines are there (a capture that saw nothing proves nothing).
+    const logged = captured!.text();
     expect(logged).toContain('"path":"/v2/stream/list"');
     expect(logged).toContain('/ops/travelrule/pending');
     expect(logged).toContain('/dashboard/login');

@@ -1,37 +1,25 @@
-import pino from 'pino';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { log } from '../src/log.js';
 import { freePort } from '../support/ports.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { startTcpRelay, type TcpRelay } from './helpers/tcp-relay.js';
+import { captureLog } from './helpers/log-capture.js';
 
 let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let port: number;
 let relay: TcpRelay | undefined;
 /** The appliance's log lines (this process's logger, written here instead). */
-let logged = '';
-let restore: (() => void) | undefined;
+let captured: ReturnType<typeof captureLog> | undefined;
 
 beforeAll(async () => {
   db = await freshDatabase();
   // What a process killed while eth's node failed left behind (its node answers now).
   await db.sql`insert into indexer_node_errors (network, node, error, since)
     values ('eth', 'http://127.0.0.1:1', 'ECONNREFUSED', now() - interval '1 hour')`;
-  const sym = pino.symbols.streamSym as unknown as symbol;
-  const holder = log as unknown as Record<symbol, unknown>;
-  const original = holder[sym];
-  holder[sym] = {
-    write(line: string) {
-      logged += line;
-    },
-  };
-  restore = () => {
-    holder[sym] = original;
-  };
+  captured = captureLog();
   port = await freePort();
   // polygon's node is down from the start: nothing listens on its port (yet).
   app = await startTestAppliance(
@@ -48,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.stop();
-  restore?.();
+  captured?.restore();
   await relay?.close();
   await db?.drop();
 });
@@ -78,14 +66,15 @@ it('says on /readyz which node does not answer and why, and forgets it once the 
   );
   expect(await db.sql`select * from indexer_node_errors`).toEqual([]);
   // Its end is said in the log, as each failure was (there was no line for it).
-  const lines = logged
+  const lines = captured!
+    .text()
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as { msg: string; network?: string; down_ms?: number });
   const back = lines.find((l) => l.msg === 'node answers again; indexing goes on');
   expect(back).toMatchObject({ network: 'polygon' });
   expect(back!.down_ms).toBeGreaterThan(0);
-  expect(logged).not.toContain('secret-in-url');
+  expect(captured!.text()).not.toContain('secret-in-url');
 }, 90_000);
 
 it('forgets a failure an earlier process left behind once the node answers (killed while its node failed)', async () => {
