@@ -33,7 +33,7 @@ import { createMetrics } from '../monitoring/metrics.js';
 import { DEFAULT_METRICS_CIDRS, metricsAccess } from '../monitoring/metrics-access.js';
 import { dashboardRoutes } from '../dashboard/app.js';
 import { databaseCannotServe, isDatabaseUnavailable } from '../db/unavailable.js';
-import { deadlineAnswer, loggedPath, requestDeadline, whenDeadlinePasses } from './deadline.js';
+import { deadlineAnswer, loggedPath, requestDeadline, whileArriving } from './deadline.js';
 import { type Admission, announcesBody } from './admission.js';
 import { unsupportedEncoding } from '../net/content-encoding.js';
 import type { PageCache } from '../wallet/index.js';
@@ -212,14 +212,10 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   // A body without a length (chunked) is read here whole: a deadline passing meanwhile finds it
   // still arriving (408, nothing of it applied), not waiting on the database (a 503 saying the
   // change may still be applied, and a warning blaming the database; found by an outside probe).
-  app.use('*', (c, next) => {
-    if (!announcesBody(c) || isDashboard(c.req.path)) return next();
-    whenDeadlinePasses(c, () => 'arriving');
-    return limitBody(c, () => {
-      whenDeadlinePasses(c, () => undefined);
-      return next();
-    });
-  });
+  const readBody = whileArriving(limitBody);
+  app.use('*', (c, next) =>
+    announcesBody(c) && !isDashboard(c.req.path) ? readBody(c, next) : next(),
+  );
   // A compressed body is not taken: read as it is, a gzip body was "malformed JSON", and plain
   // JSON labelled gzip was taken as JSON (found by an outside probe). Said plainly instead.
   app.use('*', async (c, next) => {

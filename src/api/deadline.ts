@@ -67,6 +67,21 @@ export function whenDeadlinePasses(c: Context, fn: () => NotStarted | undefined)
 }
 
 /**
+ * A middleware that reads a request's body (a face's body limit: hono's reads a chunked one whole
+ * before the request's turn), with the request counted as still arriving while it does: past the
+ * deadline then, it is a 408 "nothing applied", not a 503 blaming the database.
+ */
+export function whileArriving(read: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => {
+    whenDeadlinePasses(c, () => 'arriving');
+    return read(c, () => {
+      whenDeadlinePasses(c, () => undefined);
+      return next();
+    });
+  };
+}
+
+/**
  * hono's timeout middleware with our exception: past `ms`, the request is answered by its app's
  * error handler (each face words it: JSON for the API and TRP, a page for the dashboard), and the
  * operator's log says which request it was.

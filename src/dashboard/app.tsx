@@ -6,7 +6,7 @@ import {
   afterDeadline,
   RequestDeadlineExceeded,
   requestDeadline,
-  whenDeadlinePasses,
+  whileArriving,
 } from '../api/deadline.js';
 import { databaseCannotServe } from '../db/unavailable.js';
 import { recordAudit } from '../audit/index.js';
@@ -94,6 +94,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
       return page;
     },
   });
+  // A chunked form is read here whole: past the deadline meanwhile, it was still arriving.
+  const readBody = whileArriving(limitBody);
   dash.use('*', async (c, next) => {
     if (!announcesBody(c)) return next();
     const encoding = unsupportedEncoding(c.req.header('content-encoding'));
@@ -104,12 +106,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashEnv> {
         'Request refused',
         `The form was sent compressed (Content-Encoding ${encoding}); nothing was changed.`,
       );
-    // A chunked form is read here whole: past the deadline meanwhile, it was still arriving.
-    whenDeadlinePasses(c, () => 'arriving');
-    return limitBody(c, () => {
-      whenDeadlinePasses(c, () => undefined);
-      return next();
-    });
+    return readBody(c, next);
   });
   if (deps.admission) dash.use('*', deps.admission.middleware);
 

@@ -79,10 +79,10 @@ function freeLocalPort(): Promise<number> {
 }
 
 /**
- * The port of this data dir's own running server, from the postmaster.pid Postgres keeps in its
- * data directory (line 1 its PID, line 4 its port), when that process is alive.
+ * This data dir's own running server, from the postmaster.pid Postgres keeps in its data
+ * directory (line 1 its PID, line 4 its port), when that process is alive.
  */
-function runningServerPort(databaseDir: string): number | undefined {
+function runningServer(databaseDir: string): { pid: number; port: number } | undefined {
   let lines: string[];
   try {
     lines = readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
@@ -98,7 +98,7 @@ function runningServerPort(databaseDir: string): number | undefined {
     // EPERM: alive, another user's (as root the server runs as `postgres`; as anyone else, ours).
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
   }
-  return port;
+  return { pid, port };
 }
 
 /** The password lives beside the cluster, readable by its owner only. */
@@ -159,7 +159,7 @@ async function startOrJoin(
   urlAt: (port: number) => string,
   port: number | undefined,
 ): Promise<EmbeddedDatabase> {
-  const running = runningServerPort(databaseDir);
+  const running = runningServer(databaseDir)?.port;
   if (running !== undefined && (await portOpen(running))) {
     log.info({ port: running }, 'embedded postgres of this data dir already running; joining it');
     const url = urlAt(running);
@@ -250,22 +250,17 @@ const JOINED_STOP_WAIT_MS = 60_000;
  * waits until it is gone (its postmaster.pid removed).
  */
 async function stopByPostmasterPid(databaseDir: string): Promise<void> {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return; // stopped meanwhile
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  const pid = runningServer(databaseDir)?.pid;
+  if (pid === undefined) return; // stopped meanwhile
   try {
     process.kill(pid, 'SIGINT');
   } catch {
     return; // gone already
   }
   const deadline = Date.now() + JOINED_STOP_WAIT_MS;
-  while (runningServerPort(databaseDir) !== undefined && Date.now() < deadline)
+  while (runningServer(databaseDir) !== undefined && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100));
-  if (runningServerPort(databaseDir) !== undefined)
+  if (runningServer(databaseDir) !== undefined)
     log.warn({ pid }, 'embedded postgres did not stop within 60 s of its fast shutdown');
   else log.info('embedded postgres stopped');
 }
