@@ -58,8 +58,10 @@ describe('postgres.js without Tollgate’s patch', () => {
       expect(readFileSync(join(published, file), 'utf8')).not.toMatch(/Tollgate patch/);
     expect(missingDriverPatches(published)).toEqual([
       'src/connection.js: a write after the socket closed (porsager/postgres#1208)',
+      "src/connection.js: an outage's reconnect pause kept after the server is back",
       "src/index.js: a transaction's statements after its session ended (porsager/postgres#1216)",
       'cjs/src/connection.js: a write after the socket closed (porsager/postgres#1208)',
+      "cjs/src/connection.js: an outage's reconnect pause kept after the server is back",
       "cjs/src/index.js: a transaction's statements after its session ended (porsager/postgres#1216)",
     ]);
     expect(() => assertPatchedDriver(published)).toThrow(UnpatchedDriverError);

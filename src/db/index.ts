@@ -32,7 +32,8 @@ export const RECONNECT_MIN_PAUSE_S = 0.25;
 /**
  * postgres.js's `backoff`: its own pause after `errors` connection errors in a row, but at least
  * 1-2 × RECONNECT_MIN_PAUSE_S (spread, so that connections closed together do not come back
- * together).
+ * together). The driver takes it when a connection closes; patched, it asks again when another
+ * connection of the pool has reached the server since (README "Patched dependency").
  */
 export function reconnectPauseS(errors: number): number {
   const own = (0.5 + Math.random() / 2) * Math.min(3 ** errors / 100, 20);

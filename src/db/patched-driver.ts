@@ -7,7 +7,8 @@ import { PermanentError } from '../errors.js';
  * Tollgate runs postgres.js with a patch of its own (patches/postgres+3.4.9.patch, applied by
  * patch-package at `npm ci`; README "Patched dependency"): without it a connection the server
  * closes during a transaction can stay unusable for good, and a failed transaction's later
- * statements can be committed outside it. An install that skipped the postinstall
+ * statements can be committed outside it, and after an outage a query can wait out a reconnect
+ * pause of up to 20 s with the server back. An install that skipped the postinstall
  * (`npm ci --ignore-scripts`, a copied node_modules) would run the published code silently, so
  * every process checks, before its first pool, that the code it loads carries the patch.
  */
@@ -18,6 +19,11 @@ const MARKS = ['src', 'cjs/src'].flatMap((build) => [
     file: `${build}/connection.js`,
     text: 'function writeAfterClose(',
     mends: 'a write after the socket closed (porsager/postgres#1208)',
+  },
+  {
+    file: `${build}/connection.js`,
+    text: 'options.shared.retries < closedRetries',
+    mends: "an outage's reconnect pause kept after the server is back",
   },
   {
     file: `${build}/index.js`,
