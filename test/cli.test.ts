@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.js';
+import { NetworkLock } from '../src/indexer/network-lock.js';
+import { log } from '../src/log.js';
 import { logLines, runCli } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
@@ -152,6 +154,9 @@ describe('tollgate CLI', () => {
   });
 
   it('indexer status reports head, indexed block, lag, last reorg and a halt', async () => {
+    // An indexer of eth, as this test's process holds its lock (a running one does).
+    let held = await NetworkLock.tryAcquire(db.url, 'eth', log);
+    expect(held).toBeDefined();
     await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, head_seen_at, last_reorg_at, last_reorg_depth)
       values ('eth', 1, 100, '0xabc', 112, now(), '2026-01-02T03:04:05Z', 3), ('polygon', 137, 50, '0xdef', 50, now(), null, null)`;
     await db.sql`update indexer_cursors set halted_reason = 'reorg on polygon deeper than 256 blocks' where network = 'polygon'`;
@@ -182,14 +187,26 @@ describe('tollgate CLI', () => {
       /eth\s+112\s+100\s+12\s+2026-01-02T03:04:05.000Z \(3 blocks\)\s+running/,
     );
     expect(table.out()).toMatch(/polygon.*HALTED: reorg on polygon deeper than 256 blocks/);
+    expect(rows[0]).toMatchObject({ followed: true, head_stale: false });
+    expect(rows[1]).toMatchObject({ followed: false });
     // Nobody following: the figures are the last known, and the state says so (it said
-    // "running", lag 0, with the appliance stopped; found by an outside probe).
+    // "running", lag 0, with the appliance stopped; found by an outside probe). The indexer's
+    // lock session ends with it: said at once, whatever the head's age.
+    await held!.release();
+    const gone = tollgate(['indexer', 'status']);
+    expect(await gone.exited).toBe(0);
+    expect(gone.out()).toMatch(
+      /eth\s+112\s+100\s+12\s+.*NOT FOLLOWED: no indexer holds this network \(is its indexer running\?\)/,
+    );
+    // Held, by an indexer that has not read its node's head for a while.
+    held = await NetworkLock.tryAcquire(db.url, 'eth', log);
     await db.sql`update indexer_cursors set head_seen_at = now() - interval '5 minutes' where network = 'eth'`;
     const stale = tollgate(['indexer', 'status']);
     expect(await stale.exited).toBe(0);
     expect(stale.out()).toMatch(
-      /eth\s+112\s+100\s+12\s+.*NOT FOLLOWED: head last seen \S+ \(is its indexer running\?\)/,
+      /eth\s+112\s+100\s+12\s+.*NOT FOLLOWED: its indexer has not read the node's head since \S+ \(can it reach its node\?\)/,
     );
+    await held!.release();
     await db.sql`delete from indexer_cursors`;
   });
 

@@ -821,7 +821,7 @@ describe('operations and audit pages', () => {
     try {
       const stale = await viewer.get('/dashboard/operations');
       const row = /<tr data-network="polygon">[\s\S]*?<\/tr>/.exec(stale.text)?.[0] ?? '';
-      expect(row).toContain('not followed: head last seen');
+      expect(row).toContain('not followed: no indexer holds this network');
       expect(row).not.toMatch(/>running</);
     } finally {
       await db.sql`delete from indexer_cursors where network = 'polygon'`;

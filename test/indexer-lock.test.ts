@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readiness } from '../src/api/readiness.js';
+import { indexerStatus } from '../src/indexer/status.js';
 import { logLines, runCli, type CliRun } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -85,4 +87,41 @@ it('steps down when its lock session ends, lets the standby take over, and never
   for (const r of [a, b]) r.child.kill('SIGTERM');
   expect(await a.exited).toBe(0);
   expect(await b.exited).toBe(0);
+}, 120_000);
+
+/**
+ * A killed indexer: its lock session ends with its process, so /readyz and `indexer status` say
+ * nobody follows the network at once, while the head it stored a moment ago still looks fresh (they
+ * said "ready", lag 0, for up to 60 s; found by an outside probe).
+ */
+it('says at once that no indexer follows a network whose indexer was killed', async () => {
+  const env = {
+    TOLLGATE_RPC_ETH: chain.url,
+    TOLLGATE_START_BLOCK_ETH: '1',
+    TOLLGATE_POLL_INTERVAL_MS_ETH: '50',
+  };
+  const c = runCli(db.url, ['indexer'], env, 'info');
+  runs.push(c);
+  await chain.mine(2);
+  await chain.indexedHead(db.sql);
+  const ready = await eventually(
+    () => readiness(db.sql, ['eth'], 50),
+    (r) => r.ready,
+    30_000,
+  );
+  expect(ready.networks.eth).toMatchObject({ ready: true, lag_blocks: 0 });
+  c.child.kill('SIGKILL');
+  await c.exited;
+  const after = await eventually(
+    () => readiness(db.sql, ['eth'], 50),
+    (r) => !r.ready,
+    30_000,
+  );
+  expect(after.networks.eth).toMatchObject({
+    ready: false,
+    lag_blocks: 0,
+    reason: 'no indexer holds this network (is its indexer running?)',
+  });
+  const [status] = await indexerStatus(db.sql);
+  expect(status).toMatchObject({ network: 'eth', followed: false, head_stale: false });
 }, 120_000);

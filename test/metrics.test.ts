@@ -78,6 +78,7 @@ describe('GET /metrics', () => {
     expect(values.get('tollgate_indexer_node_behind{network="eth"}')).toBe(0);
     // The indexer reads its node's head at every poll (100 ms here).
     expect(values.get('tollgate_indexer_head_seen_age_seconds{network="eth"}')).toBeLessThan(30);
+    expect(values.get('tollgate_indexer_followed{network="eth"}')).toBe(1);
   });
 
   it('counts blocks and transactions as the indexer stores them', async () => {

@@ -1,5 +1,6 @@
 import { within } from '../concurrency.js';
 import type { Sql } from '../db/index.js';
+import { followColumns, NOT_HELD } from '../indexer/status.js';
 
 export interface Readiness {
   ready: boolean;
@@ -15,9 +16,6 @@ export interface Readiness {
     }
   >;
 }
-
-/** Seconds after which an indexer that has not looked at its node's head counts as stalled. */
-const HEAD_STALE_S = 60;
 
 /**
  * How long /readyz waits for the database: a frozen one (no statement fails, nothing answers)
@@ -37,7 +35,8 @@ export async function readiness(
     network: string;
     block_number: string;
     head_number: string | null;
-    stale: boolean;
+    followed: boolean;
+    head_stale: boolean;
     halted_reason: string | null;
     node_behind: string | null;
   }[];
@@ -45,9 +44,9 @@ export async function readiness(
   try {
     [rows, nodeErrors] = await within(
       Promise.all([
-        sql<typeof rows>`select network, block_number, head_number, halted_reason, node_behind,
-        coalesce(head_seen_at < now() - make_interval(secs => ${HEAD_STALE_S}), true) as stale
-      from indexer_cursors where network = any(${networks as string[]})`,
+        sql<typeof rows>`select network, block_number, head_number, halted_reason,
+        node_behind, ${followColumns(sql)}
+      from indexer_cursors c where network = any(${networks as string[]})`,
         sql<typeof nodeErrors>`select network, node, error, since from indexer_node_errors
       where network = any(${networks as string[]})`,
       ]),
@@ -75,10 +74,15 @@ export async function readiness(
     }
     const lag =
       row.head_number === null ? null : Number(BigInt(row.head_number) - BigInt(row.block_number));
+    const notFollowing = !row.followed
+      ? NOT_HELD
+      : row.head_stale
+        ? `indexer has not reached its node recently${nodeDown ? `: ${nodeDown}` : ''}`
+        : undefined;
     const reason = row.halted_reason
       ? `indexer halted: ${row.halted_reason}`
-      : row.stale
-        ? `indexer has not reached its node recently${nodeDown ? `: ${nodeDown}` : ''}`
+      : notFollowing
+        ? notFollowing
         : row.node_behind
           ? row.node_behind
           : lag !== null && lag > maxLagBlocks

@@ -12,6 +12,7 @@ import {
   haltAwaitingResume,
   readCursor,
   recordHalt,
+  recordHead,
   recordNodeBehind,
   takeDeepReorgAllowance,
 } from './cursor.js';
@@ -92,6 +93,13 @@ export function nodeBehindLimitS(
 const NODE_ERROR_RECORD_MS = 5_000;
 
 /**
+ * While the live follower catches up, how often it reads the node's head again: a long catch-up
+ * follows a head that moves on, and the head it records stays fresh (indexer/status.ts
+ * HEAD_STALE_S: an indexer catching up is not one that cannot reach its node).
+ */
+const HEAD_REFRESH_MS = 5_000;
+
+/**
  * What every chain's indexer shares: one active indexer per network (network-lock.ts: a second
  * one stands by and takes over; one that lost its lock with its connection steps down and stands
  * by too, and can never commit a block meanwhile), an orderly stop that finishes the block in hand,
@@ -111,6 +119,8 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
   protected lockPid: number | undefined;
   private readonly progress = new ProgressMeter();
   private head = 0n;
+  /** When noteHead was last given the node's head (ms). */
+  private headReadAt = 0;
   /** The limit of checkNodeBehind, set once the node's chain is known (setNodeBehindLimit). */
   private nodeBehindLimitS = 0;
   /** What checkNodeBehind last recorded (undefined: nothing yet in this run). */
@@ -541,6 +551,19 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
 
   protected noteHead(head: bigint): void {
     this.head = head;
+    this.headReadAt = Date.now();
+  }
+
+  /**
+   * The node's head read again (with `read`) and recorded, once HEAD_REFRESH_MS passed since it
+   * was last; else `head` as it is. Called between the steps of a catch-up.
+   */
+  protected async refreshedHead(head: bigint, read: () => Promise<bigint>): Promise<bigint> {
+    if (Date.now() - this.headReadAt < HEAD_REFRESH_MS) return head;
+    const now = await this.retrying(read);
+    await this.retrying(() => recordHead(this.sql, this.opts.network, now));
+    this.noteHead(now);
+    return now;
   }
 
   /**

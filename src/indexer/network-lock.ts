@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { NO_IDLE_SESSION_TIMEOUT } from '../db/idle-sessions.js';
-import type { TransactionSql } from '../db/index.js';
+import type { Fragment, Sql, TransactionSql } from '../db/index.js';
 import { describeError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { nodePgConnection } from '../config/database-url.js';
@@ -83,6 +83,21 @@ export class NetworkLock {
     this.lost = true;
     await this.client.end().catch(() => {});
   }
+}
+
+/**
+ * SQL: whether some session holds the indexer lock of the network `network` names (a column, or
+ * a value), in this database, now: an indexer follows that network. A killed indexer's session
+ * ends with its process, and the lock with it, so this turns false at once where the head it last
+ * stored looks fresh for a while.
+ */
+export function networkFollowed(sql: Sql | TransactionSql, network: Fragment | string): Fragment {
+  return sql`exists (
+    select 1 from pg_locks
+    where locktype = 'advisory' and granted and objsubid = 2
+      and database = (select oid from pg_database where datname = current_database())
+      and classid = ${NETWORK_LOCK_CLASS}::bigint::oid and objid = (hashtext(${network})::bigint & 4294967295)::oid
+  )`;
 }
 
 /**

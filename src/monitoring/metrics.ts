@@ -14,6 +14,7 @@ import { within } from '../concurrency.js';
 import { describeError } from '../errors.js';
 import { log } from '../log.js';
 import { jobQueueCounts, type QueueCounts } from './status.js';
+import { networkFollowed } from '../indexer/network-lock.js';
 
 /**
  * Prometheus metrics (GET /metrics). Two kinds:
@@ -60,6 +61,8 @@ interface CursorRow {
   history_from: string | null;
   /** Seconds since the indexer last read its node's head; null: never. */
   head_seen_age_s: string | null;
+  /** An indexer holds the network now (indexer/network-lock.ts). */
+  followed: boolean;
   backfill_remaining: string;
   backfill_blocks: string;
   backfill_txs: string;
@@ -98,6 +101,7 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
     const cursors = await tx<CursorRow[]>`
       select network, head_number, block_number, halted_reason is not null as halted, node_behind is not null as node_behind, reorg_count, blocks_indexed, txs_indexed, list_events_skipped,
         history_from, extract(epoch from now() - head_seen_at) as head_seen_age_s,
+        ${networkFollowed(tx, tx`c.network`)} as followed,
         (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
           where b.network = c.network and b.status = 'running') as backfill_remaining,
         (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network) as backfill_blocks,
@@ -296,6 +300,11 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     'indexer_head_seen_age_seconds',
     "Seconds since the network's indexer last read its node's head (it reads it at every poll); growing: the indexer is not running or cannot reach its node.",
     (r) => (r.head_seen_age_s === null ? null : Math.round(Number(r.head_seen_age_s))),
+  );
+  perNetwork(
+    'indexer_followed',
+    '1 while an indexer holds the network (its database session is open), else 0: a killed or stopped indexer reads 0 at the next scrape.',
+    (r) => (r.followed ? 1 : 0),
   );
   perNetwork('indexer_indexed_block', 'Last block whose data is stored.', (r) => r.block_number);
   perNetwork(

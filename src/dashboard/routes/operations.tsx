@@ -151,7 +151,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     ) : n.node_behind ? (
                       <strong>{`node behind since ${n.node_behind_since}: ${n.node_behind}`}</strong>
                     ) : notFollowed(n) ? (
-                      <strong>{`not followed: head last seen ${n.head_seen_at ?? 'never'} (is its indexer running, and can it reach its node?)`}</strong>
+                      <strong>{`not followed: ${notFollowed(n)}`}</strong>
                     ) : (
                       'running'
                     )}

@@ -159,14 +159,15 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     try {
       while (!this.stopping) {
         const woken = this.wakes;
-        const head = await this.retrying(() => this.source.headNumber());
+        let head = await this.retrying(() => this.source.headNumber());
         await this.retrying(() => recordHead(this.sql, this.opts.network, head));
         this.noteHead(head);
         let advanced = false;
         while (!this.stopping && BigInt(cursor.block_number) < head) {
-          const from = cursor;
-          cursor = await this.retrying(() => this.step(from, head));
+          const [from, to] = [cursor, head];
+          cursor = await this.retrying(() => this.step(from, to));
           advanced = true;
+          head = await this.refreshedHead(head, () => this.source.headNumber());
         }
         // At the head, or ahead of a node that is behind us (checkTip tells which).
         if (!advanced && BigInt(cursor.block_number) >= head) {

@@ -118,7 +118,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     let cursor = start;
     while (!this.stopping) {
       const woken = this.wakes;
-      const head = await this.retrying(() => this.rpc.headHeight());
+      let head = await this.retrying(() => this.rpc.headHeight());
       await this.retrying(() => recordHead(this.sql, this.opts.network, head));
       this.noteHead(head);
       let advanced = false;
@@ -127,6 +127,7 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
         cursor = await this.retrying(() => this.step(from));
         if (cursor === from) break; // the node has no block there after all: poll again
         advanced = true;
+        head = await this.refreshedHead(head, () => this.rpc.headHeight());
       }
       if (!advanced && !this.stopping) {
         const at = cursor;
