@@ -23,6 +23,8 @@ afterAll(async () => {
 const tollgate = (args: string[], env: Record<string, string> = {}) =>
   runCli(db.url, args, env, 'info');
 
+// Most tests here run the CLI as processes one after another, each compiling its modules with
+// tsx: a few seconds each, several times that beside other test files; they get minutes.
 describe('tollgate CLI', () => {
   it('answers --help on every command with its usage, touching nothing (no database here)', async () => {
     const nowhere = 'postgres://nobody@127.0.0.1:1/none';
@@ -78,7 +80,7 @@ describe('tollgate CLI', () => {
       expect(run.err() + run.out()).not.toContain('not-the-password');
       if (url.password) expect(run.err()).not.toContain(url.password);
     }
-  });
+  }, 180_000);
 
   it('warns about TOLLGATE_* variables it does not read, naming the closest one', async () => {
     const run = tollgate(['keys', 'list'], { TOLLGATE_RCP_ETH: 'http://127.0.0.1:1' });
@@ -117,7 +119,7 @@ describe('tollgate CLI', () => {
     expect(await revoke.exited).toBe(0);
     const [after] = await db.sql`select revoked_at from api_keys where id = ${row!.id}`;
     expect(after!.revoked_at).not.toBeNull();
-  });
+  }, 180_000);
 
   it('keys: bad arguments are usage errors (exit 2, one message, nothing done), as for every command', async () => {
     const before = await db.sql`select id from api_keys`;
@@ -151,7 +153,9 @@ describe('tollgate CLI', () => {
       expect(run.err()).not.toMatch(/"level"|at .*\.ts:\d+/);
     }
     expect(await db.sql`select id from api_keys`).toEqual(before);
-  });
+    // 14 processes one after another, each compiling the CLI's modules with tsx (a CI run beside
+    // other test files took over 60 s).
+  }, 240_000);
 
   it('indexer status reports head, indexed block, lag, last reorg and a halt', async () => {
     // An indexer of eth, as this test's process holds its lock (a running one does).
@@ -208,7 +212,7 @@ describe('tollgate CLI', () => {
     );
     await held!.release();
     await db.sql`delete from indexer_cursors`;
-  });
+  }, 180_000);
 
   it('stops on a bad configuration value, naming the key', async () => {
     const run = tollgate(['api'], { TOLLGATE_PORT: 'eighty' });
@@ -225,7 +229,7 @@ describe('tollgate CLI', () => {
     });
     expect(await unconfigured.exited).toBe(1);
     expect(unconfigured.err()).toContain('TOLLGATE_RPC_POLYGON');
-  });
+  }, 180_000);
 
   it('refuses a database a newer version migrated, before anything runs on it', async () => {
     // An older version started after an upgrade (a rollback), or beside the newer one, served on
@@ -245,7 +249,7 @@ describe('tollgate CLI', () => {
     } finally {
       await newer.drop();
     }
-  });
+  }, 180_000);
 
   it('stops on a port, host or data dir it cannot use as a configuration error, naming the setting', async () => {
     // Each was a crash line ("tollgate failed", EADDRINUSE or ENOTDIR) and exit 1 (found by an
@@ -284,7 +288,7 @@ describe('tollgate CLI', () => {
     expect(await dataDir.exited).toBe(2);
     expect(dataDir.err()).toContain(`TOLLGATE_DATA_DIR: ${file} is not a directory`);
     for (const run of [host, dataDir]) expect(run.err()).not.toContain('tollgate failed');
-  });
+  }, 180_000);
 
   it('serves with the bootstrap key, and exits 0 on SIGTERM', async () => {
     const bootstrap = 'tg_bootstrap_key_for_the_cli_test_0123456789';
