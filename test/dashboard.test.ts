@@ -828,6 +828,45 @@ describe('operations and audit pages', () => {
     }
   });
 
+  it('lists the disabled webhook endpoints of every key, with a link to the key’s Webhooks page', async () => {
+    const viewer = await login('viewer.one');
+    const section = async () =>
+      /<section id="disabled-endpoints"[\s\S]*?<\/section>/.exec(
+        (await viewer.get('/dashboard/operations')).text,
+      )?.[0] ?? '';
+    expect(await section()).toContain('No endpoint disabled.');
+    // Found by an outside probe: only each key's Webhooks page showed one.
+    const { id } = await createApiKey(db.sql, 'payments <backend>');
+    const url = 'https://hooks.example/tollgate?a=1&b=2';
+    await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+      values (${id}, '0x00000000000000000000000000000000000000d1', 'evm', ${url}, now())`;
+    await db.sql`insert into webhook_endpoints (api_key_id, url, failing_since, disabled_at, disablements, last_attempt_at, last_status_code, last_error)
+      values (${id}, ${url}, now() - interval '2 days', now() - interval '1 hour', 1, now() - interval '1 hour', 503, 'receiver answered 503')`;
+    // Another key's endpoint that failed but is not disabled is not listed.
+    const other = await createApiKey(db.sql, 'other');
+    await db.sql`insert into tracked_addresses (api_key_id, address, family, stream_webhook, stream_created_at)
+      values (${other.id}, '0x00000000000000000000000000000000000000d2', 'evm', 'https://failing.example/', now())`;
+    await db.sql`insert into webhook_endpoints (api_key_id, url, failing_since)
+      values (${other.id}, 'https://failing.example/', now())`;
+    try {
+      const listed = await section();
+      expect(listed).not.toContain('No endpoint disabled.');
+      expect(listed).toContain(
+        `<a href="/dashboard/webhooks?key=${id}">payments &lt;backend&gt;</a>`,
+      );
+      expect(listed).toContain('<code>https://hooks.example/tollgate?a=1&amp;b=2</code>');
+      expect(listed).toContain('(503) receiver answered 503');
+      expect(listed).not.toContain('failing.example');
+      // Its key revoked, nothing of it is sent any more: not listed.
+      await db.sql`update api_keys set revoked_at = now() where id = ${id}`;
+      expect(await section()).toContain('No endpoint disabled.');
+    } finally {
+      await db.sql`delete from webhook_endpoints where api_key_id in (${id}, ${other.id})`;
+      await db.sql`delete from tracked_addresses where api_key_id in (${id}, ${other.id})`;
+      await db.sql`update api_keys set revoked_at = now() where id in (${id}, ${other.id})`;
+    }
+  });
+
   it('lets admins, and only admins, retry and delete a failed job', async () => {
     // A job of a task no worker runs, out of attempts: a failed job that stays put.
     const [job] = await db.sql<

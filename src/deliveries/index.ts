@@ -23,6 +23,7 @@ export {
   type TestTarget,
 } from './events.js';
 export {
+  disabledEndpoints,
   enableEndpoint,
   listEndpoints,
   pauseSubscription,

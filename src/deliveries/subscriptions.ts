@@ -1,7 +1,12 @@
 import { recordAudit } from '../audit/index.js';
 import { rotateWebhookSecret, type RotatedSecret } from '../keys/index.js';
 import { setSubscriptionPaused, type PauseResult } from '../streams/index.js';
-import { enableEndpointRow, type EndpointRow, listEndpointStates } from '../webhooks/endpoints.js';
+import {
+  enableEndpointRow,
+  type EndpointRow,
+  keysWithDisabledEndpoints,
+  listEndpointStates,
+} from '../webhooks/endpoints.js';
 import { type DeliveriesDeps, DeliveryError } from './deps.js';
 
 /** An endpoint of a key: one of its webhook URLs and how it fares. */
@@ -79,6 +84,20 @@ export async function rotateSecret(
 /** The key's endpoints (each URL its subscriptions and travel rule webhook name) and their states. */
 export function listEndpoints(deps: DeliveriesDeps, apiKeyId: string): Promise<Endpoint[]> {
   return listEndpointStates(deps.sql, apiKeyId, deps.travelRuleWebhookUrl);
+}
+
+/**
+ * The disabled endpoints of every key not revoked, as listEndpoints shows them (a URL that no
+ * subscription names any more is not one), with their key; the operations page lists them.
+ */
+export async function disabledEndpoints(
+  deps: DeliveriesDeps,
+): Promise<{ key: { id: string; name: string }; endpoint: Endpoint }[]> {
+  const keys = await keysWithDisabledEndpoints(deps.sql);
+  const lists = await Promise.all(keys.map((key) => listEndpoints(deps, key.id)));
+  return keys.flatMap((key, i) =>
+    lists[i]!.filter((e) => e.state === 'disabled').map((endpoint) => ({ key, endpoint })),
+  );
 }
 
 /** A URL as the WHATWG parser writes it (as stored by stream/create); itself if it does not parse. */

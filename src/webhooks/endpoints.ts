@@ -150,6 +150,17 @@ export async function listEndpointStates(
   }));
 }
 
+/** The keys (not revoked) with a disabled endpoint, by id. */
+export function keysWithDisabledEndpoints(
+  sql: Sql | TransactionSql,
+): Promise<{ id: string; name: string }[]> {
+  return sql<{ id: string; name: string }[]>`
+    select k.id::text as id, k.name from api_keys k
+    where k.revoked_at is null
+      and exists (select 1 from webhook_endpoints d where d.api_key_id = k.id and d.disabled_at is not null)
+    order by k.id`;
+}
+
 /**
  * Enables an endpoint of the key again, in the caller's transaction: its failing spell is
  * forgotten (a failure now starts a new one), and every pending event it receives is due now, in

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { recordAudit } from '../../audit/index.js';
+import { disabledEndpoints } from '../../deliveries/index.js';
 import { indexerStatus, notFollowed } from '../../indexer/status.js';
 import { resumeIndexer } from '../../indexer/cursor.js';
 import {
@@ -58,7 +59,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const page = async (c: DashContext, notice: { flash?: string; error?: string } = {}) => {
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
-    const [networks, queues, failed, givenUp, deliveries, messages, counts, backfills] =
+    const [networks, queues, failed, givenUp, deliveries, messages, counts, backfills, disabled] =
       await Promise.all([
         indexerStatus(sql),
         jobQueueCounts(sql),
@@ -68,6 +69,11 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         failedTravelRuleMessages(sql, SHOWN_ROWS),
         appCounts(sql),
         listBackfills(sql, SHOWN_ROWS),
+        disabledEndpoints({
+          sql,
+          maxAttempts: deps.travelRule.maxAttempts,
+          travelRuleWebhookUrl: deps.travelRule.config.webhook_url,
+        }),
       ]);
     const ActionForm = ({
       action,
@@ -334,6 +340,49 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
             </tbody>
           </table>
           {failed.length === 0 ? <p>No failed job.</p> : null}
+        </section>
+        <section id="disabled-endpoints" aria-labelledby="h-disabled-endpoints">
+          <h2 id="h-disabled-endpoints">Disabled webhook endpoints</h2>
+          <table>
+            <caption>
+              Receivers that failed for longer than TOLLGATE_WEBHOOK_DISABLE_AFTER_HOURS: their
+              events are kept, not sent, until the endpoint is enabled again (on its key's Webhooks
+              page)
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">API key</th>
+                <th scope="col">URL</th>
+                <th scope="col">Disabled</th>
+                <th scope="col">Last attempt</th>
+                <th scope="col" class="num">
+                  Events kept
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {disabled.map(({ key, endpoint: e }) => (
+                <tr data-url={e.url}>
+                  <td>
+                    <a href={`/dashboard/webhooks?key=${encodeURIComponent(key.id)}`}>{key.name}</a>
+                  </td>
+                  <td>
+                    <code>{e.url}</code>
+                  </td>
+                  <td>
+                    <Time at={e.disabled_at} />
+                  </td>
+                  <td>
+                    <Time at={e.last_attempt_at} />
+                    {e.last_status_code !== null ? ` (${e.last_status_code})` : ''}
+                    {e.last_error ? ` ${e.last_error}` : ''}
+                  </td>
+                  <td class="num">{e.pending_events}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {disabled.length === 0 ? <p>No endpoint disabled.</p> : null}
         </section>
         <section id="given-up" aria-labelledby="h-given-up">
           <h2 id="h-given-up">Webhooks given up</h2>
