@@ -15,3 +15,17 @@ export function randomToken(): string {
 export function secretHash(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
+
+/**
+ * ISO 17442: 20 characters, letters and digits, the last two check digits such that the whole,
+ * letters read as 10 to 35, is 1 modulo 97 (ISO 7064 MOD 97-10).
+ */
+export function isValidLei(value: string): boolean {
+  if (!/^[0-9A-Z]{18}[0-9]{2}$/.test(value)) return false;
+  let rest = 0;
+  for (const ch of value) {
+    const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  }
+  return rest === 1;
+}

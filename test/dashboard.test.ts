@@ -321,6 +321,8 @@ describe('travel rule decisions', () => {
     for (const section of ['summary', 'screening', 'ivms101', 'messages', 'history'])
       expect(page.text).toContain(`id="${section}"`);
     expect(page.text).toContain('Quennellworth');
+    // What the inquiry said of the VASP that sent it, beside the directory's name for it.
+    expect(page.text).toMatch(/<dt>As it states itself<\/dt>\s*<dd><bdi>Charlie VASP<\/bdi><\/dd>/);
     expect(page.text).not.toContain('id="accept"');
     expect(page.text).not.toContain('id="reject"');
     const post = await viewer.post(`/dashboard/travelrule/${id}/accept`, {

@@ -255,6 +255,8 @@ beforeAll(async () => {
       TOLLGATE_TRP_CLIENT_KEY_FILE: join(dir, 'client.key'),
       // The stalling peer below: an attempt gives up after 2 s.
       TOLLGATE_TRP_TIMEOUT_MS: '2000',
+      // Sent with our name as the originating VASP's LEI (written in lower case: taken in capitals).
+      TOLLGATE_TRAVEL_RULE_VASP_LEI: '529900t8bm49aursdo55',
     },
     { api: true, worker: true, indexer: false, devChain: false },
   );
@@ -282,6 +284,8 @@ describe('a deposit from an independent originator', () => {
         originatorAccounts: parties.originator.accountNumber,
         beneficiaryPersons: parties.beneficiary.persons,
         // No beneficiary accountNumber: the originator learns the address from the approval.
+        originatorVasp: 'Independent Originator AG',
+        originatorVaspLei: '5493001kjtiigc8y1r12',
       }),
       { requestId: transfer },
     );
@@ -296,6 +300,16 @@ describe('a deposit from an independent originator', () => {
       asset: 'ETH',
       network: 'eth',
       amount: '1.000000000000000001',
+      // What the inquiry said of the VASP that sent it, as stated.
+      counterparty_stated_name: 'Independent Originator AG',
+      counterparty_stated_lei: '5493001KJTIIGC8Y1R12',
+    });
+    const read = await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${await idOf(ref)}`, {
+      headers: reviewer,
+    });
+    expect(read.json.data).toMatchObject({
+      counterparty_stated_name: 'Independent Originator AG',
+      counterparty_stated_lei: '5493001KJTIIGC8Y1R12',
     });
     expect((await ops(`/transactions/${await idOf(ref)}/accept`)).json.data).toEqual({
       status: 'WAITING_ADDRESS_DATA',
@@ -434,6 +448,14 @@ describe('a withdrawal to independent beneficiaries', () => {
     const sent = await peer.waitFor('/trp/inquiry');
     expect(Object.keys(sent.json)).toEqual(['asset', 'amount', 'callback', 'IVMS101']);
     expect(sent.json.asset).toEqual({ slip0044: 60 });
+    // This VASP as IVMS101 writes a legal person: its LEGL name and its LEI (LEIX, no authority).
+    expect(sent.json.IVMS101.originatingVASP.originatingVASP.legalPerson).toMatchObject({
+      name: { nameIdentifier: [{ legalPersonNameIdentifierType: 'LEGL' }] },
+      nationalIdentification: {
+        nationalIdentifier: '529900T8BM49AURSDO55',
+        nationalIdentifierType: 'LEIX',
+      },
+    });
     expect(sent.text).toContain('"amount":1.25,');
     expect(sent.headers['request-identifier']).toBe(id);
 

@@ -62,6 +62,8 @@ function summary(t: TravelRuleTransaction) {
     counterparty_protocol: t.counterparty_protocol,
     counterparty_email: t.counterparty_email,
     counterparty_reason: t.counterparty_reason,
+    counterparty_stated_name: t.counterparty_stated_name,
+    counterparty_stated_lei: t.counterparty_stated_lei,
     beneficiary_address: t.beneficiary_address,
     tx_hash: t.tx_hash,
     originator_score: t.originator_score,

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { projectPath } from '../paths.js';
+import { isValidLei } from '../ids.js';
 import { isLoopbackHost, personalDataUrlRefusal } from '../urls.js';
 import { NETWORK_SYMBOLS, networkInfo } from './networks.js';
 import { AmlConfigSchema } from './aml.js';
@@ -114,6 +115,15 @@ const TravelRuleConfigSchema = z
     vasp_country: z
       .string()
       .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+      .optional(),
+    /** This VASP's LEI, sent with its name (TRP originatingVASP, nationalIdentifierType LEIX). */
+    vasp_lei: z
+      .string()
+      .transform((s) => s.trim().toUpperCase())
+      .refine(
+        isValidLei,
+        'must be a legal entity identifier: 20 letters and digits whose check digits hold (ISO 17442)',
+      )
       .optional(),
     /** Travel rule webhook for API keys that registered none (POST /v2/travelrule/webhook). https. */
     webhook_url: httpUrl.optional(),
@@ -529,6 +539,7 @@ const ENV_KEYS: Record<
   TOLLGATE_DATA_KEYS_OLD: { path: 'data_keys_old', type: 'list' },
   TOLLGATE_TRAVEL_RULE_PUBLIC_URL: { path: 'travel_rule.public_url', type: 'string' },
   TOLLGATE_TRAVEL_RULE_VASP_NAME: { path: 'travel_rule.vasp_name', type: 'string' },
+  TOLLGATE_TRAVEL_RULE_VASP_LEI: { path: 'travel_rule.vasp_lei', type: 'string' },
   TOLLGATE_TRAVEL_RULE_WEBHOOK_URL: { path: 'travel_rule.webhook_url', type: 'string' },
   TOLLGATE_TRAVEL_RULE_INCOMING_KEY: { path: 'travel_rule.incoming_key_name', type: 'string' },
   TOLLGATE_TRAVEL_RULE_ALLOW_HTTP_LOOPBACK: {

@@ -321,6 +321,8 @@ export async function receiveInquiry(
       await updateCounterparty(tx, created.id, {
         vaspId: counterparty,
         callback: inquiry.callback,
+        statedName: inquiry.originatingVaspName,
+        statedLei: inquiry.originatingVaspLei,
         ...(customer ? { beneficiaryAddress: customer.address } : {}),
       });
       await screenAndPend(

@@ -27,6 +27,9 @@ export interface TransactionStatusView {
   counterparty_protocol: 'trp' | 'email' | null;
   /** The other VASP's words when it rejected or cancelled; null otherwise. */
   counterparty_reason: string | null;
+  /** A deposit's: what the originator VASP's inquiry said of itself (name, LEI), as stated. */
+  counterparty_stated_name: string | null;
+  counterparty_stated_lei: string | null;
   /** See BeneficiaryAddressView. */
   beneficiary_address: string | null;
   beneficiary_address_differs: boolean | null;
@@ -133,6 +136,8 @@ export async function transactionStatus(
     counterparty_vasp_id: t.counterparty_vasp_id,
     counterparty_protocol: t.counterparty_protocol,
     counterparty_reason: t.counterparty_reason,
+    counterparty_stated_name: t.counterparty_stated_name,
+    counterparty_stated_lei: t.counterparty_stated_lei,
     ...payee,
     created_at: t.created_at.toISOString(),
     updated_at: t.updated_at.toISOString(),

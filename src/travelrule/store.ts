@@ -40,6 +40,9 @@ export interface TravelRuleTransaction {
   /** The beneficiary's Travel Address or inquiry URL given to create_tx; the inquiry goes there. */
   beneficiary_travel_address: string | null;
   counterparty_reason: string | null;
+  /** What the other VASP's inquiry said of itself (IVMS101 originatingVASP): name and LEI, as stated. */
+  counterparty_stated_name: string | null;
+  counterparty_stated_lei: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -74,7 +77,8 @@ export interface TransactionRow {
 
 const COLUMNS = `id, api_key_id, direction, transaction_ref, asset, network, amount::text as amount, decimals,
   beneficiary_vasp_id, counterparty_protocol, counterparty_ref, status, tx_hash, originator_score, beneficiary_score,
-  screening, threshold, counterparty_vasp_id, counterparty_callback, callback_token, counterparty_email, beneficiary_address, beneficiary_travel_address, counterparty_reason, created_at, updated_at`;
+  screening, threshold, counterparty_vasp_id, counterparty_callback, callback_token, counterparty_email, beneficiary_address, beneficiary_travel_address, counterparty_reason,
+  counterparty_stated_name, counterparty_stated_lei, created_at, updated_at`;
 
 export async function insertTransaction(tx: Db, r: TransactionRow): Promise<void> {
   await tx`
@@ -143,6 +147,8 @@ export async function updateCounterparty(
     reason?: string | null;
     ref?: string | null;
     travelAddress?: string | null;
+    statedName?: string | null;
+    statedLei?: string | null;
   },
 ): Promise<void> {
   await sql`
@@ -156,6 +162,8 @@ export async function updateCounterparty(
       counterparty_reason = coalesce(${f.reason ?? null}, counterparty_reason),
       counterparty_ref = coalesce(${f.ref ?? null}, counterparty_ref),
       beneficiary_travel_address = coalesce(${f.travelAddress ?? null}, beneficiary_travel_address),
+      counterparty_stated_name = coalesce(${f.statedName ?? null}, counterparty_stated_name),
+      counterparty_stated_lei = coalesce(${f.statedLei ?? null}, counterparty_stated_lei),
       updated_at = now()
     where id = ${id}`;
 }

@@ -41,6 +41,8 @@ export interface InquiryParts {
   originatorAccounts?: string[];
   beneficiaryAccounts?: string[];
   originatorVasp?: string;
+  /** The originating VASP's LEI, sent as its national identification (type LEIX). */
+  originatorVaspLei?: string;
   /** IVMS101 persons; default: one natural person each side. */
   originatorPersons?: unknown[];
   beneficiaryPersons?: unknown[];
@@ -82,6 +84,14 @@ export function inquiryText(p: InquiryParts): string {
               },
             ],
           },
+          ...(p.originatorVaspLei
+            ? {
+                nationalIdentification: {
+                  nationalIdentifier: p.originatorVaspLei,
+                  nationalIdentifierType: 'LEIX',
+                },
+              }
+            : {}),
         },
       },
     },

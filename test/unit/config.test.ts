@@ -47,6 +47,17 @@ describe('loadConfig', () => {
     ).toBe('https://backend.internal/tr');
   });
 
+  it("takes this VASP's LEI only when it is one, in capitals", () => {
+    expect(loadConfig({}).travel_rule.vasp_lei).toBeUndefined();
+    expect(
+      loadConfig({ TOLLGATE_TRAVEL_RULE_VASP_LEI: ' 529900t8bm49aursdo55 ' }).travel_rule.vasp_lei,
+    ).toBe('529900T8BM49AURSDO55');
+    for (const bad of ['529900T8BM49AURSDO56', '529900T8BM49AURSD', 'not an lei'])
+      expect(() => loadConfig({ TOLLGATE_TRAVEL_RULE_VASP_LEI: bad }), bad).toThrow(
+        /TOLLGATE_TRAVEL_RULE_VASP_LEI.*legal entity identifier/,
+      );
+  });
+
   it('takes an SMTP relay as scheme, login, host and port; TLS through its own settings', () => {
     const tr = loadConfig({
       TOLLGATE_SMTP_URL: 'smtp://user:p%40ss@mail.acme.example:587',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Party } from '../../src/dashboard/pages/ivms101.js';
 import { parseJsonExact, stringifyWithBigInts } from '../../src/json.js';
-import { isValidLei } from '../../src/travelrule/ivms101/legal-person.js';
+import { isValidLei } from '../../src/ids.js';
 import { personRows } from '../../src/travelrule/ivms101/display.js';
 import { parseTravelRuleInput } from '../../src/travelrule/ivms101/index.js';
 import type { NormalisedParty } from '../../src/travelrule/ivms101/normalise.js';

@@ -173,6 +173,7 @@ describe('buildInquiry / parseInquiry', () => {
       beneficiary: JSON.parse(JSON.stringify(tx.beneficiary)),
       network_resolved: 'eth',
       originatingVaspName: 'Alpha Exchange GmbH',
+      originatingVaspLei: undefined,
     });
     // The coin symbol instead of the number, for a peer that reads only that (TRISA).
     expect(trpAsset({ network: 'eth', asset: 'ETH' }, DTIS, 'symbol')).toEqual({ slip0044: 'ETH' });
@@ -295,6 +296,23 @@ describe('buildInquiry / parseInquiry', () => {
     ).toBe('Schmidt');
     // No originating VASP: no name.
     expect(read((b) => delete b.IVMS101.originatingVASP).originatingVaspName).toBeUndefined();
+    // Its LEI, as IVMS101 writes a legal person's (LEIX); one whose check digits fail, or of
+    // another type, is left out (informational: the transfer is still taken).
+    const withId = (nationalIdentification: unknown) =>
+      read((b) => {
+        b.IVMS101.originatingVASP.originatingVASP.legalPerson.nationalIdentification =
+          nationalIdentification;
+      }).originatingVaspLei;
+    expect(
+      withId({ nationalIdentifier: ' 529900t8bm49aursdo55', nationalIdentifierType: 'LEIX' }),
+    ).toBe('529900T8BM49AURSDO55');
+    expect(
+      withId({ nationalIdentifier: '529900T8BM49AURSDO56', nationalIdentifierType: 'LEIX' }),
+    ).toBeUndefined();
+    expect(
+      withId({ nationalIdentifier: '529900T8BM49AURSDO55', nationalIdentifierType: 'RAID' }),
+    ).toBeUndefined();
+    expect(withId('529900T8BM49AURSDO55')).toBeUndefined();
   });
 
   it('refuses malformed inquiries with the path in TRP terms and no values', () => {

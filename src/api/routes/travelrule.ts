@@ -122,6 +122,14 @@ export const TxStatusRecord = z
     counterparty_vasp_id: z.string().nullable(),
     counterparty_protocol: z.enum(['trp', 'email']).nullable(),
     counterparty_reason: z.string().nullable(),
+    counterparty_stated_name: z.string().nullable().meta({
+      description:
+        "A deposit's over TRP: the legal name the originator VASP's inquiry gave for itself (IVMS101 originatingVASP, its LEGL name), as stated: not checked against the VASP directory (counterparty_vasp_id is the directory's VASP the inquiry came from). Null when it gave none, and for withdrawals.",
+    }),
+    counterparty_stated_lei: z.string().nullable().meta({
+      description:
+        'Beside counterparty_stated_name: the LEI the inquiry gave for the originator VASP (nationalIdentifierType LEIX), upper case, when its ISO 17442 check digits hold; null otherwise.',
+    }),
     beneficiary_address: z.string().nullable().meta({
       description:
         "A withdrawal's: the address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail). Pay to this one, not to an address known before: it is what the beneficiary VASP approved, and with a Travel Address it may be one your backend never knew. Null until approved (and when an e-mailed VASP's approval was recorded without an address); it does not change once approved. A deposit's: your customer's address the originator VASP was told to pay to (given with send_address, or the account of the Travel Address the inquiry came on); null before that and for a deposit without the protocol.",

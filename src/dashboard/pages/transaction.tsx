@@ -203,6 +203,17 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           <Row label={t.direction === 'outgoing' ? 'Beneficiary VASP' : 'Originator VASP'}>
             {p.counterpartyName ? <bdi>{v(p.counterpartyName)}</bdi> : null}
           </Row>
+          {t.counterparty_stated_name || t.counterparty_stated_lei ? (
+            <Row label="As it states itself">
+              {t.counterparty_stated_name ? <bdi>{v(t.counterparty_stated_name)}</bdi> : null}
+              {t.counterparty_stated_lei ? (
+                <>
+                  {t.counterparty_stated_name ? ', LEI ' : 'LEI '}
+                  <code>{t.counterparty_stated_lei}</code>
+                </>
+              ) : null}
+            </Row>
+          ) : null}
           <Row label="Reached by">
             {t.counterparty_protocol === 'trp'
               ? 'TRP'

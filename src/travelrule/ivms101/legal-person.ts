@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidLei } from '../../ids.js';
 import { LEGAL_PERSON_NAME_TYPES, LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES } from './codes.js';
 import { Country, IVMS101_MAX_CHARS as MAX, code, optional, text } from './fields.js';
 import {
@@ -55,20 +56,6 @@ const LegalPersonName = z
       });
   })
   .transform(nameOf);
-
-/**
- * ISO 17442: 20 characters, letters and digits, the last two check digits such that the whole,
- * letters read as 10 to 35, is 1 modulo 97 (ISO 7064 MOD 97-10).
- */
-export function isValidLei(value: string): boolean {
-  if (!/^[0-9A-Z]{18}[0-9]{2}$/.test(value)) return false;
-  let rest = 0;
-  for (const ch of value) {
-    const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
-    for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
-  }
-  return rest === 1;
-}
 
 /** An object with every field blank means "not given", as for a natural person's. */
 const LegalNationalIdentification = z

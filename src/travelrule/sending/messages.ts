@@ -317,6 +317,7 @@ async function sendTrp(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction
       beneficiary: parties.beneficiary,
       vaspName: deps.config.vasp_name,
       vaspCountry: deps.config.vasp_country,
+      vaspLei: deps.config.vasp_lei,
     });
     const res = await trpPost(target.url.href, body, opts);
     // The resolution may come in the response (synchronous) or later to the callback. One in the

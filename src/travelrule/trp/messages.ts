@@ -1,5 +1,6 @@
 import { NETWORK_SYMBOLS, networkInfo, type NetworkFamily } from '../../config/networks.js';
 import { JsonNumber } from '../../json.js';
+import { isValidLei } from '../../ids.js';
 import { DTI_PATTERN, type DtiTable, networkOfSlip0044 } from './assets.js';
 import { parseWebhookUrl } from '../../net/ssrf.js';
 import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js';
@@ -60,7 +61,10 @@ export interface InboundInquiry {
   beneficiary: NormalisedParty;
   /** NormalisedInput.transaction_network: the network above, or derived from the wallet addresses. */
   network_resolved: string;
+  /** What the inquiry says of the VASP that sent it (IVMS101 originatingVASP), as stated. */
   originatingVaspName: string | undefined;
+  /** Its LEI (nationalIdentifierType LEIX, check digits holding), upper case. */
+  originatingVaspLei: string | undefined;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -98,6 +102,7 @@ export function buildInquiry(d: {
   beneficiary: NormalisedParty;
   vaspName: string;
   vaspCountry?: string;
+  vaspLei?: string;
 }): Record<string, unknown> {
   const asset = d.asset;
   return {
@@ -123,6 +128,14 @@ export function buildInquiry(d: {
                 { legalPersonName: d.vaspName, legalPersonNameIdentifierType: 'LEGL' },
               ],
             },
+            ...(d.vaspLei
+              ? {
+                  nationalIdentification: {
+                    nationalIdentifier: d.vaspLei,
+                    nationalIdentifierType: 'LEIX',
+                  },
+                }
+              : {}),
             ...(d.vaspCountry ? { countryOfRegistration: d.vaspCountry } : {}),
           },
         },
@@ -389,11 +402,30 @@ export function trpPath(path: string): string {
   return `IVMS101.${side}.${key === 'persons' ? `${side}Persons` : key}${rest}`;
 }
 
-/** legalPersonName of the originating VASP (the LEGL one, else the first); undefined when absent or malformed. */
-function originatingVaspName(ivms: Record<string, unknown>): string | undefined {
+/** The legal person of the originating VASP (IVMS101 originatingVASP, or its inner object). */
+function originatingVaspPerson(ivms: Record<string, unknown>): unknown {
   const outer = ivms.originatingVASP;
   const vasp = isObject(outer) && isObject(outer.originatingVASP) ? outer.originatingVASP : outer;
-  const legal = isObject(vasp) ? vasp.legalPerson : undefined;
+  return isObject(vasp) ? vasp.legalPerson : undefined;
+}
+
+/**
+ * The LEI of the originating VASP: its national identifier of type LEIX, when it is one (ISO
+ * 17442 check digits), upper case; undefined otherwise. Informational (shown as stated), so one
+ * that is not an LEI is left out rather than refusing the transfer.
+ */
+function originatingVaspLei(ivms: Record<string, unknown>): string | undefined {
+  const legal = originatingVaspPerson(ivms);
+  const id = isObject(legal) ? legal.nationalIdentification : undefined;
+  if (!isObject(id) || id.nationalIdentifierType !== 'LEIX') return undefined;
+  const lei =
+    typeof id.nationalIdentifier === 'string' ? id.nationalIdentifier.trim().toUpperCase() : '';
+  return isValidLei(lei) ? lei : undefined;
+}
+
+/** legalPersonName of the originating VASP (the LEGL one, else the first); undefined when absent or malformed. */
+function originatingVaspName(ivms: Record<string, unknown>): string | undefined {
+  const legal = originatingVaspPerson(ivms);
   let names = isObject(legal) ? legal.name : undefined;
   if (Array.isArray(names)) names = names[0];
   const ids =
@@ -472,6 +504,7 @@ export function parseInquiry(body: unknown, dtis: DtiTable): Parsed<InboundInqui
       beneficiary: v.beneficiary,
       network_resolved: v.transaction_network,
       originatingVaspName: originatingVaspName(ivms),
+      originatingVaspLei: originatingVaspLei(ivms),
     },
   };
 }
