@@ -1,4 +1,4 @@
-import { BaseError } from 'viem';
+import { BaseError, HttpRequestError } from 'viem';
 
 /**
  * Error types. Every error a domain throws extends one of two bases, and that alone says whether
@@ -168,11 +168,34 @@ export function describeError(err: unknown): string {
   // Infura's /v3/<key> does) and body: its short message and the first line of its details only.
   if (err instanceof BaseError) {
     const details = err.details?.split('\n')[0];
-    return `${err.name}: ${err.shortMessage}${details && details !== err.shortMessage ? ` (${details})` : ''}`;
+    // The node's HTTP status, and what lay under fetch's "fetch failed" (a refused connection, one
+    // the node dropped, a TLS failure): they read alike without it (found by an outside probe).
+    const http = err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null;
+    const status = http?.status ? `HTTP ${http.status}: ` : '';
+    const under = details === 'fetch failed' ? underneath(err) : undefined;
+    const said =
+      details && details !== err.shortMessage
+        ? ` (${status}${details}${under ? `: ${under}` : ''})`
+        : '';
+    return `${err.name}: ${err.shortMessage}${said}`;
   }
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
     return code ? `${err.name}: ${err.message} (${code})` : `${err.name}: ${err.message}`;
   }
   return String(err);
+}
+
+/**
+ * The innermost cause's message (and code) of an error, at most 5 deep: Node's fetch says only
+ * "fetch failed" and keeps why in its cause. Log-safe as undici writes it (an address and port,
+ * a socket's state), never a URL's path.
+ */
+function underneath(err: Error): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error && e.cause instanceof Error; depth++)
+    e = e.cause;
+  if (e === err || !(e instanceof Error) || e.message === 'fetch failed') return undefined;
+  const code = (e as NodeJS.ErrnoException).code;
+  return code ? `${e.message} (${code})` : e.message;
 }

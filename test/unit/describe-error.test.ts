@@ -11,6 +11,14 @@ it("says what failed at a node without the node's URL or the request body", () =
   const errors = [
     new HttpRequestError({ url, body, details: 'fetch failed' }),
     new HttpRequestError({ url, body, status: 401, details: 'Unauthorized' }),
+    // As Node's fetch fails: "fetch failed", the reason in its cause.
+    new HttpRequestError({
+      url,
+      body,
+      cause: new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      }),
+    }),
     new TimeoutError({ url, body }),
     new RpcRequestError({ url, body, error: { code: -32000, message: 'header not found' } }),
   ];
@@ -24,7 +32,8 @@ it("says what failed at a node without the node's URL or the request body", () =
   }
   expect(described).toEqual([
     'HttpRequestError: HTTP request failed. (fetch failed)',
-    'HttpRequestError: HTTP request failed. (Unauthorized)',
+    'HttpRequestError: HTTP request failed. (HTTP 401: Unauthorized)',
+    'HttpRequestError: HTTP request failed. (fetch failed: other side closed (UND_ERR_SOCKET))',
     'TimeoutError: The request took too long to respond. (The request timed out.)',
     'RpcRequestError: RPC Request failed. (header not found)',
   ]);
