@@ -301,6 +301,14 @@ describe('CSRF and Origin', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.text).toContain('CSRF');
     expect(foreign.headers['content-security-policy']).toBeDefined();
+    // This host over plain HTTP is another origin (the pages are served over TLS only).
+    const plain = await client.post(
+      `/dashboard/travelrule/${id}/accept`,
+      { _csrf: token },
+      { origin: `http://${new URL(app.baseUrl).host}` },
+    );
+    expect(plain.status).toBe(403);
+    expect(plain.text).toContain('CSRF');
     expect(await statusOf(id)).toBe('PENDING');
     // Another session's token does not work either.
     const other = await login('admin.one');

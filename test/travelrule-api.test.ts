@@ -346,6 +346,8 @@ describe('the operator API', () => {
       { headers: { ...reviewer, origin: 'https://attacker.example' }, status: 403 },
       { headers: { ...reviewer, 'sec-fetch-site': 'cross-site' }, status: 403 },
       { headers: { ...reviewer, origin: 'null' }, status: 403 },
+      // This host, but over plain HTTP: another origin.
+      { headers: { ...reviewer, origin: `http://${new URL(app.baseUrl).host}` }, status: 403 },
     ];
     for (const f of forged) {
       const res = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {

@@ -29,13 +29,18 @@ export function tokensEqual(expected: string, given: unknown): boolean {
  * The Origin check: a POST from a page of this host carries Origin equal to its scheme and
  * host; any other value (another site, "null") is refused. Without Origin (old clients, curl),
  * the token alone decides. Behind a trusted proxy the forwarded host counts as this host too.
+ * The scheme is https: the pages are served over TLS only (directly, or by a proxy that says
+ * X-Forwarded-Proto: https), so `http://` and this host is another origin, such as a page an
+ * attacker on the network could put on plain HTTP under this name (found by an outside probe).
  */
 export function originAllowed(c: Context, trustProxy: ProxyTrust | null): boolean {
   const origin = c.req.header('origin');
   if (origin === undefined) return true;
   let host: string;
   try {
-    host = new URL(origin).host;
+    const url = new URL(origin);
+    if (url.protocol !== 'https:') return false;
+    host = url.host;
   } catch {
     return false;
   }
