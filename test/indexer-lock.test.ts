@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readiness } from '../src/api/readiness.js';
+import { NetworkLock } from '../src/indexer/network-lock.js';
 import { indexerStatus } from '../src/indexer/status.js';
+import { log } from '../src/log.js';
 import { logLines, runCli, type CliRun } from './helpers/cli.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -125,3 +127,22 @@ it('says at once that no indexer follows a network whose indexer was killed', as
   const [status] = await indexerStatus(db.sql);
   expect(status).toMatchObject({ network: 'eth', followed: false, head_stale: false });
 }, 120_000);
+
+it('never reports a negative lag when the node is behind the indexed block (after a failover)', async () => {
+  await db.sql`delete from indexer_cursors where network = 'polygon'`;
+  const held = await NetworkLock.tryAcquire(db.url, 'polygon', log);
+  await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, head_seen_at)
+    values ('polygon', 137, 120, '0xaa', 117, now())`;
+  try {
+    const ready = await readiness(db.sql, ['polygon'], 50);
+    expect(ready.networks.polygon).toMatchObject({
+      ready: true,
+      indexed_block: '120',
+      head_block: '117',
+      lag_blocks: 0,
+    });
+  } finally {
+    await held!.release();
+    await db.sql`delete from indexer_cursors where network = 'polygon'`;
+  }
+});

@@ -72,8 +72,12 @@ export async function readiness(
       out.ready = false;
       continue;
     }
+    // 0 when the node's head is below the indexed block (a node behind the one before it, after
+    // a failover): as `indexer status` and the metrics count it, never a negative lag.
     const lag =
-      row.head_number === null ? null : Number(BigInt(row.head_number) - BigInt(row.block_number));
+      row.head_number === null
+        ? null
+        : Math.max(Number(BigInt(row.head_number) - BigInt(row.block_number)), 0);
     const notFollowing = !row.followed
       ? NOT_HELD
       : row.head_stale
