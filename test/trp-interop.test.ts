@@ -512,6 +512,7 @@ describe('a withdrawal to independent beneficiaries', () => {
   });
 
   it("takes the same approval or rejection arriving twice at once as one, answering each 204; the backend's send_tx_hash likewise", async () => {
+    const callbacks = new Map<string, { id: string; path: string }>();
     for (const [ref, answer, final] of [
       [
         'wd-answered-twice-approved',
@@ -537,6 +538,7 @@ describe('a withdrawal to independent beneficiaries', () => {
         ),
       );
       expect(replies.map((r) => r.status)).toEqual([204, 204, 204]);
+      callbacks.set(ref, { id, path: new URL(sent!.json.callback).pathname });
       const view = await statusOf(ref);
       expect(view.status).toBe(final);
       expect(view.history.filter((h: any) => h.actor_type === 'counterparty')).toHaveLength(1);
@@ -544,6 +546,20 @@ describe('a withdrawal to independent beneficiaries', () => {
         select count(*)::int as n from webhook_events where travelrule_id = ${id}`;
       expect(hooks!.n).toBe(1);
     }
+    // A rejection with other words is refused, as a different approval is: the reason the
+    // backend was given stays the first (it was answered 204 and dropped).
+    const rejected = callbacks.get('wd-answered-twice-rejected')!;
+    const again = await trpSend(
+      app.baseUrl,
+      rejected.path,
+      JSON.stringify({ rejected: 'sanctions screening hit' }),
+      { requestId: rejected.id },
+    );
+    expect(again.status).toBe(409);
+    expect(again.json.message).toMatch(/rejected already/);
+    expect((await statusOf('wd-answered-twice-rejected')).counterparty_reason).toBe(
+      'not our customer',
+    );
     // The backend's send_tx_hash three times at once, then once more: each answered OK, one
     // confirmation sent; another hash is refused.
     const ref = 'wd-answered-twice-approved';

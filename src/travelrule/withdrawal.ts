@@ -234,7 +234,15 @@ export async function applyResolution(
   const reason = resolution.rejected.slice(0, MAX_REASON_CHARS);
   return moving(() =>
     onFreshRowIfMoved(deps.sql, t, async (row) => {
-      if (row.status === 'OTHER_VASP_REJECTED') return;
+      if (row.status === 'OTHER_VASP_REJECTED') {
+        // The same rejection again (a retry) changes nothing; one in other words is refused, as
+        // a different approval is: the reason the caller was given stays the first.
+        if ((row.counterparty_reason ?? '') === reason) return;
+        throw new TravelRuleError(
+          'state',
+          'the transfer was rejected already, for another reason: a different rejection is refused',
+        );
+      }
       await deps.sql.begin((tx) =>
         markOtherVaspRejected(tx, row, { from: 'OTHER_VASP_PENDING', actor, reason }),
       );
