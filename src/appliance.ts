@@ -156,16 +156,16 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
   setLogLevel(config.log_level);
   let devChain: DevChain | undefined;
   const useDevChain = roles.devChain && wantsDevChain(config);
+  // The listeners of these roles: where, and the setting that says so.
+  const at = (port: number | undefined, portSetting: string) =>
+    port === undefined ? undefined : { host: config.host, port, portSetting };
+  const listeners = {
+    api: roles.api ? at(config.port, 'TOLLGATE_PORT') : undefined,
+    trp: roles.api ? at(config.travel_rule.trp_port, 'TOLLGATE_TRP_PORT') : undefined,
+    health: at(config.health_port, 'TOLLGATE_HEALTH_PORT'),
+  };
   // Before the database is opened and migrated: a start that cannot listen changes nothing.
-  await checkPortsFree([
-    ...(roles.api ? [{ host: config.host, port: config.port, portSetting: 'TOLLGATE_PORT' }] : []),
-    ...(roles.api && config.travel_rule.trp_port !== undefined
-      ? [{ host: config.host, port: config.travel_rule.trp_port, portSetting: 'TOLLGATE_TRP_PORT' }]
-      : []),
-    ...(config.health_port !== undefined
-      ? [{ host: config.host, port: config.health_port, portSetting: 'TOLLGATE_HEALTH_PORT' }]
-      : []),
-  ]);
+  await checkPortsFree(Object.values(listeners).filter((l) => l !== undefined));
   const db = await openDatabase(config);
   let server: RunningServer | undefined;
   let trpServer: RunningServer | undefined;
@@ -434,28 +434,21 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
         admission,
         walletPageCache: new PageCache(config.wallet_page_cache_mb * 1024 * 1024),
       });
-      server = await startServer(app, {
-        host: config.host,
-        port: config.port,
-        tls,
-        portSetting: 'TOLLGATE_PORT',
-      });
-      if (tr.trp_port !== undefined) {
+      server = await startServer(app, { ...listeners.api!, tls });
+      if (listeners.trp) {
         // Its own certificate, else this VASP's TRP client certificate (one identity both ways).
         const certFile = tr.trp_server_cert_file ?? tr.trp_client_cert_file!;
         const keyFile = tr.trp_server_key_file ?? tr.trp_client_key_file!;
         trpServer = await startServer(
           createTrpApp(apiTravelRule, config.request_timeout_ms, admission),
           {
-            host: config.host,
-            port: tr.trp_port,
+            ...listeners.trp,
             tls: {
               cert: readFileSync(certFile, 'utf8'),
               key: readFileSync(keyFile, 'utf8'),
               selfSigned: false,
             },
             clientCertificates: true,
-            portSetting: 'TOLLGATE_TRP_PORT',
           },
         );
       }
@@ -479,19 +472,14 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       );
     }
     // Whatever the roles: a worker's or an indexer's process can be probed as well as the API's.
-    if (config.health_port !== undefined) {
+    if (listeners.health) {
       healthServer = await startServer(
         createHealthApp({
           sql: db.sql,
           networks: networks.map((n) => n.symbol),
           maxLagBlocks: config.indexer_max_lag_blocks,
         }),
-        {
-          host: config.host,
-          port: config.health_port,
-          tls: null,
-          portSetting: 'TOLLGATE_HEALTH_PORT',
-        },
+        { ...listeners.health, tls: null },
       );
       log.info({ port: healthServer.port }, 'health listening (plain HTTP: /healthz, /readyz)');
     }
