@@ -321,23 +321,65 @@ describe('validation', () => {
     });
   });
 
-  it('streams Bitcoin-family addresses and refuses addresses of networks it cannot stream', async () => {
+  it('refuses a stream no indexed network would ever call, and addresses of networks it cannot stream', async () => {
     const { apikey } = await createApiKey(db.sql, 'families');
-    for (const address of [
-      'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
-      '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
-      'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8',
+    // This appliance indexes eth alone: a Bitcoin-family address's stream would never fire (it
+    // was taken with OK; found by an outside probe). test/utxo-stream.test.ts streams them where
+    // a Bitcoin-family network is indexed.
+    for (const [address, networks] of [
+      ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'bitcoin'],
+      ['3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', 'bitcoin, litecoin'],
+      ['ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8', 'litecoin'],
     ]) {
-      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
-        headers: { apikey },
-        body: { address, webhook: hook },
-      });
-      expect(res.json).toEqual({ code: 0, message: 'OK', data: null });
+      for (const path of ['/v2/stream/create', '/v2/liveaml/create']) {
+        const res = await call(app.baseUrl, 'POST', path, {
+          headers: { apikey },
+          body: { address, webhook: hook },
+        });
+        expectError(res, 400, 5002);
+        expect(res.json.message).toBe(
+          `Invalid Address: this appliance indexes no network this address is on (${networks}; indexed here: eth), so its webhook would never be called.`,
+        );
+      }
     }
-    const [row] =
-      await db.sql`select family, address from tracked_addresses t join api_keys k on k.id = t.api_key_id
-      where k.name = 'families' and t.address like 'bc1%'`;
-    expect(row).toEqual({ family: 'utxo', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
+    const analyzed = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=bitcoin&address=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4&webhook=${encodeURIComponent(hook)}`,
+      { headers: { apikey } },
+    );
+    expectError(analyzed, 400, 5002);
+    expect(
+      await db.sql`select 1 from tracked_addresses t join api_keys k on k.id = t.api_key_id where k.name = 'families'`,
+    ).toHaveLength(0);
+    // Analysed without tracking, a mainnet address is: a test network's is not (bitcoin is not
+    // indexed here, so the symbol means its mainnet).
+    const mainnet = await call(
+      app.baseUrl,
+      'GET',
+      '/v2/analyze/aml?network=bitcoin&address=bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      { headers: { apikey } },
+    );
+    expect(mainnet.json.code).toBe(0);
+    for (const [network, address] of [
+      ['bitcoin', 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx'],
+      ['bitcoin', 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn'],
+      ['litecoin', 'rltc1qj08ys4ct2hzzc2hcz6h2hgrvlmsjynawf4nr3r'],
+      [
+        'ada',
+        'addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae',
+      ],
+      ['ton', 'kQDKbjIcfM6ezt8KjKJJLshZJJSqX7XOA4ff-W72r5gqPgpP'],
+    ]) {
+      const res = await call(
+        app.baseUrl,
+        'GET',
+        `/v2/analyze/aml?network=${network}&address=${address}`,
+        { headers: { apikey } },
+      );
+      expectError(res, 400, 5002);
+      expect(res.json.message, address).toMatch(/^Invalid Address: a test network's address/);
+    }
     const tron = await call(app.baseUrl, 'POST', '/v2/stream/create', {
       headers: { apikey },
       body: { address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', webhook: hook },

@@ -107,7 +107,7 @@ function outOfLine(path: string): boolean {
 export function allRoutes(deps: AppDeps): Route[] {
   const limits = deps.subscriptionLimits ?? NO_SUBSCRIPTION_LIMITS;
   return [
-    ...streamRoutes(deps.sql, deps.allow, deps.confirmations ?? new Map(), limits),
+    ...streamRoutes(deps.sql, deps.allow, deps.confirmations ?? new Map(), limits, deps.networks),
     ...walletTransactionRoutes(
       deps.sql,
       deps.networks.filter((n) => networkInfo(n)?.family === 'evm'),

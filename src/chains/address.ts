@@ -1,3 +1,4 @@
+import { networkInfo } from '../config/networks.js';
 import { inferFamily, validateAddress } from './address/index.js';
 
 /**
@@ -8,7 +9,13 @@ import { inferFamily, validateAddress } from './address/index.js';
 export type StreamFamily = 'evm' | 'utxo';
 
 export type StreamAddress =
-  | { ok: true; address: string; family: StreamFamily }
+  | {
+      ok: true;
+      address: string;
+      family: StreamFamily;
+      /** The networks (of the family) whose rules accept it. */
+      networks: string[];
+    }
   | { ok: false; reason: string };
 
 /**
@@ -19,7 +26,12 @@ export function normalizeStreamAddress(input: string): StreamAddress {
   const inferred = inferFamily(input);
   if (!inferred) return { ok: false, reason: `Invalid Address: ${notStreamable(input)}.` };
   if (inferred.family === 'evm' || inferred.family === 'utxo')
-    return { ok: true, address: inferred.address, family: inferred.family };
+    return {
+      ok: true,
+      address: inferred.address,
+      family: inferred.family,
+      networks: inferred.networks.filter((n) => networkInfo(n)?.family === inferred.family),
+    };
   return {
     ok: false,
     reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.`,

@@ -42,6 +42,16 @@ export class DashboardClient {
     return reply;
   }
 
+  /**
+   * The Origin a browser sends with a form: the page's scheme and host as the browser reached
+   * them, https at a TLS-ending proxy (its X-Forwarded-Proto) in front of a plain-HTTP appliance.
+   */
+  private origin(): string {
+    const url = new URL(this.baseUrl);
+    const proto = this.opts.headers?.['x-forwarded-proto'];
+    return proto ? `${proto}://${url.host}` : url.origin;
+  }
+
   private headers(): Record<string, string> {
     return {
       ...this.opts.headers,
@@ -67,7 +77,7 @@ export class DashboardClient {
         {
           ...this.headers(),
           'content-type': 'application/x-www-form-urlencoded',
-          origin: this.baseUrl,
+          origin: this.origin(),
           ...headers,
         },
         new URLSearchParams(form).toString(),

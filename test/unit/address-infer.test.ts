@@ -130,7 +130,13 @@ describe('inferFamily', () => {
     ],
     ['eosio.token', 'eos', 'eosio.token', ['eos']],
   ])('%s is %s', (input, family, address, networks) => {
-    expect(inferFamily(input)).toEqual({ family, address, networks });
+    expect(inferFamily(input)).toEqual({
+      family,
+      address,
+      networks,
+      // Test networks' forms (m…/n…, 2…, rltc1…) are said so.
+      testnet: /^(m|2M|rltc1)/.test(input),
+    });
   });
 
   it('lists VeChain for a 0x+40-hex address, after the EVM networks, keeping the overlap visible', () => {
@@ -146,6 +152,7 @@ describe('inferFamily', () => {
     expect(inferFamily(`0x${'0'.repeat(63)}1`)).toEqual({
       family: 'sui',
       address: `0x${'0'.repeat(63)}1`,
+      testnet: false,
       networks: ['sui', 'apt'],
     });
   });

@@ -227,9 +227,31 @@ const VALID: readonly (readonly [network: string, input: string, stored: string 
   ['eos', 'eosio.null', null],
 ];
 
+/** The test networks' forms of VALID (testnet, signet, regtest): said so (`testnet: true`). */
+const TEST_FORMS = new Set([
+  '2MsvyG12kxxipe276Au4zKqvd2xdrBuHWb3',
+  '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc',
+  'QXaUgLHkZcbJb2j5XgMYzY8cF9YM48Y81Z',
+  'addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae',
+  'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+  'kQDKbjIcfM6ezt8KjKJJLshZJJSqX7XOA4ff-W72r5gqPgpP',
+  'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+  'mwXn5Vhicdav8Av3KMokx4YNuHoGRKxtWs',
+  'nhRsrUaxZou6sewjqaS37cJrMRJRgwVXdk',
+  'rltc1qj08ys4ct2hzzc2hcz6h2hgrvlmsjynawf4nr3r',
+  'stake_test17rphkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gtcljw6kf',
+  'tb1pqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesf3hn0c',
+  'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7',
+  'tltc1qh50sy0823vxn4l9zk2820w4fuj0q4fgv48ma6c',
+]);
+
 describe('validateAddress accepts published addresses', () => {
   it.each(VALID)('%s %s', (network, input, stored) => {
-    expect(validateAddress(network, input)).toEqual({ ok: true, address: stored ?? input });
+    expect(validateAddress(network, input)).toEqual({
+      ok: true,
+      address: stored ?? input,
+      ...(TEST_FORMS.has(input) ? { testnet: true } : {}),
+    });
   });
 
   it('covers every network symbol with at least two addresses', () => {

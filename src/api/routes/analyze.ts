@@ -12,7 +12,7 @@ import { normalizeTxHash, txDetail } from '../../txdetail/index.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, Network, WebhookUrl, envelope } from '../schemas.js';
-import { webhookOrThrow } from './streams.js';
+import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 
 export interface AnalyzeDeps {
@@ -113,10 +113,22 @@ export const TxDetailSchema = z
   })
   .meta({ id: 'TxDetail' });
 
-function addressOrThrow(network: string, input: string): string {
+/**
+ * The stored form of `network`'s address, or 5002. A test network's form (testnet, signet,
+ * regtest) is one only where this appliance indexes the network (whose node may be a test
+ * network's, followed under the network's symbol); elsewhere the network means its mainnet, which
+ * has no such address (a tb1… address under bitcoin came back clean; found by an outside probe).
+ */
+function addressOrThrow(network: string, input: string, indexed: readonly string[]): string {
   const result = validateAddress(network, input);
   if (!result.ok)
     throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: ${result.reason}.`);
+  if (result.testnet && !indexed.includes(network))
+    throw new ApiError(
+      400,
+      ErrorNumber.INVALID_ADDRESS,
+      `Invalid Address: a test network's address (testnet, signet or regtest); ${network} here is its mainnet, which has none (a test network is followed under the network's symbol only by an appliance that indexes it).`,
+    );
   return result.address;
 }
 
@@ -167,7 +179,7 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
         },
       },
       async ({ query, apiKey }) => {
-        const address = addressOrThrow(query.network, query.address);
+        const address = addressOrThrow(query.network, query.address, deps.networks);
         const family = networkInfo(query.network)!.family;
         let webhook: string | undefined;
         if (query.webhook !== undefined) {
@@ -177,6 +189,8 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
               ErrorNumber.INVALID_ADDRESS,
               `Invalid Address: live AML tracking covers EVM and Bitcoin-family addresses, not ${query.network}.`,
             );
+          // Tracked on the networks of its family this appliance indexes: refused when none.
+          streamAddressOrThrow(query.address, deps.networks);
           webhook = await webhookOrThrow(query.webhook, deps.allow, 'webhook');
         }
         const input = {

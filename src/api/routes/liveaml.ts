@@ -131,7 +131,7 @@ export function liveAmlRoutes(
         },
       },
       async ({ body, apiKey, c }) => {
-        const { address, family } = streamAddressOrThrow(body.address);
+        const { address, family } = streamAddressOrThrow(body.address, indexed);
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const streamWebhook = body.stream_webhook
           ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook')

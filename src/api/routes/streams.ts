@@ -70,10 +70,21 @@ const CreateBody = z.object({
   from_block: FromBlock,
 });
 
-/** The stored form and family of an address a stream or live AML tracking may watch, or 5002. */
-export function streamAddressOrThrow(value: string) {
+/**
+ * The stored form and family of an address a stream or live AML tracking may watch, or 5002.
+ * With `followed` (the networks this appliance indexes), for a new one: refused when none of the
+ * networks it is an address of is followed, since its webhook would never be called (a Bitcoin
+ * address on an appliance that indexes EVM networks only was taken, found by an outside probe).
+ */
+export function streamAddressOrThrow(value: string, followed?: readonly string[]) {
   const normalized = normalizeStreamAddress(value);
   if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
+  if (followed && !normalized.networks.some((n) => followed.includes(n)))
+    throw new ApiError(
+      400,
+      ErrorNumber.INVALID_ADDRESS,
+      `Invalid Address: this appliance indexes no network this address is on (${normalized.networks.join(', ')}; indexed here: ${followed.join(', ') || 'none'}), so its webhook would never be called.`,
+    );
   return normalized;
 }
 
@@ -104,6 +115,8 @@ export function streamRoutes(
   allow: AllowList,
   confirmations: ReadonlyMap<string, number>,
   limits: SubscriptionLimits,
+  /** The networks this appliance indexes. */
+  followed: readonly string[],
 ): Route[] {
   return [
     defineRoute(
@@ -139,7 +152,7 @@ export function streamRoutes(
         },
       },
       async ({ body, apiKey, c }) => {
-        const { address, family } = streamAddressOrThrow(body.address);
+        const { address, family } = streamAddressOrThrow(body.address, followed);
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const amlWebhook = body.aml_webhook
           ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook')

@@ -34,7 +34,7 @@ export function validateCardano(input: string): AddressResult {
     return refuse(`network tag does not match the ${decoded.prefix} prefix`);
   if (!payloadFits(type, bytes.subarray(1)))
     return refuse(`wrong payload length for a type ${type} address`);
-  return accept(lower);
+  return accept(lower, decoded.prefix.endsWith('_test'));
 }
 
 function payloadFits(type: number, payload: Uint8Array): boolean {

@@ -80,6 +80,8 @@ export function labelSubjects(network: string, address: string): string[] {
 export interface InferredFamily {
   family: NetworkFamily;
   address: string;
+  /** The address is a test network's form where the first family accepts it. */
+  testnet: boolean;
   /** Every network symbol whose rules accept the address, in precedence order. */
   networks: string[];
 }
@@ -99,13 +101,15 @@ export interface InferredFamily {
  */
 export function inferFamily(input: string): InferredFamily | null {
   if (/^0x[0-9a-fA-F]$/.test(input)) return null;
-  const accepted: { network: string; family: NetworkFamily; address: string }[] = [];
+  const accepted: { network: string; family: NetworkFamily; address: string; testnet: boolean }[] =
+    [];
   for (const family of PRECEDENCE) {
     for (const network of NETWORK_SYMBOLS.filter(
       (symbol) => networkInfo(symbol)?.family === family,
     )) {
       const result = validateAddress(network, input);
-      if (result.ok) accepted.push({ network, family, address: result.address });
+      if (result.ok)
+        accepted.push({ network, family, address: result.address, testnet: !!result.testnet });
     }
   }
   const first = accepted[0];
@@ -113,6 +117,7 @@ export function inferFamily(input: string): InferredFamily | null {
   return {
     family: first.family,
     address: first.address,
+    testnet: first.testnet,
     networks: accepted.map((hit) => hit.network),
   };
 }

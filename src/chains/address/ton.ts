@@ -33,5 +33,8 @@ export function validateTon(input: string): AddressResult {
   const crc = crc16Xmodem(bytes.subarray(0, 34));
   if (bytes[34] !== crc >> 8 || bytes[35] !== (crc & 0xff))
     return refuse('TON address CRC-16 checksum mismatch');
-  return accept(`${workchain}:${bytesToHex(bytes.subarray(2, 34))}`);
+  return accept(
+    `${workchain}:${bytesToHex(bytes.subarray(2, 34))}`,
+    ((bytes[0] ?? 0) & TEST_ONLY) !== 0,
+  );
 }

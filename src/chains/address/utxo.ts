@@ -12,6 +12,8 @@ interface UtxoParams {
   respell?: readonly (readonly [from: number, to: number])[];
   /** Bech32 HRPs of mainnet, testnet and regtest; empty where segwit is not deployed. */
   hrps: readonly string[];
+  /** Of `versions` and `hrps`, the test networks' (testnet, signet, regtest). */
+  test: { versions: readonly number[]; hrps: readonly string[] };
 }
 
 /**
@@ -28,7 +30,11 @@ interface UtxoParams {
  *   Dogecoin has no segwit deployed, so no bech32.
  */
 const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
-  bitcoin: { versions: [0x00, 0x05, 0x6f, 0xc4], hrps: ['bc', 'tb', 'bcrt'] },
+  bitcoin: {
+    versions: [0x00, 0x05, 0x6f, 0xc4],
+    hrps: ['bc', 'tb', 'bcrt'],
+    test: { versions: [0x6f, 0xc4], hrps: ['tb', 'bcrt'] },
+  },
   litecoin: {
     versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4],
     hrps: ['ltc', 'tltc', 'rltc'],
@@ -36,8 +42,13 @@ const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
       [0x05, 0x32],
       [0xc4, 0x3a],
     ],
+    test: { versions: [0x6f, 0x3a, 0xc4], hrps: ['tltc', 'rltc'] },
   },
-  doge: { versions: [0x1e, 0x16, 0x71, 0x6f, 0xc4], hrps: [] },
+  doge: {
+    versions: [0x1e, 0x16, 0x71, 0x6f, 0xc4],
+    hrps: [],
+    test: { versions: [0x71, 0x6f, 0xc4], hrps: [] },
+  },
 };
 
 /**
@@ -53,7 +64,8 @@ export function validateUtxo(input: string, network: string): AddressResult {
   if (decoded.ok) return checkVersion(input, decoded.payload, network, params);
   const segwit = decodeSegwit(input);
   if (segwit.ok) {
-    if (params.hrps.includes(segwit.hrp)) return accept(input.toLowerCase());
+    if (params.hrps.includes(segwit.hrp))
+      return accept(input.toLowerCase(), params.test.hrps.includes(segwit.hrp));
     return refuse(
       `bech32 prefix is not one of ${network}'s (${params.hrps.join(', ') || 'none: no segwit'})`,
     );
@@ -77,7 +89,10 @@ function checkVersion(
     );
   }
   const respelt = params.respell?.find(([from]) => from === version)?.[1];
-  return accept(respelt === undefined ? input : spelledWith(payload, respelt));
+  return accept(
+    respelt === undefined ? input : spelledWith(payload, respelt),
+    params.test.versions.includes(version),
+  );
 }
 
 /** The base58check address of a payload's hash under another version byte. */
