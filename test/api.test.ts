@@ -277,13 +277,13 @@ describe('validation', () => {
       expect(wrong.json.message).toBe(`address: expected a string, not ${given}`);
     }
     // A body that is not a JSON object says so, with the general number.
-    for (const body of ['[]', '"str"', '123', '[{"address":"0xabc"}]']) {
-      const notObject = await call(app.baseUrl, 'POST', '/v2/stream/create', {
-        headers: h(),
-        body,
-      });
-      expectError(notObject, 400, 5000);
-      expect(notObject.json.message).toBe('the body must be a JSON object');
+    // `null` too (it read as no body: "address: is required", 5002; found by an outside probe).
+    for (const body of ['[]', '"str"', '123', '[{"address":"0xabc"}]', 'null']) {
+      for (const path of ['/v2/stream/create', '/v2/liveaml/create', '/v2/travelrule/create_tx']) {
+        const notObject = await call(app.baseUrl, 'POST', path, { headers: h(), body });
+        expectError(notObject, 400, 5000);
+        expect(notObject.json.message, `${path} ${body}`).toMatch(/must be a JSON object/);
+      }
     }
     // stream/delete answers 5002 with the spec's own message; the reason is in `detail`.
     const bad = await call(app.baseUrl, 'DELETE', '/v2/stream/delete?address=xyz', {

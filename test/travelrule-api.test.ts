@@ -389,6 +389,7 @@ describe('the operator API', () => {
       [{ reason: 1 }, 'reason: expected a string, not a number'],
       [{}, 'reason: is required'],
       ['[]', 'the body must be a JSON object'],
+      ['null', 'the body must be a JSON object'],
     ] as const) {
       const refused = await call(app.baseUrl, 'POST', `/ops/travelrule/transactions/${id}/reject`, {
         headers: reviewer,

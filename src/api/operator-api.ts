@@ -143,7 +143,10 @@ export function opsRoutes(deps: TravelRuleDeps, trustProxy: ProxyTrust | null): 
   ops.use('*', sameSiteOnly(trustProxy));
   const ok = (c: Context, data: unknown, extra: Record<string, unknown> = {}) =>
     c.json({ code: 0, message: 'OK', data, ...extra });
-  const body = async (c: Context) => (await readJsonBody(c)) ?? {};
+  const body = async (c: Context) => {
+    const given = await readJsonBody(c);
+    return given === undefined ? {} : given;
+  };
 
   // No body, or {}: the credentials are in the headers (checked first, as on every route).
   ops.post(

@@ -87,10 +87,11 @@ async function answer({ spec, handler }: Route, c: Context<AuthEnv>): Promise<Re
   const query = spec.query ? parseInput(spec.query, queryParams(c), spec.fieldErrors) : undefined;
   let body: unknown;
   if (spec.body) {
+    // No body is an empty object (every field missing); a JSON `null` is a body that is not an
+    // object (it read as none, and got a missing field's number).
     const raw = await readJsonBody(c);
-    body = spec.parseBody
-      ? spec.parseBody(raw ?? {})
-      : parseInput(spec.body, raw ?? {}, spec.fieldErrors);
+    const given = raw === undefined ? {} : raw;
+    body = spec.parseBody ? spec.parseBody(given) : parseInput(spec.body, given, spec.fieldErrors);
   }
   const result = await handler({ query, body, apiKey: c.get('apiKey'), c } as HandlerInput<
     unknown,
