@@ -41,11 +41,6 @@ describe('xrp refuses', () => {
       '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
       'checksum mismatch',
     ],
-    [
-      'an X-address (XLS-5d), not supported',
-      'X7qvLs7gSnNoKvZzNWUT2e8st17QPY64PPe7zriLNuJszeg',
-      'payload must be a version byte',
-    ],
     ['a character outside the Ripple alphabet', withChar(XRP_GENESIS, 5, '0'), 'not base58'],
   ])('%s', (_case, input, reason) => {
     expect(validateAddress('xrp', input)).toEqual({

@@ -1,3 +1,5 @@
+import { base58xrp } from '@scure/base';
+import { decodeBase58Check, encodeBase58Check } from '../../src/chains/address/base58check.js';
 import { describe, expect, it } from 'vitest';
 import { crc16Xmodem } from '../../src/chains/address/checksum.js';
 import { validateAddress } from '../../src/chains/address/index.js';
@@ -117,6 +119,12 @@ const VALID: readonly (readonly [network: string, input: string, stored: string 
   ['xrp', 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', null], // genesis account
   ['xrp', 'rf1BiGeXwwQoi8Z2ueFYTEXSwuJYfV2Jpn', null],
   ['xrp', 'rrrrrrrrrrrrrrrrrrrrrhoLvTp', null], // ACCOUNT_ZERO
+  // XLS-5d X-addresses (the codec's published vectors), stored as their account's classic address:
+  // without a tag, with tag 1, on a test network (T…), and another account without a tag.
+  ['xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaB5hJDWMArnXr61cqZ', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
+  ['xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaGZMhc9YTE92ehJ2Fu', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
+  ['xrp', 'T719a5UwUCnEs54UsxG9CJYYDhwmFCqkr7wxCcNcfZ6p5GZ', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
+  ['xrp', 'XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb', 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf'],
   ['solana', '11111111111111111111111111111111', null], // System Program
   ['solana', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', null], // SPL Token program
   ['solana', 'So11111111111111111111111111111111111111112', null], // wrapped SOL mint
@@ -229,6 +237,7 @@ const VALID: readonly (readonly [network: string, input: string, stored: string 
 
 /** The test networks' forms of VALID (testnet, signet, regtest): said so (`testnet: true`). */
 const TEST_FORMS = new Set([
+  'T719a5UwUCnEs54UsxG9CJYYDhwmFCqkr7wxCcNcfZ6p5GZ',
   '2MsvyG12kxxipe276Au4zKqvd2xdrBuHWb3',
   '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc',
   'QXaUgLHkZcbJb2j5XgMYzY8cF9YM48Y81Z',
@@ -296,6 +305,33 @@ describe('validateAddress refuses what no network takes', () => {
       reason: 'unknown network "btc"',
     });
     expect(validateAddress('__proto__', 'x')).toMatchObject({ ok: false });
+  });
+
+  it('an XRP X-address that is not one: a checksum, a flag, a tag or a prefix wrong', () => {
+    expect(validateAddress('xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaB5hJDWMArnXr61cqY')).toEqual({
+      ok: false,
+      reason: 'base58check checksum mismatch',
+    });
+    // Built around the account of the published vector, with their checksums made right.
+    const account = decodeBase58Check('r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59', base58xrp);
+    if (!account.ok) throw new Error('vector');
+    const x = (prefix: number[], flag: number, tag: number[]) =>
+      encodeBase58Check(
+        Uint8Array.from([...prefix, ...account.payload.subarray(1), flag, ...tag]),
+        base58xrp,
+      );
+    const none = [0, 0, 0, 0, 0, 0, 0, 0];
+    expect(validateAddress('xrp', x([0x05, 0x44], 0, none))).toEqual({
+      ok: true,
+      address: 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59',
+    });
+    for (const [bad, reason] of [
+      [x([0x05, 0x44], 2, none), 'XRP X-address flag byte must be 0 or 1'],
+      [x([0x05, 0x44], 0, [1, 0, 0, 0, 0, 0, 0, 0]), 'XRP X-address tag bytes are malformed'],
+      [x([0x05, 0x44], 1, [1, 0, 0, 0, 0, 0, 0, 1]), 'XRP X-address tag bytes are malformed'],
+      [x([0x05, 0x45], 0, none), 'not an XRP X-address: unknown network prefix'],
+    ] as const)
+      expect(validateAddress('xrp', bad)).toEqual({ ok: false, reason });
   });
 
   it('an address of another family, with a reason', () => {
