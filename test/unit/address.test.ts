@@ -2,7 +2,7 @@ import { base58xrp } from '@scure/base';
 import { decodeBase58Check, encodeBase58Check } from '../../src/chains/address/base58check.js';
 import { describe, expect, it } from 'vitest';
 import { crc16Xmodem } from '../../src/chains/address/checksum.js';
-import { validateAddress } from '../../src/chains/address/index.js';
+import { labelSubjects, validateAddress } from '../../src/chains/address/index.js';
 import { NETWORK_SYMBOLS } from '../../src/config/networks.js';
 
 /**
@@ -119,12 +119,12 @@ const VALID: readonly (readonly [network: string, input: string, stored: string 
   ['xrp', 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', null], // genesis account
   ['xrp', 'rf1BiGeXwwQoi8Z2ueFYTEXSwuJYfV2Jpn', null],
   ['xrp', 'rrrrrrrrrrrrrrrrrrrrrhoLvTp', null], // ACCOUNT_ZERO
-  // XLS-5d X-addresses (the codec's published vectors), stored as their account's classic address:
-  // without a tag, with tag 1, on a test network (T…), and another account without a tag.
-  ['xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaB5hJDWMArnXr61cqZ', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
-  ['xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaGZMhc9YTE92ehJ2Fu', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
-  ['xrp', 'T719a5UwUCnEs54UsxG9CJYYDhwmFCqkr7wxCcNcfZ6p5GZ', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
-  ['xrp', 'XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb', 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf'],
+  // XLS-5d X-addresses (the codec's published vectors), stored as typed (the tag names a
+  // customer): without a tag, with tag 1, on a test network (T…), another account without a tag.
+  ['xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaB5hJDWMArnXr61cqZ', null],
+  ['xrp', 'X7AcgcsBL6XDcUb289X4mJ8djcdyKaGZMhc9YTE92ehJ2Fu', null],
+  ['xrp', 'T719a5UwUCnEs54UsxG9CJYYDhwmFCqkr7wxCcNcfZ6p5GZ', null],
+  ['xrp', 'XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb', null],
   ['solana', '11111111111111111111111111111111', null], // System Program
   ['solana', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', null], // SPL Token program
   ['solana', 'So11111111111111111111111111111111111111112', null], // wrapped SOL mint
@@ -321,10 +321,19 @@ describe('validateAddress refuses what no network takes', () => {
         base58xrp,
       );
     const none = [0, 0, 0, 0, 0, 0, 0, 0];
-    expect(validateAddress('xrp', x([0x05, 0x44], 0, none))).toEqual({
-      ok: true,
-      address: 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59',
-    });
+    const built = x([0x05, 0x44], 0, none);
+    expect(built).toBe('X7AcgcsBL6XDcUb289X4mJ8djcdyKaB5hJDWMArnXr61cqZ');
+    expect(validateAddress('xrp', built)).toEqual({ ok: true, address: built });
+    // What is said of the account is said of its X-addresses (labels), with or without a tag.
+    for (const [xaddr, account] of [
+      [built, 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
+      ['X7AcgcsBL6XDcUb289X4mJ8djcdyKaGZMhc9YTE92ehJ2Fu', 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59'],
+      ['XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb', 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf'],
+    ])
+      expect(labelSubjects('xrp', xaddr!)).toEqual([xaddr, account]);
+    expect(labelSubjects('xrp', 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf')).toEqual([
+      'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf',
+    ]);
     for (const [bad, reason] of [
       [x([0x05, 0x44], 2, none), 'XRP X-address flag byte must be 0 or 1'],
       [x([0x05, 0x44], 0, [1, 0, 0, 0, 0, 0, 0, 0]), 'XRP X-address tag bytes are malformed'],

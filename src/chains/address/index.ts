@@ -15,7 +15,7 @@ import { validateTon } from './ton.js';
 import { validateTron } from './tron.js';
 import { otherSpellings, validateUtxo } from './utxo.js';
 import { validateVechain } from './vechain.js';
-import { validateXrp } from './xrp.js';
+import { validateXrp, xrpAccountOf } from './xrp.js';
 
 export type { AddressResult } from './result.js';
 
@@ -67,12 +67,18 @@ export function validateAddress(network: string, input: string): AddressResult {
 
 /**
  * The addresses whose labels are an address's (a stored form): itself; for a Stellar muxed
- * account the account it belongs to (stellarAccountOf); for a Litecoin P2SH address its legacy
- * spelling, as a label imported before those were stored respelt has it (otherSpellings).
+ * account or an XRP X-address the account it belongs to (stellarAccountOf, xrpAccountOf); for a
+ * Litecoin P2SH address its legacy spelling, as a label imported before those were stored respelt
+ * has it (otherSpellings).
  */
 export function labelSubjects(network: string, address: string): string[] {
   const family = networkInfo(network)?.family;
-  const account = family === 'stellar' ? stellarAccountOf(address) : undefined;
+  const account =
+    family === 'stellar'
+      ? stellarAccountOf(address)
+      : family === 'xrp'
+        ? xrpAccountOf(address)
+        : undefined;
   if (account) return [address, account];
   return family === 'utxo' ? [address, ...otherSpellings(network, address)] : [address];
 }
