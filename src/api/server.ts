@@ -175,6 +175,19 @@ function listenRefusal(
 }
 
 /**
+ * The version of a well-formed request line Node's parser refused for its version (HTTP/1.2,
+ * HTTP/3.0: a 505, as the request listener answers HTTP/2.0 and 0.9, which the parser lets
+ * through); undefined for any other parse error (a malformed line stays a 400).
+ */
+function unsupportedVersion(err: NodeJS.ErrnoException): string | undefined {
+  if (err.code !== 'HPE_INVALID_VERSION') return undefined;
+  const raw = (err as { rawPacket?: Buffer }).rawPacket;
+  return raw
+    ? /^[A-Z]+ [^\s]+ HTTP\/(\d\.\d)\r?\n/.exec(raw.subarray(0, 8192).toString('latin1'))?.[1]
+    : undefined;
+}
+
+/**
  * The app as Node's request listener (@hono/node-server's adapter), with what no URL can be made
  * of answered in the error shape: an HTTP/1.1 request without Host, or with two (RFC 9112 section
  * 3.2 wants a 400; Node's own check, turned off in TIMING, answers with a bare status line), a
@@ -307,7 +320,13 @@ function answerMalformedRequests(server: Server, secured: WeakSet<Socket> | unde
         ? [431, 'Request Header Fields Too Large', 'Request headers larger than 16 KB.']
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'The request was not received in time.']
-          : [400, 'Bad Request', 'Malformed HTTP request.'];
+          : unsupportedVersion(err)
+            ? [
+                505,
+                'HTTP Version Not Supported',
+                `HTTP/${unsupportedVersion(err)} is not supported: send HTTP/1.1.`,
+              ]
+            : [400, 'Bad Request', 'Malformed HTTP request.'];
     const answer = refusalParts(message, { close: true });
     const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
     let refuse = () => {
