@@ -1346,7 +1346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 `Invalid webhook.`; 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5004 `Invalid webhook.`; 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1356,7 +1356,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1407,7 +1407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5002 `Invalid Address.`; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 `Invalid Address.`; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1488,7 +1488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1498,7 +1498,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1598,7 +1598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1608,7 +1608,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1699,7 +1699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1709,7 +1709,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1819,7 +1819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address); 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address); 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1829,7 +1829,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1910,7 +1910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid transaction hash, or one neither the index nor the network's node knows (the spec's number for tx_detail). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1920,7 +1920,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1985,7 +1985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address); 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address); 5005 the API key already has as many streams or live AML trackings as it may (TOLLGATE_MAX_STREAMS_PER_KEY, TOLLGATE_MAX_TRACKINGS_PER_KEY). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1995,7 +1995,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2046,7 +2046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,7 +2120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2130,7 +2130,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2226,7 +2226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2236,7 +2236,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2789,7 +2789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2799,7 +2799,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3386,7 +3386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3396,7 +3396,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3463,7 +3463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3473,7 +3473,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3603,7 +3603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3613,7 +3613,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3670,7 +3670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3680,7 +3680,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3753,7 +3753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +3763,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3820,7 +3820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3830,7 +3830,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4373,7 +4373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4383,7 +4383,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4432,6 +4432,22 @@ export interface operations {
                             source: ("key" | "default") | null;
                         };
                     };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4483,7 +4499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4538,7 +4554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4636,7 +4652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4646,7 +4662,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4711,7 +4727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4721,7 +4737,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4797,7 +4813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4807,7 +4823,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4883,7 +4899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4893,7 +4909,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4959,7 +4975,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4969,7 +4985,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5035,7 +5051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5045,7 +5061,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5111,7 +5127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,7 +5137,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5187,7 +5203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address; 5003 nothing of this API key at that address or reference. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5197,7 +5213,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5262,7 +5278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5272,7 +5288,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5330,6 +5346,22 @@ export interface operations {
                         message: "OK";
                         data: components["schemas"]["WebhookEndpoint"][];
                     };
+                };
+            };
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 5000,
+                     *       "status": 5000,
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5393,7 +5425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a malformed body); 5003 nothing of this API key at that address or reference; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5003 nothing of this API key at that address or reference; 5004 invalid webhook URL (not http(s), or it resolves to a forbidden address). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5403,7 +5435,7 @@ export interface operations {
                      * @example {
                      *       "code": 5000,
                      *       "status": 5000,
-                     *       "message": "Bad request (a field fails validation, a malformed body)."
+                     *       "message": "Bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

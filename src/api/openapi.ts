@@ -15,7 +15,8 @@ type Json = Record<string, unknown>;
 
 /** What each error number means, for the error responses' descriptions. */
 const ERROR_TEXT: Record<number, string> = {
-  [ErrorNumber.BAD_REQUEST]: 'bad request (a field fails validation, a malformed body)',
+  [ErrorNumber.BAD_REQUEST]:
+    'bad request (a field fails validation, a parameter, field or API key given twice, a malformed body)',
   [ErrorNumber.INVALID_ADDRESS]: 'invalid address',
   [ErrorNumber.NOT_FOUND_FOR_KEY]: 'nothing of this API key at that address or reference',
   [ErrorNumber.INVALID_WEBHOOK]:
@@ -224,8 +225,12 @@ function operation(
       });
     }
   }
-  const errors = [...spec.errors].sort((a, b) => a - b);
-  const firstError = errors[0] ?? ErrorNumber.BAD_REQUEST;
+  // Every route may answer 5000 (a query parameter given twice, the key given in two places),
+  // whether it lists it or not; the example is the route's own first error.
+  const own = [...spec.errors].sort((a, b) => a - b);
+  const errors = [...new Set([ErrorNumber.BAD_REQUEST, ...own])].sort((a, b) => a - b);
+  const firstError = own[0] ?? ErrorNumber.BAD_REQUEST;
+  const meaning = (n: number) => spec.errorText?.[n] ?? ERROR_TEXT[n];
   const responses: Record<string, unknown> = {
     200: {
       description: 'Success: `code` 0, `message` "OK", the answer in `data`.',
@@ -253,14 +258,14 @@ function operation(
               errors
                 .map(
                   (n) =>
-                    `${n} ${spec.messages?.[n] ? `\`${spec.messages[n]}\`` : (ERROR_TEXT[n] ?? '')}`,
+                    `${n} ${spec.messages?.[n] ? `\`${spec.messages[n]}\`` : (meaning(n) ?? '')}`,
                 )
                 .join('; ') +
               '.',
             {
               number: firstError,
               message:
-                spec.messages?.[firstError] ?? sentence(ERROR_TEXT[firstError] ?? 'bad request'),
+                spec.messages?.[firstError] ?? sentence(meaning(firstError) ?? 'bad request'),
             },
           ),
         }

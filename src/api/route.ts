@@ -32,6 +32,8 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
    * answers with it, and its own message goes to `detail`.
    */
   messages?: Record<number, string>;
+  /** What an error number means on this route, where the document's general words do not fit. */
+  errorText?: Record<number, string>;
   /**
    * A request and its answer for the document (`query` for a GET's parameters, `body` for the
    * others; `data` and `page_count` of the success envelope). test/openapi-contract.test.ts

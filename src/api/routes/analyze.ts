@@ -237,6 +237,10 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
         response: envelope(TxDetailSchema),
         fieldErrors: { hash: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.BAD_REQUEST, ErrorNumber.INVALID_ADDRESS],
+        errorText: {
+          [ErrorNumber.INVALID_ADDRESS]:
+            "invalid transaction hash, or one neither the index nor the network's node knows (the spec's number for tx_detail)",
+        },
         example: {
           query: {
             hash: '0x23e6a971b85b00abf027b28f89d84baa80af5255f07f9f1909f917f2e69f8160',
