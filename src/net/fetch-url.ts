@@ -34,7 +34,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The URL when it is http(s), carries no credentials and, when an IP literal, an allowed one. */
 export function checkFetchTarget(value: string, allow: AllowList): URL {
-  const parsed = parseWebhookUrl(value);
+  const parsed = parseWebhookUrl(value, true);
   if (!parsed.ok) throw new FetchError(`URL ${parsed.reason}`);
   if (!literalHostAllowed(parsed.url, allow))
     throw new FetchError('URL points at a forbidden address');

@@ -91,10 +91,20 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 const MAX_URL_LENGTH = 2048;
 
-/** Syntax of a webhook URL: http(s), a host, no credentials, a sane length. */
-export function parseWebhookUrl(value: string): UrlCheck {
+/**
+ * Syntax of a webhook URL: http(s), a host, no credentials, a sane length. Written as a URL is:
+ * what the WHATWG parser would mend silently (a space, a backslash, `http:/host`, an empty
+ * `user:@`) is refused, so that the URL listed is the one given, less a fragment (found by an
+ * outside probe: `http:/127.0.0.1/h` and `…/h x` were stored as other URLs). `lenient`: a URL
+ * read from elsewhere (a token's metadata URI, a redirect), taken as a browser would.
+ */
+export function parseWebhookUrl(value: string, lenient = false): UrlCheck {
   if (value.length > MAX_URL_LENGTH)
     return { ok: false, reason: `longer than ${MAX_URL_LENGTH} characters` };
+  if (!lenient) {
+    const refused = unmended(value);
+    if (refused) return { ok: false, reason: refused };
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -110,6 +120,20 @@ export function parseWebhookUrl(value: string): UrlCheck {
   // A fragment is the client's own and never sent: not kept as if it were part of the receiver.
   url.hash = '';
   return { ok: true, url };
+}
+
+/** Why a URL given to be kept is not written as one (what the parser would mend), or undefined. */
+function unmended(value: string): string | undefined {
+  const written = /^(https?):\/\/([^/?#]*)/i.exec(value);
+  if (!written)
+    return /^[a-z][a-z0-9+.-]*:/i.test(value) && !/^https?:/i.test(value)
+      ? 'must be http or https'
+      : 'not a URL: write it as http(s)://host/path';
+  if (/[\s\u0000-\u001f\u007f]/.test(value))
+    return 'must not contain spaces or control characters (percent-encode them)';
+  if (value.includes('\\')) return 'must not contain a backslash';
+  if (written[2]!.includes('@')) return 'must not carry credentials';
+  return undefined;
 }
 
 function hostForLookup(url: URL): string {

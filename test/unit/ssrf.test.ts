@@ -73,6 +73,31 @@ describe('webhook URLs', () => {
     expect(parseWebhookUrl('http://127.0.0.1:00/x').ok).toBe(false);
     expect(parseWebhookUrl('https://hooks.example.com:8443/x').ok).toBe(true);
     expect(parseWebhookUrl('https://example.com/' + 'a'.repeat(3000)).ok).toBe(false);
+    // What the URL parser would mend silently is refused: the URL listed is the one given.
+    for (const [given, reason] of [
+      ['http:/127.0.0.1/h', 'not a URL: write it as http(s)://host/path'],
+      ['https:hooks.example.com/x', 'not a URL: write it as http(s)://host/path'],
+      [
+        'http://127.0.0.1:9000/h x',
+        'must not contain spaces or control characters (percent-encode them)',
+      ],
+      [' https://hooks.example.com/x', 'not a URL: write it as http(s)://host/path'],
+      [
+        'https://hooks.example.com/x\ty',
+        'must not contain spaces or control characters (percent-encode them)',
+      ],
+      ['https://hooks.example.com\\x', 'must not contain a backslash'],
+      ['http://:@127.0.0.1:9000/h', 'must not carry credentials'],
+      ['https://@hooks.example.com/x', 'must not carry credentials'],
+      ['ftp://example.com/x', 'must be http or https'],
+    ] as const)
+      expect(parseWebhookUrl(given), given).toEqual({ ok: false, reason });
+    // A URL read from elsewhere (a token's metadata URI) is taken as a browser takes it.
+    const metadata = parseWebhookUrl('https://meta.example/My Token 7.json', true);
+    expect(metadata.ok && metadata.url.toString()).toBe('https://meta.example/My%20Token%207.json');
+    // An @ after the host (in the path or query) is no credential.
+    expect(parseWebhookUrl('https://hooks.example.com/u@x?to=a@b').ok).toBe(true);
+    expect(parseWebhookUrl('HTTPS://Hooks.Example.com/x').ok).toBe(true);
     // A fragment is never sent: not stored with the receiver either.
     const withFragment = parseWebhookUrl('https://hooks.example.com/x?y=1#part');
     expect(withFragment.ok && withFragment.url.toString()).toBe('https://hooks.example.com/x?y=1');

@@ -459,7 +459,7 @@ export function parseInquiry(body: unknown, dtis: DtiTable): Parsed<InboundInqui
   const callback = parseWebhookUrl(body.callback);
   if (!callback.ok)
     return fail(
-      `callback: ${callback.reason === 'not a URL' ? 'must be an http(s) URL' : callback.reason}`,
+      `callback: ${callback.reason.startsWith('not a URL') ? 'must be an http(s) URL' : callback.reason}`,
     );
   const ivms = body.IVMS101;
   if (ivms === undefined || ivms === null) return fail('IVMS101: is required');
@@ -549,7 +549,7 @@ export function parseResolution(body: unknown): Parsed<Resolution> {
   const url = parseWebhookUrl(callback);
   if (!url.ok)
     return fail(
-      `approved.callback: ${url.reason === 'not a URL' ? 'must be an http(s) URL' : url.reason}`,
+      `approved.callback: ${url.reason.startsWith('not a URL') ? 'must be an http(s) URL' : url.reason}`,
     );
   return { ok: true, value: { approved: { address: address.trim(), callback: url.url.href } } };
 }
