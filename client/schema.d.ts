@@ -1215,7 +1215,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A compressed body (a `Content-Encoding` other than `identity`): bodies are taken uncompressed (error number 5000). */
+        /** @description A compressed body (a `Content-Encoding` other than `identity`), or one labelled as neither JSON nor a form (`Content-Type` text/plain, XML, multipart): bodies are taken uncompressed, as JSON (none given is taken as JSON) or `application/x-www-form-urlencoded` (error number 5000). */
         UnsupportedEncoding: {
             headers: {
                 [name: string]: unknown;

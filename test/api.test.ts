@@ -486,6 +486,26 @@ describe('validation', () => {
       body,
     });
     expect(identity.json).toMatchObject({ code: 0 });
+    // Labelled as something else than JSON or a form, a body is not read as JSON (text/plain,
+    // XML and multipart were; found by an outside probe). JSON types, and none, are taken.
+    for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { ...h(), 'content-type': type },
+        body: JSON.stringify({ address: randomAddress(), webhook: hook }),
+      });
+      expectError(res, 415, 5000);
+      expect(res.json.message).toBe(
+        `Content-Type ${type} is not taken: send the body as JSON with Content-Type: application/json (or as a form, application/x-www-form-urlencoded).`,
+      );
+    }
+    // ('' stands for none: the helper labels a body JSON unless told otherwise.)
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json', '']) {
+      const res = await call(app.baseUrl, 'POST', '/v2/stream/create', {
+        headers: { ...h(), 'content-type': type },
+        body: JSON.stringify({ address: randomAddress(), webhook: hook }),
+      });
+      expect(res.json, String(type)).toMatchObject({ code: 0 });
+    }
     const prefix = Buffer.from(`{"address":"${randomAddress()}","webhook":"${hook}","x":"`);
     const badBytes = await call(app.baseUrl, 'POST', '/v2/stream/create', {
       headers: h(),

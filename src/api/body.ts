@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ApiError, ErrorNumber } from '../errors.js';
 import { badStrings, duplicateKey, utf8Text } from '../json.js';
+import { isJsonType } from '../net/content-encoding.js';
 
 const NO_BODY = Symbol('no body');
 
@@ -21,7 +22,16 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     c.set('body' as never, NO_BODY as never);
     return undefined;
   }
-  const form = /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '');
+  const type = c.req.header('content-type')?.trim() || undefined;
+  const form = /^application\/x-www-form-urlencoded\b/i.test(type ?? '');
+  // A body labelled as something else (text/plain, XML, multipart) was read as JSON; said
+  // plainly instead (found by an outside probe). None given is taken as JSON.
+  if (type !== undefined && !form && !isJsonType(type))
+    throw new ApiError(
+      415,
+      ErrorNumber.BAD_REQUEST,
+      `Content-Type ${type.slice(0, 60)} is not taken: send the body as JSON with Content-Type: application/json (or as a form, application/x-www-form-urlencoded).`,
+    );
   // JSON sent as a form (`curl -d '{…}'` without its Content-Type): every field would be missing,
   // and "address: is required" would not say why.
   if (form && /^\s*[[{]/.test(text))

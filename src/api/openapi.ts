@@ -63,7 +63,7 @@ const SHARED_RESPONSES = {
     { number: ErrorNumber.PAYLOAD_TOO_LARGE, message: 'Request body larger than 1048576 bytes.' },
   ),
   UnsupportedEncoding: errorResponse(
-    'A compressed body (a `Content-Encoding` other than `identity`): bodies are taken uncompressed (error number 5000).',
+    'A compressed body (a `Content-Encoding` other than `identity`), or one labelled as neither JSON nor a form (`Content-Type` text/plain, XML, multipart): bodies are taken uncompressed, as JSON (none given is taken as JSON) or `application/x-www-form-urlencoded` (error number 5000).',
     {
       number: ErrorNumber.BAD_REQUEST,
       message: 'Content-Encoding gzip is not supported: send the body uncompressed.',
