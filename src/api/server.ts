@@ -315,16 +315,17 @@ function answerMalformedRequests(server: Server, secured: WeakSet<Socket> | unde
       socket.destroy();
       return;
     }
+    const version = unsupportedVersion(err);
     const [status, reason, message] =
       err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', 'Request headers larger than 16 KB.']
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'The request was not received in time.']
-          : unsupportedVersion(err)
+          : version
             ? [
                 505,
                 'HTTP Version Not Supported',
-                `HTTP/${unsupportedVersion(err)} is not supported: send HTTP/1.1.`,
+                `HTTP/${version} is not supported: send HTTP/1.1.`,
               ]
             : [400, 'Bad Request', 'Malformed HTTP request.'];
     const answer = refusalParts(message, { close: true });

@@ -7,6 +7,7 @@ import { Layout } from './layout.js';
 import type { Session } from './session.js';
 import type { ProxyTrust } from '../net/proxy.js';
 import type { Admission } from '../api/admission.js';
+import type { DeliveriesDeps } from '../deliveries/index.js';
 
 /** What the dashboard needs from the appliance. */
 export interface DashboardDeps {
@@ -26,6 +27,15 @@ export interface DashboardDeps {
   apiKeys?: { clear(): void };
   /** The largest request body taken (config max_body_bytes); a larger one gets a 413 page. */
   maxBodyBytes: number;
+}
+
+/** The webhook operations' deps (src/deliveries/) as the dashboard's pages use them. */
+export function deliveriesDeps(deps: DashboardDeps): DeliveriesDeps {
+  return {
+    sql: deps.travelRule.sql,
+    maxAttempts: deps.travelRule.maxAttempts,
+    travelRuleWebhookUrl: deps.travelRule.config.webhook_url,
+  };
 }
 
 export type DashEnv = {

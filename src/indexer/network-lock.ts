@@ -94,10 +94,15 @@ export class NetworkLock {
 export function networkFollowed(sql: Sql | TransactionSql, network: Fragment | string): Fragment {
   return sql`exists (
     select 1 from pg_locks
-    where locktype = 'advisory' and granted and objsubid = 2
+    where ${heldLock(sql, network)}
       and database = (select oid from pg_database where datname = current_database())
-      and classid = ${NETWORK_LOCK_CLASS}::bigint::oid and objid = (hashtext(${network})::bigint & 4294967295)::oid
   )`;
+}
+
+/** SQL over pg_locks: the row is a granted hold of `network`'s indexer lock (of any session). */
+function heldLock(sql: Sql | TransactionSql, network: Fragment | string): Fragment {
+  return sql`locktype = 'advisory' and granted and objsubid = 2
+    and classid = ${NETWORK_LOCK_CLASS}::bigint::oid and objid = (hashtext(${network})::bigint & 4294967295)::oid`;
 }
 
 /**
@@ -111,10 +116,6 @@ export async function assertNetworkLock(
   pid: number,
 ): Promise<void> {
   const [row] = await tx<{ held: boolean }[]>`
-    select exists (
-      select 1 from pg_locks
-      where locktype = 'advisory' and granted and pid = ${pid} and objsubid = 2
-        and classid = ${NETWORK_LOCK_CLASS}::bigint::oid and objid = (hashtext(${network})::bigint & 4294967295)::oid
-    ) as held`;
+    select exists (select 1 from pg_locks where ${heldLock(tx, network)} and pid = ${pid}) as held`;
   if (!row!.held) throw new LockLostError(network);
 }

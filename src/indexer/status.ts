@@ -77,21 +77,24 @@ export function notFollowed(
 export function formatStatusTable(rows: readonly IndexerStatus[]): string {
   if (rows.length === 0) return 'No network indexed yet.\n';
   const header = ['network', 'head', 'indexed', 'lag', 'last reorg', 'state'];
-  const lines = rows.map((r) => [
-    r.network,
-    r.head_block ?? '-',
-    r.indexed_block,
-    r.lag_blocks ?? '-',
-    r.last_reorg_at ? `${r.last_reorg_at} (${r.last_reorg_depth} blocks)` : 'none',
-    r.halted_reason
-      ? `HALTED: ${r.halted_reason}`
-      : r.node_behind
-        ? `NODE BEHIND since ${r.node_behind_since}: ${r.node_behind}`
-        : // The figures are the database's: with nobody following, they are only the last known.
-          notFollowed(r)
-          ? `NOT FOLLOWED: ${notFollowed(r)}`
-          : 'running',
-  ]);
+  const lines = rows.map((r) => {
+    // The figures are the database's: with nobody following, they are only the last known.
+    const unfollowed = notFollowed(r);
+    return [
+      r.network,
+      r.head_block ?? '-',
+      r.indexed_block,
+      r.lag_blocks ?? '-',
+      r.last_reorg_at ? `${r.last_reorg_at} (${r.last_reorg_depth} blocks)` : 'none',
+      r.halted_reason
+        ? `HALTED: ${r.halted_reason}`
+        : r.node_behind
+          ? `NODE BEHIND since ${r.node_behind_since}: ${r.node_behind}`
+          : unfollowed
+            ? `NOT FOLLOWED: ${unfollowed}`
+            : 'running',
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) =>
     cells

@@ -7,6 +7,17 @@ import type { Session } from '../session.js';
 
 type KeyListing = Awaited<ReturnType<typeof listApiKeys>>[number];
 
+/** An endpoint's last attempt: when, the status it got, the error (Webhooks and Operations pages). */
+export const LastAttempt: FC<{
+  endpoint: Pick<Endpoint, 'last_attempt_at' | 'last_status_code' | 'last_error'>;
+}> = ({ endpoint: e }) => (
+  <>
+    <Time at={e.last_attempt_at} />
+    {e.last_status_code !== null ? ` (${e.last_status_code})` : ''}
+    {e.last_error ? ` ${e.last_error}` : ''}
+  </>
+);
+
 /**
  * The Webhooks page of one API key: its endpoints, its subscriptions (paused or not), the
  * delivery log with its filters, and the forms of the webhook operations. Everything a receiver
@@ -222,9 +233,7 @@ export const WebhooksPage: FC<WebhooksPageProps> = (p) => {
                       )}
                     </td>
                     <td>
-                      <Time at={e.last_attempt_at} />
-                      {e.last_status_code !== null ? ` (${e.last_status_code})` : ''}
-                      {e.last_error ? ` ${e.last_error}` : ''}
+                      <LastAttempt endpoint={e} />
                     </td>
                     <td class="num">{e.pending_events}</td>
                     {p.canAdmin ? (

@@ -23,6 +23,7 @@ import {
   retryJob,
 } from '../../monitoring/status.js';
 import {
+  deliveriesDeps,
   render,
   requireRole,
   type DashboardDeps,
@@ -30,6 +31,7 @@ import {
   type DashEnv,
 } from '../context.js';
 import { CsrfField, Layout, Time } from '../layout.js';
+import { LastAttempt } from '../pages/webhooks.js';
 import { withVisibleControls as v } from '../../travelrule/index.js';
 
 /**
@@ -69,11 +71,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
         failedTravelRuleMessages(sql, SHOWN_ROWS),
         appCounts(sql),
         listBackfills(sql, SHOWN_ROWS),
-        disabledEndpoints({
-          sql,
-          maxAttempts: deps.travelRule.maxAttempts,
-          travelRuleWebhookUrl: deps.travelRule.config.webhook_url,
-        }),
+        disabledEndpoints(deliveriesDeps(deps)),
       ]);
     const ActionForm = ({
       action,
@@ -373,9 +371,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     <Time at={e.disabled_at} />
                   </td>
                   <td>
-                    <Time at={e.last_attempt_at} />
-                    {e.last_status_code !== null ? ` (${e.last_status_code})` : ''}
-                    {e.last_error ? ` ${e.last_error}` : ''}
+                    <LastAttempt endpoint={e} />
                   </td>
                   <td class="num">{e.pending_events}</td>
                 </tr>

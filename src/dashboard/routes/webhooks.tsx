@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { storableTime } from '../../dates.js';
 import { normalizeStreamAddress } from '../../chains/address.js';
 import {
-  type DeliveriesDeps,
   DeliveryError,
   type DeliveryKind,
   enableEndpoint,
@@ -23,6 +22,7 @@ import {
 import { roleAllows } from '../../operators/index.js';
 import { subscriptionPage } from '../../streams/index.js';
 import {
+  deliveriesDeps,
   field,
   PAGE_SIZE,
   pageParam,
@@ -71,11 +71,7 @@ function kindOf(value: string): DeliveryKind | undefined {
 
 export function webhookRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
-  const opsDeps: DeliveriesDeps = {
-    sql,
-    maxAttempts: deps.travelRule.maxAttempts,
-    travelRuleWebhookUrl: deps.travelRule.config.webhook_url,
-  };
+  const opsDeps = deliveriesDeps(deps);
   const hooks = new Hono<DashEnv>();
 
   const page = async (
