@@ -25,6 +25,8 @@ export const ErrorNumber = {
   UNAUTHORIZED: 4010,
   FORBIDDEN: 4030,
   ROUTE_NOT_FOUND: 4040,
+  /** A path of the API asked with a method it does not take; Allow names those it does. */
+  METHOD_NOT_ALLOWED: 4050,
   /** The resource is in a state the request does not fit (operator API). */
   CONFLICT: 4090,
   PAYLOAD_TOO_LARGE: 4130,

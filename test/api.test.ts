@@ -568,6 +568,43 @@ describe('the HTTP surface', () => {
     expectError(await get('/elsewhere'), 404, 4040);
   });
 
+  it('answers a path of the API asked with another method 405, naming the methods it takes', async () => {
+    const list = await call(app.baseUrl, 'POST', '/v2/stream/list', {
+      headers: { apikey: keyA, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expectError(list, 405, 4050);
+    expect(list.headers.allow).toBe('GET, HEAD');
+    expect(list.json.message).toBe('/v2/stream/list takes GET, HEAD, not POST.');
+    const create = await call(app.baseUrl, 'GET', '/v2/stream/create', {
+      headers: { apikey: keyA },
+    });
+    expectError(create, 405, 4050);
+    expect(create.headers.allow).toBe('POST');
+    // One path, three routes (the Travel Rule webhook: get, set, delete).
+    const hookPath = await call(app.baseUrl, 'PUT', '/v2/travelrule/webhook', {
+      headers: { apikey: keyA },
+    });
+    expect(hookPath.status).toBe(405);
+    expect(String(hookPath.headers.allow).split(', ').sort()).toEqual([
+      'DELETE',
+      'GET',
+      'HEAD',
+      'POST',
+    ]);
+    expect(
+      (await call(app.baseUrl, 'DELETE', '/v2/openapi.json', { headers: { apikey: keyA } })).headers
+        .allow,
+    ).toBe('GET, HEAD');
+    // Without a key the key is what is missing, as for any /v2 path; an unknown path stays a 404.
+    expect((await call(app.baseUrl, 'POST', '/v2/stream/list')).status).toBe(401);
+    expectError(
+      await call(app.baseUrl, 'POST', '/v2/stream/nope', { headers: { apikey: keyA } }),
+      404,
+      4040,
+    );
+  });
+
   it('serves health, readiness and the OpenAPI document', async () => {
     expect((await get('/healthz')).json).toEqual({ status: 'ok' });
     const ready = await get('/readyz');

@@ -16,7 +16,7 @@ import { type AuthEnv, requireApiKey } from './auth.js';
 import { rateLimit, type RateLimitOptions } from './ratelimit.js';
 import { openApiDocument } from './openapi.js';
 import { docsRoutes } from './docs.js';
-import { mountRoutes, type Route } from './route.js';
+import { methodsByPath, mountRoutes, type Route } from './route.js';
 import { streamRoutes } from './routes/streams.js';
 import { walletTransactionRoutes } from './routes/wallet-transactions.js';
 import { walletNftRoutes } from './routes/wallet-nfts.js';
@@ -291,9 +291,25 @@ export function createApp(deps: AppDeps): Hono<AuthEnv> {
   app.get(`${API_BASE}/openapi.json`, (c) => c.json(document));
   mountRoutes(app, API_BASE, routes);
 
-  app.notFound((c) =>
-    c.json(errorBody(ErrorNumber.ROUTE_NOT_FOUND, `No route ${c.req.method} ${c.req.path}.`), 404),
-  );
+  // A path of the API asked with another method is a 405 naming the methods it takes (a 404 said
+  // there was no such route; found by an outside probe).
+  const allowed = methodsByPath(API_BASE, routes).set(`${API_BASE}/openapi.json`, ['GET', 'HEAD']);
+  app.notFound((c) => {
+    const methods = allowed.get(c.req.path);
+    if (methods)
+      return c.json(
+        errorBody(
+          ErrorNumber.METHOD_NOT_ALLOWED,
+          `${c.req.path} takes ${methods.join(', ')}, not ${c.req.method}.`,
+        ),
+        405,
+        { allow: methods.join(', ') },
+      );
+    return c.json(
+      errorBody(ErrorNumber.ROUTE_NOT_FOUND, `No route ${c.req.method} ${c.req.path}.`),
+      404,
+    );
+  });
   app.onError((err, c) => {
     const pastDeadline = deadlineAnswer(c, err, describeError);
     if (pastDeadline) return pastDeadline;

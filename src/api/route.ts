@@ -76,6 +76,21 @@ export function defineRoute<Q extends z.ZodType, B extends z.ZodType>(
   return { spec, handler } as unknown as Route;
 }
 
+/**
+ * The methods each path of the routes answers, for a 405's Allow (RFC 9110 section 15.5.6): a
+ * GET route also answers HEAD. Paths without parameters, as every /v2 route's is.
+ */
+export function methodsByPath(base: string, routes: readonly Route[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { spec } of routes) {
+    const methods = out.get(base + spec.path) ?? [];
+    const method = spec.method.toUpperCase();
+    methods.push(...(method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    out.set(base + spec.path, methods);
+  }
+  return out;
+}
+
 export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly Route[]): void {
   for (const route of routes)
     app.on(route.spec.method.toUpperCase(), base + route.spec.path, (c) =>
