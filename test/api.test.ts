@@ -117,6 +117,17 @@ describe('authentication', () => {
     }
     // The same key twice is one key.
     expect((await get(`/v2/stream/list?apikey=${keyA}`, { apikey: keyA })).status).toBe(200);
+    // Two apikey headers (Node joins them with a comma) are two keys, whichever they are.
+    for (const twice of [
+      [keyA, bogus],
+      [keyA, keyA],
+    ]) {
+      const res = await call(app.baseUrl, 'GET', '/v2/stream/list', { headers: { apikey: twice } });
+      expectError(res, 401, 4010);
+      expect(res.json.message).toBe(
+        'The apikey header was given more than once (or holds a comma): send one key, in one header.',
+      );
+    }
     // An Authorization header beside a key (a proxy's own login) is not read as one.
     const proxyLogin = 'Basic ' + Buffer.from('gateway:secret').toString('base64');
     expect((await get('/v2/stream/list', { apikey: keyA, authorization: proxyLogin })).status).toBe(

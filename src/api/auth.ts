@@ -23,6 +23,14 @@ async function findKeyIn(c: Context): Promise<string | undefined> {
   const fromQuery = queryParams(c).apikey;
   if (fromQuery) given.push(['query', fromQuery]);
   const fromHeader = c.req.header('apikey');
+  // Node joins a header given twice with ", " (no key holds a comma): two keys, which one counts
+  // would be a guess (it read as one invalid key; found by an outside probe).
+  if (fromHeader?.includes(','))
+    throw new ApiError(
+      401,
+      ErrorNumber.UNAUTHORIZED,
+      'The apikey header was given more than once (or holds a comma): send one key, in one header.',
+    );
   if (fromHeader) given.push(['header', fromHeader]);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && (!given.length || announcesBody(c))) {
     const body = await readJsonBody(c);

@@ -27,7 +27,8 @@ export async function call(
   method: string,
   path: string,
   opts: {
-    headers?: Record<string, string>;
+    /** A list of values is sent as the header given that many times. */
+    headers?: Record<string, string | string[]>;
     /** JSON text, an object sent as JSON, or bytes sent as they are. */
     body?: string | object | Uint8Array;
     /** A TLS client certificate to present (PEM). */
