@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { recordAudit } from '../../audit/index.js';
 import { disabledEndpoints } from '../../deliveries/index.js';
-import { indexerStatus, notFollowed } from '../../indexer/status.js';
+import { type IndexerStatus, indexerStatus, notFollowed } from '../../indexer/status.js';
 import { resumeIndexer } from '../../indexer/cursor.js';
 import {
   BackfillRefused,
@@ -150,15 +150,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                     )}
                   </td>
                   <td>
-                    {n.halted_reason ? (
-                      <strong>{`halted: ${n.halted_reason}`}</strong>
-                    ) : n.node_behind ? (
-                      <strong>{`node behind since ${n.node_behind_since}: ${n.node_behind}`}</strong>
-                    ) : notFollowed(n) ? (
-                      <strong>{`not followed: ${notFollowed(n)}`}</strong>
-                    ) : (
-                      'running'
-                    )}
+                    <NetworkState n={n} />
                     {n.halted_reason && admin ? (
                       <form
                         method="post"
@@ -656,4 +648,13 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   );
 
   return ops;
+}
+
+/** A network's state on the operations page: halted, its node behind, not followed, or running. */
+function NetworkState({ n }: { n: IndexerStatus }) {
+  if (n.halted_reason) return <strong>{`halted: ${n.halted_reason}`}</strong>;
+  if (n.node_behind)
+    return <strong>{`node behind since ${n.node_behind_since}: ${n.node_behind}`}</strong>;
+  const unfollowed = notFollowed(n);
+  return unfollowed ? <strong>{`not followed: ${unfollowed}`}</strong> : <>running</>;
 }
