@@ -109,6 +109,53 @@ describe('TLS versions', () => {
   });
 });
 
+describe('ALPN', () => {
+  /** The protocol the server picks from `offered`, and the status line of a GET /healthz over it. */
+  function negotiate(
+    offered: string[],
+  ): Promise<{ alpn: string | false; statusLine?: string; error?: string }> {
+    return new Promise((resolve) => {
+      const socket = connect({
+        host: '127.0.0.1',
+        port: app.apiPort!,
+        rejectUnauthorized: false,
+        ALPNProtocols: offered,
+      });
+      let answer = '';
+      socket.once('secureConnect', () => {
+        const version = socket.alpnProtocol === 'http/1.0' ? '1.0' : '1.1';
+        socket.write(
+          `GET /healthz HTTP/${version}\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        );
+      });
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.once('end', () =>
+        resolve({ alpn: socket.alpnProtocol ?? false, statusLine: answer.split('\r\n')[0] }),
+      );
+      socket.once('error', (err: NodeJS.ErrnoException) => {
+        socket.destroy();
+        resolve({ alpn: false, error: err.code ?? err.message });
+      });
+    });
+  }
+
+  it('takes a client asking for HTTP/1.0 (curl --http1.0) and prefers HTTP/1.1', async () => {
+    // The handshake failed with no_application_protocol: Node's server offers http/1.1 only.
+    // Answered in HTTP/1.1's status line, as RFC 9110 section 6.2 has a server answer a 1.0 request.
+    expect(await negotiate(['http/1.0'])).toEqual({
+      alpn: 'http/1.0',
+      statusLine: 'HTTP/1.1 200 OK',
+    });
+    expect(await negotiate(['http/1.0', 'http/1.1'])).toMatchObject({
+      alpn: 'http/1.1',
+      statusLine: 'HTTP/1.1 200 OK',
+    });
+    expect(await negotiate(['h2', 'http/1.1'])).toMatchObject({ alpn: 'http/1.1' });
+    // HTTP/2 is not spoken: a client that offers nothing else is refused in the handshake.
+    expect((await negotiate(['h2'])).error).toMatch(/NO_APPLICATION_PROTOCOL/);
+  });
+});
+
 describe('keep-alive', () => {
   it('keeps an idle connection open past Node’s default 5 s, and says for how long', async () => {
     const socket = connect({ host: '127.0.0.1', port: app.apiPort!, rejectUnauthorized: false });

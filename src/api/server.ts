@@ -87,6 +87,10 @@ export function startServer(
     ? {
         ...TIMING,
         handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+        // Node offers only http/1.1: a client asking for HTTP/1.0 by ALPN (curl --http1.0) failed
+        // the handshake (no_application_protocol) although 1.0 requests are answered (found by an
+        // outside probe). A client offering both gets 1.1; one offering only h2 is still refused.
+        ALPNProtocols: ['http/1.1', 'http/1.0'],
         cert: opts.tls.cert,
         key: opts.tls.key,
         ...TLS_OPTIONS,
