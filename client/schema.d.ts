@@ -1161,6 +1161,8 @@ export interface components {
             }[];
             /** @description Network symbol; Polygon items say "matic" as the spec shows. */
             network: string;
+            /** @description Not in the spec: the receipt's status, 1 success, 0 reverted (its value did not move and it has no logs, though the item still shows the value sent); null where the node gave none (receipts before Byzantium). */
+            status: number | null;
         };
         WebhookEndpoint: {
             url: string;
@@ -1569,7 +1571,8 @@ export interface operations {
                      *               "data": "0x000000000000000000000000000000000000000000000000000000009502f900"
                      *             }
                      *           ],
-                     *           "network": "eth"
+                     *           "network": "eth",
+                     *           "status": 1
                      *         },
                      *         {
                      *           "id": "eth:0x80033a82dd0a78185641ef029475485162ea6803eb19fafc1c943903e55a3413",
@@ -1582,7 +1585,8 @@ export interface operations {
                      *           "value": "500000000000000000",
                      *           "block_number": "22051234",
                      *           "logs": [],
-                     *           "network": "eth"
+                     *           "network": "eth",
+                     *           "status": 1
                      *         }
                      *       ],
                      *       "page_count": 1

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { keccak256 } from 'viem';
 import { createApiKey } from '../src/keys/keys.js';
 import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { startTestAppliance } from './helpers/appliance.js';
@@ -57,6 +58,7 @@ describe('GET /v2/wallet/transactions', () => {
       block_number: eth.blockNumber.toString(),
       logs: [],
       network: 'eth',
+      status: 1,
     });
     expect(tokenTx.to_address).toBe(token.toLowerCase());
     expect(tokenTx.logs).toEqual([
@@ -65,6 +67,29 @@ describe('GET /v2/wallet/transactions', () => {
         topics: expect.arrayContaining([expect.stringMatching(/^0xddf252ad/)]),
         data: expect.stringMatching(/^0x0+7$/),
       },
+    ]);
+  });
+
+  it('says which transactions reverted (status 0: the value listed did not move)', async () => {
+    const w = await fundedWallet('10');
+    const token = await w.deploy(inject('contracts').TestERC20);
+    // The token takes no ether: the transfer reverts (a gas limit given, so nothing estimates it).
+    // Hardhat mines it and answers the send with an error, so the hash is the signed bytes'.
+    const signed = await w.wallet.signTransaction(
+      await w.wallet.prepareTransactionRequest({ to: token, value: 5n, gas: 100_000n }),
+    );
+    const hash = keccak256(signed);
+    await w.pub.sendRawTransaction({ serializedTransaction: signed }).catch(() => undefined);
+    const reverted = await w.pub.waitForTransactionReceipt({ hash });
+    expect(reverted.status).toBe('reverted');
+    await eventually(
+      () => db.sql`select block_number from indexer_cursors where network = 'eth'`,
+      (r) => BigInt(r[0]!.block_number) >= reverted.blockNumber,
+    );
+    const res = await get(`/v2/wallet/transactions?address=${w.address}&page=1&limit=10`);
+    expect(res.json.data.map((t: any) => [t.hash, t.value, t.status])).toEqual([
+      [hash, '5', 0],
+      [expect.any(String), '0', 1], // the token's creation
     ]);
   });
 

@@ -28,6 +28,8 @@ export interface WalletTransaction {
   block_number: string;
   logs: { address: string; topics: string[]; data: string }[];
   network: string;
+  /** Receipt status: 1 success, 0 reverted; null where the node gave none. An addition to the spec's shape. */
+  status: 0 | 1 | null;
 }
 
 export interface PageOptions {
@@ -100,7 +102,7 @@ export async function walletTransactions(
         coalesce((select json_agg(l) from (select l.address, l.topics, l.data from evm_logs l
                   where l.network = x.network and l.block_number = x.block_number and l.tx_hash = x.hash
                   order by l.log_index) l), '[]'::json) as logs,
-        ${reportedNetworkColumn(sql, 'x.network')} as network) i
+        ${reportedNetworkColumn(sql, 'x.network')} as network, x.status) i
     )
     select (select n::int from kept) as n, (select version from kept) as version,
       (select server from at) as server,

@@ -26,6 +26,10 @@ export const WalletTransaction = z
     network: z
       .string()
       .meta({ description: 'Network symbol; Polygon items say "matic" as the spec shows.' }),
+    status: z.int().nullable().meta({
+      description:
+        "Not in the spec: the receipt's status, 1 success, 0 reverted (its value did not move and it has no logs, though the item still shows the value sent); null where the node gave none (receipts before Byzantium).",
+    }),
   })
   .meta({ id: 'WalletTransaction' });
 
@@ -75,6 +79,7 @@ export function walletTransactionRoutes(
                 },
               ],
               network: 'eth',
+              status: 1,
             },
             {
               id: 'eth:0x80033a82dd0a78185641ef029475485162ea6803eb19fafc1c943903e55a3413',
@@ -88,6 +93,7 @@ export function walletTransactionRoutes(
               block_number: '22051234',
               logs: [],
               network: 'eth',
+              status: 1,
             },
           ],
           page_count: 1,
