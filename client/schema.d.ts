@@ -1017,6 +1017,8 @@ export interface components {
             contract_symbol: string;
             /** @description Lower-case 0x address. */
             contract_address: string;
+            /** @description Not in the spec: how many of this token the wallet holds, in decimal digits: "1" for an ERC721, the balance for an ERC1155 (received less sent over the indexed history). */
+            amount: string;
             /**
              * @description Not in the spec. ok: the metadata fields hold the fetched metadata; pending: a fetch is on its way (the fields are empty for now: ask again); failed: it could not be fetched (tried again later).
              * @enum {string}
@@ -1689,6 +1691,7 @@ export interface operations {
                      *           "contract_name": "Pixel Otters",
                      *           "contract_symbol": "OTTER",
                      *           "contract_address": "0xa15e1f7a81e731c3bf14743b55e03234e4dd0a5c",
+                     *           "amount": "1",
                      *           "metadata_status": "ok"
                      *         }
                      *       ]

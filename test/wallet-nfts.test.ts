@@ -187,6 +187,11 @@ describe('GET /v2/wallet/nfts', () => {
       (r.data ?? [])
         .map((i: any) => `${i.network} ${i.contract_address} ${i.token_type} ${i.token_id}`)
         .sort();
+    // How many: 1 of each ERC-721; of the ERC-1155s, 5 minted less 2 sent of id 7, 1 of id 9.
+    const amounts = (r: any) =>
+      Object.fromEntries(
+        r.data.map((i: any) => [`${i.network} ${i.contract_address} ${i.token_id}`, i.amount]),
+      );
     // The two indexers move independently: wait for the whole set, not a count.
     const res = await eventually(
       () => nfts(),
@@ -195,6 +200,11 @@ describe('GET /v2/wallet/nfts', () => {
     );
     expect(res).toMatchObject({ code: 0, message: 'OK' });
     expect(got(res)).toEqual(want);
+    for (const n of NETWORKS) {
+      expect(amounts(res)[`${n} ${multi.toLowerCase()} 7`]).toBe('3');
+      expect(amounts(res)[`${n} ${multi.toLowerCase()} 9`]).toBe('1');
+      expect(amounts(res)[`${n} ${nft.toLowerCase()} 1`]).toBe('1');
+    }
     for (const item of res.data) {
       expect(NftItem.strict().parse(item)).toEqual(item);
       expect(item.chainId).toBe(31337);
@@ -299,6 +309,7 @@ describe('GET /v2/wallet/nfts', () => {
       contract_name: 'Test Apes',
       contract_symbol: 'TAPE',
       contract_address: nft.toLowerCase(),
+      amount: '1',
       metadata_status: 'ok',
     });
     data = await until(nft, 2, (i) => i.name === 'Two');

@@ -63,6 +63,10 @@ export const NftItem = z
       .meta({ description: 'name() of the contract; "" when it has none or it was not read yet.' }),
     contract_symbol: z.string(),
     contract_address: z.string().meta({ description: 'Lower-case 0x address.' }),
+    amount: z.string().meta({
+      description:
+        'Not in the spec: how many of this token the wallet holds, in decimal digits: "1" for an ERC721, the balance for an ERC1155 (received less sent over the indexed history).',
+    }),
     metadata_status: z.enum(['ok', 'pending', 'failed']).meta({
       description:
         'Not in the spec. ok: the metadata fields hold the fetched metadata; pending: a fetch is on its way (the fields are empty for now: ask again); failed: it could not be fetched (tried again later).',
@@ -79,6 +83,8 @@ export interface Holding {
   token: string;
   token_id: string;
   standard: 'ERC721' | 'ERC1155';
+  /** Decimal digits: "1" for an ERC721, the balance for an ERC1155. */
+  amount: string;
   contract_name: string | null;
   contract_symbol: string | null;
   metadata: NftMetadata | null;
@@ -104,6 +110,7 @@ export function toNftItem(h: Holding, ipfsGateway: string): NftItem {
     contract_name: h.contract_name ?? '',
     contract_symbol: h.contract_symbol ?? '',
     contract_address: h.token,
+    amount: h.amount,
     metadata_status: h.metadata_status,
   };
 }

@@ -37,12 +37,13 @@ export async function listNftHoldings(
         from evm_token_transfers
        where from_address = ${address} and network = any(${networks as string[]}) and standard <> 'ERC20'
     ), held as (
-      select network, token, token_id, max(standard) as standard
+      select network, token, token_id, max(standard) as standard, sum(delta) as amount
         from moves
        group by network, token, token_id
       having sum(delta) > 0
     )
     select h.network, c.chain_id::text as chain_id, h.token, h.token_id::text as token_id, h.standard,
+           case when h.standard = 'ERC721' then '1' else h.amount::text end as amount,
            t.name as contract_name, t.symbol as contract_symbol, m.metadata,
            coalesce(m.status, 'pending') as metadata_status,
            (m.network is null

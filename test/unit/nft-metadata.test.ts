@@ -118,6 +118,7 @@ describe('toNftItem', () => {
     token: '0xabc0000000000000000000000000000000000001',
     token_id: '115792089237316195423570985008687907853269984665640564039457584007913129639935',
     standard: 'ERC1155',
+    amount: '1152921504606846977',
     contract_name: null,
     contract_symbol: null,
     metadata: null,
@@ -140,6 +141,7 @@ describe('toNftItem', () => {
       contract_name: '',
       contract_symbol: '',
       contract_address: base.token,
+      amount: '1152921504606846977',
       metadata_status: 'pending',
     });
     expect(NftItem.parse(item)).toEqual(item);

@@ -95,6 +95,7 @@ export function walletNftRoutes(
               contract_name: 'Pixel Otters',
               contract_symbol: 'OTTER',
               contract_address: '0xa15e1f7a81e731c3bf14743b55e03234e4dd0a5c',
+              amount: '1',
               metadata_status: 'ok',
             },
           ],
