@@ -579,6 +579,34 @@ describe('the HTTP surface', () => {
     expectError(await get('/elsewhere'), 404, 4040);
   });
 
+  it('refuses a query parameter the route does not take, saying which it takes', async () => {
+    const a = randomAddress();
+    const filter = await get(
+      `/v2/wallet/transactions?address=${a}&page=1&limit=5&network=polygon`,
+      {
+        apikey: keyA,
+      },
+    );
+    expectError(filter, 400, 5000);
+    expect(filter.json.message).toBe(
+      'network: not a parameter of GET /wallet/transactions, which takes address, page, limit (and apikey) in the query',
+    );
+    // A POST route's field in the query read as missing from the body.
+    const create = await call(app.baseUrl, 'POST', `/v2/stream/create?address=${a}`, {
+      headers: { apikey: keyA },
+      body: { webhook: hook },
+    });
+    expectError(create, 400, 5000);
+    expect(create.json.message).toBe(
+      'address: not a parameter of POST /stream/create, which takes its fields in the JSON body, and only apikey in the query',
+    );
+    expect((await get('/v2/webhook/endpoints?verbose=1', { apikey: keyA })).json.message).toBe(
+      'verbose: not a parameter of GET /webhook/endpoints, which takes no query parameter but apikey',
+    );
+    // The key in the query is taken on every route, and the route's own parameters as before.
+    expect((await get(`/v2/stream/list?apikey=${keyA}&page=1`)).status).toBe(200);
+  });
+
   it('answers a path of the API asked with another method 405, naming the methods it takes', async () => {
     const list = await call(app.baseUrl, 'POST', '/v2/stream/list', {
       headers: { apikey: keyA, 'content-type': 'application/json' },

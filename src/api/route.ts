@@ -1,9 +1,9 @@
 import type { Context, Hono } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AuthEnv } from './auth.js';
 import { readJsonBody } from './body.js';
 import { parseInput, queryParams } from './schemas.js';
-import { ApiError, apiErrorOf, DomainError } from '../errors.js';
+import { ApiError, apiErrorOf, DomainError, ErrorNumber } from '../errors.js';
 import type { ApiKey } from '../keys/index.js';
 
 /**
@@ -100,8 +100,32 @@ export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly R
     );
 }
 
+/**
+ * Query parameters a route does not take are refused, not ignored: `network=polygon` on the wallet
+ * routes, which read every network, answered as if it had filtered (found by an outside probe),
+ * and a POST route's field given in the query read as missing. `apikey` is taken everywhere.
+ */
+function refuseUnknownParams(spec: RouteSpec, params: Record<string, string>): void {
+  const taken = spec.query instanceof z.ZodObject ? Object.keys(spec.query.shape) : [];
+  const unknown = Object.keys(params).find((k) => k !== 'apikey' && !taken.includes(k));
+  if (unknown === undefined) return;
+  const name = /^[\w.-]{1,40}$/.test(unknown) ? unknown : 'a parameter';
+  const takes = taken.length
+    ? `takes ${taken.join(', ')} (and apikey) in the query`
+    : spec.body
+      ? 'takes its fields in the JSON body, and only apikey in the query'
+      : 'takes no query parameter but apikey';
+  throw new ApiError(
+    400,
+    ErrorNumber.BAD_REQUEST,
+    `${name}: not a parameter of ${spec.method.toUpperCase()} ${spec.path}, which ${takes}`,
+  );
+}
+
 async function answer({ spec, handler }: Route, c: Context<AuthEnv>): Promise<Response> {
-  const query = spec.query ? parseInput(spec.query, queryParams(c), spec.fieldErrors) : undefined;
+  const params = queryParams(c);
+  refuseUnknownParams(spec, params);
+  const query = spec.query ? parseInput(spec.query, params, spec.fieldErrors) : undefined;
   let body: unknown;
   if (spec.body) {
     // No body is an empty object (every field missing); a JSON `null` is a body that is not an
