@@ -5558,8 +5558,8 @@ export interface operations {
                         value: number;
                         /** @description `value` in whole coins, a float. */
                         formattedValue: number;
-                        /** @description Receipt status: 1 success, 0 reverted. */
-                        status: number;
+                        /** @description Receipt status: 1 success, 0 reverted; null where the receipt has none (blocks before Byzantium carry a state root instead), which says nothing either way. */
+                        status: number | null;
                         /** @description Gas limit of the transaction. An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
                         gas: number;
                         /** @description Effective gas price in wei (0 where the node gave none). An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
@@ -6575,8 +6575,8 @@ export interface operations {
                         value: number;
                         /** @description `value` in whole coins, a float. */
                         formattedValue: number;
-                        /** @description Receipt status: 1 success, 0 reverted. */
-                        status: number;
+                        /** @description Receipt status: 1 success, 0 reverted; null where the receipt has none (blocks before Byzantium carry a state root instead), which says nothing either way. */
+                        status: number | null;
                         /** @description Gas limit of the transaction. An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
                         gas: number;
                         /** @description Effective gas price in wei (0 where the node gave none). An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */

@@ -69,7 +69,10 @@ const EvmTx = z.object({
   network: z.enum(familyNetworks('evm')),
   value: chainInteger('Native amount in wei.'),
   formattedValue: z.number().meta({ description: '`value` in whole coins, a float.' }),
-  status: z.int().meta({ description: 'Receipt status: 1 success, 0 reverted.' }),
+  status: z.int().nullable().meta({
+    description:
+      'Receipt status: 1 success, 0 reverted; null where the receipt has none (blocks before Byzantium carry a state root instead), which says nothing either way.',
+  }),
   gas: chainInteger('Gas limit of the transaction.'),
   gasPrice: chainInteger('Effective gas price in wei (0 where the node gave none).'),
   blockNumber,

@@ -68,7 +68,7 @@ class Missing extends Error {}
 function firstLine(err: unknown): string {
   const line =
     err instanceof BaseError
-      ? `${err.shortMessage}${err.details ? ` (${err.details.split('\n')[0]})` : ''}`
+      ? `${err.shortMessage.split('\n')[0]}${err.details ? ` (${err.details.split('\n')[0]})` : ''}`
       : describeError(err).split('\n')[0]!;
   return line.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s()'"<>]+/gi, (url) => nodeLabel(url));
 }
@@ -151,6 +151,14 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
     if (!sampleTx) return 'not tried: no recent transaction';
     expect(await rpc('eth_getTransactionReceipt', [sampleTx]), `no receipt for ${sampleTx}`);
     return 'receipts available';
+  });
+  await probe('blocks and receipts as the indexer reads them', true, async () => {
+    // Through the indexer's own reader: a field it cannot use (a transaction without its sender,
+    // a number that is not a JSON-RPC quantity) passed every check above and stalled the indexer
+    // (found by an outside probe).
+    const block = await createEvmBlockSource(n.rpc, { shared: client }).fetchBlock(sampleBlock);
+    expect(block, `no block ${sampleBlock}`);
+    return `block ${sampleBlock} read with ${block!.transactions.length} transaction(s)`;
   });
   await probe('eth_getBlockReceipts (one call per block)', false, async () => {
     try {

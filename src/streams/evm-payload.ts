@@ -161,7 +161,9 @@ export async function buildEvmPayload(
       network: event.network,
       value,
       formattedValue: formatUnits(value, nativeDecimals),
-      status: tx.status ?? 1,
+      // A receipt from before Byzantium has no status (a root instead): unknown, not a success
+      // (it was announced as 1; found by an outside probe).
+      status: tx.status,
       gas: BigInt(tx.gas),
       gasPrice: tx.gas_price === null ? 0n : BigInt(tx.gas_price),
       blockNumber,

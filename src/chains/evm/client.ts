@@ -8,7 +8,13 @@ import {
   type Hex,
   numberToHex,
 } from 'viem';
-import { HistoryUnavailableError, NodeAnswerError, RetryableError } from '../../errors.js';
+import {
+  describeError,
+  HistoryUnavailableError,
+  NodeAnswerError,
+  RetryableError,
+} from '../../errors.js';
+import { log } from '../../log.js';
 import { JsonRpcHttp, NodeAnswerTooLarge, NodeRpcError } from './json-rpc.js';
 import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
@@ -54,6 +60,7 @@ interface RpcBlock {
   hash: Hex | null;
   parentHash: Hex;
   timestamp: Hex;
+  baseFeePerGas?: Hex | null;
   transactions?: RpcTransaction[];
 }
 
@@ -67,6 +74,8 @@ interface RpcTransaction {
   value: Hex;
   gas: Hex;
   gasPrice?: Hex | null;
+  maxFeePerGas?: Hex | null;
+  maxPriorityFeePerGas?: Hex | null;
   nonce: Hex;
   input: Hex;
 }
@@ -76,12 +85,71 @@ interface RpcTransaction {
  * the block (and the transaction, when it is one's field). The message is built only then: this
  * runs for every field of every transaction the indexer reads.
  */
-function quantity(value: unknown, block: bigint, tx?: string): bigint {
+function quantity(value: unknown, block: bigint, tx?: string, field?: string): bigint {
   if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value);
+  throw malformed(value, 'number', block, tx, field);
+}
+
+/**
+ * A hash or address the node gave, lower-case: hex is one value in either case, and the indexer
+ * compares hashes as text (a node answering in upper case looked like a reorg at every block;
+ * found by an outside probe). Anything but a string is the node's error, naming the field.
+ */
+function hexText(value: unknown, block: bigint, tx: string | undefined, field: string): string {
+  if (typeof value === 'string' && value.startsWith('0x')) return value.toLowerCase();
+  throw malformed(value, 'hex string', block, tx, field);
+}
+
+/** A string field (calldata, a log's data) as the node gave it; else the node's error. */
+function text(value: unknown, block: bigint, tx: string, field: string): string {
+  if (typeof value === 'string') return value;
+  throw malformed(value, 'string', block, tx, field);
+}
+
+/** A list field (a receipt's logs, a log's topics); else the node's error (no field is skipped). */
+function list<T>(value: T[] | undefined, block: bigint, tx: string, field: string): T[] {
+  if (Array.isArray(value)) return value;
+  throw malformed(value, 'list', block, tx, field);
+}
+
+function malformed(
+  value: unknown,
+  kind: string,
+  block: bigint,
+  tx: string | undefined,
+  field: string | undefined,
+): NodeAnswerError {
   const where = tx === undefined ? `block ${block}` : `transaction ${tx} of block ${block}`;
-  throw new NodeAnswerError(
-    `the node answered ${where} with a malformed number: ${String(value).slice(0, 80)}`,
+  const given = value === undefined ? 'none' : JSON.stringify(value)?.slice(0, 80);
+  return new NodeAnswerError(
+    `the node answered ${where} with a malformed ${kind}${field ? ` as its ${field}` : ''}: ${given}`,
   );
+}
+
+/**
+ * The gas price a transaction paid: the receipt's effectiveGasPrice; else the transaction's
+ * gasPrice; else, from its fee caps and the block's base fee (EIP-1559), min(maxFeePerGas,
+ * baseFee + maxPriorityFeePerGas). A node whose receipts lack the first and whose type-2
+ * transactions lack the second had the price stored as unknown and served as 0 (found by an
+ * outside probe). Null when none of them is there.
+ */
+function paidGasPrice(
+  tx: RpcTransaction,
+  r: RpcReceipt,
+  baseFee: Hex | null | undefined,
+  block: bigint,
+): bigint | null {
+  if (r.effectiveGasPrice)
+    return quantity(r.effectiveGasPrice, block, tx.hash, 'effectiveGasPrice');
+  if (tx.gasPrice != null) return quantity(tx.gasPrice, block, tx.hash, 'gasPrice');
+  if (tx.maxFeePerGas == null || baseFee == null) return null;
+  const cap = quantity(tx.maxFeePerGas, block, tx.hash, 'maxFeePerGas');
+  const tip =
+    tx.maxPriorityFeePerGas == null
+      ? 0n
+      : quantity(tx.maxPriorityFeePerGas, block, tx.hash, 'maxPriorityFeePerGas');
+  const base = quantity(baseFee, block, undefined, 'baseFeePerGas');
+  return base + tip < cap ? base + tip : cap;
 }
 
 /**
@@ -271,8 +339,16 @@ function prunedHistory(err: unknown, what: string): HistoryUnavailableError | un
  * it, one eth_getTransactionReceipt per transaction (batched) where it does not. With a `reader`,
  * those reads go through it; the other calls, and all of them without one, through `client`.
  */
+/**
+ * How long after a node said it has no eth_getBlockReceipts it is asked again: a node behind a
+ * balancer with other clients, or restarted with other flags, may have it again.
+ */
+const BLOCK_RECEIPTS_ASK_AGAIN_MS = 10 * 60_000;
+
 export class EvmBlockSource {
+  /** Whether the node has eth_getBlockReceipts: unknown until asked; false since a time. */
   private blockReceipts: boolean | undefined;
+  private blockReceiptsMissingSince = 0;
 
   constructor(
     readonly client: PublicClient,
@@ -303,10 +379,9 @@ export class EvmBlockSource {
     } catch (err) {
       if (answeredWithRpcError(err) || (err as Error).name === 'BlockNotFoundError')
         return undefined;
-      throw new RetryableError(
-        `eth_getBlockByNumber("finalized") failed: ${(err as Error).message.split('\n')[0]}`,
-        { cause: err },
-      );
+      throw new RetryableError(`eth_getBlockByNumber("finalized") failed: ${describeError(err)}`, {
+        cause: err,
+      });
     }
   }
 
@@ -319,7 +394,7 @@ export class EvmBlockSource {
         }),
       'eth_getBlockByNumber',
     );
-    return block?.hash ?? null;
+    return block?.hash ? block.hash.toLowerCase() : null;
   }
 
   /**
@@ -341,66 +416,72 @@ export class EvmBlockSource {
       'eth_getBlockByNumber',
     );
     if (!block?.hash) return null;
+    const blockHash = hexText(block.hash, number, undefined, 'hash');
     // A node (or a cache or balancer before it) answering with another block than the one asked
     // for: its parent would look like a reorg, or like a node contradicting itself (a halt).
-    const answered = quantity(block.number, number);
+    const answered = quantity(block.number, number, undefined, 'number');
     if (answered !== number)
       throw new NodeAnswerError(
-        `the node answered block ${number} with block ${answered} (${block.hash.toLowerCase()}); reading again`,
+        `the node answered block ${number} with block ${answered} (${blockHash}); reading again`,
       );
     const txs = block.transactions ?? [];
     if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'object' || t === null))
       throw new NodeAnswerError(`eth_getBlockByNumber(${number}) did not return full transactions`);
-    const receipts = txs.length
-      ? await this.receipts(
-          number,
-          txs.map((t) => t.hash),
-        )
-      : [];
+    const hashes = txs.map((t) => hexText(t.hash, number, undefined, 'transaction hash'));
+    const receipts = txs.length ? await this.receipts(number, hashes as Hex[]) : [];
     // Receipts are asked for by block number or transaction hash, after the block: a reorg in
     // between, or nodes behind a balancer at different heads, give the receipts of another block
     // holding the same transactions (another status, gas price, log positions). Read again.
-    const blockHash = block.hash.toLowerCase();
-    const other = receipts.find((r) => r.blockHash && r.blockHash.toLowerCase() !== blockHash);
+    const other = receipts.find(
+      (r) => typeof r.blockHash === 'string' && r.blockHash.toLowerCase() !== blockHash,
+    );
     if (other)
       throw new NodeAnswerError(
         `the receipts read for block ${number} (${blockHash}) belong to block ${other.blockHash!.toLowerCase()}: the chain changed while reading; reading again`,
       );
-    const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
-    const transactions = txs.map((tx): EvmTransaction => {
-      const r = byHash.get(tx.hash.toLowerCase());
-      if (!r) throw receiptMissing(number, tx.hash);
+    const byHash = new Map(
+      receipts.map((r) => [
+        hexText(r.transactionHash, number, undefined, 'receipt transactionHash'),
+        r,
+      ]),
+    );
+    const transactions = txs.map((tx, i): EvmTransaction => {
+      const hash = hashes[i]!;
+      const r = byHash.get(hash);
+      if (!r) throw receiptMissing(number, hash);
       return {
-        hash: tx.hash.toLowerCase(),
+        hash,
         index:
-          tx.transactionIndex == null ? 0 : Number(quantity(tx.transactionIndex, number, tx.hash)),
-        from: tx.from.toLowerCase(),
-        to: tx.to ? tx.to.toLowerCase() : null,
-        contractAddress: r.contractAddress ? r.contractAddress.toLowerCase() : null,
-        value: quantity(tx.value, number, tx.hash),
-        gas: quantity(tx.gas, number, tx.hash),
-        gasPrice: r.effectiveGasPrice
-          ? quantity(r.effectiveGasPrice, number, tx.hash)
-          : tx.gasPrice == null
-            ? null
-            : quantity(tx.gasPrice, number, tx.hash),
-        gasUsed: quantity(r.gasUsed, number, tx.hash),
-        nonce: quantity(tx.nonce, number, tx.hash),
-        input: tx.input,
-        status: r.status === undefined ? null : Number(quantity(r.status, number, tx.hash)),
-        logs: r.logs.map((l) => ({
-          address: l.address.toLowerCase(),
-          topics: l.topics.map((t) => t.toLowerCase()),
-          data: l.data,
-          logIndex: Number(quantity(l.logIndex, number, tx.hash)),
+          tx.transactionIndex == null
+            ? 0
+            : Number(quantity(tx.transactionIndex, number, hash, 'transactionIndex')),
+        from: hexText(tx.from, number, hash, 'from'),
+        to: tx.to ? hexText(tx.to, number, hash, 'to') : null,
+        contractAddress: r.contractAddress
+          ? hexText(r.contractAddress, number, hash, 'contractAddress')
+          : null,
+        value: quantity(tx.value, number, hash, 'value'),
+        gas: quantity(tx.gas, number, hash, 'gas'),
+        gasPrice: paidGasPrice(tx, r, block.baseFeePerGas, number),
+        gasUsed: quantity(r.gasUsed, number, hash, 'gasUsed'),
+        nonce: quantity(tx.nonce, number, hash, 'nonce'),
+        status: r.status == null ? null : Number(quantity(r.status, number, hash, 'status')),
+        input: text(tx.input, number, hash, 'input'),
+        logs: list(r.logs, number, hash, 'logs').map((l) => ({
+          address: hexText(l.address, number, hash, 'log address'),
+          topics: list(l.topics, number, hash, 'log topics').map((t) =>
+            hexText(t, number, hash, 'log topic'),
+          ),
+          data: text(l.data, number, hash, 'log data'),
+          logIndex: Number(quantity(l.logIndex, number, hash, 'log logIndex')),
         })),
       };
     });
     return {
       number,
       hash: blockHash,
-      parentHash: block.parentHash.toLowerCase(),
-      timestamp: quantity(block.timestamp, number),
+      parentHash: hexText(block.parentHash, number, undefined, 'parentHash'),
+      timestamp: quantity(block.timestamp, number, undefined, 'timestamp'),
       transactions,
     };
   }
@@ -436,6 +517,11 @@ export class EvmBlockSource {
   }
 
   private async receipts(number: bigint, hashes: readonly Hex[]): Promise<RpcReceipt[]> {
+    if (
+      this.blockReceipts === false &&
+      Date.now() - this.blockReceiptsMissingSince >= BLOCK_RECEIPTS_ASK_AGAIN_MS
+    )
+      this.blockReceipts = undefined;
     if (this.blockReceipts !== false) {
       try {
         const r = await this.read<unknown>('eth_getBlockReceipts', [numberToHex(number)]);
@@ -448,11 +534,20 @@ export class EvmBlockSource {
         // timeout) or failed this call is asked again. Receipts over the size limit are read
         // one transaction at a time, for this block only.
         if (!(err instanceof NodeAnswerTooLarge)) {
-          if (this.blockReceipts === true || !methodUnsupported(err))
-            throw new RetryableError(`eth_getBlockReceipts failed for block ${number}`, {
-              cause: err,
-            });
-          this.blockReceipts = false; // the node does not have it: per-transaction receipts from now on
+          if (!methodUnsupported(err))
+            throw new RetryableError(
+              `eth_getBlockReceipts failed for block ${number}: ${describeError(err)}`,
+              { cause: err },
+            );
+          // The node does not have it (any more: one that had it and says so now was asked again
+          // for good; found by an outside probe): per-transaction receipts, and asked again later.
+          if (this.blockReceipts === true)
+            log.warn(
+              { block: number.toString(), error: describeError(err) },
+              'the node no longer has eth_getBlockReceipts: receipts are read one transaction at a time, and the method asked for again in 10 minutes',
+            );
+          this.blockReceipts = false;
+          this.blockReceiptsMissingSince = Date.now();
         }
       }
     }
@@ -483,9 +578,9 @@ export class EvmBlockSource {
       return await fn();
     } catch (err) {
       if (err instanceof RetryableError) throw err;
-      throw new RetryableError(`${method} failed: ${(err as Error).message.split('\n')[0]}`, {
-        cause: err,
-      });
+      // What the node answered (its status, the start of its body, its JSON-RPC error), not
+      // viem's first line alone ("HTTP request failed.", "An unknown RPC error occurred.").
+      throw new RetryableError(`${method} failed: ${describeError(err)}`, { cause: err });
     }
   }
 }
