@@ -1,3 +1,4 @@
+import { linkExpiry } from '../../src/travelrule/sending/messages.js';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeDataKey, makeKeyring } from '../../src/travelrule/crypto.js';
@@ -155,5 +156,23 @@ describe('viewLinkUrl', () => {
     expect(viewLinkUrl('https://vasp.example', TX, 'a+b/c=')).toBe(
       `https://vasp.example/v2/travelrule/transaction/${TX}?q=a%2Bb%2Fc%3D`,
     );
+  });
+});
+
+describe('linkExpiry (one link for every attempt of one e-mail)', () => {
+  const queued = new Date('2026-11-30T08:00:00Z');
+  const hour = 3_600_000;
+  it('counts the validity from when the e-mail was queued, so a later attempt sends the same link', () => {
+    const first = linkExpiry(queued, 168, queued);
+    const retry = linkExpiry(queued, 168, new Date(queued.getTime() + 3 * hour));
+    expect(first.toISOString()).toBe('2026-12-07T08:00:00.000Z');
+    expect(retry).toEqual(first);
+    // Up to half the validity gone: still the same link.
+    expect(linkExpiry(queued, 168, new Date(queued.getTime() + 84 * hour))).toEqual(first);
+  });
+
+  it('gives an attempt after more than half the validity a link valid for the whole of it', () => {
+    const late = new Date(queued.getTime() + 85 * hour);
+    expect(linkExpiry(queued, 168, late)).toEqual(new Date(late.getTime() + 168 * hour));
   });
 });

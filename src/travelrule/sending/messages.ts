@@ -385,6 +385,18 @@ async function takeInlineResolution(
   }
 }
 
+/**
+ * When an e-mail's view link expires: its validity counted from when the e-mail was queued, so
+ * every attempt of one e-mail carries the same link (a copy sent again after a relay's lost
+ * answer made a second link that also opened the data); unless less than half of it would be
+ * left at this attempt (the relay out of reach for days), then counted from now.
+ */
+export function linkExpiry(queuedAt: Date, ttlHours: number, now: Date): Date {
+  const ttl = ttlHours * 3_600_000;
+  const fromQueued = queuedAt.getTime() + ttl;
+  return new Date(fromQueued - now.getTime() >= ttl / 2 ? fromQueued : now.getTime() + ttl);
+}
+
 async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransaction): Promise<void> {
   if (!deps.mailer) throw new RetryableError('no SMTP relay configured (travel_rule.smtp_url)');
   if (!t.counterparty_email) throw new PermanentError('no e-mail address of the other VASP');
@@ -400,7 +412,7 @@ async function sendEmail(deps: SenderDeps, m: MessageRow, t: TravelRuleTransacti
   };
   // The cancellation carries no link: the link would open nothing more.
   const withLink = () => {
-    const expiresAt = new Date(Date.now() + deps.config.view_link_ttl_hours * 3_600_000);
+    const expiresAt = linkExpiry(m.created_at, deps.config.view_link_ttl_hours, new Date());
     const link = viewLinkUrl(deps.publicUrl, t.id, createViewToken(deps.keyring, t.id, expiresAt));
     return { ...transfer, link, expiresAt };
   };
