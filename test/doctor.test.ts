@@ -272,9 +272,27 @@ describe('tollgate doctor', () => {
       'TOLLGATE_RPC_ETH: its user or password holds a % that starts no escape: write it as %25',
     );
     expect(malformed.err).not.toMatch(/SEC%RET|K3Y123/);
-    const none = await doctor({});
+    // Nothing configured: start would index its dev chain as eth, which is not running here.
+    const idle = await freePort();
+    const none = await doctor({ TOLLGATE_DEV_CHAIN_PORT: String(idle) });
     expect(none.code).toBe(1);
-    expect(none.err).toMatch(/no network configured/);
+    expect(none.err).toContain(
+      `no network configured (set TOLLGATE_RPC_<NETWORK>), and no SMTP relay (TOLLGATE_SMTP_URL); start indexes a local dev chain as eth on http://127.0.0.1:${idle} (TOLLGATE_DEV_CHAIN_PORT), which does not answer now: run doctor while the appliance runs`,
+    );
+    // Without the dev chain, only the first half is said.
+    const off = await doctor({ TOLLGATE_DEV_CHAIN: 'false' });
+    expect(off.err).toMatch(
+      /no network configured \(set TOLLGATE_RPC_<NETWORK>\), and no SMTP relay \(TOLLGATE_SMTP_URL\)$/m,
+    );
+  });
+
+  it('checks the dev chain as eth when no node is configured and it answers (what start indexes)', async () => {
+    // It said "no network configured" of an appliance indexing its dev chain.
+    const dev = await doctor({ TOLLGATE_DEV_CHAIN_PORT: new URL(anvil.url).port });
+    expect(dev.code).toBe(0);
+    expect(dev.reports.map((r: { network: string }) => r.network)).toEqual(['eth']);
+    expect(dev.check('eth', /^eth_chainId/)).toMatchObject({ ok: true });
+    expect(dev.check('eth', /as the indexer reads them/)).toMatchObject({ ok: true });
   });
 
   it('reads the history at the start block as the indexer does: the block and its receipts', async () => {

@@ -5,7 +5,9 @@ import {
   resolveNetworks,
   type ResolvedNetwork,
   type TravelRuleConfig,
+  wantsDevChain,
 } from '../config/index.js';
+import { rpcAnswers } from '../devchain/devchain.js';
 import { anotherNetworksMainnet, networkInfo } from '../config/networks.js';
 import {
   closeEvmClient,
@@ -412,7 +414,13 @@ export async function doctorCommand(config: Config, args: string[]): Promise<voi
       },
     });
     const named = Boolean(values.network?.length || values.smtp);
-    const networks = resolveNetworks(config).filter(
+    // Without a node configured, `start` indexes its local dev chain as eth: checked when it
+    // answers (doctor said "no network configured" of an appliance indexing one).
+    const devChain = wantsDevChain(config)
+      ? `http://127.0.0.1:${config.dev_chain_port}`
+      : undefined;
+    const devChainUp = devChain !== undefined && (await rpcAnswers(devChain));
+    const networks = resolveNetworks(config, devChainUp ? devChain : undefined).filter(
       (n) => !named || values.network?.includes(n.symbol),
     );
     const smtpUrl = config.travel_rule.smtp_url;
@@ -425,7 +433,9 @@ export async function doctorCommand(config: Config, args: string[]): Promise<voi
       return cmd.fail('no SMTP relay configured (set TOLLGATE_SMTP_URL)', 1);
     if (networks.length === 0 && !smtpUrl)
       return cmd.fail(
-        'no network configured (set TOLLGATE_RPC_<NETWORK>), and no SMTP relay (TOLLGATE_SMTP_URL)',
+        devChain
+          ? `no network configured (set TOLLGATE_RPC_<NETWORK>), and no SMTP relay (TOLLGATE_SMTP_URL); start indexes a local dev chain as eth on ${devChain} (TOLLGATE_DEV_CHAIN_PORT), which does not answer now: run doctor while the appliance runs`
+          : 'no network configured (set TOLLGATE_RPC_<NETWORK>), and no SMTP relay (TOLLGATE_SMTP_URL)',
         1,
       );
     const reports: DoctorReport[] = [];

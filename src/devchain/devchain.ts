@@ -11,7 +11,8 @@ export interface DevChain {
   stop(): Promise<void>;
 }
 
-async function rpcAnswers(url: string): Promise<boolean> {
+/** Whether a JSON-RPC node answers at `url` (the dev chain, started by this or another process). */
+export async function rpcAnswers(url: string): Promise<boolean> {
   try {
     const res = await fetch(url, {
       method: 'POST',
