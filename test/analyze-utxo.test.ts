@@ -127,5 +127,58 @@ describe.skipIf(skipWithoutLitecoind)(
       );
       expect(missing.json).toMatchObject({ code: 5002 });
     });
+
+    it('details a coinbase (from "") and a payment to a script without an address (P2PK)', async () => {
+      const detail = async (hash: string) =>
+        (
+          await call(app.baseUrl, 'GET', `/v2/analyze/tx_detail?hash=${hash}&network=litecoin`, {
+            headers: { apikey },
+          })
+        ).json.data;
+      // 0.5 LTC to a P2PK script: a legacy address's template with its P2PKH script swapped for
+      // <pubkey> OP_CHECKSIG (the node names no address for it), funded and signed by the wallet.
+      const address = await node.rpc<string>('getnewaddress', '', 'legacy');
+      const info = await node.rpc<{ pubkey: string; scriptPubKey: string }>(
+        'getaddressinfo',
+        address,
+      );
+      const template = await node.rpc<string>('createrawtransaction', [], [{ [address]: 0.5 }]);
+      const p2pk = `21${info.pubkey}ac`;
+      const unfunded = template.replace(
+        `19${info.scriptPubKey}`,
+        `${(p2pk.length / 2).toString(16)}${p2pk}`,
+      );
+      expect(unfunded).not.toBe(template);
+      const funded = await node.rpc<{ hex: string }>('fundrawtransaction', unfunded);
+      const signed = await node.rpc<{ hex: string }>('signrawtransactionwithwallet', funded.hex);
+      const txid = await node.rpc<string>('sendrawtransaction', signed.hex);
+      const [block] = await node.mine(1);
+      const { height, tx } = await node.rpc<{ height: number; tx: string[] }>('getblock', block);
+      await eventually(
+        () => db.sql`select block_number from indexer_cursors where network = 'litecoin'`,
+        (r) => Number(r[0]!.block_number) >= height,
+      );
+
+      // A coinbase spends no coin: no sender (it read "NULL" from the index).
+      const coinbase = await detail(tx[0]!);
+      expect(coinbase.from).toBe('');
+      expect(coinbase.transfers.every((t: { from: string }) => t.from === '')).toBe(true);
+      // Its witness commitment (no address, no value) is no transfer.
+      const rawCoinbase = await node.rpc<{ vout: { value: number }[] }>(
+        'getrawtransaction',
+        tx[0],
+        true,
+      );
+      expect(coinbase.transfers).toHaveLength(rawCoinbase.vout.filter((o) => o.value > 0).length);
+
+      // The P2PK payment left the sender: it is in the value and a transfer to '' (both left
+      // it out, as if nothing had been paid).
+      const paid = await detail(txid);
+      expect(paid.transfers).toContainEqual(
+        expect.objectContaining({ to: '', value: 0.5, token_symbol: 'LTC' }),
+      );
+      expect(paid.value).toBeGreaterThanOrEqual(0.5);
+      expect(paid.to).not.toBe('');
+    });
   },
 );

@@ -399,6 +399,18 @@ describe('validation', () => {
     expect(tron.json.message).toMatch(
       /streams cover EVM and Bitcoin-family addresses; this is a trx address/,
     );
+    // A malformed Litecoin bech32 address is said to be one, not an EOS account name (which
+    // `ltc1qabc` also is, and read as).
+    for (const path of ['/v2/stream/create', '/v2/liveaml/create']) {
+      const ltc = await call(app.baseUrl, 'POST', path, {
+        headers: { apikey },
+        body: { address: 'ltc1qabc', webhook: hook },
+      });
+      expectError(ltc, 400, 5002);
+      expect(ltc.json.message).toMatch(
+        /^Invalid Address: a malformed litecoin address \(bech32 checksum mismatch or malformed bech32\)\.$/,
+      );
+    }
   });
 
   it('refuses invalid and private webhooks with 5004', async () => {

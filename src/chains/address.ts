@@ -1,5 +1,6 @@
 import { networkInfo } from '../config/networks.js';
 import { inferFamily, validateAddress } from './address/index.js';
+import { utxoNetworkOfBech32Prefix } from './address/utxo.js';
 
 /**
  * Addresses at the API's edge. Validation of every network's format lives in ./address/;
@@ -24,14 +25,24 @@ export type StreamAddress =
  */
 export function normalizeStreamAddress(input: string): StreamAddress {
   const inferred = inferFamily(input);
-  if (!inferred) return { ok: false, reason: `Invalid Address: ${notStreamable(input)}.` };
-  if (inferred.family === 'evm' || inferred.family === 'utxo')
+  if (inferred?.family === 'evm' || inferred?.family === 'utxo')
     return {
       ok: true,
       address: inferred.address,
       family: inferred.family,
       networks: inferred.networks.filter((n) => networkInfo(n)?.family === inferred.family),
     };
+  // `ltc1qabc` is a malformed Litecoin address, although `ltc1qabc` is a valid EOS account name
+  // (it was refused as "a eos address"; found by an outside probe).
+  const bech32Of = utxoNetworkOfBech32Prefix(input);
+  if (bech32Of) {
+    const why = validateAddress(bech32Of, input);
+    return {
+      ok: false,
+      reason: `Invalid Address: a malformed ${bech32Of} address${why.ok ? '' : ` (${why.reason})`}.`,
+    };
+  }
+  if (!inferred) return { ok: false, reason: `Invalid Address: ${notStreamable(input)}.` };
   return {
     ok: false,
     reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.`,

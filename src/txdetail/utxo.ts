@@ -11,10 +11,14 @@ import { uniqueParties, type TxCore } from './types.js';
  * - from: the address of the coin spent by the first input ('' for a coinbase);
  * - to: the first output address that is not an input address (the payment, not the change),
  *   else the first output address;
- * - value: what left the senders: the outputs to addresses that are not input addresses (all
- *   outputs when every one returns to a sender), in coins (BTC, LTC, DOGE) as a float;
- * - transfers: one per output with an address, from `from`, in coins, token_name/token_symbol
- *   the network's name and asset (e.g. "Litecoin", "LTC");
+ * - value: what left the senders: the outputs not paying an input address, those to a script
+ *   without an address (P2PK, bare multisig) included (all outputs when every one returns to a
+ *   sender), in coins (BTC, LTC, DOGE) as a float;
+ * - transfers: one per output that carries value, from `from`, in coins, token_name/token_symbol
+ *   the network's name and asset (e.g. "Litecoin", "LTC"); `to` is '' for a script without an
+ *   address. An output of no value without an address (OP_RETURN data, a witness commitment) is
+ *   no transfer. Outputs to scripts without an address were left out of both, so a payment to one
+ *   read as no payment (found by an outside probe);
  * - status: always 'Success' (a mined Bitcoin transaction cannot fail).
  */
 function utxoTxCore(
@@ -27,26 +31,25 @@ function utxoTxCore(
   const info = networkInfo(network)!;
   const senders = new Set(spentFrom.filter((a): a is string => !!a));
   const from = spentFrom[0] ?? '';
-  const paid = outputs.filter((o) => o.address && !senders.has(o.address));
-  const counted = paid.length ? paid : outputs;
+  const moved = outputs.filter((o) => o.address || o.value > 0n);
+  const paid = moved.filter((o) => !o.address || !senders.has(o.address));
+  const counted = paid.length ? paid : moved;
   const coins = (v: bigint) => formatUnits(v, info.decimals);
   return {
     from,
-    to: paid[0]?.address ?? outputs.find((o) => o.address)?.address ?? '',
+    to: paid.find((o) => o.address)?.address ?? outputs.find((o) => o.address)?.address ?? '',
     status: 'Success',
     timestamp: time,
     network,
     hash: txid,
     value: coins(counted.reduce((sum, o) => sum + o.value, 0n)),
-    transfers: outputs
-      .filter((o) => o.address)
-      .map((o) => ({
-        from,
-        to: o.address!,
-        value: coins(o.value),
-        token_name: info.name,
-        token_symbol: info.asset,
-      })),
+    transfers: moved.map((o) => ({
+      from,
+      to: o.address ?? '',
+      value: coins(o.value),
+      token_name: info.name,
+      token_symbol: info.asset,
+    })),
     parties: uniqueParties([...spentFrom, ...outputs.map((o) => o.address)]),
   };
 }
@@ -68,8 +71,10 @@ export async function utxoTxFromIndex(
     }[]
   >`
     select t.txid, b.time,
-      coalesce((select array_agg(i.prev_address order by i.vin) from utxo_inputs i
-        where i.network = t.network and i.txid = t.txid and i.block_height = t.block_height), '{}') as inputs,
+      -- JSON, not an array: postgres.js reads an unquoted NULL in a text[] as the text "NULL" (a
+      -- coinbase's input read "from": "NULL"; found by an outside probe).
+      coalesce((select json_agg(i.prev_address order by i.vin) from utxo_inputs i
+        where i.network = t.network and i.txid = t.txid and i.block_height = t.block_height), '[]') as inputs,
       coalesce((select json_agg(json_build_object('address', o.address, 'value', o.value::text) order by o.vout) from utxo_outputs o
         where o.network = t.network and o.txid = t.txid and o.block_height = t.block_height), '[]') as outputs
     from utxo_transactions t

@@ -52,6 +52,20 @@ const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
 };
 
 /**
+ * The Bitcoin-family network whose bech32 prefix `input` begins with (`ltc1…`, `bcrt1…`), when it
+ * is written like one (one case, a separator `1`); undefined otherwise. For saying that a string
+ * no rule accepts is a malformed address of that network, not what another network's looser
+ * rules make of it (an EOS account name).
+ */
+export function utxoNetworkOfBech32Prefix(input: string): string | undefined {
+  if (input !== input.toLowerCase() && input !== input.toUpperCase()) return undefined;
+  const sep = input.lastIndexOf('1');
+  if (sep < 1) return undefined;
+  const hrp = input.slice(0, sep).toLowerCase();
+  return Object.keys(UTXO_PARAMS).find((n) => UTXO_PARAMS[n]!.hrps.includes(hrp));
+}
+
+/**
  * Bitcoin-family address: base58check (double-SHA-256 checksum) of a version byte and a 20-byte
  * hash, stored as typed; or segwit bech32/bech32m with the network's HRP, stored lower-case.
  * Mainnet and test-network forms are both accepted (the appliance's tests run regtest nodes).
