@@ -1,5 +1,4 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type RpcCall, serveJsonRpc } from './rewriting-proxy.js';
 
 type Call = { id: number; method: string; params?: unknown[] };
 
@@ -41,20 +40,11 @@ export async function historyProxy(target: string) {
       return { jsonrpc: '2.0', id: c.id, result: null };
     return got;
   };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', async () => {
-      stats.requests++;
-      const parsed = JSON.parse(body) as Call | Call[];
-      const answers = await Promise.all((Array.isArray(parsed) ? parsed : [parsed]).map(answer));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-    });
+  const { server, url } = await serveJsonRpc(answer as (c: RpcCall) => Promise<unknown>, () => {
+    stats.requests++;
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     forgotten,
     /** HTTP requests received so far. */
     stats,

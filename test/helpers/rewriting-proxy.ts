@@ -76,19 +76,9 @@ export async function rewritingProxy(
     const rewrite = state.rewrite;
     return rewrite ? rewrite(c, own, result) : own;
   };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', async () => {
-      const parsed = JSON.parse(body) as RpcCall | RpcCall[];
-      const answers = await Promise.all((Array.isArray(parsed) ? parsed : [parsed]).map(answer));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { server, url } = await serveJsonRpc(answer);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     /** Answers by `rewrite` from now on; undefined: as the node does. */
     set(rewrite: Rewrite | undefined) {
       state.rewrite = rewrite;
@@ -109,4 +99,27 @@ export function upperCaseHashes(value: unknown): unknown {
   if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, upperCaseHashes(v)]));
   return value;
+}
+
+/**
+ * A JSON-RPC server on loopback answering each call (a batch's each, in order) with `answer`;
+ * `onRequest` is told of each HTTP request.
+ */
+export async function serveJsonRpc(
+  answer: (call: RpcCall) => Promise<unknown>,
+  onRequest: () => void = () => {},
+) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', async () => {
+      onRequest();
+      const parsed = JSON.parse(body) as RpcCall | RpcCall[];
+      const answers = await Promise.all((Array.isArray(parsed) ? parsed : [parsed]).map(answer));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
