@@ -1106,6 +1106,8 @@ export interface components {
             counterparty_stated_name: string | null;
             /** @description Beside counterparty_stated_name: the LEI the inquiry gave for the originator VASP (nationalIdentifierType LEIX), upper case, when its ISO 17442 check digits hold; null otherwise. */
             counterparty_stated_lei: string | null;
+            /** @description A deposit's over TRP: how the originator VASP's inquiry says the persons' names were transliterated into Latin letters (IVMS101 payloadMetadata.transliterationMethod: arab, aran, armn, cyrs, deva, geor, grek, hani, hebr, kana, kore, thai, othr), as stated, each known code once; null when it named none, and for withdrawals. */
+            counterparty_transliteration: string[] | null;
             /** @description A withdrawal's: the address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail). Pay to this one, not to an address known before: it is what the beneficiary VASP approved, and with a Travel Address it may be one your backend never knew. Null until approved (and when an e-mailed VASP's approval was recorded without an address); it does not change once approved. A deposit's: your customer's address the originator VASP was told to pay to (given with send_address, or the account of the Travel Address the inquiry came on); null before that and for a deposit without the protocol. */
             beneficiary_address: string | null;
             /** @description A withdrawal's, once beneficiary_address is known: true when it is none of the beneficiary accountNumber given to create_tx (compared without case on EVM networks, exactly on others), false when it is one of them. Not an error (a Travel Address transfer legitimately gets an address the originator did not know), but a payout meant for the account named at create_tx must go to beneficiary_address. Null when there is nothing to compare: not approved yet, approved without an address, or a deposit. */
@@ -3532,6 +3534,7 @@ export interface operations {
                      *         "counterparty_reason": null,
                      *         "counterparty_stated_name": null,
                      *         "counterparty_stated_lei": null,
+                     *         "counterparty_transliteration": null,
                      *         "beneficiary_address": "0xf29047aea3d07514a7ead2baa9bd036d33065cfd",
                      *         "beneficiary_address_differs": false,
                      *         "created_at": "2025-03-14T10:02:17.431Z",

@@ -91,6 +91,7 @@ async function incoming(): Promise<{ id: string; ref: string }> {
   const sent = await sendInquiry(app.baseUrl, PEER.token, {
     callback: 'https://127.0.0.1:9/trp/v3/resolutions/cb',
     vaspName: PEER.name,
+    transliterationMethod: ['cyrs', 'grek'],
   });
   expect(sent.status).toBe(200);
   const [row] = await db.sql<
@@ -331,6 +332,10 @@ describe('travel rule decisions', () => {
     expect(page.text).toContain('Quennellworth');
     // What the inquiry said of the VASP that sent it, beside the directory's name for it.
     expect(page.text).toMatch(/<dt>As it states itself<\/dt>\s*<dd><bdi>Charlie VASP<\/bdi><\/dd>/);
+    // How it says the persons' names were transliterated.
+    expect(page.text).toMatch(
+      /<dt>Names transliterated by<\/dt>\s*<dd>Cyrillic \(cyrs\), Greek \(grek\)<\/dd>/,
+    );
     expect(page.text).not.toContain('id="accept"');
     expect(page.text).not.toContain('id="reject"');
     const post = await viewer.post(`/dashboard/travelrule/${id}/accept`, {

@@ -286,6 +286,7 @@ describe('a deposit from an independent originator', () => {
         // No beneficiary accountNumber: the originator learns the address from the approval.
         originatorVasp: 'Independent Originator AG',
         originatorVaspLei: '5493001kjtiigc8y1r12',
+        transliterationMethod: ['cyrs'],
       }),
       { requestId: transfer },
     );
@@ -303,6 +304,8 @@ describe('a deposit from an independent originator', () => {
       // What the inquiry said of the VASP that sent it, as stated.
       counterparty_stated_name: 'Independent Originator AG',
       counterparty_stated_lei: '5493001KJTIIGC8Y1R12',
+      // How it says the names were transliterated (IVMS101 payloadMetadata).
+      counterparty_transliteration: ['cyrs'],
     });
     const read = await call(app.baseUrl, 'GET', `/ops/travelrule/transactions/${await idOf(ref)}`, {
       headers: reviewer,
@@ -310,6 +313,7 @@ describe('a deposit from an independent originator', () => {
     expect(read.json.data).toMatchObject({
       counterparty_stated_name: 'Independent Originator AG',
       counterparty_stated_lei: '5493001KJTIIGC8Y1R12',
+      counterparty_transliteration: ['cyrs'],
     });
     expect((await ops(`/transactions/${await idOf(ref)}/accept`)).json.data).toEqual({
       status: 'WAITING_ADDRESS_DATA',

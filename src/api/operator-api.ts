@@ -64,6 +64,7 @@ function summary(t: TravelRuleTransaction) {
     counterparty_reason: t.counterparty_reason,
     counterparty_stated_name: t.counterparty_stated_name,
     counterparty_stated_lei: t.counterparty_stated_lei,
+    counterparty_transliteration: t.counterparty_transliteration,
     beneficiary_address: t.beneficiary_address,
     tx_hash: t.tx_hash,
     originator_score: t.originator_score,

@@ -323,6 +323,7 @@ export async function receiveInquiry(
         callback: inquiry.callback,
         statedName: inquiry.originatingVaspName,
         statedLei: inquiry.originatingVaspLei,
+        transliteration: inquiry.transliterationMethods,
         ...(customer ? { beneficiaryAddress: customer.address } : {}),
       });
       await screenAndPend(

@@ -30,6 +30,8 @@ export interface TransactionStatusView {
   /** A deposit's: what the originator VASP's inquiry said of itself (name, LEI), as stated. */
   counterparty_stated_name: string | null;
   counterparty_stated_lei: string | null;
+  /** A deposit's: how the originator VASP's inquiry says its names were transliterated (codes). */
+  counterparty_transliteration: string[] | null;
   /** See BeneficiaryAddressView. */
   beneficiary_address: string | null;
   beneficiary_address_differs: boolean | null;
@@ -138,6 +140,7 @@ export async function transactionStatus(
     counterparty_reason: t.counterparty_reason,
     counterparty_stated_name: t.counterparty_stated_name,
     counterparty_stated_lei: t.counterparty_stated_lei,
+    counterparty_transliteration: t.counterparty_transliteration,
     ...payee,
     created_at: t.created_at.toISOString(),
     updated_at: t.updated_at.toISOString(),

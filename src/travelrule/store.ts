@@ -43,6 +43,8 @@ export interface TravelRuleTransaction {
   /** What the other VASP's inquiry said of itself (IVMS101 originatingVASP): name and LEI, as stated. */
   counterparty_stated_name: string | null;
   counterparty_stated_lei: string | null;
+  /** How its inquiry says its names were transliterated (IVMS101 TransliterationMethodCodes). */
+  counterparty_transliteration: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -78,7 +80,7 @@ export interface TransactionRow {
 const COLUMNS = `id, api_key_id, direction, transaction_ref, asset, network, amount::text as amount, decimals,
   beneficiary_vasp_id, counterparty_protocol, counterparty_ref, status, tx_hash, originator_score, beneficiary_score,
   screening, threshold, counterparty_vasp_id, counterparty_callback, callback_token, counterparty_email, beneficiary_address, beneficiary_travel_address, counterparty_reason,
-  counterparty_stated_name, counterparty_stated_lei, created_at, updated_at`;
+  counterparty_stated_name, counterparty_stated_lei, counterparty_transliteration, created_at, updated_at`;
 
 export async function insertTransaction(tx: Db, r: TransactionRow): Promise<void> {
   await tx`
@@ -149,6 +151,7 @@ export async function updateCounterparty(
     travelAddress?: string | null;
     statedName?: string | null;
     statedLei?: string | null;
+    transliteration?: string[] | null;
   },
 ): Promise<void> {
   await sql`
@@ -164,6 +167,7 @@ export async function updateCounterparty(
       beneficiary_travel_address = coalesce(${f.travelAddress ?? null}, beneficiary_travel_address),
       counterparty_stated_name = coalesce(${f.statedName ?? null}, counterparty_stated_name),
       counterparty_stated_lei = coalesce(${f.statedLei ?? null}, counterparty_stated_lei),
+      counterparty_transliteration = coalesce(${f.transliteration ?? null}::text[], counterparty_transliteration),
       updated_at = now()
     where id = ${id}`;
 }

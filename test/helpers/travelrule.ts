@@ -48,6 +48,8 @@ export async function sendInquiry(
     vaspName: string;
     /** The transfer's request-identifier (TRP's; a new UUID when not given): sent again, a retry. */
     requestId?: string;
+    /** IVMS101 payloadMetadata.transliterationMethod. */
+    transliterationMethod?: string[];
   },
 ): Promise<{
   requestId: string;
@@ -69,6 +71,7 @@ export async function sendInquiry(
       beneficiaryPersons: parties.beneficiary.persons,
       beneficiaryAccounts: parties.beneficiary.accountNumber,
       originatorVasp: opts.vaspName,
+      transliterationMethod: opts.transliterationMethod,
     }),
     { requestId: opts.requestId },
   );

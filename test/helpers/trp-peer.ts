@@ -43,6 +43,8 @@ export interface InquiryParts {
   originatorVasp?: string;
   /** The originating VASP's LEI, sent as its national identification (type LEIX). */
   originatorVaspLei?: string;
+  /** IVMS101 payloadMetadata.transliterationMethod: how the names were transliterated. */
+  transliterationMethod?: string[];
   /** IVMS101 persons; default: one natural person each side. */
   originatorPersons?: unknown[];
   beneficiaryPersons?: unknown[];
@@ -95,6 +97,9 @@ export function inquiryText(p: InquiryParts): string {
         },
       },
     },
+    ...(p.transliterationMethod
+      ? { payloadMetadata: { transliterationMethod: p.transliterationMethod } }
+      : {}),
   };
   // Written by hand around the amount: JSON.stringify cannot write 1.000000000000000001.
   return `{"asset":${JSON.stringify(p.asset)},"amount":${p.amount},"callback":${JSON.stringify(p.callback)},"IVMS101":${JSON.stringify(ivms)}}`;

@@ -174,6 +174,7 @@ describe('buildInquiry / parseInquiry', () => {
       network_resolved: 'eth',
       originatingVaspName: 'Alpha Exchange GmbH',
       originatingVaspLei: undefined,
+      transliterationMethods: undefined,
     });
     // The coin symbol instead of the number, for a peer that reads only that (TRISA).
     expect(trpAsset({ network: 'eth', asset: 'ETH' }, DTIS, 'symbol')).toEqual({ slip0044: 'ETH' });
@@ -313,6 +314,19 @@ describe('buildInquiry / parseInquiry', () => {
       withId({ nationalIdentifier: '529900T8BM49AURSDO55', nationalIdentifierType: 'RAID' }),
     ).toBeUndefined();
     expect(withId('529900T8BM49AURSDO55')).toBeUndefined();
+    // How the names were transliterated (IVMS101 payloadMetadata): known codes, lower case, once
+    // each, in order; an unknown one left out, as is a payloadMetadata of another shape.
+    const transliterated = (payloadMetadata: unknown) =>
+      read((b) => {
+        b.IVMS101.payloadMetadata = payloadMetadata;
+      }).transliterationMethods;
+    expect(transliterated({ transliterationMethod: ['CYRS', 'hani', 'latn', 'cyrs'] })).toEqual([
+      'cyrs',
+      'hani',
+    ]);
+    expect(transliterated({ transliterationMethod: 'grek' })).toEqual(['grek']);
+    expect(transliterated({ transliterationMethod: ['latn'] })).toBeUndefined();
+    expect(transliterated(['cyrs'])).toBeUndefined();
   });
 
   it('refuses malformed inquiries with the path in TRP terms and no values', () => {

@@ -127,6 +127,7 @@ export const TX_STATUS_EXAMPLE: RouteExample = {
     counterparty_reason: null,
     counterparty_stated_name: null,
     counterparty_stated_lei: null,
+    counterparty_transliteration: null,
     beneficiary_address: '0xf29047aea3d07514a7ead2baa9bd036d33065cfd',
     beneficiary_address_differs: false,
     created_at: '2025-03-14T10:02:17.431Z',

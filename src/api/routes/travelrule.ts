@@ -130,6 +130,10 @@ export const TxStatusRecord = z
       description:
         'Beside counterparty_stated_name: the LEI the inquiry gave for the originator VASP (nationalIdentifierType LEIX), upper case, when its ISO 17442 check digits hold; null otherwise.',
     }),
+    counterparty_transliteration: z.array(z.string()).nullable().meta({
+      description:
+        "A deposit's over TRP: how the originator VASP's inquiry says the persons' names were transliterated into Latin letters (IVMS101 payloadMetadata.transliterationMethod: arab, aran, armn, cyrs, deva, geor, grek, hani, hebr, kana, kore, thai, othr), as stated, each known code once; null when it named none, and for withdrawals.",
+    }),
     beneficiary_address: z.string().nullable().meta({
       description:
         "A withdrawal's: the address the beneficiary VASP approved for the payment (TRP `approved.address`, or the one an operator recorded with the answer of a VASP reached by e-mail). Pay to this one, not to an address known before: it is what the beneficiary VASP approved, and with a Travel Address it may be one your backend never knew. Null until approved (and when an e-mailed VASP's approval was recorded without an address); it does not change once approved. A deposit's: your customer's address the originator VASP was told to pay to (given with send_address, or the account of the Travel Address the inquiry came on); null before that and for a deposit without the protocol.",

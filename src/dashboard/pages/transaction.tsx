@@ -8,6 +8,7 @@ import {
   type Note,
   type PartyScreening,
   type SealedParties,
+  TRANSLITERATION_METHODS,
   type TravelRuleTransaction,
   withVisibleControls as v,
 } from '../../travelrule/index.js';
@@ -212,6 +213,13 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
                   <code>{t.counterparty_stated_lei}</code>
                 </>
               ) : null}
+            </Row>
+          ) : null}
+          {t.counterparty_transliteration?.length ? (
+            <Row label="Names transliterated by">
+              {t.counterparty_transliteration
+                .map((code) => `${TRANSLITERATION_METHODS[code] ?? code} (${code})`)
+                .join(', ')}
             </Row>
           ) : null}
           <Row label="Reached by">

@@ -35,6 +35,26 @@ export const LEGAL_PERSON_NAME_TYPES = ['LEGL', 'SHRT', 'TRAD'] as const;
 /** The national identifiers a legal person may have (IVMS101 ValidNationalIdentifierLegalPerson). */
 export const LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES = ['RAID', 'MISC', 'LEIX', 'TXID'] as const;
 
+/**
+ * IVMS101 TransliterationMethodCode (payloadMetadata.transliterationMethod): how names written in
+ * another script were rendered in Latin letters, by the standard each code names.
+ */
+export const TRANSLITERATION_METHODS: Readonly<Record<string, string>> = {
+  arab: 'Arabic (Arabic language)',
+  aran: 'Arabic (Persian language)',
+  armn: 'Armenian',
+  cyrs: 'Cyrillic',
+  deva: 'Devanagari and related Indic',
+  geor: 'Georgian',
+  grek: 'Greek',
+  hani: 'Han (Hanzi, Kanji, Hanja)',
+  hebr: 'Hebrew',
+  kana: 'Kana',
+  kore: 'Korean',
+  thai: 'Thai',
+  othr: 'another method',
+};
+
 export type NameIdentifierType = (typeof NAME_IDENTIFIER_TYPES)[number];
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 export type NationalIdentifierType = (typeof NATIONAL_IDENTIFIER_TYPES)[number];

@@ -5,6 +5,7 @@ import { DTI_PATTERN, type DtiTable, networkOfSlip0044 } from './assets.js';
 import { parseWebhookUrl } from '../../net/ssrf.js';
 import { parseTravelRuleInput, type NormalisedParty } from '../ivms101/index.js';
 import { AMOUNT_PATTERN } from '../ivms101/schema.js';
+import { TRANSLITERATION_METHODS } from '../ivms101/codes.js';
 
 /**
  * OpenVASP Travel Rule Protocol (TRP) v3.1 messages as this product speaks them: the transfer
@@ -65,6 +66,8 @@ export interface InboundInquiry {
   originatingVaspName: string | undefined;
   /** Its LEI (nationalIdentifierType LEIX, check digits holding), upper case. */
   originatingVaspLei: string | undefined;
+  /** IVMS101 payloadMetadata.transliterationMethod: the known codes it names, in order. */
+  transliterationMethods: string[] | undefined;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -505,8 +508,29 @@ export function parseInquiry(body: unknown, dtis: DtiTable): Parsed<InboundInqui
       network_resolved: v.transaction_network,
       originatingVaspName: originatingVaspName(ivms),
       originatingVaspLei: originatingVaspLei(ivms),
+      transliterationMethods: transliterationMethods(ivms),
     },
   };
+}
+
+/**
+ * How the inquiry says its names were transliterated (IVMS101 payloadMetadata), as stated: the
+ * TransliterationMethodCodes it names, lower case, once each; undefined when it names none.
+ * Informational, like the VASP's stated name: an unknown code is left out, not refused.
+ */
+function transliterationMethods(ivms: Record<string, unknown>): string[] | undefined {
+  const meta = ivms.payloadMetadata;
+  const given = isObject(meta) ? meta.transliterationMethod : undefined;
+  const list = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
+  const codes = [
+    ...new Set(
+      list
+        .filter((c): c is string => typeof c === 'string')
+        .map((c) => c.trim().toLowerCase())
+        .filter((c) => Object.hasOwn(TRANSLITERATION_METHODS, c)),
+    ),
+  ];
+  return codes.length ? codes : undefined;
 }
 
 /** A reason string: null means none given (""); at most `max` characters. */
