@@ -128,6 +128,35 @@ describe.skipIf(skipWithoutLitecoind)(
       expect(missing.json).toMatchObject({ code: 5002 });
     });
 
+    it('streams only addresses of the chain the node runs (regtest here), saying so of others', async () => {
+      // The indexer recorded what the node said it runs.
+      expect(
+        (await db.sql`select node_chain from indexer_cursors where network = 'litecoin'`)[0],
+      ).toEqual({ node_chain: 'regtest' });
+      const hook = 'http://127.0.0.1:9/hook';
+      const create = (path: string, address: string) =>
+        call(app.baseUrl, 'POST', path, { headers: { apikey }, body: { address, webhook: hook } });
+      // The node's own form (rltc1) and a base58 test form are taken.
+      for (const type of ['bech32', 'legacy']) {
+        const own = await node.rpc<string>('getnewaddress', '', type);
+        expect((await create('/v2/stream/create', own)).json.code, own).toBe(0);
+      }
+      // A mainnet address and a testnet one (tltc1) never appear on a regtest chain: they were
+      // taken, and their webhooks never called (found by an outside probe).
+      for (const address of [
+        'ltc1qdp7p2rpx4a2f80h7a4crvppczgg4egmv5c78w8',
+        'tltc1qh50sy0823vxn4l9zk2820w4fuj0q4fgv48ma6c',
+      ])
+        for (const path of ['/v2/stream/create', '/v2/liveaml/create']) {
+          const res = await create(path, address);
+          expect(res.status, `${path} ${address}`).toBe(400);
+          expect(res.json.code).toBe(5002);
+          expect(res.json.message).toBe(
+            "Invalid Address: an address of another chain than this appliance's litecoin node's (regtest), so its webhook would never be called.",
+          );
+        }
+    });
+
     it('details a coinbase (from "") and a payment to a script without an address (P2PK)', async () => {
       const detail = async (hash: string) =>
         (

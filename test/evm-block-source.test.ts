@@ -427,7 +427,7 @@ describe('EvmBlockSource.fetchBlock', () => {
         const err = await source.fetchBlock(16n).catch((e) => e);
         expect(err).toBeInstanceOf(RetryableError);
         expect((err as Error).message).toBe(
-          `the node answered transaction ${hash} of block 16 with a malformed number: 12`,
+          `the node answered transaction ${hash} of block 16 with a malformed number as its value: "12"`,
         );
       }
     } finally {

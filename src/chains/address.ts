@@ -2,6 +2,8 @@ import { networkInfo } from '../config/networks.js';
 import { inferFamily, validateAddress } from './address/index.js';
 import { utxoNetworkOfBech32Prefix } from './address/utxo.js';
 
+export { utxoAddressFitsChain } from './address/utxo.js';
+
 /**
  * Addresses at the API's edge. Validation of every network's format lives in ./address/;
  * these are the two questions the stream and wallet routes ask of it.

@@ -99,6 +99,15 @@ export async function recordHalt(
 }
 
 /** Lifts a halt of the configuration at start (one that needs an operator's resume stays). */
+/** Records the chain the network's node says it runs (sql/0060), or forgets it (null). */
+export async function recordNodeChain(
+  sql: Sql,
+  network: string,
+  chain: string | null,
+): Promise<void> {
+  await sql`update indexer_cursors set node_chain = ${chain} where network = ${network}`;
+}
+
 export async function clearHalt(sql: Sql, network: string): Promise<void> {
   await sql`update indexer_cursors set halted_reason = null, halted_at = null
     where network = ${network} and halted_reason is not null and not halt_needs_resume`;

@@ -57,6 +57,13 @@ export async function indexerStatus(sql: Sql): Promise<IndexerStatus[]> {
 }
 
 /** Said of a network no indexer holds (/readyz, `indexer status`, the operations page). */
+/** The chain each Bitcoin-family network's node said it runs, as its indexer recorded it (sql/0060). */
+export async function nodeChains(sql: Sql): Promise<Map<string, string>> {
+  const rows = await sql<{ network: string; node_chain: string }[]>`
+    select network, node_chain from indexer_cursors where node_chain is not null`;
+  return new Map(rows.map((r) => [r.network, r.node_chain]));
+}
+
 export const NOT_HELD = 'no indexer holds this network (is its indexer running?)';
 
 /**

@@ -1,3 +1,4 @@
+import { utxoAddressFitsChain } from '../../src/chains/address.js';
 import { describe, expect, it } from 'vitest';
 import { labelSubjects, validateAddress } from '../../src/chains/address/index.js';
 
@@ -149,5 +150,33 @@ describe('litecoin P2SH', () => {
     expect(legacy).toMatchObject({ ok: true, address: expect.stringMatching(/^Q/) });
     const again = validateAddress('litecoin', (legacy as { address: string }).address);
     expect(again).toEqual(legacy);
+  });
+});
+
+describe('utxoAddressFitsChain (the chain a network node runs)', () => {
+  const TB = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx'; // BIP173
+  const BCRT = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'; // the same program, regtest
+  const TLTC = 'tltc1qh50sy0823vxn4l9zk2820w4fuj0q4fgv48ma6c';
+  it('takes mainnet forms on main only, and tells testnet bech32 from regtest bech32', () => {
+    const fits = (network: string, address: string) =>
+      ['main', 'test', 'signet', 'regtest'].map((c) => utxoAddressFitsChain(network, address, c));
+    expect(fits('bitcoin', BIP173_P2WPKH)).toEqual([true, false, false, false]);
+    expect(fits('bitcoin', TB)).toEqual([false, true, true, false]);
+    expect(fits('bitcoin', BCRT)).toEqual([false, false, false, true]);
+    expect(fits('litecoin', LTC_BECH32)).toEqual([true, false, false, false]);
+    expect(fits('litecoin', TLTC)).toEqual([false, true, true, false]);
+    // A base58 test form is one on every test chain (its version does not say which).
+    expect(fits('bitcoin', 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn')).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('says nothing of a chain it does not know, or of an address the rules refuse', () => {
+    expect(utxoAddressFitsChain('bitcoin', TB, 'liquidv1')).toBeUndefined();
+    expect(utxoAddressFitsChain('bitcoin', 'not-an-address', 'main')).toBeUndefined();
+    expect(utxoAddressFitsChain('eth', TB, 'main')).toBeUndefined();
   });
 });

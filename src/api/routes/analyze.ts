@@ -13,6 +13,7 @@ import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, Network, WebhookUrl, envelope } from '../schemas.js';
 import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import { nodeChains } from '../../indexer/status.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 
 export interface AnalyzeDeps {
@@ -190,7 +191,7 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
               `Invalid Address: live AML tracking covers EVM and Bitcoin-family addresses, not ${query.network}.`,
             );
           // Tracked on the networks of its family this appliance indexes: refused when none.
-          streamAddressOrThrow(query.address, deps.networks);
+          streamAddressOrThrow(query.address, deps.networks, await nodeChains(deps.sql));
           webhook = await webhookOrThrow(query.webhook, deps.allow, 'webhook');
         }
         const input = {

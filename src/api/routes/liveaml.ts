@@ -16,6 +16,7 @@ import { ALL_TAGS } from '../../aml/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
 import { FromBlock, REPLAY_HEADERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import { nodeChains } from '../../indexer/status.js';
 
 /**
  * Live AML tracking. Error numbers: the spec lists 5004 for "liveaml create, delete, list,
@@ -131,7 +132,11 @@ export function liveAmlRoutes(
         },
       },
       async ({ body, apiKey, c }) => {
-        const { address, family } = streamAddressOrThrow(body.address, indexed);
+        const { address, family } = streamAddressOrThrow(
+          body.address,
+          indexed,
+          await nodeChains(sql),
+        );
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const streamWebhook = body.stream_webhook
           ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook')

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
-import { normalizeStreamAddress } from '../../chains/address.js';
+import { normalizeStreamAddress, utxoAddressFitsChain } from '../../chains/address.js';
+import { nodeChains } from '../../indexer/status.js';
 import {
   listStreams,
   type ReplayNetwork,
@@ -76,7 +77,12 @@ const CreateBody = z.object({
  * networks it is an address of is followed, since its webhook would never be called (a Bitcoin
  * address on an appliance that indexes EVM networks only was taken, found by an outside probe).
  */
-export function streamAddressOrThrow(value: string, followed?: readonly string[]) {
+export function streamAddressOrThrow(
+  value: string,
+  followed?: readonly string[],
+  /** The chain each Bitcoin-family network's node runs (nodeChains), where recorded. */
+  chains?: ReadonlyMap<string, string>,
+) {
   const normalized = normalizeStreamAddress(value);
   if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
   if (followed && !normalized.networks.some((n) => followed.includes(n)))
@@ -85,6 +91,21 @@ export function streamAddressOrThrow(value: string, followed?: readonly string[]
       ErrorNumber.INVALID_ADDRESS,
       `Invalid Address: this appliance indexes no network this address is on (${normalized.networks.join(', ')}; indexed here: ${followed.join(', ') || 'none'}), so its webhook would never be called.`,
     );
+  // A testnet address on an appliance whose node runs the mainnet (or a regtest one on a testnet
+  // node) never appears there: it was taken, and its webhook never called (found by an outside
+  // probe). A node whose chain is not recorded yet is taken to fit.
+  if (chains && normalized.family === 'utxo') {
+    const on = normalized.networks.filter((n) => !followed || followed.includes(n));
+    const misfits = on.filter(
+      (n) => chains.has(n) && utxoAddressFitsChain(n, normalized.address, chains.get(n)!) === false,
+    );
+    if (on.length && misfits.length === on.length)
+      throw new ApiError(
+        400,
+        ErrorNumber.INVALID_ADDRESS,
+        `Invalid Address: an address of another chain than this appliance's ${misfits.map((n) => `${n} node's (${chains.get(n)})`).join(', ')}, so its webhook would never be called.`,
+      );
+  }
   return normalized;
 }
 
@@ -152,7 +173,11 @@ export function streamRoutes(
         },
       },
       async ({ body, apiKey, c }) => {
-        const { address, family } = streamAddressOrThrow(body.address, followed);
+        const { address, family } = streamAddressOrThrow(
+          body.address,
+          followed,
+          await nodeChains(sql),
+        );
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const amlWebhook = body.aml_webhook
           ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook')

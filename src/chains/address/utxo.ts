@@ -14,6 +14,8 @@ interface UtxoParams {
   hrps: readonly string[];
   /** Of `versions` and `hrps`, the test networks' (testnet, signet, regtest). */
   test: { versions: readonly number[]; hrps: readonly string[] };
+  /** Of the test `hrps`, regtest's (the others are testnet's and signet's). */
+  regtestHrps: readonly string[];
 }
 
 /**
@@ -34,6 +36,7 @@ const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
     versions: [0x00, 0x05, 0x6f, 0xc4],
     hrps: ['bc', 'tb', 'bcrt'],
     test: { versions: [0x6f, 0xc4], hrps: ['tb', 'bcrt'] },
+    regtestHrps: ['bcrt'],
   },
   litecoin: {
     versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4],
@@ -43,13 +46,38 @@ const UTXO_PARAMS: Readonly<Record<string, UtxoParams>> = {
       [0xc4, 0x3a],
     ],
     test: { versions: [0x6f, 0x3a, 0xc4], hrps: ['tltc', 'rltc'] },
+    regtestHrps: ['rltc'],
   },
   doge: {
     versions: [0x1e, 0x16, 0x71, 0x6f, 0xc4],
     hrps: [],
     test: { versions: [0x71, 0x6f, 0xc4], hrps: [] },
+    regtestHrps: [],
   },
 };
+
+/**
+ * Which chains a valid address of `network` can be on: `main`, or the test chains (`test`,
+ * `testnet4`, `signet`, `regtest`); a bech32 address's prefix tells testnet and signet (`tb1`,
+ * `tltc1`) from regtest (`bcrt1`, `rltc1`), a base58 one's version does not. Undefined for a chain
+ * name this does not know (taken to fit).
+ */
+export function utxoAddressFitsChain(
+  network: string,
+  address: string,
+  chain: string,
+): boolean | undefined {
+  const params = UTXO_PARAMS[network];
+  const tests = ['test', 'testnet4', 'signet', 'regtest'];
+  if (!params || (chain !== 'main' && !tests.includes(chain))) return undefined;
+  const result = validateUtxo(address, network);
+  if (!result.ok) return undefined;
+  if (chain === 'main') return !result.testnet;
+  if (!result.testnet) return false;
+  const segwit = decodeSegwit(address);
+  if (!segwit.ok) return true;
+  return params.regtestHrps.includes(segwit.hrp) === (chain === 'regtest');
+}
 
 /**
  * The Bitcoin-family network whose bech32 prefix `input` begins with (`ltc1…`, `bcrt1…`), when it

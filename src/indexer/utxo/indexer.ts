@@ -12,6 +12,7 @@ import {
   initCursor,
   readCursor,
   recordHead,
+  recordNodeChain,
 } from '../cursor.js';
 import { resolvePrevouts } from './prevouts.js';
 import {
@@ -90,14 +91,19 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
     const chain = (await this.rpc.chainInfo())?.chain;
     this.setNodeBehindLimit(chain === undefined || chain === 'main');
     const existing = await readCursor(this.sql, network);
+    let cursor: Cursor;
     if (existing) {
       await clearHalt(this.sql, network);
-      return existing;
+      cursor = existing;
+    } else {
+      const start = await this.firstBlock(await this.rpc.headHeight());
+      const below = start - 1n;
+      const hash = below >= 0n ? ((await this.rpc.blockHash(below)) ?? '') : '';
+      cursor = await initCursor(this.sql, network, UTXO_CHAIN_ID, below, hash);
     }
-    const start = await this.firstBlock(await this.rpc.headHeight());
-    const below = start - 1n;
-    const hash = below >= 0n ? ((await this.rpc.blockHash(below)) ?? '') : '';
-    return initCursor(this.sql, network, UTXO_CHAIN_ID, below, hash);
+    // Which addresses its streams can see (a testnet address never appears on the mainnet).
+    await recordNodeChain(this.sql, network, chain ?? null);
+    return cursor;
   }
 
   protected async follow(): Promise<void> {
