@@ -335,16 +335,16 @@ function prunedHistory(err: unknown, what: string): HistoryUnavailableError | un
 }
 
 /**
- * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
- * it, one eth_getTransactionReceipt per transaction (batched) where it does not. With a `reader`,
- * those reads go through it; the other calls, and all of them without one, through `client`.
- */
-/**
  * How long after a node said it has no eth_getBlockReceipts it is asked again: a node behind a
  * balancer with other clients, or restarted with other flags, may have it again.
  */
 const BLOCK_RECEIPTS_ASK_AGAIN_MS = 10 * 60_000;
 
+/**
+ * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
+ * it, one eth_getTransactionReceipt per transaction (batched) where it does not. With a `reader`,
+ * those reads go through it; the other calls, and all of them without one, through `client`.
+ */
 export class EvmBlockSource {
   /** Whether the node has eth_getBlockReceipts: unknown until asked; false since a time. */
   private blockReceipts: boolean | undefined;
