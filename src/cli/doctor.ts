@@ -7,7 +7,7 @@ import {
   type TravelRuleConfig,
   wantsDevChain,
 } from '../config/index.js';
-import { rpcAnswers } from '../devchain/devchain.js';
+import { devChainUrl, rpcAnswers } from '../devchain/devchain.js';
 import { anotherNetworksMainnet, networkInfo } from '../config/networks.js';
 import {
   closeEvmClient,
@@ -416,9 +416,7 @@ export async function doctorCommand(config: Config, args: string[]): Promise<voi
     const named = Boolean(values.network?.length || values.smtp);
     // Without a node configured, `start` indexes its local dev chain as eth: checked when it
     // answers (doctor said "no network configured" of an appliance indexing one).
-    const devChain = wantsDevChain(config)
-      ? `http://127.0.0.1:${config.dev_chain_port}`
-      : undefined;
+    const devChain = wantsDevChain(config) ? devChainUrl(config.dev_chain_port) : undefined;
     const devChainUp = devChain !== undefined && (await rpcAnswers(devChain));
     const networks = resolveNetworks(config, devChainUp ? devChain : undefined).filter(
       (n) => !named || values.network?.includes(n.symbol),

@@ -11,6 +11,11 @@ export interface DevChain {
   stop(): Promise<void>;
 }
 
+/** The dev chain's JSON-RPC URL: on loopback, at its port (TOLLGATE_DEV_CHAIN_PORT). */
+export function devChainUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
 /** Whether a JSON-RPC node answers at `url` (the dev chain, started by this or another process). */
 export async function rpcAnswers(url: string): Promise<boolean> {
   try {
@@ -87,7 +92,7 @@ export async function startDevChain(
   port = DEV_CHAIN_PORT,
   node: DevChainNode = devChainNode(),
 ): Promise<DevChain> {
-  const url = `http://127.0.0.1:${port}`;
+  const url = devChainUrl(port);
   if (await rpcAnswers(url)) {
     log.info({ url }, 'dev chain already running; using it');
     return { url, stop: async () => {} };

@@ -50,7 +50,6 @@ export {
   LEGAL_PERSON_NATIONAL_IDENTIFIER_TYPES,
   NAME_IDENTIFIER_TYPES,
   NATIONAL_IDENTIFIER_TYPES,
-  TRANSLITERATION_METHODS,
   codeLabel,
 } from './ivms101/codes.js';
 export { IVMS101_MAX_CHARS } from './ivms101/fields.js';

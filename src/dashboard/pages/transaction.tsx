@@ -8,8 +8,8 @@ import {
   type Note,
   type PartyScreening,
   type SealedParties,
-  TRANSLITERATION_METHODS,
   type TravelRuleTransaction,
+  codeLabel,
   withVisibleControls as v,
 } from '../../travelrule/index.js';
 import { CsrfField, Layout, Time, type PageProps } from '../layout.js';
@@ -218,7 +218,7 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           {t.counterparty_transliteration?.length ? (
             <Row label="Names transliterated by">
               {t.counterparty_transliteration
-                .map((code) => `${TRANSLITERATION_METHODS[code] ?? code} (${code})`)
+                .map((code) => codeLabel('transliteration', code))
                 .join(', ')}
             </Row>
           ) : null}

@@ -94,6 +94,7 @@ const LABELS = {
   legalName: LEGAL_NAME_TYPE_LABELS,
   address: ADDRESS_TYPE_LABELS,
   national: NATIONAL_IDENTIFIER_TYPE_LABELS,
+  transliteration: TRANSLITERATION_METHODS,
 };
 
 /** "Passport number (CCPT)"; an unknown code as it is. */
