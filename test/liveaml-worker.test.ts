@@ -164,8 +164,7 @@ describe('live AML risk worker on the EVM dev chain', () => {
         table: 'evm_tx_addresses',
         family: 'evm',
         network: 'eth',
-        blockNumber: check.blockNumber,
-        blockHash: check.blockHash,
+        blocks: [{ number: check.blockNumber, hash: check.blockHash }],
       } as const;
       await enqueueLiveAmlChecks(tx, opts);
       await enqueueLiveAmlChecks(tx, opts);

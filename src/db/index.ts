@@ -15,6 +15,18 @@ export type Fragment = postgres.Fragment;
  */
 export type AddressTable = 'evm_tx_addresses' | 'utxo_tx_addresses';
 
+/**
+ * Blocks an indexer has just stored in the caller's transaction, in order, with the address table
+ * of their family (tracked_addresses.family): what stream events and live AML checks are read
+ * from, one statement for the whole run.
+ */
+export interface StoredBlocks {
+  table: AddressTable;
+  family: 'evm' | 'utxo';
+  network: string;
+  blocks: readonly { number: bigint; hash: string }[];
+}
+
 /** Seconds a pooled connection may stay idle before the pool closes it (src/db/idle-sessions.ts). */
 export const POOL_IDLE_TIMEOUT_S = 60;
 

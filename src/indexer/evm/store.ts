@@ -82,22 +82,14 @@ export async function storeBlocks(
       update indexer_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + ${blocks.length}, txs_indexed = txs_indexed + ${blocks.reduce((n, b) => n + b.transactions.length, 0)}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
-    for (const block of blocks) {
-      await enqueueStreamEvents(tx, {
-        table: 'evm_tx_addresses',
-        family: 'evm',
-        network,
-        blockNumber: block.number,
-        blockHash: block.hash,
-      });
-      await enqueueLiveAmlChecks(tx, {
-        table: 'evm_tx_addresses',
-        family: 'evm',
-        network,
-        blockNumber: block.number,
-        blockHash: block.hash,
-      });
-    }
+    const stored = {
+      table: 'evm_tx_addresses',
+      family: 'evm',
+      network,
+      blocks: blocks.map((b) => ({ number: b.number, hash: b.hash })),
+    } as const;
+    await enqueueStreamEvents(tx, stored);
+    await enqueueLiveAmlChecks(tx, stored);
     await enqueueConfirmations(tx, network, last.number - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;

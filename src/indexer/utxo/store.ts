@@ -118,20 +118,14 @@ export async function storeUtxoBlock(
       update indexer_cursors set block_number = ${block.height.toString()}, block_hash = ${block.hash}, updated_at = now(),
         blocks_indexed = blocks_indexed + 1, txs_indexed = txs_indexed + ${block.transactions.length}
       where network = ${network} returning network, chain_id, block_number, block_hash`;
-    await enqueueStreamEvents(tx, {
+    const stored = {
       table: 'utxo_tx_addresses',
       family: 'utxo',
       network,
-      blockNumber: block.height,
-      blockHash: block.hash,
-    });
-    await enqueueLiveAmlChecks(tx, {
-      table: 'utxo_tx_addresses',
-      family: 'utxo',
-      network,
-      blockNumber: block.height,
-      blockHash: block.hash,
-    });
+      blocks: [{ number: block.height, hash: block.hash }],
+    } as const;
+    await enqueueStreamEvents(tx, stored);
+    await enqueueLiveAmlChecks(tx, stored);
     await enqueueConfirmations(tx, network, block.height - BigInt(opts.confirmations) + 1n);
     return moved!;
   }) as Promise<Cursor>;
