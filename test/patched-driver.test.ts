@@ -54,15 +54,23 @@ describe('postgres.js without Tollgate’s patch', () => {
     expect(loadedDriverDir()).toBe(join(ROOT, 'node_modules', 'postgres'));
     const published = join(tree, 'node_modules', 'postgres');
     // Reversed, the copy is the published code again: none of the patch's lines remain.
-    for (const file of ['src/connection.js', 'src/index.js', 'cjs/src/connection.js'])
+    for (const file of [
+      'src/connection.js',
+      'src/index.js',
+      'src/types.js',
+      'cjs/src/connection.js',
+      'cjs/src/types.js',
+    ])
       expect(readFileSync(join(published, file), 'utf8')).not.toMatch(/Tollgate patch/);
     expect(missingDriverPatches(published)).toEqual([
       'src/connection.js: a write after the socket closed (porsager/postgres#1208)',
       "src/connection.js: an outage's reconnect pause kept after the server is back",
       "src/index.js: a transaction's statements after its session ended (porsager/postgres#1216)",
+      'src/types.js: a NULL in an array read as the text "NULL" (porsager/postgres#1124)',
       'cjs/src/connection.js: a write after the socket closed (porsager/postgres#1208)',
       "cjs/src/connection.js: an outage's reconnect pause kept after the server is back",
       "cjs/src/index.js: a transaction's statements after its session ended (porsager/postgres#1216)",
+      'cjs/src/types.js: a NULL in an array read as the text "NULL" (porsager/postgres#1124)',
     ]);
     expect(() => assertPatchedDriver(published)).toThrow(UnpatchedDriverError);
     expect(() => assertPatchedDriver(published)).toThrow(/npm ci/);
@@ -91,7 +99,7 @@ describe('postgres.js without Tollgate’s patch', () => {
     const [unpatched, patched] = await Promise.all([run(tree), run(ROOT)]);
     expect(unpatched.code).toBe(1);
     expect(unpatched.stderr).toMatch(
-      /^tollgate: postgres\.js in .* is installed without Tollgate's patch \(patches\/postgres\+3\.4\.9\.patch; missing: src\/connection\.js: .*; cjs\/src\/index\.js: .*\)\. Install with `npm ci`/,
+      /^tollgate: postgres\.js in .* is installed without Tollgate's patch \(patches\/postgres\+3\.4\.9\.patch; missing: src\/connection\.js: .*; cjs\/src\/types\.js: .*\)\. Install with `npm ci`/,
     );
     expect(unpatched.stderr).not.toMatch(/connection refused|ECONNREFUSED|\n\s+at /);
     expect(unpatched.stderr.trim().split('\n')).toHaveLength(1);

@@ -8,7 +8,8 @@ import { PermanentError } from '../errors.js';
  * patch-package at `npm ci`; README "Patched dependency"): without it a connection the server
  * closes during a transaction can stay unusable for good, and a failed transaction's later
  * statements can be committed outside it, and after an outage a query can wait out a reconnect
- * pause of up to 20 s with the server back. An install that skipped the postinstall
+ * pause of up to 20 s with the server back, and a NULL inside an array is read as the text
+ * "NULL". An install that skipped the postinstall
  * (`npm ci --ignore-scripts`, a copied node_modules) would run the published code silently, so
  * every process checks, before its first pool, that the code it loads carries the patch.
  */
@@ -29,6 +30,11 @@ const MARKS = ['src', 'cjs/src'].flatMap((build) => [
     file: `${build}/index.js`,
     text: 'c.closes !== closes',
     mends: "a transaction's statements after its session ended (porsager/postgres#1216)",
+  },
+  {
+    file: `${build}/types.js`,
+    text: 'function arrayElement(',
+    mends: 'a NULL in an array read as the text "NULL" (porsager/postgres#1124)',
   },
 ]);
 

@@ -71,10 +71,10 @@ export async function utxoTxFromIndex(
     }[]
   >`
     select t.txid, b.time,
-      -- JSON, not an array: postgres.js reads an unquoted NULL in a text[] as the text "NULL" (a
-      -- coinbase's input read "from": "NULL"; found by an outside probe).
-      coalesce((select json_agg(i.prev_address order by i.vin) from utxo_inputs i
-        where i.network = t.network and i.txid = t.txid and i.block_height = t.block_height), '[]') as inputs,
+      -- A coinbase's input has no address: a NULL element, read as null (the driver's patch,
+      -- src/db/patched-driver.ts; it was the text "NULL", found by an outside probe).
+      coalesce((select array_agg(i.prev_address order by i.vin) from utxo_inputs i
+        where i.network = t.network and i.txid = t.txid and i.block_height = t.block_height), '{}') as inputs,
       coalesce((select json_agg(json_build_object('address', o.address, 'value', o.value::text) order by o.vout) from utxo_outputs o
         where o.network = t.network and o.txid = t.txid and o.block_height = t.block_height), '[]') as outputs
     from utxo_transactions t
