@@ -1606,7 +1606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 `Invalid Address.`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1708,7 +1708,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 invalid address. */
+            /** @description Refused; the error numbers of this route: 5000 bad request (a field fails validation, a parameter, field or API key given twice, a malformed body); 5002 `Invalid Address.`. */
             400: {
                 headers: {
                     [name: string]: unknown;

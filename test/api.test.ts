@@ -411,6 +411,78 @@ describe('validation', () => {
         /^Invalid Address: a malformed litecoin address \(bech32 checksum mismatch or malformed bech32\)\.$/,
       );
     }
+    // Each endpoint says what is wrong as /analyze/aml does, and names its own feature (found by
+    // an outside probe: a generic "not an EVM or Bitcoin-family address", "streams cover" from
+    // live AML, a testnet address called bitcoin).
+    const refused = async (method: 'GET' | 'POST', path: string, address: string) => {
+      const res = await call(
+        app.baseUrl,
+        method,
+        method === 'GET' ? `${path}?address=${encodeURIComponent(address)}` : path,
+        { headers: { apikey }, ...(method === 'POST' ? { body: { address, webhook: hook } } : {}) },
+      );
+      expectError(res, 400, 5002);
+      return (res.json.detail ?? res.json.message) as string;
+    };
+    const evm = randomAddress();
+    for (const path of ['/v2/stream/create', '/v2/liveaml/create', '/v2/stream/pause'])
+      expect(await refused('POST', path, ` ${evm}`)).toBe(
+        'Invalid Address: address contains whitespace.',
+      );
+    expect(
+      await refused('POST', '/v2/stream/create', 'BC1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'),
+    ).toBe('Invalid Address: a malformed bitcoin address (mixed-case bech32 address).');
+    for (const path of ['/v2/liveaml/create', '/v2/liveaml/pause'])
+      expect(await refused('POST', path, 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7')).toMatch(
+        /live AML tracking covers EVM and Bitcoin-family addresses; this is a trx address/,
+      );
+    expect(
+      await refused('POST', '/v2/stream/create', 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx'),
+    ).toBe(
+      "Invalid Address: this appliance indexes no network this address is on (a test network's address, bitcoin; indexed here: eth), so its webhook would never be called.",
+    );
+    // A Litecoin MWEB address is refused saying why (it was "not base58").
+    const mweb =
+      'ltcmweb1qqgrscygkrvsz2230xsunu8ea4xqzu4xhzfugkjwyxd5mvpgf8nmlnq6qtxn8h3y7aaq8e6qmvcv5hhh5jgvqtwvd4yj6tgsq4g79ec8nug7l9qcaqgn';
+    expect(await refused('POST', '/v2/stream/create', mweb)).toMatch(
+      /^Invalid Address: a Litecoin MWEB address \(ltcmweb1…\): MWEB payments show no address on chain/,
+    );
+    const mwebAnalysed = await call(
+      app.baseUrl,
+      'GET',
+      `/v2/analyze/aml?network=litecoin&address=${mweb}`,
+      { headers: { apikey } },
+    );
+    expectError(mwebAnalysed, 400, 5002);
+    expect(mwebAnalysed.json.message).toMatch(/a Litecoin MWEB address/);
+    // The wallet routes keep the spec's message and say why in `detail`.
+    const typo = 'address=0x70997970c51812dc3A010C7d01b50e0d17dc79C8';
+    for (const path of [
+      `/v2/wallet/nfts?${typo}`,
+      `/v2/wallet/transactions?${typo}&page=1&limit=10`,
+    ]) {
+      const res = await call(app.baseUrl, 'GET', path, { headers: { apikey } });
+      expectError(res, 400, 5002);
+      expect(res.json).toMatchObject({
+        message: 'Invalid Address.',
+        detail: 'Invalid Address: EIP-55 checksum mismatch in a mixed-case address.',
+      });
+    }
+    // Tron's hex form is the same account as its T… form.
+    const tronHex = await call(
+      app.baseUrl,
+      'GET',
+      '/v2/analyze/aml?network=trx&address=410e6b8e34dc115a2848f585851af23d99d09b8463',
+      { headers: { apikey } },
+    );
+    const tronBase58 = await call(
+      app.baseUrl,
+      'GET',
+      '/v2/analyze/aml?network=trx&address=TBHTJqAy4DhHhmT3dNceJYNRz4SdLofLre',
+      { headers: { apikey } },
+    );
+    expect(tronHex.json.code).toBe(0);
+    expect(tronHex.json.data).toEqual(tronBase58.json.data);
   });
 
   it('refuses invalid and private webhooks with 5004', async () => {

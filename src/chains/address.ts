@@ -1,6 +1,7 @@
 import { networkInfo } from '../config/networks.js';
-import { inferFamily, validateAddress } from './address/index.js';
-import { utxoNetworkOfBech32Prefix } from './address/utxo.js';
+import { ApiError, ErrorNumber } from '../errors.js';
+import { formRefusal, inferFamily, validateAddress } from './address/index.js';
+import { MWEB_REFUSED, mwebAddress, utxoNetworkOfBech32Prefix } from './address/utxo.js';
 
 export { utxoAddressFitsChain } from './address/utxo.js';
 
@@ -18,14 +19,19 @@ export type StreamAddress =
       family: StreamFamily;
       /** The networks (of the family) whose rules accept it. */
       networks: string[];
+      /** A test network's form (testnet, signet, regtest). */
+      testnet: boolean;
     }
   | { ok: false; reason: string };
 
 /**
- * The stored form and family of an address a stream may watch: EVM (every indexed EVM network)
- * or Bitcoin-family. An address of another network is refused with a reason that says so.
+ * The stored form and family of an address a stream (or live AML tracking) may watch: EVM (every
+ * indexed EVM network) or Bitcoin-family. An address of another network is refused with a reason
+ * that says so; `covers` names what refuses it ("streams cover", "live AML tracking covers").
  */
-export function normalizeStreamAddress(input: string): StreamAddress {
+export function normalizeStreamAddress(input: string, covers = 'streams cover'): StreamAddress {
+  const unfit = formRefusal(input);
+  if (unfit) return { ok: false, reason: `Invalid Address: ${unfit}.` };
   const inferred = inferFamily(input);
   if (inferred?.family === 'evm' || inferred?.family === 'utxo')
     return {
@@ -33,7 +39,9 @@ export function normalizeStreamAddress(input: string): StreamAddress {
       address: inferred.address,
       family: inferred.family,
       networks: inferred.networks.filter((n) => networkInfo(n)?.family === inferred.family),
+      testnet: inferred.testnet,
     };
+  if (mwebAddress(input)) return { ok: false, reason: `Invalid Address: ${MWEB_REFUSED}.` };
   // `ltc1qabc` is a malformed Litecoin address, although `ltc1qabc` is a valid EOS account name
   // (it was refused as "a eos address"; found by an outside probe).
   const bech32Of = utxoNetworkOfBech32Prefix(input);
@@ -47,7 +55,7 @@ export function normalizeStreamAddress(input: string): StreamAddress {
   if (!inferred) return { ok: false, reason: `Invalid Address: ${notStreamable(input)}.` };
   return {
     ok: false,
-    reason: `Invalid Address: streams cover EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.`,
+    reason: `Invalid Address: ${covers} EVM and Bitcoin-family addresses; this is a ${inferred.networks.join('/')} address.`,
   };
 }
 
@@ -61,8 +69,13 @@ function notStreamable(input: string): string {
   return 'not an EVM or Bitcoin-family address (a 0x… address, base58check or bech32)';
 }
 
-/** An EVM address in its stored form (lower-case), or null; a mixed-case one must pass EIP-55. */
-export function normalizeEvmAddress(input: string): string | null {
+/**
+ * An EVM address in its stored form (lower-case), or 5002 saying what is wrong with it (a
+ * mixed-case one must pass EIP-55). The wallet routes answered "Invalid Address." alone (found by
+ * an outside probe); with their fixed message, the reason is the error's `detail`.
+ */
+export function evmAddressOrThrow(input: string): string {
   const result = validateAddress('eth', input);
-  return result.ok ? result.address : null;
+  if (result.ok) return result.address;
+  throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: ${result.reason}.`);
 }

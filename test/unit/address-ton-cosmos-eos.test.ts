@@ -70,6 +70,9 @@ describe('atom', () => {
       'bech32 prefix must be cosmos',
     ],
     ['16 bytes', bytes16, 'must hold 20 or 32 bytes'],
+    // Not written as a Cosmos address: not called mixed-case bech32 for its upper-case letters.
+    ['an EIP-55 address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'not a Cosmos address'],
+    ['a Tron address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'not a Cosmos address'],
     ['no separator', 'cosmosdepk54cuajgkzea6zpgkq36tnjwdzv4afc3d27', 'malformed bech32'],
   ])('refuses %s', (_case, input, reason) => {
     expect(validateAddress('atom', input)).toEqual({
@@ -80,7 +83,7 @@ describe('atom', () => {
 });
 
 describe('eos', () => {
-  it.each(['a', 'a12345abcdefj', 'zzzzzzzzzzzz5', 'eosio.ram', '1.2.3'])(
+  it.each(['a', 'a12345abcdef', 'zzzzzzzzzzzz', 'eosio.ram', '1.2.3'])(
     'takes the name %s',
     (name) => {
       expect(validateAddress('eos', name)).toEqual({ ok: true, address: name });
@@ -92,9 +95,10 @@ describe('eos', () => {
     ['a 6', 'eosio6', 'may hold only'],
     ['a 0', 'eosio0', 'may hold only'],
     ['a hyphen', 'eos-io', 'may hold only'],
-    ['14 characters', 'abcdefghijklmn', '1 to 13 characters'],
-    ['a 13th character past j', 'abcdefghijklk', '13th character'],
-    ['a 13th character that is a dot', 'abcdefghijkl.', '13th character'],
+    ['14 characters', 'abcdefghijklmn', '1 to 12 characters'],
+    // A 64-bit name's 13th character (a–j, 1–5) is no account's: newaccount refuses them.
+    ['13 characters', 'abcdefghijklj', '1 to 12 characters'],
+    ['13 characters ending in a digit', 'zzzzzzzzzzzz5', '1 to 12 characters'],
     ['a trailing dot', 'eosio.', 'must not end with .'],
   ])('refuses %s', (_case, input, reason) => {
     expect(validateAddress('eos', input)).toEqual({

@@ -2,7 +2,8 @@ import { base58xrp } from '@scure/base';
 import { decodeBase58Check, encodeBase58Check } from '../../src/chains/address/base58check.js';
 import { describe, expect, it } from 'vitest';
 import { crc16Xmodem } from '../../src/chains/address/checksum.js';
-import { labelSubjects, validateAddress } from '../../src/chains/address/index.js';
+import { inferFamily, labelSubjects, validateAddress } from '../../src/chains/address/index.js';
+import { bytesToHex } from '@noble/hashes/utils';
 import { NETWORK_SYMBOLS } from '../../src/config/networks.js';
 
 /**
@@ -341,6 +342,25 @@ describe('validateAddress refuses what no network takes', () => {
       [x([0x05, 0x45], 0, none), 'not an XRP X-address: unknown network prefix'],
     ] as const)
       expect(validateAddress('xrp', bad)).toEqual({ ok: false, reason });
+  });
+
+  it('a Tron account in its hex form (41 and 40 hex digits), stored in its T… form', () => {
+    const t = 'TBHTJqAy4DhHhmT3dNceJYNRz4SdLofLre';
+    const decoded = decodeBase58Check(t);
+    const hex = decoded.ok ? bytesToHex(decoded.payload) : '';
+    expect(hex).toBe('410e6b8e34dc115a2848f585851af23d99d09b8463');
+    for (const form of [hex, hex.toUpperCase(), t])
+      expect(validateAddress('trx', form)).toEqual({ ok: true, address: t });
+    expect(validateAddress('trx', `0x${hex}`)).toEqual({
+      ok: false,
+      reason: 'not a Tron address: it starts with T (base58check) or 41 (hex, no 0x)',
+    });
+    for (const short of [hex.slice(0, -2), `${hex}00`])
+      expect(validateAddress('trx', short)).toEqual({
+        ok: false,
+        reason: 'a hex Tron address is 41 followed by 40 hex digits',
+      });
+    expect(inferFamily(hex)).toMatchObject({ family: 'tron', address: t, networks: ['trx'] });
   });
 
   it('an address of another family, with a reason', () => {

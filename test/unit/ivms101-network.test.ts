@@ -95,6 +95,26 @@ describe('transaction_network derived from the wallet addresses (spec note 1)', 
 
   it('derives trx from a Tron address, whatever the token', () => {
     expect(networkOf(body('USDT', '6', TRON, TRON))).toBe('trx');
+    // Bridged: a token under another chain's symbol.
+    expect(networkOf(body('ETH', '18', TRON, TRON))).toBe('trx');
+  });
+
+  it("refuses another chain's coin between a Bitcoin-family chain's addresses", () => {
+    for (const [asset, address, native, on] of [
+      ['BTC', LTC_BECH32, 'bitcoin', 'litecoin'],
+      ['LTC', BTC_BECH32, 'litecoin', 'bitcoin'],
+      ['ETH', BTC_LEGACY, 'eth', 'bitcoin'],
+    ] as const) {
+      const result = refusal(body(asset, '8', address, address));
+      expect(result.path).toBe('transaction_asset');
+      expect(result.message).toContain(
+        `is native to ${native}, but the wallet addresses are ${on} addresses`,
+      );
+      expect(result.message).not.toContain(address);
+    }
+    // Their own coin, and a token of no chain's (Omni's USDT on bitcoin), are taken.
+    expect(networkOf(body('LTC', '8', LTC_BECH32, LTC_BECH32))).toBe('litecoin');
+    expect(networkOf(body('USDT', '8', BTC_BECH32, BTC_LEGACY))).toBe('bitcoin');
   });
 
   it('refuses a Move address with a token: sui and apt are both possible', () => {

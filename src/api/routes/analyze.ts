@@ -12,7 +12,7 @@ import { normalizeTxHash, txDetail } from '../../txdetail/index.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, Network, WebhookUrl, envelope } from '../schemas.js';
-import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import { LIVE_AML_COVERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
 import { nodeChains } from '../../indexer/status.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 
@@ -188,7 +188,7 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
             throw new ApiError(
               400,
               ErrorNumber.INVALID_ADDRESS,
-              `Invalid Address: live AML tracking covers EVM and Bitcoin-family addresses, not ${query.network}.`,
+              `Invalid Address: ${LIVE_AML_COVERS} EVM and Bitcoin-family addresses, not ${query.network}.`,
             );
           // Tracked on the networks of its family this appliance indexes: refused when none.
           streamAddressOrThrow(query.address, deps.networks, await nodeChains(deps.sql));

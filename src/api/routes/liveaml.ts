@@ -15,7 +15,13 @@ import type { SubscriptionLimits } from '../../streams/index.js';
 import { ALL_TAGS } from '../../aml/index.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
-import { FromBlock, REPLAY_HEADERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import {
+  FromBlock,
+  LIVE_AML_COVERS,
+  REPLAY_HEADERS,
+  streamAddressOrThrow,
+  webhookOrThrow,
+} from './streams.js';
 import { nodeChains } from '../../indexer/status.js';
 
 /**
@@ -136,6 +142,7 @@ export function liveAmlRoutes(
           body.address,
           indexed,
           await nodeChains(sql),
+          LIVE_AML_COVERS,
         );
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const streamWebhook = body.stream_webhook
@@ -181,7 +188,12 @@ export function liveAmlRoutes(
         example: { query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA' }, data: null },
       },
       async ({ query, apiKey }) => {
-        const { address } = streamAddressOrThrow(query.address);
+        const { address } = streamAddressOrThrow(
+          query.address,
+          undefined,
+          undefined,
+          LIVE_AML_COVERS,
+        );
         if (!(await stopTracking(sql, apiKey.id, address))) {
           throw new ApiError(
             400,

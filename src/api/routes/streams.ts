@@ -71,6 +71,9 @@ const CreateBody = z.object({
   from_block: FromBlock,
 });
 
+/** What refuses live AML tracking of an address of another family (see normalizeStreamAddress). */
+export const LIVE_AML_COVERS = 'live AML tracking covers';
+
 /**
  * The stored form and family of an address a stream or live AML tracking may watch, or 5002.
  * With `followed` (the networks this appliance indexes), for a new one: refused when none of the
@@ -82,14 +85,16 @@ export function streamAddressOrThrow(
   followed?: readonly string[],
   /** The chain each Bitcoin-family network's node runs (nodeChains), where recorded. */
   chains?: ReadonlyMap<string, string>,
+  /** What refuses an address of another family: "streams cover", "live AML tracking covers". */
+  covers?: string,
 ) {
-  const normalized = normalizeStreamAddress(value);
+  const normalized = normalizeStreamAddress(value, covers);
   if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
   if (followed && !normalized.networks.some((n) => followed.includes(n)))
     throw new ApiError(
       400,
       ErrorNumber.INVALID_ADDRESS,
-      `Invalid Address: this appliance indexes no network this address is on (${normalized.networks.join(', ')}; indexed here: ${followed.join(', ') || 'none'}), so its webhook would never be called.`,
+      `Invalid Address: this appliance indexes no network this address is on (${normalized.testnet ? "a test network's address, " : ''}${normalized.networks.join(', ')}; indexed here: ${followed.join(', ') || 'none'}), so its webhook would never be called.`,
     );
   // A testnet address on an appliance whose node runs the mainnet (or a regtest one on a testnet
   // node) never appears there: it was taken, and its webhook never called (found by an outside

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
-import { ApiError, ErrorNumber } from '../../errors.js';
-import { normalizeEvmAddress } from '../../chains/address.js';
+import { ErrorNumber } from '../../errors.js';
+import { evmAddressOrThrow } from '../../chains/address.js';
 import { networkInfo } from '../../config/networks.js';
 import { HISTORY_HEADER, setHistoryHeader } from './wallet-history.js';
 import { log } from '../../log.js';
@@ -63,6 +63,7 @@ export function walletNftRoutes(
         response: envelope(z.array(NftItem)),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
+        messages: { [ErrorNumber.INVALID_ADDRESS]: 'Invalid Address.' },
         headers: { ...HISTORY_HEADER, ...PENDING_HEADER },
         example: {
           query: { address: '0xf0B1593fa2BB764F24752601a6326A341c7641af' },
@@ -102,8 +103,7 @@ export function walletNftRoutes(
         },
       },
       async ({ query, c }) => {
-        const address = normalizeEvmAddress(query.address);
-        if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
+        const address = evmAddressOrThrow(query.address);
         // The history's reach first, then the holdings: read later, they hold every block the
         // header names (read side by side, the header could name a block stored in between).
         await setHistoryHeader(c, sql, evmNetworks);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
-import { ApiError, ErrorNumber } from '../../errors.js';
-import { normalizeEvmAddress } from '../../chains/address.js';
+import { ErrorNumber } from '../../errors.js';
+import { evmAddressOrThrow } from '../../chains/address.js';
 import { HISTORY_HEADER, putHistoryHeader } from './wallet-history.js';
 import { PageAnchors, type PageCache, walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
@@ -53,6 +53,7 @@ export function walletTransactionRoutes(
         response: envelope(z.array(WalletTransaction), true),
         fieldErrors: { address: ErrorNumber.INVALID_ADDRESS },
         errors: [ErrorNumber.INVALID_ADDRESS, ErrorNumber.BAD_REQUEST],
+        messages: { [ErrorNumber.INVALID_ADDRESS]: 'Invalid Address.' },
         headers: HISTORY_HEADER,
         example: {
           query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA', page: '1', limit: '10' },
@@ -100,8 +101,7 @@ export function walletTransactionRoutes(
         },
       },
       async ({ query, c }) => {
-        const address = normalizeEvmAddress(query.address);
-        if (!address) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, 'Invalid Address.');
+        const address = evmAddressOrThrow(query.address);
         // The history's reach is read in the page's own statement: one snapshot for both.
         const { json, total, reach } = await walletTransactions(
           sql,

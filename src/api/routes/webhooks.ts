@@ -18,7 +18,7 @@ import type { Sql } from '../../db/index.js';
 import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, PageQuery, WebhookUrl, envelope } from '../schemas.js';
-import { streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import { LIVE_AML_COVERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
 import {
   DeliveryAttempt,
   EndpointRecord,
@@ -86,7 +86,12 @@ function pauseRoutes(deps: () => DeliveriesDeps, which: 'stream' | 'aml'): Route
   });
   return [true, false].map((paused) =>
     defineRoute(spec(paused), async ({ body, apiKey }) => {
-      const { address: normalized } = streamAddressOrThrow(body.address);
+      const { address: normalized } = streamAddressOrThrow(
+        body.address,
+        undefined,
+        undefined,
+        which === 'aml' ? LIVE_AML_COVERS : undefined,
+      );
       const r = { apiKeyId: apiKey.id, address: normalized, which, actor: keyActor(apiKey.id) };
       const result = await refusals(() =>
         paused ? pauseSubscription(deps(), r) : resumeSubscription(deps(), r),

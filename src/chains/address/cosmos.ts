@@ -9,9 +9,11 @@ const HRP = 'cosmos';
  * (`cosmosvaloper…`) and other HRPs are refused. Stored lower-case.
  */
 export function validateCosmos(input: string): AddressResult {
-  if (input !== input.toLowerCase() && input !== input.toUpperCase())
-    return refuse('mixed-case bech32 address');
   const lower = input.toLowerCase();
+  // Mixed case is said only of what is written as a Cosmos address: any address with upper-case
+  // letters (an EIP-55 one, base58) was refused as "mixed-case bech32" (found by an outside probe).
+  if (lower.startsWith(`${HRP}1`) && input !== lower && input !== input.toUpperCase())
+    return refuse('mixed-case bech32 address');
   const decoded = lower.includes('1')
     ? bech32.decodeUnsafe(lower as `${string}1${string}`)
     : undefined;

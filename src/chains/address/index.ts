@@ -48,6 +48,17 @@ const VALIDATORS: Readonly<Record<NetworkFamily, FamilyValidator>> = {
 const PRECEDENCE = Object.keys(VALIDATORS) as NetworkFamily[];
 
 /**
+ * Why `input` is no address of any network whatever its format (missing, too long, holding
+ * whitespace), or undefined.
+ */
+export function formRefusal(input: string): string | undefined {
+  if (typeof input !== 'string' || input.length === 0) return 'address is missing';
+  if (input.length > MAX_ADDRESS_CHARS) return 'address is too long';
+  if (/\s/.test(input)) return 'address contains whitespace';
+  return undefined;
+}
+
+/**
  * The address of `network` in its stored form, or why it is not one. Input is taken exactly as
  * sent: surrounding or inner whitespace is refused, not trimmed. Each family's rules are in its
  * own file (evm.ts, utxo.ts, …).
@@ -55,9 +66,8 @@ const PRECEDENCE = Object.keys(VALIDATORS) as NetworkFamily[];
 export function validateAddress(network: string, input: string): AddressResult {
   const info = networkInfo(network);
   if (!info) return refuse(`unknown network ${JSON.stringify(network)}`);
-  if (typeof input !== 'string' || input.length === 0) return refuse('address is missing');
-  if (input.length > MAX_ADDRESS_CHARS) return refuse('address is too long');
-  if (/\s/.test(input)) return refuse('address contains whitespace');
+  const unfit = formRefusal(input);
+  if (unfit) return refuse(unfit);
   // The table is read from JSON at start-up, so a family may lack a validator at run time.
   const validate = VALIDATORS[info.family] as FamilyValidator | undefined;
   return validate

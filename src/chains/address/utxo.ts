@@ -23,7 +23,8 @@ interface UtxoParams {
  * - bitcoin: P2PKH 0x00 (`1`), P2SH 0x05 (`3`); testnet, signet and regtest 0x6f (`m`/`n`), 0xc4 (`2`);
  *   HRPs `bc`, `tb`, `bcrt`.
  * - litecoin: P2PKH 0x30 (`L`), P2SH 0x32 (`M`) and the legacy 0x05 (`3`); test networks 0x6f
- *   (`m`/`n`), 0x3a (`Q`) and 0xc4 (`2`); HRPs `ltc`, `tltc`, `rltc`. MWEB (`ltcmweb1…`) is not accepted.
+ *   (`m`/`n`), 0x3a (`Q`) and 0xc4 (`2`); HRPs `ltc`, `tltc`, `rltc`. MWEB (`ltcmweb1…`, `tmweb1…`) is refused
+ *   saying so (mwebAddress).
  *   A legacy P2SH address is stored as Litecoin Core writes the same script (0x05 as 0x32, 0xc4 as
  *   0x3a): its labels, analysis and travel rule accounts are the `M…`/`Q…` address's (a stream's
  *   address, one string for the whole family, is inferred as Bitcoin's `3…`: index.ts).
@@ -80,13 +81,30 @@ export function utxoAddressFitsChain(
 }
 
 /**
- * The Bitcoin-family network whose bech32 prefix `input` begins with (`ltc1…`, `bcrt1…`), when it
- * is written like one (one case, a separator `1`); undefined otherwise. For saying that a string
+ * Why a Litecoin MWEB address (LIP-0004: bech32 with the prefix `ltcmweb`, `tmweb` on testnet) is
+ * refused: an MWEB payment shows no address on chain (its outputs are confidential), so no stream
+ * could fire for one and no analysis could find its transactions. It was refused as "not base58"
+ * (found by an outside probe).
+ */
+export const MWEB_REFUSED =
+  'a Litecoin MWEB address (ltcmweb1…): MWEB payments show no address on chain, so it can be neither screened nor streamed';
+
+/** Whether `input` is written as a Litecoin MWEB address (its prefix, in one case). */
+export function mwebAddress(input: string): boolean {
+  return (
+    /^(ltcmweb|tmweb)1[02-9ac-hj-np-z]+$/.test(input) ||
+    /^(LTCMWEB|TMWEB)1[02-9AC-HJ-NP-Z]+$/.test(input)
+  );
+}
+
+/**
+ * The Bitcoin-family network whose bech32 prefix `input` begins with (`ltc1…`, `bcrt1…`, in
+ * either case or mixed: a mixed-case one is then refused as such), when it has a separator `1`;
+ * undefined otherwise. For saying that a string
  * no rule accepts is a malformed address of that network, not what another network's looser
  * rules make of it (an EOS account name).
  */
 export function utxoNetworkOfBech32Prefix(input: string): string | undefined {
-  if (input !== input.toLowerCase() && input !== input.toUpperCase()) return undefined;
   const sep = input.lastIndexOf('1');
   if (sep < 1) return undefined;
   const hrp = input.slice(0, sep).toLowerCase();
@@ -102,6 +120,7 @@ export function utxoNetworkOfBech32Prefix(input: string): string | undefined {
 export function validateUtxo(input: string, network: string): AddressResult {
   const params = UTXO_PARAMS[network];
   if (!params) return refuse(`no UTXO address rules for network ${network}`);
+  if (network === 'litecoin' && mwebAddress(input)) return refuse(MWEB_REFUSED);
   const decoded = decodeBase58Check(input);
   if (decoded.ok) return checkVersion(input, decoded.payload, network, params);
   const segwit = decodeSegwit(input);
