@@ -99,18 +99,21 @@ describe('transaction_network derived from the wallet addresses (spec note 1)', 
     expect(networkOf(body('ETH', '18', TRON, TRON))).toBe('trx');
   });
 
-  it("refuses another chain's coin between a Bitcoin-family chain's addresses", () => {
+  it("refuses another chain's coin on a Bitcoin-family chain, derived or named", () => {
     for (const [asset, address, native, on] of [
       ['BTC', LTC_BECH32, 'bitcoin', 'litecoin'],
       ['LTC', BTC_BECH32, 'litecoin', 'bitcoin'],
       ['ETH', BTC_LEGACY, 'eth', 'bitcoin'],
     ] as const) {
-      const result = refusal(body(asset, '8', address, address));
-      expect(result.path).toBe('transaction_asset');
-      expect(result.message).toContain(
-        `is native to ${native}, but the wallet addresses are ${on} addresses`,
-      );
-      expect(result.message).not.toContain(address);
+      // Derived from the addresses, or named.
+      for (const named of [{}, { transaction_network: on }]) {
+        const result = refusal(body(asset, '8', address, address, named));
+        expect(result.path).toBe('transaction_asset');
+        expect(result.message).toContain(
+          `is native to ${native}, but the transaction is on ${on}, which carries no other chain's coin`,
+        );
+        expect(result.message).not.toContain(address);
+      }
     }
     // Their own coin, and a token of no chain's (Omni's USDT on bitcoin), are taken.
     expect(networkOf(body('LTC', '8', LTC_BECH32, LTC_BECH32))).toBe('litecoin');

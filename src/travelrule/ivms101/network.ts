@@ -8,9 +8,7 @@ import { inferFamily, validateAddress } from '../../chains/address/index.js';
  * 1. The candidates are the networks whose address rules accept the first originator account
  *    number (`inferFamily`), kept only where every other account number (both sides) is also
  *    valid: a `3…` P2SH originator paying a `bc1…` beneficiary is bitcoin, not litecoin.
- * 2. One candidate: that network; but an asset native to another network (BTC) with the
- *    addresses of a Bitcoin-family network (Litecoin's) is refused: such a chain carries no
- *    other chain's coin.
+ * 2. One candidate: that network (an asset it cannot carry is refused after, assetMisfit).
  * 3. Several: the asset decides. An asset that is a network's native asset (the network
  *    table's `asset`, or an alias below) picks that network, if it is a candidate; ETH, native
  *    on eth, arb and op, picks eth (name arb or op to use them).
@@ -42,6 +40,20 @@ function nativeNetworks(asset: string): string[] {
   return NETWORK_SYMBOLS.filter(
     (symbol) => symbol === alias || networkInfo(symbol)!.asset.toUpperCase() === asset,
   );
+}
+
+/**
+ * Why `asset` cannot move on `network`, or undefined. A Bitcoin-family chain carries its own coin
+ * (and tokens of no chain's symbol, Omni's USDT): another chain's coin there (BTC between
+ * Litecoin addresses) cannot be. It was taken (found by an outside probe). Other families carry
+ * bridged tokens under other chains' symbols, so only this one is checked.
+ */
+export function assetMisfit(asset: string, network: string): string | undefined {
+  const upper = asset.toUpperCase();
+  const native = assetNetwork(upper);
+  if (native === undefined || networkInfo(network)?.family !== 'utxo') return undefined;
+  if (nativeNetworks(upper).includes(network)) return undefined;
+  return `is native to ${native}, but the transaction is on ${network}, which carries no other chain's coin`;
 }
 
 export const DEFAULT_TOKEN_NETWORK = 'eth';
@@ -83,24 +95,8 @@ export function deriveNetwork(
       };
     candidates = narrowed;
   }
+  if (candidates.length === 1) return { ok: true, network: candidates[0]! };
   const native = assetNetwork(asset.toUpperCase());
-  if (candidates.length === 1) {
-    const only = candidates[0]!;
-    // A Bitcoin-family chain carries its own coin (and tokens of no native symbol, Omni's USDT):
-    // BTC between Litecoin addresses cannot be (it was taken as litecoin; found by an outside
-    // probe). Other families carry bridged tokens under other chains' symbols, so only this one.
-    if (
-      native !== undefined &&
-      networkInfo(only)?.family === 'utxo' &&
-      !nativeNetworks(asset.toUpperCase()).includes(only)
-    )
-      return {
-        ok: false,
-        path: 'transaction_asset',
-        message: `is native to ${native}, but the wallet addresses are ${only} addresses; name the asset ${only} carries, or the addresses of the asset's network`,
-      };
-    return { ok: true, network: only };
-  }
   if (native !== undefined) {
     if (candidates.includes(native)) return { ok: true, network: native };
     return {

@@ -1,6 +1,6 @@
 import { networkInfo } from '../../config/networks.js';
 import { validateAddress } from '../../chains/address/index.js';
-import { deriveNetwork } from './network.js';
+import { assetMisfit, deriveNetwork } from './network.js';
 import type { PersonValue } from './legal-person.js';
 
 /**
@@ -137,6 +137,8 @@ export function checkRules(input: RuleInput): { issues: RuleIssue[]; output?: Ru
     else issues.push({ path: derived.path, reason: derived.message });
   }
   if (network === undefined) return { issues };
+  const misfit = assetMisfit(input.transaction_asset, network);
+  if (misfit) issues.push({ path: 'transaction_asset', reason: misfit });
 
   const info = networkInfo(network)!;
   if (input.transaction_asset.toUpperCase() === info.asset && decimals !== info.decimals) {
