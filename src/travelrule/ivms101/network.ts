@@ -26,20 +26,19 @@ const ASSET_ALIASES: Readonly<Record<string, string>> = {
   VTHO: 'vet', // VeChain's second native token (gas)
 };
 
-/** Default network of an asset symbol (upper case): the first network of the table whose native asset it is. */
+/** Default network of an asset symbol (upper case): the first network whose native asset it is. */
 function assetNetwork(asset: string): string | undefined {
-  return (
-    ASSET_ALIASES[asset] ??
-    NETWORK_SYMBOLS.find((symbol) => networkInfo(symbol)!.asset.toUpperCase() === asset)
-  );
+  return nativeNetworks(asset)[0];
 }
 
-/** Every network whose native asset the symbol (upper case) is (ETH: eth, arb, op). */
+/**
+ * Every network whose native asset the symbol (upper case) is, in the table's order (ETH: eth,
+ * arb, op); an alias (MATIC) names its one network.
+ */
 function nativeNetworks(asset: string): string[] {
   const alias = ASSET_ALIASES[asset];
-  return NETWORK_SYMBOLS.filter(
-    (symbol) => symbol === alias || networkInfo(symbol)!.asset.toUpperCase() === asset,
-  );
+  if (alias !== undefined) return [alias];
+  return NETWORK_SYMBOLS.filter((symbol) => networkInfo(symbol)!.asset.toUpperCase() === asset);
 }
 
 /**
@@ -49,11 +48,10 @@ function nativeNetworks(asset: string): string[] {
  * bridged tokens under other chains' symbols, so only this one is checked.
  */
 export function assetMisfit(asset: string, network: string): string | undefined {
-  const upper = asset.toUpperCase();
-  const native = assetNetwork(upper);
-  if (native === undefined || networkInfo(network)?.family !== 'utxo') return undefined;
-  if (nativeNetworks(upper).includes(network)) return undefined;
-  return `is native to ${native}, but the transaction is on ${network}, which carries no other chain's coin`;
+  const natives = nativeNetworks(asset.toUpperCase());
+  if (!natives.length || natives.includes(network) || networkInfo(network)?.family !== 'utxo')
+    return undefined;
+  return `is native to ${natives[0]}, but the transaction is on ${network}, which carries no other chain's coin`;
 }
 
 export const DEFAULT_TOKEN_NETWORK = 'eth';
