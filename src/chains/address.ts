@@ -1,5 +1,4 @@
 import { networkInfo } from '../config/networks.js';
-import { ApiError, ErrorNumber } from '../errors.js';
 import { formRefusal, inferFamily, validateAddress } from './address/index.js';
 import { MWEB_REFUSED, mwebAddress, utxoNetworkOfBech32Prefix } from './address/utxo.js';
 
@@ -67,15 +66,4 @@ function notStreamable(input: string): string {
   const evm = /^0x/i.test(input) ? validateAddress('eth', input) : undefined;
   if (evm && !evm.ok) return evm.reason.replace(/\.$/, '');
   return 'not an EVM or Bitcoin-family address (a 0x… address, base58check or bech32)';
-}
-
-/**
- * An EVM address in its stored form (lower-case), or 5002 saying what is wrong with it (a
- * mixed-case one must pass EIP-55). The wallet routes answered "Invalid Address." alone (found by
- * an outside probe); with their fixed message, the reason is the error's `detail`.
- */
-export function evmAddressOrThrow(input: string): string {
-  const result = validateAddress('eth', input);
-  if (result.ok) return result.address;
-  throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: ${result.reason}.`);
 }

@@ -1,6 +1,5 @@
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
-import { validateAddress } from '../../chains/address/index.js';
 import { networkInfo } from '../../config/networks.js';
 import { inOneSnapshot, type Sql } from '../../db/index.js';
 import { ApiError, ErrorNumber } from '../../errors.js';
@@ -13,6 +12,7 @@ import type { AllowList } from '../../net/ssrf.js';
 import { defineRoute, type Route } from '../route.js';
 import { Address, Network, WebhookUrl, envelope } from '../schemas.js';
 import { LIVE_AML_COVERS, streamAddressOrThrow, webhookOrThrow } from './streams.js';
+import { addressOrThrow } from './addresses.js';
 import { nodeChains } from '../../indexer/status.js';
 import type { UtxoRpc } from '../../chains/utxo/client.js';
 
@@ -113,25 +113,6 @@ export const TxDetailSchema = z
     }),
   })
   .meta({ id: 'TxDetail' });
-
-/**
- * The stored form of `network`'s address, or 5002. A test network's form (testnet, signet,
- * regtest) is one only where this appliance indexes the network (whose node may be a test
- * network's, followed under the network's symbol); elsewhere the network means its mainnet, which
- * has no such address (a tb1… address under bitcoin came back clean; found by an outside probe).
- */
-function addressOrThrow(network: string, input: string, indexed: readonly string[]): string {
-  const result = validateAddress(network, input);
-  if (!result.ok)
-    throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, `Invalid Address: ${result.reason}.`);
-  if (result.testnet && !indexed.includes(network))
-    throw new ApiError(
-      400,
-      ErrorNumber.INVALID_ADDRESS,
-      `Invalid Address: a test network's address (testnet, signet or regtest); ${network} here is its mainnet, which has none (a test network is followed under the network's symbol only by an appliance that indexes it).`,
-    );
-  return result.address;
-}
 
 export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
   return [

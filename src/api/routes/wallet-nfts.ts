@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ErrorNumber } from '../../errors.js';
-import { evmAddressOrThrow } from '../../chains/address.js';
+import { addressOrThrow } from './addresses.js';
 import { networkInfo } from '../../config/networks.js';
 import { HISTORY_HEADER, setHistoryHeader } from './wallet-history.js';
 import { log } from '../../log.js';
@@ -103,7 +103,7 @@ export function walletNftRoutes(
         },
       },
       async ({ query, c }) => {
-        const address = evmAddressOrThrow(query.address);
+        const address = addressOrThrow('eth', query.address, evmNetworks);
         // The history's reach first, then the holdings: read later, they hold every block the
         // header names (read side by side, the header could name a block stored in between).
         await setHistoryHeader(c, sql, evmNetworks);

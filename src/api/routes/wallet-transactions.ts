@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/index.js';
 import { ErrorNumber } from '../../errors.js';
-import { evmAddressOrThrow } from '../../chains/address.js';
+import { addressOrThrow } from './addresses.js';
 import { HISTORY_HEADER, putHistoryHeader } from './wallet-history.js';
 import { PageAnchors, type PageCache, walletTransactions } from '../../wallet/index.js';
 import { defineRoute, type Route } from '../route.js';
@@ -101,7 +101,7 @@ export function walletTransactionRoutes(
         },
       },
       async ({ query, c }) => {
-        const address = evmAddressOrThrow(query.address);
+        const address = addressOrThrow('eth', query.address, evmNetworks);
         // The history's reach is read in the page's own statement: one snapshot for both.
         const { json, total, reach } = await walletTransactions(
           sql,
