@@ -172,7 +172,10 @@ export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
               `Invalid Address: ${LIVE_AML_COVERS} EVM and Bitcoin-family addresses, not ${query.network}.`,
             );
           // Tracked on the networks of its family this appliance indexes: refused when none.
-          streamAddressOrThrow(query.address, deps.networks, await nodeChains(deps.sql));
+          streamAddressOrThrow(query.address, {
+            followed: deps.networks,
+            chains: await nodeChains(deps.sql),
+          });
           webhook = await webhookOrThrow(query.webhook, deps.allow, 'webhook');
         }
         const input = {

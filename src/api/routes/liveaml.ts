@@ -138,12 +138,11 @@ export function liveAmlRoutes(
         },
       },
       async ({ body, apiKey, c }) => {
-        const { address, family } = streamAddressOrThrow(
-          body.address,
-          indexed,
-          await nodeChains(sql),
-          LIVE_AML_COVERS,
-        );
+        const { address, family } = streamAddressOrThrow(body.address, {
+          followed: indexed,
+          chains: await nodeChains(sql),
+          covers: LIVE_AML_COVERS,
+        });
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const streamWebhook = body.stream_webhook
           ? await webhookOrThrow(body.stream_webhook, allow, 'stream_webhook')
@@ -188,12 +187,7 @@ export function liveAmlRoutes(
         example: { query: { address: '0x5fA78c6C209EEc0c5C6BDBfb1bd48e65291b76AA' }, data: null },
       },
       async ({ query, apiKey }) => {
-        const { address } = streamAddressOrThrow(
-          query.address,
-          undefined,
-          undefined,
-          LIVE_AML_COVERS,
-        );
+        const { address } = streamAddressOrThrow(query.address, { covers: LIVE_AML_COVERS });
         if (!(await stopTracking(sql, apiKey.id, address))) {
           throw new ApiError(
             400,

@@ -82,11 +82,17 @@ export const LIVE_AML_COVERS = 'live AML tracking covers';
  */
 export function streamAddressOrThrow(
   value: string,
-  followed?: readonly string[],
-  /** The chain each Bitcoin-family network's node runs (nodeChains), where recorded. */
-  chains?: ReadonlyMap<string, string>,
-  /** What refuses an address of another family: "streams cover", "live AML tracking covers". */
-  covers?: string,
+  {
+    followed,
+    chains,
+    covers,
+  }: {
+    followed?: readonly string[];
+    /** The chain each Bitcoin-family network's node runs (nodeChains), where recorded. */
+    chains?: ReadonlyMap<string, string>;
+    /** What refuses an address of another family: "streams cover", "live AML tracking covers". */
+    covers?: string;
+  } = {},
 ) {
   const normalized = normalizeStreamAddress(value, covers);
   if (!normalized.ok) throw new ApiError(400, ErrorNumber.INVALID_ADDRESS, normalized.reason);
@@ -178,11 +184,10 @@ export function streamRoutes(
         },
       },
       async ({ body, apiKey, c }) => {
-        const { address, family } = streamAddressOrThrow(
-          body.address,
+        const { address, family } = streamAddressOrThrow(body.address, {
           followed,
-          await nodeChains(sql),
-        );
+          chains: await nodeChains(sql),
+        });
         const webhook = await webhookOrThrow(body.webhook, allow, 'webhook');
         const amlWebhook = body.aml_webhook
           ? await webhookOrThrow(body.aml_webhook, allow, 'aml_webhook')

@@ -86,12 +86,9 @@ function pauseRoutes(deps: () => DeliveriesDeps, which: 'stream' | 'aml'): Route
   });
   return [true, false].map((paused) =>
     defineRoute(spec(paused), async ({ body, apiKey }) => {
-      const { address: normalized } = streamAddressOrThrow(
-        body.address,
-        undefined,
-        undefined,
-        which === 'aml' ? LIVE_AML_COVERS : undefined,
-      );
+      const { address: normalized } = streamAddressOrThrow(body.address, {
+        covers: which === 'aml' ? LIVE_AML_COVERS : undefined,
+      });
       const r = { apiKeyId: apiKey.id, address: normalized, which, actor: keyActor(apiKey.id) };
       const result = await refusals(() =>
         paused ? pauseSubscription(deps(), r) : resumeSubscription(deps(), r),
