@@ -290,22 +290,83 @@ async function step(
   }
 }
 
-/** Waits until `until` holds, asking again after failures (no answer, 503). */
-async function waitFor<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + TRANSFER_TIMEOUT_MS;
+/**
+ * Waits until `read` gives a value, asking again after failures (no answer, 503), for
+ * TRANSFER_TIMEOUT_MS, or longer while `promised` names a later moment: what the transfer waits
+ * for is then a message or webhook in its backoff (e^attempts s, README), due at that moment. A
+ * transfer whose messages were refused a few times in a row waits minutes for its next attempt,
+ * as the product promises; one with nothing due (a message or webhook lost) fails at the deadline.
+ */
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined>,
+  promised?: () => Promise<Date | undefined>,
+): Promise<T> {
+  let deadline = Date.now() + TRANSFER_TIMEOUT_MS;
+  let extended = false;
   for (;;) {
     const v = await read().catch(() => undefined);
     if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${TRANSFER_TIMEOUT_MS} ms`);
+    if (Date.now() > deadline) {
+      const due = await promised?.().catch(() => undefined);
+      if (due === undefined || due.getTime() + DUE_GRACE_MS < Date.now())
+        throw new Error(
+          `${what}: not within ${TRANSFER_TIMEOUT_MS} ms${extended ? `, nor within ${DUE_GRACE_MS} ms of the last attempt due` : ''}`,
+        );
+      deadline = due.getTime() + DUE_GRACE_MS;
+      extended = true;
+    }
     await sleep(250);
   }
 }
 
-const delivered = (side: Side, ref: string, status: string) =>
-  waitFor(`${side.label}'s backend: ${status} of ${ref}`, async () =>
-    side.backend.received.some((d) => d.json?.transaction_ref === ref && d.json?.status === status)
-      ? true
-      : undefined,
+/**
+ * How long after its due moment an attempt may take to be made and answered: a worker's poll,
+ * a dead worker's jobs unlocked (stale-locks.ts: every 5 s, after 3 s), a role started again, the
+ * TRP timeout.
+ */
+const DUE_GRACE_MS = 60_000;
+
+/**
+ * The latest moment at which either side is due to try again at something of this transfer: a
+ * pending message to the other VASP (its job's run_at) or a pending webhook to its backend
+ * (next_attempt_at; a held one is due never). Undefined when nothing is pending.
+ */
+async function dueOf(t: Transfer): Promise<Date | undefined> {
+  let latest: Date | undefined;
+  for (const [side, ref] of [
+    [t.from, t.ref],
+    [t.to, t.theirRef],
+  ] as const) {
+    if (!ref) continue;
+    const [row] = await side.pg.database!.sql<{ at: Date | null }[]>`
+      select max(at) as at from (
+        select j.run_at as at
+        from travelrule_transactions t
+        join travelrule_messages m on m.transaction_id = t.id and m.status = 'pending'
+        join graphile_worker.jobs j on j.key = 'trm:' || m.id
+        where t.transaction_ref = ${ref}
+        union all
+        select e.next_attempt_at
+        from travelrule_transactions t
+        join webhook_events e on e.travelrule_id = t.id and e.status = 'pending'
+        where t.transaction_ref = ${ref} and e.next_attempt_at < 'infinity'
+      ) due`;
+    if (row?.at && (!latest || row.at > latest)) latest = row.at;
+  }
+  return latest;
+}
+
+const delivered = (t: Transfer, side: Side, ref: string, status: string) =>
+  waitFor(
+    `${side.label}'s backend: ${status} of ${ref}`,
+    async () =>
+      side.backend.received.some(
+        (d) => d.json?.transaction_ref === ref && d.json?.status === status,
+      )
+        ? true
+        : undefined,
+    () => dueOf(t),
   );
 
 export interface Transfer {
@@ -363,12 +424,20 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
   );
   t.theirRef = `trp-${t.id}`;
   const theirRef = t.theirRef;
-  const theirId = await waitFor(`${to.label}: the inquiry of ${ref}`, async () => {
-    const r = await asOperator(to, 'GET', '/travelrule/transactions?direction=incoming&limit=100');
-    return (r.json?.data as { id: string; transaction_ref: string }[] | undefined)?.find(
-      (x) => x.transaction_ref === theirRef,
-    )?.id;
-  });
+  const theirId = await waitFor(
+    `${to.label}: the inquiry of ${ref}`,
+    async () => {
+      const r = await asOperator(
+        to,
+        'GET',
+        '/travelrule/transactions?direction=incoming&limit=100',
+      );
+      return (r.json?.data as { id: string; transaction_ref: string }[] | undefined)?.find(
+        (x) => x.transaction_ref === theirRef,
+      )?.id;
+    },
+    () => dueOf(t),
+  );
   await pause();
   if (!t.accept) {
     await step(
@@ -380,7 +449,7 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
         }),
       async () => (await statusOf(to, theirRef)) === 'REJECTED',
     );
-    await delivered(from, ref, 'OTHER_VASP_REJECTED');
+    await delivered(t, from, ref, 'OTHER_VASP_REJECTED');
     return;
   }
   await step(
@@ -389,7 +458,7 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
     () => asOperator(to, 'POST', `/travelrule/transactions/${theirId}/accept`, {}),
     async () => (await statusOf(to, theirRef)) !== 'PENDING',
   );
-  await delivered(to, theirRef, 'WAITING_ADDRESS_DATA');
+  await delivered(t, to, theirRef, 'WAITING_ADDRESS_DATA');
   await pause();
   await step(
     to,
@@ -402,7 +471,7 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
     async () =>
       among(['WAITING_FOR_CONFIRMATION', 'TRANSACTION_CONFIRMED'])(await statusOf(to, theirRef)),
   );
-  await delivered(from, ref, 'OTHER_VASP_APPROVED');
+  await delivered(t, from, ref, 'OTHER_VASP_APPROVED');
   await pause();
   await step(
     from,
@@ -414,25 +483,83 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
       }),
     async () => (await statusOf(from, ref)) === 'COMPLETED',
   );
-  await delivered(to, theirRef, 'TRANSACTION_CONFIRMED');
+  await delivered(t, to, theirRef, 'TRANSACTION_CONFIRMED');
 }
 
 /**
- * Faults to either side, one every 1-4 s until `done()`: kill -9 of its api role (the TRP
+ * What both sides hold of a transfer, for the message of a transfer that did not finish in time:
+ * each side's row, its messages to the other (attempts, last answer) and their jobs (when the
+ * next attempt runs, whether a worker holds it), so that a failed run says where it stood.
+ */
+export async function describeTransfer(t: Transfer): Promise<string> {
+  const lines: string[] = [];
+  for (const [side, ref] of [
+    [t.from, t.ref],
+    [t.to, t.theirRef],
+  ] as const) {
+    if (!ref) continue;
+    try {
+      const sql = side.pg.database!.sql;
+      const rows = await sql<{ id: string; status: string }[]>`
+        select id::text, status from travelrule_transactions where transaction_ref = ${ref}`;
+      if (rows.length === 0) lines.push(`${side.label}: ${ref} not stored`);
+      for (const row of rows) {
+        lines.push(`${side.label}: ${ref} (${row.id}) ${row.status}`);
+        const messages = await sql<
+          {
+            id: string;
+            kind: string;
+            status: string;
+            attempts: number;
+            last_status: number | null;
+            last_error: string | null;
+            run_at: Date | null;
+            job_attempts: number | null;
+            max_attempts: number | null;
+            locked_by: string | null;
+          }[]
+        >`
+          select m.id::text, m.kind, m.status, m.attempts, m.last_status, m.last_error,
+                 j.run_at, j.attempts as job_attempts, j.max_attempts, j.locked_by
+          from travelrule_messages m
+          left join graphile_worker.jobs j on j.key = 'trm:' || m.id
+          where m.transaction_id = ${row.id} order by m.id`;
+        for (const m of messages)
+          lines.push(
+            `  ${m.kind} ${m.status}, ${m.attempts} attempts, last ${m.last_status ?? '-'} ${m.last_error ?? ''}; job: ${m.run_at ? `runs at ${m.run_at.toISOString()} (now ${new Date().toISOString()}), attempt ${m.job_attempts}/${m.max_attempts}${m.locked_by ? `, locked by ${m.locked_by}` : ''}` : 'none'}`,
+          );
+      }
+    } catch (err) {
+      lines.push(`${side.label}: ${ref}: could not read (${(err as Error).message})`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The most faults one run makes (a run of 16 transfers takes 11-21 at its pace). A transfer the
+ * faults held up long waits out its messages' backoff (e^attempts s) without more of them piling
+ * on; the next attempt is then the last one it needs.
+ */
+const FAULTS_AT_MOST = 24;
+
+/**
+ * Faults to either side, one every 1-4 s until `done()` (at most FAULTS_AT_MOST): kill -9 of its api role (the TRP
  * listener and the API) or its worker (which sends the TRP messages and the webhooks), each
  * started again after 0-3 s, the worker's at times while the other side is stalled with its
  * messages; its api role stalled (SIGSTOP) for 1-9 s (past the other's 2 s TRP timeout and its
  * first retry at times, so that attempts pile up and are taken at once); a restart of its
  * Postgres (down 0.5-4 s), at times just as both its roles start again after a kill; its backend
- * down for 1-4 s. Returns what was done, for the summary.
+ * down for 1-4 s. Returns what was done and when (also kept in `log` as it goes), for the summary.
  */
 export async function faultsUntil(
   rng: Rng,
   sides: readonly Side[],
   done: () => boolean,
+  log: string[] = [],
 ): Promise<string[]> {
-  const log: string[] = [];
-  while (!done()) {
+  const start = Date.now();
+  while (!done() && log.length < FAULTS_AT_MOST) {
     await sleep(rng.int(1000, 4000));
     if (done()) break;
     const side = rng.pick(sides);
@@ -447,7 +574,7 @@ export async function faultsUntil(
       'backend down',
     ] as const);
     const down = rng.int(0, 3000);
-    log.push(`${side.label}: ${kind}`);
+    log.push(`${side.label}: ${kind} (+${((Date.now() - start) / 1000).toFixed(1)} s)`);
     if (kind === 'kill worker in flight') {
       // The other side stalls with this side's messages (if any) in its hands; this side's worker
       // dies before their answers: each was sent, and is sent again.
@@ -516,12 +643,24 @@ export async function settleAndCheck(
 ): Promise<{ findings: string[]; summary: string }> {
   for (const s of sides) for (const r of Object.values(s.roles)) if (!r.running) r.start();
   for (const s of sides)
-    await waitFor(`${s.label}: nothing left to send`, async () => {
-      const [row] = await s.pg.database!.sql<{ n: number }[]>`
-        select (select count(*) from travelrule_messages where status = 'pending')
-             + (select count(*) from webhook_events where status = 'pending') as n`;
-      return Number(row!.n) === 0 ? true : undefined;
-    });
+    await waitFor(
+      `${s.label}: nothing left to send`,
+      async () => {
+        const [row] = await s.pg.database!.sql<{ n: number }[]>`
+          select (select count(*) from travelrule_messages where status = 'pending')
+               + (select count(*) from webhook_events where status = 'pending') as n`;
+        return Number(row!.n) === 0 ? true : undefined;
+      },
+      async () => {
+        const [row] = await s.pg.database!.sql<{ at: Date | null }[]>`
+          select greatest(
+            (select max(j.run_at) from travelrule_messages m
+             join graphile_worker.jobs j on j.key = 'trm:' || m.id where m.status = 'pending'),
+            (select max(next_attempt_at) from webhook_events
+             where status = 'pending' and next_attempt_at < 'infinity')) as at`;
+        return row?.at ?? undefined;
+      },
+    );
   for (const s of sides) await Promise.all(Object.values(s.roles).map((r) => r.stop()));
   const findings: string[] = [...unexpected];
   for (const s of sides)
@@ -531,6 +670,7 @@ export async function settleAndCheck(
   let received = 0;
   let repeated = 0;
   let sentAgain = 0;
+  let mostAttempts = 0;
   for (const s of sides) {
     const sql = s.pg.database!.sql;
     const own = transfers.filter((t) => t.from === s);
@@ -567,9 +707,11 @@ export async function settleAndCheck(
       }[]
     >`
       select id::text as event_id, travelrule_id, travelrule_status, status, 'msg_' || id as webhook_id from webhook_events where kind = 'travelrule' order by created_at, id`;
-    const [again] = await sql<{ n: number }[]>`
-      select count(*)::int as n from travelrule_messages where attempts > 1`;
+    const [again] = await sql<{ n: number; most: number }[]>`
+      select count(*) filter (where attempts > 1)::int as n, coalesce(max(attempts), 0)::int as most
+      from travelrule_messages`;
     sentAgain += again!.n;
+    mostAttempts = Math.max(mostAttempts, again!.most);
     const check = (t: Transfer, ref: string, mine: 'from' | 'to') => {
       const want = EXPECTED[t.accept ? 'accepted' : 'rejected'];
       const row = byRef.get(ref);
@@ -652,6 +794,6 @@ export async function settleAndCheck(
     .join('; ');
   return {
     findings,
-    summary: `${transfers.length} transfers (${transfers.filter((t) => t.accept).length} accepted), ${received} webhooks received (${repeated} repeated), ${sentAgain} TRP messages sent more than once; starts: ${starts}`,
+    summary: `${transfers.length} transfers (${transfers.filter((t) => t.accept).length} accepted), ${received} webhooks received (${repeated} repeated), ${sentAgain} TRP messages sent more than once (at most ${mostAttempts} attempts); starts: ${starts}`,
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import { sleep } from './harness.js';
 import { scenarioRng } from './seed.js';
 import {
+  describeTransfer,
   faultsUntil,
   runTransfer,
   settleAndCheck,
@@ -44,14 +45,22 @@ it(`Travel Rule between two Tollgates over TRP while either side's api, worker, 
     await sleep(people.int(0, 1500));
   };
   let finished = false;
+  // The faults done so far, and when: a transfer that does not finish says where it stood.
+  const timeline: string[] = [];
+  const t0 = Date.now();
   const queue = [...transfers];
   const lanes = Array.from({ length: AT_ONCE }, async () => {
-    for (let t = queue.shift(); t; t = queue.shift()) await runTransfer(t, pause);
+    for (let t = queue.shift(); t; t = queue.shift())
+      await runTransfer(t, pause).catch(async (err: Error) => {
+        throw new Error(
+          `${err.message} (+${((Date.now() - t0) / 1000).toFixed(1)} s)\n${await describeTransfer(t)}\nfaults so far: ${timeline.join(', ')}`,
+        );
+      });
   });
   const traffic = Promise.all(lanes).finally(() => {
     finished = true;
   });
-  const faults = faultsUntil(rng.fork('faults'), sides, () => finished);
+  const faults = faultsUntil(rng.fork('faults'), sides, () => finished, timeline);
   // A role that exits on its own (no supervisor here) fails the scenario at once, saying why,
   // instead of leaving the transfers to wait out their time.
   let watch: NodeJS.Timeout | undefined;
@@ -72,4 +81,4 @@ it(`Travel Rule between two Tollgates over TRP while either side's api, worker, 
   const { findings, summary } = await settleAndCheck(sides, transfers);
   console.log(`[faults] travelrule: ${summary}; faults: ${done.join(', ')}`);
   expect(findings).toEqual([]);
-}, 480_000);
+}, 720_000);
