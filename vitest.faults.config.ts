@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
     globalSetup: ['test/setup/global.ts'],
-    setupFiles: ['test/setup/worker.ts'],
+    setupFiles: ['test/setup/worker.ts', 'test/setup/faults.ts'],
     testTimeout: 480_000,
     hookTimeout: 120_000,
     // Each scenario runs a node, an indexer and a worker of its own: two at a time on two cores.

@@ -54,11 +54,22 @@ export function createRng(seed: number): Rng {
   return rng;
 }
 
-/** The PRNG of one scenario (`file` its test file's name); prints the seed that replays it. */
+/** The command that replays the scenario of this test file, once it has drawn its seed. */
+let replay: string | undefined;
+
+/**
+ * The PRNG of one scenario (`file` its test file's name); prints the seed that replays it at the
+ * start, and a failure of the scenario's test names it too (test/setup/faults.ts), where the end
+ * of a long run's output, all that a CI log may keep, still shows it.
+ */
 export function scenarioRng(scenario: string, file: string): Rng {
   const seed = seedOfRun() ?? randomInt(1, 2 ** 31);
-  console.log(
-    `[faults] scenario "${scenario}": FAULT_SEED=${seed} (replay: FAULT_SEED=${seed} npm run test:faults -- ${file})`,
-  );
+  replay = `FAULT_SEED=${seed} npm run test:faults -- ${file}`;
+  console.log(`[faults] scenario "${scenario}": FAULT_SEED=${seed} (replay: ${replay})`);
   return createRng(hashString(scenario, seed));
+}
+
+/** The replay command of the scenario this test file ran, if it drew its seed. */
+export function scenarioReplay(): string | undefined {
+  return replay;
 }
