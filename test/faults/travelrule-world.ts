@@ -308,7 +308,19 @@ async function waitFor<T>(
     const v = await read().catch(() => undefined);
     if (v !== undefined) return v;
     if (Date.now() > deadline) {
-      const due = await promised?.().catch(() => undefined);
+      let due: Date | undefined;
+      try {
+        due = await promised?.();
+      } catch (err) {
+        // A side's Postgres restarting as the time ran out: asked again, for a while.
+        if (Date.now() < deadline + DUE_GRACE_MS) {
+          await sleep(1000);
+          continue;
+        }
+        throw new Error(
+          `${what}: not within ${TRANSFER_TIMEOUT_MS} ms, and what is due could not be read: ${(err as Error).message}`,
+        );
+      }
       if (due === undefined || due.getTime() + DUE_GRACE_MS < Date.now())
         throw new Error(
           `${what}: not within ${TRANSFER_TIMEOUT_MS} ms${extended ? `, nor within ${DUE_GRACE_MS} ms of the last attempt due` : ''}`,
