@@ -393,6 +393,22 @@ export interface Transfer {
   theirRef?: string;
 }
 
+/** The id of the transaction `ref` in the side's operator list of one direction; undefined: not listed (yet). */
+async function listedId(
+  side: Side,
+  direction: 'incoming' | 'outgoing',
+  ref: string,
+): Promise<string | undefined> {
+  const r = await asOperator(
+    side,
+    'GET',
+    `/travelrule/transactions?direction=${direction}&limit=100`,
+  );
+  return (r.json?.data as { id: string; transaction_ref: string }[] | undefined)?.find(
+    (x) => x.transaction_ref === ref,
+  )?.id;
+}
+
 const among = (statuses: string[]) => (s: string | undefined) =>
   s !== undefined && statuses.includes(s);
 
@@ -418,16 +434,7 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
     async () => (await statusOf(from, ref)) !== undefined,
   );
   await pause();
-  t.id = await waitFor(`${from.label}: the id of ${ref}`, async () => {
-    const r = await asOperator(
-      from,
-      'GET',
-      '/travelrule/transactions?direction=outgoing&limit=100',
-    );
-    return (r.json?.data as { id: string; transaction_ref: string }[] | undefined)?.find(
-      (x) => x.transaction_ref === ref,
-    )?.id;
-  });
+  t.id = await waitFor(`${from.label}: the id of ${ref}`, () => listedId(from, 'outgoing', ref));
   await step(
     from,
     `accept ${ref}`,
@@ -438,16 +445,7 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
   const theirRef = t.theirRef;
   const theirId = await waitFor(
     `${to.label}: the inquiry of ${ref}`,
-    async () => {
-      const r = await asOperator(
-        to,
-        'GET',
-        '/travelrule/transactions?direction=incoming&limit=100',
-      );
-      return (r.json?.data as { id: string; transaction_ref: string }[] | undefined)?.find(
-        (x) => x.transaction_ref === theirRef,
-      )?.id;
-    },
+    () => listedId(to, 'incoming', theirRef),
     () => dueOf(t),
   );
   await pause();
