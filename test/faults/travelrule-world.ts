@@ -339,32 +339,45 @@ async function waitFor<T>(
  */
 const DUE_GRACE_MS = 60_000;
 
-/**
- * The latest moment at which either side is due to try again at something of this transfer: a
- * pending message to the other VASP (its job's run_at) or a pending webhook to its backend
- * (next_attempt_at; a held one is due never). Undefined when nothing is pending.
- */
-async function dueOf(t: Transfer): Promise<Date | undefined> {
-  let latest: Date | undefined;
-  for (const [side, ref] of [
+/** The (side, its reference) pairs of a transfer, for the side that has one yet. */
+function refsOf(t: Transfer): [Side, string][] {
+  const pairs: [Side, string | undefined][] = [
     [t.from, t.ref],
     [t.to, t.theirRef],
-  ] as const) {
-    if (!ref) continue;
-    const [row] = await side.pg.database!.sql<{ at: Date | null }[]>`
-      select max(at) as at from (
-        select j.run_at as at
-        from travelrule_transactions t
-        join travelrule_messages m on m.transaction_id = t.id and m.status = 'pending'
-        join graphile_worker.jobs j on j.key = 'trm:' || m.id
-        where t.transaction_ref = ${ref}
-        union all
-        select e.next_attempt_at
-        from travelrule_transactions t
-        join webhook_events e on e.travelrule_id = t.id and e.status = 'pending'
-        where t.transaction_ref = ${ref} and e.next_attempt_at < 'infinity'
-      ) due`;
-    if (row?.at && (!latest || row.at > latest)) latest = row.at;
+  ];
+  return pairs.filter((p): p is [Side, string] => p[1] !== undefined);
+}
+
+/**
+ * The latest moment at which a side is due to try again at something still pending: a message to
+ * the other VASP (its job's run_at) or a webhook to its backend (next_attempt_at; a held one is due
+ * never), of the transaction `ref` or, without one, of any. Undefined when nothing is pending.
+ */
+async function dueOn(side: Side, ref?: string): Promise<Date | undefined> {
+  const sql = side.pg.database!.sql;
+  const ofRef = ref === undefined ? sql`true` : sql`t.transaction_ref = ${ref}`;
+  const [row] = await sql<{ at: Date | null }[]>`
+    select max(at) as at from (
+      select j.run_at as at
+      from travelrule_transactions t
+      join travelrule_messages m on m.transaction_id = t.id and m.status = 'pending'
+      join graphile_worker.jobs j on j.key = 'trm:' || m.id
+      where ${ofRef}
+      union all
+      select e.next_attempt_at
+      from webhook_events e
+      left join travelrule_transactions t on t.id = e.travelrule_id
+      where e.status = 'pending' and e.next_attempt_at < 'infinity' and ${ofRef}
+    ) due`;
+  return row?.at ?? undefined;
+}
+
+/** The later of the two sides' moments due for this transfer (dueOn). */
+async function dueOf(t: Transfer): Promise<Date | undefined> {
+  let latest: Date | undefined;
+  for (const [side, ref] of refsOf(t)) {
+    const at = await dueOn(side, ref);
+    if (at && (!latest || at > latest)) latest = at;
   }
   return latest;
 }
@@ -503,11 +516,7 @@ export async function runTransfer(t: Transfer, pause: () => Promise<void>): Prom
  */
 export async function describeTransfer(t: Transfer): Promise<string> {
   const lines: string[] = [];
-  for (const [side, ref] of [
-    [t.from, t.ref],
-    [t.to, t.theirRef],
-  ] as const) {
-    if (!ref) continue;
+  for (const [side, ref] of refsOf(t)) {
     try {
       const sql = side.pg.database!.sql;
       const rows = await sql<{ id: string; status: string }[]>`
@@ -554,20 +563,21 @@ export async function describeTransfer(t: Transfer): Promise<string> {
 const FAULTS_AT_MOST = 24;
 
 /**
- * Faults to either side, one every 1-4 s until `done()` (at most FAULTS_AT_MOST): kill -9 of its api role (the TRP
- * listener and the API) or its worker (which sends the TRP messages and the webhooks), each
- * started again after 0-3 s, the worker's at times while the other side is stalled with its
- * messages; its api role stalled (SIGSTOP) for 1-9 s (past the other's 2 s TRP timeout and its
- * first retry at times, so that attempts pile up and are taken at once); a restart of its
- * Postgres (down 0.5-4 s), at times just as both its roles start again after a kill; its backend
- * down for 1-4 s. Returns what was done and when (also kept in `log` as it goes), for the summary.
+ * Faults to either side, one every 1-4 s until `done()`, at most FAULTS_AT_MOST, each written to
+ * `log` with its time as it is made (for the summary, and for a transfer that did not finish):
+ * kill -9 of its api role (the TRP listener and the API) or its worker (which sends the TRP
+ * messages and the webhooks), each started again after 0-3 s, the worker's at times while the
+ * other side is stalled with its messages; its api role stalled (SIGSTOP) for 1-9 s (past the
+ * other's 2 s TRP timeout and its first retry at times, so that attempts pile up and are taken at
+ * once); a restart of its Postgres (down 0.5-4 s), at times just as both its roles start again
+ * after a kill; its backend down for 1-4 s.
  */
 export async function faultsUntil(
   rng: Rng,
   sides: readonly Side[],
   done: () => boolean,
-  log: string[] = [],
-): Promise<string[]> {
+  log: string[],
+): Promise<void> {
   const start = Date.now();
   while (!done() && log.length < FAULTS_AT_MOST) {
     await sleep(rng.int(1000, 4000));
@@ -619,7 +629,6 @@ export async function faultsUntil(
       await side.backend.start();
     }
   }
-  return log;
 }
 
 /** A transfer's statuses at the end, and the moves each side recorded, by outcome. */
@@ -661,15 +670,7 @@ export async function settleAndCheck(
                + (select count(*) from webhook_events where status = 'pending') as n`;
         return Number(row!.n) === 0 ? true : undefined;
       },
-      async () => {
-        const [row] = await s.pg.database!.sql<{ at: Date | null }[]>`
-          select greatest(
-            (select max(j.run_at) from travelrule_messages m
-             join graphile_worker.jobs j on j.key = 'trm:' || m.id where m.status = 'pending'),
-            (select max(next_attempt_at) from webhook_events
-             where status = 'pending' and next_attempt_at < 'infinity')) as at`;
-        return row?.at ?? undefined;
-      },
+      () => dueOn(s),
     );
   for (const s of sides) await Promise.all(Object.values(s.roles).map((r) => r.stop()));
   const findings: string[] = [...unexpected];

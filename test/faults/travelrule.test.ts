@@ -77,8 +77,8 @@ it(`Travel Rule between two Tollgates over TRP while either side's api, worker, 
     clearInterval(watch);
     finished = true;
   }
-  const done = await faults;
+  await faults;
   const { findings, summary } = await settleAndCheck(sides, transfers);
-  console.log(`[faults] travelrule: ${summary}; faults: ${done.join(', ')}`);
+  console.log(`[faults] travelrule: ${summary}; faults: ${timeline.join(', ')}`);
   expect(findings).toEqual([]);
 }, 720_000);
