@@ -159,7 +159,10 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   const after = await rawFetch();
   const fetchS = before.s + after.s;
   const fetchSpent = Object.fromEntries(
-    Object.entries(before.spent).map(([k, v]) => [k, round(v + (after.spent[k] ?? 0))]),
+    Object.entries(before.spent).map(([k, v]) => [
+      k,
+      Math.round((v + (after.spent[k] ?? 0)) * 100) / 100,
+    ]),
   );
   const [stored] =
     await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
