@@ -33,7 +33,7 @@ import { ProgressMeter } from '../progress.js';
 export { IndexerHaltError };
 
 export interface EvmIndexerOptions extends ChainIndexerOptions {
-  /** Blocks fetched in parallel and stored in one transaction while catching up (1 at the head). */
+  /** Blocks fetched in parallel and stored in one transaction while catching up (fewer near the head: catchUpBatchSize). */
   batchBlocks?: number;
   /** Block fetches in flight at once (each is a block and its receipts). */
   fetchConcurrency?: number;
@@ -47,6 +47,20 @@ export interface EvmIndexerOptions extends ChainIndexerOptions {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/**
+ * How many blocks the batch that starts `left` blocks below the head (itself included) takes while
+ * catching up: `max`, but near the head half of what is left, and not under a fifth of `max`
+ * unless less is left. The batch stored after the node's last answer is then a few blocks, not
+ * `max` of them: catching up ends that much sooner after the last block arrives (measured in
+ * bench/README, "The last batches of a catch-up"). Far from the head, and at the head (one block),
+ * nothing changes.
+ */
+export function catchUpBatchSize(left: bigint, max: number): number {
+  const half = Number((left + 1n) / 2n);
+  const least = Math.ceil(max / 5);
+  return Number(min(left, BigInt(Math.min(max, Math.max(least, half)))));
+}
 
 /**
  * Batches fetched ahead of the one being stored while catching up. Two: the fetches of a batch
@@ -293,9 +307,9 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     }
   }
 
-  /** Starts fetching up to `batchBlocks` blocks from `from` (at most to `head`). */
+  /** Starts fetching up to `batchBlocks` blocks from `from` (at most to `head`; catchUpBatchSize). */
   private fetchBatch(from: bigint, head: bigint): Prefetch {
-    const count = Number(min(head - from + 1n, BigInt(this.opts.batchBlocks ?? 50)));
+    const count = catchUpBatchSize(head - from + 1n, this.opts.batchBlocks ?? 50);
     const dropped = { on: false };
     const blocks = this.fetchBlocks(from, from + BigInt(count) - 1n, this.slots, dropped);
     blocks.catch(() => {}); // a prefetch nobody takes (a reorg, a stop) must not go unhandled
