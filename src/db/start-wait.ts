@@ -1,6 +1,6 @@
 import { log } from '../log.js';
 import { DatabaseUnreachableError } from './reach.js';
-import { databaseCannotServe } from './unavailable.js';
+import { databaseCannotServe, isDatabaseOutage } from './unavailable.js';
 
 /**
  * Why a start failed on a database that may serve in a moment (refused or cut while it restarts
@@ -10,7 +10,10 @@ import { databaseCannotServe } from './unavailable.js';
  */
 export function startMayWait(err: unknown): string | undefined {
   if (err instanceof DatabaseUnreachableError) return err.transient ? err.message : undefined;
-  return databaseCannotServe(err);
+  // node-postgres (graphile-worker's migrations at the start) says a lost connection with no code:
+  // "Connection terminated unexpectedly" when Postgres restarts under it.
+  if (isDatabaseOutage(err)) return databaseCannotServe(err) ?? 'the database connection was lost';
+  return undefined;
 }
 
 /** Pauses between tries: 1 s, doubling up to 10 s. */
