@@ -30,7 +30,7 @@ import { type DevChainNode, startDevChain } from '../src/devchain/devchain.js';
 import { setLogLevel } from '../src/log.js';
 import { freePort } from '../support/ports.js';
 import { machine, round, writeResult } from './lib/common.js';
-import { childPid, cpuSeconds, cpuSpent } from './lib/cpu.js';
+import { childPid, cpuSeconds, cpuSpent, cpuSum } from './lib/cpu.js';
 import { startRole } from './lib/role.js';
 
 const FETCH_CONCURRENCY = 8;
@@ -158,19 +158,16 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   const indexerRssMb = await indexer.stop();
   const after = await rawFetch();
   const fetchS = before.s + after.s;
-  const fetchSpent = Object.fromEntries(
-    Object.entries(before.spent).map(([k, v]) => [
-      k,
-      Math.round((v + (after.spent[k] ?? 0)) * 100) / 100,
-    ]),
-  );
+  const fetchSpent = cpuSum(before.spent, after.spent);
   const [stored] =
     await db.sql`select count(*)::int as n from evm_transactions where block_number between ${first.toString()} and ${last.toString()}`;
   await db.close();
 
+  const host = machine();
+  const cores = host.cpus;
   const result = {
     date: new Date().toISOString(),
-    machine: machine(),
+    machine: host,
     blocks: BLOCKS,
     tx_per_block: TX_PER_BLOCK,
     transactions: txTotal,
@@ -200,7 +197,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     // fetch's wall time. Below 100%, the cores alone keep it from the raw fetch's rate; the
     // distance between this and the share is the time cores stood idle.
     cpu_bound_share: round(
-      (machine().cpus * (fetchS / 2) * 100) / Object.values(indexSpent).reduce((a, b) => a + b, 0),
+      (cores * (fetchS / 2) * 100) / Object.values(indexSpent).reduce((a, b) => a + b, 0),
     ),
     rss_mb: { indexer: indexerRssMb },
     // CPU seconds by process tree (the node, Postgres, the indexer, this benchmark) while the
@@ -218,7 +215,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     `backfill:  ${result.backfill.blocks_per_s} blocks/s, ${result.backfill.tx_per_s} tx/s into Postgres (${round((result.backfill.tx_per_s / result.backfill.raw_fetch_tx_per_s) * 100)}% of the ceiling)`,
   );
   console.log(
-    `bound:     at most ${result.cpu_bound_share}% on ${machine().cpus} cores (all the CPU the backfill took, spread over them with none idle, in the raw fetch's time)`,
+    `bound:     at most ${result.cpu_bound_share}% on ${cores} cores (all the CPU the backfill took, spread over them with none idle, in the raw fetch's time)`,
   );
   console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
   const perKtx = (spent: Record<string, number>, tx: number) =>
@@ -226,7 +223,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
       .map(([k, v]) => `${k} ${Math.round((v / tx) * 1e6)}`)
       .join(', ');
   console.log(
-    `CPU ms per 1,000 tx: raw fetch ${perKtx(fetchSpent, 2 * txTotal)} (wall ${Math.round((fetchS / (2 * txTotal)) * 1e6)}); backfill ${perKtx(indexSpent, txTotal)} (wall ${Math.round((indexS / txTotal) * 1e6)}), on ${machine().cpus} cores`,
+    `CPU ms per 1,000 tx: raw fetch ${perKtx(fetchSpent, 2 * txTotal)} (wall ${Math.round((fetchS / (2 * txTotal)) * 1e6)}); backfill ${perKtx(indexSpent, txTotal)} (wall ${Math.round((indexS / txTotal) * 1e6)}), on ${cores} cores`,
   );
   if (stored!.n !== txTotal)
     console.warn(`WARNING: stored ${stored!.n} transactions, expected ${txTotal}`);

@@ -69,3 +69,13 @@ export function cpuSpent(
     ]),
   );
 }
+
+/** Two readings of what trees used (cpuSpent's), added up, in seconds. */
+export function cpuSum(
+  a: Record<string, number>,
+  b: Record<string, number>,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.keys(a).map((k) => [k, Math.round((a[k]! + (b[k] ?? 0)) * 100) / 100]),
+  );
+}

@@ -12,8 +12,10 @@ export function startMayWait(err: unknown): string | undefined {
   if (err instanceof DatabaseUnreachableError) return err.transient ? err.message : undefined;
   // node-postgres (graphile-worker's migrations at the start) says a lost connection with no code:
   // "Connection terminated unexpectedly" when Postgres restarts under it.
-  if (isDatabaseOutage(err)) return databaseCannotServe(err) ?? 'the database connection was lost';
-  return undefined;
+  return (
+    databaseCannotServe(err) ??
+    (isDatabaseOutage(err) ? 'the database connection was lost' : undefined)
+  );
 }
 
 /** Pauses between tries: 1 s, doubling up to 10 s. */

@@ -33,7 +33,10 @@ import { ProgressMeter } from '../progress.js';
 export { IndexerHaltError };
 
 export interface EvmIndexerOptions extends ChainIndexerOptions {
-  /** Blocks fetched in parallel and stored in one transaction while catching up (fewer near the head: catchUpBatchSize). */
+  /**
+   * Blocks fetched in parallel and stored in one transaction while catching up (fewer near the
+   * head: catchUpBatchSize).
+   */
   batchBlocks?: number;
   /** Block fetches in flight at once (each is a block and its receipts). */
   fetchConcurrency?: number;
