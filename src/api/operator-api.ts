@@ -19,6 +19,7 @@ import {
   readPayload,
   recordAnswerByOperator,
   rejectByOperator,
+  sendMessageAgain,
   STATUSES,
   type TravelRuleDeps,
   type TravelRuleTransaction,
@@ -83,7 +84,8 @@ const ListQuery = z.object({
   limit: intParam({ min: 1, max: 100, default: 50, description: 'Items per page.' }),
 });
 
-const SessionBody = z.object({}).strict();
+/** No body, or {}: a session opened, a message sent again. */
+const EmptyBody = z.object({}).strict();
 const AcceptBody = z.object({ email: z.string().min(3).max(254).optional() }).strict();
 const ReasonBody = z.object({ reason: z.string().max(1000) }).strict();
 const AnswerBody = z.union(
@@ -154,7 +156,7 @@ export function opsRoutes(deps: TravelRuleDeps, trustProxy: ProxyTrust | null): 
     '/session',
     openOpsSession(deps.sql, deps.keyring, async (c) => {
       const given = await readJsonBody(c);
-      if (given !== undefined) parseInput(SessionBody, given);
+      if (given !== undefined) parseInput(EmptyBody, given);
     }),
   );
   ops.delete('/session', requireOperator(deps.sql, 'viewer'), closeOpsSession(deps.sql));
@@ -286,6 +288,29 @@ export function opsRoutes(deps: TravelRuleDeps, trustProxy: ProxyTrust | null): 
         details: { status, via: 'api' },
       });
       return ok(c, { status });
+    },
+  );
+
+  // A failed message sent again, or a pending one sent now (README, Travel Rule).
+  ops.post(
+    '/travelrule/transactions/:id/messages/:message_id/send',
+    requireOperator(deps.sql, 'reviewer'),
+    async (c) => {
+      const id = idParam(c);
+      parseInput(EmptyBody, await body(c));
+      const sent = await sendMessageAgain(deps.sql, {
+        transactionId: id,
+        messageId: c.req.param('message_id') ?? '',
+        actor: c.get('operator').login,
+        maxAttempts: deps.maxAttempts,
+        via: 'api',
+      }).catch(opsError);
+      return ok(c, {
+        message_id: c.req.param('message_id'),
+        kind: sent.kind,
+        was: sent.was,
+        status: 'pending',
+      });
     },
   );
 

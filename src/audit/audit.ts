@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'travelrule_note',
   'travelrule_assign',
   'travelrule_export',
+  'travelrule_message_send',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -73,7 +73,7 @@ export {
 export type { PartyScreening, Screening } from './screening.js';
 export { createMailer, logRelayCheck } from './sending/email.js';
 export { sendMessage, type SenderDeps } from './sending/messages.js';
-export { listMessages, type MessageRow } from './sending/queue.js';
+export { listMessages, type MessageRow, sendsIn, sendMessageAgain } from './sending/queue.js';
 export { STATUSES, type Direction, type Status } from './status.js';
 export {
   getTransaction,

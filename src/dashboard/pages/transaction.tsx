@@ -8,6 +8,7 @@ import {
   type Note,
   type PartyScreening,
   type SealedParties,
+  sendsIn,
   type TravelRuleTransaction,
   codeLabel,
   withVisibleControls as v,
@@ -164,6 +165,11 @@ const Decisions: FC<{
 export const TransactionPage: FC<TransactionPageProps> = (p) => {
   const { t } = p;
   const failed = p.messages.filter((m) => m.status === 'failed').length;
+  // Reviewers and admins send a failed message again, or a pending one now, while the
+  // transaction still calls for it (README, Travel Rule): the CSRF token of their forms.
+  const canSend = (m: MessageRow) =>
+    (m.status === 'failed' || m.status === 'pending') && sendsIn(m).includes(t.status);
+  const sendable = p.canDecide && p.messages.some(canSend) ? p.session?.csrfToken : undefined;
   return (
     <Layout
       title={`Transaction ${v(t.transaction_ref)}`}
@@ -325,11 +331,12 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
               <th scope="col">Last error</th>
               <th scope="col">Created</th>
               <th scope="col">Sent</th>
+              {sendable ? <th scope="col">Action</th> : null}
             </tr>
           </thead>
           <tbody>
             {p.messages.map((m) => (
-              <tr>
+              <tr id={`message-${m.id}`}>
                 <td>{m.kind}</td>
                 <td class={m.status === 'failed' ? 'failed' : undefined}>{m.status}</td>
                 <td class="num">{m.attempts}</td>
@@ -341,6 +348,21 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
                 <td>
                   <Time at={m.sent_at} />
                 </td>
+                {sendable ? (
+                  <td>
+                    {canSend(m) ? (
+                      <form
+                        method="post"
+                        action={`/dashboard/travelrule/${t.id}/messages/${m.id}/send`}
+                      >
+                        <CsrfField token={sendable} />
+                        <button type="submit">
+                          {m.status === 'failed' ? 'Send again' : 'Send now'}
+                        </button>
+                      </form>
+                    ) : null}
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -23,6 +23,7 @@ import {
   readPayload,
   recordAnswerByOperator,
   rejectByOperator,
+  sendMessageAgain,
   type SealedParties,
   type Status,
   STATUSES,
@@ -63,6 +64,8 @@ const DONE: Record<string, string> = {
   assign: 'Assigned.',
   unassign: 'Nobody is assigned now.',
   assign_same: 'Already assigned so: nothing changed.',
+  send_again: 'The message is sent again now, with a fresh round of attempts.',
+  send_now: 'The message is sent now instead of at the end of its backoff.',
 };
 
 function readFilters(c: DashContext): {
@@ -360,11 +363,32 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
   });
 
+  // A message to the other VASP: a failed one sent again, a pending one sent now.
+  tr.post('/:id/messages/:message_id/send', requireRole('reviewer'), async (c) => {
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id))
+      return errorPage(c, 404, 'Not found', 'There is no travel rule transaction with this id.');
+    try {
+      const { was } = await sendMessageAgain(sql, {
+        transactionId: id.toLowerCase(),
+        messageId: c.req.param('message_id'),
+        actor: c.get('session').operator.login,
+        maxAttempts: deps.travelRule.maxAttempts,
+      });
+      const done = was === 'failed' ? 'send_again' : 'send_now';
+      return c.redirect(`/dashboard/travelrule/${id.toLowerCase()}?done=${done}#messages`, 303);
+    } catch (err) {
+      if (err instanceof TravelRuleError && err.kind === 'not_found')
+        return errorPage(c, 404, 'Not found', 'This transaction has no such message.');
+      return refused(c, deps, id.toLowerCase(), err);
+    }
+  });
+
   return tr;
 }
 
 /**
- * A decision, note or assignment the service refused: 404 for an unknown transaction, else the
+ * A decision, note, assignment or message sent again the service refused: 404 for an unknown transaction, else the
  * transaction's page again with the reason (in the operator's words when `say` is given) and what
  * was typed, under the refusal's status. Anything but a TravelRuleError is thrown on.
  */

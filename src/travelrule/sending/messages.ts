@@ -25,7 +25,7 @@ import { buildInquiry, parseResolution } from '../trp/messages.js';
 import { getVasp } from '../vasps.js';
 import { createViewToken, viewLinkUrl } from '../view-link.js';
 import type { SealedParties } from '../webhooks.js';
-import { type MessageKind, type MessageRow, requeueMessage } from './queue.js';
+import { type MessageRow, requeueMessage, sendsIn } from './queue.js';
 import { MAX_REASON_CHARS, markOtherVaspRejected, SYSTEM, type TravelRuleDeps } from '../flow.js';
 import { applyResolution } from '../withdrawal.js';
 
@@ -81,16 +81,6 @@ function confirmationsUrl(deps: SenderDeps, t: TravelRuleTransaction): string {
   return `${deps.trpUrl}/trp/v3/confirmations/${callbackToken(deps.keyring, t.id)}`;
 }
 
-/** Which status a message still makes sense in: a message the transaction has moved past is not sent. */
-const SENDS_IN: Record<MessageKind, readonly string[]> = {
-  trp_inquiry: ['OTHER_VASP_PENDING'],
-  email_inquiry: ['OTHER_VASP_PENDING'],
-  trp_resolution: ['WAITING_FOR_CONFIRMATION', 'REJECTED'],
-  trp_confirmation: ['COMPLETED', 'REJECTED'],
-  email_tx_hash: ['COMPLETED'],
-  email_cancel: ['REJECTED'],
-};
-
 /**
  * Whether the other VASP answered a message over TRP after it was written (a move of its own on
  * the transfer), and if so records the message sent, at that answer. An attempt whose answer
@@ -129,7 +119,7 @@ export async function sendMessage(
   const t = await getTransaction(deps.sql, m.transaction_id);
   if (!t) return;
   const ctx = { message_id: m.id, travelrule_id: t.id, kind: m.kind, request_id: m.request_id };
-  if (!SENDS_IN[m.kind].includes(t.status)) {
+  if (!sendsIn(m).includes(t.status)) {
     if (await answeredSince(deps.sql, m.id)) {
       log.info(
         { ...ctx, status: t.status },
@@ -225,15 +215,38 @@ export async function sendMessage(
         : 'travel rule message refused; not retried',
     );
   }
+  if (m.kind === 'trp_resolution' || m.kind === 'trp_confirmation')
+    await answerDelivered(deps.sql, t, m);
   log.info(ctx, 'travel rule message sent');
+}
+
+/** What tx_status says when an answer of ours did not reach the other VASP. */
+function undeliverableWhat(m: MessageRow): string {
+  return m.kind === 'trp_resolution'
+    ? m.params.approved !== undefined
+      ? 'our approval did not reach the originator VASP, so it cannot confirm the transfer'
+      : 'our rejection did not reach the originator VASP'
+    : m.params.txid !== undefined
+      ? 'the transaction hash did not reach the beneficiary VASP'
+      : 'our cancellation did not reach the beneficiary VASP';
+}
+
+/**
+ * An answer of ours that had failed reached the other VASP after all (an operator sent it again):
+ * tx_status no longer says it did not.
+ */
+async function answerDelivered(sql: Sql, t: TravelRuleTransaction, m: MessageRow): Promise<void> {
+  await sql`update travelrule_transactions set counterparty_reason = null
+    where id = ${t.id} and starts_with(counterparty_reason, ${`${undeliverableWhat(m)}: `})`;
 }
 
 /**
  * Our answer to the other VASP (a resolution of its inquiry, a confirmation or cancellation of
  * ours) was refused, or never got through: the transfer's status stays what we decided, and
  * tx_status (counterparty_reason) and the transaction's page say that the other VASP does not
- * know it. A deposit whose approval did not reach its originator waits for a confirmation that
- * cannot come: an operator cancels it (README, Travel Rule).
+ * know it (until an operator sends it again and it gets through: answerDelivered). A deposit
+ * whose approval did not reach its originator waits for a confirmation that cannot come: an
+ * operator sends it again, or cancels the transfer (README, Travel Rule).
  */
 async function answerUndeliverable(
   deps: SenderDeps,
@@ -241,16 +254,8 @@ async function answerUndeliverable(
   m: MessageRow,
   reason: string,
 ): Promise<void> {
-  const what =
-    m.kind === 'trp_resolution'
-      ? m.params.approved !== undefined
-        ? 'our approval did not reach the originator VASP, so it cannot confirm the transfer'
-        : 'our rejection did not reach the originator VASP'
-      : m.params.txid !== undefined
-        ? 'the transaction hash did not reach the beneficiary VASP'
-        : 'our cancellation did not reach the beneficiary VASP';
   await updateCounterparty(deps.sql, t.id, {
-    reason: `${what}: ${reason}`.slice(0, MAX_REASON_CHARS),
+    reason: `${undeliverableWhat(m)}: ${reason}`.slice(0, MAX_REASON_CHARS),
   });
 }
 
