@@ -149,7 +149,9 @@ describe('a failed message, sent again from the transaction page', () => {
     expect(seen.text).not.toContain(sendPath(id, failed.id));
     expect((await viewer.submit(page, sendPath(id, failed.id), {})).status).toBe(403);
 
+    expect(seen.text).toContain('Messages to the other VASP</a>.</p>');
     const shown = await reviewer.get(page);
+    expect(shown.text).toContain('Messages to the other VASP</a>, where it can be sent again.</p>');
     expect(shown.text).toContain(`action="${sendPath(id, failed.id)}"`);
     expect(shown.text).toContain('>Send again</button>');
     const sent = await reviewer.submit(page, sendPath(id, failed.id), {});

@@ -186,7 +186,10 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
           {failed === 1
             ? 'A message to the other VASP failed and is not retried any more: see '
             : `${failed} messages to the other VASP failed and are not retried any more: see `}
-          <a href="#messages">Messages to the other VASP</a>.
+          <a href="#messages">Messages to the other VASP</a>
+          {sendable && p.messages.some((m) => m.status === 'failed' && canSend(m))
+            ? ', where it can be sent again.'
+            : '.'}
         </p>
       ) : null}
       <section id="summary" aria-labelledby="h-summary">
