@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
+import {
+  launchChromium,
+  newContext,
+  SKIP_MESSAGE,
+  skipWithoutChromium,
+} from './helpers/browser.js';
 import { type DashboardClient, dashboardLogin } from './helpers/dashboard-client.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -16,7 +23,8 @@ import { BENEFICIARY_ADDRESS, sendInquiry } from './helpers/travelrule.js';
  * one waiting out its backoff ("Send now"), on the transaction's page and through the operator
  * API; and what is refused, changing nothing. Against a real appliance (API and worker), a real
  * Postgres, incoming transfers sent as TRP inquiries by an independent peer (helpers/trp-peer.ts)
- * and that peer's callback, a real HTTP server whose answers each test sets.
+ * and that peer's callback, a real HTTP server whose answers each test sets; and the button
+ * clicked in Chromium.
  */
 
 const PASSWORD = 'correct horse battery staple';
@@ -314,3 +322,57 @@ describe('refused, changing nothing', () => {
     expect(cb.received.length).toBe(1);
   });
 });
+
+describe.skipIf(skipWithoutChromium)(
+  `in a real browser${skipWithoutChromium ? ` (${SKIP_MESSAGE})` : ''}`,
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('a reviewer clicks "Send again" and sees the message sent', async () => {
+      const cb = await callback((_r, i) => (i === 0 ? 404 : 204));
+      const { id, ref } = await incoming(cb);
+      const page = `/dashboard/travelrule/${id}`;
+      await reviewer.submit(page, `${page}/reject`, { reason: 'not our customer' });
+      const failed = await messageOnce(id, 'failed');
+
+      const context = await newContext(browser, app.baseUrl);
+      const tab = await context.newPage();
+      const errors: string[] = [];
+      tab.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await tab.goto('/dashboard/login');
+      await tab.locator('input[name="login"]').fill('rita.reviewer');
+      await tab.locator('input[name="password"]').fill(PASSWORD);
+      await Promise.all([
+        tab.waitForURL('**/dashboard/travelrule'),
+        tab.getByRole('button', { name: 'Log in' }).click(),
+      ]);
+      await tab.goto(`/dashboard/travelrule?status=&ref=${encodeURIComponent(ref)}`);
+      await tab.getByRole('link', { name: ref }).click();
+      await tab.waitForURL(`**${page}`);
+      const row = tab.locator(`#message-${failed.id}`);
+      expect(await row.locator('td').nth(1).textContent()).toBe('failed');
+      await Promise.all([
+        tab.waitForURL(`**${page}?done=send_again*`),
+        row.getByRole('button', { name: 'Send again' }).click(),
+      ]);
+      expect(await tab.getByRole('status').textContent()).toBe(
+        'The message is sent again now, with a fresh round of attempts.',
+      );
+      await cb.waitFor((all) => all.length === 2);
+      await messageOnce(id, 'sent');
+      await tab.reload();
+      expect(await row.locator('td').nth(1).textContent()).toBe('sent');
+      expect(await row.getByRole('button').count()).toBe(0);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  },
+);
