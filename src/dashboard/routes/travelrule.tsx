@@ -388,9 +388,10 @@ export function travelRuleRoutes(deps: DashboardDeps): Hono<DashEnv> {
 }
 
 /**
- * A decision, note, assignment or message sent again the service refused: 404 for an unknown transaction, else the
- * transaction's page again with the reason (in the operator's words when `say` is given) and what
- * was typed, under the refusal's status. Anything but a TravelRuleError is thrown on.
+ * A decision, note, assignment or message sent again that the service refused: 404 for an unknown
+ * transaction, else the transaction's page again with the reason (in the operator's words when
+ * `say` is given) and what was typed, under the refusal's status. Anything but a TravelRuleError
+ * is thrown on.
  */
 function refused(
   c: DashContext,
