@@ -7,6 +7,7 @@ import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import {
   launchChromium,
+  logInTab,
   newContext,
   SKIP_MESSAGE,
   skipWithoutChromium,
@@ -403,13 +404,7 @@ describe.skipIf(skipWithoutChromium)(
       tab.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
       });
-      await tab.goto('/dashboard/login');
-      await tab.locator('input[name="login"]').fill('second.c');
-      await tab.locator('input[name="password"]').fill(PASSWORD);
-      await Promise.all([
-        tab.waitForURL('**/dashboard/travelrule'),
-        tab.getByRole('button', { name: 'Log in' }).click(),
-      ]);
+      await logInTab(tab, 'second.c', PASSWORD);
       await tab.getByRole('link', { name: ref }).click();
       await tab.waitForURL(`**${page(id)}`);
 

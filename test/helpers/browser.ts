@@ -56,3 +56,17 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Logs `tab` in through the dashboard's form (an operator without a second factor), as a person
+ * would, and waits for the queue it lands on.
+ */
+export async function logInTab(tab: Page, login: string, password: string): Promise<void> {
+  await tab.goto('/dashboard/login');
+  await tab.locator('input[name="login"]').fill(login);
+  await tab.locator('input[name="password"]').fill(password);
+  await Promise.all([
+    tab.waitForURL('**/dashboard/travelrule'),
+    tab.getByRole('button', { name: 'Log in' }).click(),
+  ]);
+}
