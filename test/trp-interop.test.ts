@@ -610,6 +610,56 @@ describe('a withdrawal to independent beneficiaries', () => {
       }),
     );
   });
+
+  it('answers an approval that comes after an operator cancelled the transfer with a cancellation on its callback, once', async () => {
+    const ref = 'wd-late-approval';
+    const id = await acceptedWithdrawal(ref, PEER_UID);
+    const inquiry = (await eventually(
+      async () =>
+        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
+      (h) => h !== undefined,
+      30_000,
+    ))!;
+    await eventually(
+      async () => (await statusOf(ref)).messages,
+      (m) => m[0]?.status === 'sent',
+      30_000,
+    );
+    // Cancelled while it waits on the beneficiary: TRP gives no callback to tell it on yet.
+    expect(
+      (await ops(`/transactions/${id}/cancel`, { reason: 'customer withdrew' })).json.data,
+    ).toEqual({ status: 'REJECTED' });
+    const resolution = new URL(inquiry.json.callback).pathname;
+    const approve = (callback: string) =>
+      trpSend(
+        app.baseUrl,
+        resolution,
+        JSON.stringify({
+          approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}${callback}` },
+        }),
+        { requestId: id },
+      );
+    expect((await approve('/cb/late-approval')).status).toBe(204);
+    const cancellation = await peer.waitFor('/cb/late-approval');
+    expect(cancellation.headers['request-identifier']).toBe(id);
+    expect(cancellation.json).toEqual({
+      canceled: 'canceled by the compliance review of the counterparty VASP',
+    });
+    // The same approval again: taken, nothing more sent. One naming another callback: refused.
+    expect((await approve('/cb/late-approval')).status).toBe(204);
+    const elsewhere = await approve('/cb/late-approval-elsewhere');
+    expect(elsewhere.status).toBe(409);
+    const status = await statusOf(ref);
+    expect(status.status).toBe('REJECTED');
+    expect(status.messages).toMatchObject([
+      { kind: 'trp_inquiry', status: 'sent' },
+      { kind: 'trp_confirmation', status: 'sent' },
+    ]);
+    expect(status.history.map((h: { status: string }) => h.status)).not.toContain(
+      'OTHER_VASP_APPROVED',
+    );
+    expect(peer.hits.filter((h) => h.path.startsWith('/cb/late-approval'))).toHaveLength(1);
+  });
 });
 
 describe('the address the beneficiary VASP approved reaches the backend', () => {

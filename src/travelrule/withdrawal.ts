@@ -1,3 +1,4 @@
+import { log } from '../log.js';
 import { checkTransferSender, type TrpPeer } from './peer.js';
 import { TravelRuleError } from './errors.js';
 import type { NormalisedCreateTx } from './ivms101/index.js';
@@ -18,6 +19,7 @@ import { getVasp, type Vasp } from './vasps.js';
 import { enqueueTravelRuleWebhook, type SealedParties } from './webhooks.js';
 
 import {
+  CANCELLATION_SENT,
   SYSTEM,
   MAX_REASON_CHARS,
   moving,
@@ -204,6 +206,7 @@ export async function applyResolution(
     callbackOrThrow(deps, callback, 'approved.callback', vasp?.trp_tls_fingerprints);
     return moving(() =>
       onFreshRowIfMoved(deps.sql, t, async (row) => {
+        if (row.status === 'REJECTED') return cancelLateApproval(deps, row, callback);
         if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED') {
           // The same approval again (a retry) changes nothing; a different one is refused, as a
           // late rejection is: the address the caller paid or will pay to stays the one approved.
@@ -248,6 +251,48 @@ export async function applyResolution(
       );
     }),
   );
+}
+
+/**
+ * An approval of a transfer an operator has cancelled (REJECTED). Cancelled while it waited on
+ * the beneficiary VASP, the transfer had no callback to tell it on: the approval, come late, is
+ * taken (204) and answered as TRP answers a transfer the originator will not make, with a
+ * confirmation carrying `canceled` on the approval's callback. Once: the same approval again (a
+ * retry, or one repeated after a cancellation sent already) changes nothing; one naming another
+ * callback is refused. The transfer stays REJECTED, and its caller hears nothing more.
+ */
+async function cancelLateApproval(
+  deps: TravelRuleDeps,
+  row: TravelRuleTransaction,
+  callback: string,
+): Promise<void> {
+  const queued = await deps.sql.begin(async (tx) => {
+    const [locked] = await tx<{ counterparty_callback: string | null }[]>`
+      select counterparty_callback from travelrule_transactions where id = ${row.id} for update`;
+    const [told] = await tx`
+      select 1 from travelrule_messages
+      where transaction_id = ${row.id} and kind = 'trp_confirmation' limit 1`;
+    if (told) {
+      if (locked?.counterparty_callback === callback) return false;
+      throw new TravelRuleError(
+        'state',
+        'the transfer is REJECTED: it was cancelled, and the cancellation went to another callback',
+      );
+    }
+    await updateCounterparty(tx, row.id, { callback });
+    await enqueueMessage(tx, {
+      transactionId: row.id,
+      kind: 'trp_confirmation',
+      params: { canceled: CANCELLATION_SENT },
+      maxAttempts: deps.maxAttempts,
+    });
+    return true;
+  });
+  if (queued)
+    log.info(
+      { travelrule_id: row.id },
+      'travel rule approval of a cancelled transfer: the cancellation goes to its callback',
+    );
 }
 
 export async function receiveResolution(
