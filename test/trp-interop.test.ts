@@ -660,6 +660,57 @@ describe('a withdrawal to independent beneficiaries', () => {
     );
     expect(peer.hits.filter((h) => h.path.startsWith('/cb/late-approval'))).toHaveLength(1);
   });
+
+  it('answers an approval of an inquiry it gave up on (refused by the server it went to) with a cancellation; a rejected one stays rejected', async () => {
+    const ref = 'wd-approval-after-refusal';
+    const id = await acceptedWithdrawal(ref, REFUSING_UID);
+    await eventually(
+      async () => (await statusOf(ref)).status,
+      (s) => s === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    const inquiry = peer.hits.find(
+      (h) => h.path === '/trp/wrong-address' && h.headers['request-identifier'] === id,
+    )!;
+    const resolution = new URL(inquiry.json.callback).pathname;
+    const answer = (body: object) =>
+      trpSend(app.baseUrl, resolution, JSON.stringify(body), { requestId: id });
+    const approval = {
+      approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/after-refusal` },
+    };
+    expect((await answer(approval)).status).toBe(204);
+    const cancellation = await peer.waitFor('/cb/after-refusal');
+    expect(cancellation.json).toEqual({
+      canceled: 'canceled by the compliance review of the counterparty VASP',
+    });
+    expect((await answer(approval)).status).toBe(204);
+    const status = await statusOf(ref);
+    expect(status.status).toBe('OTHER_VASP_REJECTED');
+    expect(status.counterparty_reason).toMatch(/did not reach the beneficiary VASP: HTTP 404/);
+
+    // A transfer the beneficiary itself rejected: its approval afterwards contradicts it.
+    const rejectedRef = 'wd-approval-after-rejection';
+    const rejectedId = await acceptedWithdrawal(rejectedRef, PEER_UID);
+    const asked = (await eventually(
+      async () =>
+        peer.hits.find(
+          (h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === rejectedId,
+        ),
+      (h) => h !== undefined,
+      30_000,
+    ))!;
+    const back = (body: object) =>
+      trpSend(app.baseUrl, new URL(asked.json.callback).pathname, JSON.stringify(body), {
+        requestId: rejectedId,
+      });
+    expect((await back({ rejected: 'unknown beneficiary' })).status).toBe(204);
+    const late = await back({
+      approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/after-rejection` },
+    });
+    expect(late.status).toBe(409);
+    expect((await statusOf(rejectedRef)).status).toBe('OTHER_VASP_REJECTED');
+    expect(peer.hits.filter((h) => h.path === '/cb/after-rejection')).toHaveLength(0);
+  });
 });
 
 describe('the address the beneficiary VASP approved reaches the backend', () => {

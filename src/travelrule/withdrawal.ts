@@ -206,7 +206,8 @@ export async function applyResolution(
     callbackOrThrow(deps, callback, 'approved.callback', vasp?.trp_tls_fingerprints);
     return moving(() =>
       onFreshRowIfMoved(deps.sql, t, async (row) => {
-        if (row.status === 'REJECTED') return cancelLateApproval(deps, row, callback);
+        if (row.status === 'REJECTED' || (await gaveUp(deps, row)))
+          return cancelLateApproval(deps, row, callback);
         if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED') {
           // The same approval again (a retry) changes nothing; a different one is refused, as a
           // late rejection is: the address the caller paid or will pay to stays the one approved.
@@ -254,12 +255,29 @@ export async function applyResolution(
 }
 
 /**
- * An approval of a transfer an operator has cancelled (REJECTED). Cancelled while it waited on
- * the beneficiary VASP, the transfer had no callback to tell it on: the approval, come late, is
- * taken (204) and answered as TRP answers a transfer the originator will not make, with a
- * confirmation carrying `canceled` on the approval's callback. Once: the same approval again (a
- * retry, or one repeated after a cancellation sent already) changes nothing; one naming another
- * callback is refused. The transfer stays REJECTED, and its caller hears nothing more.
+ * Whether the transfer is OTHER_VASP_REJECTED because its inquiry did not go through (its attempts
+ * ran out unanswered, or the beneficiary's server refused it: inquiryUndeliverable), not because
+ * the beneficiary VASP rejected it in a resolution: an approval after its own rejection is a
+ * contradiction, and refused.
+ */
+async function gaveUp(deps: TravelRuleDeps, row: TravelRuleTransaction): Promise<boolean> {
+  if (row.status !== 'OTHER_VASP_REJECTED') return false;
+  const [last] = await deps.sql<{ actor_type: string }[]>`
+    select actor_type from travelrule_history
+    where transaction_id = ${row.id} and to_status = 'OTHER_VASP_REJECTED'
+    order by id desc limit 1`;
+  return last?.actor_type === 'system';
+}
+
+/**
+ * An approval of a transfer this side will not make: an operator cancelled it (REJECTED) while
+ * it waited on the beneficiary VASP, or its inquiry did not go through (OTHER_VASP_REJECTED,
+ * gaveUp) while the beneficiary had it after all. The transfer had no
+ * callback to tell the beneficiary on: the approval, come late, is taken (204) and answered as
+ * TRP answers a transfer the originator will not make, with a confirmation carrying `canceled`
+ * on the approval's callback. Once: the same approval again (a retry, or one repeated after a
+ * cancellation sent already) changes nothing; one naming another callback is refused. The
+ * transfer keeps its status, and its caller hears nothing more.
  */
 async function cancelLateApproval(
   deps: TravelRuleDeps,
@@ -276,7 +294,7 @@ async function cancelLateApproval(
       if (locked?.counterparty_callback === callback) return false;
       throw new TravelRuleError(
         'state',
-        'the transfer is REJECTED: it was cancelled, and the cancellation went to another callback',
+        `the transfer is ${row.status}: the other VASP was told it is cancelled, on another callback`,
       );
     }
     await updateCounterparty(tx, row.id, { callback });

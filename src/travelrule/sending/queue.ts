@@ -32,7 +32,8 @@ export function sendsIn(m: { kind: MessageKind; params: MessageParams }): readon
     case 'trp_resolution':
       return m.params.approved !== undefined ? ['WAITING_FOR_CONFIRMATION'] : ['REJECTED'];
     case 'trp_confirmation':
-      return m.params.txid !== undefined ? ['COMPLETED'] : ['REJECTED'];
+      // A cancellation also answers an approval that came after this side gave up on its inquiry.
+      return m.params.txid !== undefined ? ['COMPLETED'] : ['REJECTED', 'OTHER_VASP_REJECTED'];
     case 'email_tx_hash':
       return ['COMPLETED'];
     case 'email_cancel':
