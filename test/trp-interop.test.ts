@@ -688,6 +688,43 @@ describe('a withdrawal to independent beneficiaries', () => {
     expect(status.status).toBe('OTHER_VASP_REJECTED');
     expect(status.counterparty_reason).toMatch(/did not reach the beneficiary VASP: HTTP 404/);
 
+    // A cancellation the beneficiary refuses: tx_status still says why the transfer ended.
+    const refusedRef = 'wd-approval-after-refusal-2';
+    const refusedId = await acceptedWithdrawal(refusedRef, REFUSING_UID);
+    const second = (await eventually(
+      async () =>
+        peer.hits.find(
+          (h) => h.path === '/trp/wrong-address' && h.headers['request-identifier'] === refusedId,
+        ),
+      (h) => h !== undefined,
+      30_000,
+    ))!;
+    await eventually(
+      async () => (await statusOf(refusedRef)).status,
+      (s) => s === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    const refusedApproval = await trpSend(
+      app.baseUrl,
+      new URL(second.json.callback).pathname,
+      JSON.stringify({
+        approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/refuse-cancel` },
+      }),
+      { requestId: refusedId },
+    );
+    expect(refusedApproval.status).toBe(204);
+    type Sent = { kind: string; status: string };
+    const ended = await eventually(
+      () => statusOf(refusedRef),
+      (s) => s.messages.some((m: Sent) => m.kind === 'trp_confirmation' && m.status !== 'pending'),
+      30_000,
+    );
+    expect(ended.messages.find((m: Sent) => m.kind === 'trp_confirmation')).toMatchObject({
+      status: 'failed',
+      last_status: 422,
+    });
+    expect(ended.counterparty_reason).toMatch(/did not reach the beneficiary VASP: HTTP 404/);
+
     // A transfer the beneficiary itself rejected: its approval afterwards contradicts it.
     const rejectedRef = 'wd-approval-after-rejection';
     const rejectedId = await acceptedWithdrawal(rejectedRef, PEER_UID);
@@ -1435,7 +1472,7 @@ describe('what a peer gets wrong is refused, not applied', () => {
     expect(cancelled.status, cancelled.text).toBe(200);
     expect((await statusOf(ref)).status).toBe('REJECTED');
     // Nothing is sent for it: TRP has no message taking an approval back.
-    expect(peer.hits.filter((h) => h.path.startsWith('/cb/refuse'))).toHaveLength(1);
+    expect(peer.hits.filter((h) => h.path === '/cb/refuse')).toHaveLength(1);
   });
 
   it("takes an inquiry whose originator names no wallet address (IVMS101's accountNumber is 0..n)", async () => {

@@ -254,6 +254,10 @@ async function answerUndeliverable(
   m: MessageRow,
   reason: string,
 ): Promise<void> {
+  // A cancellation answering a late approval of a transfer whose inquiry did not go through
+  // (withdrawal.ts, cancelLateApproval): tx_status keeps why the transfer ended, the message's
+  // own record says why it did not reach.
+  if (t.status === 'OTHER_VASP_REJECTED') return;
   await updateCounterparty(deps.sql, t.id, {
     reason: `${undeliverableWhat(m)}: ${reason}`.slice(0, MAX_REASON_CHARS),
   });
