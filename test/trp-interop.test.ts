@@ -133,6 +133,15 @@ class Peer {
     ) as Promise<Hit>;
   }
 
+  /** The message of transfer `id` (its request-identifier) that reached `path`, once it has. */
+  waitForTransfer(path: string, id: string): Promise<Hit> {
+    return eventually(
+      async () => this.hits.find((h) => h.path === path && h.headers['request-identifier'] === id),
+      (h) => h !== undefined,
+      30_000,
+    ) as Promise<Hit>;
+  }
+
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
     await new Promise<void>((resolve) => this.tls?.close(() => resolve()) ?? resolve());
@@ -526,14 +535,7 @@ describe('a withdrawal to independent beneficiaries', () => {
       ['wd-answered-twice-rejected', { rejected: 'not our customer' }, 'OTHER_VASP_REJECTED'],
     ] as const) {
       const id = await acceptedWithdrawal(ref, PEER_UID);
-      const sent = await eventually(
-        async () =>
-          peer.hits.find(
-            (h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id,
-          ),
-        (h) => h !== undefined,
-        30_000,
-      );
+      const sent = await peer.waitForTransfer('/trp/inquiry', id);
       const replies = await Promise.all(
         [1, 2, 3].map(() =>
           trpSend(app.baseUrl, new URL(sent!.json.callback).pathname, JSON.stringify(answer), {
@@ -614,12 +616,7 @@ describe('a withdrawal to independent beneficiaries', () => {
   it('answers an approval that comes after an operator cancelled the transfer with a cancellation on its callback, once', async () => {
     const ref = 'wd-late-approval';
     const id = await acceptedWithdrawal(ref, PEER_UID);
-    const inquiry = (await eventually(
-      async () =>
-        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
-      (h) => h !== undefined,
-      30_000,
-    ))!;
+    const inquiry = await peer.waitForTransfer('/trp/inquiry', id);
     await eventually(
       async () => (await statusOf(ref)).messages,
       (m) => m[0]?.status === 'sent',
@@ -669,9 +666,7 @@ describe('a withdrawal to independent beneficiaries', () => {
       (s) => s === 'OTHER_VASP_REJECTED',
       30_000,
     );
-    const inquiry = peer.hits.find(
-      (h) => h.path === '/trp/wrong-address' && h.headers['request-identifier'] === id,
-    )!;
+    const inquiry = await peer.waitForTransfer('/trp/wrong-address', id);
     const resolution = new URL(inquiry.json.callback).pathname;
     const answer = (body: object) =>
       trpSend(app.baseUrl, resolution, JSON.stringify(body), { requestId: id });
@@ -691,14 +686,7 @@ describe('a withdrawal to independent beneficiaries', () => {
     // A cancellation the beneficiary refuses: tx_status still says why the transfer ended.
     const refusedRef = 'wd-approval-after-refusal-2';
     const refusedId = await acceptedWithdrawal(refusedRef, REFUSING_UID);
-    const second = (await eventually(
-      async () =>
-        peer.hits.find(
-          (h) => h.path === '/trp/wrong-address' && h.headers['request-identifier'] === refusedId,
-        ),
-      (h) => h !== undefined,
-      30_000,
-    ))!;
+    const second = await peer.waitForTransfer('/trp/wrong-address', refusedId);
     await eventually(
       async () => (await statusOf(refusedRef)).status,
       (s) => s === 'OTHER_VASP_REJECTED',
@@ -728,14 +716,7 @@ describe('a withdrawal to independent beneficiaries', () => {
     // A transfer the beneficiary itself rejected: its approval afterwards contradicts it.
     const rejectedRef = 'wd-approval-after-rejection';
     const rejectedId = await acceptedWithdrawal(rejectedRef, PEER_UID);
-    const asked = (await eventually(
-      async () =>
-        peer.hits.find(
-          (h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === rejectedId,
-        ),
-      (h) => h !== undefined,
-      30_000,
-    ))!;
+    const asked = await peer.waitForTransfer('/trp/inquiry', rejectedId);
     const back = (body: object) =>
       trpSend(app.baseUrl, new URL(asked.json.callback).pathname, JSON.stringify(body), {
         requestId: rejectedId,
@@ -768,12 +749,7 @@ describe('the address the beneficiary VASP approved reaches the backend', () => 
   it('the account create_tx named, approved on the callback: tx_status and the webhook carry it, not differing', async () => {
     const ref = 'wd-payee-same';
     const id = await acceptedWithdrawal(ref, PEER_UID);
-    const sent = await eventually(
-      async () =>
-        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
-      (h) => h !== undefined,
-      30_000,
-    );
+    const sent = await peer.waitForTransfer('/trp/inquiry', id);
     // Before the approval: no address yet, nothing to compare.
     expect(await statusOf(ref)).toMatchObject({
       status: 'OTHER_VASP_PENDING',
@@ -1312,12 +1288,7 @@ describe('companies as parties (IVMS101 legal persons)', () => {
     expect(created.json.code, created.text).toBe(0);
     const id = await idOf(ref);
     await ops(`/transactions/${id}/accept`);
-    const sent = await eventually(
-      async () =>
-        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
-      (h) => h !== undefined,
-      30_000,
-    );
+    const sent = await peer.waitForTransfer('/trp/inquiry', id);
     expect(sent!.json.IVMS101.originator.originatorPersons).toEqual([
       company('Northwind Holdings Ltd'),
     ]);
@@ -1361,16 +1332,10 @@ describe('what a peer gets wrong is refused, not applied', () => {
   it("an approval posted to one withdrawal's callback under another's request-identifier", async () => {
     const a = await acceptedWithdrawal('wd-mixed-a', PEER_UID);
     const b = await acceptedWithdrawal('wd-mixed-b', PEER_UID);
-    const inquiryOf = (id: string) =>
-      eventually(
-        async () =>
-          peer.hits.find(
-            (h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id,
-          ),
-        (h) => h !== undefined,
-        30_000,
-      );
-    const [toA] = [await inquiryOf(a), await inquiryOf(b)];
+    const [toA] = [
+      await peer.waitForTransfer('/trp/inquiry', a),
+      await peer.waitForTransfer('/trp/inquiry', b),
+    ];
     const approval = JSON.stringify({
       approved: { address: APPROVED_ELSEWHERE, callback: `${peer.base}/cb/mixed` },
     });
@@ -1432,12 +1397,7 @@ describe('what a peer gets wrong is refused, not applied', () => {
     ).toHaveLength(0);
 
     const id = await acceptedWithdrawal('wd-private-callback', PEER_UID);
-    const sent = await eventually(
-      async () =>
-        peer.hits.find((h) => h.path === '/trp/inquiry' && h.headers['request-identifier'] === id),
-      (h) => h !== undefined,
-      30_000,
-    );
+    const sent = await peer.waitForTransfer('/trp/inquiry', id);
     const approval = await trpSend(
       app.baseUrl,
       new URL(sent!.json.callback).pathname,
