@@ -11,6 +11,7 @@ import { startTestAppliance } from './helpers/appliance.js';
 import {
   SKIP_MESSAGE,
   launchChromium,
+  logInTab,
   newContext,
   saveScreenshot,
   skipWithoutChromium,
@@ -78,13 +79,7 @@ async function logIn(
   who: { login: string; password: string },
 ): Promise<Page> {
   const page = await context.newPage();
-  await page.goto('/dashboard/login');
-  await page.locator('input[name="login"]').fill(who.login);
-  await page.locator('input[name="password"]').fill(who.password);
-  await Promise.all([
-    page.waitForURL('**/dashboard/travelrule'),
-    page.getByRole('button', { name: 'Log in' }).click(),
-  ]);
+  await logInTab(page, who.login, who.password);
   return page;
 }
 

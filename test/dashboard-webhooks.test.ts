@@ -6,6 +6,7 @@ import { createOperator } from '../src/operators/operators.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import {
   launchChromium,
+  logInTab,
   newContext,
   SKIP_MESSAGE,
   skipWithoutChromium,
@@ -430,13 +431,7 @@ describe.skipIf(skipWithoutChromium)(
         dialogs.push(d.message());
         void d.dismiss();
       });
-      await page.goto('/dashboard/login');
-      await page.locator('input[name="login"]').fill('reviewer.w');
-      await page.locator('input[name="password"]').fill(PASSWORD);
-      await Promise.all([
-        page.waitForURL('**/dashboard/travelrule'),
-        page.getByRole('button', { name: 'Log in' }).click(),
-      ]);
+      await logInTab(page, 'reviewer.w', PASSWORD);
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await page.locator('#f-key').selectOption(key.id);
       await page.getByRole('button', { name: 'Show' }).click();

@@ -297,16 +297,17 @@ export function opsRoutes(deps: TravelRuleDeps, trustProxy: ProxyTrust | null): 
     requireOperator(deps.sql, 'reviewer'),
     async (c) => {
       const id = idParam(c);
+      const messageId = c.req.param('message_id') ?? '';
       parseInput(EmptyBody, await body(c));
       const sent = await sendMessageAgain(deps.sql, {
         transactionId: id,
-        messageId: c.req.param('message_id') ?? '',
+        messageId,
         actor: c.get('operator').login,
         maxAttempts: deps.maxAttempts,
         via: 'api',
       }).catch(opsError);
       return ok(c, {
-        message_id: c.req.param('message_id'),
+        message_id: messageId,
         kind: sent.kind,
         was: sent.was,
         status: 'pending',

@@ -309,7 +309,7 @@ async function cancelLateApproval(
   if (queued)
     log.info(
       { travelrule_id: row.id },
-      'travel rule approval of a cancelled transfer: the cancellation goes to its callback',
+      'travel rule approval of a transfer we will not make: the cancellation goes to its callback',
     );
 }
 

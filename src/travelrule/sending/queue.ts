@@ -110,24 +110,24 @@ export async function sendMessageAgain(
     via?: 'api';
   },
 ): Promise<{ kind: MessageKind; was: 'pending' | 'failed' }> {
-  const id = /^\d{1,18}$/.test(r.messageId) ? r.messageId : undefined;
+  const noSuchMessage = () =>
+    new TravelRuleError('not_found', 'message: this transaction has no such message');
+  const id = r.messageId;
+  if (!/^\d{1,18}$/.test(id)) throw noSuchMessage();
   return sql.begin(async (tx) => {
-    const [m] = id
-      ? await tx<
-          {
-            kind: MessageKind;
-            params: MessageParams;
-            status: MessageRow['status'];
-            in_status: string;
-          }[]
-        >`
-          select m.kind, m.params, m.status, t.status as in_status
-          from travelrule_messages m join travelrule_transactions t on t.id = m.transaction_id
-          where m.id = ${id} and m.transaction_id = ${r.transactionId}
-          for update of m`
-      : [];
-    if (!m || !id)
-      throw new TravelRuleError('not_found', 'message: this transaction has no such message');
+    const [m] = await tx<
+      {
+        kind: MessageKind;
+        params: MessageParams;
+        status: MessageRow['status'];
+        in_status: string;
+      }[]
+    >`
+      select m.kind, m.params, m.status, t.status as in_status
+      from travelrule_messages m join travelrule_transactions t on t.id = m.transaction_id
+      where m.id = ${id} and m.transaction_id = ${r.transactionId}
+      for update of m`;
+    if (!m) throw noSuchMessage();
     if (m.status === 'sent') throw new TravelRuleError('state', 'message: it was sent already');
     if (m.status === 'cancelled' || !sendsIn(m).includes(m.in_status))
       throw new TravelRuleError(
