@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { failedTravelRuleMessages } from '../src/monitoring/status.js';
 import { createOperator } from '../src/operators/operators.js';
+import { log } from '../src/log.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
+import { dashboardLogin } from './helpers/dashboard-client.js';
 import { call } from './helpers/http.js';
+import { captureLog } from './helpers/log-capture.js';
 import { Receiver } from './helpers/receiver.js';
 import { expectWebhookContract } from './helpers/webhook-contract.js';
 import { selfSignedLoopback } from './helpers/certs.js';
@@ -161,6 +164,7 @@ let db: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestAppliance>>;
 let key: { id: string; apikey: string };
 let reviewer: Record<string, string>;
+let reviewerLogin: { login: string; password: string };
 const peer = new Peer();
 /** The backend's travel rule webhook receiver. */
 const hooks = new Receiver();
@@ -182,6 +186,15 @@ async function idOf(ref: string): Promise<string> {
   return row!.id;
 }
 
+/** The travel rule webhooks enqueued for a transfer: their statuses, oldest first. */
+async function travelRuleWebhooks(ref: string): Promise<string[]> {
+  const rows = await db.sql<{ status: string }[]>`
+    select e.travelrule_status as status from webhook_events e
+    join travelrule_transactions t on t.id = e.travelrule_id
+    where t.transaction_ref = ${ref} order by e.id`;
+  return rows.map((r) => r.status);
+}
+
 /** A withdrawal to the VASP `vasp` created and accepted by a reviewer; its id. */
 async function acceptedWithdrawal(ref: string, vasp: string): Promise<string> {
   await api('POST', '/travelrule/create_tx', travelBody(ref, { beneficiary_vasp_id: vasp }));
@@ -196,6 +209,7 @@ beforeAll(async () => {
   await hooks.start();
   key = await createApiKey(db.sql, 'backend');
   const r = await createOperator(db.sql, 'rita.reviewer', 'reviewer');
+  reviewerLogin = r;
   reviewer = {
     authorization: 'Basic ' + Buffer.from(`${r.login}:${r.password}`).toString('base64'),
   };
@@ -419,6 +433,121 @@ describe('a deposit from an independent originator', () => {
       where t.transaction_ref = ${ref} and e.travelrule_status = 'TRANSACTION_CONFIRMED'`;
     expect(hooks!.n).toBe(1);
     expect((await statusOf(ref)).messages.map((m: any) => m.kind)).toEqual(['trp_resolution']);
+  });
+
+  it("takes the originator's word on a deposit that ended here: a cancellation is recorded, a transaction hash kept for the compliance team", async () => {
+    type Entry = { from_status: string; status: string; actor_type: string };
+    const lateEntries = (history: Entry[]) =>
+      history.filter((h) => h.actor_type === 'counterparty' && h.from_status === h.status);
+    /** A deposit approved to the originator; the path of its confirmation callback. */
+    const approvedDeposit = async (transfer: string): Promise<string> => {
+      await sendInquiry(app.baseUrl, INBOUND_TOKEN, {
+        callback: `${peer.base}/cb/${transfer}`,
+        vaspName: 'Independent Originator AG',
+        requestId: transfer,
+      });
+      const ref = `trp-${transfer}`;
+      await ops(`/transactions/${await idOf(ref)}/accept`);
+      await api('POST', '/travelrule/send_address', {
+        transaction_ref: ref,
+        address: BENEFICIARY_ADDRESS,
+      });
+      const approval = await peer.waitFor(`/cb/${transfer}`);
+      return new URL(approval.json.approved.callback).pathname;
+    };
+
+    // Cancelled here while it waited for the confirmation; the originator cancels too.
+    const cancelled = 'xfer-0047-cancelled-both';
+    const cancelledPath = await approvedDeposit(cancelled);
+    const cancelledRef = `trp-${cancelled}`;
+    await ops(`/transactions/${await idOf(cancelledRef)}/cancel`, { reason: 'no confirmation' });
+    const confirm = (path: string, transfer: string, body: object) =>
+      trpSend(app.baseUrl, path, JSON.stringify(body), { requestId: transfer });
+    expect((await confirm(cancelledPath, cancelled, { canceled: 'customer gave up' })).status).toBe(
+      204,
+    );
+    let status = await statusOf(cancelledRef);
+    expect(status.status).toBe('REJECTED');
+    expect(status.counterparty_reason).toBe('customer gave up');
+    expect(lateEntries(status.history)).toEqual([
+      expect.objectContaining({ from_status: 'REJECTED', status: 'REJECTED' }),
+    ]);
+    expect((await confirm(cancelledPath, cancelled, { canceled: 'again' })).status).toBe(204);
+    expect(lateEntries((await statusOf(cancelledRef)).history)).toHaveLength(1);
+
+    // Cancelled here, and the originator sends the funds all the same: its hash is kept, the
+    // transfer stays REJECTED, and the backend gets no TRANSACTION_CONFIRMED.
+    const sent = 'xfer-0048-sent-after-cancel';
+    const sentPath = await approvedDeposit(sent);
+    const sentRef = `trp-${sent}`;
+    await ops(`/transactions/${await idOf(sentRef)}/cancel`, { reason: 'no confirmation' });
+    const txid = `0x${'48'.repeat(32)}`;
+    const logs = captureLog();
+    const level = log.level;
+    log.level = 'warn'; // the test appliance logs nothing (TEST_LOG_LEVEL) unless asked
+    try {
+      // In capitals: the same hash, kept in lower case.
+      expect(
+        (await confirm(sentPath, sent, { txid: `0x${'48'.repeat(32).toUpperCase()}` })).status,
+      ).toBe(204);
+    } finally {
+      log.level = level;
+      logs.restore();
+    }
+    const warned = logs
+      .text()
+      .split('\n')
+      .filter((l) => /transaction hash for a transfer that had ended here/.test(l));
+    expect(warned).toHaveLength(1);
+    expect(JSON.parse(warned[0]!)).toMatchObject({ level: 40, status: 'REJECTED' });
+    status = await statusOf(sentRef);
+    expect(status).toMatchObject({ status: 'REJECTED', tx_hash: txid });
+    expect(lateEntries(status.history)).toEqual([
+      expect.objectContaining({ from_status: 'REJECTED', status: 'REJECTED' }),
+    ]);
+    expect(await travelRuleWebhooks(sentRef)).not.toContain('TRANSACTION_CONFIRMED');
+    expect((await confirm(sentPath, sent, { txid })).status).toBe(204);
+    const another = await confirm(sentPath, sent, { txid: `0x${'49'.repeat(32)}` });
+    expect(another.status).toBe(409);
+    expect((await statusOf(sentRef)).tx_hash).toBe(txid);
+    const page = await call(
+      app.baseUrl,
+      'GET',
+      `/ops/travelrule/transactions/${await idOf(sentRef)}`,
+      {
+        headers: reviewer,
+      },
+    );
+    expect(page.json.data).toMatchObject({ status: 'REJECTED', tx_hash: txid });
+    // The compliance team sees it on the transaction's page and on the operations page.
+    const dashboard = await dashboardLogin(
+      app.baseUrl,
+      reviewerLogin.login,
+      reviewerLogin.password,
+    );
+    const detail = await dashboard.get(`/dashboard/travelrule/${await idOf(sentRef)}`);
+    expect(detail.text).toContain('<p class="alert" id="sent-after-end">');
+    expect(detail.text).toContain(txid);
+    const operations = await dashboard.get('/dashboard/operations');
+    const section = operations.text.slice(operations.text.indexOf('id="sent-after-end"'));
+    expect(section).toContain(`data-transaction="${await idOf(sentRef)}"`);
+    expect(section.slice(0, section.indexOf('</section>'))).toContain(txid);
+
+    // Cancelled by the originator, then its hash: kept the same way.
+    const changed = 'xfer-0049-cancelled-then-sent';
+    const changedPath = await approvedDeposit(changed);
+    const changedRef = `trp-${changed}`;
+    expect((await confirm(changedPath, changed, { canceled: 'wrong amount' })).status).toBe(204);
+    expect((await statusOf(changedRef)).status).toBe('OTHER_VASP_REJECTED');
+    expect((await confirm(changedPath, changed, { txid: `0x${'4a'.repeat(32)}` })).status).toBe(
+      204,
+    );
+    status = await statusOf(changedRef);
+    expect(status).toMatchObject({
+      status: 'OTHER_VASP_REJECTED',
+      tx_hash: `0x${'4a'.repeat(32)}`,
+    });
+    expect(lateEntries(status.history)).toHaveLength(1);
   });
 
   it('refuses an amount given as a string, and an api-version it does not implement', async () => {
@@ -656,6 +785,88 @@ describe('a withdrawal to independent beneficiaries', () => {
       'OTHER_VASP_APPROVED',
     );
     expect(peer.hits.filter((h) => h.path.startsWith('/cb/late-approval'))).toHaveLength(1);
+  });
+
+  it("takes a rejection of a transfer it will not make (cancelled here, or its inquiry given up on), recording the beneficiary's reason", async () => {
+    type Entry = { from_status: string; status: string; actor_type: string };
+    const lateEntries = (history: Entry[]) =>
+      history.filter((h) => h.actor_type === 'counterparty' && h.from_status === h.status);
+
+    // Cancelled by an operator while it waited on the beneficiary.
+    const ref = 'wd-late-rejection';
+    const id = await acceptedWithdrawal(ref, PEER_UID);
+    const inquiry = await peer.waitForTransfer('/trp/inquiry', id);
+    await eventually(
+      async () => (await statusOf(ref)).messages,
+      (m) => m[0]?.status === 'sent',
+      30_000,
+    );
+    await ops(`/transactions/${id}/cancel`, { reason: 'customer withdrew' });
+    const back = (body: object) =>
+      trpSend(app.baseUrl, new URL(inquiry.json.callback).pathname, JSON.stringify(body), {
+        requestId: id,
+      });
+    const webhooksBefore = await travelRuleWebhooks(ref);
+    // Both sides agree no funds move: taken, not refused as a contradiction.
+    expect((await back({ rejected: 'unknown beneficiary' })).status).toBe(204);
+    let status = await statusOf(ref);
+    expect(status.status).toBe('REJECTED');
+    expect(status.counterparty_reason).toBe('unknown beneficiary');
+    expect(lateEntries(status.history)).toEqual([
+      expect.objectContaining({ from_status: 'REJECTED', status: 'REJECTED' }),
+    ]);
+    // The same rejection again changes nothing; one in other words is refused.
+    expect((await back({ rejected: 'unknown beneficiary' })).status).toBe(204);
+    const other = await back({ rejected: 'another reason' });
+    expect(other.status).toBe(409);
+    // An approval after its own rejection contradicts it: refused, no cancellation sent.
+    const approval = await back({
+      approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/after-late-rejection` },
+    });
+    expect(approval.status).toBe(409);
+    expect(approval.json.message).toMatch(/rejected it/);
+    status = await statusOf(ref);
+    expect(status.counterparty_reason).toBe('unknown beneficiary');
+    expect(lateEntries(status.history)).toHaveLength(1);
+    expect(status.messages.map((m: { kind: string }) => m.kind)).toEqual(['trp_inquiry']);
+    expect(peer.hits.filter((h) => h.path === '/cb/after-late-rejection')).toHaveLength(0);
+    // The backend was told the transfer ended; it hears nothing more.
+    expect(await travelRuleWebhooks(ref)).toEqual(webhooksBefore);
+
+    // Given up on (the server it went to refused it) while the beneficiary had it after all:
+    // its rejection replaces our word that the inquiry did not go through.
+    const refusedRef = 'wd-late-rejection-after-refusal';
+    const refusedId = await acceptedWithdrawal(refusedRef, REFUSING_UID);
+    await eventually(
+      async () => (await statusOf(refusedRef)).status,
+      (s) => s === 'OTHER_VASP_REJECTED',
+      30_000,
+    );
+    const asked = await peer.waitForTransfer('/trp/wrong-address', refusedId);
+    const answer = (body: object) =>
+      trpSend(app.baseUrl, new URL(asked.json.callback).pathname, JSON.stringify(body), {
+        requestId: refusedId,
+      });
+    expect((await answer({ rejected: 'sanctioned beneficiary' })).status).toBe(204);
+    status = await statusOf(refusedRef);
+    expect(status.status).toBe('OTHER_VASP_REJECTED');
+    expect(status.counterparty_reason).toBe('sanctioned beneficiary');
+    expect(lateEntries(status.history)).toEqual([
+      expect.objectContaining({
+        from_status: 'OTHER_VASP_REJECTED',
+        status: 'OTHER_VASP_REJECTED',
+      }),
+    ]);
+    expect((await answer({ rejected: 'sanctioned beneficiary' })).status).toBe(204);
+    expect((await answer({ rejected: 'changed its mind' })).status).toBe(409);
+    expect(
+      (
+        await answer({
+          approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/after-late-2` },
+        })
+      ).status,
+    ).toBe(409);
+    expect(lateEntries((await statusOf(refusedRef)).history)).toHaveLength(1);
   });
 
   it('answers an approval of an inquiry it gave up on (refused by the server it went to) with a cancellation; a rejected one stays rejected', async () => {

@@ -214,6 +214,33 @@ export async function failedTravelRuleMessages(
     limit ${limit}`;
 }
 
+export interface LateSentDeposit {
+  transaction_id: string;
+  transaction_ref: string;
+  status: string;
+  counterparty: string | null;
+  tx_hash: string;
+  at: Date;
+}
+
+/**
+ * Deposits whose originator VASP gave a transaction hash after the transfer had ended here (we
+ * rejected or cancelled it, or it cancelled it), newest first: funds may have arrived for a
+ * transfer that was not to happen, for the compliance team to follow up (src/travelrule/deposit.ts).
+ * The trigger is in the statement's text, not a parameter, so that a generic plan still matches
+ * the partial index travelrule_history_late_tx_hash (sql/0061).
+ */
+export async function depositsSentAfterEnd(sql: Sql, limit = 50): Promise<LateSentDeposit[]> {
+  return sql<LateSentDeposit[]>`
+    select t.id as transaction_id, t.transaction_ref, t.status, v.name as counterparty, t.tx_hash, h.at
+    from travelrule_history h
+    join travelrule_transactions t on t.id = h.transaction_id
+    left join vasps v on v.uid = t.counterparty_vasp_id
+    where h.trigger = 'counterparty_tx_hash_late' -- LATE_WORD.txHash, written out: the partial index
+    order by h.id desc
+    limit ${limit}`;
+}
+
 export interface AppCounts {
   streams: number;
   liveaml: number;

@@ -42,6 +42,8 @@ import {
   requestIdOrThrow,
   markOtherVaspRejected,
   onFreshRowIfMoved,
+  LATE_WORD,
+  recordLateWord,
 } from './flow.js';
 
 /**
@@ -368,6 +370,8 @@ export async function receiveConfirmation(
       onFreshRowIfMoved(deps.sql, t, async (row) => {
         if (row.status === 'TRANSACTION_CONFIRMED' && row.tx_hash === txid) return;
         if (reason) throw new TravelRuleError('invalid', `txid: ${reason} on ${row.network}`);
+        if (row.status === 'REJECTED' || row.status === 'OTHER_VASP_REJECTED')
+          return takeLateTxHash(deps, row, actor, txid);
         await deps.sql.begin(async (tx) => {
           await transition(tx, {
             id: row.id,
@@ -390,9 +394,68 @@ export async function receiveConfirmation(
   return moving(() =>
     onFreshRowIfMoved(deps.sql, t, async (row) => {
       if (row.status === 'OTHER_VASP_REJECTED') return;
+      if (row.status === 'REJECTED') return takeLateCancellation(deps, row, actor, reason);
       await deps.sql.begin((tx) =>
         markOtherVaspRejected(tx, row, { from: row.status, actor, reason }),
       );
     }),
   );
+}
+
+/**
+ * The originator's cancellation of a deposit we rejected or cancelled: both sides agree no funds
+ * move, so it is taken (204), not refused as a move the lifecycle does not have. The transfer
+ * stays REJECTED; its history records the cancellation (LATE_WORD.cancellation, with its
+ * reason), which becomes `counterparty_reason`. Another cancellation after it changes nothing,
+ * as after a cancellation that moved the transfer.
+ */
+async function takeLateCancellation(
+  deps: TravelRuleDeps,
+  row: TravelRuleTransaction,
+  actor: Actor,
+  reason: string,
+): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const earlier = await recordLateWord(tx, row, {
+      trigger: LATE_WORD.cancellation,
+      actor,
+      reason,
+    });
+    if (!earlier) await updateCounterparty(tx, row.id, { reason });
+  });
+}
+
+/**
+ * The originator's transaction hash for a deposit that had ended here (REJECTED: we rejected or
+ * cancelled it; OTHER_VASP_REJECTED: the originator cancelled it): it says it sent the funds all
+ * the same, to the address it was given, and they may be arriving. Refusing it (409) would lose
+ * the one pointer to them, so it is taken (204): the transfer keeps its status (it is not
+ * confirmed: no TRANSACTION_CONFIRMED webhook), the hash is kept as its `tx_hash`, and its history
+ * records the originator's word (LATE_WORD.txHash), for the compliance team, who see it on the
+ * transaction's page and in tx_status, and are told in a warning log line. The same hash again
+ * changes nothing; another one is refused.
+ */
+async function takeLateTxHash(
+  deps: TravelRuleDeps,
+  row: TravelRuleTransaction,
+  actor: Actor,
+  txid: string,
+): Promise<void> {
+  const taken = await deps.sql.begin(async (tx) => {
+    const earlier = await recordLateWord(tx, row, { trigger: LATE_WORD.txHash, actor });
+    if (earlier) {
+      if (earlier.txHash === txid) return false;
+      throw new TravelRuleError(
+        'state',
+        `the transfer is ${row.status}, and another transaction hash was given for it already: a different one is refused`,
+      );
+    }
+    await tx`update travelrule_transactions set tx_hash = ${txid}, updated_at = now() where id = ${row.id}`;
+    return true;
+  });
+  if (taken)
+    log.warn(
+      { travelrule_id: row.id, status: row.status },
+      'travel rule deposit: the originator VASP gave a transaction hash for a transfer that had ended here; the funds may arrive, the hash is on the transaction for the compliance team',
+    );
 }

@@ -20,6 +20,7 @@ import type { screenParties } from './screening.js';
 import {
   findByRef,
   getTransaction,
+  insertHistory,
   recordScreening,
   recordThreshold,
   updateCounterparty,
@@ -222,6 +223,49 @@ export function callbackOrThrow(
   });
   if (refusal) throw new TravelRuleError('invalid', `${field}: ${refusal}`);
   return url;
+}
+
+/**
+ * Triggers of the history rows that keep the other VASP's word on a transfer that had ended here
+ * before the word came (recordLateWord): a beneficiary's rejection of a withdrawal we will not
+ * make; an originator's cancellation, or its transaction hash, of a deposit we rejected or
+ * cancelled (or that it cancelled before).
+ */
+export const LATE_WORD = {
+  rejection: 'other_vasp_reject_late',
+  cancellation: 'counterparty_cancel_late',
+  txHash: 'counterparty_tx_hash_late',
+} as const;
+
+/**
+ * In the caller's transaction: records the other VASP's late word on a transfer in an ended
+ * status, which it keeps, as a history row from that status to itself (the actor, the trigger,
+ * the reason given, the time), the row locked first. When a word of the same trigger was
+ * recorded before, writes nothing and returns that one's reason and the transfer's tx_hash, for
+ * the caller to tell a repeat (taken again) from a different word (refused).
+ */
+export async function recordLateWord(
+  tx: TransactionSql,
+  t: { id: string; status: Status },
+  w: { trigger: (typeof LATE_WORD)[keyof typeof LATE_WORD]; actor: Actor; reason?: string },
+): Promise<{ reason: string | null; txHash: string | null } | undefined> {
+  const [now] = await tx<{ status: Status; tx_hash: string | null }[]>`
+    select status, tx_hash from travelrule_transactions where id = ${t.id} for update`;
+  if (!now) throw new TravelRuleError('not_found', 'unknown callback URL');
+  if (now.status !== t.status) throw new StatusChangedError(t.status, now.status);
+  const [earlier] = await tx<{ reason: string | null }[]>`
+    select reason from travelrule_history
+    where transaction_id = ${t.id} and trigger = ${w.trigger} order by id limit 1`;
+  if (earlier) return { reason: earlier.reason, txHash: now.tx_hash };
+  await insertHistory(tx, {
+    transactionId: t.id,
+    from: t.status,
+    to: t.status,
+    trigger: w.trigger,
+    actor: w.actor,
+    reason: w.reason,
+  });
+  return undefined;
 }
 
 /**

@@ -32,6 +32,8 @@ import {
   requestIdOrThrow,
   markOtherVaspRejected,
   onFreshRowIfMoved,
+  LATE_WORD,
+  recordLateWord,
 } from './flow.js';
 
 /**
@@ -206,8 +208,12 @@ export async function applyResolution(
     callbackOrThrow(deps, callback, 'approved.callback', vasp?.trp_tls_fingerprints);
     return moving(() =>
       onFreshRowIfMoved(deps.sql, t, async (row) => {
-        if (row.status === 'REJECTED' || (await gaveUp(deps, row)))
-          return cancelLateApproval(deps, row, callback);
+        if (await endedHere(deps, row)) return cancelLateApproval(deps, row, callback);
+        if (row.status === 'REJECTED' || row.status === 'OTHER_VASP_REJECTED')
+          throw new TravelRuleError(
+            'state',
+            `the transfer is ${row.status}: the beneficiary VASP rejected it, and an approval after its rejection is refused`,
+          );
         if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED') {
           // The same approval again (a retry) changes nothing; a different one is refused, as a
           // late rejection is: the address the caller paid or will pay to stays the one approved.
@@ -238,7 +244,8 @@ export async function applyResolution(
   const reason = resolution.rejected.slice(0, MAX_REASON_CHARS);
   return moving(() =>
     onFreshRowIfMoved(deps.sql, t, async (row) => {
-      if (row.status === 'OTHER_VASP_REJECTED') {
+      if (await endedHere(deps, row)) return takeLateRejection(deps, row, actor, reason);
+      if (row.status === 'OTHER_VASP_REJECTED' || row.status === 'REJECTED') {
         // The same rejection again (a retry) changes nothing; one in other words is refused, as
         // a different approval is: the reason the caller was given stays the first.
         if ((row.counterparty_reason ?? '') === reason) return;
@@ -255,24 +262,62 @@ export async function applyResolution(
 }
 
 /**
- * Whether the transfer is OTHER_VASP_REJECTED because its inquiry did not go through (its attempts
- * ran out unanswered, or the beneficiary's server refused it: inquiryUndeliverable), not because
- * the beneficiary VASP rejected it in a resolution: an approval after its own rejection is a
- * contradiction, and refused.
+ * Whether this side ended the transfer before the beneficiary VASP's word on it came: an
+ * operator cancelled it (REJECTED), or its inquiry did not go through (OTHER_VASP_REJECTED by
+ * Tollgate: its attempts ran out unanswered, or the beneficiary's server refused it:
+ * inquiryUndeliverable), and the beneficiary has not rejected it since (a late rejection,
+ * recorded by takeLateRejection, is its word). Not when the beneficiary itself rejected it, in a
+ * resolution or as an operator recorded: an approval after that contradicts it.
  */
-async function gaveUp(deps: TravelRuleDeps, row: TravelRuleTransaction): Promise<boolean> {
-  if (row.status !== 'OTHER_VASP_REJECTED') return false;
+async function endedHere(deps: TravelRuleDeps, row: TravelRuleTransaction): Promise<boolean> {
+  if (row.status !== 'REJECTED' && row.status !== 'OTHER_VASP_REJECTED') return false;
   const [last] = await deps.sql<{ actor_type: string }[]>`
     select actor_type from travelrule_history
-    where transaction_id = ${row.id} and to_status = 'OTHER_VASP_REJECTED'
+    where transaction_id = ${row.id} and to_status = ${row.status}
     order by id desc limit 1`;
-  return last?.actor_type === 'system';
+  return row.status === 'REJECTED'
+    ? last?.actor_type !== 'counterparty'
+    : last?.actor_type === 'system';
+}
+
+/**
+ * A rejection of a transfer this side will not make (endedHere): both sides agree no funds move,
+ * so it is taken (204), not refused as a contradiction. The transfer keeps its status; its
+ * history records the beneficiary's rejection (LATE_WORD.rejection, with its reason), which
+ * becomes `counterparty_reason` (for a transfer whose inquiry seemed not to go through, in place
+ * of ours: the beneficiary had it after all). The backend hears nothing more: it was told the
+ * transfer ended. The same rejection again changes nothing; one in other words is refused, as
+ * for any rejection.
+ */
+async function takeLateRejection(
+  deps: TravelRuleDeps,
+  row: TravelRuleTransaction,
+  actor: Actor,
+  reason: string,
+): Promise<void> {
+  const taken = await deps.sql.begin(async (tx) => {
+    const earlier = await recordLateWord(tx, row, { trigger: LATE_WORD.rejection, actor, reason });
+    if (earlier) {
+      if ((earlier.reason ?? '') === reason) return false;
+      throw new TravelRuleError(
+        'state',
+        'the transfer was rejected already, for another reason: a different rejection is refused',
+      );
+    }
+    await updateCounterparty(tx, row.id, { reason });
+    return true;
+  });
+  if (taken)
+    log.info(
+      { travelrule_id: row.id, status: row.status },
+      'travel rule rejection of a transfer we will not make: taken, its reason recorded',
+    );
 }
 
 /**
  * An approval of a transfer this side will not make: an operator cancelled it (REJECTED) while
  * it waited on the beneficiary VASP, or its inquiry did not go through (OTHER_VASP_REJECTED,
- * gaveUp) while the beneficiary had it after all. The transfer had no
+ * endedHere) while the beneficiary had it after all. The transfer had no
  * callback to tell the beneficiary on: the approval, come late, is taken (204) and answered as
  * TRP answers a transfer the originator will not make, with a confirmation carrying `canceled`
  * on the approval's callback. Once: the same approval again (a retry, or one repeated after a

@@ -192,6 +192,14 @@ export const TransactionPage: FC<TransactionPageProps> = (p) => {
             : '.'}
         </p>
       ) : null}
+      {t.direction === 'incoming' &&
+      t.tx_hash &&
+      (t.status === 'REJECTED' || t.status === 'OTHER_VASP_REJECTED') ? (
+        <p class="alert" id="sent-after-end">
+          {`The originator VASP gave a transaction hash after this transfer was ${t.status === 'REJECTED' ? 'rejected or cancelled here' : 'cancelled by it'}: it says it sent the funds all the same, and they may have arrived at the beneficiary address. Transaction hash: `}
+          <code>{t.tx_hash}</code>
+        </p>
+      ) : null}
       <section id="summary" aria-labelledby="h-summary">
         <h2 id="h-summary">Summary</h2>
         <dl>

@@ -16,6 +16,7 @@ import {
   deleteJob,
   failedJobs,
   failedTravelRuleMessages,
+  depositsSentAfterEnd,
   givenUpDeliveries,
   jobQueueCounts,
   recentDeliveryFailures,
@@ -61,18 +62,29 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const page = async (c: DashContext, notice: { flash?: string; error?: string } = {}) => {
     const session = c.get('session');
     const admin = roleAllows(session.operator.role, 'admin');
-    const [networks, queues, failed, givenUp, deliveries, messages, counts, backfills, disabled] =
-      await Promise.all([
-        indexerStatus(sql),
-        jobQueueCounts(sql),
-        failedJobs(sql, SHOWN_ROWS),
-        givenUpDeliveries(sql, SHOWN_ROWS),
-        recentDeliveryFailures(sql, SHOWN_ROWS),
-        failedTravelRuleMessages(sql, SHOWN_ROWS),
-        appCounts(sql),
-        listBackfills(sql, SHOWN_ROWS),
-        disabledEndpoints(deliveriesDeps(deps)),
-      ]);
+    const [
+      networks,
+      queues,
+      failed,
+      givenUp,
+      deliveries,
+      messages,
+      counts,
+      backfills,
+      disabled,
+      sentAfterEnd,
+    ] = await Promise.all([
+      indexerStatus(sql),
+      jobQueueCounts(sql),
+      failedJobs(sql, SHOWN_ROWS),
+      givenUpDeliveries(sql, SHOWN_ROWS),
+      recentDeliveryFailures(sql, SHOWN_ROWS),
+      failedTravelRuleMessages(sql, SHOWN_ROWS),
+      appCounts(sql),
+      listBackfills(sql, SHOWN_ROWS),
+      disabledEndpoints(deliveriesDeps(deps)),
+      depositsSentAfterEnd(sql, SHOWN_ROWS),
+    ]);
     const ActionForm = ({
       action,
       label,
@@ -512,6 +524,41 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
               </a>
             </p>
           )}
+        </section>
+        <section id="sent-after-end" aria-labelledby="h-sent-after-end">
+          <h2 id="h-sent-after-end">Deposits sent after they ended</h2>
+          <table>
+            <caption>{`The latest ${SHOWN_ROWS}, newest first: the originator VASP gave a transaction hash after the transfer was rejected or cancelled; the funds may have arrived`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Given</th>
+                <th scope="col">Transaction</th>
+                <th scope="col">Status</th>
+                <th scope="col">Originator VASP</th>
+                <th scope="col">Transaction hash</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sentAfterEnd.map((d) => (
+                <tr data-transaction={d.transaction_id}>
+                  <td>
+                    <Time at={d.at} />
+                  </td>
+                  <td>
+                    <a href={`/dashboard/travelrule/${d.transaction_id}`}>
+                      <bdi>{v(d.transaction_ref)}</bdi>
+                    </a>
+                  </td>
+                  <td>{d.status}</td>
+                  <td>{d.counterparty ? <bdi>{v(d.counterparty)}</bdi> : '—'}</td>
+                  <td>
+                    <code>{d.tx_hash}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {sentAfterEnd.length === 0 ? <p>None.</p> : null}
         </section>
         <section id="counts" aria-labelledby="h-counts">
           <h2 id="h-counts">Counts</h2>
