@@ -55,7 +55,13 @@ import {
   DtiTable,
   missingKey,
   missingKeys,
+  leafCertificate,
 } from './travelrule/index.js';
+
+/** The certificate TRP's GET /identity shows, from its PEM file; none without one. */
+function identityCertificateOf(file: string | undefined): string | undefined {
+  return file === undefined ? undefined : leafCertificate(readFileSync(file, 'utf8'), file);
+}
 
 /** How long a stop waits for the indexers' blocks in hand (see the stop below). */
 export const INDEXERS_STOP_MS = 15_000;
@@ -264,6 +270,10 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
       indexedNetworks: networks.map((n) => n.symbol),
       publicUrl: '',
       trpUrl: '',
+      // TRP's GET /identity: the certificate this VASP presents, else its TRP listener's.
+      identityCertificate: identityCertificateOf(
+        tr.trp_client_cert_file ?? tr.trp_server_cert_file,
+      ),
       maxAttempts: config.webhook_max_attempts,
       // A minute's worth may come at once.
       inquiryBuckets:

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -443,6 +443,17 @@ describe('two Tollgates over TRP v3.1', () => {
       404,
     );
     expect((await call(a.trp, 'GET', '/dashboard', { clientCert: certs.b })).status).toBe(404);
+  });
+
+  it("tells anyone who it is at GET /identity on the TRP listener: B's name and the certificate A pins for it", async () => {
+    // No client certificate, no TRP headers: identity discovery comes before any trust.
+    const id = await call(b.trp, 'GET', '/identity');
+    expect(id.status).toBe(200);
+    expect(id.headers['api-version']).toBe('3.1.0');
+    // No LEI configured: the name and the certificate only.
+    expect(Object.keys(id.json).sort()).toEqual(['name', 'x509']);
+    expect(id.json.name).toBe(B.name);
+    expect(new X509Certificate(id.json.x509).fingerprint256).toBe(certs.b.fingerprint);
   });
 
   it('a forged resolution or confirmation, from a certificate not pinned for the transfer, or none, is refused and changes nothing', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeTravelAddress, encodeTravelAddress } from '../src/travelrule/trp/travel-address.js';
 import type { AddressInfo } from 'node:net';
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { failedTravelRuleMessages } from '../src/monitoring/status.js';
@@ -1195,6 +1196,25 @@ describe('a message whose answer never came back', () => {
     expect(settled[0]).toMatchObject({ kind: 'trp_inquiry', status: 'cancelled' });
     expect(settled[0].last_error).toMatch(
       /^not sent again: the transaction is REJECTED; an attempt at \S+Z went out whole and its answer was lost: the other VASP may have it$/,
+    );
+  });
+});
+
+describe('identity discovery', () => {
+  it('answers GET /identity at the host of its TRP endpoint with its name, LEI and certificate, to anyone', async () => {
+    // As TRP's client finds it: the path of the endpoint's URL replaced by /identity.
+    const url = new URL('/identity', app.baseUrl);
+    const res = await call(app.baseUrl, 'GET', url.pathname);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['api-version']).toBe('3.1.0');
+    expect(Object.keys(res.json).sort()).toEqual(['lei', 'name', 'x509']);
+    expect(res.json.name).toBe('Tollgate VASP');
+    expect(res.json.lei).toBe('529900T8BM49AURSDO55');
+    // The certificate Tollgate presents on its TRP requests: the one a counterparty pins.
+    expect(new X509Certificate(res.json.x509).fingerprint256).toBe(clientFingerprint);
+    expect(res.json.x509).toMatch(
+      /^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n$/,
     );
   });
 });

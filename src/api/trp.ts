@@ -27,7 +27,8 @@ function trpError(err: unknown): never {
  * The inbound TRP endpoints (under /trp/v3, outside /v2: other VASPs have no API key). The
  * token in each path says what a message is about (an inquiry URL handed to one directory VASP,
  * a Travel Address, the callback URL of one transfer); the client certificate of the connection
- * says who sent it, and both must agree (src/travelrule/peer.ts). Served by the mutual-TLS
+ * says who sent it, and both must agree (src/travelrule/peer.ts). `GET /identity` says who this
+ * VASP is (src/travelrule/trp/identity.ts). Served by the mutual-TLS
  * listener (createTrpApp) when travel_rule.trp_port is set, else on the API port.
  */
 export function trpInbound(deps: TravelRuleDeps): Hono {
@@ -46,6 +47,11 @@ export function trpInbound(deps: TravelRuleDeps): Hono {
     deps.config.trp_require_client_cert
       ? (peer) => identifySender(deps.sql, deps.config, peer).then(() => {}, trpError)
       : undefined,
+    {
+      name: deps.config.vasp_name,
+      ...(deps.config.vasp_lei ? { lei: deps.config.vasp_lei } : {}),
+      ...(deps.identityCertificate ? { x509: deps.identityCertificate } : {}),
+    },
   );
 }
 

@@ -65,6 +65,11 @@ export interface TravelRuleDeps {
   publicUrl: string;
   /** Where other VASPs send TRP messages: inquiry URLs, callbacks, Travel Addresses. */
   trpUrl: string;
+  /**
+   * This VASP's certificate as TRP's `GET /identity` shows it (PEM, leafCertificate): the one
+   * its TRP requests present, else the TRP listener's; none configured: the identity has none.
+   */
+  identityCertificate?: string;
   maxAttempts: number;
   /** Private ranges counterparties' TRP URLs may point into (travel_rule.trp_allow_cidrs). */
   allow: AllowList;

@@ -120,4 +120,5 @@ export {
 export { checkOutgoing, createOutgoing, receiveResolution, sendTxHash } from './withdrawal.js';
 export { transactionStatus, type TransactionStatusView } from './status-view.js';
 export { DtiTable } from './trp/assets.js';
+export { leafCertificate, type TrpIdentity } from './trp/identity.js';
 export { issueTravelAddress, type IssuedTravelAddress } from './travel-addresses.js';

@@ -14,6 +14,7 @@ import {
   type Resolution,
 } from './messages.js';
 import type { DtiTable } from './assets.js';
+import type { TrpIdentity } from './identity.js';
 import { badStrings, parseJsonExact, utf8Text } from '../../json.js';
 import { isJsonType, unsupportedEncoding } from '../../net/content-encoding.js';
 
@@ -269,7 +270,8 @@ function validated<T>(result: { ok: true; value: T } | { ok: false; message: str
 }
 
 /**
- * The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`. `admit`, when
+ * The TRP endpoints, to be mounted with `app.route('/', trpRoutes(handlers))`, and `GET /identity`
+ * when `identity` is given (src/travelrule/trp/identity.ts). `admit`, when
  * given, runs before the body is read and may refuse the connection's sender outright (throwing a
  * TrpHttpError); the handlers still check that the sender is the one the token belongs to.
  */
@@ -277,8 +279,18 @@ export function trpRoutes(
   handlers: TrpInboundHandlers,
   dtis: DtiTable,
   admit?: (peer: TrpPeer) => Promise<void>,
+  identity?: TrpIdentity,
 ): Hono {
   const app = new Hono();
+  // Identity discovery: public (what any counterparty may learn before it sends), so no client
+  // certificate, api-version or request-identifier is asked for; the answer says the version
+  // spoken, as every TRP answer does.
+  if (identity) {
+    const body = JSON.stringify(identity);
+    app.get('/identity', (c) =>
+      c.body(body, 200, { 'content-type': 'application/json', 'api-version': TRP_VERSION }),
+    );
+  }
   app.post('/trp/v3/inquiries/:token', (c) =>
     serve(
       c,
