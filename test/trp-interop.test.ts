@@ -204,6 +204,31 @@ async function acceptedWithdrawal(ref: string, vasp: string): Promise<string> {
   return id;
 }
 
+/**
+ * A withdrawal to the VASP whose server refuses its inquiry (404), given up on: its id, and how
+ * the beneficiary, which had the inquiry after all, answers on the callback the inquiry named.
+ */
+async function givenUpWithdrawal(
+  ref: string,
+): Promise<{ id: string; answer: (body: object) => ReturnType<typeof trpSend> }> {
+  const id = await acceptedWithdrawal(ref, REFUSING_UID);
+  await eventually(
+    async () => (await statusOf(ref)).status,
+    (s) => s === 'OTHER_VASP_REJECTED',
+    30_000,
+  );
+  const inquiry = await peer.waitForTransfer('/trp/wrong-address', id);
+  const callback = new URL(inquiry.json.callback).pathname;
+  return {
+    id,
+    answer: (body) => trpSend(app.baseUrl, callback, JSON.stringify(body), { requestId: id }),
+  };
+}
+
+/** A transfer's history entries that keep a word of the other VASP come late (status to itself). */
+const lateEntries = (history: { from_status: string; status: string; actor_type: string }[]) =>
+  history.filter((h) => h.actor_type === 'counterparty' && h.from_status === h.status);
+
 beforeAll(async () => {
   db = await freshDatabase();
   await peer.start();
@@ -437,9 +462,6 @@ describe('a deposit from an independent originator', () => {
   });
 
   it("takes the originator's word on a deposit that ended here: a cancellation is recorded, a transaction hash kept for the compliance team", async () => {
-    type Entry = { from_status: string; status: string; actor_type: string };
-    const lateEntries = (history: Entry[]) =>
-      history.filter((h) => h.actor_type === 'counterparty' && h.from_status === h.status);
     /** A deposit approved to the originator; the path of its confirmation callback. */
     const approvedDeposit = async (transfer: string): Promise<string> => {
       await sendInquiry(app.baseUrl, INBOUND_TOKEN, {
@@ -789,10 +811,6 @@ describe('a withdrawal to independent beneficiaries', () => {
   });
 
   it("takes a rejection of a transfer it will not make (cancelled here, or its inquiry given up on), recording the beneficiary's reason", async () => {
-    type Entry = { from_status: string; status: string; actor_type: string };
-    const lateEntries = (history: Entry[]) =>
-      history.filter((h) => h.actor_type === 'counterparty' && h.from_status === h.status);
-
     // Cancelled by an operator while it waited on the beneficiary.
     const ref = 'wd-late-rejection';
     const id = await acceptedWithdrawal(ref, PEER_UID);
@@ -837,17 +855,7 @@ describe('a withdrawal to independent beneficiaries', () => {
     // Given up on (the server it went to refused it) while the beneficiary had it after all:
     // its rejection replaces our word that the inquiry did not go through.
     const refusedRef = 'wd-late-rejection-after-refusal';
-    const refusedId = await acceptedWithdrawal(refusedRef, REFUSING_UID);
-    await eventually(
-      async () => (await statusOf(refusedRef)).status,
-      (s) => s === 'OTHER_VASP_REJECTED',
-      30_000,
-    );
-    const asked = await peer.waitForTransfer('/trp/wrong-address', refusedId);
-    const answer = (body: object) =>
-      trpSend(app.baseUrl, new URL(asked.json.callback).pathname, JSON.stringify(body), {
-        requestId: refusedId,
-      });
+    const { answer } = await givenUpWithdrawal(refusedRef);
     expect((await answer({ rejected: 'sanctioned beneficiary' })).status).toBe(204);
     status = await statusOf(refusedRef);
     expect(status.status).toBe('OTHER_VASP_REJECTED');
@@ -872,16 +880,7 @@ describe('a withdrawal to independent beneficiaries', () => {
 
   it('answers an approval of an inquiry it gave up on (refused by the server it went to) with a cancellation; a rejected one stays rejected', async () => {
     const ref = 'wd-approval-after-refusal';
-    const id = await acceptedWithdrawal(ref, REFUSING_UID);
-    await eventually(
-      async () => (await statusOf(ref)).status,
-      (s) => s === 'OTHER_VASP_REJECTED',
-      30_000,
-    );
-    const inquiry = await peer.waitForTransfer('/trp/wrong-address', id);
-    const resolution = new URL(inquiry.json.callback).pathname;
-    const answer = (body: object) =>
-      trpSend(app.baseUrl, resolution, JSON.stringify(body), { requestId: id });
+    const { answer } = await givenUpWithdrawal(ref);
     const approval = {
       approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/after-refusal` },
     };
@@ -897,21 +896,10 @@ describe('a withdrawal to independent beneficiaries', () => {
 
     // A cancellation the beneficiary refuses: tx_status still says why the transfer ended.
     const refusedRef = 'wd-approval-after-refusal-2';
-    const refusedId = await acceptedWithdrawal(refusedRef, REFUSING_UID);
-    const second = await peer.waitForTransfer('/trp/wrong-address', refusedId);
-    await eventually(
-      async () => (await statusOf(refusedRef)).status,
-      (s) => s === 'OTHER_VASP_REJECTED',
-      30_000,
-    );
-    const refusedApproval = await trpSend(
-      app.baseUrl,
-      new URL(second.json.callback).pathname,
-      JSON.stringify({
-        approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/refuse-cancel` },
-      }),
-      { requestId: refusedId },
-    );
+    const refused = await givenUpWithdrawal(refusedRef);
+    const refusedApproval = await refused.answer({
+      approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/refuse-cancel` },
+    });
     expect(refusedApproval.status).toBe(204);
     type Sent = { kind: string; status: string };
     const ended = await eventually(
