@@ -27,6 +27,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /docs/openapi.json',
   'GET /docs/init.js',
   'GET /docs/redoc.standalone.js',
+  // TRP's identity discovery: who this VASP is, for any counterparty before it trusts us.
+  'GET /identity',
 ]);
 /** The e-mailed view link: its `q` token is the credential, not an API key (answers 403 HTML). */
 const VIEW_LINK = `GET ${API_BASE}/travelrule/transaction/:id`;

@@ -47,11 +47,11 @@ export function trpInbound(deps: TravelRuleDeps): Hono {
     deps.config.trp_require_client_cert
       ? (peer) => identifySender(deps.sql, deps.config, peer).then(() => {}, trpError)
       : undefined,
-    {
+    () => ({
       name: deps.config.vasp_name,
       ...(deps.config.vasp_lei ? { lei: deps.config.vasp_lei } : {}),
       ...(deps.identityCertificate ? { x509: deps.identityCertificate } : {}),
-    },
+    }),
   );
 }
 

@@ -279,18 +279,19 @@ export function trpRoutes(
   handlers: TrpInboundHandlers,
   dtis: DtiTable,
   admit?: (peer: TrpPeer) => Promise<void>,
-  identity?: TrpIdentity,
+  identity?: () => TrpIdentity,
 ): Hono {
   const app = new Hono();
   // Identity discovery: public (what any counterparty may learn before it sends), so no client
   // certificate, api-version or request-identifier is asked for; the answer says the version
   // spoken, as every TRP answer does.
-  if (identity) {
-    const body = JSON.stringify(identity);
+  if (identity)
     app.get('/identity', (c) =>
-      c.body(body, 200, { 'content-type': 'application/json', 'api-version': TRP_VERSION }),
+      c.body(JSON.stringify(identity()), 200, {
+        'content-type': 'application/json',
+        'api-version': TRP_VERSION,
+      }),
     );
-  }
   app.post('/trp/v3/inquiries/:token', (c) =>
     serve(
       c,
