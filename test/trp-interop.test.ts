@@ -663,6 +663,18 @@ describe('a withdrawal to independent beneficiaries', () => {
     const [row] =
       await db.sql`select beneficiary_address from travelrule_transactions where id = ${id}`;
     expect(row!.beneficiary_address).toBe(BENEFICIARY_ADDRESS.toLowerCase());
+    // A rejection after the approval contradicts it: refused, saying so; nothing changes.
+    const revoked = await trpSend(
+      app.baseUrl,
+      resolution,
+      JSON.stringify({ rejected: 'changed our mind' }),
+      { requestId: id },
+    );
+    expect(revoked.status).toBe(409);
+    expect(revoked.json.message).toBe(
+      'the transfer is WAITING_TX_HASH: the beneficiary VASP approved it already, and a rejection after its approval is refused',
+    );
+    expect((await statusOf(ref)).status).toBe('WAITING_TX_HASH');
 
     // The hash goes to the confirmation callback under the same identifier.
     await api('POST', '/travelrule/send_tx_hash', {

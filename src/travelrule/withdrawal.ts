@@ -245,6 +245,13 @@ export async function applyResolution(
   return moving(() =>
     onFreshRowIfMoved(deps.sql, t, async (row) => {
       if (await endedHere(deps, row)) return takeLateRejection(deps, row, actor, reason);
+      // A rejection after its own approval contradicts it: refused, so that the beneficiary knows
+      // it was not taken (the caller may be sending the funds); an operator can still cancel.
+      if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED')
+        throw new TravelRuleError(
+          'state',
+          `the transfer is ${row.status}: the beneficiary VASP approved it already, and a rejection after its approval is refused`,
+        );
       if (row.status === 'OTHER_VASP_REJECTED' || row.status === 'REJECTED') {
         // The same rejection again (a retry) changes nothing; one in other words is refused, as
         // a different approval is: the reason the caller was given stays the first.
