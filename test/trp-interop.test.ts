@@ -225,6 +225,31 @@ async function givenUpWithdrawal(
   };
 }
 
+/**
+ * A withdrawal whose inquiry the beneficiary has, cancelled by an operator while it waits on the
+ * beneficiary (TRP gives no callback to tell it on yet): its id, and how the beneficiary answers
+ * on the callback the inquiry named.
+ */
+async function cancelledWhileWaiting(
+  ref: string,
+): Promise<{ id: string; answer: (body: object) => ReturnType<typeof trpSend> }> {
+  const id = await acceptedWithdrawal(ref, PEER_UID);
+  const inquiry = await peer.waitForTransfer('/trp/inquiry', id);
+  await eventually(
+    async () => (await statusOf(ref)).messages,
+    (m) => m[0]?.status === 'sent',
+    30_000,
+  );
+  expect(
+    (await ops(`/transactions/${id}/cancel`, { reason: 'customer withdrew' })).json.data,
+  ).toEqual({ status: 'REJECTED' });
+  const callback = new URL(inquiry.json.callback).pathname;
+  return {
+    id,
+    answer: (body) => trpSend(app.baseUrl, callback, JSON.stringify(body), { requestId: id }),
+  };
+}
+
 /** A transfer's history entries that keep a word of the other VASP come late (status to itself). */
 const lateEntries = (history: { from_status: string; status: string; actor_type: string }[]) =>
   history.filter((h) => h.actor_type === 'counterparty' && h.from_status === h.status);
@@ -779,27 +804,9 @@ describe('a withdrawal to independent beneficiaries', () => {
 
   it('answers an approval that comes after an operator cancelled the transfer with a cancellation on its callback, once', async () => {
     const ref = 'wd-late-approval';
-    const id = await acceptedWithdrawal(ref, PEER_UID);
-    const inquiry = await peer.waitForTransfer('/trp/inquiry', id);
-    await eventually(
-      async () => (await statusOf(ref)).messages,
-      (m) => m[0]?.status === 'sent',
-      30_000,
-    );
-    // Cancelled while it waits on the beneficiary: TRP gives no callback to tell it on yet.
-    expect(
-      (await ops(`/transactions/${id}/cancel`, { reason: 'customer withdrew' })).json.data,
-    ).toEqual({ status: 'REJECTED' });
-    const resolution = new URL(inquiry.json.callback).pathname;
+    const { id, answer } = await cancelledWhileWaiting(ref);
     const approve = (callback: string) =>
-      trpSend(
-        app.baseUrl,
-        resolution,
-        JSON.stringify({
-          approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}${callback}` },
-        }),
-        { requestId: id },
-      );
+      answer({ approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}${callback}` } });
     expect((await approve('/cb/late-approval')).status).toBe(204);
     const cancellation = await peer.waitFor('/cb/late-approval');
     expect(cancellation.headers['request-identifier']).toBe(id);
@@ -825,18 +832,7 @@ describe('a withdrawal to independent beneficiaries', () => {
   it("takes a rejection of a transfer it will not make (cancelled here, or its inquiry given up on), recording the beneficiary's reason", async () => {
     // Cancelled by an operator while it waited on the beneficiary.
     const ref = 'wd-late-rejection';
-    const id = await acceptedWithdrawal(ref, PEER_UID);
-    const inquiry = await peer.waitForTransfer('/trp/inquiry', id);
-    await eventually(
-      async () => (await statusOf(ref)).messages,
-      (m) => m[0]?.status === 'sent',
-      30_000,
-    );
-    await ops(`/transactions/${id}/cancel`, { reason: 'customer withdrew' });
-    const back = (body: object) =>
-      trpSend(app.baseUrl, new URL(inquiry.json.callback).pathname, JSON.stringify(body), {
-        requestId: id,
-      });
+    const { answer: back } = await cancelledWhileWaiting(ref);
     const webhooksBefore = await travelRuleWebhooks(ref);
     // Both sides agree no funds move: taken, not refused as a contradiction.
     expect((await back({ rejected: 'unknown beneficiary' })).status).toBe(204);
