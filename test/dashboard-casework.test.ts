@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import {
-  launchChromium,
-  logInTab,
-  newContext,
-  SKIP_MESSAGE,
-  skipWithoutChromium,
-} from './helpers/browser.js';
+import { describeInChromium, logInTab } from './helpers/browser.js';
 import { csrfOf, type DashboardClient, dashboardLogin } from './helpers/dashboard-client.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -385,53 +378,42 @@ describe('a message to the other VASP that failed', () => {
   });
 });
 
-describe.skipIf(skipWithoutChromium)(
-  `casework in a real browser${skipWithoutChromium ? ` (${SKIP_MESSAGE})` : ''}`,
-  () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
+describeInChromium('casework in a real browser', (chromium) => {
+  it('takes a case, writes a note, and finds the case in "assigned to me"', async () => {
+    const { id, ref } = await incoming();
+    const context = await chromium.context(app.baseUrl);
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
     });
-    afterAll(async () => {
-      await browser?.close();
-    });
+    await logInTab(tab, 'second.c', PASSWORD);
+    await tab.getByRole('link', { name: ref }).click();
+    await tab.waitForURL(`**${page(id)}`);
 
-    it('takes a case, writes a note, and finds the case in "assigned to me"', async () => {
-      const { id, ref } = await incoming();
-      const context = await newContext(browser, app.baseUrl);
-      const tab = await context.newPage();
-      const errors: string[] = [];
-      tab.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      await logInTab(tab, 'second.c', PASSWORD);
-      await tab.getByRole('link', { name: ref }).click();
-      await tab.waitForURL(`**${page(id)}`);
+    await Promise.all([
+      tab.waitForURL(`**${page(id)}?done=assign*`),
+      tab.getByRole('button', { name: 'Assign to me' }).click(),
+    ]);
+    expect(await tab.locator('#assignee').textContent()).toMatch(/^Assigned to second\.c since/);
 
-      await Promise.all([
-        tab.waitForURL(`**${page(id)}?done=assign*`),
-        tab.getByRole('button', { name: 'Assign to me' }).click(),
-      ]);
-      expect(await tab.locator('#assignee').textContent()).toMatch(/^Assigned to second\.c since/);
+    const note = 'Asked the originator VASP for the purpose.\nWaiting for their answer.';
+    await tab.getByLabel('Add a note').fill(note);
+    await Promise.all([
+      tab.waitForURL(`**${page(id)}?done=note*`),
+      tab.getByRole('button', { name: 'Add note' }).click(),
+    ]);
+    expect(await tab.locator('.notes .note-body').last().textContent()).toBe(note);
 
-      const note = 'Asked the originator VASP for the purpose.\nWaiting for their answer.';
-      await tab.getByLabel('Add a note').fill(note);
-      await Promise.all([
-        tab.waitForURL(`**${page(id)}?done=note*`),
-        tab.getByRole('button', { name: 'Add note' }).click(),
-      ]);
-      expect(await tab.locator('.notes .note-body').last().textContent()).toBe(note);
-
-      await tab.goto('/dashboard/travelrule');
-      await tab.getByLabel('Assigned to').selectOption('second.c');
-      await Promise.all([
-        tab.waitForURL('**/dashboard/travelrule?*assignee=second.c*'),
-        tab.getByRole('button', { name: 'Search' }).click(),
-      ]);
-      const row = tab.locator(`tr[data-id="${id}"]`);
-      expect(await row.locator('td.assignee').textContent()).toBe('second.c');
-      expect(errors).toEqual([]);
-      await context.close();
-    });
-  },
-);
+    await tab.goto('/dashboard/travelrule');
+    await tab.getByLabel('Assigned to').selectOption('second.c');
+    await Promise.all([
+      tab.waitForURL('**/dashboard/travelrule?*assignee=second.c*'),
+      tab.getByRole('button', { name: 'Search' }).click(),
+    ]);
+    const row = tab.locator(`tr[data-id="${id}"]`);
+    expect(await row.locator('td.assignee').textContent()).toBe('second.c');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

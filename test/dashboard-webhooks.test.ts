@@ -1,16 +1,9 @@
-import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import {
-  launchChromium,
-  logInTab,
-  newContext,
-  SKIP_MESSAGE,
-  skipWithoutChromium,
-} from './helpers/browser.js';
+import { describeInChromium, logInTab } from './helpers/browser.js';
 import { fundedWallet, randomAddress } from './helpers/chain.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -412,45 +405,34 @@ describe('endpoints', () => {
   }, 120_000);
 });
 
-describe.skipIf(skipWithoutChromium)(
-  `the page in a real browser${skipWithoutChromium ? ` (${SKIP_MESSAGE})` : ''}`,
-  () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
+describeInChromium('the page in a real browser', (chromium) => {
+  it("shows the receiver's hostile answer as text: no script runs, no dialog opens", async () => {
+    const context = await chromium.context(app.baseUrl);
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
     });
-    afterAll(async () => {
-      await browser?.close();
-    });
-
-    it("shows the receiver's hostile answer as text: no script runs, no dialog opens", async () => {
-      const context = await newContext(browser, app.baseUrl);
-      const page = await context.newPage();
-      const dialogs: string[] = [];
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
-      });
-      await logInTab(page, 'reviewer.w', PASSWORD);
-      await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.locator('#f-key').selectOption(key.id);
-      await page.getByRole('button', { name: 'Show' }).click();
-      await page.locator('#f-address').fill(hostileAddress);
-      await page.getByRole('button', { name: 'Filter' }).click();
-      const row = page.locator(`#attempts tr[data-event="${hostileEvent}"][data-attempt="1"]`);
-      await expect(row.locator('code.excerpt')).toBeDefined();
-      expect(await row.locator('code.excerpt').textContent()).toBe(HOSTILE);
-      expect(await page.locator('#attempts script, #attempts img').count()).toBe(0);
-      expect(await page.evaluate(() => document.scripts.length)).toBe(0);
-      await page.waitForTimeout(300);
-      expect(dialogs).toEqual([]);
-      // The page's own form works in the browser: redeliver the event (delivered by now).
-      await row.getByRole('button', { name: `Redeliver event ${hostileEvent}` }).click();
-      await expect(page.locator('[role=status]').textContent()).resolves.toContain(
-        'queued for delivery again',
-      );
-      expect(dialogs).toEqual([]);
-      await context.close();
-    });
-  },
-);
+    await logInTab(page, 'reviewer.w', PASSWORD);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.locator('#f-key').selectOption(key.id);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('#f-address').fill(hostileAddress);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const row = page.locator(`#attempts tr[data-event="${hostileEvent}"][data-attempt="1"]`);
+    await expect(row.locator('code.excerpt')).toBeDefined();
+    expect(await row.locator('code.excerpt').textContent()).toBe(HOSTILE);
+    expect(await page.locator('#attempts script, #attempts img').count()).toBe(0);
+    expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    // The page's own form works in the browser: redeliver the event (delivered by now).
+    await row.getByRole('button', { name: `Redeliver event ${hostileEvent}` }).click();
+    await expect(page.locator('[role=status]').textContent()).resolves.toContain(
+      'queued for delivery again',
+    );
+    expect(dialogs).toEqual([]);
+    await context.close();
+  });
+});

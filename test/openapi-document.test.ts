@@ -4,17 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { API_ONLY, startTestAppliance } from './helpers/appliance.js';
-import {
-  SKIP_MESSAGE,
-  launchChromium,
-  newContext,
-  saveScreenshot,
-  skipWithoutChromium,
-} from './helpers/browser.js';
+import { describeInChromium, saveScreenshot } from './helpers/browser.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 
@@ -152,18 +145,9 @@ describe('the OpenAPI document', () => {
   });
 });
 
-describe.skipIf(skipWithoutChromium)('the /docs page in a real browser', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    if (skipWithoutChromium) console.warn(SKIP_MESSAGE);
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+describeInChromium('the /docs page in a real browser', (chromium) => {
   it('renders the reference from the appliance alone: no other origin, no CSP violation, no error', async () => {
-    const context = await newContext(browser, app.baseUrl);
+    const context = await chromium.context(app.baseUrl);
     const page = await context.newPage();
     const origins = new Set<string>();
     const problems: string[] = [];

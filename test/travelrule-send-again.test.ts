@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
-import {
-  launchChromium,
-  logInTab,
-  newContext,
-  SKIP_MESSAGE,
-  skipWithoutChromium,
-} from './helpers/browser.js';
+import { describeInChromium, logInTab } from './helpers/browser.js';
 import { type DashboardClient, dashboardLogin } from './helpers/dashboard-client.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -320,50 +313,39 @@ describe('refused, changing nothing', () => {
   });
 });
 
-describe.skipIf(skipWithoutChromium)(
-  `in a real browser${skipWithoutChromium ? ` (${SKIP_MESSAGE})` : ''}`,
-  () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
-    });
+describeInChromium('in a real browser', (chromium) => {
+  it('a reviewer clicks "Send again" and sees the message sent', async () => {
+    const cb = await callback((_r, i) => (i === 0 ? 404 : 204));
+    const { id, ref } = await incoming(cb);
+    const page = `/dashboard/travelrule/${id}`;
+    await reviewer.submit(page, `${page}/reject`, { reason: 'not our customer' });
+    const failed = await messageOnce(id, 'failed');
 
-    it('a reviewer clicks "Send again" and sees the message sent', async () => {
-      const cb = await callback((_r, i) => (i === 0 ? 404 : 204));
-      const { id, ref } = await incoming(cb);
-      const page = `/dashboard/travelrule/${id}`;
-      await reviewer.submit(page, `${page}/reject`, { reason: 'not our customer' });
-      const failed = await messageOnce(id, 'failed');
-
-      const context = await newContext(browser, app.baseUrl);
-      const tab = await context.newPage();
-      const errors: string[] = [];
-      tab.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      await logInTab(tab, 'rita.reviewer', PASSWORD);
-      await tab.goto(`/dashboard/travelrule?status=&ref=${encodeURIComponent(ref)}`);
-      await tab.getByRole('link', { name: ref }).click();
-      await tab.waitForURL(`**${page}`);
-      const row = tab.locator(`#message-${failed.id}`);
-      expect(await row.locator('td').nth(1).textContent()).toBe('failed');
-      await Promise.all([
-        tab.waitForURL(`**${page}?done=send_again*`),
-        row.getByRole('button', { name: 'Send again' }).click(),
-      ]);
-      expect(await tab.getByRole('status').textContent()).toBe(
-        'The message is sent again now, with a fresh round of attempts.',
-      );
-      await cb.waitFor((all) => all.length === 2);
-      await messageOnce(id, 'sent');
-      await tab.reload();
-      expect(await row.locator('td').nth(1).textContent()).toBe('sent');
-      expect(await row.getByRole('button').count()).toBe(0);
-      expect(errors).toEqual([]);
-      await context.close();
+    const context = await chromium.context(app.baseUrl);
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
     });
-  },
-);
+    await logInTab(tab, 'rita.reviewer', PASSWORD);
+    await tab.goto(`/dashboard/travelrule?status=&ref=${encodeURIComponent(ref)}`);
+    await tab.getByRole('link', { name: ref }).click();
+    await tab.waitForURL(`**${page}`);
+    const row = tab.locator(`#message-${failed.id}`);
+    expect(await row.locator('td').nth(1).textContent()).toBe('failed');
+    await Promise.all([
+      tab.waitForURL(`**${page}?done=send_again*`),
+      row.getByRole('button', { name: 'Send again' }).click(),
+    ]);
+    expect(await tab.getByRole('status').textContent()).toBe(
+      'The message is sent again now, with a fresh round of attempts.',
+    );
+    await cb.waitFor((all) => all.length === 2);
+    await messageOnce(id, 'sent');
+    await tab.reload();
+    expect(await row.locator('td').nth(1).textContent()).toBe('sent');
+    expect(await row.getByRole('button').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
 
 /**
  * A real Chromium for the dashboard's browser tests, driven by playwright-core (which never
@@ -36,6 +37,38 @@ export async function launchChromium(): Promise<Browser> {
   // as any other user the sandbox stays on.
   const asRoot = process.getuid?.() === 0;
   return chromium.launch({ executablePath, headless: true, args: asRoot ? ['--no-sandbox'] : [] });
+}
+
+/** The browser of a `describeInChromium` block, launched before its tests run. */
+export interface Chromium {
+  /** A fresh context (own cookies) on `baseURL`, as `newContext` makes. */
+  context(baseURL: string): Promise<BrowserContext>;
+}
+
+/**
+ * A describe block whose tests use a real Chromium: launched before anything else the block sets
+ * up (so that on CI a missing browser fails the file first) and closed after its tests. Off CI
+ * without a browser the block is skipped, and its title says why.
+ */
+export function describeInChromium(title: string, tests: (chromium: Chromium) => void): void {
+  describe.skipIf(skipWithoutChromium)(
+    `${title}${skipWithoutChromium ? ` (${SKIP_MESSAGE})` : ''}`,
+    () => {
+      let browser: Browser | undefined;
+      beforeAll(async () => {
+        browser = await launchChromium();
+      });
+      afterAll(async () => {
+        await browser?.close();
+      });
+      tests({
+        context(baseURL) {
+          if (!browser) throw new Error('Chromium is not launched: use it inside a test or hook');
+          return newContext(browser, baseURL);
+        },
+      });
+    },
+  );
 }
 
 /** A fresh context (own cookies) that accepts the test appliance's self-signed certificate. */
