@@ -12,6 +12,7 @@ import { failedTravelRuleMessages } from '../src/monitoring/status.js';
 import { createOperator } from '../src/operators/operators.js';
 import { log } from '../src/log.js';
 import { upsertVasp } from '../src/travelrule/vasps.js';
+import { LATE_WORD, recordLateWord } from '../src/travelrule/flow.js';
 import { startTestAppliance } from './helpers/appliance.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { eventually } from './helpers/eventually.js';
@@ -884,6 +885,48 @@ describe('a withdrawal to independent beneficiaries', () => {
       ).status,
     ).toBe(409);
     expect(lateEntries((await statusOf(refusedRef)).history)).toHaveLength(1);
+  });
+
+  it('refuses an approval that finds a late rejection recorded while it waited for the row: no cancellation is sent', async () => {
+    const ref = 'wd-late-race';
+    const { id, answer: back } = await cancelledWhileWaiting(ref);
+    let approval: ReturnType<typeof back> | undefined;
+    // Hold the row while the approval comes: it has found the transfer ended here, with no word
+    // of the beneficiary yet, and waits for the row. The beneficiary's rejection lands meanwhile.
+    await db.sql.begin(async (tx) => {
+      await tx`select 1 from travelrule_transactions where id = ${id} for update`;
+      approval = back({
+        approved: { address: BENEFICIARY_ADDRESS, callback: `${peer.base}/cb/late-race` },
+      });
+      await eventually(
+        async () =>
+          (
+            await db.sql<{ n: number }[]>`
+              select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`
+          )[0]!.n,
+        (n) => n === 1,
+        30_000,
+      );
+      expect(
+        await recordLateWord(
+          tx,
+          { id, status: 'REJECTED' },
+          {
+            trigger: LATE_WORD.rejection,
+            actor: { type: 'counterparty', id: PEER_UID },
+            reason: 'unknown beneficiary',
+          },
+        ),
+      ).toBeUndefined();
+    });
+    const answered = await approval!;
+    expect(answered.status).toBe(409);
+    expect(answered.json.message).toMatch(/rejected it/);
+    const status = await statusOf(ref);
+    expect(status.messages.map((m: { kind: string }) => m.kind)).toEqual(['trp_inquiry']);
+    expect(lateEntries(status.history)).toHaveLength(1);
+    expect(peer.hits.filter((h) => h.path === '/cb/late-race')).toHaveLength(0);
   });
 
   it('answers an approval of an inquiry it gave up on (refused by the server it went to) with a cancellation; a rejected one stays rejected', async () => {

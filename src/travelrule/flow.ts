@@ -243,6 +243,23 @@ export const LATE_WORD = {
 } as const;
 
 /**
+ * In the caller's transaction: locks the row of a transfer that ended here, for the other VASP's
+ * late word on it, and returns what the word is checked against. StatusChangedError when the
+ * status is no longer the one the caller saw (the word is then taken on the row as it is now).
+ */
+export async function lockEnded(
+  tx: TransactionSql,
+  t: { id: string; status: Status },
+): Promise<{ tx_hash: string | null; counterparty_callback: string | null }> {
+  const [now] = await tx<
+    { status: Status; tx_hash: string | null; counterparty_callback: string | null }[]
+  >`select status, tx_hash, counterparty_callback from travelrule_transactions where id = ${t.id} for update`;
+  if (!now) throw new TravelRuleError('not_found', 'unknown callback URL');
+  if (now.status !== t.status) throw new StatusChangedError(t.status, now.status);
+  return now;
+}
+
+/**
  * In the caller's transaction: records the other VASP's late word on a transfer in an ended
  * status, which it keeps, as a history row from that status to itself (the actor, the trigger,
  * the reason given, the time), the row locked first. When a word of the same trigger was
@@ -254,10 +271,7 @@ export async function recordLateWord(
   t: { id: string; status: Status },
   w: { trigger: (typeof LATE_WORD)[keyof typeof LATE_WORD]; actor: Actor; reason?: string },
 ): Promise<{ reason: string | null; txHash: string | null } | undefined> {
-  const [now] = await tx<{ status: Status; tx_hash: string | null }[]>`
-    select status, tx_hash from travelrule_transactions where id = ${t.id} for update`;
-  if (!now) throw new TravelRuleError('not_found', 'unknown callback URL');
-  if (now.status !== t.status) throw new StatusChangedError(t.status, now.status);
+  const now = await lockEnded(tx, t);
   const [earlier] = await tx<{ reason: string | null }[]>`
     select reason from travelrule_history
     where transaction_id = ${t.id} and trigger = ${w.trigger} order by id limit 1`;

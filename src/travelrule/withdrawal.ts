@@ -33,6 +33,7 @@ import {
   markOtherVaspRejected,
   onFreshRowIfMoved,
   LATE_WORD,
+  lockEnded,
   recordLateWord,
 } from './flow.js';
 
@@ -210,10 +211,7 @@ export async function applyResolution(
       onFreshRowIfMoved(deps.sql, t, async (row) => {
         if (await endedHere(deps, row)) return cancelLateApproval(deps, row, callback);
         if (row.status === 'REJECTED' || row.status === 'OTHER_VASP_REJECTED')
-          throw new TravelRuleError(
-            'state',
-            `the transfer is ${row.status}: the beneficiary VASP rejected it, and an approval after its rejection is refused`,
-          );
+          throw rejectedBefore(row.status);
         if (row.status === 'WAITING_TX_HASH' || row.status === 'COMPLETED') {
           // The same approval again (a retry) changes nothing; a different one is refused, as a
           // late rejection is: the address the caller paid or will pay to stays the one approved.
@@ -265,6 +263,14 @@ export async function applyResolution(
         markOtherVaspRejected(tx, row, { from: 'OTHER_VASP_PENDING', actor, reason }),
       );
     }),
+  );
+}
+
+/** The refusal of an approval that comes after the beneficiary VASP's own rejection. */
+function rejectedBefore(status: string): TravelRuleError {
+  return new TravelRuleError(
+    'state',
+    `the transfer is ${status}: the beneficiary VASP rejected it, and an approval after its rejection is refused`,
   );
 }
 
@@ -337,13 +343,17 @@ async function cancelLateApproval(
   callback: string,
 ): Promise<void> {
   const queued = await deps.sql.begin(async (tx) => {
-    const [locked] = await tx<{ counterparty_callback: string | null }[]>`
-      select counterparty_callback from travelrule_transactions where id = ${row.id} for update`;
+    const locked = await lockEnded(tx, row);
+    // A late rejection recorded since endedHere looked: the approval now contradicts it.
+    const [rejected] = await tx`
+      select 1 from travelrule_history
+      where transaction_id = ${row.id} and trigger = ${LATE_WORD.rejection} limit 1`;
+    if (rejected) throw rejectedBefore(row.status);
     const [told] = await tx`
       select 1 from travelrule_messages
       where transaction_id = ${row.id} and kind = 'trp_confirmation' limit 1`;
     if (told) {
-      if (locked?.counterparty_callback === callback) return false;
+      if (locked.counterparty_callback === callback) return false;
       throw new TravelRuleError(
         'state',
         `the transfer is ${row.status}: the other VASP was told it is cancelled, on another callback`,
