@@ -21,6 +21,7 @@ export default defineConfig({
       'test/liveaml-worker.test.ts',
       'test/liveaml-worker-reorg.test.ts',
       'test/aml-onchain-lists.test.ts',
+      'test/aml-value-flows.test.ts',
       'test/restart.test.ts',
     ],
   },

@@ -125,7 +125,8 @@ export async function explainAnalysis(
   const own = await sql<{ category: string; source: string; name: string }[]>`
     select category, source, name from labels where address = any(${labelSubjects(network, address)}::text[]) and network = any(${nets}::text[])
     order by category, source`;
-  // Native values with each counterparty and the address's volume (EVM only).
+  // Native values with each counterparty and the address's volume (EVM only; a reverted
+  // transaction moved none).
   const values = new Map<string, { sent: bigint; received: bigint }>();
   let volume = 0n;
   if (evm) {
@@ -135,7 +136,7 @@ export async function explainAnalysis(
         coalesce(sum(t.value) filter (where t.from_address <> ${address}), 0)::text as received
       from (select distinct tx_hash from evm_tx_addresses where address = ${address} and network = ${network}) x
       join evm_transactions t on t.network = ${network} and t.hash = x.tx_hash
-      where t.from_address = ${address} or t.to_address = ${address}
+      where (t.from_address = ${address} or t.to_address = ${address}) and t.status is distinct from 0
       group by 1`;
     for (const r of rows) {
       const sent = BigInt(r.sent);

@@ -12,6 +12,7 @@ import {
 } from '../aml/index.js';
 import type { AmlConfig } from '../config/aml.js';
 import { recordEvent, type Trigger } from './events.js';
+import { labelSubjects } from '../chains/address/index.js';
 
 /**
  * The live AML risk worker (task `liveaml_check`, enqueued by src/liveaml/enqueue-checks.ts): one
@@ -82,7 +83,9 @@ const labelNetworks = (network: string) =>
   networkInfo(network)?.family === 'evm' ? [network, EVM_SCOPE] : [network];
 
 /**
- * The tags a transaction brings to `address`, set-based. Its counterparties in this transaction
+ * The tags a transaction brings to `address`, set-based: the address's own labels when the
+ * transaction has a counterparty of it (a labelled address that exchanges value does something
+ * risky each time: X), and what its counterparties bring. Its counterparties in this transaction
  * are the other addresses the transaction touched (the family's address table) that are also
  * counterparties of `address` in address_edges (so, as for exposure: sender/recipient and
  * token-transfer parties on EVM, spender/payee pairs on Bitcoin-family chains). A counterparty
@@ -100,7 +103,7 @@ export async function hashTagsOf(
   const nets = labelNetworks(check.network);
   const rows = await sql<
     {
-      level: 'direct' | 'indirect';
+      level: 'base' | 'direct' | 'indirect';
       category: string;
       counterparty: string;
       labelled: string;
@@ -113,6 +116,10 @@ export async function hashTagsOf(
       where a.network = ${check.network} and a.block_number = ${check.blockNumber.toString()} and a.tx_hash = ${check.txHash}
         and a.address <> ${check.address}
     ), hits as (
+      select 'base' as level, l.category, ${check.address} as counterparty, ${check.address} as labelled, l.source
+        from labels l where l.address = any(${labelSubjects(check.network, check.address)}::text[])
+          and l.network = any(${nets}::text[]) and exists (select 1 from cp)
+      union all
       select 'direct' as level, l.category, cp.address as counterparty, cp.address as labelled, l.source from cp
         join labels l on l.address = cp.address and l.network = any(${nets}::text[])
       union all
@@ -133,8 +140,12 @@ export async function hashTagsOf(
       .filter((r) => r.level === level)
       .map((r) => r.category)
       .filter(isBaseTag);
-  const tags = trueTags(buildTags({ base: [], direct: of('direct'), indirect: of('indirect') }));
+  const tags = trueTags(
+    buildTags({ base: of('base'), direct: of('direct'), indirect: of('indirect') }),
+  );
+  // A tag of the address itself comes through no counterparty.
   const triggeredBy = known
+    .filter((r) => r.level !== 'base')
     .map((r) => ({
       tag: `${r.level}_${r.category}`,
       counterparty: r.counterparty,

@@ -215,13 +215,18 @@ async function insertBlocks(
 }
 
 /**
- * The counterparties of a transaction: sender and recipient (or the contract it created), and
- * the parties of each token transfer. Kept in step with `evmPairsAbove` below.
+ * The counterparties of a transaction, as value flows: the sender and the recipient (or the
+ * contract it created) when native coin moved (a value above 0, and the transaction did not
+ * revert), and the parties of each token transfer. A call that moved no coin does not link its
+ * sender with the contract it called: a token contract, a DEX router or any contract everyone
+ * calls would otherwise link every caller with every other, sanctioned ones included (a hub),
+ * and its token transfers name who paid whom. Kept in step with `evmPairsAbove` below and with
+ * sql/0062 (which rebuilt the graph by this rule).
  */
 function evmPairs(t: EvmTransaction): [string, string][] {
   const pairs: [string, string][] = [];
   const to = t.to ?? t.contractAddress;
-  if (to) pairs.push([t.from, to]);
+  if (to && t.value > 0n && t.status !== 0) pairs.push([t.from, to]);
   for (const x of decodeTransfers(t.logs)) pairs.push([x.from, x.to]);
   return pairs;
 }
@@ -231,6 +236,7 @@ function evmPairsAbove(tx: TransactionSql, network: string, above: string) {
   return tx`
     select hash as tx, from_address as a, coalesce(to_address, contract_address) as b from evm_transactions
     where network = ${network} and block_number > ${above} and coalesce(to_address, contract_address) is not null
+      and value > 0 and status is distinct from 0
     union all
     select tx_hash, from_address, to_address from evm_token_transfers where network = ${network} and block_number > ${above}`;
 }
