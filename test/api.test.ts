@@ -33,7 +33,7 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 
 function expectError(res: { status: number; json: any }, httpStatus: number, number: number) {
   expect(res.status).toBe(httpStatus);
-  expect(res.json).toMatchObject({ code: number, status: number });
+  expect(res.json, res.json?.message).toMatchObject({ code: number, status: number });
   expect(typeof res.json.message).toBe('string');
   expect(res.json.message).not.toMatch(/at .*\.ts:|select |insert |postgres/i);
 }
@@ -332,6 +332,36 @@ describe('validation', () => {
     });
   });
 
+  it('refuses a body field the route does not take, naming those it takes; apikey is taken in the body', async () => {
+    const { apikey } = await createApiKey(db.sql, 'fields');
+    const address = randomAddress();
+    // A misspelt optional field was ignored: OK, and no stream made.
+    const typo = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+      headers: { apikey },
+      body: { address, webhook: hook, stream_webhok: hook },
+    });
+    expectError(typo, 400, 5000);
+    expect(typo.json.message).toBe(
+      'stream_webhok: not a field of POST /liveaml/create, which takes address, webhook, stream_webhook, from_block (and apikey)',
+    );
+    expect(
+      await db.sql`select 1 from tracked_addresses where address = ${address.toLowerCase()}`,
+    ).toHaveLength(0);
+    // Nothing of a field's name that is not a name goes into the message.
+    const odd = await call(app.baseUrl, 'POST', '/v2/stream/pause', {
+      headers: { apikey },
+      body: { address, 'select * from api_keys': 1 },
+    });
+    expectError(odd, 400, 5000);
+    expect(odd.json.message).toBe(
+      'The body has a field POST /stream/pause does not take: it takes address (and apikey)',
+    );
+    const inBody = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
+      body: { apikey, address, webhook: hook },
+    });
+    expect(inBody.json).toEqual({ code: 0, message: 'OK', data: null });
+  });
+
   it('refuses a stream no indexed network would ever call, and addresses of networks it cannot stream', async () => {
     const { apikey } = await createApiKey(db.sql, 'families');
     // This appliance indexes eth alone: a Bitcoin-family address's stream would never fire (it
@@ -419,7 +449,12 @@ describe('validation', () => {
         app.baseUrl,
         method,
         method === 'GET' ? `${path}?address=${encodeURIComponent(address)}` : path,
-        { headers: { apikey }, ...(method === 'POST' ? { body: { address, webhook: hook } } : {}) },
+        {
+          headers: { apikey },
+          ...(method === 'POST'
+            ? { body: path.endsWith('/create') ? { address, webhook: hook } : { address } }
+            : {}),
+        },
       );
       expectError(res, 400, 5002);
       return (res.json.detail ?? res.json.message) as string;
@@ -616,12 +651,16 @@ describe('validation', () => {
       expectError(lone, 400, 5000);
       expect(lone.json.message).toMatch(/half of a UTF-16 surrogate pair/);
     }
-    // A whole pair (an emoji, escaped) is text like any other.
+    // A whole pair (an emoji, escaped) is text like any other: the body is read, and its field
+    // x is then refused as a field stream/create does not take.
     const pair = await call(app.baseUrl, 'POST', '/v2/stream/create', {
       headers: h(),
       body: `{"address":"${randomAddress()}","webhook":"${hook}","x":"\\ud83d\\ude00"}`,
     });
-    expect(pair.json).toMatchObject({ code: 0 });
+    expectError(pair, 400, 5000);
+    expect(pair.json.message).toBe(
+      'x: not a field of POST /stream/create, which takes address, webhook, aml_webhook, from_block (and apikey)',
+    );
   });
 
   it('answers bodies over the limit with 413 JSON', async () => {
