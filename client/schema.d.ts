@@ -1322,6 +1322,8 @@ export interface operations {
                     aml_webhook?: string;
                     /** @description Not in the spec. The address's past transactions in the indexed blocks from this block number on (on each indexed network of its family) are sent first, in chain order (by `sequence`), with `"replay": true` in the body; then live ones. A replayed transaction with enough confirmations is sent once, confirmed. Events this stream already had are not sent again. The answer's X-Tollgate-Replayed header says how many were queued, X-Tollgate-History how far the indexed history reaches. */
                     from_block?: number | string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -1966,6 +1968,8 @@ export interface operations {
                     stream_webhook?: string;
                     /** @description Not in the spec. The address's past transactions in the indexed blocks from this block number on (each indexed network of its family) are checked first, in chain order, and a risky one raises its alert with `"replay": true`; alerts of live transactions come after them. Only the live AML webhook is replayed (not the stream). The answer's X-Tollgate-History header says how far the indexed history reaches. */
                     from_block?: number | string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -2771,6 +2775,8 @@ export interface operations {
                     beneficiary_vasp_id?: string;
                     /** @description Not in the spec: the beneficiary's Travel Address (ta…, lnurl1…) or TRP inquiry URL (https). When given, the inquiry goes there, whatever the directory says. */
                     beneficiary_travel_address?: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -3336,6 +3342,8 @@ export interface operations {
                     beneficiary_vasp_id?: string;
                     /** @description Not in the spec: the beneficiary's Travel Address (ta…, lnurl1…) or TRP inquiry URL (https). When given, the inquiry goes there, whatever the directory says. */
                     beneficiary_travel_address?: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -3441,6 +3449,8 @@ export interface operations {
                      */
                     network: "eth" | "bsc" | "polygon" | "avalanche" | "arb" | "op" | "bitcoin" | "litecoin" | "doge" | "trx" | "xrp" | "solana" | "ada" | "stellar" | "sui" | "ton" | "dot" | "apt" | "vet" | "algo" | "atom" | "xtz" | "eos";
                     address: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -3654,6 +3664,8 @@ export interface operations {
                     /** @description The caller's reference of the transaction (at most 255 characters). */
                     transaction_ref: string;
                     transaction_hash: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -3804,6 +3816,8 @@ export interface operations {
                     /** @description The caller's reference of the transaction (at most 255 characters). */
                     transaction_ref: string;
                     address: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -4356,6 +4370,8 @@ export interface operations {
                     created_at: string;
                     /** @description Not accepted here (the sender has no protocol). */
                     beneficiary_vasp_id?: unknown;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -4483,6 +4499,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range. */
                     url: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -4701,6 +4719,8 @@ export interface operations {
                 "application/json": {
                     /** @description The event's id, or its webhook-id (msg_<id>) as the receiver saw it. */
                     event_id: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -4789,6 +4809,8 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "stream" | "aml" | "travelrule";
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -4871,6 +4893,8 @@ export interface operations {
                     kind?: "stream" | "aml" | "travelrule";
                     /** @description http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range. */
                     url?: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -4950,6 +4974,8 @@ export interface operations {
                 "application/json": {
                     /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
                     address: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -5026,6 +5052,8 @@ export interface operations {
                 "application/json": {
                     /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
                     address: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -5102,6 +5130,8 @@ export interface operations {
                 "application/json": {
                     /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
                     address: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -5178,6 +5208,8 @@ export interface operations {
                 "application/json": {
                     /** @description Wallet address, exactly as on its chain (no surrounding spaces). EVM: 0x and 40 hex digits, a mixed-case one with a valid EIP-55 checksum; Bitcoin-family: base58check or bech32/bech32m, checksum verified. */
                     address: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -5254,6 +5286,8 @@ export interface operations {
                 "application/json": {
                     /** @description Hours the replaced secret keeps signing beside the new one: 0 to 168, fractions allowed (default 24). */
                     overlap_hours?: number | string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };
@@ -5397,6 +5431,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL that receives the webhooks; must not resolve to a private, loopback or link-local address unless the operator allows that range. */
                     url: string;
+                    /** @description The API key, when it is not sent in the apikey header, the query or as the basic-auth username. */
+                    apikey?: string;
                 };
             };
         };

@@ -118,6 +118,10 @@ describe('the OpenAPI document', () => {
       if (op.requestBody) {
         expect(op.requestBody.content['application/json'].example, where).toBeTypeOf('object');
         expect(Object.keys(op.responses), where).toContain('413');
+        // Closed at the top: a field the route does not take is refused (5000); apikey is taken.
+        const schema = op.requestBody.content['application/json'].schema;
+        expect(schema.additionalProperties, where).toBe(false);
+        expect(schema.properties.apikey, where).toMatchObject({ type: 'string' });
       }
       // Every required parameter has an example (optional ones may show their default).
       for (const p of op.parameters ?? [])

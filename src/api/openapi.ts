@@ -180,6 +180,27 @@ function openObjects(value: unknown): unknown {
   return out;
 }
 
+/**
+ * A request body's top level is closed: a field the route does not take is refused (route.ts,
+ * refuseUnknownFields), so the document says so, and names `apikey`, which every body may carry.
+ * A client that validates against the document learns of a misspelt field before sending it.
+ */
+function closedBody(body: z.ZodType, schema: Json): Json {
+  if (!(body instanceof z.ZodObject)) return schema;
+  return {
+    ...schema,
+    properties: {
+      ...(schema.properties as Json),
+      apikey: {
+        type: 'string',
+        description:
+          'The API key, when it is not sent in the apikey header, the query or as the basic-auth username.',
+      },
+    },
+    additionalProperties: false,
+  };
+}
+
 /** `/travelrule/send_tx_hash` → `travelruleSendTxHash`; with the method first where a path has several. */
 export function operationId(spec: RouteSpec, methodsOfPath: number): string {
   const words = spec.path
@@ -295,7 +316,7 @@ function operation(
       required: true,
       content: {
         'application/json': {
-          schema: schemas.convert(spec.body, 'input'),
+          schema: closedBody(spec.body, schemas.convert(spec.body, 'input')),
           ...(example !== undefined ? { example } : {}),
         },
       },
