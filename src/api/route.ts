@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthEnv } from './auth.js';
 import { readJsonBody } from './body.js';
-import { parseInput, queryParams } from './schemas.js';
+import { echoable, parseInput, queryParams } from './schemas.js';
 import { ApiError, apiErrorOf, DomainError, ErrorNumber } from '../errors.js';
 import type { ApiKey } from '../keys/index.js';
 
@@ -100,6 +100,11 @@ export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly R
     );
 }
 
+/** The first name of `given` a route does not take; `apikey` is taken everywhere (auth.ts). */
+function untaken(given: object, taken: readonly string[]): string | undefined {
+  return Object.keys(given).find((k) => k !== 'apikey' && !taken.includes(k));
+}
+
 /**
  * Query parameters a route does not take are refused, not ignored: `network=polygon` on the wallet
  * routes, which read every network, answered as if it had filtered (found by an outside probe),
@@ -107,9 +112,9 @@ export function mountRoutes(app: Hono<AuthEnv>, base: string, routes: readonly R
  */
 function refuseUnknownParams(spec: RouteSpec, params: Record<string, string>): void {
   const taken = spec.query instanceof z.ZodObject ? Object.keys(spec.query.shape) : [];
-  const unknown = Object.keys(params).find((k) => k !== 'apikey' && !taken.includes(k));
+  const unknown = untaken(params, taken);
   if (unknown === undefined) return;
-  const name = /^[\w.-]{1,40}$/.test(unknown) ? unknown : 'a parameter';
+  const name = echoable(unknown) ? unknown : 'a parameter';
   const takes = taken.length
     ? `takes ${taken.join(', ')} (and apikey) in the query`
     : spec.body
@@ -132,15 +137,14 @@ function refuseUnknownFields(spec: RouteSpec, body: unknown): void {
   if (!(spec.body instanceof z.ZodObject)) return;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const taken = Object.keys(spec.body.shape);
-  // The API key may come in the body, as in the query (auth.ts).
-  const unknown = Object.keys(body).find((k) => k !== 'apikey' && !taken.includes(k));
+  const unknown = untaken(body, taken);
   if (unknown === undefined) return;
   const fields = `${taken.join(', ')} (and apikey)`;
   const where = `${spec.method.toUpperCase()} ${spec.path}`;
   throw new ApiError(
     400,
     ErrorNumber.BAD_REQUEST,
-    /^[\w.-]{1,40}$/.test(unknown)
+    echoable(unknown)
       ? `${unknown}: not a field of ${where}, which takes ${fields}`
       : `The body has a field ${where} does not take: it takes ${fields}`,
   );

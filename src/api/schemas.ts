@@ -95,6 +95,9 @@ export function envelope<T extends z.ZodType>(data: T, paged = false) {
   });
 }
 
+/** Whether a name the caller sent may be put into a message (a plain name, not their text). */
+export const echoable = (name: string): boolean => /^[\w.-]{1,40}$/.test(name);
+
 /**
  * The query string's parameters, each given once. A parameter given twice (`address=A&address=B`)
  * is refused rather than one of its values picked: a proxy, a gateway or the caller's own log may
@@ -108,7 +111,7 @@ export function queryParams(c: Context): Record<string, string> {
       throw new ApiError(
         400,
         ErrorNumber.BAD_REQUEST,
-        `${/^[\w.-]{1,40}$/.test(name) ? name : 'a parameter'}: given ${values.length} times in the query string; give it once`,
+        `${echoable(name) ? name : 'a parameter'}: given ${values.length} times in the query string; give it once`,
       );
   return Object.fromEntries(Object.entries(all).map(([name, [value]]) => [name, value!]));
 }
