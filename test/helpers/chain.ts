@@ -12,11 +12,10 @@ import { hardhat } from 'viem/chains';
 import { inject } from 'vitest';
 
 /**
- * A fresh funded account on the shared Hardhat node, so test files running side by side never
- * share a nonce.
+ * A fresh funded account on the shared Hardhat node (or the node at `rpcUrl`: a test file's own),
+ * so test files running side by side never share a nonce.
  */
-export async function fundedWallet(ether = '100') {
-  const rpcUrl = inject('rpcUrl');
+export async function fundedWallet(ether = '100', rpcUrl = inject('rpcUrl')) {
   const transport = http(rpcUrl);
   const account = privateKeyToAccount(generatePrivateKey());
   const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
@@ -32,8 +31,9 @@ export async function fundedWallet(ether = '100') {
     wallet,
     pub,
     test,
-    async send(to: Hex, value: bigint) {
-      const hash = await wallet.sendTransaction({ to, value });
+    /** `gas`: a limit of its own, where the node's estimate would fail (a call that reverts). */
+    async send(to: Hex, value: bigint, gas?: bigint) {
+      const hash = await wallet.sendTransaction({ to, value, gas });
       return pub.waitForTransactionReceipt({ hash });
     },
     async deploy(c: { abi: unknown[]; bytecode: Hex }) {
