@@ -5573,6 +5573,7 @@ export interface operations {
                  *       ],
                  *       "erc721Transfers": [],
                  *       "erc1155Transfers": [],
+                 *       "internalTransfers": [],
                  *       "contract_type": "ERC20",
                  *       "network": "eth"
                  *     }
@@ -5732,6 +5733,24 @@ export interface operations {
                         tokenID: number;
                         /** @description Amount moved. An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
                         tokenValue: number;
+                    }[];
+                    /** @description Not in the spec. Native coin the transaction’s calls moved inside it (a contract paying out, such as a mixer’s withdrawal), from the node’s call traces; frames that failed, and everything they called, moved nothing and are left out. Absent where the block was not traced: the node has no call traces (`tollgate doctor` says so), lacked the state to re-run the block, or TOLLGATE_INTERNAL_TRANSFERS_<NETWORK> is off. */
+                    internalTransfers?: {
+                        /** @description The contract that paid (or self-destructed). */
+                        from: string;
+                        /** @description Who received the coin (or the contract created). */
+                        to: string;
+                        /**
+                         * @description The call frame that moved it: a call with a value, a contract creation, a self-destruct.
+                         * @enum {string}
+                         */
+                        type: "call" | "create" | "selfdestruct";
+                        /** @description The frame's place in the transaction's call tree, depth first (the transaction is 0). */
+                        index: number;
+                        /** @description Amount in the native coin’s smallest unit (wei). An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
+                        value: number;
+                        /** @description `value` in whole coins, a float. */
+                        formattedValue: number;
                     }[];
                     /**
                      * @description Standard of the first token transfer; "" for a transaction without one.
@@ -6585,6 +6604,7 @@ export interface operations {
                  *       ],
                  *       "erc721Transfers": [],
                  *       "erc1155Transfers": [],
+                 *       "internalTransfers": [],
                  *       "contract_type": "ERC20",
                  *       "network": "eth"
                  *     }
@@ -6752,6 +6772,24 @@ export interface operations {
                         tokenID: number;
                         /** @description Amount moved. An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
                         tokenValue: number;
+                    }[];
+                    /** @description Not in the spec. Native coin the transaction’s calls moved inside it (a contract paying out, such as a mixer’s withdrawal), from the node’s call traces; frames that failed, and everything they called, moved nothing and are left out. Absent where the block was not traced: the node has no call traces (`tollgate doctor` says so), lacked the state to re-run the block, or TOLLGATE_INTERNAL_TRANSFERS_<NETWORK> is off. */
+                    internalTransfers?: {
+                        /** @description The contract that paid (or self-destructed). */
+                        from: string;
+                        /** @description Who received the coin (or the contract created). */
+                        to: string;
+                        /**
+                         * @description The call frame that moved it: a call with a value, a contract creation, a self-destruct.
+                         * @enum {string}
+                         */
+                        type: "call" | "create" | "selfdestruct";
+                        /** @description The frame's place in the transaction's call tree, depth first (the transaction is 0). */
+                        index: number;
+                        /** @description Amount in the native coin’s smallest unit (wei). An integer written with every digit (it may exceed 2^53, where JavaScript’s JSON.parse rounds it: parse with a big-number-aware JSON parser if every digit matters). */
+                        value: number;
+                        /** @description `value` in whole coins, a float. */
+                        formattedValue: number;
                     }[];
                     /**
                      * @description Standard of the first token transfer; "" for a transaction without one.

@@ -28,6 +28,7 @@ import {
   closeEvmClient,
   createEvmClient,
   createEvmBlockSource,
+  type TraceOptions,
   type EvmBlockSource,
   evmClientSource,
 } from './chains/evm/client.js';
@@ -79,6 +80,39 @@ export interface Roles {
  * The dev chain keeps no state across restarts: when the block under the stored cursor is not
  * on it any more, what was indexed belongs to an earlier dev chain and is forgotten.
  */
+/**
+ * How an EVM block source's call traces are configured and told about: whether the node has
+ * them (once each way: a node without them leaves internal transfers unseen, which an operator
+ * must know), and blocks it could not trace for want of state, at most one line a minute.
+ */
+function traceLogging(network: string, rpc: string, mode: 'auto' | 'off'): TraceOptions {
+  const node = nodeLabel(rpc);
+  let untraced = 0;
+  let lastLine = 0;
+  return {
+    internalTransfers: mode,
+    onTracing: (available, reason) => {
+      if (available)
+        log.info({ network, node }, 'the node has call traces: internal transfers are read');
+      else
+        log.warn(
+          { network, node, reason },
+          'the node has no call traces (debug_traceBlockByNumber with callTracer): coin contracts move inside transactions (internal transfers, such as a mixer paying out) is not seen; asked again in 10 minutes',
+        );
+    },
+    onUntraced: (block, reason) => {
+      untraced++;
+      if (Date.now() - lastLine < 60_000) return;
+      lastLine = Date.now();
+      log.warn(
+        { network, node, block: block.toString(), blocks: untraced, reason },
+        'the node could not trace blocks (it lacks their state; an archive node has it): stored without their internal transfers',
+      );
+      untraced = 0;
+    },
+  };
+}
+
 async function forgetStaleDevChain(sql: Sql, source: EvmBlockSource): Promise<void> {
   const cursor = await readCursor(sql, 'eth');
   if (!cursor || cursor.block_hash === '') return;
@@ -381,6 +415,7 @@ export async function startAppliance(config: Config, roles: Roles): Promise<Appl
                       { network: n.symbol, node: nodeLabel(n.rpc), batch_size: size, reason },
                       'the node refused a batch of calls: sending smaller batches',
                     ),
+                  ...traceLogging(n.symbol, n.rpc, n.internalTransfers),
                 }),
                 options,
               );

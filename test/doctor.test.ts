@@ -190,6 +190,20 @@ describe('tollgate doctor', () => {
     });
     expect(r.check('eth', /finalized/)?.ok).toBe(true);
     expect(r.check('eth', /eth_call/)?.ok).toBe(true);
+    // Hardhat 2 has no callTracer for a block: internal transfers are not seen, and it says so.
+    expect(r.check('eth', /call traces/)).toMatchObject({
+      ok: false,
+      required: false,
+      detail: expect.stringMatching(/not supported: .*internal transfers.* is not seen/),
+    });
+    const off = await doctor({
+      TOLLGATE_RPC_ETH: inject('rpcUrl'),
+      TOLLGATE_INTERNAL_TRANSFERS_ETH: 'off',
+    });
+    expect(off.check('eth', /call traces/)).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^off \(TOLLGATE_INTERNAL_TRANSFERS_ETH=off\)/),
+    });
   });
 
   it("asks a provider's node at its URL's path, with its URL's login: batches included", async () => {
@@ -209,6 +223,10 @@ describe('tollgate doctor', () => {
     expect(r.code).toBe(0);
     expect(r.check('eth', /eth_getBlockReceipts/)).toMatchObject({ ok: true });
     expect(r.check('eth', /JSON-RPC batches/)).toMatchObject({ ok: true });
+    expect(r.check('eth', /call traces/)).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^used: debug_traceBlockByNumber with callTracer/),
+    });
     expect(r.check('eth', /newHeads/)).toBeUndefined(); // polled: nothing to check
   });
 

@@ -58,6 +58,8 @@ async function reference(n: bigint): Promise<EvmBlock> {
           data: l.data,
           logIndex: l.logIndex,
         })),
+        // These transactions move no coin inside them.
+        internal: [],
       };
     }),
   );
@@ -67,6 +69,8 @@ async function reference(n: bigint): Promise<EvmBlock> {
     parentHash: block.parentHash.toLowerCase(),
     timestamp: block.timestamp,
     transactions,
+    // anvil has call traces, Hardhat has none; a block without transactions has nothing to miss.
+    traced: transactions.length === 0 || process.env.TOLLGATE_DEV_CHAIN_NODE === 'anvil',
   };
 }
 

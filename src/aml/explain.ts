@@ -17,11 +17,11 @@ import { MALICIOUS_CONTRACTS, parseTag, type AmlTags } from './tags.js';
  * - direct_X: the counterparties labelled X; indirect_X: the counterparties that have a
  *   counterparty labelled X, each with that labelled address. At most MAX_COUNTERPARTIES each,
  *   with the total;
- * - per counterparty, on EVM networks: the native value sent to it and received from it (whole
- *   units) and their share of the address's native volume, and the transactions each way. Token
- *   transfers count in `transactions` (the edge's count) but not in values. Bitcoin-family
- *   networks give no per-counterparty value (a transaction's inputs and outputs do not pair up):
- *   null there.
+ * - per counterparty, on EVM networks: the native value sent to it and received from it, internal
+ *   transfers included (whole units) and their share of the address's native volume, and the
+ *   transactions each way. Token transfers count in `transactions` (the edge's count) but not in
+ *   values. Bitcoin-family networks give no per-counterparty value (a transaction's inputs and
+ *   outputs do not pair up): null there.
  * - `labels_version` and `scoring_config`: hashes of the label set (count, last id, last change)
  *   and of the scoring configuration that produced the answer, for an audit to tell whether it
  *   would be the same today.
@@ -126,18 +126,28 @@ export async function explainAnalysis(
     select category, source, name from labels where address = any(${labelSubjects(network, address)}::text[]) and network = any(${nets}::text[])
     order by category, source`;
   // Native values with each counterparty and the address's volume (EVM only; a reverted
-  // transaction moved none).
+  // transaction moved none): its transactions' own values and the internal transfers (coin a
+  // contract's calls moved) it paid or was paid.
   const values = new Map<string, { sent: bigint; received: bigint }>();
   let volume = 0n;
   if (evm) {
     const rows = await sql<{ counterparty: string | null; sent: string; received: string }[]>`
-      select case when t.from_address = ${address} then t.to_address else t.from_address end as counterparty,
-        coalesce(sum(t.value) filter (where t.from_address = ${address}), 0)::text as sent,
-        coalesce(sum(t.value) filter (where t.from_address <> ${address}), 0)::text as received
-      from (select distinct tx_hash from evm_tx_addresses where address = ${address} and network = ${network}) x
-      join evm_transactions t on t.network = ${network} and t.hash = x.tx_hash
-      where (t.from_address = ${address} or t.to_address = ${address}) and t.status is distinct from 0
-      group by 1`;
+      with moves as (
+        select t.from_address as from_a, t.to_address as to_a, t.value
+        from (select distinct tx_hash from evm_tx_addresses where address = ${address} and network = ${network}) x
+        join evm_transactions t on t.network = ${network} and t.hash = x.tx_hash
+        where (t.from_address = ${address} or t.to_address = ${address}) and t.status is distinct from 0
+        union all
+        select from_address, to_address, value from evm_internal_transfers
+        where network = ${network} and from_address = ${address}
+        union all
+        select from_address, to_address, value from evm_internal_transfers
+        where network = ${network} and to_address = ${address} and from_address <> ${address}
+      )
+      select case when from_a = ${address} then to_a else from_a end as counterparty,
+        coalesce(sum(value) filter (where from_a = ${address}), 0)::text as sent,
+        coalesce(sum(value) filter (where from_a <> ${address}), 0)::text as received
+      from moves group by 1`;
     for (const r of rows) {
       const sent = BigInt(r.sent);
       const received = BigInt(r.received);

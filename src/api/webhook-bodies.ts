@@ -129,6 +129,21 @@ const Erc1155Transfer = z.object({
   tokenValue: chainInteger('Amount moved.'),
 });
 
+const InternalTransfer = z.object({
+  from: evmAddress.meta({ description: 'The contract that paid (or self-destructed).' }),
+  to: evmAddress.meta({ description: 'Who received the coin (or the contract created).' }),
+  type: z.enum(['call', 'create', 'selfdestruct']).meta({
+    description:
+      'The call frame that moved it: a call with a value, a contract creation, a self-destruct.',
+  }),
+  index: z.int().min(1).meta({
+    description:
+      "The frame's place in the transaction's call tree, depth first (the transaction is 0).",
+  }),
+  value: chainInteger('Amount in the native coin’s smallest unit (wei).'),
+  formattedValue: z.number().meta({ description: '`value` in whole coins, a float.' }),
+});
+
 const evmShape = {
   sequence,
   blockNumber,
@@ -144,6 +159,10 @@ const evmShape = {
   erc721Transfers: z.array(Erc721Transfer),
   erc1155Transfers: z.array(Erc1155Transfer).meta({
     description: 'TransferSingle gives one item; TransferBatch one item per token id.',
+  }),
+  internalTransfers: z.array(InternalTransfer).optional().meta({
+    description:
+      'Not in the spec. Native coin the transaction’s calls moved inside it (a contract paying out, such as a mixer’s withdrawal), from the node’s call traces; frames that failed, and everything they called, moved nothing and are left out. Absent where the block was not traced: the node has no call traces (`tollgate doctor` says so), lacked the state to re-run the block, or TOLLGATE_INTERNAL_TRANSFERS_<NETWORK> is off.',
   }),
   contract_type: z.enum(['', 'ERC20', 'ERC721', 'ERC1155']).meta({
     description: 'Standard of the first token transfer; "" for a transaction without one.',

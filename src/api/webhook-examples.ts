@@ -66,6 +66,7 @@ export const streamEvmExample = {
   ],
   erc721Transfers: [],
   erc1155Transfers: [],
+  internalTransfers: [],
   contract_type: 'ERC20',
   network: 'eth',
 };

@@ -17,6 +17,7 @@ import {
 } from '../chains/evm/client.js';
 import { watchNewHeads } from '../chains/evm/heads.js';
 import { JsonRpcHttp } from '../chains/evm/json-rpc.js';
+import { traceStateMissing } from '../chains/evm/traces.js';
 import { UtxoRpc } from '../chains/utxo/client.js';
 import { createMailer } from '../travelrule/index.js';
 import { describeError, HistoryUnavailableError } from '../errors.js';
@@ -174,6 +175,33 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
         );
       throw err;
     }
+  });
+  await probe('call traces (internal transfers)', false, async () => {
+    if (n.internalTransfers === 'off')
+      return `off (TOLLGATE_INTERNAL_TRANSFERS_${n.symbol.toUpperCase()}=off): coin contracts move inside transactions is not seen`;
+    // Recent blocks, and the configured start block: a full node traces only blocks whose state
+    // it keeps (an archive node, all).
+    const blocks = [sampleBlock];
+    if (typeof n.startBlock === 'number' && BigInt(n.startBlock) < sampleBlock)
+      blocks.push(BigInt(n.startBlock));
+    for (const b of blocks) {
+      try {
+        const r = await rpc('debug_traceBlockByNumber', [numberToHex(b), { tracer: 'callTracer' }]);
+        expect(Array.isArray(r), `block ${b}: an answer that is not a list`);
+      } catch (err) {
+        if (methodUnsupported(err))
+          throw new Missing(
+            'not supported: coin contracts move inside transactions (internal transfers, such as a mixer paying out) is not seen; geth: --http.api with debug; erigon, nethermind, reth: the debug namespace',
+          );
+        const message = firstLine(err);
+        if (traceStateMissing(message))
+          throw new Missing(
+            `block ${b} cannot be traced (${message}): the node keeps recent state only; its blocks are stored without internal transfers (an archive node traces all)`,
+          );
+        throw err;
+      }
+    }
+    return `used: debug_traceBlockByNumber with callTracer (block${blocks.length > 1 ? `s ${blocks.join(' and ')}` : ` ${sampleBlock}`})`;
   });
   await probe('JSON-RPC batches', false, async () => {
     if (n.rpc.startsWith('ws'))

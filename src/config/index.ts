@@ -297,6 +297,12 @@ const NetworkConfigSchema = z.object({
    * when asked).
    */
   node_behind_s: z.int().min(0).max(604_800).optional(),
+  /**
+   * EVM: "auto" (default) reads each block's call traces where the node has them, for the coin
+   * contracts move inside transactions (internal transfers: a mixer's payout); "off" never asks
+   * (a node whose tracing is too slow or costly). Not traced, those transfers are not seen.
+   */
+  internal_transfers: z.enum(['auto', 'off']).optional(),
 });
 
 const ConfigSchema = z
@@ -582,6 +588,7 @@ const NETWORK_ENV_KEYS: Record<string, { field: string; type: 'string' | 'int' |
     MAX_REORG_DEPTH: { field: 'max_reorg_depth', type: 'int' },
     FINALITY: { field: 'finality', type: 'string' },
     NODE_BEHIND_S: { field: 'node_behind_s', type: 'int' },
+    INTERNAL_TRANSFERS: { field: 'internal_transfers', type: 'string' },
   };
 
 function parseEnvValue(name: string, raw: string, type: string): unknown {
@@ -779,7 +786,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   for (const [name, value] of Object.entries(env)) {
     const m =
-      /^TOLLGATE_(RPC|HEADS|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY|NODE_BEHIND_S)_([A-Z0-9]+)$/.exec(
+      /^TOLLGATE_(RPC|HEADS|CONFIRMATIONS|START_BLOCK|POLL_INTERVAL_MS|MAX_REORG_DEPTH|FINALITY|NODE_BEHIND_S|INTERNAL_TRANSFERS)_([A-Z0-9]+)$/.exec(
         name,
       );
     if (!m || value === undefined || value === '') continue;
@@ -821,6 +828,10 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(
         `${sources.get(`networks.${symbol}.heads`) ?? `networks.${symbol}.heads`}: pushed new heads are for EVM networks; ${symbol} is polled`,
       );
+    if (net.internal_transfers && networkInfo(symbol)?.family !== 'evm')
+      throw new ConfigError(
+        `${sources.get(`networks.${symbol}.internal_transfers`) ?? `networks.${symbol}.internal_transfers`}: internal transfers are read from EVM call traces; a ${symbol} transaction shows all it pays`,
+      );
     if (net.rpc || (devChain && symbol === 'eth')) continue;
     const name = sources.get(`networks.${symbol}`) ?? `networks.${symbol}`;
     throw new ConfigError(
@@ -852,6 +863,8 @@ export interface ResolvedNetwork {
   finality: 'node' | 'depth';
   /** Set by the operator (undefined: the indexer applies the table's on the mainnet, 0 elsewhere). */
   nodeBehindS: number | undefined;
+  /** EVM: whether call traces are read for internal transfers (where the node has them). */
+  internalTransfers: 'auto' | 'off';
 }
 
 /** Confirmations on the dev chain unless configured: it mines a block a second. */
@@ -877,6 +890,7 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       maxReorgDepth: net.max_reorg_depth ?? info.max_reorg_depth ?? 64,
       finality: net.finality ?? 'node',
       nodeBehindS: net.node_behind_s,
+      internalTransfers: net.internal_transfers ?? 'auto',
     });
   }
   if (devChainUrl && !out.some((n) => n.symbol === 'eth')) {
@@ -894,6 +908,7 @@ export function resolveNetworks(config: Config, devChainUrl?: string): ResolvedN
       // Hardhat answers `finalized` with its head, and its blocks can be reverted.
       finality: eth?.finality ?? 'depth',
       nodeBehindS: eth?.node_behind_s,
+      internalTransfers: eth?.internal_transfers ?? 'auto',
     });
   }
   return out;

@@ -7,9 +7,9 @@ import { networkInfo } from '../config/networks.js';
 import { uniqueParties, type TxCore, type TxTransfer } from './types.js';
 
 /**
- * An EVM transaction for tx_detail: from the index (evm_transactions, evm_token_transfers), or,
- * when the index does not hold it (older than the start block, or not indexed here), from the
- * network's node. `to` of a contract creation is the created contract; status is 'Failed' only
+ * An EVM transaction for tx_detail: from the index (evm_transactions, evm_token_transfers,
+ * evm_internal_transfers), or, when the index does not hold it (older than the start block, or
+ * not indexed here), from the network's node (its token transfers only: no call trace is asked). `to` of a contract creation is the created contract; status is 'Failed' only
  * when the receipt says so.
  */
 
@@ -115,12 +115,16 @@ export async function evmTxFromIndex(
         standard: TokenStandard;
         value: string;
       }[];
+      internal: { from_address: string; to_address: string; value: string }[];
     }[]
   >`
     select t.hash, t.from_address, t.to_address, t.contract_address, t.value::text, t.status, b.timestamp,
       coalesce((select json_agg(json_build_object('from_address', x.from_address, 'to_address', x.to_address, 'token', x.token,
           'standard', x.standard, 'value', x.value::text) order by x.log_index, x.batch_index)
-        from evm_token_transfers x where x.network = t.network and x.tx_hash = t.hash and x.block_number = t.block_number), '[]') as transfers
+        from evm_token_transfers x where x.network = t.network and x.tx_hash = t.hash and x.block_number = t.block_number), '[]') as transfers,
+      coalesce((select json_agg(json_build_object('from_address', i.from_address, 'to_address', i.to_address, 'value', i.value::text)
+          order by i.trace_index)
+        from evm_internal_transfers i where i.network = t.network and i.tx_hash = t.hash and i.block_number = t.block_number), '[]') as internal
     from evm_transactions t join evm_blocks b on b.network = t.network and b.number = t.block_number
     where t.network = ${network} and t.hash = ${hash}`;
   if (!tx) return null;
@@ -142,8 +146,30 @@ export async function evmTxFromIndex(
       timestamp: Number(tx.timestamp),
       value: BigInt(tx.value),
     },
-    await toTransfers(sql, client, network, raw),
+    [
+      ...internalTransfers(network, tx.internal),
+      ...(await toTransfers(sql, client, network, raw)),
+    ],
   );
+}
+
+/**
+ * Internal transfers (coin a contract's calls moved inside the transaction: a mixer's payout) as
+ * transfers of the network's coin, in the call tree's order, before the token transfers. Their
+ * parties count for aml_data like any transfer's.
+ */
+function internalTransfers(
+  network: string,
+  rows: readonly { from_address: string; to_address: string; value: string }[],
+): TxTransfer[] {
+  const info = networkInfo(network);
+  return rows.map((r) => ({
+    from: r.from_address,
+    to: r.to_address,
+    value: formatUnits(BigInt(r.value), info?.decimals ?? 18),
+    token_name: info?.name ?? '',
+    token_symbol: info?.asset ?? '',
+  }));
 }
 
 /** From the node; null when the node does not know the transaction or it is not mined yet. */

@@ -8,18 +8,18 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
-import { startDevChain } from '../../src/devchain/devchain.js';
+import { type DevChainNode, startDevChain } from '../../src/devchain/devchain.js';
 import type { Sql } from '../../src/db/index.js';
 import { eventually } from './eventually.js';
 import { freePort } from '../../support/ports.js';
 
 /**
- * A dev chain node (Hardhat, or anvil with TOLLGATE_DEV_CHAIN_NODE=anvil) of one test file's own, for tests that rewind or mine the chain (evm_revert on
+ * A dev chain node (Hardhat, or anvil with TOLLGATE_DEV_CHAIN_NODE=anvil or `node: 'anvil'`) of one test file's own, for tests that rewind or mine the chain (evm_revert on
  * the shared node would rewind every other file's). Interval mining is off: blocks come from
  * transactions (automine) and from `mine`. `wallet` is a fresh account holding 100 ETH.
  */
-export async function startOwnChain() {
-  const chain = await startDevChain(await freePort());
+export async function startOwnChain(opts: { node?: DevChainNode } = {}) {
+  const chain = await startDevChain(await freePort(), opts.node);
   const transport = http(chain.url);
   const test = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
   // Receipts looked for every 50 ms: anvil's mixed mining may mine a transaction a moment later.

@@ -155,7 +155,13 @@ describe('loadConfig', () => {
       startBlock: undefined,
       finality: 'node',
       heads: undefined, // polled
+      internalTransfers: 'auto', // call traces read where the node has them
     });
+    const off = loadConfig({
+      TOLLGATE_RPC_ETH: 'http://e',
+      TOLLGATE_INTERNAL_TRANSFERS_ETH: 'off',
+    });
+    expect(resolveNetworks(off)[0]!.internalTransfers).toBe('off');
   });
 
   it("counts a node behind when its newest block is older than the network's limit: the table's on the mainnet only, unless set", () => {
@@ -228,6 +234,15 @@ describe('loadConfig', () => {
       'TOLLGATE_HEADS_BITCOIN',
     ],
     [{ TOLLGATE_CONFIG: '/nonexistent/tollgate.json' }, 'TOLLGATE_CONFIG'],
+    [
+      { TOLLGATE_RPC_ETH: 'http://x', TOLLGATE_INTERNAL_TRANSFERS_ETH: 'on' },
+      'TOLLGATE_INTERNAL_TRANSFERS_ETH',
+    ],
+    // A Bitcoin-family transaction shows all it pays: no call traces to read.
+    [
+      { TOLLGATE_RPC_LITECOIN: 'http://u:p@x:9332', TOLLGATE_INTERNAL_TRANSFERS_LITECOIN: 'auto' },
+      'TOLLGATE_INTERNAL_TRANSFERS_LITECOIN',
+    ],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -29,6 +29,7 @@ const DESCRIBED_DEFAULTS: Record<string, string> = {
   'TOLLGATE_HEADS_<NETWORK>': 'resolveNetworks: the RPC URL when it is ws(s)://',
   'TOLLGATE_POLL_INTERVAL_MS_<NETWORK>': 'resolveNetworks: indexer_poll_interval_ms; dev chain 200',
   'TOLLGATE_FINALITY_<NETWORK>': 'resolveNetworks: node; depth on the dev chain',
+  'TOLLGATE_INTERNAL_TRANSFERS_<NETWORK>': 'resolveNetworks: auto',
   'TOLLGATE_NODE_BEHIND_S_<NETWORK>':
     "the indexer, once it knows the node's chain: the network table's on the mainnet, 0 elsewhere",
   TOLLGATE_DATA_KEY: 'generated once into <data dir>/data.key',

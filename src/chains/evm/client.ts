@@ -18,6 +18,12 @@ import { log } from '../../log.js';
 import { JsonRpcHttp, NodeAnswerTooLarge, NodeRpcError } from './json-rpc.js';
 import { nodeFetch } from './node-fetch.js';
 import type { RawLog } from './decode.js';
+import {
+  type InternalTransfer,
+  internalTransfersOf,
+  type TraceOfTx,
+  traceStateMissing,
+} from './traces.js';
 
 /** A block as the indexer stores it: every integer a bigint, every address lower-case. */
 export interface EvmBlock {
@@ -26,6 +32,11 @@ export interface EvmBlock {
   parentHash: string;
   timestamp: bigint;
   transactions: EvmTransaction[];
+  /**
+   * Whether its transactions' call traces were read (their `internal` transfers are known): false
+   * when the node has no call traces, or not the state to re-run this block, or they are off.
+   */
+  traced: boolean;
 }
 
 export interface EvmTransaction {
@@ -42,6 +53,8 @@ export interface EvmTransaction {
   input: string;
   status: number | null;
   logs: RawLog[];
+  /** Coin its calls moved inside it (traces.ts); empty where the block was not traced. */
+  internal: InternalTransfer[];
 }
 
 interface RpcReceipt {
@@ -286,10 +299,10 @@ export function createEvmBlockSource(
     onBatchLimit?: (size: number, reason: string) => void;
     /** Over http(s): the largest answer to one call read (json-rpc.ts; 10 MiB by default). */
     maxAnswerBytes?: number;
-  } = {},
+  } & TraceOptions = {},
 ): EvmBlockSource {
   if (rpcUrl.startsWith('ws'))
-    return new EvmBlockSource(opts.shared ?? createEvmClient(rpcUrl, opts));
+    return new EvmBlockSource(opts.shared ?? createEvmClient(rpcUrl, opts), undefined, opts);
   return new EvmBlockSource(
     createEvmClient(rpcUrl, opts),
     new JsonRpcHttp(rpcUrl, {
@@ -297,7 +310,22 @@ export function createEvmBlockSource(
       onBatchLimit: opts.onBatchLimit,
       maxAnswerBytes: opts.maxAnswerBytes,
     }),
+    opts,
   );
+}
+
+/** How a block source reads internal transfers (traces.ts). */
+export interface TraceOptions {
+  /**
+   * 'auto' (the default): each block's call traces where the node has them
+   * (`debug_traceBlockByNumber` with `callTracer`), asked again every 10 minutes where it said it
+   * has not; 'off': never asked (blocks are stored as not traced).
+   */
+  internalTransfers?: 'auto' | 'off';
+  /** Told when the node is found to have call traces (true) or not to have them (false), and why. */
+  onTracing?: (available: boolean, reason: string) => void;
+  /** Told of a block stored without its internal transfers because the node could not trace it. */
+  onUntraced?: (block: bigint, reason: string) => void;
 }
 
 const PRUNED_ADVICE =
@@ -340,6 +368,9 @@ function prunedHistory(err: unknown, what: string): HistoryUnavailableError | un
  */
 const BLOCK_RECEIPTS_ASK_AGAIN_MS = 10 * 60_000;
 
+/** The call tracer asked for: geth's built-in, which the other clients answer in its shape. */
+const CALL_TRACER = { tracer: 'callTracer' } as const;
+
 /**
  * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
  * it, one eth_getTransactionReceipt per transaction (batched) where it does not. With a `reader`,
@@ -349,10 +380,16 @@ export class EvmBlockSource {
   /** Whether the node has eth_getBlockReceipts: unknown until asked; false since a time. */
   private blockReceipts: boolean | undefined;
   private blockReceiptsMissingSince = 0;
+  /** Whether the node has call traces: unknown until asked; false since a time. */
+  private tracing: boolean | undefined;
+  private tracingMissingSince = 0;
+  /** What onTracing was last told (not again for the same, each time the node is asked again). */
+  private toldTracing: boolean | undefined;
 
   constructor(
     readonly client: PublicClient,
     private readonly reader?: JsonRpcHttp,
+    private readonly traceOpts: TraceOptions = {},
   ) {}
 
   /** A block or receipt read: through the reader when there is one. */
@@ -428,7 +465,12 @@ export class EvmBlockSource {
     if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'object' || t === null))
       throw new NodeAnswerError(`eth_getBlockByNumber(${number}) did not return full transactions`);
     const hashes = txs.map((t) => hexText(t.hash, number, undefined, 'transaction hash'));
-    const receipts = txs.length ? await this.receipts(number, hashes as Hex[]) : [];
+    const [receipts, traces] = txs.length
+      ? await Promise.all([
+          this.receipts(number, hashes as Hex[]),
+          this.traces(number, hashes as Hex[]),
+        ])
+      : [[], this.traceOpts.internalTransfers === 'off' ? null : []];
     // Receipts are asked for by block number or transaction hash, after the block: a reorg in
     // between, or nodes behind a balancer at different heads, give the receipts of another block
     // holding the same transactions (another status, gas price, log positions). Read again.
@@ -449,6 +491,7 @@ export class EvmBlockSource {
       const hash = hashes[i]!;
       const r = byHash.get(hash);
       if (!r) throw receiptMissing(number, hash);
+      const status = r.status == null ? null : Number(quantity(r.status, number, hash, 'status'));
       return {
         hash,
         index:
@@ -465,7 +508,7 @@ export class EvmBlockSource {
         gasPrice: paidGasPrice(tx, r, block.baseFeePerGas, number),
         gasUsed: quantity(r.gasUsed, number, hash, 'gasUsed'),
         nonce: quantity(tx.nonce, number, hash, 'nonce'),
-        status: r.status == null ? null : Number(quantity(r.status, number, hash, 'status')),
+        status,
         input: text(tx.input, number, hash, 'input'),
         logs: list(r.logs, number, hash, 'logs').map((l) => ({
           address: hexText(l.address, number, hash, 'log address'),
@@ -475,6 +518,8 @@ export class EvmBlockSource {
           data: text(l.data, number, hash, 'log data'),
           logIndex: Number(quantity(l.logIndex, number, hash, 'log logIndex')),
         })),
+        // A failed transaction moved nothing (its trace says so too).
+        internal: traces && status !== 0 ? internalTransfersOf(traces[i], number, hash) : [],
       };
     });
     return {
@@ -483,6 +528,7 @@ export class EvmBlockSource {
       parentHash: hexText(block.parentHash, number, undefined, 'parentHash'),
       timestamp: quantity(block.timestamp, number, undefined, 'timestamp'),
       transactions,
+      traced: traces !== null,
     };
   }
 
@@ -514,6 +560,98 @@ export class EvmBlockSource {
           `transaction ${String(hashes[i]).toLowerCase()} of block ${number} (${blockHash}) is ${tx?.blockHash ? `in block ${tx.blockHash.toLowerCase()}` : 'not in a block'} now: the chain changed while reading; reading again`,
         );
     return { ...block, transactions: transactions as RpcTransaction[] };
+  }
+
+  /**
+   * The top call frame of each transaction of the block, in order; null when the block is not
+   * traced: traces are off, the node has none (asked again after BLOCK_RECEIPTS_ASK_AGAIN_MS), or
+   * it lacks the state to re-run this block (a full node keeps recent state only). A node that
+   * has traces and failed this block otherwise is asked again (RetryableError), as for a block: a
+   * block is never stored untraced for a passing failure. An answer over the size limit (a full
+   * block's traces carry every call's input) is read one transaction at a time.
+   */
+  private async traces(number: bigint, hashes: readonly Hex[]): Promise<unknown[] | null> {
+    if (this.traceOpts.internalTransfers === 'off') return null;
+    if (
+      this.tracing === false &&
+      Date.now() - this.tracingMissingSince >= BLOCK_RECEIPTS_ASK_AGAIN_MS
+    )
+      this.tracing = undefined;
+    if (this.tracing === false) return null;
+    let answer: unknown;
+    try {
+      answer = await this.read<unknown>('debug_traceBlockByNumber', [
+        numberToHex(number),
+        CALL_TRACER,
+      ]);
+    } catch (err) {
+      if (err instanceof NodeAnswerTooLarge) return this.tracesOneByOne(number, hashes);
+      return this.untraced(number, err, 'debug_traceBlockByNumber');
+    }
+    if (!Array.isArray(answer) || answer.length !== hashes.length)
+      throw new NodeAnswerError(
+        `the node answered debug_traceBlockByNumber(${number}) with ${Array.isArray(answer) ? `${answer.length} traces for ${hashes.length} transactions` : 'something that is not a list'}: the chain changed while reading, or the node is wrong; reading again`,
+      );
+    this.noteTracing(true, 'debug_traceBlockByNumber with callTracer answered');
+    const tops: unknown[] = [];
+    for (const [i, t] of (answer as TraceOfTx[]).entries()) {
+      if (typeof t !== 'object' || t === null)
+        throw new NodeAnswerError(`the node's trace ${i} of block ${number} is not an object`);
+      if (typeof t.txHash === 'string' && t.txHash.toLowerCase() !== hashes[i])
+        throw new NodeAnswerError(
+          `the node's trace ${i} of block ${number} is of transaction ${t.txHash.toLowerCase()}, not ${hashes[i]}: the chain changed while reading; reading again`,
+        );
+      // A node that could not trace one transaction says so in its place.
+      if (t.error !== undefined && t.result === undefined)
+        return this.untraced(
+          number,
+          new NodeRpcError('debug_traceBlockByNumber', { code: -32000, message: String(t.error) }),
+          'debug_traceBlockByNumber',
+        );
+      tops.push(t.result);
+    }
+    return tops;
+  }
+
+  /** Each transaction's trace on its own (a block whose traces are over the size limit). */
+  private async tracesOneByOne(number: bigint, hashes: readonly Hex[]): Promise<unknown[] | null> {
+    try {
+      return await Promise.all(
+        hashes.map((hash) => this.read<unknown>('debug_traceTransaction', [hash, CALL_TRACER])),
+      );
+    } catch (err) {
+      return this.untraced(number, err, 'debug_traceTransaction');
+    }
+  }
+
+  /**
+   * A refused trace: null (the block is stored untraced) where the node has no traces or not the
+   * state for this block; anything else is thrown to be asked again.
+   */
+  private untraced(number: bigint, err: unknown, method: string): null {
+    const rpc = rpcErrorOf(err);
+    if (
+      rpc &&
+      (methodUnsupported(err) || /tracer .*not (found|supported)|unknown tracer/i.test(rpc.message))
+    ) {
+      this.noteTracing(false, `${method}: ${rpc.message.slice(0, 200)}`);
+      this.tracingMissingSince = Date.now();
+      return null;
+    }
+    if (rpc && traceStateMissing(rpc.message)) {
+      this.traceOpts.onUntraced?.(number, rpc.message.slice(0, 200));
+      return null;
+    }
+    throw new RetryableError(`${method} failed for block ${number}: ${describeError(err)}`, {
+      cause: err,
+    });
+  }
+
+  private noteTracing(available: boolean, reason: string): void {
+    this.tracing = available;
+    if (this.toldTracing === available) return;
+    this.toldTracing = available;
+    this.traceOpts.onTracing?.(available, reason);
   }
 
   private async receipts(number: bigint, hashes: readonly Hex[]): Promise<RpcReceipt[]> {

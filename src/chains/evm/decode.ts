@@ -162,17 +162,27 @@ export function decodeApprovals(logs: readonly RawLog[]): TokenApproval[] {
 }
 
 /**
- * Every address a transaction touches: sender, recipient, the contract it created, and the
- * parties of its token transfers and approvals. Lower-case, without duplicates.
+ * Every address a transaction touches: sender, recipient, the contract it created, the parties
+ * of its internal transfers (coin its calls moved), and the parties of its token transfers and
+ * approvals. Lower-case, without duplicates.
  */
 export function touchedAddresses(
-  tx: { from: string; to: string | null; contractAddress: string | null },
+  tx: {
+    from: string;
+    to: string | null;
+    contractAddress: string | null;
+    internal?: readonly { from: string; to: string }[];
+  },
   logs: readonly RawLog[],
 ): string[] {
   const set = new Set<string>();
   set.add(tx.from.toLowerCase());
   if (tx.to) set.add(tx.to.toLowerCase());
   if (tx.contractAddress) set.add(tx.contractAddress.toLowerCase());
+  for (const x of tx.internal ?? []) {
+    set.add(x.from);
+    set.add(x.to);
+  }
   for (const t of decodeTransfers(logs)) {
     set.add(t.from);
     set.add(t.to);

@@ -16,7 +16,10 @@ import {
   revertListEvents,
 } from '../../aml/index.js';
 
-/** SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers. */
+/**
+ * SQL of the EVM indexer: blocks, transactions, logs, touched addresses, token transfers and
+ * internal transfers.
+ */
 
 const CHAIN_TABLES = [
   'evm_blocks',
@@ -24,6 +27,7 @@ const CHAIN_TABLES = [
   'evm_logs',
   'evm_tx_addresses',
   'evm_token_transfers',
+  'evm_internal_transfers',
 ] as const;
 
 /** Creates the network's partition of each chain table (idempotent). */
@@ -148,11 +152,12 @@ async function insertBlocks(
   network: string,
   blocks: readonly EvmBlock[],
 ): Promise<void> {
-  await tx`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count)
-    select ${network}, u.number, u.hash, u.parent_hash, u.ts, u.tx_count
+  await tx`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count, traced)
+    select ${network}, u.number, u.hash, u.parent_hash, u.ts, u.tx_count, u.traced::boolean
     from unnest(${blocks.map((b) => b.number.toString())}::bigint[], ${blocks.map((b) => b.hash)}::text[], ${blocks.map((b) => b.parentHash)}::text[],
-      ${blocks.map((b) => b.timestamp.toString())}::bigint[], ${blocks.map((b) => b.transactions.length)}::int[])
-      as u(number, hash, parent_hash, ts, tx_count)`;
+      ${blocks.map((b) => b.timestamp.toString())}::bigint[], ${blocks.map((b) => b.transactions.length)}::int[],
+      ${blocks.map((b) => (b.traced ? 't' : 'f'))}::text[])
+      as u(number, hash, parent_hash, ts, tx_count, traced)`;
 
   const txs = blocks.flatMap((b) => b.transactions.map((t) => ({ b, t })));
   if (txs.length === 0) return;
@@ -194,6 +199,17 @@ async function insertBlocks(
     from unnest(${touched.map((x) => x.address)}::text[], ${touched.map((x) => x.b.number.toString())}::bigint[],
       ${touched.map((x) => x.hash)}::text[], ${touched.map((x) => x.b.timestamp.toString())}::bigint[]) as u(address, block_number, tx_hash, ts)`;
 
+  const internal = txs.flatMap(({ b, t }) => t.internal.map((x) => ({ b, t, x })));
+  if (internal.length) {
+    await tx`insert into evm_internal_transfers (network, block_number, tx_hash, trace_index, kind, from_address, to_address, value, timestamp)
+      select ${network}, u.block_number, u.tx_hash, u.idx, u.kind, u.from_a, u.to_a, u.value, u.ts
+      from unnest(${internal.map((y) => y.b.number.toString())}::bigint[], ${internal.map((y) => y.t.hash)}::text[],
+        ${internal.map((y) => y.x.index)}::int[], ${internal.map((y) => y.x.kind)}::text[], ${internal.map((y) => y.x.from)}::text[],
+        ${internal.map((y) => y.x.to)}::text[], ${internal.map((y) => y.x.value.toString())}::numeric[],
+        ${internal.map((y) => y.b.timestamp.toString())}::bigint[])
+        as u(block_number, tx_hash, idx, kind, from_a, to_a, value, ts)`;
+  }
+
   const transfers = txs.flatMap(({ b, t }) => {
     const batchIndex = new Map<number, number>();
     return decodeTransfers(t.logs).map((x) => {
@@ -217,7 +233,8 @@ async function insertBlocks(
 /**
  * The counterparties of a transaction, as value flows: the sender and the recipient (or the
  * contract it created) when native coin moved (a value above 0, and the transaction did not
- * revert), and the parties of each token transfer. A call that moved no coin does not link its
+ * revert), the parties of each internal transfer (coin its calls moved, where the block was
+ * traced), and the parties of each token transfer. A call that moved no coin does not link its
  * sender with the contract it called: a token contract, a DEX router or any contract everyone
  * calls would otherwise link every caller with every other, sanctioned ones included (a hub),
  * and its token transfers name who paid whom. Kept in step with `evmPairsAbove` below and with
@@ -227,6 +244,7 @@ function evmPairs(t: EvmTransaction): [string, string][] {
   const pairs: [string, string][] = [];
   const to = t.to ?? t.contractAddress;
   if (to && t.value > 0n && t.status !== 0) pairs.push([t.from, to]);
+  for (const x of t.internal) pairs.push([x.from, x.to]);
   for (const x of decodeTransfers(t.logs)) pairs.push([x.from, x.to]);
   return pairs;
 }
@@ -237,6 +255,8 @@ function evmPairsAbove(tx: TransactionSql, network: string, above: string) {
     select hash as tx, from_address as a, coalesce(to_address, contract_address) as b from evm_transactions
     where network = ${network} and block_number > ${above} and coalesce(to_address, contract_address) is not null
       and value > 0 and status is distinct from 0
+    union all
+    select tx_hash, from_address, to_address from evm_internal_transfers where network = ${network} and block_number > ${above}
     union all
     select tx_hash, from_address, to_address from evm_token_transfers where network = ${network} and block_number > ${above}`;
 }
@@ -261,6 +281,7 @@ export async function revertToAncestor(
     await revertListEvents(tx, network, ancestor);
     for (const table of [
       'evm_token_transfers',
+      'evm_internal_transfers',
       'evm_tx_addresses',
       'evm_logs',
       'evm_transactions',
