@@ -12,6 +12,9 @@
  * a labelled address and the stored AML exposure's counts (direct and indirect) move with each
  * batch: the indexer's cost with labels, against BENCH_LABELS=0 (the default: no category counts).
  * BENCH_RECIPIENTS=N spreads the transfers over N recipients (default 20).
+ * BENCH_INTERNAL_TRANSFERS=auto|off: whether the raw fetch and the indexer read each block's call
+ * traces (TOLLGATE_INTERNAL_TRANSFERS_ETH; default auto, as the appliance: anvil has them, Hardhat
+ * has none), to weigh what they cost.
  * writes bench/results/backfill.json (every run of the invocation).
  * Figures, not assertions.
  */
@@ -35,6 +38,7 @@ import { startRole } from './lib/role.js';
 
 const FETCH_CONCURRENCY = 8;
 const BATCH_BLOCKS = 50;
+const INTERNAL_TRANSFERS = process.env.BENCH_INTERNAL_TRANSFERS === 'off' ? 'off' : 'auto';
 
 setLogLevel('warn');
 
@@ -96,7 +100,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   // The ceiling: fetch every block with its receipts, store nothing. Once before the backfill and
   // once after it: the machine's speed drifts by a tenth or more between minutes (the node's CPU
   // per transaction with it), and the backfill is compared with the two fetches around it.
-  const source = createEvmBlockSource(chain.url);
+  const source = createEvmBlockSource(chain.url, { internalTransfers: INTERNAL_TRANSFERS });
   const numbers = Array.from({ length: BLOCKS }, (_, i) => first + BigInt(i));
   const nodePid = childPid(/hardhat|anvil/);
   const rawFetch = async () => {
@@ -123,6 +127,7 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
     TOLLGATE_POLL_INTERVAL_MS_ETH: '20',
     TOLLGATE_FINALITY_ETH: 'depth',
     TOLLGATE_LOG_LEVEL: 'info',
+    TOLLGATE_INTERNAL_TRANSFERS_ETH: INTERNAL_TRANSFERS,
   };
   const db = await openDatabase(loadConfig(env)); // migrated before the indexer starts
   const labels = Number(process.env.BENCH_LABELS ?? 0);
@@ -182,6 +187,9 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
         NODE === 'hardhat'
           ? 'eth_getTransactionReceipt per transaction (Hardhat has no eth_getBlockReceipts)'
           : 'eth_getBlockReceipts',
+      internal_transfers: INTERNAL_TRANSFERS,
+      // Whether the node answered the blocks' call traces (the first block with transactions).
+      traced: before.blocks.find((b) => b?.transactions.length)?.traced ?? false,
     },
     backfill: {
       blocks_per_s: round(BLOCKS / indexS),
@@ -216,6 +224,9 @@ async function runOne(NODE: DevChainNode, BLOCKS: number, TX_PER_BLOCK: number) 
   );
   console.log(
     `bound:     at most ${result.cpu_bound_share}% on ${cores} cores (all the CPU the backfill took, spread over them with none idle, in the raw fetch's time)`,
+  );
+  console.log(
+    `call traces: ${INTERNAL_TRANSFERS === 'off' ? 'off' : result.settings.traced ? 'read (internal transfers)' : 'none (the node has no call traces)'}`,
   );
   console.log(`indexer peak RSS: ${indexerRssMb} MiB`);
   const perKtx = (spent: Record<string, number>, tx: number) =>

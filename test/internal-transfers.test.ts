@@ -271,19 +271,20 @@ describe("the block reader against a node's other answers to a trace", () => {
   /** The reader through a proxy of this chain rewriting debug_traceBlockByNumber by `answer`. */
   async function readThrough(
     answer: ((own: RpcAnswer) => RpcAnswer) | undefined,
-    opts: TraceOptions = {},
+    opts: TraceOptions & { maxAnswerBytes?: number; perTx?: (own: RpcAnswer) => RpcAnswer } = {},
   ) {
     const proxy = await rewritingProxy(chain.url);
     const asked: string[] = [];
     proxy.set((c, own) => {
       asked.push(c.method);
+      if (c.method === 'debug_traceTransaction' && opts.perTx) return opts.perTx(own);
       return c.method === 'debug_traceBlockByNumber' && answer ? answer(own) : own;
     });
     const told: [boolean, string][] = [];
-    const untraced: bigint[] = [];
+    const untraced: [bigint, string][] = [];
     const source = createEvmBlockSource(proxy.url, {
       onTracing: (on, why) => told.push([on, why]),
-      onUntraced: (block) => untraced.push(block),
+      onUntraced: (block, why) => untraced.push([block, why]),
       ...opts,
     });
     return { proxy, asked, told, untraced, source };
@@ -337,9 +338,37 @@ describe("the block reader against a node's other answers to a trace", () => {
     try {
       const block = await r.source.fetchBlock(payoutBlock);
       expect(block!.traced).toBe(false);
-      expect(r.untraced).toEqual([payoutBlock]);
+      expect(r.untraced).toEqual([[payoutBlock, expect.stringMatching(/historical state/)]]);
     } finally {
       await r.proxy.close();
+    }
+  });
+
+  it("reads a block's traces over the answer limit one transaction at a time; one over it leaves the block untraced", async () => {
+    // Each answer padded past a limit of 64 KiB (a full block's traces carry every call's input).
+    const padded = (own: RpcAnswer): RpcAnswer => ({
+      ...own,
+      result: Array.isArray(own.result)
+        ? own.result.map((t) => ({ ...t, padding: 'x'.repeat(600_000) }))
+        : { ...(own.result as object), padding: 'x'.repeat(600_000) },
+    });
+    const parts = await readThrough(padded, { maxAnswerBytes: 64 * 1024 });
+    const none = await readThrough(padded, { maxAnswerBytes: 64 * 1024, perTx: padded });
+    try {
+      const block = await parts.source.fetchBlock(payoutBlock);
+      expect(block!.traced).toBe(true);
+      expect(block!.transactions.flatMap((t) => t.internal)).toEqual([
+        expect.objectContaining({ kind: 'call', from: mixer, value: 10n ** 18n }),
+      ]);
+      expect(parts.asked).toContain('debug_traceTransaction');
+      const untraced = await none.source.fetchBlock(payoutBlock);
+      expect(untraced!.traced).toBe(false);
+      expect(none.untraced).toEqual([
+        [payoutBlock, expect.stringMatching(/over the answer limit/)],
+      ]);
+    } finally {
+      await parts.proxy.close();
+      await none.proxy.close();
     }
   });
 

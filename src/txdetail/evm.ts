@@ -146,10 +146,7 @@ export async function evmTxFromIndex(
       timestamp: Number(tx.timestamp),
       value: BigInt(tx.value),
     },
-    [
-      ...internalTransfers(network, tx.internal),
-      ...(await toTransfers(sql, client, network, raw)),
-    ],
+    [...internalTransfers(network, tx.internal), ...(await toTransfers(sql, client, network, raw))],
   );
 }
 

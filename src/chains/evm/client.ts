@@ -613,13 +613,21 @@ export class EvmBlockSource {
     return tops;
   }
 
-  /** Each transaction's trace on its own (a block whose traces are over the size limit). */
+  /**
+   * Each transaction's trace on its own (a block whose traces are over the size limit). One
+   * transaction's trace over the limit too would be refused again at every try: the block is
+   * stored untraced, and told, rather than read again for ever.
+   */
   private async tracesOneByOne(number: bigint, hashes: readonly Hex[]): Promise<unknown[] | null> {
     try {
       return await Promise.all(
         hashes.map((hash) => this.read<unknown>('debug_traceTransaction', [hash, CALL_TRACER])),
       );
     } catch (err) {
+      if (err instanceof NodeAnswerTooLarge) {
+        this.traceOpts.onUntraced?.(number, `a transaction's call trace is over the answer limit`);
+        return null;
+      }
       return this.untraced(number, err, 'debug_traceTransaction');
     }
   }
