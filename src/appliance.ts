@@ -97,7 +97,7 @@ function traceLogging(network: string, rpc: string, mode: 'auto' | 'off'): Trace
       else
         log.warn(
           { network, node, reason },
-          'the node has no call traces (debug_traceBlockByNumber with callTracer): coin contracts move inside transactions (internal transfers, such as a mixer paying out) is not seen; asked again in 10 minutes',
+          'the node has no call traces (neither trace_block nor debug_traceBlockByNumber with callTracer): coin contracts move inside transactions (internal transfers, such as a mixer paying out) is not seen; asked again in 10 minutes',
         );
     },
     onUntraced: (block, reason) => {

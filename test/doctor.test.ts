@@ -194,7 +194,9 @@ describe('tollgate doctor', () => {
     expect(r.check('eth', /call traces/)).toMatchObject({
       ok: false,
       required: false,
-      detail: expect.stringMatching(/not supported: .*internal transfers.* is not seen/),
+      detail: expect.stringMatching(
+        /not supported \(neither trace_block nor debug_traceBlockByNumber\): .*internal transfers.* is not seen/,
+      ),
     });
     const off = await doctor({
       TOLLGATE_RPC_ETH: inject('rpcUrl'),
@@ -225,7 +227,7 @@ describe('tollgate doctor', () => {
     expect(r.check('eth', /JSON-RPC batches/)).toMatchObject({ ok: true });
     expect(r.check('eth', /call traces/)).toMatchObject({
       ok: true,
-      detail: expect.stringMatching(/^used: debug_traceBlockByNumber with callTracer/),
+      detail: expect.stringMatching(/^used: trace_block \(block \d+\)$/),
     });
     expect(r.check('eth', /newHeads/)).toBeUndefined(); // polled: nothing to check
   });

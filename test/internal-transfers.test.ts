@@ -268,17 +268,17 @@ describe('internal transfers, from the call traces of a node that has them (anvi
 });
 
 describe("the block reader against a node's other answers to a trace", () => {
-  /** The reader through a proxy of this chain rewriting debug_traceBlockByNumber by `answer`. */
+  type Rewrites = Partial<Record<string, (own: RpcAnswer) => RpcAnswer>>;
+  /** The reader through a proxy of this chain that answers the methods in `rewrites` by them. */
   async function readThrough(
-    answer: ((own: RpcAnswer) => RpcAnswer) | undefined,
-    opts: TraceOptions & { maxAnswerBytes?: number; perTx?: (own: RpcAnswer) => RpcAnswer } = {},
+    rewrites: Rewrites,
+    opts: TraceOptions & { maxAnswerBytes?: number } = {},
   ) {
     const proxy = await rewritingProxy(chain.url);
     const asked: string[] = [];
     proxy.set((c, own) => {
       asked.push(c.method);
-      if (c.method === 'debug_traceTransaction' && opts.perTx) return opts.perTx(own);
-      return c.method === 'debug_traceBlockByNumber' && answer ? answer(own) : own;
+      return rewrites[c.method]?.(own) ?? own;
     });
     const told: [boolean, string][] = [];
     const untraced: [bigint, string][] = [];
@@ -294,131 +294,214 @@ describe("the block reader against a node's other answers to a trace", () => {
     id: own.id,
     error: { code, message },
   });
+  /** As geth answers a method it does not have (trace_block, on geth). */
+  const unknown = (own: RpcAnswer) =>
+    error(own, -32601, 'the method trace_block does not exist/is not available');
+  /** A node like geth: no trace_block, the call tracer. */
+  const GETH: Rewrites = { trace_block: unknown };
 
-  it('reads the payout as the indexer stored it, and nothing with traces off', async () => {
-    const on = await readThrough(undefined);
-    const off = await readThrough(undefined, { internalTransfers: 'off' });
+  it("reads the payout with trace_block, the same with geth's call tracer where there is none, and nothing with traces off", async () => {
+    const flat = await readThrough({});
+    const geth = await readThrough(GETH);
+    const off = await readThrough({}, { internalTransfers: 'off' });
     try {
-      const block = await on.source.fetchBlock(payoutBlock);
+      const block = await flat.source.fetchBlock(payoutBlock);
       expect(block!.traced).toBe(true);
       expect(block!.transactions.flatMap((t) => t.internal)).toEqual([
         { index: 1, kind: 'call', from: mixer, to: expect.any(String), value: 10n ** 18n },
       ]);
-      expect(on.told).toEqual([[true, expect.any(String)]]);
+      expect(flat.told).toEqual([[true, 'trace_block answered']]);
+      expect(flat.asked).not.toContain('debug_traceBlockByNumber');
+      expect(await geth.source.fetchBlock(payoutBlock)).toEqual(block);
+      expect(geth.told).toEqual([[true, 'debug_traceBlockByNumber answered']]);
       const plain = await off.source.fetchBlock(payoutBlock);
       expect(plain!.traced).toBe(false);
       expect(plain!.transactions.flatMap((t) => t.internal)).toEqual([]);
-      expect(off.asked).not.toContain('debug_traceBlockByNumber');
+      expect(off.asked.filter((m) => /trace/.test(m))).toEqual([]);
     } finally {
-      await on.proxy.close();
-      await off.proxy.close();
+      for (const r of [flat, geth, off]) await r.proxy.close();
     }
   });
 
   it('stores blocks untraced where the node has no traces, says so once, and asks no more', async () => {
-    const r = await readThrough((own) =>
-      error(own, -32601, 'the method debug_traceBlockByNumber does not exist/is not available'),
-    );
+    const r = await readThrough({
+      trace_block: unknown,
+      debug_traceBlockByNumber: (own) =>
+        error(own, -32601, 'the method debug_traceBlockByNumber does not exist/is not available'),
+    });
     try {
       for (const n of [payoutBlock, failedPayBlock]) {
         const block = await r.source.fetchBlock(n);
         expect(block!.traced).toBe(false);
       }
-      expect(r.told).toEqual([[false, expect.stringMatching(/does not exist/)]]);
-      expect(r.asked.filter((m) => m === 'debug_traceBlockByNumber')).toHaveLength(1);
+      expect(r.told).toEqual([
+        [false, expect.stringMatching(/^debug_traceBlockByNumber: .*does not exist/)],
+      ]);
+      expect(r.asked.filter((m) => /trace/.test(m))).toEqual([
+        'trace_block',
+        'debug_traceBlockByNumber',
+      ]);
     } finally {
       await r.proxy.close();
     }
   });
 
-  it('stores a block untraced where the node lacks its state, and tells which', async () => {
-    const r = await readThrough((own) =>
-      error(own, -32000, 'required historical state unavailable (reexec=128)'),
-    );
-    try {
-      const block = await r.source.fetchBlock(payoutBlock);
-      expect(block!.traced).toBe(false);
-      expect(r.untraced).toEqual([[payoutBlock, expect.stringMatching(/historical state/)]]);
-    } finally {
-      await r.proxy.close();
-    }
-  });
+  it.each([
+    ['trace_block', {}],
+    ['debug_traceBlockByNumber', GETH],
+  ] as const)(
+    'stores a block untraced where the node lacks its state (%s), and tells which',
+    async (method, node) => {
+      const r = await readThrough({
+        ...node,
+        [method]: (own: RpcAnswer) =>
+          error(own, -32000, 'required historical state unavailable (reexec=128)'),
+      });
+      try {
+        const block = await r.source.fetchBlock(payoutBlock);
+        expect(block!.traced).toBe(false);
+        expect(r.untraced).toEqual([[payoutBlock, expect.stringMatching(/historical state/)]]);
+      } finally {
+        await r.proxy.close();
+      }
+    },
+  );
 
-  it("reads a block's traces over the answer limit one transaction at a time; one over it leaves the block untraced", async () => {
-    // Each answer padded past a limit of 64 KiB (a full block's traces carry every call's input).
-    const padded = (own: RpcAnswer): RpcAnswer => ({
-      ...own,
-      result: Array.isArray(own.result)
-        ? own.result.map((t) => ({ ...t, padding: 'x'.repeat(600_000) }))
-        : { ...(own.result as object), padding: 'x'.repeat(600_000) },
-    });
-    const parts = await readThrough(padded, { maxAnswerBytes: 64 * 1024 });
-    const none = await readThrough(padded, { maxAnswerBytes: 64 * 1024, perTx: padded });
-    try {
-      const block = await parts.source.fetchBlock(payoutBlock);
-      expect(block!.traced).toBe(true);
-      expect(block!.transactions.flatMap((t) => t.internal)).toEqual([
-        expect.objectContaining({ kind: 'call', from: mixer, value: 10n ** 18n }),
-      ]);
-      expect(parts.asked).toContain('debug_traceTransaction');
-      const untraced = await none.source.fetchBlock(payoutBlock);
-      expect(untraced!.traced).toBe(false);
-      expect(none.untraced).toEqual([
-        [payoutBlock, expect.stringMatching(/over the answer limit/)],
-      ]);
-    } finally {
-      await parts.proxy.close();
-      await none.proxy.close();
-    }
-  });
+  it.each([
+    ['trace_block', 'trace_transaction', {}],
+    ['debug_traceBlockByNumber', 'debug_traceTransaction', GETH],
+  ] as const)(
+    "reads a block's traces over the answer limit one transaction at a time (%s, then %s); one over it leaves the block untraced",
+    async (block, perTx, node) => {
+      // Each answer padded past a limit of 64 KiB (a full block's traces carry every call's input).
+      const padded = (own: RpcAnswer): RpcAnswer => ({
+        ...own,
+        result: Array.isArray(own.result)
+          ? own.result.map((t) => ({ ...t, padding: 'x'.repeat(600_000) }))
+          : { ...(own.result as object), padding: 'x'.repeat(600_000) },
+      });
+      const limit = { maxAnswerBytes: 64 * 1024 };
+      const parts = await readThrough({ ...node, [block]: padded }, limit);
+      const none = await readThrough({ ...node, [block]: padded, [perTx]: padded }, limit);
+      try {
+        const read = await parts.source.fetchBlock(payoutBlock);
+        expect(read!.traced).toBe(true);
+        expect(read!.transactions.flatMap((t) => t.internal)).toEqual([
+          expect.objectContaining({ kind: 'call', from: mixer, value: 10n ** 18n }),
+        ]);
+        expect(parts.asked).toContain(perTx);
+        const untraced = await none.source.fetchBlock(payoutBlock);
+        expect(untraced!.traced).toBe(false);
+        expect(none.untraced).toEqual([
+          [payoutBlock, expect.stringMatching(/over the answer limit/)],
+        ]);
+      } finally {
+        await parts.proxy.close();
+        await none.proxy.close();
+      }
+    },
+  );
 
-  it('reads again a block whose traces are of other transactions, or failed otherwise', async () => {
-    const other = await readThrough((own) => ({
-      ...own,
-      result: (own.result as { txHash: string }[]).map((t) => ({
-        ...t,
-        txHash: `0x${'ab'.repeat(32)}`,
-      })),
-    }));
-    const short = await readThrough((own) => ({ ...own, result: [] }));
-    const failing = await readThrough((own) => error(own, -32000, 'execution timeout'));
-    try {
-      await expect(other.source.fetchBlock(payoutBlock)).rejects.toThrow(
+  it('reads again a block whose traces are of another block or other transactions, or failed otherwise', async () => {
+    const cases: [Rewrites, RegExp][] = [
+      [
+        {
+          trace_block: (own) => ({
+            ...own,
+            result: (own.result as object[]).map((t) => ({
+              ...t,
+              blockHash: `0x${'cd'.repeat(32)}`,
+            })),
+          }),
+        },
+        /traces of block \d+ \(0x[0-9a-f]{64}\) are of block 0xcdcd.*the chain changed while reading/,
+      ],
+      [
+        {
+          trace_block: (own) => ({
+            ...own,
+            result: (own.result as object[]).map((t) => ({
+              ...t,
+              transactionHash: `0x${'ab'.repeat(32)}`,
+            })),
+          }),
+        },
+        /name transaction 0xabab.*which the block does not hold/,
+      ],
+      [{ trace_block: (own) => ({ ...own, result: [] }) }, /has no trace of its transaction 0x/],
+      [
+        {
+          ...GETH,
+          debug_traceBlockByNumber: (own) => ({
+            ...own,
+            result: (own.result as object[]).map((t) => ({ ...t, txHash: `0x${'ab'.repeat(32)}` })),
+          }),
+        },
         /is of transaction 0xabab.*the chain changed while reading/,
-      );
-      await expect(short.source.fetchBlock(payoutBlock)).rejects.toThrow(
+      ],
+      [
+        { ...GETH, debug_traceBlockByNumber: (own) => ({ ...own, result: [] }) },
         /0 traces for 1 transactions/,
-      );
-      const failed = await failing.source.fetchBlock(payoutBlock).catch((e: unknown) => e);
-      expect(failed).toBeInstanceOf(RetryableError);
-      expect((failed as Error).message).toMatch(
-        /debug_traceBlockByNumber failed for block .*execution timeout/,
-      );
-      // Not taken for a node without traces: asked again for the next block.
-      expect(failing.told).toEqual([]);
-    } finally {
-      await other.proxy.close();
-      await short.proxy.close();
-      await failing.proxy.close();
+      ],
+      [
+        { trace_block: (own) => error(own, -32000, 'execution timeout') },
+        /trace_block failed for block \d+: .*execution timeout/,
+      ],
+      [
+        { ...GETH, debug_traceBlockByNumber: (own) => error(own, -32000, 'execution timeout') },
+        /debug_traceBlockByNumber failed for block \d+: .*execution timeout/,
+      ],
+    ];
+    for (const [rewrites, message] of cases) {
+      const r = await readThrough(rewrites);
+      try {
+        const failed = await r.source.fetchBlock(payoutBlock).catch((e: unknown) => e);
+        expect(failed, String(message)).toBeInstanceOf(RetryableError);
+        expect((failed as Error).message).toMatch(message);
+        // Not taken for a node without traces: asked again for the next block.
+        expect(r.told).toEqual([]);
+      } finally {
+        await r.proxy.close();
+      }
     }
   });
 
   it('refuses a trace whose frames are not frames, naming the transaction', async () => {
-    const r = await readThrough((own) => ({
-      ...own,
-      result: (own.result as { result: { calls: unknown[] } }[]).map((t) => ({
-        ...t,
-        result: { ...t.result, calls: [{ type: 'CALL', from: mixer, to: 'nobody', value: '0x1' }] },
-      })),
-    }));
+    const badFrame = { type: 'CALL', from: mixer, to: 'nobody', value: '0x1' };
+    const flat = await readThrough({
+      trace_block: (own) => ({
+        ...own,
+        result: (own.result as { action: object }[]).map((t) => ({
+          ...t,
+          action: { ...t.action, callType: 'call', value: 'lots' },
+          traceAddress: [0],
+        })),
+      }),
+    });
+    const geth = await readThrough({
+      ...GETH,
+      debug_traceBlockByNumber: (own) => ({
+        ...own,
+        result: (own.result as { result: object }[]).map((t) => ({
+          ...t,
+          result: { ...t.result, calls: [badFrame] },
+        })),
+      }),
+    });
     try {
-      await expect(r.source.fetchBlock(payoutBlock)).rejects.toThrow(
+      await expect(flat.source.fetchBlock(payoutBlock)).rejects.toThrow(
+        new RegExp(
+          `call trace of transaction 0x[0-9a-f]{64} of block ${payoutBlock} has a malformed trace value: "lots"`,
+        ),
+      );
+      await expect(geth.source.fetchBlock(payoutBlock)).rejects.toThrow(
         new RegExp(
           `call trace of transaction 0x[0-9a-f]{64} of block ${payoutBlock} has a malformed call recipient: "nobody"`,
         ),
       );
     } finally {
-      await r.proxy.close();
+      await flat.proxy.close();
+      await geth.proxy.close();
     }
   });
 });

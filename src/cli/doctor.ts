@@ -179,20 +179,35 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
   await probe('call traces (internal transfers)', false, async () => {
     if (n.internalTransfers === 'off')
       return `off (TOLLGATE_INTERNAL_TRANSFERS_${n.symbol.toUpperCase()}=off): coin contracts move inside transactions is not seen`;
-    // Recent blocks, and the configured start block: a full node traces only blocks whose state
-    // it keeps (an archive node, all).
+    // As the indexer asks: trace_block, else geth's call tracer. Recent blocks, and the
+    // configured start block: a full node traces only blocks whose state it keeps.
     const blocks = [sampleBlock];
     if (typeof n.startBlock === 'number' && BigInt(n.startBlock) < sampleBlock)
       blocks.push(BigInt(n.startBlock));
-    for (const b of blocks) {
+    const ask = {
+      trace_block: (b: bigint) => rpc('trace_block', [numberToHex(b)]),
+      'debug_traceBlockByNumber with callTracer': (b: bigint) =>
+        rpc('debug_traceBlockByNumber', [numberToHex(b), { tracer: 'callTracer' }]),
+    };
+    let used: keyof typeof ask | undefined;
+    for (const method of Object.keys(ask) as (keyof typeof ask)[]) {
       try {
-        const r = await rpc('debug_traceBlockByNumber', [numberToHex(b), { tracer: 'callTracer' }]);
-        expect(Array.isArray(r), `block ${b}: an answer that is not a list`);
+        const r = await ask[method](sampleBlock);
+        expect(Array.isArray(r), `${method}: an answer that is not a list`);
+        used = method;
+        break;
       } catch (err) {
-        if (methodUnsupported(err))
-          throw new Missing(
-            'not supported: coin contracts move inside transactions (internal transfers, such as a mixer paying out) is not seen; geth: --http.api with debug; erigon, nethermind, reth: the debug namespace',
-          );
+        if (!methodUnsupported(err)) throw err;
+      }
+    }
+    if (!used)
+      throw new Missing(
+        'not supported (neither trace_block nor debug_traceBlockByNumber): coin contracts move inside transactions (internal transfers, such as a mixer paying out) is not seen; geth: --http.api with debug; erigon, nethermind, reth, besu: the trace or debug namespace',
+      );
+    for (const b of blocks.slice(1)) {
+      try {
+        await ask[used](b);
+      } catch (err) {
         const message = firstLine(err);
         if (traceStateMissing(message))
           throw new Missing(
@@ -201,7 +216,7 @@ async function probeEvm(n: ResolvedNetwork, client: PublicClient): Promise<Check
         throw err;
       }
     }
-    return `used: debug_traceBlockByNumber with callTracer (block${blocks.length > 1 ? `s ${blocks.join(' and ')}` : ` ${sampleBlock}`})`;
+    return `used: ${used} (block${blocks.length > 1 ? `s ${blocks.join(' and ')}` : ` ${sampleBlock}`})`;
   });
   await probe('JSON-RPC batches', false, async () => {
     if (n.rpc.startsWith('ws'))

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { internalTransfersOf, traceStateMissing } from '../../src/chains/evm/traces.js';
+import {
+  internalTransfersOf,
+  internalTransfersOfBlock,
+  traceStateMissing,
+} from '../../src/chains/evm/traces.js';
 import { NodeAnswerError } from '../../src/errors.js';
 
 /**
@@ -105,6 +109,108 @@ describe('internalTransfersOf', () => {
     for (let i = 0; i < 20_000; i++) frame = { type: 'CALL', from: A, to: B, calls: [frame] };
     const out = of(frame);
     expect(out).toEqual([{ index: 20_000, kind: 'call', from: A, to: B, value: 1n }]);
+  });
+});
+
+describe('internalTransfersOfBlock (trace_block, the Parity trace format)', () => {
+  const BLOCK = `0x${'bb'.repeat(32)}`;
+  const TX2 = `0x${'34'.repeat(32)}`;
+  const frame = (tx: string, traceAddress: number[], rest: Record<string, unknown>) => ({
+    blockHash: BLOCK,
+    transactionHash: tx,
+    traceAddress,
+    ...rest,
+  });
+  const call = (from: string, to: string, value: string, callType = 'call') => ({
+    type: 'call',
+    action: { callType, from, to, value },
+  });
+  const ofBlock = (traces: unknown[]) => internalTransfersOfBlock(traces, 7n, BLOCK, [TX, TX2]);
+
+  it('gives each transaction its transfers, numbered as the call tracer numbers frames', () => {
+    const traces = [
+      frame(TX, [], call(B, A, '0x5')),
+      frame(TX, [0], call(A, C, '0x0', 'staticcall')),
+      frame(TX, [1], call(A, B, '0x2')),
+      frame(TX, [1, 0], call(B, C, '0x1')),
+      frame(TX, [2], call(A, C, '0x9', 'delegatecall')),
+      frame(TX, [3], { type: 'create', action: { from: A, value: '0x3' }, result: { address: C } }),
+      frame(TX2, [], call(C, A, '0x0')),
+      frame(TX2, [0], {
+        type: 'suicide',
+        action: { address: A, refundAddress: B.toUpperCase().replace('0X', '0x'), balance: '0x4' },
+      }),
+      { type: 'reward', action: { author: A, value: '0x1' }, blockHash: BLOCK, traceAddress: [] },
+    ];
+    expect(ofBlock(traces)).toEqual([
+      [
+        { index: 2, kind: 'call', from: A, to: B, value: 2n },
+        { index: 3, kind: 'call', from: B, to: C, value: 1n },
+        { index: 5, kind: 'create', from: A, to: C, value: 3n },
+      ],
+      [{ index: 1, kind: 'selfdestruct', from: A, to: B, value: 4n }],
+    ]);
+    // The same tree through the call tracer gives the same numbers.
+    expect(
+      of({
+        type: 'CALL',
+        from: B,
+        to: A,
+        calls: [
+          { type: 'STATICCALL', from: A, to: C },
+          {
+            type: 'CALL',
+            from: A,
+            to: B,
+            value: '0x2',
+            calls: [{ type: 'CALL', from: B, to: C, value: '0x1' }],
+          },
+          { type: 'DELEGATECALL', from: A, to: C, value: '0x9' },
+          { type: 'CREATE', from: A, to: C, value: '0x3' },
+        ],
+      }),
+    ).toEqual(ofBlock(traces)[0]);
+  });
+
+  it('leaves out a failed frame and every frame below it, and a failed transaction whole', () => {
+    const traces = [
+      frame(TX, [], call(B, A, '0x0')),
+      frame(TX, [0], { ...call(A, B, '0x1'), error: 'Reverted' }),
+      frame(TX, [0, 0], call(B, C, '0x1')),
+      frame(TX, [0, 0, 0], call(C, A, '0x1')),
+      frame(TX, [1], call(A, C, '0x4')),
+      frame(TX, [10], call(A, C, '0x6')), // not below [1]
+      frame(TX2, [], { ...call(C, A, '0x0'), error: 'out of gas' }),
+      frame(TX2, [0], call(A, B, '0x1')),
+    ];
+    expect(ofBlock(traces)).toEqual([
+      [
+        { index: 4, kind: 'call', from: A, to: C, value: 4n },
+        { index: 5, kind: 'call', from: A, to: C, value: 6n },
+      ],
+      [],
+    ]);
+  });
+
+  it('refuses traces of another block or transaction, a transaction without traces, and what is not a trace', () => {
+    const both = [frame(TX, [], call(B, A, '0x0')), frame(TX2, [], call(B, A, '0x0'))];
+    expect(() => ofBlock([{ ...both[0], blockHash: `0x${'cc'.repeat(32)}` }, both[1]])).toThrow(
+      /are of block 0xcccc.*the chain changed while reading/,
+    );
+    expect(() =>
+      ofBlock([both[0], { ...both[1], transactionHash: `0x${'99'.repeat(32)}` }]),
+    ).toThrow(/name transaction 0x9999.*which the block does not hold/);
+    expect(() => ofBlock([both[0]])).toThrow(`has no trace of its transaction ${TX2}`);
+    expect(() => ofBlock([...both, frame(TX, [0], call(A, B, '1'))])).toThrow(
+      `the node's call trace of transaction ${TX} of block 7 has a malformed trace value: "1"`,
+    );
+    expect(() => ofBlock([...both, frame(TX, [0], call(A, 'nobody', '0x1'))])).toThrow(
+      /malformed trace recipient: "nobody"/,
+    );
+    expect(() => ofBlock([...both, frame(TX, ['x' as never], call(A, B, '0x1'))])).toThrow(
+      /malformed trace address/,
+    );
+    expect(() => internalTransfersOfBlock({}, 7n, BLOCK, [TX])).toThrow(NodeAnswerError);
   });
 });
 
