@@ -11,6 +11,7 @@ import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/http.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { Receiver } from './helpers/receiver.js';
+import { edgeCount, graphOf, trackLiveAml } from './helpers/aml-graph.js';
 
 /**
  * The counterparty graph behind AML exposure and live AML is made of value flows: native coin
@@ -38,20 +39,10 @@ async function analyze(address: string): Promise<Record<string, boolean>> {
   return res.json.data.tags;
 }
 
-const edge = async (a: string, b: string) =>
-  (
-    await db.sql<{ tx_count: string }[]>`
-      select tx_count::text from address_edges where network = 'eth' and address = ${a.toLowerCase()} and counterparty = ${b.toLowerCase()}`
-  )[0]?.tx_count;
+const edge = (a: string, b: string) => edgeCount(db.sql, a, b);
 
 /** Tracks `address` for live AML, with a stream so that its transactions are seen indexed. */
-async function track(address: string): Promise<void> {
-  const res = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
-    headers: { apikey },
-    body: { address, webhook: aml.url, stream_webhook: streams.url },
-  });
-  expect(res.json.code).toBe(0);
-}
+const track = (address: string) => trackLiveAml(app.baseUrl, apikey, address, aml.url, streams.url);
 
 /** Waits until the tracked address's transaction is indexed and its live AML check has run. */
 async function checked(hash: string): Promise<void> {
@@ -63,15 +54,7 @@ async function checked(hash: string): Promise<void> {
   );
 }
 
-/** The graph and the stored exposure of eth, in order, for comparing. */
-const graph = async () => ({
-  edges: await db.sql`
-    select address, counterparty, tx_count::text from address_edges where network = 'eth'
-    order by address, counterparty`,
-  exposure: await db.sql`
-    select address, category, direct_n::text, indirect_n::text from address_exposure
-    where network = 'eth' order by address, category`,
-});
+const graph = () => graphOf(db.sql);
 
 let sanctioned: Awaited<ReturnType<typeof account>>;
 let token: Hex;

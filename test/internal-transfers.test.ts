@@ -11,6 +11,7 @@ import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
 import { Receiver } from './helpers/receiver.js';
+import { edgeCount, graphOf, trackLiveAml } from './helpers/aml-graph.js';
 import { type RpcAnswer, rewritingProxy } from './helpers/rewriting-proxy.js';
 
 /**
@@ -56,24 +57,15 @@ let failedPayBlock: bigint;
 const account = () => fundedWallet('10', chain.url);
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Hex;
 
-const edge = async (a: string, b: string) =>
-  (
-    await db.sql<{ tx_count: string }[]>`
-      select tx_count::text from address_edges where network = 'eth' and address = ${a.toLowerCase()} and counterparty = ${b.toLowerCase()}`
-  )[0]?.tx_count;
+const edge = (a: string, b: string) => edgeCount(db.sql, a, b);
 
 const internalRows = (hash: string) => db.sql<
   { kind: string; from_address: string; to_address: string; value: string; trace_index: number }[]
 >`select kind, from_address, to_address, value::text, trace_index from evm_internal_transfers
   where network = 'eth' and tx_hash = ${hash} order by trace_index`;
 
-async function track(address: string): Promise<void> {
-  const res = await call(app.baseUrl, 'POST', '/v2/liveaml/create', {
-    headers: { apikey },
-    body: { address, webhook: aml.url, stream_webhook: streams.url },
-  });
-  expect(res.json.code).toBe(0);
-}
+/** Tracks `address` for live AML, with a stream so that its transactions are seen indexed. */
+const track = (address: string) => trackLiveAml(app.baseUrl, apikey, address, aml.url, streams.url);
 
 /** The stream event of `hash` for `address`, once delivered. */
 async function streamed(address: string, hash: string) {
@@ -82,15 +74,7 @@ async function streamed(address: string, hash: string) {
   return (await streams.waitFor((all) => all.some(match))).find(match)!.json;
 }
 
-/** The graph and the stored exposure of eth, in order, for comparing. */
-const graph = async () => ({
-  edges: await db.sql`
-    select address, counterparty, tx_count::text from address_edges where network = 'eth'
-    order by address, counterparty`,
-  exposure: await db.sql`
-    select address, category, direct_n::text, indirect_n::text from address_exposure
-    where network = 'eth' order by address, category`,
-});
+const graph = () => graphOf(db.sql);
 
 beforeAll(async () => {
   chain = await startOwnChain({ node: 'anvil' });
