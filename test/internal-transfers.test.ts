@@ -244,10 +244,12 @@ describe('internal transfers, from the call traces of a node that has them (anvi
     expect(await graph()).toEqual(before);
   });
 
-  it('stores each block as traced, or not', async () => {
+  it('stores each block as traced, and /metrics says the newest was', async () => {
     const [row] = await db.sql<{ traced: boolean | null }[]>`
       select traced from evm_blocks where network = 'eth' and number = ${payoutBlock.toString()}`;
     expect(row!.traced).toBe(true);
+    const metrics = await call(app.baseUrl, 'GET', '/metrics');
+    expect(metrics.text).toMatch(/^tollgate_indexer_call_traces\{network="eth"\} 1$/m);
   });
 });
 

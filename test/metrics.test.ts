@@ -97,6 +97,8 @@ describe('GET /metrics', () => {
         expect(now.get('tollgate_indexer_indexed_block{network="eth"}')).toBeGreaterThan(
           before.get('tollgate_indexer_indexed_block{network="eth"}') ?? 0,
         );
+        // Hardhat 2 has no call traces: its blocks are stored untraced, and the gauge says so.
+        expect(now.get('tollgate_indexer_call_traces{network="eth"}')).toBe(0);
       },
       { timeout: 20_000, interval: 200 },
     );

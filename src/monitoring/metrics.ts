@@ -66,6 +66,11 @@ interface CursorRow {
   backfill_remaining: string;
   backfill_blocks: string;
   backfill_txs: string;
+  /**
+   * EVM: whether the newest indexed block with transactions (among the last 1,000) had its call
+   * traces read; null on other networks, or without such a block.
+   */
+  traced: boolean | null;
 }
 /** Deliveries per kind, outcome and latency bucket (index into DELIVERY_BUCKETS_SECONDS; its length = +Inf). */
 interface DeliveryRow {
@@ -105,7 +110,9 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
         (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
           where b.network = c.network and b.status = 'running') as backfill_remaining,
         (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network) as backfill_blocks,
-        (select coalesce(sum(b.txs_done), 0) from indexer_backfills b where b.network = c.network) as backfill_txs
+        (select coalesce(sum(b.txs_done), 0) from indexer_backfills b where b.network = c.network) as backfill_txs,
+        (select k.traced from evm_blocks k where k.network = c.network and k.number <= c.block_number
+          and k.number > c.block_number - 1000 and k.tx_count > 0 order by k.number desc limit 1) as traced
       from indexer_cursors c`;
     const jobs = await jobQueueCounts(tx);
     const deliveries = await tx<DeliveryRow[]>`
@@ -327,6 +334,11 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     'indexer_halted',
     '1 when the indexer stopped on purpose (e.g. a reorg deeper than allowed), else 0.',
     (r) => (r.halted ? 1 : 0),
+  );
+  perNetwork(
+    'indexer_call_traces',
+    "EVM: 1 when the newest indexed block with transactions (among the last 1,000) had its call traces read (internal transfers seen: a mixer's payout), 0 when not (the node has no call traces, lacked the block's state, or TOLLGATE_INTERNAL_TRANSFERS_<NETWORK>=off); absent on other networks.",
+    (r) => (r.traced === null ? null : r.traced ? 1 : 0),
   );
   perNetwork(
     'indexer_node_behind',
