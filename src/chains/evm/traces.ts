@@ -51,6 +51,18 @@ function malformed(block: bigint, tx: string, what: string, value: unknown): Nod
   );
 }
 
+/** A frame's coin amount (a JSON-RPC quantity); else the node's error, naming `what`. */
+function amountOf(v: unknown, block: bigint, tx: string, what: string): bigint {
+  if (typeof v !== 'string' || !QUANTITY.test(v)) throw malformed(block, tx, what, v);
+  return BigInt(v);
+}
+
+/** A frame's address, lower-case; else the node's error, naming `what`. */
+function addressOf(v: unknown, block: bigint, tx: string, what: string): string {
+  if (typeof v !== 'string' || !v.startsWith('0x')) throw malformed(block, tx, what, v);
+  return v.toLowerCase();
+}
+
 /**
  * The internal transfers of one transaction, from its call trace's top frame: every frame below
  * the top that moved coin (a CALL, CREATE, CREATE2 or SELFDESTRUCT with a value above 0), in the
@@ -84,16 +96,15 @@ export function internalTransfersOf(top: unknown, block: bigint, tx: string): In
     if (typeof f.type !== 'string') throw malformed(block, tx, 'call type', f.type);
     const kind = MOVES.get(f.type.toUpperCase());
     if (kind && f.value !== undefined && f.value !== null) {
-      if (typeof f.value !== 'string' || !QUANTITY.test(f.value))
-        throw malformed(block, tx, 'call value', f.value);
-      const value = BigInt(f.value);
-      if (value > 0n) {
-        if (typeof f.from !== 'string' || !f.from.startsWith('0x'))
-          throw malformed(block, tx, 'call sender', f.from);
-        if (typeof f.to !== 'string' || !f.to.startsWith('0x'))
-          throw malformed(block, tx, 'call recipient', f.to);
-        out.push({ index, kind, from: f.from.toLowerCase(), to: f.to.toLowerCase(), value });
-      }
+      const value = amountOf(f.value, block, tx, 'call value');
+      if (value > 0n)
+        out.push({
+          index,
+          kind,
+          from: addressOf(f.from, block, tx, 'call sender'),
+          to: addressOf(f.to, block, tx, 'call recipient'),
+          value,
+        });
     }
     pushChildren(f);
   }
@@ -199,14 +210,7 @@ export function internalTransfersOfBlock(
     const a = t.action;
     if (typeof a !== 'object' || a === null) throw malformed(block, tx, 'trace action', a);
     let move: Omit<InternalTransfer, 'index'> | undefined;
-    const value = (v: unknown) => {
-      if (typeof v !== 'string' || !QUANTITY.test(v)) throw malformed(block, tx, 'trace value', v);
-      return BigInt(v);
-    };
-    const address = (v: unknown, what: string) => {
-      if (typeof v !== 'string' || !v.startsWith('0x')) throw malformed(block, tx, what, v);
-      return v.toLowerCase();
-    };
+    const value = (v: unknown) => amountOf(v, block, tx, 'trace value');
     if (t.type === 'call') {
       if (a.callType === 'call')
         move = { kind: 'call', from: a.from as string, to: a.to as string, value: value(a.value) };
@@ -229,8 +233,8 @@ export function internalTransfersOfBlock(
       out[i]!.push({
         index,
         kind: move.kind,
-        from: address(move.from, 'trace sender'),
-        to: address(move.to, 'trace recipient'),
+        from: addressOf(move.from, block, tx, 'trace sender'),
+        to: addressOf(move.to, block, tx, 'trace recipient'),
         value: move.value,
       });
   }
