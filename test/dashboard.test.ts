@@ -4,6 +4,7 @@ import { createApiKey } from '../src/keys/keys.js';
 import { createOperator } from '../src/operators/operators.js';
 import { hashInboundToken, upsertVasp } from '../src/travelrule/vasps.js';
 import { startTestAppliance } from './helpers/appliance.js';
+import { ensureNetworkPartitions } from '../src/indexer/evm/store.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { csrfOf, DashboardClient } from './helpers/dashboard-client.js';
 import { eventually } from './helpers/eventually.js';
@@ -1000,6 +1001,79 @@ describe('operations and audit pages', () => {
     expect(after).toEqual({ halted_reason: null, deep_reorg_allowed: false });
     expect((await auditOf('indexer_resume', 'eth')).length).toBe(1);
     await db.sql`delete from indexer_backfills`;
+    await db.sql`delete from indexer_cursors where network = 'eth'`;
+  });
+
+  it('lets admins start and cancel a retrace of stored blocks without call traces, one job per network at a time', async () => {
+    const viewer = await login('viewer.one');
+    expect((await viewer.get('/dashboard/operations')).text).not.toContain(
+      'action="/dashboard/operations/retraces"',
+    );
+    const admin = await login('admin.one');
+    // No indexer runs here: eth's cursor at block 120, blocks 100–120 stored, 110 and 111 untraced.
+    await ensureNetworkPartitions(db.sql, 'eth');
+    await db.sql`insert into indexer_cursors (network, chain_id, block_number, block_hash, head_number, history_from)
+      values ('eth', 31337, 120, '0xabc', 130, 100)`;
+    await db.sql`insert into evm_blocks (network, number, hash, parent_hash, timestamp, tx_count, traced)
+      select 'eth', n, '0x' || n, '0x' || (n - 1), 1700000000 + n, 1, n not in (110, 111)
+      from generate_series(100, 120) n`;
+    const form = await admin.get('/dashboard/operations');
+    expect(form.text).toContain('action="/dashboard/operations/retraces"');
+    const bad = await admin.submit('/dashboard/operations', '/dashboard/operations/retraces', {
+      network: 'eth',
+      from: '1e3',
+      to: '',
+    });
+    expect(bad.text).toContain('From and to must be block numbers; nothing was started.');
+    const none = await admin.submit('/dashboard/operations', '/dashboard/operations/retraces', {
+      network: 'eth',
+      from: '112',
+      to: '',
+    });
+    expect(none.text).toContain(
+      'Not started: nothing to retrace: every stored eth block in 112–120 has its call traces read.',
+    );
+    const utxo = await admin.submit('/dashboard/operations', '/dashboard/operations/retraces', {
+      network: 'bitcoin',
+      from: '',
+      to: '',
+    });
+    expect(utxo.text).toContain('Not started: bitcoin has no call traces to read');
+    const started = await admin.submit('/dashboard/operations', '/dashboard/operations/retraces', {
+      network: 'eth',
+      from: '',
+      to: '500',
+    });
+    expect(started.text).toMatch(
+      /Retrace #\d+ of eth, stored blocks 100–120, started\. Note: the indexed head is block 120: retracing 100–120\./,
+    );
+    const [job] = await db.sql<{ id: string; kind: string; next_block: string }[]>`
+      select id, kind, next_block::text from indexer_backfills`;
+    expect(job).toMatchObject({ kind: 'traces', next_block: '111' });
+    expect(started.text).toMatch(
+      new RegExp(`<tr data-backfill="${job!.id}"><th scope="row">${job!.id}</th><td>retrace</td>`),
+    );
+    const backfill = await admin.submit(
+      '/dashboard/operations',
+      '/dashboard/operations/backfills',
+      {
+        network: 'eth',
+        from: '10',
+        to: '',
+      },
+    );
+    expect(backfill.text).toMatch(
+      /Not started: a retrace of eth is running \(#\d+, blocks 100–120, next 111\)/,
+    );
+    const cancelled = await admin.submit(
+      '/dashboard/operations',
+      `/dashboard/operations/backfills/${job!.id}/cancel`,
+      {},
+    );
+    expect(cancelled.text).toContain(`Retrace #${job!.id} cancelled; what it stored stays.`);
+    expect((await auditOf('indexer_retrace', 'eth')).length).toBe(1);
+    await db.sql`delete from indexer_backfills`;
+    await db.sql`delete from evm_blocks where network = 'eth'`;
     await db.sql`delete from indexer_cursors where network = 'eth'`;
   });
 

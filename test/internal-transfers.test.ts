@@ -5,8 +5,8 @@ import { createEvmBlockSource, type TraceOptions } from '../src/chains/evm/clien
 import { RetryableError } from '../src/errors.js';
 import { createApiKey } from '../src/keys/keys.js';
 import { startTestAppliance } from './helpers/appliance.js';
+import { Mixer, Refuser } from './helpers/mixer.js';
 import { fundedWallet } from './helpers/chain.js';
-import { compileSolidity } from './helpers/contracts.js';
 import { freshDatabase, type TestDatabase } from './helpers/db.js';
 import { call } from './helpers/http.js';
 import { startOwnChain, type OwnChain } from './helpers/own-chain.js';
@@ -23,24 +23,6 @@ import { type RpcAnswer, rewritingProxy } from './helpers/rewriting-proxy.js';
  * exposure; a payout that failed moves nothing; a reorg takes it all back. Then the block reader
  * against a node that answers traces as other nodes may: none, without the state, or wrong.
  */
-
-const { Mixer, Refuser } = compileSolidity(`
-pragma solidity ^0.8.20;
-contract Refuser { function take() external payable { revert("no"); } }
-contract Child { constructor() payable {} }
-contract Mixer {
-  receive() external payable {}
-  function withdraw(address payable to, uint256 v) external {
-    (bool ok, ) = to.call{value: v}("");
-    require(ok, "payout failed");
-  }
-  function tryPay(address to, uint256 v) external {
-    try Refuser(to).take{value: v}() {} catch {}
-  }
-  function spawn(uint256 v) external returns (address) { return address(new Child{value: v}()); }
-  function bye(address payable to) external { selfdestruct(to); }
-}
-`) as Record<string, { abi: unknown[]; bytecode: Hex }>;
 
 let chain: OwnChain;
 let db: TestDatabase;

@@ -47,6 +47,7 @@ export const AUDIT_ACTIONS = [
   'liveaml_resume',
   'indexer_resume',
   'indexer_backfill',
+  'indexer_retrace',
   'apikey_rotate',
   'vasp_remove',
   'vasp_rotate_token',

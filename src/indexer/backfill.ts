@@ -25,6 +25,8 @@ export interface Backfill {
   blocks_done: string;
   txs_done: string;
   requested_by: string;
+  /** 'blocks': a range backfill; 'traces': a retrace of stored blocks (requestRetrace). */
+  kind: BackfillKind;
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
@@ -38,8 +40,10 @@ export class BackfillRefused extends PermanentError {
   }
 }
 
+export type BackfillKind = 'blocks' | 'traces';
+
 const COLUMNS =
-  'id, network, from_block, to_block, next_block, status, error, blocks_done, txs_done, requested_by, created_at, updated_at, finished_at';
+  'id, network, from_block, to_block, next_block, status, error, blocks_done, txs_done, requested_by, kind, created_at, updated_at, finished_at';
 
 export interface BackfillRequest {
   network: string;
@@ -101,31 +105,126 @@ export async function requestBackfill(
       : sql`select prev_hash as parent_hash from utxo_blocks where network = ${network} and height = ${(to + 1n).toString()}`
   }`;
   const expect = above?.parent_hash ?? null;
-  try {
-    const [backfill] = await sql<Backfill[]>`
+  return recordJob(
+    sql,
+    req,
+    'indexer_backfill',
+    () => sql<Backfill[]>`
       insert into indexer_backfills (network, from_block, to_block, next_block, expect_hash, requested_by)
       values (${network}, ${req.from.toString()}, ${to.toString()}, ${to.toString()}, ${expect}, ${req.requestedBy})
-      returning ${sql.unsafe(COLUMNS)}`;
+      returning ${sql.unsafe(COLUMNS)}`,
+    note,
+  );
+}
+
+/**
+ * Inserts a job (`insert`) and audits it as `action` of `req.requestedBy`, or refuses it where
+ * another job of the network runs.
+ */
+async function recordJob(
+  sql: Sql,
+  req: { network: string; requestedBy: string },
+  action: 'indexer_backfill' | 'indexer_retrace',
+  insert: () => Promise<Backfill[]>,
+  note: string | undefined,
+): Promise<{ backfill: Backfill; note?: string }> {
+  try {
+    const [job] = await insert();
     await recordAudit(sql, {
       actor: req.requestedBy,
-      action: 'indexer_backfill',
-      target: network,
-      details: {
-        backfill_id: backfill!.id,
-        from_block: backfill!.from_block,
-        to_block: backfill!.to_block,
-      },
+      action,
+      target: req.network,
+      details: { backfill_id: job!.id, from_block: job!.from_block, to_block: job!.to_block },
     });
-    return { backfill: backfill!, ...(note ? { note } : {}) };
+    return { backfill: job!, ...(note ? { note } : {}) };
   } catch (err) {
-    if ((err as { code?: string }).code !== '23505') throw err;
-    const [running] = await runningBackfills(sql, network);
-    throw new BackfillRefused(
-      running
-        ? `a backfill of ${network} is running (#${running.id}, blocks ${running.from_block}–${running.to_block}, next ${running.next_block}): wait for it, or cancel it (tollgate indexer backfill cancel ${running.id})`
-        : `a backfill of ${network} is running: wait for it, or cancel it`,
-    );
+    throw await refusedBeside(sql, req.network, err);
   }
+}
+
+/**
+ * One job per network runs at a time (a backfill or a retrace; sql/0030's unique index): the
+ * refusal of a second one, naming the one that runs. Any other error as it was.
+ */
+async function refusedBeside(sql: Sql, network: string, err: unknown): Promise<unknown> {
+  if ((err as { code?: string }).code !== '23505') return err;
+  const [running] = await runningBackfills(sql, network);
+  const what = running?.kind === 'traces' ? 'retrace' : 'backfill';
+  return new BackfillRefused(
+    running
+      ? `a ${what} of ${network} is running (#${running.id}, blocks ${running.from_block}–${running.to_block}, next ${running.next_block}): wait for it, or cancel it (tollgate indexer backfill cancel ${running.id})`
+      : `a backfill or retrace of ${network} is running: wait for it, or cancel it`,
+  );
+}
+
+export interface RetraceRequest {
+  network: string;
+  /** Default: the lowest stored block. */
+  from?: bigint;
+  /** Default: the indexed head (the cursor's block). */
+  to?: bigint;
+  requestedBy: string;
+}
+
+/**
+ * Records a retrace for the network's active indexer to run: the stored blocks of from..to that
+ * were stored untraced (the node had no call traces, or not the state for the block, or traces
+ * were off; or stored before sql/0063) get their call traces read and their internal transfers
+ * added, as history (evm/indexer.ts's retrace). For after a move to a node that has traces (an
+ * archive node for old blocks). Refused, with the reason: a network that is not an indexed EVM
+ * network, from above to, a range with no stored block left untraced, and a second job of the
+ * network while one runs. A `to` above the indexed head is lowered to it (the `note` says so).
+ * Needs the database only; audited as `requestedBy`'s.
+ */
+export async function requestRetrace(
+  sql: Sql,
+  req: RetraceRequest,
+): Promise<{ backfill: Backfill; note?: string }> {
+  const { network } = req;
+  const family = networkInfo(network)?.family;
+  if (family === undefined) throw new BackfillRefused(`unknown network ${network}`);
+  if (family !== 'evm')
+    throw new BackfillRefused(
+      `${network} has no call traces to read (internal transfers are read on EVM networks)`,
+    );
+  if ((req.from ?? 0n) < 0n || (req.to ?? 0n) < 0n)
+    throw new BackfillRefused(`blocks are numbered from 0`);
+  const [cursor] = await sql<{ block_number: string; lowest: string | null }[]>`
+    select block_number, (select min(number) from evm_blocks where network = ${network}) as lowest
+    from indexer_cursors where network = ${network}`;
+  if (!cursor || cursor.lowest === null)
+    throw new BackfillRefused(`the ${network} indexer has stored no block yet: nothing to retrace`);
+  const top = BigInt(cursor.block_number);
+  const from = req.from ?? BigInt(cursor.lowest);
+  let to = req.to ?? top;
+  let note: string | undefined;
+  if (to > top) {
+    note = `the indexed head is block ${top}: retracing ${from}–${top}`;
+    to = top;
+  }
+  if (from > to)
+    throw new BackfillRefused(
+      req.to !== undefined && req.to < from
+        ? `to block ${req.to} is below from block ${from}`
+        : `from block ${from} is above the indexed head ${top}`,
+    );
+  const [untraced] = await sql<{ number: string }[]>`
+    select number from evm_blocks where network = ${network} and number between ${from.toString()} and ${to.toString()}
+      and traced is not true order by number desc limit 1`;
+  if (!untraced)
+    throw new BackfillRefused(
+      `nothing to retrace: every stored ${network} block in ${from}–${to} has its call traces read`,
+    );
+  return recordJob(
+    sql,
+    req,
+    'indexer_retrace',
+    () => sql<Backfill[]>`
+      insert into indexer_backfills (network, kind, from_block, to_block, next_block, requested_by)
+      values (${network}, 'traces', ${from.toString()}, ${to.toString()}, ${untraced.number}, ${req.requestedBy})
+      returning ${sql.unsafe(COLUMNS)}`,
+    note,
+  );
 }
 
 export /** Blocks done of a backfill, its rate since it began and the time left at that rate. */
@@ -194,6 +293,7 @@ export interface BackfillPosition {
   next: bigint;
   /** Null: the block above is not stored (a gap), the node's block is taken. */
   expectHash: string | null;
+  kind: BackfillKind;
 }
 
 export async function backfillPosition(
@@ -201,15 +301,22 @@ export async function backfillPosition(
   network: string,
 ): Promise<BackfillPosition | undefined> {
   const [row] = await sql<
-    { id: string; from_block: string; next_block: string; expect_hash: string | null }[]
+    {
+      id: string;
+      from_block: string;
+      next_block: string;
+      expect_hash: string | null;
+      kind: BackfillKind;
+    }[]
   >`
-    select id, from_block, next_block, expect_hash from indexer_backfills where network = ${network} and status = 'running'`;
+    select id, from_block, next_block, expect_hash, kind from indexer_backfills where network = ${network} and status = 'running'`;
   return row
     ? {
         id: row.id,
         from: BigInt(row.from_block),
         next: BigInt(row.next_block),
         expectHash: row.expect_hash,
+        kind: row.kind,
       }
     : undefined;
 }
@@ -218,7 +325,8 @@ export async function backfillPosition(
 export interface BackfillBatch {
   lo: bigint;
   hi: bigint;
-  parentHash: string;
+  /** Null for a retrace (its blocks are stored already; nothing is expected below). */
+  parentHash: string | null;
   blocks: number;
   txs: number;
 }
@@ -262,6 +370,8 @@ async function advanceBackfill(
       blocks_done = blocks_done + ${batch.blocks}, txs_done = txs_done + ${batch.txs}, updated_at = now(),
       status = ${done ? 'done' : 'running'}, finished_at = ${done ? tx`now()` : null}
     where id = ${at.id}`;
+  // A retrace reads blocks already stored: the history's reach is as it was.
+  if (at.kind === 'traces') return;
   const joined = await tx`update indexer_cursors set history_from = ${batch.lo.toString()}
     where network = ${network} and history_from = ${(batch.hi + 1n).toString()} returning 1`;
   if (joined.length === 0) return;

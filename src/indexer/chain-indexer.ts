@@ -227,7 +227,7 @@ export abstract class ChainIndexer<O extends ChainIndexerOptions = ChainIndexerO
           remaining_blocks: Number(remaining),
           ...figures,
         },
-        done ? 'backfill done' : 'backfill progress',
+        `${at.kind === 'traces' ? 'retrace' : 'backfill'} ${done ? 'done' : 'progress'}`,
       );
   }
 

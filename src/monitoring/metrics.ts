@@ -66,6 +66,8 @@ interface CursorRow {
   backfill_remaining: string;
   backfill_blocks: string;
   backfill_txs: string;
+  retrace_remaining: string;
+  retrace_blocks: string;
   /**
    * EVM: whether the newest indexed block with transactions (among the last 1,000) had its call
    * traces read; null on other networks, or without such a block.
@@ -108,9 +110,12 @@ async function readSnapshot(sql: Sql): Promise<Snapshot> {
         history_from, extract(epoch from now() - head_seen_at) as head_seen_age_s,
         ${networkFollowed(tx, tx`c.network`)} as followed,
         (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
-          where b.network = c.network and b.status = 'running') as backfill_remaining,
-        (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network) as backfill_blocks,
-        (select coalesce(sum(b.txs_done), 0) from indexer_backfills b where b.network = c.network) as backfill_txs,
+          where b.network = c.network and b.status = 'running' and b.kind = 'blocks') as backfill_remaining,
+        (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network and b.kind = 'blocks') as backfill_blocks,
+        (select coalesce(sum(b.txs_done), 0) from indexer_backfills b where b.network = c.network and b.kind = 'blocks') as backfill_txs,
+        (select coalesce(sum(greatest(b.next_block - b.from_block + 1, 0)), 0) from indexer_backfills b
+          where b.network = c.network and b.status = 'running' and b.kind = 'traces') as retrace_remaining,
+        (select coalesce(sum(b.blocks_done), 0) from indexer_backfills b where b.network = c.network and b.kind = 'traces') as retrace_blocks,
         (select k.traced from evm_blocks k where k.network = c.network and k.number <= c.block_number
           and k.number > c.block_number - 1000 and k.tx_count > 0 order by k.number desc limit 1) as traced
       from indexer_cursors c`;
@@ -331,6 +336,11 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     (r) => r.backfill_remaining,
   );
   perNetwork(
+    'retrace_remaining_blocks',
+    'EVM: the range the running retrace (call traces of blocks stored without them) still has to walk, in blocks (0 when none runs).',
+    (r) => r.retrace_remaining,
+  );
+  perNetwork(
     'indexer_halted',
     '1 when the indexer stopped on purpose (e.g. a reorg deeper than allowed), else 0.',
     (r) => (r.halted ? 1 : 0),
@@ -380,6 +390,11 @@ export function createMetrics(sql: Sql, admission?: Admission): Metrics {
     'backfill_transactions_total',
     'Transactions stored by backfills (kept in the database).',
     (r) => r.backfill_txs,
+  );
+  storedTotal(
+    'retrace_blocks_total',
+    'EVM: stored blocks whose call traces retraces read (kept in the database).',
+    (r) => r.retrace_blocks,
   );
   storedTotal(
     'onchain_list_events_skipped_total',

@@ -318,8 +318,8 @@ export function createEvmBlockSource(
 /** How a block source reads internal transfers (traces.ts). */
 export interface TraceOptions {
   /**
-   * 'auto' (the default): each block's call traces where the node has them
-   * (`debug_traceBlockByNumber` with `callTracer`), asked again every 10 minutes where it said it
+   * 'auto' (the default): each block's call traces where the node has them (`trace_block`, else
+   * `debug_traceBlockByNumber` with `callTracer`), asked again every 10 minutes where it said it
    * has not; 'off': never asked (blocks are stored as not traced).
    */
   internalTransfers?: 'auto' | 'off';
@@ -327,6 +327,22 @@ export interface TraceOptions {
   onTracing?: (available: boolean, reason: string) => void;
   /** Told of a block stored without its internal transfers because the node could not trace it. */
   onUntraced?: (block: bigint, reason: string) => void;
+}
+
+/**
+ * Why a block's call traces could not be read, where that is no passing failure: `unsupported`,
+ * the node has no call traces; `block`, not for this block (no state to re-run it, an answer over
+ * the limit); `off`, internal transfers are off for the network. The indexer stores such a block
+ * untraced; a retrace stops on it.
+ */
+export class TracesUnavailable extends Error {
+  constructor(
+    readonly reason: 'unsupported' | 'block' | 'off',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TracesUnavailable';
+  }
 }
 
 const PRUNED_ADVICE =
@@ -376,6 +392,21 @@ const TRACE_METHOD = {
   trace_block: 'trace_block',
   callTracer: 'debug_traceBlockByNumber',
 } as const;
+
+/**
+ * The hash of the node's answer to block `number`, which must be that block: a node (or a cache
+ * or balancer before it) answering with another block than the one asked for would make its
+ * parent look like a reorg, or like a node contradicting itself (a halt). Read again.
+ */
+function hashOfBlock(block: { hash?: unknown; number?: unknown }, number: bigint): string {
+  const hash = hexText(block.hash, number, undefined, 'hash');
+  const answered = quantity(block.number, number, undefined, 'number');
+  if (answered !== number)
+    throw new NodeAnswerError(
+      `the node answered block ${number} with block ${answered} (${hash}); reading again`,
+    );
+  return hash;
+}
 
 /**
  * Reads blocks with full transactions and their receipts: eth_getBlockReceipts where the node has
@@ -461,14 +492,7 @@ export class EvmBlockSource {
       'eth_getBlockByNumber',
     );
     if (!block?.hash) return null;
-    const blockHash = hexText(block.hash, number, undefined, 'hash');
-    // A node (or a cache or balancer before it) answering with another block than the one asked
-    // for: its parent would look like a reorg, or like a node contradicting itself (a halt).
-    const answered = quantity(block.number, number, undefined, 'number');
-    if (answered !== number)
-      throw new NodeAnswerError(
-        `the node answered block ${number} with block ${answered} (${blockHash}); reading again`,
-      );
+    const blockHash = hashOfBlock(block, number);
     const txs = block.transactions ?? [];
     if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'object' || t === null))
       throw new NodeAnswerError(`eth_getBlockByNumber(${number}) did not return full transactions`);
@@ -594,9 +618,33 @@ export class EvmBlockSource {
       this.tracer = undefined;
     }
     if (this.tracing === false) return null;
-    const tracers = this.tracer ? [this.tracer] : (['trace_block', 'callTracer'] as const);
+    try {
+      return await this.readTraces(number, blockHash, hashes);
+    } catch (err) {
+      if (!(err instanceof TracesUnavailable)) throw err;
+      if (err.reason === 'block') this.traceOpts.onUntraced?.(number, err.message);
+      return null;
+    }
+  }
+
+  /**
+   * A block's internal transfers, through the tracer the node answered last, else the other
+   * (trace_block first where none answered yet). Throws TracesUnavailable where the node cannot trace it (told to
+   * onTracing when it has no traces at all); anything else is thrown to be asked again.
+   */
+  private async readTraces(
+    number: bigint,
+    blockHash: string,
+    hashes: readonly Hex[],
+  ): Promise<InternalTransfer[][]> {
+    // The one the node answered last first; the other where it says it has no such method (a
+    // node restarted with other flags, or another node behind a balancer).
+    const tracers =
+      this.tracer === 'callTracer'
+        ? (['callTracer', 'trace_block'] as const)
+        : (['trace_block', 'callTracer'] as const);
     for (const [k, tracer] of tracers.entries()) {
-      let transfers: InternalTransfer[][] | null;
+      let transfers: InternalTransfer[][];
       try {
         transfers =
           tracer === 'trace_block'
@@ -605,13 +653,47 @@ export class EvmBlockSource {
       } catch (err) {
         // A node without trace_block may have the call tracer (geth): asked next.
         if (k < tracers.length - 1 && methodUnsupported(err)) continue;
-        return this.untraced(number, err, TRACE_METHOD[tracer]);
+        throw this.untraceable(number, err, TRACE_METHOD[tracer]);
       }
       this.tracer = tracer;
       this.noteTracing(true, `${TRACE_METHOD[tracer]} answered`);
       return transfers;
     }
-    return null;
+    throw new TracesUnavailable('unsupported', 'no tracer to ask');
+  }
+
+  /**
+   * The internal transfers of a block's transactions, for a retrace of a block stored untraced:
+   * the block's hash and transaction hashes (`eth_getBlockByNumber` without full transactions)
+   * and its call traces, read as fetchBlock reads them. Null when the node has no block at that
+   * height. Where fetchBlock would store the block untraced (traces off, the node without
+   * traces, without the state for this block, an answer over the limit), TracesUnavailable
+   * says why; the node is asked even when it said lately that it has no traces.
+   */
+  async traceBlock(number: bigint): Promise<{
+    hash: string;
+    transactions: { hash: string; internal: InternalTransfer[] }[];
+  } | null> {
+    if (this.traceOpts.internalTransfers === 'off')
+      throw new TracesUnavailable('off', 'internal transfers are off for this network');
+    const block = await this.rpc(
+      () =>
+        this.read<(Omit<RpcBlock, 'transactions'> & { transactions?: unknown[] }) | null>(
+          'eth_getBlockByNumber',
+          [numberToHex(number), false],
+        ),
+      'eth_getBlockByNumber',
+    );
+    if (!block?.hash) return null;
+    const hash = hashOfBlock(block, number);
+    const txs = block.transactions ?? [];
+    if (!Array.isArray(txs) || txs.some((t) => typeof t !== 'string'))
+      throw new NodeAnswerError(
+        `eth_getBlockByNumber(${number}, false) did not return transaction hashes`,
+      );
+    const hashes = (txs as string[]).map((t) => hexText(t, number, undefined, 'transaction hash'));
+    const traces = hashes.length ? await this.readTraces(number, hash, hashes as Hex[]) : [];
+    return { hash, transactions: hashes.map((h, i) => ({ hash: h, internal: traces[i]! })) };
   }
 
   /** A block's internal transfers from its `trace_block` answer (traces.ts). */
@@ -619,7 +701,7 @@ export class EvmBlockSource {
     number: bigint,
     blockHash: string,
     hashes: readonly Hex[],
-  ): Promise<InternalTransfer[][] | null> {
+  ): Promise<InternalTransfer[][]> {
     let answer: unknown;
     try {
       answer = await this.read<unknown>('trace_block', [numberToHex(number)]);
@@ -627,7 +709,6 @@ export class EvmBlockSource {
       // Over the size limit: each transaction's on its own.
       if (!(err instanceof NodeAnswerTooLarge)) throw err;
       return this.oneByOne(
-        number,
         hashes,
         'trace_transaction',
         async (hash) =>
@@ -643,10 +724,7 @@ export class EvmBlockSource {
   }
 
   /** A block's internal transfers from geth's call tracer, each transaction's tree in order. */
-  private async callTraces(
-    number: bigint,
-    hashes: readonly Hex[],
-  ): Promise<InternalTransfer[][] | null> {
+  private async callTraces(number: bigint, hashes: readonly Hex[]): Promise<InternalTransfer[][]> {
     let answer: unknown;
     try {
       answer = await this.read<unknown>('debug_traceBlockByNumber', [
@@ -655,7 +733,7 @@ export class EvmBlockSource {
       ]);
     } catch (err) {
       if (!(err instanceof NodeAnswerTooLarge)) throw err;
-      return this.oneByOne(number, hashes, 'debug_traceTransaction', async (hash) =>
+      return this.oneByOne(hashes, 'debug_traceTransaction', async (hash) =>
         internalTransfersOf(
           await this.read<unknown>('debug_traceTransaction', [hash, CALL_TRACER]),
           number,
@@ -692,43 +770,40 @@ export class EvmBlockSource {
    * again at every try: the block is stored untraced, and told, rather than read again for ever.
    */
   private async oneByOne(
-    number: bigint,
     hashes: readonly Hex[],
     method: string,
     read: (hash: Hex) => Promise<InternalTransfer[]>,
-  ): Promise<InternalTransfer[][] | null> {
+  ): Promise<InternalTransfer[][]> {
     try {
       return await Promise.all(hashes.map(read));
     } catch (err) {
       if (!(err instanceof NodeAnswerTooLarge)) throw err;
-      this.traceOpts.onUntraced?.(
-        number,
+      throw new TracesUnavailable(
+        'block',
         `a transaction's ${method} answer is over the answer limit`,
       );
-      return null;
     }
   }
 
   /**
-   * A refused trace: null (the block is stored untraced) where the node has no traces or not the
-   * state for this block; anything else is thrown to be asked again.
+   * A refused trace as TracesUnavailable where the node has no traces (told to onTracing) or not
+   * the state for this block; anything else as an error to ask again.
    */
-  private untraced(number: bigint, err: unknown, method: string): null {
-    if (err instanceof NodeAnswerError) throw err;
+  private untraceable(number: bigint, err: unknown, method: string): Error {
+    if (err instanceof NodeAnswerError || err instanceof TracesUnavailable) return err;
     const rpc = rpcErrorOf(err);
     if (
       rpc &&
       (methodUnsupported(err) || /tracer .*not (found|supported)|unknown tracer/i.test(rpc.message))
     ) {
-      this.noteTracing(false, `${method}: ${rpc.message.slice(0, 200)}`);
+      const reason = `${method}: ${rpc.message.slice(0, 200)}`;
+      this.noteTracing(false, reason);
       this.tracingMissingSince = Date.now();
-      return null;
+      return new TracesUnavailable('unsupported', reason);
     }
-    if (rpc && traceStateMissing(rpc.message)) {
-      this.traceOpts.onUntraced?.(number, rpc.message.slice(0, 200));
-      return null;
-    }
-    throw new RetryableError(`${method} failed for block ${number}: ${describeError(err)}`, {
+    if (rpc && traceStateMissing(rpc.message))
+      return new TracesUnavailable('block', rpc.message.slice(0, 200));
+    return new RetryableError(`${method} failed for block ${number}: ${describeError(err)}`, {
       cause: err,
     });
   }

@@ -9,7 +9,9 @@ import {
   cancelBackfill,
   listBackfills,
   requestBackfill,
+  requestRetrace,
 } from '../../indexer/backfill.js';
+import { networkInfo } from '../../config/networks.js';
 import { roleAllows } from '../../operators/index.js';
 import {
   appCounts,
@@ -55,6 +57,18 @@ const GONE: Record<string, string> = {
   redelivered: 'That webhook event is not failed (delivered or queued meanwhile).',
 };
 
+/**
+ * The fields of a backfill or retrace form: `field` as typed (trimmed), `block` as a block number
+ * (undefined when empty or not one), `badBlock` when from or to is given and not a block number.
+ */
+async function jobFields(c: DashContext) {
+  const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+  const field = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : '');
+  const block = (k: string) => (/^\d{1,18}$/.test(field(k)) ? BigInt(field(k)) : undefined);
+  const badBlock = ['from', 'to'].some((k) => field(k) !== '' && block(k) === undefined);
+  return { field, block, badBlock };
+}
+
 export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const sql = deps.travelRule.sql;
   const ops = new Hono<DashEnv>();
@@ -85,6 +99,34 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
       disabledEndpoints(deliveriesDeps(deps)),
       depositsSentAfterEnd(sql, SHOWN_ROWS),
     ]);
+    const evmNetworks = networks.filter((n) => networkInfo(n.network)?.family === 'evm');
+    /** The form that starts a backfill (from block required) or a retrace (every block optional). */
+    const JobForm = ({ job, networks }: { job: 'backfill' | 'retrace'; networks: string[] }) => (
+      <form method="post" action={`/dashboard/operations/${job}s`}>
+        <CsrfField token={session.csrfToken} />
+        <label>
+          Network{' '}
+          <select name="network">
+            {networks.map((n) => (
+              <option value={n}>{n}</option>
+            ))}
+          </select>
+        </label>{' '}
+        {job === 'backfill' ? (
+          <label>
+            From block <input name="from" inputmode="numeric" required />
+          </label>
+        ) : (
+          <label>
+            From block (optional) <input name="from" inputmode="numeric" />
+          </label>
+        )}{' '}
+        <label>
+          To block (optional) <input name="to" inputmode="numeric" />
+        </label>{' '}
+        <button type="submit">{job === 'backfill' ? 'Start backfill' : 'Start retrace'}</button>
+      </form>
+    );
     const ActionForm = ({
       action,
       label,
@@ -190,13 +232,16 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
           <h2 id="h-backfills">Backfills</h2>
           <p>
             History below where a network's indexing began, indexed beside the live follower (no
-            stream webhooks: it is history).
+            stream webhooks: it is history). A retrace reads the call traces of stored blocks that
+            were stored without them (a node without traces, or without the state for old blocks)
+            and adds their internal transfers, as history too.
           </p>
           {backfills.length ? (
             <table>
               <thead>
                 <tr>
                   <th scope="col">#</th>
+                  <th scope="col">Job</th>
                   <th scope="col">Network</th>
                   <th scope="col">Blocks</th>
                   <th scope="col">Status</th>
@@ -219,10 +264,15 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                   return (
                     <tr data-backfill={b.id}>
                       <th scope="row">{b.id}</th>
+                      <td>{b.kind === 'traces' ? 'retrace' : 'backfill'}</td>
                       <td>{b.network}</td>
                       <td>{`${b.from_block}–${b.to_block}`}</td>
                       <td>{b.error ? <strong>{`${b.status}: ${b.error}`}</strong> : b.status}</td>
-                      <td class="num">{`${p.done} of ${p.total} (${b.txs_done} tx)`}</td>
+                      <td class="num">
+                        {b.kind === 'traces'
+                          ? `${b.blocks_done} blocks traced (${b.txs_done} tx)`
+                          : `${p.done} of ${p.total} (${b.txs_done} tx)`}
+                      </td>
                       <td class="num">{p.perS > 0 ? p.perS.toFixed(1) : '—'}</td>
                       <td class="num">{p.etaS === undefined ? '—' : `${p.etaS} s`}</td>
                       <td>
@@ -234,7 +284,7 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
                           {b.status === 'running' ? (
                             <ActionForm
                               action={`/dashboard/operations/backfills/${b.id}/cancel`}
-                              label={`Cancel backfill ${b.id}`}
+                              label={`Cancel ${b.kind === 'traces' ? 'retrace' : 'backfill'} ${b.id}`}
                               text="Cancel"
                               danger
                             />
@@ -250,24 +300,10 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
             <p>No backfills.</p>
           )}
           {admin && networks.length ? (
-            <form method="post" action="/dashboard/operations/backfills">
-              <CsrfField token={session.csrfToken} />
-              <label>
-                Network{' '}
-                <select name="network">
-                  {networks.map((n) => (
-                    <option value={n.network}>{n.network}</option>
-                  ))}
-                </select>
-              </label>{' '}
-              <label>
-                From block <input name="from" inputmode="numeric" required />
-              </label>{' '}
-              <label>
-                To block (optional) <input name="to" inputmode="numeric" />
-              </label>{' '}
-              <button type="submit">Start backfill</button>
-            </form>
+            <JobForm job="backfill" networks={networks.map((n) => n.network)} />
+          ) : null}
+          {admin && evmNetworks.length ? (
+            <JobForm job="retrace" networks={evmNetworks.map((n) => n.network)} />
           ) : null}
         </section>
         <section id="queues" aria-labelledby="h-queues">
@@ -604,11 +640,9 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
   );
 
   ops.post('/backfills', requireRole('admin'), async (c) => {
-    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const field = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : '');
-    const block = (k: string) => (/^\d{1,18}$/.test(field(k)) ? BigInt(field(k)) : undefined);
+    const { field, block, badBlock } = await jobFields(c);
     const login = c.get('session').operator.login;
-    if (block('from') === undefined || (field('to') !== '' && block('to') === undefined))
+    if (block('from') === undefined || badBlock)
       return page(c, { error: 'From and to must be block numbers; nothing was started.' });
     try {
       const { backfill, note } = await requestBackfill(sql, {
@@ -626,13 +660,34 @@ export function operationsRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
   });
 
+  ops.post('/retraces', requireRole('admin'), async (c) => {
+    const { field, block, badBlock } = await jobFields(c);
+    if (badBlock)
+      return page(c, { error: 'From and to must be block numbers; nothing was started.' });
+    try {
+      const { backfill, note } = await requestRetrace(sql, {
+        network: field('network'),
+        from: block('from'),
+        to: block('to'),
+        requestedBy: c.get('session').operator.login,
+      });
+      return page(c, {
+        flash: `Retrace #${backfill.id} of ${backfill.network}, stored blocks ${backfill.from_block}–${backfill.to_block}, started.${note ? ` Note: ${note}.` : ''}`,
+      });
+    } catch (err) {
+      if (err instanceof BackfillRefused) return page(c, { error: `Not started: ${err.message}.` });
+      throw err;
+    }
+  });
+
   ops.post('/backfills/:id/cancel', requireRole('admin'), async (c) => {
     const b = await cancelBackfill(sql, c.req.param('id') ?? '', c.get('session').operator.login);
     if (!b)
       return page(c, {
         error: 'That backfill is not running (done, failed or cancelled meanwhile).',
       });
-    return page(c, { flash: `Backfill #${b.id} cancelled; what it stored stays.` });
+    const what = b.kind === 'traces' ? 'Retrace' : 'Backfill';
+    return page(c, { flash: `${what} #${b.id} cancelled; what it stored stays.` });
   });
 
   ops.post('/networks/:network/resume', requireRole('admin'), async (c) => {

@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/index.js';
-import type { EvmBlock, EvmBlockSource } from '../../chains/evm/client.js';
+import { type EvmBlock, type EvmBlockSource, TracesUnavailable } from '../../chains/evm/client.js';
 import { watchNewHeads } from '../../chains/evm/heads.js';
 import { networkInfo } from '../../config/networks.js';
 import { describeError } from '../../errors.js';
@@ -21,11 +21,14 @@ import {
 } from '../cursor.js';
 import {
   ensureNetworkPartitions,
+  type RetracedBlock,
   revertToAncestor,
   storeBackfillBlocks,
+  storeRetracedBlocks,
   storeBlocks,
   storedBlockHash,
   storedBlockTime,
+  untracedBlocks,
 } from './store.js';
 import type { BackfillPosition } from '../backfill.js';
 import { ProgressMeter } from '../progress.js';
@@ -250,6 +253,7 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
    * this one is stored. A node whose chain does not lead to the stored block above fails it.
    */
   protected async backfill(start: BackfillPosition, active: { on: boolean }): Promise<void> {
+    if (start.kind === 'traces') return this.retrace(start, active);
     const { network } = this.opts;
     const size = BigInt(this.opts.batchBlocks ?? 50);
     const bottom = (hi: bigint) => (hi - size + 1n > start.from ? hi - size + 1n : start.from);
@@ -308,6 +312,121 @@ export class EvmIndexer extends ChainIndexer<EvmIndexerOptions> {
     } finally {
       dropAhead();
     }
+  }
+
+  /**
+   * One retrace (backfill.ts, requestRetrace), from its next block down to its first: per batch,
+   * up to `batchBlocks` stored blocks left untraced, the call traces of each with transactions
+   * read from the node (traceBlock, through the retrace's own slots) and stored in one transaction
+   * with the retrace's move (storeRetracedBlocks). The node's block must be the stored one (same
+   * hash): where it is not (a reorg the live follower has not taken yet, a node on another chain),
+   * the batch is read again a few times a second apart, then the retrace fails naming the block.
+   * A block the node cannot trace (no call traces, not the state for it, traces off) fails it too:
+   * the blocks above it in the batch are stored first, so what it did stays done.
+   */
+  private async retrace(start: BackfillPosition, active: { on: boolean }): Promise<void> {
+    const { network } = this.opts;
+    const size = this.opts.batchBlocks ?? 50;
+    const slots = new Slots(this.opts.fetchConcurrency ?? 8);
+    const progress = new ProgressMeter();
+    let at = start;
+    let transfers = 0;
+    let mismatches = 0;
+    this.log.info(
+      { backfill_id: at.id, from_block: Number(at.from), next_block: Number(at.next) },
+      'retrace running',
+    );
+    while (!this.stopping && active.on && at.next >= at.from) {
+      const position = at;
+      const rows = await this.retrying(() =>
+        untracedBlocks(this.sql, network, position.from, position.next, size),
+      );
+      const reads = await Promise.allSettled(
+        rows.map((r) =>
+          r.txCount === 0
+            ? Promise.resolve(null)
+            : slots.run(() =>
+                this.retrying(
+                  () => this.source.traceBlock(r.number),
+                  (err) => err instanceof TracesUnavailable,
+                ),
+              ),
+        ),
+      );
+      // The highest block the node could not trace ends the batch (and the retrace).
+      const stop = reads.findIndex((r) => r.status === 'rejected');
+      const usable = stop < 0 ? rows : rows.slice(0, stop);
+      const traced: RetracedBlock[] = [];
+      let other: string | undefined;
+      for (const [i, row] of usable.entries()) {
+        const read = (
+          reads[i] as PromiseFulfilledResult<Awaited<ReturnType<EvmBlockSource['traceBlock']>>>
+        ).value;
+        if (row.txCount === 0) continue;
+        if (!read || read.hash !== row.hash) {
+          other ??= `block ${row.number} is stored as ${row.hash}, but the ${network} node has ${read ? read.hash : 'no such block'}`;
+          continue;
+        }
+        traced.push({ number: row.number, ...read });
+      }
+      if (other !== undefined) {
+        if (++mismatches >= BACKFILL_TRIES)
+          throw new BackfillFailed(
+            at.id,
+            `${other}: the node follows another chain, or the chain reorganised there; blocks above it are traced`,
+          );
+        await this.pause(1000);
+        continue;
+      }
+      mismatches = 0;
+      const failed = stop < 0 ? undefined : (reads[stop] as PromiseRejectedResult).reason;
+      if (failed !== undefined && !(failed instanceof TracesUnavailable)) throw failed;
+      // Down to the lowest block read; all the way down when no untraced block is left below.
+      const lo =
+        failed !== undefined
+          ? rows[stop]!.number + 1n
+          : rows.length < size
+            ? at.from
+            : rows[rows.length - 1]!.number;
+      if (lo <= at.next) {
+        const done = await this.retrying(() =>
+          storeRetracedBlocks(
+            this.sql,
+            network,
+            position,
+            { lo, hi: position.next },
+            traced,
+            this.lockPid,
+          ),
+        );
+        if (!done) return; // cancelled, or moved by another runner: read it again
+        at = { ...at, next: lo - 1n };
+        transfers += done.transfers;
+        this.backfillStored(
+          progress,
+          at,
+          done.blocks,
+          traced.reduce((n, b) => n + b.transactions.length, 0),
+        );
+      }
+      if (failed !== undefined)
+        throw new BackfillFailed(at.id, this.untraceable(failed, rows[stop]!.number));
+    }
+    if (at.next < at.from)
+      this.log.info(
+        { backfill_id: at.id, internal_transfers: transfers },
+        'retrace: internal transfers added',
+      );
+  }
+
+  /** Why a retrace stops at `block`, for the operator. */
+  private untraceable(err: TracesUnavailable, block: bigint): string {
+    const { network } = this.opts;
+    if (err.reason === 'off')
+      return `internal transfers are off for ${network} (TOLLGATE_INTERNAL_TRANSFERS_${network.toUpperCase()}=off): set it to auto to retrace`;
+    if (err.reason === 'unsupported')
+      return `the ${network} node has no call traces (${err.message}): retrace with a node that has trace_block or debug_traceBlockByNumber`;
+    return `the ${network} node cannot trace block ${block} (${err.message}): blocks this old need an archive node; blocks above it are traced`;
   }
 
   /** Starts fetching up to `batchBlocks` blocks from `from` (at most to `head`; catchUpBatchSize). */

@@ -3,7 +3,8 @@ import { type Cursor, CursorMovedError, lockCursor, type StoreOptions } from '..
 import { ensurePartitions } from '../partitions.js';
 import { type BackfillPosition, storeBackfillBatch } from '../backfill.js';
 import type { EvmBlock, EvmTransaction } from '../../chains/evm/client.js';
-import { addEdges, subtractEdges } from '../edges.js';
+import type { InternalTransfer } from '../../chains/evm/traces.js';
+import { addEdges, subtractEdges, ZERO_ADDRESS } from '../edges.js';
 import { enqueueLiveAmlChecks, orphanEventsAbove } from '../../liveaml/index.js';
 import { decodeTransfers, touchedAddresses } from '../../chains/evm/decode.js';
 import { enqueueConfirmations, retractOrphanedEvents } from '../../webhooks/events.js';
@@ -135,6 +136,136 @@ export async function storeBackfillBlocks(
       txs: fresh.reduce((n, b) => n + b.transactions.length, 0),
     };
   });
+}
+
+/**
+ * Up to `limit` stored blocks of from..to left untraced (traced false, or null: stored before
+ * sql/0063), the highest first.
+ */
+export async function untracedBlocks(
+  sql: Sql,
+  network: string,
+  from: bigint,
+  to: bigint,
+  limit: number,
+): Promise<{ number: bigint; hash: string; txCount: number }[]> {
+  const rows = await sql<{ number: string; hash: string; tx_count: number }[]>`
+    select number, hash, tx_count from evm_blocks
+    where network = ${network} and number between ${from.toString()} and ${to.toString()} and traced is not true
+    order by number desc limit ${limit}`;
+  return rows.map((r) => ({ number: BigInt(r.number), hash: r.hash, txCount: r.tx_count }));
+}
+
+/** A stored block's call traces as a retrace read them from the node. */
+export interface RetracedBlock {
+  number: bigint;
+  hash: string;
+  transactions: { hash: string; internal: InternalTransfer[] }[];
+}
+
+/**
+ * A retrace's batch: blocks lo..hi, where every block stored untraced with transactions is in
+ * `traced` (read from the node) or is left as it is. In one transaction with the retrace's move:
+ * each stored block still untraced and still the block traced (same hash: no reorg replaced it
+ * meanwhile) gets its internal transfers, as the indexer stores them with a block (rows, the
+ * parties as touched addresses, their edges), and is marked traced; one without transactions is
+ * marked traced as it is. History: no stream or live AML events. A transaction's failed calls
+ * moved nothing (its stored status is taken). An edge its value or token transfers already
+ * counted for the transaction is not counted again: every transaction counts once per pair, as
+ * a reorg's subtraction expects (evmPairsAbove). Null when the retrace was cancelled or moved
+ * meanwhile (nothing stored); else the blocks marked traced and the internal transfers stored.
+ */
+export async function storeRetracedBlocks(
+  sql: Sql,
+  network: string,
+  at: BackfillPosition,
+  range: { lo: bigint; hi: bigint },
+  traced: readonly RetracedBlock[],
+  lockPid: number | undefined,
+): Promise<{ blocks: number; transfers: number } | null> {
+  let out = { blocks: 0, transfers: 0 };
+  const stored = await storeBackfillBatch(sql, network, at, lockPid, async (tx) => {
+    const rows = await tx<{ number: string; hash: string; timestamp: string; tx_count: number }[]>`
+      select number, hash, timestamp, tx_count from evm_blocks
+      where network = ${network} and number between ${range.lo.toString()} and ${range.hi.toString()}
+        and traced is not true
+      for update`;
+    const read = new Map(traced.map((b) => [b.number.toString(), b]));
+    const done: { row: (typeof rows)[number]; block?: RetracedBlock }[] = [];
+    for (const row of rows) {
+      const block = read.get(row.number);
+      if (row.tx_count === 0) done.push({ row });
+      else if (block && block.hash === row.hash) done.push({ row, block });
+    }
+    const txs = done.flatMap(({ row, block }) =>
+      (block?.transactions ?? []).map((t) => ({ row, t })),
+    );
+    const hashes = txs.filter((x) => x.t.internal.length > 0).map((x) => x.t.hash);
+    // What the stored transactions already count: their status, and the pairs of their value
+    // and token transfers (as evmPairs and evmPairsAbove make them).
+    const failed = new Set<string>();
+    const counted = new Set<string>();
+    if (hashes.length) {
+      const known = await tx<{ tx: string; a: string | null; b: string | null; failed: boolean }[]>`
+        select hash as tx, from_address as a, case when value > 0 and status is distinct from 0
+            then coalesce(to_address, contract_address) end as b, status = 0 as failed
+          from evm_transactions where network = ${network} and hash = any(${hashes}::text[])
+        union all
+        select tx_hash, from_address, to_address, false from evm_token_transfers
+          where network = ${network} and tx_hash = any(${hashes}::text[])`;
+      for (const k of known) {
+        if (k.failed) failed.add(k.tx);
+        if (k.a && k.b) counted.add(`${k.tx}\n${k.a}\n${k.b}`).add(`${k.tx}\n${k.b}\n${k.a}`);
+      }
+    }
+    const moved = txs.flatMap(({ row, t }) =>
+      failed.has(t.hash) ? [] : t.internal.map((x) => ({ row, t, x })),
+    );
+    if (moved.length) {
+      await tx`insert into evm_internal_transfers (network, block_number, tx_hash, trace_index, kind, from_address, to_address, value, timestamp)
+        select ${network}, u.block_number, u.tx_hash, u.idx, u.kind, u.from_a, u.to_a, u.value, u.ts
+        from unnest(${moved.map((y) => y.row.number)}::bigint[], ${moved.map((y) => y.t.hash)}::text[],
+          ${moved.map((y) => y.x.index)}::int[], ${moved.map((y) => y.x.kind)}::text[], ${moved.map((y) => y.x.from)}::text[],
+          ${moved.map((y) => y.x.to)}::text[], ${moved.map((y) => y.x.value.toString())}::numeric[],
+          ${moved.map((y) => y.row.timestamp)}::bigint[])
+          as u(block_number, tx_hash, idx, kind, from_a, to_a, value, ts)`;
+      // Their parties as touched addresses (wallet history, streams' history), where not already.
+      const touched = new Map<
+        string,
+        { row: (typeof rows)[number]; address: string; tx: string }
+      >();
+      for (const { row, t, x } of moved)
+        for (const address of [x.from, x.to])
+          if (address !== ZERO_ADDRESS)
+            touched.set(`${t.hash}\n${address}`, { row, address, tx: t.hash });
+      const parties = [...touched.values()];
+      await tx`insert into evm_tx_addresses (network, address, block_number, tx_hash, timestamp)
+        select ${network}, u.address, u.block_number, u.tx_hash, u.ts
+        from unnest(${parties.map((p) => p.address)}::text[], ${parties.map((p) => p.row.number)}::bigint[],
+          ${parties.map((p) => p.tx)}::text[], ${parties.map((p) => p.row.timestamp)}::bigint[]) as u(address, block_number, tx_hash, ts)
+        on conflict do nothing`;
+      const byTx = new Map<string, { timestamp: bigint; pairs: [string, string][] }>();
+      for (const { row, t, x } of moved) {
+        if (counted.has(`${t.hash}\n${x.from}\n${x.to}`)) continue;
+        const entry = byTx.get(t.hash) ?? { timestamp: BigInt(row.timestamp), pairs: [] };
+        entry.pairs.push([x.from, x.to]);
+        byTx.set(t.hash, entry);
+      }
+      await addEdges(tx, network, [...byTx.values()]);
+    }
+    if (done.length)
+      await tx`update evm_blocks set traced = true
+        where network = ${network} and number = any(${done.map((d) => d.row.number)}::bigint[])`;
+    out = { blocks: done.length, transfers: moved.length };
+    return {
+      lo: range.lo,
+      hi: range.hi,
+      parentHash: null,
+      blocks: done.length,
+      txs: txs.length,
+    };
+  });
+  return stored ? out : null;
 }
 
 /** The logs of some blocks, as the on-chain list reader takes them. */

@@ -2,7 +2,7 @@ import type { Sql } from '../../db/index.js';
 import { parseBlock } from '../../chains/utxo/block.js';
 import type { RawBlock, UtxoRpc } from '../../chains/utxo/client.js';
 import { networkInfo } from '../../config/networks.js';
-import { ChainIndexer, type ChainIndexerOptions } from '../chain-indexer.js';
+import { BackfillFailed, ChainIndexer, type ChainIndexerOptions } from '../chain-indexer.js';
 import type { BackfillPosition } from '../backfill.js';
 import { ProgressMeter } from '../progress.js';
 import {
@@ -153,6 +153,9 @@ export class UtxoIndexer extends ChainIndexer<UtxoIndexerOptions> {
    */
   protected async backfill(start: BackfillPosition, active: { on: boolean }): Promise<void> {
     const { network } = this.opts;
+    // requestRetrace refuses these; a row written by hand is failed, not run as a backfill.
+    if (start.kind === 'traces')
+      throw new BackfillFailed(start.id, `${network} has no call traces to read`);
     let at = start;
     const progress = new ProgressMeter();
     this.log.info(
